@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/**
+ * The canonical request (C9): exactly what a model is handed. Its SHA-256 over RFC 8785
+ * canonical JSON is the request hash that the preview shows, the server recomputes and the
+ * `commit` event records. Images travel as digests here; their bytes are sent beside it.
+ */
+export const RequestPartSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text'), text: z.string() }),
+  z.object({ type: z.literal('image'), hash: z.string().regex(/^[0-9a-f]{64}$/), mediaType: z.string() }),
+]);
+export type RequestPart = z.infer<typeof RequestPartSchema>;
+
+export const RequestMessageSchema = z.object({
+  role: z.enum(['system', 'user', 'assistant']),
+  content: z.array(RequestPartSchema),
+});
+export type RequestMessage = z.infer<typeof RequestMessageSchema>;
+
+export const CanonicalRequestSchema = z.object({
+  model: z.string().min(1),
+  messages: z.array(RequestMessageSchema).min(1),
+  /** Tool flags the model is offered (e.g. { webSearch: false }). */
+  tools: z.record(z.string(), z.boolean()),
+});
+export type CanonicalRequest = z.infer<typeof CanonicalRequestSchema>;
+
+export const DispatchLaneSchema = z.enum(['chat', 'replay', 'auto-rerun', 'agent']);
+export type DispatchLane = z.infer<typeof DispatchLaneSchema>;
