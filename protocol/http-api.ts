@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { CanonicalRequestSchema } from './dispatch-request.ts';
+
+/** Request/response bodies of the local HTTP API (see the HTTP contract). Errors: `{ error: { code, message } }`. */
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
+
+export const ApiErrorCodeSchema = z.enum([
+  'unauthorized',
+  'bad-host',
+  'bad-origin',
+  'bad-request',
+  'invalid-body',
+  'body-too-large',
+  'unsupported-media-type',
+  'not-found',
+  'invalid-id',
+  'invalid-canvas',
+  'newer-version',
+  'url-refused',
+  'fetch-failed',
+  'fetch-too-large',
+  'fetch-timeout',
+  'pdf-invalid',
+  'storage-failed',
+  'internal',
+]);
+export type ApiErrorCode = z.infer<typeof ApiErrorCodeSchema>;
+
+export const ApiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+export const HealthResponseSchema = z.object({ ok: z.literal(true), version: z.string() });
+export type HealthResponse = z.infer<typeof HealthResponseSchema>;
+
+export const ProviderKindSchema = z.enum(['openai', 'anthropic', 'openrouter', 'openai-compatible', 'ollama']);
+export type ProviderKind = z.infer<typeof ProviderKindSchema>;
+
+export const ModelInfoSchema = z.object({
+  /** `<providerId>/<model>` e.g. `openai/gpt-4o`, `offline/receipt`. */
+  id: z.string().min(1),
+  provider: z.string(),
+  label: z.string(),
+  contextWindow: z.number().int().positive(),
+  takesImages: z.boolean(),
+  offline: z.boolean(),
+  pricePerMTokIn: z.number().nonnegative().nullable(),
+  pricePerMTokOut: z.number().nonnegative().nullable(),
+});
+export type ModelInfo = z.infer<typeof ModelInfoSchema>;
+
+export const OFFLINE_RECEIPT_MODEL_ID = 'offline/receipt';
+export const OFFLINE_RECEIPT_LABEL = 'Offline receipt (no model called)';
+
+export const ModelsResponseSchema = z.object({ models: z.array(ModelInfoSchema), defaultModelId: z.string() });
+export type ModelsResponse = z.infer<typeof ModelsResponseSchema>;
+
+export const GenerateImageSchema = z.object({
+  hash: Sha256,
+  mediaType: z.string().min(1),
+  dataBase64: z.string(),
+});
+export type GenerateImage = z.infer<typeof GenerateImageSchema>;
+
+export const GenerateRequestSchema = z.object({
+  request: CanonicalRequestSchema,
+  /** The client's hashCanonical(request); the server recomputes it and refuses on mismatch. */
+  requestHash: Sha256,
+  images: z.array(GenerateImageSchema),
+});
+export type GenerateRequest = z.infer<typeof GenerateRequestSchema>;
+
+export const DecideRequestSchema = z.object({
+  kind: z.string().min(1).max(100),
+  prompt: z.string().max(200_000),
+  options: z.array(z.string().min(1).max(200)).min(1).max(50),
+});
+export type DecideRequest = z.infer<typeof DecideRequestSchema>;
+
+export const DecideResponseSchema = z.object({
+  probabilities: z.record(z.string(), z.number().min(0).max(1)),
+  fallback: z.boolean(),
+  model: z.string().nullable(),
+});
+export type DecideResponse = z.infer<typeof DecideResponseSchema>;
+
+export const UrlMaterialRequestSchema = z.object({ url: z.string().min(1).max(4096) });
+export type UrlMaterialRequest = z.infer<typeof UrlMaterialRequestSchema>;
+
+export const UrlMaterialResponseSchema = z.object({
+  url: z.string(),
+  finalUrl: z.string(),
+  fetchedAt: z.number().int().nonnegative(),
+  title: z.string(),
+  text: z.string(),
+});
+export type UrlMaterialResponse = z.infer<typeof UrlMaterialResponseSchema>;
+
+export const PdfPageSchema = z.object({ number: z.number().int().positive(), text: z.string() });
+export const PdfMaterialResponseSchema = z.object({ pages: z.array(PdfPageSchema) });
+export type PdfMaterialResponse = z.infer<typeof PdfMaterialResponseSchema>;
+
+export const CANVAS_ID_PATTERN = /^[A-Za-z0-9_-]{1,100}$/;
+export const CanvasIdSchema = z.string().regex(CANVAS_ID_PATTERN, 'canvas ids are 1–100 letters, digits, _ or -');
+
+export const CanvasSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  updatedAt: z.number().int().nonnegative(),
+  nodeCount: z.number().int().nonnegative(),
+});
+export type CanvasSummary = z.infer<typeof CanvasSummarySchema>;
+
+export const CanvasListResponseSchema = z.object({ canvases: z.array(CanvasSummarySchema) });
+export type CanvasListResponse = z.infer<typeof CanvasListResponseSchema>;
+
+export const CanvasSavedResponseSchema = z.object({ ok: z.literal(true), updatedAt: z.number().int().nonnegative() });
+export type CanvasSavedResponse = z.infer<typeof CanvasSavedResponseSchema>;
+
+export const OkResponseSchema = z.object({ ok: z.literal(true) });
+export type OkResponse = z.infer<typeof OkResponseSchema>;
+
+export const ProviderSettingsSchema = z.object({
+  id: z.string(),
+  kind: ProviderKindSchema,
+  baseUrl: z.string().nullable(),
+  hasKey: z.boolean(),
+  enabled: z.boolean(),
+  /** Configured model ids (openai-compatible providers); optional so older clients still parse. */
+  models: z.array(z.string()).optional(),
+});
+export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
+
+export const SettingsResponseSchema = z.object({
+  providers: z.array(ProviderSettingsSchema),
+  judgeModelId: z.string().nullable(),
+  backupFolder: z.string().nullable(),
+  defaultModelId: z.string().nullable(),
+});
+export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
+
+export const ProviderIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'provider ids are lowercase letters, digits, _ or -');
+
+export const ProviderUpdateSchema = z.object({
+  id: ProviderIdSchema,
+  kind: ProviderKindSchema,
+  baseUrl: z.string().url().max(2048).nullable().optional(),
+  /** Write-only: stored in secrets.json, never returned. Empty string removes the key. */
+  apiKey: z.string().max(1000).optional(),
+  enabled: z.boolean().optional(),
+  /** Model ids offered for openai-compatible providers (no listing endpoint is assumed). */
+  models: z.array(z.string().min(1).max(200)).max(100).optional(),
+});
+export type ProviderUpdate = z.infer<typeof ProviderUpdateSchema>;
+
+export const SettingsUpdateSchema = z.object({
+  providers: z.array(ProviderUpdateSchema).max(50).optional(),
+  judgeModelId: z.string().min(1).nullable().optional(),
+  backupFolder: z.string().min(1).max(4096).nullable().optional(),
+  defaultModelId: z.string().min(1).nullable().optional(),
+});
+export type SettingsUpdate = z.infer<typeof SettingsUpdateSchema>;

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+/**
+ * Server → UI stream events (one JSON object per SSE `data:` line), named `<noun>-<action>`.
+ * `/api/generate` emits request-accepted first, then text-deltas, then exactly one of
+ * answer-finished / answer-failed. `/api/stream` pushes canvas-changed, mirror-appended and others.
+ */
+const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const GenerateFailureCodeSchema = z.enum([
+  'bad-key',
+  'rate-limit',
+  'model-missing',
+  'network',
+  'context-too-long',
+  'hash-mismatch',
+  'provider-error',
+  'aborted',
+]);
+export type GenerateFailureCode = z.infer<typeof GenerateFailureCodeSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number().int().nonnegative().nullable(),
+  outputTokens: z.number().int().nonnegative().nullable(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+
+/** The server's own hash of the request it hands to the provider (C9 double entry). */
+export const RequestAcceptedEventSchema = z.object({ type: z.literal('request-accepted'), requestHash: Sha256 });
+export const TextDeltaEventSchema = z.object({ type: z.literal('text-delta'), delta: z.string() });
+export const AnswerFinishedEventSchema = z.object({
+  type: z.literal('answer-finished'),
+  finishReason: z.string(),
+  usage: UsageSchema.nullable(),
+});
+export const AnswerFailedEventSchema = z.object({
+  type: z.literal('answer-failed'),
+  code: GenerateFailureCodeSchema,
+  message: z.string(),
+});
+export const CanvasChangedEventSchema = z.object({ type: z.literal('canvas-changed'), id: z.string() });
+export const CanvasDeletedEventSchema = z.object({ type: z.literal('canvas-deleted'), id: z.string() });
+/** A mirrored agent turn appeared in a followed session (payload kept light: ids only). */
+export const MirrorAppendedEventSchema = z.object({
+  type: z.literal('mirror-appended'),
+  runner: z.string(),
+  sessionId: z.string(),
+  turnKey: z.string(),
+});
+export const SettingsChangedEventSchema = z.object({ type: z.literal('settings-changed') });
+
+export const StreamEventSchema = z.discriminatedUnion('type', [
+  RequestAcceptedEventSchema,
+  TextDeltaEventSchema,
+  AnswerFinishedEventSchema,
+  AnswerFailedEventSchema,
+  CanvasChangedEventSchema,
+  CanvasDeletedEventSchema,
+  MirrorAppendedEventSchema,
+  SettingsChangedEventSchema,
+]);
+export type StreamEvent = z.infer<typeof StreamEventSchema>;
+export type RequestAcceptedEvent = z.infer<typeof RequestAcceptedEventSchema>;
+export type TextDeltaEvent = z.infer<typeof TextDeltaEventSchema>;
+export type AnswerFinishedEvent = z.infer<typeof AnswerFinishedEventSchema>;
+export type AnswerFailedEvent = z.infer<typeof AnswerFailedEventSchema>;
+export type CanvasChangedEvent = z.infer<typeof CanvasChangedEventSchema>;
+export type MirrorAppendedEvent = z.infer<typeof MirrorAppendedEventSchema>;
+
+/** Events that end a `/api/generate` stream. */
+export function isTerminalGenerateEvent(event: StreamEvent): event is z.infer<typeof AnswerFinishedEventSchema> | z.infer<typeof AnswerFailedEventSchema> {
+  return event.type === 'answer-finished' || event.type === 'answer-failed';
+}
