@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { checkLayers, findCycles } from './check-layers.ts';
+
+const sources: Record<string, string> = {
+  'src/core/pure.ts': "import { z } from 'zod';\nimport { readFileSync } from 'node:fs';\nimport { x } from '../ui/app.tsx';\n",
+  'src/ui/app.tsx': "import React from 'react';\nimport { compile } from '../core/pure.ts';\nimport { open } from '../../runtime/fs/open.ts';\n",
+  'runtime/fs/open.ts': "import { startServer } from '../../server/start-server.ts';\n",
+  'server/start-server.ts': "import express from 'express';\nimport { open } from '../runtime/fs/open.ts';\n",
+  'stray/file.ts': "export const x = 1;\n",
+  'protocol/a.ts': "import { b } from './b.ts';\n",
+  'protocol/b.ts': "import { a } from './a.ts';\n",
+};
+const read = (file: string) => sources[file] ?? '';
+
+describe('layer check', () => {
+  const { violations, edges } = checkLayers(Object.keys(sources), read);
+  const messagesFor = (file: string) => violations.filter((v) => v.file === file).map((v) => v.message).join('\n');
+
+  it('keeps src/core free of Node, UI and unlisted packages, and says why', () => {
+    const messages = messagesFor('src/core/pure.ts');
+    expect(messages).toContain("package 'node:fs'");
+    expect(messages).toContain("package 'zod'");
+    expect(messages).toContain("'../ui/app.tsx'");
+    expect(messages).toContain('pure and deterministic');
+  });
+
+  it('refuses renderer imports of runtime and runtime imports of the server', () => {
+    expect(messagesFor('src/ui/app.tsx')).toContain('runtime/');
+    expect(messagesFor('src/ui/app.tsx')).not.toContain("'react'");
+    expect(messagesFor('runtime/fs/open.ts')).toContain('server/');
+  });
+
+  it('fails a file that belongs to no layer', () => {
+    expect(messagesFor('stray/file.ts')).toContain('no declared layer');
+  });
+
+  it('finds import cycles', () => {
+    const cycles = findCycles(edges);
+    expect(cycles).toContainEqual(['protocol/a.ts', 'protocol/b.ts']);
+    expect(cycles).toContainEqual(['runtime/fs/open.ts', 'server/start-server.ts']);
+  });
+});

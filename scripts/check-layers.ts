@@ -1,0 +1,123 @@
+/**
+ * Layer check (part of `npm test`): every source file belongs to a declared layer, imports only what its
+ * layer may import (ARCHITECTURE.md), and no import cycle exists. Prints one line per violation with the reason.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync, existsSync, statSync } from 'node:fs';
+import path from 'node:path';
+import ts from 'typescript';
+import { ZONES, ROOT_FILES, TOP_ZONES, TEST_ONLY_PACKAGES, type Zone } from './layer-rules.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
+
+export interface Violation { file: string; message: string }
+
+export function listSourceFiles(): string[] {
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
+  return out.split('\n').filter((file) => SOURCE.test(file) && !file.endsWith('.d.ts') && existsSync(path.join(root, file)))
+    .filter((file) => !/(^|\/)(node_modules|dist|__golden__|fixtures)\//.test(file));
+}
+
+export function zoneOf(file: string): Zone | null {
+  return ZONES.find((zone) => file.startsWith(zone.prefix)) ?? null;
+}
+
+const isTestFile = (file: string) => /\.(test|e2e|spec)\.(ts|tsx|mts|js|mjs)$/.test(file) || file.includes('/testing/');
+
+const readFromDisk = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+function importsOf(file: string, read: (file: string) => string): string[] {
+  const info = ts.preProcessFile(read(file), true, true);
+  return info.importedFiles.map((ref) => ref.fileName);
+}
+
+function packageName(specifier: string): string {
+  if (specifier.startsWith('node:')) return specifier;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** Resolves a relative import to a repository file, trying the usual extensions. */
+function resolveRelative(from: string, specifier: string): string | null {
+  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
+  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), `${base}.ts`, `${base}.tsx`, `${base}/index.ts`];
+  for (const candidate of candidates) {
+    const full = path.join(root, candidate);
+    if (existsSync(full) && statSync(full).isFile()) return candidate;
+  }
+  return base;
+}
+
+export function checkLayers(files = listSourceFiles(), read = readFromDisk): { violations: Violation[]; edges: Map<string, string[]> } {
+  const violations: Violation[] = [];
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const zone = zoneOf(file);
+    if (!zone) {
+      if (!ROOT_FILES.has(file)) violations.push({ file, message: 'belongs to no declared layer (see scripts/layer-rules.ts and ARCHITECTURE.md); move it into one' });
+      continue;
+    }
+    const targets: string[] = [];
+    for (const specifier of importsOf(file, read)) {
+      if (specifier.startsWith('.')) {
+        const target = resolveRelative(file, specifier) ?? specifier;
+        targets.push(target);
+        const targetZone = zoneOf(target);
+        if (!targetZone) { violations.push({ file, message: `imports '${specifier}', which is outside every layer` }); continue; }
+        if (TOP_ZONES.includes(targetZone.prefix) && targetZone.prefix !== zone.prefix) {
+          violations.push({ file, message: `imports '${specifier}' from ${targetZone.prefix}, which nothing may import (${targetZone.why})` });
+          continue;
+        }
+        const allowed = zone.mayImportZones.includes('*') || zone.mayImportZones.some((prefix) => target.startsWith(prefix));
+        if (!allowed) violations.push({ file, message: `may not import '${specifier}' (${targetZone.prefix}): ${zone.why}` });
+        continue;
+      }
+      const name = packageName(specifier);
+      if (isTestFile(file) && TEST_ONLY_PACKAGES.includes(name)) continue;
+      if (zone.allowedPackages && !zone.allowedPackages.includes(name)) {
+        violations.push({ file, message: `may not import package '${name}': ${zone.why}` });
+      } else if (zone.deniedPackages?.match(name)) {
+        violations.push({ file, message: `may not import package '${name}': ${zone.deniedPackages.why}` });
+      }
+    }
+    edges.set(file, targets);
+  }
+  return { violations, edges };
+}
+
+/** Tarjan's strongly connected components; any component of two or more files (or a self-import) is a cycle. */
+export function findCycles(edges: Map<string, string[]>): string[][] {
+  let index = 0;
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const indices = new Map<string, number>();
+  const lowlinks = new Map<string, number>();
+  const cycles: string[][] = [];
+  const visit = (node: string) => {
+    indices.set(node, index); lowlinks.set(node, index); index++;
+    stack.push(node); onStack.add(node);
+    for (const next of edges.get(node) ?? []) {
+      if (!edges.has(next)) continue;
+      if (!indices.has(next)) { visit(next); lowlinks.set(node, Math.min(lowlinks.get(node)!, lowlinks.get(next)!)); }
+      else if (onStack.has(next)) lowlinks.set(node, Math.min(lowlinks.get(node)!, indices.get(next)!));
+    }
+    if (lowlinks.get(node) === indices.get(node)) {
+      const component: string[] = [];
+      let member: string;
+      do { member = stack.pop()!; onStack.delete(member); component.push(member); } while (member !== node);
+      if (component.length > 1 || (edges.get(node) ?? []).includes(node)) cycles.push(component.sort());
+    }
+  };
+  for (const node of [...edges.keys()].sort()) if (!indices.has(node)) visit(node);
+  return cycles;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const files = listSourceFiles();
+  const { violations, edges } = checkLayers(files);
+  for (const cycle of findCycles(edges)) violations.push({ file: cycle[0]!, message: `import cycle: ${cycle.join(' -> ')}` });
+  for (const violation of violations) console.error(`layers: ${violation.file}: ${violation.message}`);
+  console.log(`layers: ${files.length} files checked, ${violations.length} violation(s)`);
+  if (violations.length > 0) process.exitCode = 1;
+}
