@@ -1,0 +1,90 @@
+import type { z } from 'zod';
+import {
+  ApiErrorSchema,
+  CanvasListResponseSchema,
+  CanvasSavedResponseSchema,
+  DecideResponseSchema,
+  ModelsResponseSchema,
+  OkResponseSchema,
+  PdfMaterialResponseSchema,
+  SettingsResponseSchema,
+  UrlMaterialResponseSchema,
+  type CanvasSummary,
+  type DecideRequest,
+  type DecideResponse,
+  type ModelsResponse,
+  type PdfMaterialResponse,
+  type SettingsResponse,
+  type SettingsUpdate,
+  type UrlMaterialResponse,
+} from '../../../protocol/http-api.ts';
+import { CanvasDocumentSchema, type CanvasDocument } from '../../../protocol/canvas-document.ts';
+import { ApiClientError } from './api-error.ts';
+
+/** Typed client of the local server (HTTP contract). Same-origin; the auth cookie rides along. */
+export interface ApiClient {
+  models(): Promise<ModelsResponse>;
+  settings(): Promise<SettingsResponse>;
+  saveSettings(update: SettingsUpdate): Promise<SettingsResponse>;
+  decide(request: DecideRequest): Promise<DecideResponse>;
+  fetchUrl(url: string): Promise<UrlMaterialResponse>;
+  extractPdf(bytes: ArrayBuffer): Promise<PdfMaterialResponse>;
+  listCanvases(): Promise<CanvasSummary[]>;
+  getCanvas(id: string): Promise<CanvasDocument>;
+  putCanvas(document: CanvasDocument, options?: { keepalive?: boolean }): Promise<number>;
+  deleteCanvas(id: string): Promise<void>;
+  importCanvas(raw: unknown): Promise<CanvasDocument>;
+}
+
+async function readJson<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new ApiClientError('bad-response', `The server answered ${response.status} without JSON.`, response.status);
+  }
+  if (!response.ok) {
+    const parsed = ApiErrorSchema.safeParse(body);
+    if (parsed.success) throw new ApiClientError(parsed.data.error.code, parsed.data.error.message, response.status);
+    throw new ApiClientError('http-' + response.status, `The server answered ${response.status}.`, response.status);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiClientError('bad-response', `Unexpected response: ${parsed.error.issues[0]?.message ?? ''}`, response.status);
+  return parsed.data;
+}
+
+export function createApiClient(baseUrl = ''): ApiClient {
+  async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(baseUrl + path, { credentials: 'same-origin', ...init });
+    } catch (error) {
+      throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
+    }
+    return readJson(response, schema);
+  }
+  const json = (method: string, body: unknown, extra: RequestInit = {}): RequestInit => ({
+    method,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    ...extra,
+  });
+
+  return {
+    models: () => call('/api/models', ModelsResponseSchema),
+    settings: () => call('/api/settings', SettingsResponseSchema),
+    saveSettings: (update) => call('/api/settings', SettingsResponseSchema, json('PUT', update)),
+    decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),
+    fetchUrl: (url) => call('/api/materials/url', UrlMaterialResponseSchema, json('POST', { url })),
+    extractPdf: (bytes) =>
+      call('/api/materials/pdf', PdfMaterialResponseSchema, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: bytes }),
+    listCanvases: async () => (await call('/api/canvases', CanvasListResponseSchema)).canvases,
+    getCanvas: (id) => call(`/api/canvases/${encodeURIComponent(id)}`, CanvasDocumentSchema),
+    putCanvas: async (document, options = {}) =>
+      (await call(`/api/canvases/${encodeURIComponent(document.canvas.id)}`, CanvasSavedResponseSchema, json('PUT', document, { keepalive: options.keepalive ?? false }))).updatedAt,
+    deleteCanvas: async (id) => {
+      await call(`/api/canvases/${encodeURIComponent(id)}`, OkResponseSchema, { method: 'DELETE' });
+    },
+    importCanvas: (raw) => call('/api/canvases/import', CanvasDocumentSchema, json('POST', raw)),
+  };
+}

@@ -1,0 +1,23 @@
+/** A coded error from the local server or the network, shown to the person as `code: message`. */
+export class ApiClientError extends Error {
+  readonly code: string;
+  readonly status: number;
+
+  constructor(code: string, message: string, status = 0) {
+    super(message);
+    this.name = 'ApiClientError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** Turns any thrown value into a `{ code, message }` pair for toasts and banners. */
+export function describeError(error: unknown): { code: string; message: string } {
+  if (error instanceof ApiClientError) return { code: error.code, message: error.message };
+  if (error && typeof error === 'object' && 'code' in error && typeof (error as { code: unknown }).code === 'string') {
+    return { code: (error as { code: string }).code, message: String((error as { message?: unknown }).message ?? '') };
+  }
+  if (error instanceof DOMException && error.name === 'AbortError') return { code: 'aborted', message: 'Stopped.' };
+  if (error instanceof Error) return { code: 'unexpected', message: error.message };
+  return { code: 'unexpected', message: String(error) };
+}

@@ -1,0 +1,115 @@
+import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
+import { CANVAS_FORMAT, CANVAS_VERSION } from '../../../protocol/canvas-document.ts';
+import { dismissalKey, ledgerKey, type WeftDatabase } from './weft-database.ts';
+import type { CanvasRecords } from './canvas-records.ts';
+
+interface Keyed<T> { key: string; record: T }
+
+function byKey<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T> {
+  const map = new Map<string, T>();
+  for (const item of items) map.set(keyOf(item), item);
+  return map;
+}
+
+/** Rows whose record object changed (by identity) and keys that disappeared. */
+export function diffRecords<T>(previous: Iterable<T> | null, next: Iterable<T>, keyOf: (item: T) => string): { put: Keyed<T>[]; remove: string[] } {
+  const before = previous ? byKey(previous, keyOf) : new Map<string, T>();
+  const put: Keyed<T>[] = [];
+  const seen = new Set<string>();
+  for (const record of next) {
+    const key = keyOf(record);
+    seen.add(key);
+    if (before.get(key) !== record) put.push({ key, record });
+  }
+  const remove = [...before.keys()].filter((key) => !seen.has(key));
+  return { put, remove };
+}
+
+/** Counts rows written, so tests and `bench:ui` can hold the per-edit write budget. */
+export const persistenceCounters = { rowsWritten: 0, flushes: 0 };
+
+/**
+ * Writes the rows that differ between two snapshots of one canvas in one transaction.
+ * `previous = null` writes everything (first save, import, duplicate).
+ */
+export async function writeCanvasChanges(database: WeftDatabase, previous: CanvasRecords | null, next: CanvasRecords, now: number): Promise<number> {
+  const canvasId = next.canvas.id;
+  const nodes = diffRecords(previous?.nodes ?? null, next.nodes, (node) => node.id);
+  const wires = diffRecords(previous?.wires ?? null, next.wires, (wire) => wire.id);
+  const attachments = diffRecords(previous?.attachments ?? null, next.attachments, (attachment) => attachment.hash);
+  const dismissals = diffRecords(previous?.dismissals ?? null, next.dismissals, dismissalKey);
+  const ledgers = diffRecords(previous?.ledgers ?? null, next.ledgers, ledgerKey);
+  const events = diffRecords(previous?.events ?? null, next.events, (event) => event.id);
+  const nodeCount = [...next.nodes].length;
+  const touched = nodes.put.length + nodes.remove.length + wires.put.length + wires.remove.length + attachments.put.length
+    + dismissals.put.length + dismissals.remove.length + ledgers.put.length + ledgers.remove.length + events.put.length;
+  const metaChanged = !previous || previous.canvas !== next.canvas;
+  if (touched === 0 && !metaChanged) return 0;
+  let written = 0;
+  const eventIndex = new Map(next.events.map((event, index) => [event.id, index] as const));
+  await database.transaction('rw', [database.canvases, database.nodes, database.wires, database.attachments, database.events, database.dismissals, database.ledgers], async () => {
+    await database.canvases.put({ id: canvasId, meta: next.canvas, updatedAt: now, nodeCount });
+    written += 1;
+    if (nodes.put.length) await database.nodes.bulkPut(nodes.put.map(({ key, record }) => ({ canvasId, id: key, record })));
+    if (nodes.remove.length) await database.nodes.bulkDelete(nodes.remove.map((key) => [canvasId, key] as [string, string]));
+    if (wires.put.length) await database.wires.bulkPut(wires.put.map(({ key, record }) => ({ canvasId, id: key, record })));
+    if (wires.remove.length) await database.wires.bulkDelete(wires.remove.map((key) => [canvasId, key] as [string, string]));
+    for (const { key, record } of attachments.put) {
+      const existing = await database.attachments.get(key);
+      const canvasIds = existing ? [...new Set([...existing.canvasIds, canvasId])] : [canvasId];
+      await database.attachments.put({ hash: key, record, canvasIds });
+    }
+    if (dismissals.put.length) await database.dismissals.bulkPut(dismissals.put.map(({ key, record }) => ({ canvasId, id: key, record })));
+    if (dismissals.remove.length) await database.dismissals.bulkDelete(dismissals.remove.map((key) => [canvasId, key] as [string, string]));
+    if (ledgers.put.length) await database.ledgers.bulkPut(ledgers.put.map(({ key, record }) => ({ canvasId, id: key, record })));
+    if (ledgers.remove.length) await database.ledgers.bulkDelete(ledgers.remove.map((key) => [canvasId, key] as [string, string]));
+    // The event log is append-only: only new events are written, never removed.
+    if (events.put.length) await database.events.bulkPut(events.put.map(({ key, record }) => ({ canvasId, id: key, seq: eventIndex.get(key) ?? 0, record })));
+    written += nodes.put.length + nodes.remove.length + wires.put.length + wires.remove.length + attachments.put.length
+      + dismissals.put.length + dismissals.remove.length + ledgers.put.length + ledgers.remove.length + events.put.length;
+  });
+  persistenceCounters.rowsWritten += written;
+  persistenceCounters.flushes += 1;
+  return written;
+}
+
+/** Reads one canvas back as a document; null when IndexedDB does not hold it. */
+export async function loadCanvasDocument(database: WeftDatabase, canvasId: string): Promise<CanvasDocument | null> {
+  const canvasRow = await database.canvases.get(canvasId);
+  if (!canvasRow) return null;
+  const [nodes, wires, events, dismissals, ledgers, attachments] = await Promise.all([
+    database.nodes.where('canvasId').equals(canvasId).toArray(),
+    database.wires.where('canvasId').equals(canvasId).toArray(),
+    database.events.where('[canvasId+seq]').between([canvasId, -Infinity], [canvasId, Infinity]).toArray(),
+    database.dismissals.where('canvasId').equals(canvasId).toArray(),
+    database.ledgers.where('canvasId').equals(canvasId).toArray(),
+    database.attachments.where('canvasIds').equals(canvasId).toArray(),
+  ]);
+  return {
+    format: CANVAS_FORMAT,
+    version: CANVAS_VERSION,
+    canvas: canvasRow.meta,
+    nodes: nodes.map((row) => row.record).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
+    wires: wires.map((row) => row.record).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
+    attachments: attachments.map((row) => row.record),
+    dismissals: dismissals.map((row) => row.record),
+    ledgers: ledgers.map((row) => row.record),
+    events: events.map((row) => row.record),
+  };
+}
+
+/** Removes a canvas and every row it owns; shared attachments stay for the other canvases. */
+export async function deleteCanvasRows(database: WeftDatabase, canvasId: string): Promise<void> {
+  await database.transaction('rw', [database.canvases, database.nodes, database.wires, database.attachments, database.events, database.dismissals, database.ledgers], async () => {
+    await database.canvases.delete(canvasId);
+    for (const table of [database.nodes, database.wires, database.events, database.dismissals, database.ledgers]) {
+      await table.where('canvasId').equals(canvasId).delete();
+    }
+    const shared = await database.attachments.where('canvasIds').equals(canvasId).toArray();
+    for (const row of shared) {
+      const canvasIds = row.canvasIds.filter((id) => id !== canvasId);
+      if (canvasIds.length === 0) await database.attachments.delete(row.hash);
+      else await database.attachments.put({ ...row, canvasIds });
+    }
+  });
+}

@@ -1,0 +1,60 @@
+import Dexie, { type Table } from 'dexie';
+import type {
+  Attachment,
+  CanvasMeta,
+  CanvasNode,
+  MirrorLedger,
+  StaleDismissal,
+  Wire,
+} from '../../../protocol/canvas-document.ts';
+import type { EventRecord } from '../../../protocol/event-record.ts';
+
+/** One row per record, keyed by canvas and record id, so a change writes only what it touched (C26). */
+export interface CanvasRow { id: string; meta: CanvasMeta; updatedAt: number; nodeCount: number }
+export interface NodeRow { canvasId: string; id: string; record: CanvasNode }
+export interface WireRow { canvasId: string; id: string; record: Wire }
+/** Attachments are stored once by the hash of their bytes and shared by the canvases that use them. */
+export interface AttachmentRow { hash: string; record: Attachment; canvasIds: string[] }
+export interface EventRow { canvasId: string; id: string; seq: number; record: EventRecord }
+export interface DismissalRow { canvasId: string; id: string; record: StaleDismissal }
+export interface LedgerRow { canvasId: string; id: string; record: MirrorLedger }
+export interface SettingRow { key: string; value: unknown }
+
+export const DATABASE_NAME = 'weft';
+
+/**
+ * The versioned IndexedDB schema. Add a new `this.version(n)` block with an `upgrade` for every
+ * change; never edit an old block (Dexie replays them in order on older databases).
+ */
+export class WeftDatabase extends Dexie {
+  canvases!: Table<CanvasRow, string>;
+  nodes!: Table<NodeRow, [string, string]>;
+  wires!: Table<WireRow, [string, string]>;
+  attachments!: Table<AttachmentRow, string>;
+  events!: Table<EventRow, [string, string]>;
+  dismissals!: Table<DismissalRow, [string, string]>;
+  ledgers!: Table<LedgerRow, [string, string]>;
+  settings!: Table<SettingRow, string>;
+
+  constructor(name = DATABASE_NAME) {
+    super(name);
+    this.version(1).stores({
+      canvases: 'id, updatedAt',
+      nodes: '[canvasId+id], canvasId',
+      wires: '[canvasId+id], canvasId',
+      attachments: 'hash, *canvasIds',
+      events: '[canvasId+id], canvasId, [canvasId+seq]',
+      dismissals: '[canvasId+id], canvasId',
+      ledgers: '[canvasId+id], canvasId',
+      settings: 'key',
+    });
+  }
+}
+
+export function dismissalKey(dismissal: StaleDismissal): string {
+  return `${dismissal.nodeId}:${dismissal.fingerprint}`;
+}
+
+export function ledgerKey(ledger: MirrorLedger): string {
+  return `${ledger.runner}:${ledger.sessionId}`;
+}
