@@ -1,0 +1,16 @@
+// Public API of the atlas: one adapter per runner, fenced read-only session roots, memory files.
+export type { ParseReport, Runner, Session, ToolOp, ToolStep, Turn } from '../../protocol/atlas-session.ts';
+export type { AtlasSession } from './session-builder.ts';
+export { detectRunner } from './detect-runner.ts';
+export { createSessionAccumulator, SessionAccumulator, SessionStateError } from './session-accumulator.ts';
+export { readSessionFile, PREFIX_HASH_BYTES } from './read-session-file.ts';
+export type { ReadSessionOptions, ReadSessionResult } from './read-session-file.ts';
+export { listSessionFiles } from './list-session-files.ts';
+export type { SessionFileInfo } from './list-session-files.ts';
+export { Fence, FenceError } from './fence.ts';
+export type { FenceErrorCode } from './fence.ts';
+export { defaultSessionRoots, sessionRootsFromEnv } from './session-roots.ts';
+export { discoverMemoryFiles, MAX_MEMORY_BYTES } from './memory-files.ts';
+export type { MemoryFile, MemoryKind } from './memory-files.ts';
+export { findReferences } from './references.ts';
+export { MAX_LINE_BYTES } from './line-decoder.ts';

@@ -1,0 +1,42 @@
+/** URLs, arXiv ids and DOIs mentioned in text (C21: the index records what each turn cited). */
+
+const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`\\|^{}]+/gi;
+const ARXIV_URL = /\barxiv\.org\/(?:abs|pdf|html)\/((?:\d{4}\.\d{4,5})|(?:[a-z-]+(?:\.[A-Z]{2})?\/\d{7}))/gi;
+const ARXIV_TAG = /\barxiv:\s?((?:\d{4}\.\d{4,5})|(?:[a-z-]+(?:\.[A-Z]{2})?\/\d{7}))/gi;
+const DOI_PATTERN = /\b(10\.\d{4,9}\/[^\s"'<>`]+)/g;
+const TRAILING = /[.,;:!?'")\]}>*]+$/;
+
+export interface References {
+  urls: string[];
+  arxivIds: string[];
+  dois: string[];
+}
+
+function trimTrailing(value: string): string {
+  let result = value.replace(TRAILING, '');
+  // Keep a closing parenthesis that balances one inside the match (Wikipedia-style URLs).
+  const opens = (value.match(/\(/g) ?? []).length;
+  if (opens > 0 && value.endsWith(')') && (result.match(/\(/g) ?? []).length > (result.match(/\)/g) ?? []).length) {
+    result += ')';
+  }
+  return result;
+}
+
+export function findReferences(text: string): References {
+  const urls = new Set<string>();
+  const arxivIds = new Set<string>();
+  const dois = new Set<string>();
+  if (text.length === 0) return { urls: [], arxivIds: [], dois: [] };
+  for (const match of text.matchAll(URL_PATTERN)) {
+    const url = trimTrailing(match[0]);
+    if (url.length > 10) urls.add(url);
+  }
+  for (const pattern of [ARXIV_URL, ARXIV_TAG]) {
+    for (const match of text.matchAll(pattern)) arxivIds.add(match[1]!.replace(/v\d+$/, ''));
+  }
+  for (const match of text.matchAll(DOI_PATTERN)) {
+    const doi = trimTrailing(match[1]!);
+    if (doi.includes('/') && doi.length > 8) dois.add(doi);
+  }
+  return { urls: [...urls], arxivIds: [...arxivIds], dois: [...dois] };
+}

@@ -1,0 +1,269 @@
+import type { Runner, Session, ToolOp, ToolStep, Turn } from '../../protocol/atlas-session.ts';
+import { findReferences } from './references.ts';
+
+/** Caps on what a turn keeps (the raw file stays the record of truth). */
+export const MAX_TURN_TEXT = 64 * 1024;
+export const MAX_INPUT_SUMMARY = 400;
+export const MAX_RESULT_SUMMARY = 600;
+
+/** A Session as the adapters emit it: the protocol type plus additive fields. */
+export type AtlasSession = Session & {
+  /** Claude Code subagent id (`agent-<id>.jsonl`), when this session is a subagent run. */
+  agentId: string | null;
+  /** The tool-call id in the parent that spawned this run, when known. */
+  parentToolCallId: string | null;
+};
+
+/** Plain-JSON state shared by the three adapters; adapters keep their own extras beside it. */
+export interface BuilderState {
+  runner: Runner;
+  sessionId: string | null;
+  title: string;
+  titleIsExplicit: boolean;
+  cwd: string | null;
+  currentCwd: string | null;
+  gitBranch: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  models: string[];
+  parentSessionId: string | null;
+  parentTurnKey: string | null;
+  parentToolCallId: string | null;
+  agentId: string | null;
+  isSubagent: boolean;
+  turns: Omit<Turn, 'key' | 'number'>[];
+  compactions: Session['compactions'];
+  pendingCompaction: boolean;
+  /** callId → [turn index, step index][] (one call can yield several steps, e.g. a patch). */
+  calls: Record<string, [number, number][]>;
+}
+
+export function initialBuilder(runner: Runner): BuilderState {
+  return {
+    runner,
+    sessionId: null,
+    title: '',
+    titleIsExplicit: false,
+    cwd: null,
+    currentCwd: null,
+    gitBranch: null,
+    startedAt: null,
+    endedAt: null,
+    models: [],
+    parentSessionId: null,
+    parentTurnKey: null,
+    parentToolCallId: null,
+    agentId: null,
+    isSubagent: false,
+    turns: [],
+    compactions: [],
+    pendingCompaction: false,
+    calls: {},
+  };
+}
+
+/** ISO string or epoch milliseconds → epoch milliseconds; anything else → null. */
+export function toMillis(value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return value < 1e11 ? Math.round(value * 1000) : value;
+  if (typeof value === 'string' && value.length > 0) {
+    const parsed = Date.parse(value);
+    return Number.isNaN(parsed) ? null : parsed;
+  }
+  return null;
+}
+
+export function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+function addUnique(target: string[], values: readonly string[]): void {
+  for (const value of values) if (!target.includes(value)) target.push(value);
+}
+
+function noteReferences(turn: Omit<Turn, 'key' | 'number'>, text: string): void {
+  const found = findReferences(text);
+  addUnique(turn.urls, found.urls);
+  addUnique(turn.arxivIds, found.arxivIds);
+  addUnique(turn.dois, found.dois);
+}
+
+export function noteTime(state: BuilderState, at: number | null): void {
+  if (at === null) return;
+  if (state.startedAt === null || at < state.startedAt) state.startedAt = at;
+  if (state.endedAt === null || at > state.endedAt) state.endedAt = at;
+  const turn = state.turns[state.turns.length - 1];
+  if (turn !== undefined) {
+    if (turn.startedAt === null) turn.startedAt = at;
+    if (turn.endedAt === null || at > turn.endedAt) turn.endedAt = at;
+  }
+}
+
+export function noteModel(state: BuilderState, model: unknown): void {
+  if (typeof model !== 'string' || model.length === 0 || model === '<synthetic>') return;
+  addUnique(state.models, [model]);
+  const turn = state.turns[state.turns.length - 1];
+  if (turn !== undefined) turn.model = model;
+}
+
+export function noteCwd(state: BuilderState, cwd: unknown): void {
+  if (typeof cwd !== 'string' || cwd.length === 0) return;
+  if (state.cwd === null) state.cwd = cwd;
+  state.currentCwd = cwd;
+}
+
+export function noteBranch(state: BuilderState, branch: unknown): void {
+  if (typeof branch === 'string' && branch.length > 0) state.gitBranch = branch;
+}
+
+export function setTitle(state: BuilderState, title: string, explicit: boolean): void {
+  const clean = title.replace(/\s+/g, ' ').trim();
+  if (clean === '') return;
+  if (explicit) {
+    state.title = clip(clean, 200);
+    state.titleIsExplicit = true;
+  } else if (!state.titleIsExplicit && state.title === '') {
+    state.title = clip(clean, 120);
+  }
+}
+
+/** Open a new turn at a human prompt. */
+export function openTurn(state: BuilderState, recordId: string, userText: string, at: number | null): void {
+  state.turns.push({
+    openingRecordId: recordId,
+    userText: clip(userText, MAX_TURN_TEXT),
+    assistantText: '',
+    steps: [],
+    urls: [],
+    arxivIds: [],
+    dois: [],
+    model: null,
+    startedAt: at,
+    endedAt: at,
+    afterCompaction: state.pendingCompaction,
+    subagentSessionIds: [],
+  });
+  state.pendingCompaction = false;
+  noteReferences(state.turns[state.turns.length - 1]!, userText);
+  setTitle(state, userText, false);
+  noteTime(state, at);
+}
+
+/** The current turn; activity before any prompt opens an implicit turn keyed by that record. */
+function currentTurn(state: BuilderState, recordId: string, at: number | null): Omit<Turn, 'key' | 'number'> {
+  if (state.turns.length === 0) openTurn(state, recordId, '', at);
+  return state.turns[state.turns.length - 1]!;
+}
+
+function appendText(existing: string, text: string): string {
+  if (existing.length >= MAX_TURN_TEXT) return existing;
+  return clip(existing === '' ? text : `${existing}\n\n${text}`, MAX_TURN_TEXT);
+}
+
+export function addUserText(state: BuilderState, recordId: string, text: string, at: number | null): void {
+  if (text.trim() === '') return;
+  const turn = currentTurn(state, recordId, at);
+  turn.userText = appendText(turn.userText, text);
+  noteReferences(turn, text);
+}
+
+export function addAssistantText(state: BuilderState, recordId: string, text: string, at: number | null): void {
+  if (text.trim() === '') return;
+  const turn = currentTurn(state, recordId, at);
+  turn.assistantText = appendText(turn.assistantText, text);
+  noteReferences(turn, text);
+  noteTime(state, at);
+}
+
+export interface StepInput {
+  callId: string | null;
+  name: string;
+  inputSummary: string;
+  op: ToolOp;
+  files: string[];
+  /** Text to scan for URLs / arXiv ids / DOIs (e.g. the full input). */
+  referenceText: string;
+}
+
+export function addStep(state: BuilderState, recordId: string, step: StepInput, at: number | null): void {
+  const turn = currentTurn(state, recordId, at);
+  const full: ToolStep = {
+    callId: step.callId,
+    name: step.name,
+    inputSummary: clip(step.inputSummary, MAX_INPUT_SUMMARY),
+    op: step.op,
+    files: step.files,
+    resultSummary: '',
+    isError: false,
+    at,
+  };
+  turn.steps.push(full);
+  noteReferences(turn, step.referenceText);
+  noteTime(state, at);
+  if (step.callId !== null) {
+    const list = state.calls[step.callId] ?? [];
+    list.push([state.turns.length - 1, turn.steps.length - 1]);
+    state.calls[step.callId] = list;
+  }
+}
+
+/** Attach a result to every step of a call. Returns false when the call is unknown. */
+export function attachResult(state: BuilderState, callId: string, text: string, isError: boolean, at: number | null): boolean {
+  const targets = state.calls[callId];
+  if (targets === undefined) return false;
+  for (const [turnIndex, stepIndex] of targets) {
+    const step = state.turns[turnIndex]?.steps[stepIndex];
+    if (step === undefined) continue;
+    step.resultSummary = clip(text.trim(), MAX_RESULT_SUMMARY);
+    step.isError = step.isError || isError;
+  }
+  noteTime(state, at);
+  return true;
+}
+
+/** The turn index holding a call, or null. */
+export function turnOfCall(state: BuilderState, callId: string): number | null {
+  const targets = state.calls[callId];
+  return targets === undefined || targets.length === 0 ? null : targets[0]![0];
+}
+
+export function linkSubagentToCall(state: BuilderState, callId: string, subagentSessionId: string): boolean {
+  const index = turnOfCall(state, callId);
+  if (index === null) return false;
+  addUnique(state.turns[index]!.subagentSessionIds, [subagentSessionId]);
+  return true;
+}
+
+export function markCompaction(state: BuilderState, at: number | null, summary: string): void {
+  state.compactions.push({ beforeTurnNumber: state.turns.length + 1, at, summary: clip(summary, MAX_TURN_TEXT) });
+  state.pendingCompaction = true;
+}
+
+export function turnKey(runner: Runner, sessionId: string, openingRecordId: string): string {
+  return `${runner}:${sessionId}#${openingRecordId}`;
+}
+
+export function buildSession(state: BuilderState, sourcePath: string, fallbackId: string): AtlasSession {
+  const sessionId = state.sessionId ?? fallbackId;
+  return {
+    runner: state.runner,
+    sessionId,
+    sourcePath,
+    title: state.title,
+    cwd: state.cwd,
+    gitBranch: state.gitBranch,
+    startedAt: state.startedAt,
+    endedAt: state.endedAt,
+    models: [...state.models],
+    parentSessionId: state.parentSessionId,
+    parentTurnKey: state.parentTurnKey,
+    isSubagent: state.isSubagent,
+    turns: state.turns.map((turn, index) => ({
+      ...turn,
+      key: turnKey(state.runner, sessionId, turn.openingRecordId),
+      number: index + 1,
+    })),
+    compactions: state.compactions.map((entry) => ({ ...entry })),
+    agentId: state.agentId,
+    parentToolCallId: state.parentToolCallId,
+  };
+}
