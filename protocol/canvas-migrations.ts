@@ -1,0 +1,129 @@
+import { CANVAS_FORMAT, CANVAS_VERSION, CanvasDocumentSchema, type CanvasDocument } from './canvas-document.ts';
+
+/**
+ * Named, tested steps that lift an older `.weft.json` to the current version (ARCHITECTURE §8).
+ * Each step takes the raw JSON of version `from` and returns raw JSON of version `to`; the
+ * result is validated against the current schema only at the end.
+ */
+export interface CanvasMigration {
+  from: number;
+  to: number;
+  name: string;
+  migrate: (document: Record<string, unknown>) => Record<string, unknown>;
+}
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+/**
+ * Version 0 is the pre-release draft format the prototypes wrote. It differs from version 1 in:
+ * no `dismissals` or `ledgers`; nodes without `excludedParts`, `size` or `archivedAt`; question
+ * nodes without `autoRerun`, `model` or `attachments`; versions without `upstreamParts`,
+ * `origin`, `status` or `branchOf`; dashed wires without `depth` (they were always quotes);
+ * and the event log under `log`.
+ */
+export const draftToVersionOne: CanvasMigration = {
+  from: 0,
+  to: 1,
+  name: 'draft-0-to-1: fill defaults for fields version 1 added',
+  migrate(document) {
+    const nodes = list(document.nodes).map((raw) => {
+      if (!isObject(raw)) return raw;
+      const node: Json = {
+        size: null,
+        archivedAt: raw.archived === true ? (raw.createdAt ?? 0) : null,
+        excludedParts: [],
+        ...raw,
+      };
+      if (node.kind === 'question') {
+        node.autoRerun ??= { enabled: false, rounds: 1 };
+        node.model ??= null;
+        node.attachments ??= [];
+        node.versions = list(node.versions).map((version) =>
+          isObject(version)
+            ? { upstreamParts: [], origin: 'generated', status: 'complete', branchOf: null, ...version }
+            : version,
+        );
+      }
+      return node;
+    });
+    const wires = list(document.wires).map((raw) =>
+      isObject(raw) && raw.kind === 'dashed' && raw.depth === undefined ? { ...raw, depth: 'quote' } : raw,
+    );
+    const { log, ...rest } = document;
+    return {
+      ...rest,
+      version: 1,
+      nodes,
+      wires,
+      attachments: document.attachments ?? [],
+      dismissals: document.dismissals ?? [],
+      ledgers: document.ledgers ?? [],
+      events: document.events ?? log ?? [],
+    };
+  },
+};
+
+/** Every step, in order. A later version appends its step here (and a test for it). */
+export const CANVAS_MIGRATIONS: readonly CanvasMigration[] = [draftToVersionOne];
+
+export type CanvasLoadErrorCode = 'not-a-canvas' | 'newer-version' | 'no-migration' | 'corrupt';
+
+export interface CanvasLoadError {
+  code: CanvasLoadErrorCode;
+  message: string;
+  /** For `corrupt`: where the first problem is, e.g. `nodes.3.versions.0.upstreamFingerprint`. */
+  path?: string;
+}
+
+export type CanvasLoadResult =
+  | { ok: true; document: CanvasDocument; applied: string[] }
+  | { ok: false; error: CanvasLoadError };
+
+/**
+ * Reads any JSON value that claims to be a canvas: refuses foreign files, files from a newer
+ * Weft and corrupt files (naming the first bad field), and migrates older versions step by step.
+ */
+export function migrateCanvasDocument(input: unknown, migrations: readonly CanvasMigration[] = CANVAS_MIGRATIONS): CanvasLoadResult {
+  if (!isObject(input) || input.format !== CANVAS_FORMAT) {
+    return refuse('not-a-canvas', `This is not a Weft canvas (expected "format": "${CANVAS_FORMAT}").`);
+  }
+  const version = input.version;
+  if (typeof version !== 'number' || !Number.isInteger(version) || version < 0) {
+    return refuse('corrupt', 'The canvas has no valid "version" number.', 'version');
+  }
+  if (version > CANVAS_VERSION) {
+    return refuse(
+      'newer-version',
+      `This canvas was made by a newer Weft (format version ${version}; this Weft reads up to ${CANVAS_VERSION}). Update Weft to open it.`,
+    );
+  }
+  let document: Json = input;
+  const applied: string[] = [];
+  while ((document.version as number) < CANVAS_VERSION) {
+    const from = document.version as number;
+    const step = migrations.find((migration) => migration.from === from);
+    if (!step) return refuse('no-migration', `No migration from canvas version ${from}.`);
+    try {
+      document = step.migrate(document);
+    } catch (error) {
+      return refuse('corrupt', `Migration "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    if (document.version !== step.to) return refuse('corrupt', `Migration "${step.name}" did not produce version ${step.to}.`);
+    applied.push(step.name);
+  }
+  const parsed = CanvasDocumentSchema.safeParse(document);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const path = issue.path.map(String).join('.');
+    return refuse('corrupt', `The canvas file is damaged at ${path || 'the top level'}: ${issue.message}.`, path);
+  }
+  return { ok: true, document: parsed.data, applied };
+}
+
+function refuse(code: CanvasLoadErrorCode, message: string, path?: string): CanvasLoadResult {
+  return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
+}
+

@@ -1,0 +1,60 @@
+import type { CanonicalRequest, DispatchLane, RequestMessage, RequestPart } from '../../protocol/dispatch-request.ts';
+import type { CompiledContext } from './compiled-context.ts';
+import type { EventDraft } from './event-log.ts';
+import { hashCanonical } from './hashing.ts';
+
+export interface BuildRequestOptions {
+  model: string;
+  /** Tool flags offered to the model, e.g. { webSearch: false }. */
+  tools?: Record<string, boolean>;
+  /** The [Memory] profile block, inserted verbatim as a user message before the question. */
+  memoryBlock?: string | null;
+  /** The recall block, inserted verbatim after the memory block, before the question. */
+  recallBlock?: string | null;
+  /** Whether the model takes images; when false each image becomes a named text placeholder. */
+  images?: boolean;
+  /** Which path dispatches (recorded on the commit event). Default 'chat'. */
+  lane?: DispatchLane;
+}
+
+export interface BuiltRequest {
+  request: CanonicalRequest;
+  /** C9: SHA-256 over RFC 8785 canonical JSON of `request`, late blocks included. */
+  requestHash: string;
+  /** The `commit` event to append when the request is actually sent. */
+  commit: EventDraft;
+}
+
+/** Placeholder for an image the model cannot take; names the attachment by its hash. */
+export function imagePlaceholder(hash: string, mediaType: string): string {
+  return `[Image ${hash.slice(0, 12)} (${mediaType}) left out: this model does not take images]`;
+}
+
+/** C9: the canonical request and its hash, exactly as the dispatch sends it. */
+export function buildRequest(compiled: CompiledContext, options: BuildRequestOptions): BuiltRequest {
+  const takesImages = options.images ?? true;
+  const messages: RequestMessage[] = compiled.messages.map((message) => ({
+    role: message.role,
+    content: message.content.map((part): RequestPart => {
+      if (part.type === 'image' && !takesImages) return { type: 'text', text: imagePlaceholder(part.hash, part.mediaType) };
+      return part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image', hash: part.hash, mediaType: part.mediaType };
+    }),
+  }));
+  const late: RequestMessage[] = [];
+  if (options.memoryBlock) late.push({ role: 'user', content: [{ type: 'text', text: options.memoryBlock }] });
+  if (options.recallBlock) late.push({ role: 'user', content: [{ type: 'text', text: options.recallBlock }] });
+  // Late blocks sit just before the question, which compile always puts last.
+  messages.splice(Math.max(0, messages.length - 1), 0, ...late);
+  const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };
+  const requestHash = hashCanonical(request);
+  const lane = options.lane ?? 'chat';
+  return {
+    request,
+    requestHash,
+    commit: {
+      op: 'commit',
+      objectId: compiled.nodeId,
+      meta: { requestHash, messageCount: messages.length, model: options.model, lane },
+    },
+  };
+}

@@ -1,0 +1,120 @@
+import type {
+  Attachment,
+  MaterialProvenance,
+  MirrorLedger,
+  MirrorNode,
+  Version,
+} from '../../protocol/canvas-document.ts';
+import type { EventRecord } from '../../protocol/event-record.ts';
+import type { Graph } from './graph.ts';
+
+/** Time and ids are parameters: the core never reads a clock or a random source. */
+export interface ChangeContext {
+  now: number;
+  newId: () => string;
+}
+
+export interface Position {
+  x: number;
+  y: number;
+}
+
+export interface Size {
+  width: number;
+  height: number;
+}
+
+interface DraftBase {
+  /** Taken from `context.newId()` when absent. */
+  id?: string;
+  position?: Position;
+  size?: Size | null;
+}
+
+/** What a caller supplies to add a node; the core fills id, createdAt and defaults. */
+export type NodeDraft =
+  | (DraftBase & {
+      kind: 'question';
+      question: string;
+      model?: string | null;
+      attachments?: string[];
+      autoRerun?: { enabled: boolean; rounds: number };
+    })
+  | (DraftBase & { kind: 'note'; text: string })
+  | (DraftBase & { kind: 'material'; title: string; text: string; provenance: MaterialProvenance })
+  | (DraftBase & { kind: 'frame'; label: string })
+  | (DraftBase & {
+      kind: 'mirror';
+      source: MirrorNode['source'];
+      /** Editable copy; defaults to the source's question and answer. */
+      question?: string;
+      answer?: string;
+      includeExecution?: boolean;
+    });
+
+/** Editable fields; each must exist on the node's kind or the change is refused (`invalid`). */
+export interface NodePatch {
+  question?: string;
+  text?: string;
+  title?: string;
+  label?: string;
+  answer?: string;
+  includeExecution?: boolean;
+  model?: string | null;
+  attachments?: string[];
+}
+
+/** A version as the caller records it; id and createdAt default from the context. */
+export type VersionDraft = Omit<Version, 'id' | 'createdAt'> & { id?: string; createdAt?: number };
+
+export type WireSpec = { kind: 'solid' } | { kind: 'dashed'; depth: 'quote' | 'full' };
+
+/** Every graph change, one apply path (`applyChange`). */
+export type GraphChange =
+  | { type: 'add-node'; node: NodeDraft }
+  | { type: 'edit-node'; nodeId: string; patch: NodePatch }
+  | { type: 'delete-node'; nodeId: string }
+  | { type: 'move-node'; nodeId: string; position: Position; size?: Size | null }
+  | { type: 'add-version'; nodeId: string; version: VersionDraft; select?: boolean }
+  | { type: 'select-version'; nodeId: string; versionId: string }
+  | ({ type: 'wire'; id?: string; from: string; to: string } & WireSpec)
+  | { type: 'unwire'; wireId: string }
+  | ({ type: 'set-wire-kind'; wireId: string } & WireSpec)
+  | { type: 'archive'; nodeId: string }
+  | { type: 'unarchive'; nodeId: string }
+  | { type: 'set-auto-rerun'; nodeId: string; enabled: boolean; rounds?: number }
+  | { type: 'exclude-part'; nodeId: string; partId: string }
+  | { type: 'include-part'; nodeId: string; partId: string }
+  | {
+      type: 'import-material';
+      material: Extract<NodeDraft, { kind: 'material' }>;
+      attachments?: Attachment[];
+    }
+  | { type: 'add-attachment'; attachment: Attachment }
+  | {
+      type: 'set-dismissal';
+      nodeId: string;
+      fingerprint: string;
+      probability: number;
+      reason: string;
+    }
+  | { type: 'overrule-dismissal'; nodeId: string; fingerprint: string; overruled: boolean }
+  | { type: 'set-ledger'; ledger: MirrorLedger }
+  | { type: 'rename-canvas'; name: string }
+  /** Applied atomically: all or nothing, events in order. */
+  | { type: 'batch'; changes: GraphChange[] };
+
+export type GraphChangeType = GraphChange['type'];
+
+export interface ApplyOutcome {
+  graph: Graph;
+  /** Events appended to `graph.events` by this change (already hash-chained). */
+  events: EventRecord[];
+  /** Ids of nodes this change created (add-node, import-material, wire ids are not here). */
+  created: string[];
+  /**
+   * Nodes whose compiled context or own answer may differ now: edited, versioned, archived,
+   * deleted, re-wired at their input, excluded parts. Feed them to `StaleTracker.update`.
+   */
+  touched: string[];
+}

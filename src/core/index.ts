@@ -1,0 +1,51 @@
+// The public surface of src/core: the pure, deterministic domain of Weft.
+export { canonicalJson, sha256Hex, hashCanonical } from './hashing.ts';
+export type { Result } from './result.ts';
+export { success, failure } from './result.ts';
+export { GraphError } from './graph-error.ts';
+export type { GraphErrorCode, GraphErrorDetails } from './graph-error.ts';
+export type { Graph } from './graph.ts';
+export {
+  emptyCanvasDocument,
+  emptyGraph,
+  graphFromDocument,
+  documentFromGraph,
+  incomingWires,
+  outgoingWires,
+} from './graph.ts';
+export { loadCanvas } from './load-canvas.ts';
+export type {
+  ApplyOutcome,
+  ChangeContext,
+  GraphChange,
+  GraphChangeType,
+  NodeDraft,
+  NodePatch,
+  Position,
+  Size,
+  VersionDraft,
+  WireSpec,
+} from './changes.ts';
+export { applyChange } from './apply-change.ts';
+export { isLive } from './live.ts';
+export { ancestors, descendants, topologicalOrder, compareNodes } from './walk.ts';
+export { STALE_MARK } from './compiled-context.ts';
+export type { CompiledContext, CompiledSource, ContextLayer, LayerTokens, PartKind } from './compiled-context.ts';
+export { compile } from './compile.ts';
+export type { CompileOptions } from './compile.ts';
+export { estimateTokensByLength } from './tokens.ts';
+export type { EstimateTokens } from './tokens.ts';
+export { upstreamFingerprint, upstreamParts, upstreamSnapshot, diffUpstreamParts } from './fingerprint.ts';
+export type { UpstreamPartsDiff } from './fingerprint.ts';
+export { StaleTracker, computeStaleFull } from './stale-tracker.ts';
+export type { StaleState } from './stale-tracker.ts';
+export { shownStale, activeDismissal, DISMISS_BELOW } from './shown-stale.ts';
+export { replayOrder, autoRerunTargets, rerunAllowed } from './replay.ts';
+export type { RerunVerdict } from './replay.ts';
+export { buildRequest, imagePlaceholder } from './build-request.ts';
+export type { BuildRequestOptions, BuiltRequest } from './build-request.ts';
+export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
+export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';
+export { buildContextBundle } from './context-bundle.ts';
+export type { ContextBundleOptions } from './context-bundle.ts';
+export { demoCanvas } from './demo-canvas.ts';

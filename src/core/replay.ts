@@ -1,0 +1,59 @@
+import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import type { Graph } from './graph.ts';
+import { isLive } from './live.ts';
+import { ancestors, descendants, topologicalOrder } from './walk.ts';
+
+/** C8: the shown stale set in dependency order (upstream first); archived nodes never run. */
+export function replayOrder(graph: Graph, shown: ReadonlySet<string>): string[] {
+  const members = new Set<string>();
+  for (const id of shown) if (runnable(graph.nodes.get(id))) members.add(id);
+  return dependencyOrder(graph, members);
+}
+
+/**
+ * C4: after `completedId` completes, the live auto-rerun nodes downstream of it (through any
+ * wire), in dependency order. `roundsUsed` counts reruns already made in this wave; a node that
+ * has used its `autoRerun.rounds` is left out, which bounds every wave.
+ */
+export function autoRerunTargets(
+  graph: Graph,
+  completedId: string,
+  roundsUsed: ReadonlyMap<string, number> = new Map(),
+): string[] {
+  const targets = new Set<string>();
+  for (const id of descendants(graph, [completedId])) {
+    const node = graph.nodes.get(id);
+    if (!node || !runnable(node) || node.kind !== 'question' || !node.autoRerun.enabled) continue;
+    if ((roundsUsed.get(id) ?? 0) >= node.autoRerun.rounds) continue;
+    targets.add(id);
+  }
+  return dependencyOrder(graph, targets);
+}
+
+export type RerunVerdict = { ok: true } | { ok: false; code: 'archived' | 'not-runnable' | 'not-found'; reason: string };
+
+/** Every manual or automatic rerun asks this first; archived nodes are refused with a reason. */
+export function rerunAllowed(node: CanvasNode | undefined): RerunVerdict {
+  if (!node) return { ok: false, code: 'not-found', reason: 'This node no longer exists.' };
+  if (!isLive(node)) {
+    return { ok: false, code: 'archived', reason: 'This node is archived, so it never runs. Unarchive it to run it again.' };
+  }
+  if (node.kind !== 'question') {
+    return { ok: false, code: 'not-runnable', reason: `A ${node.kind} node has no question to run.` };
+  }
+  return { ok: true };
+}
+
+function runnable(node: CanvasNode | undefined): boolean {
+  return rerunAllowed(node).ok;
+}
+
+/** Topological order of `members` along every wire, including paths through non-members. */
+function dependencyOrder(graph: Graph, members: ReadonlySet<string>): string[] {
+  if (members.size <= 1) return [...members];
+  // Order the members' joint upstream closure, then keep the members: paths through other
+  // nodes still order them correctly.
+  const closure = new Set<string>(members);
+  for (const id of members) for (const ancestor of ancestors(graph, id, 'all')) closure.add(ancestor);
+  return topologicalOrder(graph, closure, 'all').filter((id) => members.has(id));
+}
