@@ -1,0 +1,87 @@
+import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { delimiter, dirname, resolve } from 'node:path';
+import {
+  discoverMemoryFiles,
+  Fence,
+  listSessionFiles,
+  readSessionFile,
+  sessionRootsFromEnv,
+} from '../atlas/index.ts';
+import type { MemoryFile, SessionCatalog, SessionFileRead } from './session-catalog.ts';
+import { indexedSessionFromAtlas } from './session-rows.ts';
+
+export interface AtlasCatalogOptions {
+  env: NodeJS.ProcessEnv;
+  home: string;
+}
+
+/**
+ * The catalog over the real session roots (`WEFT_SESSION_ROOTS`, else the runners' defaults), read through
+ * the atlas fence: files are opened read-only and nothing under a root is ever written.
+ * Memory files are looked for in the agents' homes (the parents of the session roots), in
+ * `WEFT_MEMORY_ROOTS` and in the sessions' working directories.
+ */
+export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog {
+  const roots = sessionRootsFromEnv(options.env, options.home);
+  const fence = new Fence(roots);
+  const memoryRoots = [
+    ...new Set([...roots.map((root) => dirname(root)), ...splitList(options.env.WEFT_MEMORY_ROOTS, options.home)]),
+  ];
+  return {
+    roots,
+    listSessionFiles: () => listSessionFiles(fence),
+    async readSessionFile(path, resume): Promise<SessionFileRead> {
+      const read = await readSessionFile(path, {
+        fence,
+        ...(resume ? { fromOffset: resume.fromOffset, state: resume.state } : {}),
+      });
+      return {
+        runner: read.runner,
+        sessions: read.sessions.map(indexedSessionFromAtlas),
+        report: read.report,
+        bytesConsumed: read.bytesConsumed,
+        size: read.size,
+        mtimeMs: read.mtimeMs,
+        state: read.state,
+        prefixHash: read.prefixHash,
+        resumed: read.resumed,
+      };
+    },
+    async listMemoryFiles(request): Promise<MemoryFile[]> {
+      if (!request.discover) return restat(request.known);
+      const extra = request.workingDirectories.filter((directory) => existsSync(directory));
+      const found = await discoverMemoryFiles(
+        memoryRoots.filter((root) => existsSync(root)),
+        extra,
+        { home: options.home },
+      );
+      return found.map((file) => ({
+        path: file.path, size: file.size, mtimeMs: file.mtimeMs, runner: file.runner, text: file.text,
+      }));
+    },
+  };
+}
+
+async function restat(known: readonly { path: string; runner: string | null }[]): Promise<MemoryFile[]> {
+  const files: MemoryFile[] = [];
+  for (const file of known) {
+    try {
+      const info = await stat(file.path);
+      if (info.isFile()) files.push({ path: file.path, size: info.size, mtimeMs: info.mtimeMs, runner: file.runner });
+    } catch {
+      // Gone: the update removes its rows.
+    }
+  }
+  return files;
+}
+
+function splitList(value: string | undefined, home: string): string[] {
+  if (!value || value.trim() === '') return [];
+  return value
+    .split(delimiter)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => resolve(home, entry));
+}
+

@@ -1,0 +1,77 @@
+import { IndexError } from './index-error.ts';
+import type { IndexDatabase } from './open-index-database.ts';
+
+export type FindField = 'question' | 'answer' | 'material';
+
+export interface FindHit {
+  runner: string | null;
+  sessionId: string | null;
+  turn: number | null;
+  turnKey: string;
+  field: FindField;
+  snippet: string;
+  cwd: string | null;
+  at: number | null;
+}
+
+export interface FindOptions {
+  /** Search only questions, answers or materials (memory files, canvas materials); all three by default. */
+  in?: FindField;
+  /** Only turns whose working directory is this directory or inside it. */
+  cwd?: string;
+  limit?: number;
+}
+
+/** Turns an arbitrary string into one FTS5 phrase: exact words in order, no query syntax. */
+export function ftsPhrase(phrase: string): string {
+  if (!/[\p{L}\p{N}]/u.test(phrase)) throw new IndexError('bad-query', 'the phrase has no words to search for');
+  return `"${phrase.replaceAll('"', '""')}"`;
+}
+
+interface Row extends Omit<FindHit, 'field'> {
+  rank: number;
+}
+
+const SNIPPET_WORDS = 16;
+
+/** Exact-phrase search over questions, answers and materials, best matches first. */
+export function findPhrase(database: IndexDatabase, phrase: string, options: FindOptions = {}): FindHit[] {
+  const match = ftsPhrase(phrase);
+  const limit = options.limit ?? 20;
+  const directory = options.cwd ? options.cwd.replace(/\/+$/, '') || '/' : null;
+  const cwdFilter = directory ? 'AND (c.cwd = @cwd OR (c.cwd > @low AND c.cwd < @high))' : '';
+  const parameters = { match, limit, cwd: directory, low: `${directory}/`, high: `${directory}0` };
+  const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
+  const hits: (FindHit & { rank: number })[] = [];
+  for (const field of fields) {
+    const rows =
+      field === 'material'
+        ? (database
+            .prepare(
+              `SELECT c.runner, c.session_id AS sessionId, NULL AS turn, c.turn_key AS turnKey, c.cwd, c.at,
+                 snippet(materials_text, 1, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet, m.rank
+               FROM materials_text m JOIN materials c ON c.id = m.rowid
+               WHERE materials_text MATCH @match ${cwdFilter} ORDER BY m.rank LIMIT @limit`,
+            )
+            .all(parameters) as Row[])
+        : (database
+            .prepare(
+              `SELECT s.runner, s.session_id AS sessionId, c.number AS turn, c.turn_key AS turnKey, c.cwd, c.at,
+                 snippet(${table(field)}, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet, f.rank
+               FROM ${table(field)} f JOIN turns c ON c.id = f.rowid JOIN sessions s ON s.id = c.session_row
+               WHERE ${table(field)} MATCH @match ${cwdFilter} ORDER BY f.rank LIMIT @limit`,
+            )
+            .all(parameters) as Row[]);
+    for (const row of rows) hits.push({ ...row, field });
+  }
+  hits.sort((left, right) => left.rank - right.rank);
+  return hits.slice(0, limit).map(({ rank: _rank, ...hit }) => ({ ...hit, snippet: flatten(hit.snippet) }));
+}
+
+function table(field: 'question' | 'answer'): string {
+  return field === 'question' ? 'questions' : 'answers';
+}
+
+function flatten(snippet: string): string {
+  return snippet.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,126 @@
+/**
+ * The why index schema. Bump `INDEX_SCHEMA_VERSION` whenever a statement below changes:
+ * an index with another version is rebuilt from the sources (it is a cache, never the only copy).
+ */
+export const INDEX_SCHEMA_VERSION = 1;
+
+export const INDEX_SCHEMA = `
+CREATE TABLE meta (
+  key TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+
+-- One row per file read: session JSONL, memory file or canvas record.
+CREATE TABLE sources (
+  id INTEGER PRIMARY KEY,
+  path TEXT NOT NULL UNIQUE,
+  kind TEXT NOT NULL,            -- 'session' | 'memory' | 'canvas'
+  runner TEXT,
+  size INTEGER NOT NULL,
+  mtime_ms REAL NOT NULL,
+  bytes_read INTEGER NOT NULL,
+  prefix_hash TEXT,
+  state TEXT,                    -- the session accumulator's saved state (JSON), for resuming
+  full_reads INTEGER NOT NULL DEFAULT 0,
+  append_reads INTEGER NOT NULL DEFAULT 0,
+  last_read_from INTEGER NOT NULL DEFAULT 0,
+  report TEXT,                   -- parse report of the last read (JSON)
+  indexed_at INTEGER NOT NULL
+);
+
+CREATE TABLE sessions (
+  id INTEGER PRIMARY KEY,
+  source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+  runner TEXT NOT NULL,
+  session_id TEXT NOT NULL,
+  title TEXT NOT NULL,
+  cwd TEXT,
+  git_branch TEXT,
+  started_at INTEGER,
+  ended_at INTEGER,
+  parent_session_id TEXT,
+  parent_turn_key TEXT,
+  is_subagent INTEGER NOT NULL,
+  UNIQUE (source_id, session_id)
+);
+CREATE INDEX sessions_by_session_id ON sessions(session_id);
+
+CREATE TABLE turns (
+  id INTEGER PRIMARY KEY,
+  turn_key TEXT NOT NULL UNIQUE,
+  session_row INTEGER NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+  number INTEGER NOT NULL,
+  user_text TEXT NOT NULL,
+  assistant_text TEXT NOT NULL,
+  cwd TEXT,
+  at INTEGER,
+  model TEXT,
+  steps TEXT NOT NULL            -- tool steps (JSON array), for recall
+);
+CREATE INDEX turns_by_session ON turns(session_row, number);
+
+CREATE TABLE touches (
+  turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+  path TEXT NOT NULL,
+  name TEXT NOT NULL,            -- last path segment, for bare-name lookups
+  op TEXT NOT NULL
+);
+CREATE INDEX touches_by_path ON touches(path);
+CREATE INDEX touches_by_name ON touches(name);
+CREATE INDEX touches_by_turn ON touches(turn_id);
+
+CREATE TABLE urls (
+  turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+  url TEXT NOT NULL
+);
+CREATE INDEX urls_by_url ON urls(url);
+CREATE INDEX urls_by_turn ON urls(turn_id);
+
+CREATE TABLE papers (
+  turn_id INTEGER NOT NULL REFERENCES turns(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,            -- 'arxiv' | 'doi'
+  identifier TEXT NOT NULL
+);
+CREATE INDEX papers_by_identifier ON papers(kind, identifier);
+CREATE INDEX papers_by_turn ON papers(turn_id);
+
+CREATE TABLE materials (
+  id INTEGER PRIMARY KEY,
+  source_id INTEGER NOT NULL REFERENCES sources(id) ON DELETE CASCADE,
+  kind TEXT NOT NULL,            -- 'memory' | 'canvas-material' | 'canvas-note'
+  runner TEXT,
+  session_id TEXT,               -- the canvas id for canvas rows; null for memory files
+  title TEXT NOT NULL,
+  text TEXT NOT NULL,
+  turn_key TEXT NOT NULL,
+  cwd TEXT,
+  at INTEGER
+);
+CREATE INDEX materials_by_source ON materials(source_id);
+
+-- Phrase search: external-content FTS5 tables kept in step by triggers, so text is stored once.
+CREATE VIRTUAL TABLE questions USING fts5(user_text, content='turns', content_rowid='id', tokenize='unicode61');
+CREATE VIRTUAL TABLE answers USING fts5(assistant_text, content='turns', content_rowid='id', tokenize='unicode61');
+CREATE VIRTUAL TABLE materials_text USING fts5(title, text, content='materials', content_rowid='id', tokenize='unicode61');
+
+CREATE TRIGGER turns_after_insert AFTER INSERT ON turns BEGIN
+  INSERT INTO questions(rowid, user_text) VALUES (new.id, new.user_text);
+  INSERT INTO answers(rowid, assistant_text) VALUES (new.id, new.assistant_text);
+END;
+CREATE TRIGGER turns_after_delete AFTER DELETE ON turns BEGIN
+  INSERT INTO questions(questions, rowid, user_text) VALUES ('delete', old.id, old.user_text);
+  INSERT INTO answers(answers, rowid, assistant_text) VALUES ('delete', old.id, old.assistant_text);
+END;
+CREATE TRIGGER turns_after_update AFTER UPDATE OF user_text, assistant_text ON turns BEGIN
+  INSERT INTO questions(questions, rowid, user_text) VALUES ('delete', old.id, old.user_text);
+  INSERT INTO answers(answers, rowid, assistant_text) VALUES ('delete', old.id, old.assistant_text);
+  INSERT INTO questions(rowid, user_text) VALUES (new.id, new.user_text);
+  INSERT INTO answers(rowid, assistant_text) VALUES (new.id, new.assistant_text);
+END;
+CREATE TRIGGER materials_after_insert AFTER INSERT ON materials BEGIN
+  INSERT INTO materials_text(rowid, title, text) VALUES (new.id, new.title, new.text);
+END;
+CREATE TRIGGER materials_after_delete AFTER DELETE ON materials BEGIN
+  INSERT INTO materials_text(materials_text, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
+END;
+`;

@@ -1,0 +1,27 @@
+// Public API of the why index (C21–C23): the CLI, the MCP server and the app's server call these.
+export { WhyIndex, purgeIndex } from './why-index.ts';
+export type { WhyIndexOptions } from './why-index.ts';
+export { createAtlasCatalog } from './atlas-catalog.ts';
+export type { AtlasCatalogOptions } from './atlas-catalog.ts';
+export type { CatalogFile, MemoryFile, MemoryListRequest, SessionCatalog, SessionFileRead } from './session-catalog.ts';
+export { updateIndex } from './update-index.ts';
+export type { IndexProgress, UpdateOptions, UpdateSummary } from './update-index.ts';
+export { queryWhy, hasWhyHistory } from './why-query.ts';
+export type { WhyHit, WhyOptions, WhyResult } from './why-query.ts';
+export { resolveWhyTarget, findGitRoot } from './why-target.ts';
+export type { WhyTarget, WhyTargetOptions } from './why-target.ts';
+export { findPhrase, ftsPhrase } from './find-query.ts';
+export type { FindField, FindHit, FindOptions } from './find-query.ts';
+export { recallTurn } from './recall-query.ts';
+export type { RecalledTurn, RecallRequest } from './recall-query.ts';
+export { readIndexStatus, readSourceRecords } from './index-status.ts';
+export type { IndexStatus, SourceReadRecord } from './index-status.ts';
+export { indexCanvas, readCanvasRecord, canvasTurnKey } from './canvas-records.ts';
+export type { IndexedCanvas, MaterialRow } from './canvas-records.ts';
+export type { IndexedSession, IndexedTurn } from './session-rows.ts';
+export { openIndexDatabase } from './open-index-database.ts';
+export type { IndexDatabase } from './open-index-database.ts';
+export { INDEX_SCHEMA_VERSION } from './index-schema.ts';
+export { IndexError } from './index-error.ts';
+export type { IndexErrorCode } from './index-error.ts';
+export { resolveWeftHome, indexDatabasePath, canvasesDirectory } from './weft-home.ts';

@@ -1,0 +1,54 @@
+import { IndexError } from './index-error.ts';
+import type { IndexDatabase } from './open-index-database.ts';
+
+/** A turn verbatim, as stored: the question, the answer and the tool steps. */
+export interface RecalledTurn {
+  runner: string;
+  sessionId: string;
+  sessionTitle: string;
+  turn: number;
+  turnKey: string;
+  cwd: string | null;
+  at: number | null;
+  model: string | null;
+  question: string;
+  answer: string;
+  steps: unknown[];
+  sourcePath: string;
+}
+
+export type RecallRequest = { turnKey: string } | { sessionId: string; turn: number };
+
+const SELECT = `SELECT s.runner, s.session_id AS sessionId, s.title AS sessionTitle, t.number AS turn,
+    t.turn_key AS turnKey, t.cwd, t.at, t.model, t.user_text AS question, t.assistant_text AS answer,
+    t.steps, src.path AS sourcePath
+  FROM turns t JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id`;
+
+/** One turn by its key, or by session id (a unique prefix is enough) and turn number. */
+export function recallTurn(database: IndexDatabase, request: RecallRequest): RecalledTurn {
+  let row: (Omit<RecalledTurn, 'steps'> & { steps: string }) | undefined;
+  if ('turnKey' in request) {
+    row = database.prepare(`${SELECT} WHERE t.turn_key = ?`).get(request.turnKey) as typeof row;
+    if (!row) throw new IndexError('turn-not-found', `no turn ${request.turnKey} in the index`);
+  } else {
+    const exact = database.prepare(`${SELECT} WHERE s.session_id = ? AND t.number = ? LIMIT 2`).all(
+      request.sessionId,
+      request.turn,
+    ) as (typeof row)[];
+    const rows =
+      exact.length > 0
+        ? exact
+        : (database
+            .prepare(`${SELECT} WHERE s.session_id >= ? AND s.session_id < ? AND t.number = ? LIMIT 2`)
+            .all(request.sessionId, `${request.sessionId}\uffff`, request.turn) as (typeof row)[]);
+    if (rows.length === 0) {
+      throw new IndexError('turn-not-found', `no turn ${request.turn} in session ${request.sessionId}`);
+    }
+    if (rows.length > 1 && exact.length === 0) {
+      throw new IndexError('turn-not-found', `session id ${request.sessionId} is ambiguous; give more of it`);
+    }
+    row = rows[0];
+  }
+  const found = row!;
+  return { ...found, steps: JSON.parse(found.steps) as unknown[] };
+}

@@ -1,0 +1,159 @@
+import { homedir } from 'node:os';
+import { createAtlasCatalog } from './atlas-catalog.ts';
+import { findPhrase, type FindHit, type FindOptions } from './find-query.ts';
+import { readIndexStatus, readSourceRecords, type IndexStatus, type SourceReadRecord } from './index-status.ts';
+import {
+  commitFreshDatabase,
+  createFreshDatabase,
+  openIndexDatabase,
+  removeDatabaseFiles,
+  type IndexDatabase,
+} from './open-index-database.ts';
+import { recallTurn, type RecalledTurn, type RecallRequest } from './recall-query.ts';
+import type { SessionCatalog } from './session-catalog.ts';
+import { updateIndex, type IndexProgress, type UpdateSummary } from './update-index.ts';
+import { canvasesDirectory, indexDatabasePath, resolveWeftHome } from './weft-home.ts';
+import { hasWhyHistory, queryWhy, type WhyOptions, type WhyResult } from './why-query.ts';
+import { resolveWhyTarget, type WhyTargetOptions } from './why-target.ts';
+
+export interface WhyIndexOptions {
+  env?: NodeJS.ProcessEnv;
+  home?: string;
+  /** Where sessions and memory files come from; the atlas over the configured roots by default. */
+  catalog?: SessionCatalog;
+  now?: () => number;
+}
+
+/**
+ * The why index: one SQLite file under `WEFT_HOME`, fed by the session catalog and the canvas records.
+ * The CLI and the MCP server both answer through this class, so their results are the same.
+ */
+export class WhyIndex {
+  readonly weftHome: string;
+  readonly databasePath: string;
+  readonly catalog: SessionCatalog;
+  /** True when the database was created by this open (first run or schema change): a full read follows. */
+  readonly createdNow: boolean;
+  private databaseHandle: IndexDatabase;
+  private readonly now: () => number;
+
+  private constructor(weftHome: string, catalog: SessionCatalog, now: () => number) {
+    this.weftHome = weftHome;
+    this.databasePath = indexDatabasePath(weftHome);
+    this.catalog = catalog;
+    this.now = now;
+    const opened = openIndexDatabase(this.databasePath);
+    this.databaseHandle = opened.database;
+    this.createdNow = opened.created;
+  }
+
+  static open(options: WhyIndexOptions = {}): WhyIndex {
+    const env = options.env ?? process.env;
+    const home = options.home ?? homedir();
+    const weftHome = resolveWeftHome(env, home);
+    const catalog = options.catalog ?? createAtlasCatalog({ env, home });
+    return new WhyIndex(weftHome, catalog, options.now ?? Date.now);
+  }
+
+  get database(): IndexDatabase {
+    return this.databaseHandle;
+  }
+
+  /** The cheap stat pass, then whatever moved is read (appended files from where they stopped). */
+  refresh(onProgress?: (progress: IndexProgress) => void): Promise<UpdateSummary> {
+    return this.update(this.databaseHandle, false, onProgress);
+  }
+
+  /**
+   * `weft index`: the refresh, then a walk for memory files (agent homes, `WEFT_MEMORY_ROOTS`, the sessions'
+   * working directories) which queries skip because it costs more than a stat pass.
+   */
+  async index(onProgress?: (progress: IndexProgress) => void): Promise<UpdateSummary> {
+    const sessions = await this.update(this.databaseHandle, false, onProgress);
+    const memory = await this.update(this.databaseHandle, true, onProgress);
+    return mergeSummaries(sessions, memory);
+  }
+
+  /** Reads everything again into a fresh database, then swaps it in atomically. */
+  async rebuild(onProgress?: (progress: IndexProgress) => void): Promise<UpdateSummary> {
+    const { database, temporaryPath } = createFreshDatabase(this.databasePath);
+    try {
+      const sessions = await this.update(database, false, onProgress);
+      const memory = await this.update(database, true, onProgress);
+      this.databaseHandle.close();
+      commitFreshDatabase(database, temporaryPath, this.databasePath);
+      this.databaseHandle = openIndexDatabase(this.databasePath).database;
+      return mergeSummaries(sessions, memory);
+    } catch (error) {
+      if (database.open) database.close();
+      removeDatabaseFiles(temporaryPath);
+      throw error;
+    }
+  }
+
+  private update(
+    database: IndexDatabase,
+    discoverMemory: boolean,
+    onProgress?: (progress: IndexProgress) => void,
+  ): Promise<UpdateSummary> {
+    return updateIndex(database, this.catalog, {
+      canvasesDirectory: canvasesDirectory(this.weftHome),
+      discoverMemory,
+      ...(onProgress ? { onProgress } : {}),
+      now: this.now,
+    });
+  }
+
+  why(input: string, options: WhyTargetOptions & WhyOptions): WhyResult {
+    return queryWhy(this.databaseHandle, resolveWhyTarget(input, options), options);
+  }
+
+  hasHistory(input: string, options: WhyTargetOptions): boolean {
+    return hasWhyHistory(this.databaseHandle, resolveWhyTarget(input, options));
+  }
+
+  find(phrase: string, options: FindOptions = {}): FindHit[] {
+    return findPhrase(this.databaseHandle, phrase, options);
+  }
+
+  recall(request: RecallRequest): RecalledTurn {
+    return recallTurn(this.databaseHandle, request);
+  }
+
+  status(): IndexStatus {
+    return readIndexStatus(this.databaseHandle, {
+      weftHome: this.weftHome,
+      databasePath: this.databasePath,
+      roots: this.catalog.roots,
+    });
+  }
+
+  sourceRecords(): SourceReadRecord[] {
+    return readSourceRecords(this.databaseHandle);
+  }
+
+  close(): void {
+    if (this.databaseHandle.open) this.databaseHandle.close();
+  }
+}
+
+/** Deletes the index database (and its WAL files) under WEFT_HOME; canvases and anything else stay. */
+export function purgeIndex(options: { env?: NodeJS.ProcessEnv; home?: string } = {}): { removed: string } {
+  const weftHome = resolveWeftHome(options.env ?? process.env, options.home ?? homedir());
+  const path = indexDatabasePath(weftHome);
+  removeDatabaseFiles(path);
+  return { removed: path };
+}
+
+function mergeSummaries(first: UpdateSummary, second: UpdateSummary): UpdateSummary {
+  return {
+    files: second.files,
+    fullReads: first.fullReads + second.fullReads,
+    appendReads: first.appendReads + second.appendReads,
+    removed: first.removed + second.removed,
+    failed: [...first.failed, ...second.failed],
+    bytesRead: first.bytesRead + second.bytesRead,
+    turnsWritten: first.turnsWritten + second.turnsWritten,
+    durationMs: first.durationMs + second.durationMs,
+  };
+}

@@ -1,0 +1,132 @@
+import type { IndexDatabase } from './open-index-database.ts';
+import type { WhyTarget } from './why-target.ts';
+
+/** One turn that touched (or cited) the target. */
+export interface WhyHit {
+  runner: string;
+  sessionId: string;
+  turn: number;
+  turnKey: string;
+  path: string;
+  op: string;
+  at: number | null;
+  cwd: string | null;
+  question: string;
+}
+
+export interface WhyResult {
+  hits: WhyHit[];
+  /** Read-only turns left out (they show with `includeRead`, or when nothing else touched the target). */
+  hiddenReads: number;
+}
+
+export interface WhyOptions {
+  includeRead?: boolean;
+  limit?: number;
+}
+
+/** Ops that only looked at a file; a turn that did nothing more is hidden by default. */
+const READ_ONLY_OPS = new Set(['read', 'search']);
+/** When one turn touched a path several ways, the hit names the strongest. */
+const OP_STRENGTH = ['read', 'search', 'fetch', 'cite', 'other', 'agent', 'run', 'edit', 'write', 'delete'];
+const QUESTION_CHARACTERS = 1000;
+
+interface Row {
+  turnId: number;
+  turnKey: string;
+  number: number;
+  at: number | null;
+  cwd: string | null;
+  question: string;
+  runner: string;
+  sessionId: string;
+  path: string;
+  op: string;
+}
+
+const SELECT = `SELECT t.id AS turnId, t.turn_key AS turnKey, t.number, t.at, t.cwd,
+    substr(t.user_text, 1, ${QUESTION_CHARACTERS}) AS question, s.runner, s.session_id AS sessionId`;
+const JOIN = 'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row';
+
+/** The turns that touched `target`, newest first. */
+export function queryWhy(database: IndexDatabase, target: WhyTarget, options: WhyOptions = {}): WhyResult {
+  const rows = selectRows(database, target);
+  const byTurnAndPath = new Map<string, Row>();
+  for (const row of rows) {
+    const key = `${row.turnId}\u0000${row.path}`;
+    const previous = byTurnAndPath.get(key);
+    if (!previous || OP_STRENGTH.indexOf(row.op) > OP_STRENGTH.indexOf(previous.op)) byTurnAndPath.set(key, row);
+  }
+  const all = [...byTurnAndPath.values()].sort(newestFirst);
+  const acting = all.filter((row) => !READ_ONLY_OPS.has(row.op));
+  const shown = options.includeRead || acting.length === 0 ? all : acting;
+  const limit = options.limit ?? 50;
+  return { hits: shown.slice(0, limit).map(toHit), hiddenReads: all.length - shown.length };
+}
+
+/** True when anything at all touched the target (reads included): `weft why --check`. */
+export function hasWhyHistory(database: IndexDatabase, target: WhyTarget): boolean {
+  return selectRows(database, target, 1).length > 0;
+}
+
+function selectRows(database: IndexDatabase, target: WhyTarget, limit = -1): Row[] {
+  switch (target.kind) {
+    case 'path':
+      return database
+        .prepare(
+          `${SELECT}, x.path, x.op FROM touches x ${JOIN}
+           WHERE x.path = @path OR (x.path > @low AND x.path < @high) LIMIT @limit`,
+        )
+        .all({ path: target.path, ...below(target.path), limit }) as Row[];
+    case 'name':
+      return target.under === null
+        ? (database
+            .prepare(`${SELECT}, x.path, x.op FROM touches x ${JOIN} WHERE x.name = @name LIMIT @limit`)
+            .all({ name: target.name, limit }) as Row[])
+        : (database
+            .prepare(
+              `${SELECT}, x.path, x.op FROM touches x ${JOIN}
+               WHERE x.name = @name AND x.path > @low AND x.path < @high LIMIT @limit`,
+            )
+            .all({ name: target.name, ...below(target.under), limit }) as Row[]);
+    case 'url': {
+      const bare = target.url.endsWith('/') ? target.url.slice(0, -1) : target.url;
+      return database
+        .prepare(`${SELECT}, x.url AS path, 'cite' AS op FROM urls x ${JOIN} WHERE x.url IN (?, ?) LIMIT ?`)
+        .all(bare, `${bare}/`, limit) as Row[];
+    }
+    case 'paper':
+      return database
+        .prepare(
+          `${SELECT}, x.kind || ':' || x.identifier AS path, 'cite' AS op FROM papers x ${JOIN}
+           WHERE x.kind = ? AND x.identifier = ? LIMIT ?`,
+        )
+        .all(target.paperKind, target.identifier, limit) as Row[];
+  }
+}
+
+/** Bounds that select every path strictly inside directory `path` ('0' sorts right after '/'). */
+function below(path: string): { low: string; high: string } {
+  const base = path.endsWith('/') ? path.slice(0, -1) : path;
+  return { low: `${base}/`, high: `${base}0` };
+}
+
+function newestFirst(left: Row, right: Row): number {
+  const byTime = (right.at ?? -Infinity) - (left.at ?? -Infinity);
+  if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
+  return right.turnId - left.turnId;
+}
+
+function toHit(row: Row): WhyHit {
+  return {
+    runner: row.runner,
+    sessionId: row.sessionId,
+    turn: row.number,
+    turnKey: row.turnKey,
+    path: row.path,
+    op: row.op,
+    at: row.at,
+    cwd: row.cwd,
+    question: row.question,
+  };
+}
