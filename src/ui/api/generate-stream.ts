@@ -5,13 +5,14 @@ import { ApiClientError } from './api-error.ts';
 
 /** Splits an SSE byte stream into the JSON of each `data:` field, event by event. */
 export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent> {
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   try {
     for (;;) {
       const { value, done } = await reader.read();
       if (done) break;
-      buffer += value;
+      buffer += decoder.decode(value, { stream: true });
       let boundary = buffer.search(/\r?\n\r?\n/);
       while (boundary >= 0) {
         const block = buffer.slice(0, boundary);

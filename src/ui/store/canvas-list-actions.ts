@@ -1,0 +1,160 @@
+import { demoCanvas, documentFromGraph, emptyCanvasDocument, graphFromDocument, loadCanvas } from '../../core/index.ts';
+import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
+import { deleteCanvasRows, loadCanvasDocument, writeCanvasChanges } from '../db/canvas-persistence.ts';
+import { recordsFromDocument } from '../db/canvas-records.ts';
+import { describeError } from '../api/api-error.ts';
+import type { AppDependencies } from './app-dependencies.ts';
+import { publishGraph } from './graph-actions.ts';
+import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
+import type { GetState, SetState, WeftState } from './weft-state.ts';
+
+const ACTIVE_KEY = 'activeCanvasId';
+
+type CanvasListActions = Pick<WeftState, 'initialise' | 'openCanvas' | 'createCanvas' | 'renameCanvas' | 'duplicateCanvas' | 'deleteCanvas' | 'importDocument' | 'exportDocument' | 'flush'>;
+
+export function createCanvasListActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): CanvasListActions {
+  const { database, api } = dependencies;
+
+  async function refreshList(): Promise<void> {
+    const rows = await database.canvases.orderBy('updatedAt').reverse().toArray();
+    set({ canvases: rows.map((row) => ({ id: row.id, name: row.meta.name, updatedAt: row.updatedAt, nodeCount: row.nodeCount })) });
+  }
+
+  /** Stores a whole document locally and on the server's durable record. */
+  async function storeDocument(document: CanvasDocument): Promise<void> {
+    await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
+    try {
+      await api.putCanvas(document);
+    } catch (error) {
+      const { code, message } = describeError(error);
+      get().toast('error', code, `Saved in this browser, but not yet on disk: ${message}`);
+    }
+  }
+
+  /** IndexedDB empty: restore every durable canvas record the server keeps. */
+  async function restoreFromServer(): Promise<number> {
+    let restored = 0;
+    const summaries = await api.listCanvases();
+    for (const summary of summaries) {
+      try {
+        const document = await api.getCanvas(summary.id);
+        await writeCanvasChanges(database, null, recordsFromDocument(document), summary.updatedAt);
+        restored += 1;
+      } catch (error) {
+        const { code, message } = describeError(error);
+        get().toast('error', code, `Canvas "${summary.name}" could not be restored: ${message}`);
+      }
+    }
+    return restored;
+  }
+
+  const actions: CanvasListActions = {
+    async initialise() {
+      try {
+        let count = await database.canvases.count();
+        if (count === 0) count = await restoreFromServer().catch((error) => {
+          const { code, message } = describeError(error);
+          get().toast('error', code, `Could not read the saved canvases: ${message}`);
+          return 0;
+        });
+        if (count === 0) {
+          const demo = demoCanvas(dependencies.now(), dependencies.newId);
+          await storeDocument(demo);
+        }
+        await refreshList();
+        const remembered = (await database.settings.get(ACTIVE_KEY))?.value;
+        const target = get().canvases.find((canvas) => canvas.id === remembered) ?? get().canvases[0];
+        if (target) await actions.openCanvas(target.id);
+      } finally {
+        set({ ready: true });
+      }
+    },
+
+    async openCanvas(id) {
+      await runtime.writer.flush();
+      let document = await loadCanvasDocument(database, id);
+      if (!document) {
+        document = await api.getCanvas(id);
+        await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
+      }
+      const graph = graphFromDocument(document);
+      runtime.tracker = null;
+      runtime.writer.adopt(recordsFromGraph(graph));
+      publishGraph(set, get, runtime, graph, undefined, 'reset');
+      set({ activeCanvasId: id, focusedNodeId: null, selectedNodeIds: [], highlightedNodeId: null });
+      await database.settings.put({ key: ACTIVE_KEY, value: id });
+    },
+
+    async createCanvas(name) {
+      const document = emptyCanvasDocument({ id: dependencies.newId(), name: name.trim() || 'Untitled canvas', workingDirectory: null, createdAt: dependencies.now() });
+      await storeDocument(document);
+      await refreshList();
+      await actions.openCanvas(document.canvas.id);
+      return document.canvas.id;
+    },
+
+    renameCanvas(name) {
+      const trimmed = name.trim();
+      if (!trimmed || !get().apply({ type: 'rename-canvas', name: trimmed })) return;
+      set((state) => ({ canvases: state.canvases.map((canvas) => (canvas.id === state.activeCanvasId ? { ...canvas, name: trimmed } : canvas)) }));
+    },
+
+    async duplicateCanvas() {
+      const graph = get().graph;
+      if (!graph) return null;
+      const source = documentFromGraph(graph);
+      const copy: CanvasDocument = { ...source, canvas: { ...source.canvas, id: dependencies.newId(), name: `${source.canvas.name} (copy)`, createdAt: dependencies.now() } };
+      await storeDocument(copy);
+      await refreshList();
+      await actions.openCanvas(copy.canvas.id);
+      return copy.canvas.id;
+    },
+
+    async deleteCanvas(id) {
+      if (get().activeCanvasId === id) await runtime.writer.flush();
+      await deleteCanvasRows(database, id);
+      try {
+        await api.deleteCanvas(id);
+      } catch (error) {
+        const { code, message } = describeError(error);
+        if (code !== 'not-found') get().toast('error', code, message);
+      }
+      await refreshList();
+      if (get().activeCanvasId === id) {
+        const next = get().canvases[0];
+        if (next) await actions.openCanvas(next.id);
+        else await actions.createCanvas('Untitled canvas');
+      }
+    },
+
+    async importDocument(raw) {
+      // Core migrates, validates and checks integrity; a newer or damaged file is refused whole.
+      const loaded = loadCanvas(raw);
+      if (!loaded.ok) {
+        get().toast('error', loaded.error.code, `Import refused: ${loaded.error.message}`);
+        return null;
+      }
+      let document: CanvasDocument = loaded.value.document;
+      // An id already in use would overwrite that canvas: give the import its own id instead.
+      if (await database.canvases.get(document.canvas.id)) {
+        document = { ...document, canvas: { ...document.canvas, id: dependencies.newId() } };
+      }
+      await storeDocument(document);
+      await refreshList();
+      await actions.openCanvas(document.canvas.id);
+      get().toast('info', 'imported', `Imported "${document.canvas.name}".`);
+      return document.canvas.id;
+    },
+
+    exportDocument() {
+      const graph = get().graph;
+      return graph ? documentFromGraph(graph) : null;
+    },
+
+    async flush(keepalive = false) {
+      await runtime.writer.flush(keepalive);
+      await refreshList();
+    },
+  };
+  return actions;
+}

@@ -1,0 +1,203 @@
+import {
+  appendEvent,
+  autoRerunTargets,
+  buildRequest,
+  compile,
+  replayOrder,
+  rerunAllowed,
+  upstreamSnapshot,
+  type EventDraft,
+  type Graph,
+} from '../../core/index.ts';
+import { OFFLINE_RECEIPT_MODEL_ID, type GenerateImage, type ModelInfo } from '../../../protocol/http-api.ts';
+import { describeError } from '../api/api-error.ts';
+import type { AppDependencies } from './app-dependencies.ts';
+import { publishGraph } from './graph-actions.ts';
+import type { StoreRuntime } from './store-runtime.ts';
+import type { AskOptions, GetState, SetState, WeftState } from './weft-state.ts';
+
+type DispatchActions = Pick<WeftState, 'ask' | 'stop' | 'openReplayDialog' | 'replayStale' | 'stopReplay'>;
+
+interface InternalAskOptions extends AskOptions {
+  /** Reruns already made per node in this wave (C4 bound), shared across one Replay or completion. */
+  wave?: Map<string, number>;
+}
+
+/** The model a node dispatches to: its pin, else the default, else the offline receipt. */
+export function modelFor(state: Pick<WeftState, 'models' | 'defaultModelId'>, pinned: string | null): ModelInfo | { id: string; takesImages: boolean; pricePerMTokIn: null } {
+  const id = pinned ?? state.defaultModelId ?? OFFLINE_RECEIPT_MODEL_ID;
+  return state.models.find((model) => model.id === id) ?? { id, takesImages: false, pricePerMTokIn: null };
+}
+
+/** What the dispatch of `nodeId` will send now: the preview calls this, and so does `ask`. */
+export function plannedRequest(state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>, nodeId: string, lane: AskOptions['lane'] = 'chat') {
+  const graph = state.graph;
+  const node = graph?.nodes.get(nodeId);
+  if (!graph || !node || node.kind !== 'question') return null;
+  const model = modelFor(state, node.model);
+  const compiled = compile(graph, nodeId, { stale: state.shown });
+  const built = buildRequest(compiled, { model: model.id, images: model.takesImages, lane });
+  return { compiled, built, model };
+}
+
+/** Count, tokens and price of a Replay of the shown stale set (C8), shown before it runs. */
+export function replayEstimate(state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>): { order: string[]; tokens: number; price: number | null } {
+  const graph = state.graph;
+  if (!graph) return { order: [], tokens: 0, price: null };
+  const order = replayOrder(graph, state.shown).filter((id) => rerunAllowed(graph.nodes.get(id)).ok);
+  let tokens = 0;
+  let price: number | null = 0;
+  for (const id of order) {
+    const planned = plannedRequest(state, id, 'replay');
+    if (!planned) continue;
+    tokens += planned.compiled.tokens.total;
+    const perMillion = planned.model.pricePerMTokIn;
+    price = price === null || perMillion === null ? null : price + (planned.compiled.tokens.total * perMillion) / 1_000_000;
+  }
+  return { order, tokens, price };
+}
+
+function withEvent(graph: Graph, draft: EventDraft, dependencies: AppDependencies): Graph {
+  const record = appendEvent(graph.events, draft, { now: dependencies.now(), newId: dependencies.newId });
+  return { ...graph, events: [...graph.events, record] };
+}
+
+export function createDispatchActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): DispatchActions {
+  function setStream(nodeId: string, update: WeftState['streams'][string] | null): void {
+    set((state) => {
+      const streams = { ...state.streams };
+      if (update) streams[nodeId] = update;
+      else delete streams[nodeId];
+      return { streams };
+    });
+  }
+
+  async function ask(nodeId: string, options: InternalAskOptions = {}): Promise<boolean> {
+    const state = get();
+    const graph = state.graph;
+    const node = graph?.nodes.get(nodeId);
+    const verdict = rerunAllowed(node);
+    if (!graph || !node || node.kind !== 'question' || !verdict.ok) {
+      state.toast('error', verdict.ok ? 'not-runnable' : verdict.code, verdict.ok ? 'Only question nodes can be asked.' : verdict.reason);
+      return false;
+    }
+    if (runtime.aborts.has(nodeId)) return false;
+    if (!node.question.trim()) {
+      state.toast('error', 'empty-question', 'Write a question before asking.');
+      return false;
+    }
+    const lane = options.lane ?? 'chat';
+    const planned = plannedRequest(state, nodeId, lane)!;
+    const { built, compiled, model } = planned;
+    const snapshot = upstreamSnapshot(graph, nodeId);
+    const images: GenerateImage[] = [];
+    if (model.takesImages) {
+      for (const hash of compiled.attachments) {
+        const attachment = graph.attachments.get(hash);
+        if (attachment) images.push({ hash, mediaType: attachment.mediaType, dataBase64: attachment.dataBase64 });
+      }
+    }
+    const controller = new AbortController();
+    runtime.aborts.set(nodeId, controller);
+    setStream(nodeId, { text: '', requestHash: built.requestHash, model: model.id, lane });
+    let text = '';
+    let committed = false;
+    let outcome: 'complete' | 'failed' | 'aborted' = 'aborted';
+    try {
+      for await (const event of dependencies.generate({ request: built.request, requestHash: built.requestHash, images }, controller.signal)) {
+        if (event.type === 'request-accepted') {
+          if (event.requestHash !== built.requestHash) {
+            get().toast('error', 'hash-mismatch', `The server hashed the request as ${event.requestHash.slice(0, 12)}…, not ${built.requestHash.slice(0, 12)}…; nothing was recorded.`);
+            controller.abort();
+            outcome = 'failed';
+            break;
+          }
+          // C9: the commit event is written when the server confirms what it sends.
+          const current = get().graph;
+          if (current) publishGraph(set, get, runtime, withEvent(current, built.commit, dependencies), [], 'keep');
+          committed = true;
+        } else if (event.type === 'text-delta' && committed) {
+          text += event.delta;
+          setStream(nodeId, { text, requestHash: built.requestHash, model: model.id, lane });
+        } else if (event.type === 'answer-finished') {
+          outcome = 'complete';
+          break;
+        } else if (event.type === 'answer-failed') {
+          outcome = event.code === 'aborted' ? 'aborted' : 'failed';
+          if (event.code !== 'aborted') get().toast('error', event.code, event.message);
+          break;
+        }
+      }
+    } catch (error) {
+      const { code, message } = describeError(error);
+      if (!controller.signal.aborted) {
+        outcome = 'failed';
+        get().toast('error', code, message);
+      }
+    } finally {
+      runtime.aborts.delete(nodeId);
+      setStream(nodeId, null);
+    }
+    if (committed && (outcome === 'complete' || text)) {
+      get().apply({
+        type: 'add-version',
+        nodeId,
+        select: true,
+        version: {
+          text,
+          question: node.question,
+          model: model.id,
+          requestHash: built.requestHash,
+          upstreamFingerprint: snapshot.upstreamFingerprint,
+          upstreamParts: snapshot.upstreamParts,
+          origin: 'generated',
+          status: outcome,
+          branchOf: options.branchOf ?? null,
+        },
+      });
+    }
+    if (outcome !== 'complete') return false;
+    // C4: auto-rerun nodes downstream of this completion, bounded per wave; archived never run.
+    const wave = options.wave ?? new Map<string, number>();
+    const after = get().graph;
+    if (after) {
+      for (const target of autoRerunTargets(after, nodeId, wave)) {
+        if (runtime.replayStopped && lane === 'replay') break;
+        wave.set(target, (wave.get(target) ?? 0) + 1);
+        await ask(target, { lane: 'auto-rerun', wave });
+      }
+    }
+    return true;
+  }
+
+  return {
+    ask: (nodeId, options) => ask(nodeId, options),
+    stop(nodeId) {
+      runtime.aborts.get(nodeId)?.abort();
+    },
+    openReplayDialog(open) {
+      set({ replayDialogOpen: open });
+    },
+    async replayStale() {
+      const { order } = replayEstimate(get());
+      runtime.replayStopped = false;
+      set({ replayDialogOpen: false, replay: { total: order.length, done: 0, currentNodeId: null, running: true } });
+      const wave = new Map<string, number>();
+      for (const nodeId of order) {
+        if (runtime.replayStopped) break;
+        const graph = get().graph;
+        // Re-check at run time: a node archived or answered fresh meanwhile is skipped.
+        if (graph && rerunAllowed(graph.nodes.get(nodeId)).ok && get().shown.has(nodeId)) {
+          set((state) => ({ replay: state.replay && { ...state.replay, currentNodeId: nodeId } }));
+          await ask(nodeId, { lane: 'replay', wave });
+        }
+        set((state) => ({ replay: state.replay && { ...state.replay, done: state.replay.done + 1 } }));
+      }
+      set((state) => ({ replay: state.replay && { ...state.replay, running: false, currentNodeId: null } }));
+    },
+    stopReplay() {
+      runtime.replayStopped = true;
+      for (const controller of runtime.aborts.values()) controller.abort();
+    },
+  };
+}

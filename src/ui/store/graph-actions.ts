@@ -1,0 +1,64 @@
+import { applyChange, shownStale, StaleTracker, type Graph, type GraphChange } from '../../core/index.ts';
+import type { AppDependencies } from './app-dependencies.ts';
+import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
+import type { GetState, SetState, WeftState } from './weft-state.ts';
+
+const UNDO_LIMIT = 200;
+
+/** Publishes a new graph: stale sets via core, then persistence of the touched rows. */
+export function publishGraph(set: SetState, get: GetState, runtime: StoreRuntime, next: Graph, touched: Iterable<string> | undefined, history: 'push' | 'keep' | 'reset'): void {
+  const previous = get().graph;
+  if (!runtime.tracker || history === 'reset') runtime.tracker = new StaleTracker(next);
+  runtime.tracker.update(next, touched);
+  const tracker = runtime.tracker;
+  const patch: Partial<WeftState> = {
+    graph: next,
+    shown: shownStale(next, tracker),
+    stale: new Set(tracker.stale),
+    fingerprints: new Map(tracker.fingerprints),
+  };
+  if (history === 'push' && previous) {
+    patch.past = [...get().past, previous].slice(-UNDO_LIMIT);
+    patch.future = [];
+  } else if (history === 'reset') {
+    patch.past = [];
+    patch.future = [];
+  }
+  set(patch);
+  if (history !== 'reset') runtime.writer.schedule(recordsFromGraph(next));
+}
+
+/** Undo and redo restore nodes and wires but keep the event log as it is now (C10: it survives undo). */
+function withCurrentLog(restored: Graph, current: Graph): Graph {
+  return { ...restored, events: current.events };
+}
+
+export function createGraphActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): Pick<WeftState, 'apply' | 'undo' | 'redo'> {
+  return {
+    apply(change: GraphChange): boolean {
+      const graph = get().graph;
+      if (!graph) return false;
+      const result = applyChange(graph, change, { now: dependencies.now(), newId: dependencies.newId });
+      if (!result.ok) {
+        get().toast('error', result.error.code, result.error.message);
+        return false;
+      }
+      publishGraph(set, get, runtime, result.value.graph, result.value.touched, 'push');
+      return true;
+    },
+    undo(): void {
+      const { past, future, graph } = get();
+      const previous = past[past.length - 1];
+      if (!graph || !previous) return;
+      publishGraph(set, get, runtime, withCurrentLog(previous, graph), undefined, 'keep');
+      set({ past: past.slice(0, -1), future: [graph, ...future] });
+    },
+    redo(): void {
+      const { past, future, graph } = get();
+      const next = future[0];
+      if (!graph || !next) return;
+      publishGraph(set, get, runtime, withCurrentLog(next, graph), undefined, 'keep');
+      set({ past: [...past, graph], future: future.slice(1) });
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import type { Graph, StaleTracker } from '../../core/index.ts';
+import type { CanvasRecords } from '../db/canvas-records.ts';
+import type { CanvasWriter } from '../db/canvas-writer.ts';
+
+/** Mutable helpers the store owns but never renders: the stale tracker, writer, abort handles. */
+export interface StoreRuntime {
+  tracker: StaleTracker | null;
+  writer: CanvasWriter;
+  aborts: Map<string, AbortController>;
+  replayStopped: boolean;
+}
+
+/** Records share node objects with the graph, so the writer's identity diff finds changed rows. */
+export function recordsFromGraph(graph: Graph): CanvasRecords {
+  return {
+    canvas: graph.canvas,
+    nodes: [...graph.nodes.values()],
+    wires: [...graph.wires.values()],
+    attachments: [...graph.attachments.values()],
+    dismissals: graph.dismissals,
+    ledgers: graph.ledgers,
+    events: graph.events,
+  };
+}

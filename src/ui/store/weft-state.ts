@@ -1,0 +1,102 @@
+import type { Graph, GraphChange } from '../../core/index.ts';
+import type { CanvasSummary, ModelInfo, SettingsResponse, SettingsUpdate } from '../../../protocol/http-api.ts';
+import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
+import type { DispatchLane } from '../../../protocol/dispatch-request.ts';
+
+export type View = 'canvas' | 'events' | 'settings';
+
+export interface Toast {
+  id: string;
+  kind: 'error' | 'info';
+  code: string;
+  message: string;
+}
+
+/** An answer being streamed into a node before it becomes a version. */
+export interface LiveStream {
+  text: string;
+  requestHash: string;
+  model: string;
+  lane: DispatchLane;
+}
+
+export interface ReplayProgress {
+  total: number;
+  done: number;
+  currentNodeId: string | null;
+  running: boolean;
+}
+
+export interface AskOptions {
+  lane?: DispatchLane;
+  /** Regenerate as a sibling branch of this version. */
+  branchOf?: string | null;
+}
+
+export interface WeftState {
+  ready: boolean;
+  canvases: CanvasSummary[];
+  activeCanvasId: string | null;
+  graph: Graph | null;
+  /** C7: the one set the badges, the preview, every request and Replay read. */
+  shown: ReadonlySet<string>;
+  /** Stale before dismissals, so a node can show "dismissed by judge". */
+  stale: ReadonlySet<string>;
+  fingerprints: ReadonlyMap<string, string>;
+  past: Graph[];
+  future: Graph[];
+
+  view: View;
+  focusedNodeId: string | null;
+  selectedNodeIds: string[];
+  searchOpen: boolean;
+  searchQuery: string;
+  previewOpen: boolean;
+  highlightedNodeId: string | null;
+  toasts: Toast[];
+
+  models: ModelInfo[];
+  defaultModelId: string;
+  settings: SettingsResponse | null;
+
+  streams: Record<string, LiveStream>;
+  replay: ReplayProgress | null;
+  replayDialogOpen: boolean;
+
+  // graph
+  apply(change: GraphChange): boolean;
+  undo(): void;
+  redo(): void;
+  // canvases
+  initialise(): Promise<void>;
+  openCanvas(id: string): Promise<void>;
+  createCanvas(name: string): Promise<string>;
+  renameCanvas(name: string): void;
+  duplicateCanvas(): Promise<string | null>;
+  deleteCanvas(id: string): Promise<void>;
+  importDocument(raw: unknown): Promise<string | null>;
+  exportDocument(): CanvasDocument | null;
+  flush(keepalive?: boolean): Promise<void>;
+  // ui
+  setView(view: View): void;
+  focusNode(nodeId: string | null): void;
+  setSelection(nodeIds: string[]): void;
+  setSearch(open: boolean, query?: string): void;
+  togglePreview(): void;
+  highlightNode(nodeId: string | null): void;
+  toast(kind: Toast['kind'], code: string, message: string): void;
+  dismissToast(id: string): void;
+  // models and settings
+  loadModels(): Promise<void>;
+  loadSettings(): Promise<void>;
+  saveSettings(update: SettingsUpdate): Promise<boolean>;
+  // dispatch
+  ask(nodeId: string, options?: AskOptions): Promise<boolean>;
+  stop(nodeId: string): void;
+  openReplayDialog(open: boolean): void;
+  replayStale(): Promise<void>;
+  stopReplay(): void;
+}
+
+export type SetState = (partial: Partial<WeftState> | ((state: WeftState) => Partial<WeftState>)) => void;
+export type GetState = () => WeftState;

@@ -1,0 +1,110 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/http-api.ts';
+import { describeError } from '../api/api-error.ts';
+import { CanvasWriter } from '../db/canvas-writer.ts';
+import type { AppDependencies } from './app-dependencies.ts';
+import { createCanvasListActions } from './canvas-list-actions.ts';
+import { createDispatchActions } from './dispatch-actions.ts';
+import { createGraphActions } from './graph-actions.ts';
+import type { StoreRuntime } from './store-runtime.ts';
+import type { WeftState } from './weft-state.ts';
+
+export type WeftStore = StoreApi<WeftState> & { runtime: StoreRuntime };
+
+const TOAST_LIMIT = 4;
+
+export function createWeftStore(dependencies: AppDependencies): WeftStore {
+  let toastCounter = 0;
+  const runtime: StoreRuntime = {
+    tracker: null,
+    aborts: new Map(),
+    replayStopped: false,
+    writer: new CanvasWriter({
+      database: dependencies.database,
+      putDurable: (document, options) => dependencies.api.putCanvas(document, options),
+      now: dependencies.now,
+      onError: (error) => {
+        const { code, message } = describeError(error);
+        store.getState().toast('error', code, `Could not save: ${message}`);
+      },
+      ...(dependencies.localDelayMs !== undefined ? { localDelayMs: dependencies.localDelayMs } : {}),
+      ...(dependencies.durableDelayMs !== undefined ? { durableDelayMs: dependencies.durableDelayMs } : {}),
+    }),
+  };
+
+  const store = createStore<WeftState>()((set, get) => ({
+    ready: false,
+    canvases: [],
+    activeCanvasId: null,
+    graph: null,
+    shown: new Set(),
+    stale: new Set(),
+    fingerprints: new Map(),
+    past: [],
+    future: [],
+    view: 'canvas',
+    focusedNodeId: null,
+    selectedNodeIds: [],
+    searchOpen: false,
+    searchQuery: '',
+    previewOpen: true,
+    highlightedNodeId: null,
+    toasts: [],
+    models: [],
+    defaultModelId: OFFLINE_RECEIPT_MODEL_ID,
+    settings: null,
+    streams: {},
+    replay: null,
+    replayDialogOpen: false,
+
+    ...createGraphActions(set, get, dependencies, runtime),
+    ...createCanvasListActions(set, get, dependencies, runtime),
+    ...createDispatchActions(set, get, dependencies, runtime),
+
+    setView: (view) => set({ view }),
+    focusNode: (nodeId) => set({ focusedNodeId: nodeId, highlightedNodeId: null }),
+    setSelection: (nodeIds) => set({ selectedNodeIds: nodeIds }),
+    setSearch: (open, query) => set((state) => ({ searchOpen: open, searchQuery: query ?? (open ? state.searchQuery : '') })),
+    togglePreview: () => set((state) => ({ previewOpen: !state.previewOpen })),
+    highlightNode: (nodeId) => set({ highlightedNodeId: nodeId }),
+    toast(kind, code, message) {
+      toastCounter += 1;
+      const id = `toast-${toastCounter}`;
+      set((state) => ({ toasts: [...state.toasts, { id, kind, code, message }].slice(-TOAST_LIMIT) }));
+      if (typeof window !== 'undefined') window.setTimeout(() => get().dismissToast(id), kind === 'error' ? 9000 : 4000);
+    },
+    dismissToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
+
+    async loadModels() {
+      try {
+        const response = await dependencies.api.models();
+        set({ models: response.models, defaultModelId: get().settings?.defaultModelId ?? response.defaultModelId });
+      } catch (error) {
+        const { code, message } = describeError(error);
+        get().toast('error', code, `Could not list models: ${message}`);
+      }
+    },
+    async loadSettings() {
+      try {
+        const settings = await dependencies.api.settings();
+        set((state) => ({ settings, defaultModelId: settings.defaultModelId ?? state.defaultModelId }));
+      } catch (error) {
+        const { code, message } = describeError(error);
+        get().toast('error', code, `Could not read settings: ${message}`);
+      }
+    },
+    async saveSettings(update) {
+      try {
+        const settings = await dependencies.api.saveSettings(update);
+        set((state) => ({ settings, defaultModelId: settings.defaultModelId ?? state.defaultModelId }));
+        await get().loadModels();
+        return true;
+      } catch (error) {
+        const { code, message } = describeError(error);
+        get().toast('error', code, `Settings not saved: ${message}`);
+        return false;
+      }
+    },
+  }));
+  return Object.assign(store, { runtime });
+}
