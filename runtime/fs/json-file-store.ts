@@ -1,0 +1,44 @@
+import { readFile } from 'node:fs/promises';
+import type { z } from 'zod';
+import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
+import { KeyedQueue } from './keyed-queue.ts';
+
+/**
+ * One small JSON file (0600) read through a schema and replaced atomically.
+ * A missing file reads as `empty`; a corrupt one also reads as `empty` but is never overwritten
+ * until the next deliberate update.
+ */
+export class JsonFileStore<T> {
+  private readonly queue = new KeyedQueue();
+
+  constructor(
+    private readonly path: string,
+    private readonly schema: z.ZodType<T>,
+    private readonly empty: () => T,
+    private readonly fileSystem?: AtomicFileSystem,
+  ) {}
+
+  async read(): Promise<T> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch {
+      return this.empty();
+    }
+    try {
+      const parsed = this.schema.safeParse(JSON.parse(text));
+      return parsed.success ? parsed.data : this.empty();
+    } catch {
+      return this.empty();
+    }
+  }
+
+  /** Read-modify-write under a lock so concurrent updates never lose each other. */
+  update(change: (current: T) => T): Promise<T> {
+    return this.queue.run('file', async () => {
+      const next = change(await this.read());
+      await writeFileAtomic(this.path, JSON.stringify(next, null, 2) + '\n', { mode: 0o600, fileSystem: this.fileSystem });
+      return next;
+    });
+  }
+}

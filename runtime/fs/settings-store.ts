@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { z } from 'zod';
+import { JsonFileStore } from './json-file-store.ts';
+import type { AtomicFileSystem } from './atomic-write.ts';
+
+export const StoredProviderSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['openai', 'anthropic', 'openrouter', 'openai-compatible', 'ollama']),
+  baseUrl: z.string().nullable(),
+  enabled: z.boolean(),
+  models: z.array(z.string()),
+});
+export type StoredProvider = z.infer<typeof StoredProviderSchema>;
+
+export const StoredSettingsSchema = z.object({
+  version: z.literal(1),
+  providers: z.array(StoredProviderSchema),
+  judgeModelId: z.string().nullable(),
+  backupFolder: z.string().nullable(),
+  defaultModelId: z.string().nullable(),
+});
+export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
+
+export function emptySettings(): StoredSettings {
+  return { version: 1, providers: [], judgeModelId: null, backupFolder: null, defaultModelId: null };
+}
+
+/** Non-secret settings in `$WEFT_HOME/settings.json` (0600, atomic). Keys live in SecretsStore. */
+export class SettingsStore {
+  private readonly file: JsonFileStore<StoredSettings>;
+
+  constructor(home: string, fileSystem?: AtomicFileSystem) {
+    this.file = new JsonFileStore(join(home, 'settings.json'), StoredSettingsSchema, emptySettings, fileSystem);
+  }
+
+  read(): Promise<StoredSettings> {
+    return this.file.read();
+  }
+
+  update(change: (current: StoredSettings) => StoredSettings): Promise<StoredSettings> {
+    return this.file.update(change);
+  }
+}

@@ -1,0 +1,33 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import type { ProviderConfig } from './provider-config.ts';
+import { DEFAULT_OLLAMA_URL } from './ollama-detect.ts';
+import { WeftError } from '../fs/weft-error.ts';
+
+const OPENROUTER_URL = 'https://openrouter.ai/api/v1';
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '');
+}
+
+/** One AI SDK language model for a configured provider and a model name. */
+export function createLanguageModel(provider: ProviderConfig, model: string): LanguageModelV3 {
+  const apiKey = provider.apiKey ?? undefined;
+  switch (provider.kind) {
+    case 'openai':
+      // `.chat()`: the default OpenAI model uses the Responses API, which compatible servers lack.
+      return createOpenAI({ apiKey, baseURL: provider.baseUrl ?? undefined }).chat(model);
+    case 'anthropic':
+      return createAnthropic({ apiKey, baseURL: provider.baseUrl ?? undefined })(model);
+    case 'openrouter':
+      return createOpenAICompatible({ name: provider.id, baseURL: provider.baseUrl ?? OPENROUTER_URL, apiKey, includeUsage: true }).chatModel(model);
+    case 'openai-compatible':
+      if (!provider.baseUrl) throw new WeftError('model-missing', `Provider "${provider.id}" has no base URL.`, 400);
+      return createOpenAICompatible({ name: provider.id, baseURL: trimSlash(provider.baseUrl), apiKey, includeUsage: true }).chatModel(model);
+    case 'ollama':
+      // Ollama's own OpenAI-compatible endpoint: no extra provider package needed.
+      return createOpenAICompatible({ name: 'ollama', baseURL: trimSlash(provider.baseUrl ?? DEFAULT_OLLAMA_URL) + '/v1', includeUsage: true }).chatModel(model);
+  }
+}

@@ -1,0 +1,125 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { OFFLINE_RECEIPT_LABEL, OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../protocol/http-api.ts';
+import type { SecretsStore } from '../fs/secrets-store.ts';
+import type { SettingsStore } from '../fs/settings-store.ts';
+import { WeftError } from '../fs/weft-error.ts';
+import { createLanguageModel } from './create-language-model.ts';
+import { describeCustomModel, KNOWN_MODELS } from './known-models.ts';
+import { DEFAULT_OLLAMA_URL, detectOllamaModels } from './ollama-detect.ts';
+import { isUsable, mergeProviders, type ProviderConfig } from './provider-config.ts';
+import { ReceiptModel } from './receipt-model.ts';
+
+export interface ModelRegistryOptions {
+  settings: SettingsStore;
+  secrets: SecretsStore;
+  /** `.env` values merged under the process environment. */
+  environment: Record<string, string | undefined>;
+  /** Where to look for Ollama; null turns detection off (tests). */
+  ollamaUrl?: string | null;
+  now?: () => number;
+}
+
+const RECEIPT_INFO: ModelInfo = {
+  id: OFFLINE_RECEIPT_MODEL_ID,
+  provider: 'offline',
+  label: OFFLINE_RECEIPT_LABEL,
+  contextWindow: 1_000_000,
+  takesImages: true,
+  offline: true,
+  pricePerMTokIn: 0,
+  pricePerMTokOut: 0,
+};
+
+const OLLAMA_CACHE_MS = 10_000;
+
+/** Split `provider/model`; the model part may itself contain slashes (OpenRouter). */
+export function splitModelId(modelId: string): { providerId: string; model: string } | null {
+  const slash = modelId.indexOf('/');
+  if (slash <= 0 || slash === modelId.length - 1) return null;
+  return { providerId: modelId.slice(0, slash), model: modelId.slice(slash + 1) };
+}
+
+/** Which models can be called, and the AI SDK model for an id. */
+export class ModelRegistry {
+  private ollamaCache: { at: number; models: string[] | null } | null = null;
+  private readonly now: () => number;
+
+  constructor(private readonly options: ModelRegistryOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  private async ollamaModels(baseUrl: string): Promise<string[] | null> {
+    const cached = this.ollamaCache;
+    if (cached && this.now() - cached.at < OLLAMA_CACHE_MS) return cached.models;
+    const models = await detectOllamaModels(baseUrl);
+    this.ollamaCache = { at: this.now(), models };
+    return models;
+  }
+
+  /** Every provider: stored, from the environment, and a detected local Ollama. */
+  async providers(): Promise<ProviderConfig[]> {
+    const [settings, keys] = await Promise.all([this.options.settings.read(), this.options.secrets.allKeys()]);
+    const providers = mergeProviders(settings, keys, this.options.environment);
+    const ollamaUrl = this.options.ollamaUrl === undefined ? DEFAULT_OLLAMA_URL : this.options.ollamaUrl;
+    const configuredOllama = providers.find((provider) => provider.kind === 'ollama');
+    const probeUrl = configuredOllama?.baseUrl ?? ollamaUrl;
+    if (probeUrl && (!configuredOllama || configuredOllama.enabled)) {
+      const installed = await this.ollamaModels(probeUrl);
+      if (configuredOllama && installed && configuredOllama.models.length === 0) configuredOllama.models = installed;
+      if (!configuredOllama && installed) {
+        providers.push({ id: 'ollama', kind: 'ollama', baseUrl: probeUrl, enabled: true, models: installed, apiKey: null, source: 'detected' });
+      }
+    }
+    return providers;
+  }
+
+  async listModels(): Promise<{ models: ModelInfo[]; defaultModelId: string }> {
+    const providers = (await this.providers()).filter(isUsable);
+    const models: ModelInfo[] = [RECEIPT_INFO];
+    for (const provider of providers) {
+      const names = provider.models.length
+        ? provider.models
+        : provider.kind === 'openai' || provider.kind === 'anthropic' || provider.kind === 'openrouter'
+          ? KNOWN_MODELS[provider.kind].map((entry) => entry.model)
+          : [];
+      for (const name of names) {
+        const known = describeCustomModel(provider.kind, name);
+        models.push({
+          id: `${provider.id}/${name}`,
+          provider: provider.id,
+          label: known.label,
+          contextWindow: known.contextWindow,
+          takesImages: known.takesImages,
+          offline: false,
+          pricePerMTokIn: known.pricePerMTokIn,
+          pricePerMTokOut: known.pricePerMTokOut,
+        });
+      }
+    }
+    const { defaultModelId } = await this.options.settings.read();
+    const chosen = defaultModelId && models.some((model) => model.id === defaultModelId) ? defaultModelId : null;
+    // The receipt model is the default only when nothing real is configured (C12).
+    const fallback = models.find((model) => !model.offline)?.id ?? OFFLINE_RECEIPT_MODEL_ID;
+    return { models, defaultModelId: chosen ?? fallback };
+  }
+
+  /** The AI SDK model for an id; the receipt model is told the request hash it answers. */
+  async resolve(modelId: string, context: { requestHash?: string | null } = {}): Promise<LanguageModelV3> {
+    if (modelId === OFFLINE_RECEIPT_MODEL_ID) return new ReceiptModel({ requestHash: context.requestHash ?? null });
+    const split = splitModelId(modelId);
+    if (!split) throw new WeftError('model-missing', `"${modelId}" is not a model id of the form provider/model.`, 404);
+    const provider = (await this.providers()).find((candidate) => candidate.id === split.providerId);
+    if (!provider) throw new WeftError('model-missing', `No provider "${split.providerId}" is configured for model "${modelId}".`, 404);
+    if (!isUsable(provider)) {
+      const reason = provider.enabled ? 'has no API key' : 'is turned off';
+      throw new WeftError(provider.enabled ? 'bad-key' : 'model-missing', `Provider "${provider.id}" ${reason}.`, 400);
+    }
+    return createLanguageModel(provider, split.model);
+  }
+
+  /** Every key value known, so error messages and logs can be scrubbed of them. */
+  async secretValues(): Promise<string[]> {
+    const providers = mergeProviders(await this.options.settings.read(), await this.options.secrets.allKeys(), this.options.environment);
+    return providers.map((provider) => provider.apiKey).filter((key): key is string => Boolean(key));
+  }
+}

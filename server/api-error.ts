@@ -1,0 +1,43 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import { isWeftError } from '../runtime/fs/weft-error.ts';
+import type { Logger } from './logger.ts';
+
+export function sendError(response: Response, status: number, code: string, message: string): void {
+  if (response.headersSent) {
+    response.end();
+    return;
+  }
+  response.status(status).json({ error: { code, message } });
+}
+
+/** Body-parser and thrown errors → `{ error: { code, message } }`; never a stack trace. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error: unknown, request, response, _next) => {
+    if (isWeftError(error)) {
+      sendError(response, error.status, error.code, error.message);
+      return;
+    }
+    const parserError = error as { type?: string; status?: number; limit?: number };
+    switch (parserError.type) {
+      case 'entity.too.large':
+        sendError(response, 413, 'body-too-large', `The request body is larger than this route accepts (${parserError.limit} bytes).`);
+        return;
+      case 'entity.parse.failed':
+        sendError(response, 400, 'invalid-body', 'The request body is not valid JSON.');
+        return;
+      case 'charset.unsupported':
+      case 'encoding.unsupported':
+        sendError(response, 415, 'unsupported-media-type', 'The request body encoding is not supported.');
+        return;
+      case 'request.aborted':
+        sendError(response, 400, 'bad-request', 'The request body was not received completely.');
+        return;
+    }
+    if (typeof parserError.status === 'number' && parserError.status >= 400 && parserError.status < 500) {
+      sendError(response, parserError.status, 'bad-request', 'The request could not be read.');
+      return;
+    }
+    logger.error('unhandled error', { route: request.path, name: error instanceof Error ? error.name : typeof error });
+    sendError(response, 500, 'internal', 'Something went wrong inside Weft; nothing was changed.');
+  };
+}

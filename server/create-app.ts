@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Express } from 'express';
+import type { HealthResponse } from '../protocol/http-api.ts';
+import { errorHandler, sendError } from './api-error.ts';
+import { canvasesRoute } from './routes/canvases-route.ts';
+import { decideRoute } from './routes/decide-route.ts';
+import { generateRoute } from './routes/generate-route.ts';
+import { materialsRoute } from './routes/materials-route.ts';
+import { modelsRoute } from './routes/models-route.ts';
+import { settingsRoute } from './routes/settings-route.ts';
+import { streamRoute } from './routes/stream-route.ts';
+import { hostGuard, originGuard, tokenGuard, tokenHandoff, type SecurityOptions } from './security.ts';
+import type { ServerContext } from './server-context.ts';
+
+export interface AppOptions extends SecurityOptions {
+  staticDir?: string;
+}
+
+/** The Express app: guards first (Host, Origin, token), then the API, then the built UI with SPA fallback. */
+export function createApp(context: ServerContext, options: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use(hostGuard(options));
+  app.use(originGuard(options));
+  app.use((_request, response, next) => {
+    response.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' });
+    next();
+  });
+
+  const api = express.Router();
+  api.use(tokenGuard(options));
+  api.use((_request, response, next) => {
+    response.set('Cache-Control', 'no-store');
+    next();
+  });
+  api.get('/health', (_request, response) => {
+    const body: HealthResponse = { ok: true, version: context.version };
+    response.json(body);
+  });
+  api.use(modelsRoute(context));
+  api.use(generateRoute(context));
+  api.use(decideRoute(context));
+  api.use(materialsRoute(context));
+  api.use(canvasesRoute(context));
+  api.use(settingsRoute(context));
+  api.use(streamRoute(context));
+  api.use((request, response) => sendError(response, 404, 'not-found', `No API route ${request.method} ${request.path}.`));
+  app.use('/api', api);
+
+  app.use(tokenHandoff(options));
+  const staticDir = options.staticDir;
+  if (staticDir) {
+    app.use(express.static(staticDir, { index: 'index.html', fallthrough: true }));
+    const indexFile = join(staticDir, 'index.html');
+    app.use((request, response, next) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return next();
+      if (!existsSync(indexFile)) {
+        sendError(response, 404, 'not-found', 'The app is not built yet: run `npm start` (it builds the UI first).');
+        return;
+      }
+      response.sendFile(indexFile);
+    });
+  }
+  app.use((request, response) => sendError(response, 404, 'not-found', `Nothing at ${request.path}.`));
+  app.use(errorHandler(context.logger));
+  return app;
+}

@@ -1,0 +1,75 @@
+import express, { type Router } from 'express';
+import { hashCanonical, sha256Hex } from '../../src/core/hashing.ts';
+import { GenerateRequestSchema } from '../../protocol/http-api.ts';
+import { WeftError } from '../../runtime/fs/weft-error.ts';
+import { mapProviderError } from '../../runtime/models/provider-errors.ts';
+import { streamAnswer } from '../../runtime/models/stream-answer.ts';
+import { toModelMessages } from '../../runtime/models/to-model-messages.ts';
+import type { ServerContext } from '../server-context.ts';
+import { openEventStream } from '../sse.ts';
+import { validateBody } from '../validate-body.ts';
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+export const GENERATE_BODY_LIMIT = 32 * 1024 * 1024;
+
+function imageBytes(images: { hash: string; dataBase64: string }[]): Map<string, Uint8Array> {
+  const byHash = new Map<string, Uint8Array>();
+  for (const image of images) {
+    if (image.dataBase64.length % 4 !== 0 || !BASE64.test(image.dataBase64)) {
+      throw new WeftError('invalid-body', `Image ${image.hash.slice(0, 12)}… is not valid base64.`, 400);
+    }
+    const bytes = new Uint8Array(Buffer.from(image.dataBase64, 'base64'));
+    if (sha256Hex(bytes) !== image.hash) {
+      throw new WeftError('image-mismatch', `Image ${image.hash.slice(0, 12)}…: its bytes do not match its hash.`, 400);
+    }
+    byHash.set(image.hash, bytes);
+  }
+  return byHash;
+}
+
+/**
+ * `POST /api/generate` (C9): validate, hash what will be handed over, stream the answer.
+ * The first event carries the server's own hash; a mismatch with the client's stops before any
+ * provider is called. Closing the request aborts the provider call.
+ */
+export function generateRoute(context: ServerContext): Router {
+  const router = express.Router();
+  router.post('/generate', express.json({ limit: GENERATE_BODY_LIMIT }), async (request, response) => {
+    const body = validateBody(GenerateRequestSchema, request.body);
+    const images = imageBytes(body.images);
+    const messages = toModelMessages(body.request, images);
+    const requestHash = hashCanonical(body.request);
+
+    const controller = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) controller.abort(new DOMException('The client closed the request.', 'AbortError'));
+    });
+    const stream = openEventStream(response);
+    stream.send({ type: 'request-accepted', requestHash });
+    if (requestHash !== body.requestHash) {
+      stream.send({
+        type: 'answer-failed',
+        code: 'hash-mismatch',
+        message: `The request changed on its way: the client hashed ${body.requestHash.slice(0, 12)}…, the server ${requestHash.slice(0, 12)}…. Nothing was sent to the model.`,
+      });
+      stream.end();
+      return;
+    }
+    const startedAt = Date.now();
+    let outcome = 'finished';
+    try {
+      const model = await context.registry.resolve(body.request.model, { requestHash });
+      for await (const event of streamAnswer({ model, messages, abortSignal: controller.signal, secrets: context.secretValues() })) {
+        if (event.type === 'answer-failed') outcome = event.code;
+        stream.send(event);
+      }
+    } catch (error) {
+      const failure = mapProviderError(error, context.secretValues());
+      outcome = failure.code;
+      stream.send({ type: 'answer-failed', ...failure });
+    }
+    context.logger.info('generate', { model: body.request.model, messages: body.request.messages.length, requestHash, outcome, ms: Date.now() - startedAt });
+    stream.end();
+  });
+  return router;
+}

@@ -1,0 +1,76 @@
+import express, { type Router } from 'express';
+import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
+import type { StoredProvider } from '../../runtime/fs/settings-store.ts';
+import { WeftError } from '../../runtime/fs/weft-error.ts';
+import type { ServerContext } from '../server-context.ts';
+import { validateBody } from '../validate-body.ts';
+
+/** Settings as the UI sees them: `hasKey`, never the key. */
+async function currentSettings(context: ServerContext): Promise<SettingsResponse> {
+  const [settings, providers] = await Promise.all([context.settings.read(), context.registry.providers()]);
+  return {
+    providers: providers.map((provider) => ({
+      id: provider.id,
+      kind: provider.kind,
+      baseUrl: provider.baseUrl,
+      hasKey: Boolean(provider.apiKey),
+      enabled: provider.enabled,
+      models: provider.models,
+    })),
+    judgeModelId: settings.judgeModelId,
+    backupFolder: settings.backupFolder,
+    defaultModelId: settings.defaultModelId,
+  };
+}
+
+function checkBaseUrl(url: string | null | undefined): void {
+  if (url === null || url === undefined) return;
+  const protocol = new URL(url).protocol;
+  if (protocol !== 'http:' && protocol !== 'https:') throw new WeftError('invalid-body', 'A provider base URL must be http or https.', 400);
+}
+
+/** `GET/PUT /api/settings`: providers, keys (write-only), judge, backup folder, default model. */
+export function settingsRoute(context: ServerContext): Router {
+  const router = express.Router();
+  router.get('/settings', async (_request, response) => {
+    response.json(await currentSettings(context));
+  });
+  router.put('/settings', express.json({ limit: 256 * 1024 }), async (request, response) => {
+    const update = validateBody(SettingsUpdateSchema, request.body);
+    for (const provider of update.providers ?? []) checkBaseUrl(provider.baseUrl);
+    if (update.backupFolder && !update.backupFolder.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(update.backupFolder)) {
+      throw new WeftError('invalid-body', 'The backup folder must be an absolute path.', 400);
+    }
+    for (const provider of update.providers ?? []) {
+      if (provider.apiKey !== undefined) await context.secrets.setKey(provider.id, provider.apiKey || null);
+    }
+    await context.settings.update((current) => {
+      const providers = [...current.providers];
+      for (const change of update.providers ?? []) {
+        const index = providers.findIndex((provider) => provider.id === change.id);
+        const previous = index >= 0 ? providers[index] : undefined;
+        const next: StoredProvider = {
+          id: change.id,
+          kind: change.kind,
+          baseUrl: change.baseUrl !== undefined ? change.baseUrl : (previous?.baseUrl ?? null),
+          enabled: change.enabled ?? previous?.enabled ?? true,
+          models: change.models ?? previous?.models ?? [],
+        };
+        if (index >= 0) providers[index] = next;
+        else providers.push(next);
+      }
+      return {
+        ...current,
+        providers,
+        judgeModelId: update.judgeModelId !== undefined ? update.judgeModelId : current.judgeModelId,
+        backupFolder: update.backupFolder !== undefined ? update.backupFolder : current.backupFolder,
+        defaultModelId: update.defaultModelId !== undefined ? update.defaultModelId : current.defaultModelId,
+      };
+    });
+    await context.refreshSecrets();
+    context.logger.info('settings updated', { providers: (update.providers ?? []).map((provider) => provider.id) });
+    context.hub.publish({ type: 'settings-changed' });
+    response.json(await currentSettings(context));
+  });
+  return router;
+}

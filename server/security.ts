@@ -1,0 +1,91 @@
+import { timingSafeEqual } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { sendError } from './api-error.ts';
+
+export const TOKEN_COOKIE = 'weft_token';
+
+function sameToken(candidate: string | undefined, token: string): boolean {
+  if (!candidate) return false;
+  const left = Buffer.from(candidate);
+  const right = Buffer.from(token);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const piece of header.split(';')) {
+    const [key, ...rest] = piece.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return undefined;
+}
+
+export interface SecurityOptions {
+  token: string;
+  /** The port actually bound; read late because port 0 is resolved at listen time. */
+  port: () => number;
+}
+
+/** Host must be our loopback name and port: a rebinding DNS name never gets an answer (421). */
+export function hostGuard(options: SecurityOptions): RequestHandler {
+  return (request, response, next) => {
+    const host = request.headers.host;
+    const port = options.port();
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) {
+      sendError(response, 421, 'bad-host', 'This server only answers to 127.0.0.1 or localhost on its own port.');
+      return;
+    }
+    next();
+  };
+}
+
+/** Only our own origin may call us from a browser; other sites get 403 even with a cookie. */
+export function originGuard(options: SecurityOptions): RequestHandler {
+  return (request, response, next) => {
+    const origin = request.headers.origin;
+    const port = options.port();
+    if (origin !== undefined && origin !== `http://127.0.0.1:${port}` && origin !== `http://localhost:${port}`) {
+      sendError(response, 403, 'bad-origin', 'Requests from other origins are refused.');
+      return;
+    }
+    const site = request.headers['sec-fetch-site'];
+    if (site === 'cross-site' || site === 'same-site') {
+      sendError(response, 403, 'bad-origin', 'Requests from other sites are refused.');
+      return;
+    }
+    next();
+  };
+}
+
+/** Every `/api/*` call carries the per-launch token as a cookie or a Bearer header. */
+export function tokenGuard(options: SecurityOptions): RequestHandler {
+  return (request, response, next) => {
+    const authorization = request.headers.authorization;
+    const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
+    const cookie = cookieValue(request.headers.cookie, TOKEN_COOKIE);
+    if (sameToken(bearer, options.token) || sameToken(cookie, options.token)) {
+      next();
+      return;
+    }
+    sendError(response, 401, 'unauthorized', 'Open Weft through the link it printed at start (it carries the access token).');
+  };
+}
+
+/** The printed link's `?token=` becomes an HttpOnly SameSite=Strict cookie, then the token leaves the URL. */
+export function tokenHandoff(options: SecurityOptions): RequestHandler {
+  return (request, response, next) => {
+    const token = typeof request.query.token === 'string' ? request.query.token : undefined;
+    if (request.method !== 'GET' || token === undefined) {
+      next();
+      return;
+    }
+    if (!sameToken(token, options.token)) {
+      sendError(response, 401, 'unauthorized', 'That access link is out of date; use the one Weft printed at this start.');
+      return;
+    }
+    response.cookie(TOKEN_COOKIE, options.token, { httpOnly: true, sameSite: 'strict', path: '/' });
+    const url = new URL(request.originalUrl, 'http://placeholder');
+    url.searchParams.delete('token');
+    response.redirect(302, url.pathname + url.search);
+  };
+}

@@ -1,0 +1,27 @@
+import type { Response } from 'express';
+import type { StreamEvent } from '../protocol/stream-events.ts';
+
+/** Start a `text/event-stream` response; each event is one JSON `data:` line. */
+export function openEventStream(response: Response): { send(event: StreamEvent): void; comment(text: string): void; end(): void } {
+  response.status(200);
+  response.set({
+    'Content-Type': 'text/event-stream; charset=utf-8',
+    'Cache-Control': 'no-cache, no-transform',
+    Connection: 'keep-alive',
+    'X-Accel-Buffering': 'no',
+  });
+  response.flushHeaders();
+  // Small writes should leave at once: first-token latency matters more than packet count.
+  response.socket?.setNoDelay(true);
+  return {
+    send(event) {
+      if (!response.writableEnded) response.write(`data: ${JSON.stringify(event)}\n\n`);
+    },
+    comment(text) {
+      if (!response.writableEnded) response.write(`: ${text}\n\n`);
+    },
+    end() {
+      if (!response.writableEnded) response.end();
+    },
+  };
+}

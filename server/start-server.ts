@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { AtomicFileSystem } from '../runtime/fs/atomic-write.ts';
+import { writeFileAtomic } from '../runtime/fs/atomic-write.ts';
+import { CanvasBackup } from '../runtime/fs/canvas-backup.ts';
+import { CanvasRecords } from '../runtime/fs/canvas-records.ts';
+import { readDotenvFile } from '../runtime/fs/dotenv.ts';
+import { SecretsStore } from '../runtime/fs/secrets-store.ts';
+import { SettingsStore } from '../runtime/fs/settings-store.ts';
+import { canvasesDirectory, ensureWeftHome } from '../runtime/fs/weft-home.ts';
+import { DecisionJudge } from '../runtime/models/decision-judge.ts';
+import { ModelRegistry } from '../runtime/models/model-registry.ts';
+import { createApp } from './create-app.ts';
+import { EventHub } from './event-hub.ts';
+import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
+import type { ServerContext } from './server-context.ts';
+
+export interface StartServerOptions {
+  /** 0 picks a free port. Default 4317. */
+  port?: number;
+  /** The data directory (`WEFT_HOME`). */
+  home: string;
+  /** Built UI to serve, with SPA fallback to index.html. */
+  staticDir?: string;
+  /** Environment for provider keys; when given, `.env` is read only if `dotenvPath` is also given. */
+  env?: Record<string, string | undefined>;
+  dotenvPath?: string | null;
+  logger?: Logger;
+  /** Where to look for a local Ollama; null turns detection off. */
+  ollamaUrl?: string | null;
+  /** Tests only: allow snapshots of 127.0.0.1 pages. */
+  allowLoopbackTargets?: boolean;
+  /** Clock for the judge's one-minute skip. */
+  now?: () => number;
+  judgeTimeoutMs?: number;
+  backupDelayMs?: number;
+  fileSystem?: AtomicFileSystem;
+}
+
+export interface RunningServer {
+  url: string;
+  origin: string;
+  port: number;
+  token: string;
+  context: ServerContext;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_PORT = 4317;
+
+function readVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Start the local API (and UI) on 127.0.0.1 with a fresh per-launch token; writes `server.json`. */
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const home = options.home;
+  await ensureWeftHome(home);
+  const dotenvPath = options.dotenvPath !== undefined ? options.dotenvPath : options.env ? null : join(process.cwd(), '.env');
+  const environment = { ...(dotenvPath ? readDotenvFile(dotenvPath) : {}), ...(options.env ?? process.env) };
+  const settings = new SettingsStore(home, options.fileSystem);
+  const secrets = new SecretsStore(home, options.fileSystem);
+  const registry = new ModelRegistry({ settings, secrets, environment, ollamaUrl: options.ollamaUrl, now: options.now });
+
+  let secretValues: readonly string[] = [];
+  const refreshSecrets = async () => {
+    secretValues = await registry.secretValues();
+  };
+  await refreshSecrets();
+  const logger = redactingLogger(options.logger ?? createStderrLogger(), () => secretValues);
+
+  const token = randomBytes(32).toString('base64url');
+  let boundPort = 0;
+  const judge = new DecisionJudge({
+    now: options.now,
+    timeoutMs: options.judgeTimeoutMs,
+    judgeModel: async () => {
+      const { judgeModelId } = await settings.read();
+      return judgeModelId ? { id: judgeModelId, model: await registry.resolve(judgeModelId) } : null;
+    },
+    onFailure: (reason) => logger.warn('judge skipped for a minute', { reason }),
+  });
+  const context: ServerContext = {
+    home,
+    version: readVersion(),
+    logger,
+    settings,
+    secrets,
+    registry,
+    canvases: new CanvasRecords({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
+    backup: new CanvasBackup({
+      folder: async () => (await settings.read()).backupFolder,
+      delayMs: options.backupDelayMs,
+      fileSystem: options.fileSystem,
+      onError: (error) => logger.warn('backup failed', { name: error instanceof Error ? error.message : String(error) }),
+    }),
+    judge,
+    hub: new EventHub(),
+    urlSnapshot: { allowLoopbackTargets: options.allowLoopbackTargets ?? false },
+    secretValues: () => secretValues,
+    refreshSecrets,
+  };
+  const app = createApp(context, { token, port: () => boundPort, staticDir: options.staticDir });
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const listening = app.listen(options.port ?? DEFAULT_PORT, '127.0.0.1');
+    listening.once('listening', () => resolve(listening));
+    listening.once('error', reject);
+  });
+  boundPort = (server.address() as AddressInfo).port;
+  // Streaming answers can be long; Node's default request timeout would cut them off.
+  server.requestTimeout = 0;
+  server.headersTimeout = 30_000;
+
+  const origin = `http://127.0.0.1:${boundPort}`;
+  const serverFile = join(home, 'server.json');
+  await writeFileAtomic(serverFile, JSON.stringify({ port: boundPort, token, pid: process.pid, origin }, null, 2) + '\n', { mode: 0o600 });
+  logger.info('server started', { port: boundPort, home });
+
+  let closed = false;
+  return {
+    url: `${origin}/?token=${token}`,
+    origin,
+    port: boundPort,
+    token,
+    context,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await context.backup.flush();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await context.canvases.idle();
+      await rm(serverFile, { force: true });
+    },
+  };
+}
