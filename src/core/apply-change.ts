@@ -10,10 +10,10 @@ import {
   type StaleDismissal,
   type Wire,
 } from '../../protocol/canvas-document.ts';
-import type { EventRecord } from '../../protocol/event-record.ts';
+import { EventMetaSchema, type EventRecord } from '../../protocol/event-record.ts';
 import type { ApplyOutcome, ChangeContext, GraphChange, WireSpec } from './changes.ts';
 import { appendEvent, type EventDraft } from './event-log.ts';
-import { incomingWires, outgoingWires, type Graph } from './graph.ts';
+import { incomingWires, nodesUsingAttachments, outgoingWires, type Graph } from './graph.ts';
 import { GraphError } from './graph-error.ts';
 import { EDITABLE_FIELDS, nodeFromDraft } from './node-factory.ts';
 import { failure, success, type Result } from './result.ts';
@@ -333,6 +333,14 @@ function applyOne(working: Working, change: GraphChange, context: ChangeContext,
       emit('rename', working.canvas.id, {});
       return null;
     }
+    case 'record': {
+      const checked = EventMetaSchema.safeParse(change.event.meta);
+      if (!checked.success || change.event.op.length === 0) {
+        return new GraphError('invalid', `Event ${change.event.op || '(no op)'}: metadata must be short strings, numbers, booleans or null.`);
+      }
+      emit(change.event.op, change.event.objectId, checked.data);
+      return null;
+    }
     case 'batch': {
       for (const inner of change.changes) {
         const failed = applyOne(working, inner, context, writable);
@@ -348,6 +356,7 @@ function addAttachment(working: Working, attachment: Attachment, writable: Writa
   if (!checked.success) return new GraphError('invalid', `Attachment: ${checked.error.issues[0]!.message}`);
   if (working.attachments.has(attachment.hash)) return null; // content-addressed: already here
   writable('attachments').set(attachment.hash, checked.data);
+  for (const id of nodesUsingAttachments(asGraph(working), new Set([attachment.hash]))) working.touched.add(id);
   working.drafts.push({ op: 'attach', objectId: attachment.hash, meta: { mediaType: attachment.mediaType, byteLength: attachment.byteLength } });
   return null;
 }

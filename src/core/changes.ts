@@ -6,6 +6,7 @@ import type {
   Version,
 } from '../../protocol/canvas-document.ts';
 import type { EventRecord } from '../../protocol/event-record.ts';
+import type { EventDraft } from './event-log.ts';
 import type { Graph } from './graph.ts';
 
 /** Time and ids are parameters: the core never reads a clock or a random source. */
@@ -101,6 +102,8 @@ export type GraphChange =
   | { type: 'overrule-dismissal'; nodeId: string; fingerprint: string; overruled: boolean }
   | { type: 'set-ledger'; ledger: MirrorLedger }
   | { type: 'rename-canvas'; name: string }
+  /** Appends a decision event that changes no record (commit, recall, profile write…). */
+  | { type: 'record'; event: EventDraft }
   /** Applied atomically: all or nothing, events in order. */
   | { type: 'batch'; changes: GraphChange[] };
 

@@ -1,18 +1,72 @@
 import type { UpstreamPart } from '../../protocol/canvas-document.ts';
+import { assemble, type Assembled } from './assemble.ts';
 import type { Graph } from './graph.ts';
+import { hashCanonical } from './hashing.ts';
+import { partitionUpstream } from './partition.ts';
 
-/** C6: hash of the compiled context with the node's own content blanked, compiled without stale marks. */
-export function upstreamFingerprint(graph: Graph, nodeId: string): string {
-  void graph;
-  void nodeId;
-  throw new Error('upstreamFingerprint: in progress');
+/** Shared across fingerprints of one graph (e.g. one StaleTracker pass): reference blocks by `id|depth`. */
+export interface FingerprintSession {
+  referenceMemo: Map<string, { text: string; digest: string }>;
 }
 
-/** Per live upstream node: the hash of what it contributes and its first 240 characters. */
-export function upstreamParts(graph: Graph, nodeId: string): UpstreamPart[] {
-  void graph;
-  void nodeId;
-  throw new Error('upstreamParts: in progress');
+export function fingerprintSession(): FingerprintSession {
+  return { referenceMemo: new Map() };
+}
+
+const NO_STALE: ReadonlySet<string> = new Set();
+const OPENING_LENGTH = 240;
+
+function assembleBlank(graph: Graph, nodeId: string, session?: FingerprintSession): Assembled {
+  return assemble(graph, partitionUpstream(graph, nodeId), {
+    stale: NO_STALE,
+    blankOwn: true,
+    digests: true,
+    referenceMemo: session?.referenceMemo ?? new Map(),
+  });
+}
+
+/**
+ * C6: the hash of the compiled context with the node's own content (question, attachments)
+ * blanked. It is compiled with an empty stale set, so a stale mark upstream never makes an
+ * answer stale by itself. Each message is hashed as its role and the SHA-256 of each content
+ * part, which is a function of exactly the compiled bytes and lets per-node digests be cached.
+ */
+export function upstreamFingerprint(graph: Graph, nodeId: string, session?: FingerprintSession): string {
+  const assembled = assembleBlank(graph, nodeId, session);
+  return hashCanonical({
+    format: 'weft.fingerprint',
+    version: 1,
+    messages: assembled.messages.map((message, index) => [message.role, assembled.digests[index]!]),
+  });
+}
+
+/** Per live upstream node (compile order): the hash of what it contributes and its opening. */
+export function upstreamParts(graph: Graph, nodeId: string, session?: FingerprintSession): UpstreamPart[] {
+  const assembled = assembleBlank(graph, nodeId, session);
+  const byNode = new Map<string, { digests: unknown[]; texts: string[] }>();
+  assembled.sources.forEach((source, index) => {
+    if (source.nodeId === nodeId) return;
+    let entry = byNode.get(source.nodeId);
+    if (!entry) {
+      entry = { digests: [], texts: [] };
+      byNode.set(source.nodeId, entry);
+    }
+    const message = assembled.messages[index]!;
+    entry.digests.push([message.role, assembled.digests[index]!]);
+    for (const part of message.content) if (part.type === 'text') entry.texts.push(part.text);
+  });
+  return [...byNode].map(([id, entry]) => ({
+    nodeId: id,
+    hash: hashCanonical(entry.digests),
+    opening: opening(entry.texts.join('\n')),
+  }));
+}
+
+/** The first 240 UTF-16 units, never ending on half a surrogate pair. */
+function opening(text: string): string {
+  const cut = text.slice(0, OPENING_LENGTH);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
 export interface UpstreamPartsDiff {
@@ -22,7 +76,7 @@ export interface UpstreamPartsDiff {
   unchanged: number;
 }
 
-/** What changed between the parts a version recorded and the parts now. */
+/** What changed between the parts a version recorded and the parts now (the UI says *what*). */
 export function diffUpstreamParts(recorded: readonly UpstreamPart[], current: readonly UpstreamPart[]): UpstreamPartsDiff {
   const before = new Map(recorded.map((part) => [part.nodeId, part]));
   const after = new Map(current.map((part) => [part.nodeId, part]));
@@ -37,7 +91,8 @@ export function diffUpstreamParts(recorded: readonly UpstreamPart[], current: re
   return diff;
 }
 
-/** What a version records at dispatch (C6): fingerprint and parts, taken together. */
+/** What a version records at dispatch (C6): fingerprint and parts, from one compile. */
 export function upstreamSnapshot(graph: Graph, nodeId: string): { upstreamFingerprint: string; upstreamParts: UpstreamPart[] } {
-  return { upstreamFingerprint: upstreamFingerprint(graph, nodeId), upstreamParts: upstreamParts(graph, nodeId) };
+  const session = fingerprintSession();
+  return { upstreamFingerprint: upstreamFingerprint(graph, nodeId, session), upstreamParts: upstreamParts(graph, nodeId, session) };
 }

@@ -114,3 +114,16 @@ export function documentFromGraph(graph: Graph): CanvasDocument {
 export function emptyGraph(meta: CanvasMeta): Graph {
   return graphFromDocument(emptyCanvasDocument(meta));
 }
+
+/** Nodes whose own content names one of `hashes` (question attachments or an image material). */
+export function nodesUsingAttachments(graph: Graph, hashes: ReadonlySet<string>): string[] {
+  if (hashes.size === 0) return [];
+  const found: string[] = [];
+  for (const node of graph.nodes.values()) {
+    const uses =
+      (node.kind === 'question' && node.attachments.some((hash) => hashes.has(hash))) ||
+      (node.kind === 'material' && node.provenance.type === 'image' && hashes.has(node.provenance.attachmentHash));
+    if (uses) found.push(node.id);
+  }
+  return found;
+}

@@ -1,26 +1,55 @@
-import type { Graph } from './graph.ts';
+import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import { fingerprintSession, upstreamFingerprint, type FingerprintSession } from './fingerprint.ts';
+import { nodesUsingAttachments, type Graph } from './graph.ts';
+import { isLive } from './live.ts';
+import { currentAnswer } from './node-text.ts';
+import { descendants } from './walk.ts';
 
 /** The stale set and the fingerprint each answered node has now. */
 export interface StaleState {
   stale: ReadonlySet<string>;
-  /** Current upstream fingerprint of every live question node with a current complete version. */
+  /** Current upstream fingerprint of every live question node with a current complete answer. */
   fingerprints: ReadonlyMap<string, string>;
 }
 
-/** Recomputes staleness for every node (the reference the incremental tracker must equal). */
-export function computeStaleFull(graph: Graph): StaleState {
-  void graph;
-  throw new Error('computeStaleFull: in progress');
+/** The recorded fingerprint of a node that can be stale (live, answered), else null. */
+function recordedFingerprint(node: CanvasNode | undefined): string | null {
+  if (!node || !isLive(node) || node.kind !== 'question') return null;
+  return currentAnswer(node)?.upstreamFingerprint ?? null;
 }
 
-/** Incremental staleness (C6): after a change only descendants of the touched nodes are re-checked. */
+function check(graph: Graph, id: string, session: FingerprintSession, stale: Set<string>, fingerprints: Map<string, string>): void {
+  const recorded = recordedFingerprint(graph.nodes.get(id));
+  if (recorded === null) return;
+  const current = upstreamFingerprint(graph, id, session);
+  fingerprints.set(id, current);
+  if (current !== recorded) stale.add(id);
+}
+
+/** Recomputes staleness for every node: the reference the incremental tracker must equal. */
+export function computeStaleFull(graph: Graph): StaleState {
+  const stale = new Set<string>();
+  const fingerprints = new Map<string, string>();
+  const session = fingerprintSession();
+  for (const id of graph.nodes.keys()) check(graph, id, session, stale, fingerprints);
+  return { stale, fingerprints };
+}
+
+/**
+ * Incremental staleness (C6). A node's fingerprint reads only nodes upstream of it (over any
+ * wire), so after a change only the touched nodes and their descendants — in the old graph and
+ * the new one — are re-checked; everything else keeps its cached fingerprint.
+ */
 export class StaleTracker implements StaleState {
   private current: Graph;
-  private readonly staleIds = new Set<string>();
-  private readonly fingerprintById = new Map<string, string>();
+  private readonly staleIds: Set<string>;
+  private readonly fingerprintById: Map<string, string>;
 
   constructor(graph: Graph) {
+    const full = computeStaleFull(graph);
     this.current = graph;
+    this.staleIds = full.stale as Set<string>;
+    this.fingerprintById = full.fingerprints as Map<string, string>;
   }
 
   get graph(): Graph {
@@ -35,10 +64,46 @@ export class StaleTracker implements StaleState {
     return this.fingerprintById;
   }
 
-  /** Moves to `graph`; `touched` from `ApplyOutcome` (when omitted, found by comparing graphs). */
-  update(graph: Graph, touched?: Iterable<string>): ReadonlySet<string> {
-    void graph;
-    void touched;
-    throw new Error('StaleTracker.update: in progress');
+  /**
+   * Moves to `graph`. Pass `touched` from `ApplyOutcome` (for a batch of changes, their union);
+   * when omitted it is found by comparing the two graphs. Returns the ids re-checked.
+   */
+  update(graph: Graph, touched?: Iterable<string>): Set<string> {
+    const previous = this.current;
+    const seeds = new Set(touched ?? touchedBetween(previous, graph));
+    const affected = new Set<string>(seeds);
+    for (const id of descendants(previous, [...seeds].filter((id) => previous.nodes.has(id)))) affected.add(id);
+    for (const id of descendants(graph, [...seeds].filter((id) => graph.nodes.has(id)))) affected.add(id);
+    const session = fingerprintSession();
+    for (const id of affected) {
+      this.staleIds.delete(id);
+      this.fingerprintById.delete(id);
+      if (graph.nodes.has(id)) check(graph, id, session, this.staleIds, this.fingerprintById);
+    }
+    this.current = graph;
+    return affected;
   }
 }
+
+/**
+ * Nodes whose compiled context or own answer may differ between two graphs, found by object
+ * identity (graphs share unchanged objects): changed, added or removed nodes, the targets of
+ * changed wires, and nodes carrying an attachment whose record changed.
+ */
+export function touchedBetween(before: Graph, after: Graph): Set<string> {
+  const touched = new Set<string>();
+  for (const [id, node] of after.nodes) if (before.nodes.get(id) !== node) touched.add(id);
+  for (const id of before.nodes.keys()) if (!after.nodes.has(id)) touched.add(id);
+  if (before.wires !== after.wires) {
+    for (const [id, wire] of after.wires) if (before.wires.get(id) !== wire) touched.add(wire.to);
+    for (const [id, wire] of before.wires) if (after.wires.get(id) !== wire) touched.add(wire.to);
+  }
+  if (before.attachments !== after.attachments) {
+    const changed = new Set<string>();
+    for (const [hash, record] of after.attachments) if (before.attachments.get(hash) !== record) changed.add(hash);
+    for (const hash of before.attachments.keys()) if (!after.attachments.has(hash)) changed.add(hash);
+    for (const id of nodesUsingAttachments(after, changed)) touched.add(id);
+  }
+  return touched;
+}
+

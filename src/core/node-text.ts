@@ -1,0 +1,124 @@
+import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/canvas-document.ts';
+import { sha256Hex } from './hashing.ts';
+
+/**
+ * The text each node contributes, rendered once per node object. Graphs are immutable and
+ * share unchanged node objects, so a WeakMap keyed on the object is a safe cache: an edit
+ * makes a new object and the old entry is collected.
+ */
+interface NodeTextCache {
+  texts: Map<string, string | null>;
+  digests: Map<string, string>;
+}
+
+const cache = new WeakMap<CanvasNode, NodeTextCache>();
+
+function entry(node: CanvasNode): NodeTextCache {
+  let found = cache.get(node);
+  if (!found) {
+    found = { texts: new Map(), digests: new Map() };
+    cache.set(node, found);
+  }
+  return found;
+}
+
+function cached(node: CanvasNode, key: string, render: () => string | null): string | null {
+  const texts = entry(node).texts;
+  if (texts.has(key)) return texts.get(key)!;
+  const text = render();
+  texts.set(key, text);
+  return text;
+}
+
+/** SHA-256 of one of a node's texts, cached with it. */
+export function digestOf(node: CanvasNode, key: TextKey): string {
+  const digests = entry(node).digests;
+  let digest = digests.get(key);
+  if (digest === undefined) {
+    digest = sha256Hex(nodeText(node, key) ?? '');
+    digests.set(key, digest);
+  }
+  return digest;
+}
+
+export type TextKey = 'question' | 'answer' | 'execution' | 'material' | 'note';
+
+export function nodeText(node: CanvasNode, key: TextKey): string | null {
+  switch (key) {
+    case 'question':
+      return node.kind === 'question' || node.kind === 'mirror' ? node.question : null;
+    case 'answer':
+      return cached(node, key, () => answerOf(node));
+    case 'execution':
+      return node.kind === 'mirror' ? cached(node, key, () => executionText(node)) : null;
+    case 'material':
+      return node.kind === 'material' ? cached(node, key, () => materialText(node)) : null;
+    case 'note':
+      return node.kind === 'note' ? cached(node, key, () => `[Note]\n${node.text}`) : null;
+  }
+}
+
+/** The current answer: a question's selected complete version, or a mirror's editable copy. */
+function answerOf(node: CanvasNode): string | null {
+  if (node.kind === 'mirror') return node.answer;
+  if (node.kind !== 'question') return null;
+  return currentAnswer(node)?.text ?? null;
+}
+
+export function currentAnswer(node: QuestionNode): QuestionNode['versions'][number] | null {
+  if (node.currentVersionId === null) return null;
+  const version = node.versions.find((item) => item.id === node.currentVersionId);
+  // A failed or aborted attempt is kept as a version but never enters context.
+  return version && version.status === 'complete' ? version : null;
+}
+
+function materialText(node: MaterialNode): string {
+  return `[Material: ${node.title}]\nSource: ${provenanceLine(node)}\n\n${node.text}`;
+}
+
+function provenanceLine(node: MaterialNode): string {
+  const provenance = node.provenance;
+  switch (provenance.type) {
+    case 'pasted':
+      return 'pasted text';
+    case 'url': {
+      const fetched = new Date(provenance.fetchedAt).toISOString();
+      const requested = provenance.url !== provenance.finalUrl ? `, requested as ${provenance.url}` : '';
+      return `${provenance.finalUrl} (snapshot fetched ${fetched}${requested})`;
+    }
+    case 'pdf': {
+      const pages = provenance.pages.length === 1 ? `page ${provenance.pages[0]}` : `pages ${provenance.pages.join(', ')}`;
+      return `${provenance.fileName}, ${pages}`;
+    }
+    case 'image':
+      return `image ${provenance.fileName}`;
+  }
+}
+
+/**
+ * C20: a mirrored turn's tool steps. Excluded by default: one line naming the files touched,
+ * saying their contents were left out. Included: the whole execution record as text.
+ */
+function executionText(node: MirrorNode): string | null {
+  const steps = node.source.steps;
+  if (steps.length === 0) return null;
+  const plural = steps.length === 1 ? 'step' : 'steps';
+  if (!node.includeExecution) {
+    const files = [...new Set(steps.flatMap((step) => step.files))];
+    if (files.length === 0) return `[Execution: ${steps.length} tool ${plural}; their output was left out of this context]`;
+    return `[Execution: ${steps.length} tool ${plural} touched ${files.join(', ')}; their contents were left out of this context]`;
+  }
+  const lines = [`[Execution record: ${steps.length} tool ${plural}]`];
+  steps.forEach((step, index) => {
+    lines.push(`${index + 1}. ${step.name} (${step.op})${step.isError ? ' [error]' : ''}`);
+    if (step.inputSummary) lines.push(`   input: ${step.inputSummary}`);
+    if (step.files.length > 0) lines.push(`   files: ${step.files.join(', ')}`);
+    if (step.resultSummary) lines.push(`   result: ${step.resultSummary}`);
+  });
+  return lines.join('\n');
+}
+
+/** A material that carries an image (its bytes are an attachment). */
+export function materialImage(node: CanvasNode): string | null {
+  return node.kind === 'material' && node.provenance.type === 'image' ? node.provenance.attachmentHash : null;
+}
