@@ -1,0 +1,191 @@
+import { parseArgs } from 'node:util';
+import { CliError } from './cli-error.ts';
+
+/** One flag of the options table. Numbers are parsed and checked here, not in the handlers. */
+export interface FlagSpec {
+  type: 'boolean' | 'string' | 'number';
+  description: string;
+  choices?: readonly string[];
+}
+
+export interface CommandSpec {
+  name: string;
+  usage: string;
+  summary: string;
+  /** Minimum and maximum number of positional arguments. */
+  positionals: [number, number];
+  flags: Record<string, FlagSpec>;
+  examples: string[];
+}
+
+const json: FlagSpec = { type: 'boolean', description: 'print JSON for machines instead of text' };
+const limit: FlagSpec = { type: 'number', description: 'at most this many results' };
+
+/** The one options table: help, parsing and validation all come from here. */
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'index',
+    usage: 'weft index [--full] [--json]',
+    summary: 'build or update the why index (sessions, memory files, canvases)',
+    positionals: [0, 0],
+    flags: { full: { type: 'boolean', description: 'rebuild from scratch instead of updating' }, json },
+    examples: ['weft index', 'weft index --full'],
+  },
+  {
+    name: 'why',
+    usage: 'weft why <path|name|url|arxiv:id> [--include-read] [--all] [--limit N] [--json] | weft why --check <path>',
+    summary: 'the turns that touched a file (newest first)',
+    positionals: [1, 1],
+    flags: {
+      check: { type: 'boolean', description: 'one line; exit 0 when the path has history, 1 when none' },
+      'include-read': { type: 'boolean', description: 'also show turns that only read the file' },
+      all: { type: 'boolean', description: 'match a bare file name anywhere, not only inside the git root' },
+      limit,
+      json,
+    },
+    examples: ['weft why src/app.ts', 'weft why app.ts --all', 'weft why https://example.org/doc', 'weft why arxiv:2401.01234'],
+  },
+  {
+    name: 'find',
+    usage: 'weft find "<phrase>" [--in q|a|m] [--cwd DIR] [--limit N] [--json]',
+    summary: 'exact-phrase search in questions, answers and materials',
+    positionals: [1, 1],
+    flags: {
+      in: { type: 'string', description: 'q (questions), a (answers) or m (materials)', choices: ['q', 'a', 'm'] },
+      cwd: { type: 'string', description: 'only turns whose working directory is DIR or inside it' },
+      limit,
+      json,
+    },
+    examples: ['weft find "race condition"', 'weft find "greet" --in q --cwd .'],
+  },
+  {
+    name: 'recall',
+    usage: 'weft recall <turnKey> | <sessionId> <turn> [--json]',
+    summary: 'one turn verbatim: question, answer and tool steps',
+    positionals: [1, 2],
+    flags: { json },
+    examples: ['weft recall "claude-code:fb8acab2-…#83cfa92c-…"', 'weft recall fb8acab2 1'],
+  },
+  {
+    name: 'status',
+    usage: 'weft status [--json]',
+    summary: 'roots, sources, sessions, turns, database size and last index time',
+    positionals: [0, 0],
+    flags: { json },
+    examples: ['weft status'],
+  },
+  {
+    name: 'purge',
+    usage: 'weft purge [--json]',
+    summary: 'delete the index database (under WEFT_HOME only; canvases stay)',
+    positionals: [0, 0],
+    flags: { json },
+    examples: ['weft purge'],
+  },
+  {
+    name: 'mcp',
+    usage: 'weft mcp',
+    summary: 'serve why_check, why_file, find and recall_turn over MCP (stdio)',
+    positionals: [0, 0],
+    flags: {},
+    examples: ['weft mcp'],
+  },
+  {
+    name: 'setup',
+    usage: 'weft setup mcp [--remove] [--json]',
+    summary: 'register (or remove) the MCP server for Claude Code (.mcp.json here) and Codex (~/.codex/config.toml)',
+    positionals: [1, 1],
+    flags: { remove: { type: 'boolean', description: 'remove the weft entries again' }, json },
+    examples: ['weft setup mcp', 'weft setup mcp --remove'],
+  },
+  {
+    name: 'help',
+    usage: 'weft help [command]',
+    summary: 'this help',
+    positionals: [0, 1],
+    flags: {},
+    examples: ['weft help why'],
+  },
+];
+
+export type FlagValues = Record<string, string | boolean | number | undefined>;
+
+export interface ParsedCommand {
+  command: CommandSpec;
+  positionals: string[];
+  flags: FlagValues;
+}
+
+export function commandNamed(name: string): CommandSpec | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}
+
+/** Parses `argv` (without node and script) against the table; usage errors throw a CliError with exit code 2. */
+export function parseCommandLine(argv: readonly string[]): ParsedCommand {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h') {
+    return { command: commandNamed('help')!, positionals: [], flags: {} };
+  }
+  const command = commandNamed(name);
+  if (!command) throw new CliError('unknown-command', `unknown command "${name}" (try: weft help)`, 2);
+  const options: Record<string, { type: 'boolean' | 'string' }> = { help: { type: 'boolean' } };
+  for (const [flag, spec] of Object.entries(command.flags)) {
+    options[flag] = { type: spec.type === 'boolean' ? 'boolean' : 'string' };
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: [...rest], options, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new CliError('bad-usage', `${(error as Error).message.split('\n')[0]} (usage: ${command.usage})`, 2);
+  }
+  if (parsed.values.help) return { command: commandNamed('help')!, positionals: [command.name], flags: {} };
+  const flags: FlagValues = {};
+  for (const [flag, spec] of Object.entries(command.flags)) {
+    const value = parsed.values[flag];
+    if (value === undefined) continue;
+    if (spec.type === 'number') {
+      const number = Number(value);
+      if (!Number.isInteger(number) || number <= 0) {
+        throw new CliError('bad-usage', `--${flag} needs a positive whole number, got "${String(value)}"`, 2);
+      }
+      flags[flag] = number;
+    } else if (spec.choices && !spec.choices.includes(String(value))) {
+      throw new CliError('bad-usage', `--${flag} must be one of ${spec.choices.join(', ')}`, 2);
+    } else {
+      flags[flag] = value as string | boolean;
+    }
+  }
+  const [minimum, maximum] = command.positionals;
+  if (parsed.positionals.length < minimum || parsed.positionals.length > maximum) {
+    throw new CliError('bad-usage', `usage: ${command.usage}`, 2);
+  }
+  return { command, positionals: parsed.positionals, flags };
+}
+
+export function helpText(name?: string): string {
+  const command = name ? commandNamed(name) : undefined;
+  if (command) {
+    const flags = Object.entries(command.flags).map(([flag, spec]) => {
+      const value = spec.type === 'number' ? ' N' : spec.type === 'string' ? ' VALUE' : '';
+      return `  --${flag}${value}`.padEnd(22) + spec.description;
+    });
+    return [
+      `usage: ${command.usage}`,
+      '',
+      command.summary,
+      ...(flags.length > 0 ? ['', 'options:', ...flags] : []),
+      '',
+      'examples:',
+      ...command.examples.map((example) => `  ${example}`),
+    ].join('\n');
+  }
+  return [
+    'usage: weft <command> [options]',
+    '',
+    'commands:',
+    ...COMMANDS.map((entry) => `  ${entry.name.padEnd(8)} ${entry.summary}`),
+    '',
+    'environment: WEFT_HOME (default ~/.weft), WEFT_SESSION_ROOTS (roots separated by ":"), WEFT_MEMORY_ROOTS',
+    'run "weft help <command>" for its options',
+  ].join('\n');
+}

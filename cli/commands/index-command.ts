@@ -1,0 +1,30 @@
+import type { ParsedCommand } from '../command-table.ts';
+import { printJson } from '../format.ts';
+import { megabytes, progressBar } from '../progress-bar.ts';
+import type { Terminal } from '../terminal.ts';
+
+/** `weft index [--full]`: build or update; prints files, MB, turns and time. */
+export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
+  const { WhyIndex } = await import('../../runtime/index/index.ts');
+  const index = WhyIndex.open({ env: io.env });
+  try {
+    const progress = progressBar(io);
+    const summary = command.flags.full ? await index.rebuild(progress.onProgress) : await index.index(progress.onProgress);
+    progress.done();
+    const status = index.status();
+    if (command.flags.json) {
+      printJson(io.out, { ...summary, turns: status.turns, sessions: status.sessions });
+    } else {
+      const seconds = (summary.durationMs / 1000).toFixed(2);
+      io.out(
+        `indexed ${summary.fullReads + summary.appendReads} of ${summary.files} files ` +
+          `(${summary.appendReads} appended, ${summary.removed} removed), ${megabytes(summary.bytesRead)} MB, ` +
+          `${summary.turnsWritten} turns written, ${status.turns} turns in ${status.sessions} sessions, ${seconds} s\n`,
+      );
+    }
+    for (const failure of summary.failed) io.err(`weft: could not read ${failure.path}: ${failure.reason}\n`);
+    return 0;
+  } finally {
+    index.close();
+  }
+}

@@ -1,0 +1,76 @@
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CliError } from '../cli-error.ts';
+import type { ParsedCommand } from '../command-table.ts';
+import { printJson } from '../format.ts';
+import {
+  addToCodexToml,
+  addToMcpJson,
+  removeFromCodexToml,
+  removeFromMcpJson,
+  type EditResult,
+  type McpLaunch,
+} from '../mcp-registration.ts';
+import type { Terminal } from '../terminal.ts';
+
+/** `weft setup mcp [--remove]`: Claude Code's project `.mcp.json` here, and Codex's `~/.codex/config.toml`. */
+export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
+  if (command.positionals[0] !== 'mcp') throw new CliError('bad-usage', 'usage: weft setup mcp [--remove]', 2);
+  const launch: McpLaunch = {
+    command: process.execPath,
+    args: [fileURLToPath(new URL('../../bin/weft.mjs', import.meta.url)), 'mcp'],
+  };
+  const codexHome = io.env.CODEX_HOME?.trim() ? resolve(io.env.CODEX_HOME) : join(io.env.HOME?.trim() || homedir(), '.codex');
+  const targets = [
+    { client: 'claude-code', path: join(io.cwd, '.mcp.json'), edit: command.flags.remove ? removeFromMcpJson : (text: string | null) => addToMcpJson(text, launch) },
+    { client: 'codex', path: join(codexHome, 'config.toml'), edit: command.flags.remove ? removeFromCodexToml : (text: string | null) => addToCodexToml(text, launch) },
+  ];
+  const results = targets.map((target) => {
+    let result: EditResult;
+    try {
+      result = target.edit(readOptional(target.path));
+    } catch (error) {
+      throw new CliError('setup-unreadable', `cannot edit ${target.path}: ${(error as Error).message}`);
+    }
+    if (result.changed) writeAtomically(target.path, result.text);
+    return { client: target.client, path: target.path, changed: result.changed, present: !command.flags.remove };
+  });
+  if (command.flags.json) printJson(io.out, results);
+  else {
+    for (const result of results) {
+      const verb = command.flags.remove ? (result.changed ? 'removed from' : 'not in') : result.changed ? 'registered in' : 'already in';
+      io.out(`${result.client}: weft MCP server ${verb} ${result.path}\n`);
+    }
+  }
+  return 0;
+}
+
+function readOptional(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}
+
+/** Writes through a temporary file and a rename, keeping the file's mode; `null` deletes the file. */
+function writeAtomically(path: string, text: string | null): void {
+  if (text === null) {
+    rmSync(path, { force: true });
+    return;
+  }
+  mkdirSync(dirname(path), { recursive: true });
+  let mode = 0o644;
+  try {
+    mode = statSync(path).mode & 0o777;
+  } catch {
+    // New file.
+  }
+  const temporary = `${path}.weft-${process.pid}.tmp`;
+  writeFileSync(temporary, text, { mode });
+  chmodSync(temporary, mode);
+  renameSync(temporary, path);
+}

@@ -1,0 +1,31 @@
+import type { ParsedCommand } from '../command-table.ts';
+import { formatTime, printJson } from '../format.ts';
+import { openFreshIndex } from '../open-why-index.ts';
+import { megabytes } from '../progress-bar.ts';
+import type { Terminal } from '../terminal.ts';
+
+/** `weft status`: roots, sources, sessions, turns, database size, last index time. */
+export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
+  const index = await openFreshIndex(io);
+  try {
+    const status = index.status();
+    if (command.flags.json) {
+      printJson(io.out, status);
+      return 0;
+    }
+    io.out(
+      [
+        `index     ${status.databasePath} (schema ${status.schemaVersion}, ${megabytes(status.databaseBytes)} MB)`,
+        `roots     ${status.roots.join('\n          ')}`,
+        `sources   ${status.sources.sessions} session files, ${status.sources.memoryFiles} memory files, ${status.sources.canvases} canvases`,
+        `reads     ${status.sources.fullReads} full, ${status.sources.appendReads} from where reading stopped`,
+        `sessions  ${status.sessions}`,
+        `turns     ${status.turns} (${status.touches} file touches, ${status.materials} materials)`,
+        `indexed   ${formatTime(status.lastIndexedAt)}`,
+      ].join('\n') + '\n',
+    );
+    return 0;
+  } finally {
+    index.close();
+  }
+}

@@ -1,0 +1,49 @@
+import type { ParsedCommand } from '../command-table.ts';
+import { formatTime, oneLineText, printJson, shortId } from '../format.ts';
+import { openFreshIndex } from '../open-why-index.ts';
+import type { Terminal } from '../terminal.ts';
+
+/** `weft why <path>` and `weft why --check <path>`. */
+export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
+  const target = command.positionals[0]!;
+  const index = await openFreshIndex(io);
+  try {
+    const targetOptions = { cwd: io.cwd, all: Boolean(command.flags.all) };
+    if (command.flags.check) {
+      const history = index.hasHistory(target, targetOptions);
+      if (command.flags.json) printJson(io.out, { path: target, history });
+      else io.out(`${target}: ${history ? 'has history' : 'no history'}\n`);
+      return history ? 0 : 1;
+    }
+    const result = index.why(target, {
+      ...targetOptions,
+      includeRead: Boolean(command.flags['include-read']),
+      limit: (command.flags.limit as number | undefined) ?? 20,
+    });
+    if (command.flags.json) {
+      printJson(io.out, result.hits);
+      return 0;
+    }
+    if (result.hits.length === 0) {
+      io.out(`no turn touched ${target}\n`);
+      return 0;
+    }
+    for (const hit of result.hits) {
+      io.out(
+        `${formatTime(hit.at)}  ${hit.runner.padEnd(11)} ${shortId(hit.sessionId)} #${hit.turn}  ${hit.op.padEnd(6)} ${hit.path}\n` +
+          `    ${oneLineText(hit.question, 110) || '(no question text)'}\n` +
+          `    weft recall ${quote(hit.turnKey)}\n`,
+      );
+    }
+    if (result.hiddenReads > 0) {
+      io.out(`(${result.hiddenReads} read-only turn${result.hiddenReads === 1 ? '' : 's'} hidden; --include-read shows them)\n`);
+    }
+    return 0;
+  } finally {
+    index.close();
+  }
+}
+
+function quote(text: string): string {
+  return /^[\w:#./@-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}

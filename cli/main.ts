@@ -1,0 +1,42 @@
+import { CliError } from './cli-error.ts';
+import { helpText, parseCommandLine, type ParsedCommand } from './command-table.ts';
+import { terminal, type Terminal } from './terminal.ts';
+
+/** Handlers are imported only when their command runs, so `weft help` never loads SQLite or the MCP SDK. */
+const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io: Terminal) => Promise<number> }>> = {
+  index: () => import('./commands/index-command.ts'),
+  why: () => import('./commands/why-command.ts'),
+  find: () => import('./commands/find-command.ts'),
+  recall: () => import('./commands/recall-command.ts'),
+  status: () => import('./commands/status-command.ts'),
+  purge: () => import('./commands/purge-command.ts'),
+  mcp: () => import('./commands/mcp-command.ts'),
+  setup: () => import('./commands/setup-command.ts'),
+};
+
+/** Runs one command line; sets `process.exitCode` (never calls `process.exit`, so output always flushes). */
+export async function main(argv: readonly string[], io: Terminal = terminal()): Promise<void> {
+  try {
+    const parsed = parseCommandLine(argv);
+    if (parsed.command.name === 'help') {
+      io.out(`${helpText(parsed.positionals[0])}\n`);
+      return;
+    }
+    const handler = await HANDLERS[parsed.command.name]!();
+    process.exitCode = await handler.run(parsed, io);
+  } catch (error) {
+    process.exitCode = error instanceof CliError ? error.exitCode : 1;
+    io.err(`weft: ${oneLine(error)}\n`);
+  }
+}
+
+function oneLine(error: unknown): string {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    const message = error.message.split('\n')[0] ?? '';
+    return typeof code === 'string' && !(error instanceof CliError) && !message.startsWith(code)
+      ? `${message} [${code}]`
+      : message;
+  }
+  return String(error);
+}

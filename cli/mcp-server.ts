@@ -1,0 +1,98 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import type { FindField, WhyIndex } from '../runtime/index/index.ts';
+import { refreshNotice } from './open-why-index.ts';
+import type { Terminal } from './terminal.ts';
+
+const FIELDS: Record<string, FindField> = { q: 'question', a: 'answer', m: 'material' };
+
+type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
+
+/** The four read-only tools, answered by the same runtime/index queries as the CLI. */
+export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'): McpServer {
+  const server = new McpServer({ name: 'weft', version });
+  let refreshing: Promise<unknown> = Promise.resolve();
+  // One stat pass at a time, each before a call, so answers follow what the agents just wrote.
+  const answer = (compute: () => unknown) => {
+    const result = refreshing.then(async (): Promise<ToolResult> => {
+      try {
+        const notice = refreshNotice(await index.refresh());
+        if (notice) io.err(`weft: ${notice}\n`);
+        return { content: [{ type: 'text', text: JSON.stringify(compute(), null, 2) }] };
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        return {
+          content: [{ type: 'text', text: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}` }],
+          isError: true,
+        };
+      }
+    });
+    refreshing = result.catch(() => undefined);
+    return result;
+  };
+
+  server.registerTool(
+    'why_check',
+    {
+      title: 'Has this file any agent history?',
+      description: 'True when some coding-agent turn touched (or read) the path. Paths may be absolute, relative to the server\'s working directory, a bare file name, a URL or arxiv:<id>.',
+      inputSchema: { path: z.string().min(1) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ path }) => answer(() => ({ path, history: index.hasHistory(path, { cwd: io.cwd }) })),
+  );
+  server.registerTool(
+    'why_file',
+    {
+      title: 'Why does this file look like this?',
+      description: 'The coding-agent turns that touched the path, newest first, with the question each turn answered. Read-only turns are hidden unless include_read or nothing else touched it.',
+      inputSchema: {
+        path: z.string().min(1),
+        include_read: z.boolean().optional(),
+        limit: z.number().int().positive().max(500).optional(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ path, include_read, limit }) =>
+      answer(() => index.why(path, { cwd: io.cwd, includeRead: include_read ?? false, limit: limit ?? 20 }).hits),
+  );
+  server.registerTool(
+    'find',
+    {
+      title: 'Find exact words in past turns',
+      description: 'Exact-phrase search over agent questions (q), answers (a) and materials such as memory files (m).',
+      inputSchema: {
+        phrase: z.string().min(1),
+        in: z.enum(['q', 'a', 'm']).optional(),
+        limit: z.number().int().positive().max(500).optional(),
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ phrase, in: field, limit }) =>
+      answer(() => index.find(phrase, { ...(field ? { in: FIELDS[field]! } : {}), limit: limit ?? 20 })),
+  );
+  server.registerTool(
+    'recall_turn',
+    {
+      title: 'Recall one turn verbatim',
+      description: 'The question, answer and tool steps of one turn: give a session id and turn number, or a turn key as session with no turn.',
+      inputSchema: { session: z.string().min(1), turn: z.number().int().positive().optional() },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ session, turn }) =>
+      answer(() => index.recall(turn === undefined ? { turnKey: session } : { sessionId: session, turn })),
+  );
+  return server;
+}
+
+/** `weft mcp`: opens the index (building it on first use) and serves on stdin/stdout. */
+export async function serveMcp(io: Terminal): Promise<void> {
+  const { WhyIndex } = await import('../runtime/index/index.ts');
+  const index = WhyIndex.open({ env: io.env });
+  if (index.createdNow) await index.index();
+  const server = createMcpServer(index, io);
+  const transport = new StdioServerTransport();
+  transport.onclose = () => index.close();
+  await server.connect(transport);
+}
