@@ -7,7 +7,14 @@ export const MAX_INPUT_SUMMARY = 400;
 export const MAX_RESULT_SUMMARY = 600;
 
 /** A Session as the adapters emit it: the protocol type plus additive fields. */
-export type AtlasSession = Session & {
+/** A Turn plus additive fields. */
+export type AtlasTurn = Turn & {
+  /** pi only: the turn this one continues in the conversation tree (`parentId`); differs from the previous turn after a branch. */
+  followsTurnKey?: string | null;
+};
+
+export type AtlasSession = Omit<Session, 'turns'> & {
+  turns: AtlasTurn[];
   /** Claude Code subagent id (`agent-<id>.jsonl`), when this session is a subagent run. */
   agentId: string | null;
   /** The tool-call id in the parent that spawned this run, when known. */
@@ -26,12 +33,14 @@ export interface BuilderState {
   startedAt: number | null;
   endedAt: number | null;
   models: string[];
+  /** The model in force now; a new turn starts with it. */
+  currentModel: string | null;
   parentSessionId: string | null;
   parentTurnKey: string | null;
   parentToolCallId: string | null;
   agentId: string | null;
   isSubagent: boolean;
-  turns: Omit<Turn, 'key' | 'number'>[];
+  turns: (Omit<Turn, 'key' | 'number'> & { followsOpeningId?: string | null })[];
   compactions: Session['compactions'];
   pendingCompaction: boolean;
   /** callId → [turn index, step index][] (one call can yield several steps, e.g. a patch). */
@@ -50,6 +59,7 @@ export function initialBuilder(runner: Runner): BuilderState {
     startedAt: null,
     endedAt: null,
     models: [],
+    currentModel: null,
     parentSessionId: null,
     parentTurnKey: null,
     parentToolCallId: null,
@@ -98,11 +108,13 @@ export function noteTime(state: BuilderState, at: number | null): void {
   }
 }
 
-export function noteModel(state: BuilderState, model: unknown): void {
+/** Record a model; `applyToCurrentTurn` false only sets the model the next turn starts with. */
+export function noteModel(state: BuilderState, model: unknown, applyToCurrentTurn = true): void {
   if (typeof model !== 'string' || model.length === 0 || model === '<synthetic>') return;
   addUnique(state.models, [model]);
+  state.currentModel = model;
   const turn = state.turns[state.turns.length - 1];
-  if (turn !== undefined) turn.model = model;
+  if (turn !== undefined && applyToCurrentTurn) turn.model = model;
 }
 
 export function noteCwd(state: BuilderState, cwd: unknown): void {
@@ -136,7 +148,7 @@ export function openTurn(state: BuilderState, recordId: string, userText: string
     urls: [],
     arxivIds: [],
     dois: [],
-    model: null,
+    model: state.currentModel,
     startedAt: at,
     endedAt: at,
     afterCompaction: state.pendingCompaction,
@@ -146,6 +158,15 @@ export function openTurn(state: BuilderState, recordId: string, userText: string
   noteReferences(state.turns[state.turns.length - 1]!, userText);
   setTitle(state, userText, false);
   noteTime(state, at);
+}
+
+/** Give the current turn (opened without text, e.g. by Codex task_started) its prompt. */
+export function fillPrompt(state: BuilderState, text: string): void {
+  const turn = state.turns[state.turns.length - 1];
+  if (turn === undefined) return;
+  turn.userText = clip(text, MAX_TURN_TEXT);
+  noteReferences(turn, text);
+  setTitle(state, text, false);
 }
 
 /** The current turn; activity before any prompt opens an implicit turn keyed by that record. */
@@ -257,11 +278,12 @@ export function buildSession(state: BuilderState, sourcePath: string, fallbackId
     parentSessionId: state.parentSessionId,
     parentTurnKey: state.parentTurnKey,
     isSubagent: state.isSubagent,
-    turns: state.turns.map((turn, index) => ({
-      ...turn,
-      key: turnKey(state.runner, sessionId, turn.openingRecordId),
-      number: index + 1,
-    })),
+    turns: state.turns.map((turn, index) => {
+      const { followsOpeningId, ...rest } = turn;
+      const built: AtlasTurn = { ...rest, key: turnKey(state.runner, sessionId, turn.openingRecordId), number: index + 1 };
+      if (followsOpeningId !== undefined) built.followsTurnKey = followsOpeningId === null ? null : turnKey(state.runner, sessionId, followsOpeningId);
+      return built;
+    }),
     compactions: state.compactions.map((entry) => ({ ...entry })),
     agentId: state.agentId,
     parentToolCallId: state.parentToolCallId,

@@ -22,6 +22,7 @@ const TOOLS: Record<string, { op: ToolOp; pathKeys: string[] }> = {
   multiedit: { op: 'edit', pathKeys: ['file_path', 'path'] },
   notebookedit: { op: 'edit', pathKeys: ['notebook_path'] },
   str_replace_editor: { op: 'edit', pathKeys: ['path'] },
+  apply_patch: { op: 'edit', pathKeys: [] },
   bash: { op: 'run', pathKeys: [] },
   shell: { op: 'run', pathKeys: [] },
   exec_command: { op: 'run', pathKeys: [] },
