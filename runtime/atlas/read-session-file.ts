@@ -8,6 +8,7 @@ import { MAX_LINE_BYTES } from './line-decoder.ts';
 import { emptyParseReport } from './parse-report.ts';
 import { SessionAccumulator } from './session-accumulator.ts';
 import type { AtlasSession } from './session-builder.ts';
+import { linkClaudeSubagent } from './claude-subagent-parent.ts';
 
 export const PREFIX_HASH_BYTES = 64 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
@@ -16,6 +17,12 @@ const DETECT_LINES = 50;
 
 export interface ReadSessionOptions {
   fence: Fence;
+  /**
+   * Link a Claude Code subagent file to its parent: read the sidecar `.meta.json` and the parent
+   * transcript (both through the fence, read-only) to fill `parentToolCallId` and `parentTurnKey`.
+   * Default true.
+   */
+  linkParent?: boolean;
   /** Resume at this byte offset; needs the `state` returned by the read that stopped there. */
   fromOffset?: number;
   state?: string;
@@ -146,13 +153,18 @@ export async function readSessionFile(requested: string, options: ReadSessionOpt
     const tail = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
     accumulator.finish(pendingLength > MAX_LINE_BYTES ? tail.subarray(0, 0) : tail, pendingLength);
 
+    let sessions = accumulator.sessions();
+    if (options.linkParent !== false && accumulator.runner === 'claude-code') {
+      sessions = await linkClaudeSubagent(real, sessions, options.fence);
+    }
+
     const prefixLength = Math.min(accumulator.bytesConsumed, PREFIX_HASH_BYTES);
     const prefixHash = await prefixHashOf(handle, prefixLength);
     const state: SavedState = { version: 1, prefixLength, prefixHash, accumulator: accumulator.saveState() };
     return {
       path: real,
       runner: accumulator.runner,
-      sessions: accumulator.sessions(),
+      sessions,
       report: accumulator.report(),
       bytesConsumed: accumulator.bytesConsumed,
       size,

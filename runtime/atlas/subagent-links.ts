@@ -1,0 +1,34 @@
+import type { AtlasSession } from './session-builder.ts';
+
+/**
+ * Link subagent runs and forks to the parent turn that delegated them, across sessions read separately.
+ * A child is matched to a parent turn by, in order: the parent turn already naming the child
+ * (Claude `toolUseResult.agentId` / `agent_progress`), the spawning tool-call id (`.meta.json` `toolUseId`),
+ * or, failing those, the last parent turn that started at or before the child (for Claude Code only a
+ * turn with an agent step; for Codex threads any turn, as their parent records no call id). Both sides are filled in: `parentTurnKey` on the child, `subagentSessionIds` on the turn.
+ * Returns copies; the input is not modified.
+ */
+export function linkSessions(sessions: readonly AtlasSession[]): AtlasSession[] {
+  const copies = sessions.map((session) => structuredClone(session));
+  const byId = new Map<string, AtlasSession>();
+  for (const session of copies) if (!byId.has(session.sessionId)) byId.set(session.sessionId, session);
+  for (const child of copies) {
+    if (child.parentSessionId === null) continue;
+    const parent = byId.get(child.parentSessionId);
+    if (parent === undefined || parent === child) continue;
+    let turn = parent.turns.find((candidate) => candidate.subagentSessionIds.includes(child.sessionId));
+    if (turn === undefined && child.parentToolCallId !== null) {
+      turn = parent.turns.find((candidate) => candidate.steps.some((step) => step.callId === child.parentToolCallId));
+    }
+    if (turn === undefined && child.startedAt !== null) {
+      // Claude: only a turn that spawned an agent qualifies; Codex parents record no spawn call reliably.
+      const started = child.startedAt;
+      turn = [...parent.turns].reverse().find((candidate) => candidate.startedAt !== null && candidate.startedAt <= started
+        && (child.runner === 'codex' || candidate.steps.some((step) => step.op === 'agent')));
+    }
+    if (turn === undefined) continue;
+    if (child.parentTurnKey === null) child.parentTurnKey = turn.key;
+    if (child.isSubagent && !turn.subagentSessionIds.includes(child.sessionId)) turn.subagentSessionIds.push(child.sessionId);
+  }
+  return copies;
+}
