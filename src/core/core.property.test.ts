@@ -1,0 +1,351 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CanvasDocument, CanvasNode, Wire } from '../../protocol/canvas-document.ts';
+import { applyChange } from './apply-change.ts';
+import { buildRequest } from './build-request.ts';
+import type { GraphChange } from './changes.ts';
+import { compile } from './compile.ts';
+import { buildContextBundle } from './context-bundle.ts';
+import { appendEvent, chainAnchor, verifyChain } from './event-log.ts';
+import { upstreamFingerprint, upstreamParts, upstreamSnapshot } from './fingerprint.ts';
+import { documentFromGraph, emptyCanvasDocument, graphFromDocument, type Graph } from './graph.ts';
+import { canonicalJson } from './hashing.ts';
+import { isLive } from './live.ts';
+import { autoRerunTargets, replayOrder, rerunAllowed } from './replay.ts';
+import { shownStale } from './shown-stale.ts';
+import { computeStaleFull, StaleTracker } from './stale-tracker.ts';
+
+const HASH = (seed: number) => seed.toString(16).padStart(64, '0');
+const KINDS = ['question', 'question', 'question', 'note', 'material', 'mirror'] as const;
+
+interface Spec {
+  nodes: { kind: (typeof KINDS)[number]; createdAt: number; archived: boolean; answered: boolean; autoRerun: boolean }[];
+  edges: { from: number; to: number; kind: 'solid' | 'quote' | 'full' }[];
+}
+
+/** Random DAGs: edges only go from a lower to a higher index, so every spec is acyclic. */
+const specArbitrary: fc.Arbitrary<Spec> = fc.integer({ min: 2, max: 10 }).chain((count) =>
+  fc.record({
+    nodes: fc.array(
+      fc.record({
+        kind: fc.constantFrom(...KINDS),
+        createdAt: fc.integer({ min: 0, max: 4 }),
+        archived: fc.boolean(),
+        answered: fc.boolean(),
+        autoRerun: fc.boolean(),
+      }),
+      { minLength: count, maxLength: count },
+    ),
+    edges: fc.uniqueArray(
+      fc
+        .record({ a: fc.integer({ min: 0, max: count - 1 }), b: fc.integer({ min: 0, max: count - 1 }), kind: fc.constantFrom('solid', 'solid', 'quote', 'full') })
+        .filter(({ a, b }) => a !== b)
+        .map(({ a, b, kind }) => ({ from: Math.min(a, b), to: Math.max(a, b), kind: kind as 'solid' | 'quote' | 'full' })),
+      { selector: (edge) => `${edge.from}-${edge.to}`, maxLength: count * 2 },
+    ),
+  }),
+);
+
+/** Text carries a per-node marker so a test can see exactly whose content reached a context. */
+function marker(index: number): string {
+  return `<<node-${index}>>`;
+}
+
+function nodeOf(spec: Spec['nodes'][number], index: number): CanvasNode {
+  const base = {
+    id: `node-${index}`,
+    createdAt: spec.createdAt,
+    position: { x: index, y: 0 },
+    size: null,
+    archived: false,
+    archivedAt: null,
+    excludedParts: [],
+  };
+  const text = `text ${marker(index)}`;
+  switch (spec.kind) {
+    case 'question':
+      return {
+        ...base,
+        kind: 'question',
+        question: `question ${marker(index)}`,
+        versions: [],
+        currentVersionId: null,
+        autoRerun: { enabled: spec.autoRerun, rounds: 2 },
+        model: null,
+        attachments: index % 3 === 0 ? [HASH(index % 2)] : [],
+      };
+    case 'note':
+      return { ...base, kind: 'note', text };
+    case 'material':
+      return { ...base, kind: 'material', title: `title ${marker(index)}`, text, provenance: { type: 'pasted' } };
+    case 'mirror':
+      return {
+        ...base,
+        kind: 'mirror',
+        source: {
+          runner: 'codex',
+          sessionId: 's',
+          turnKey: `codex:s#${index}`,
+          turnNumber: index + 1,
+          question: `mirror question ${marker(index)}`,
+          answer: `mirror answer ${marker(index)}`,
+          model: null,
+          at: null,
+          steps: [{ name: 'Edit', op: 'edit', inputSummary: `edit ${marker(index)}`, files: [`/w/${marker(index)}.ts`], resultSummary: '', isError: false }],
+          delegatedBy: null,
+        },
+        question: `mirror question ${marker(index)}`,
+        answer: `mirror answer ${marker(index)}`,
+        includeExecution: index % 2 === 0,
+      };
+  }
+}
+
+function wireOf(edge: Spec['edges'][number], index: number): Wire {
+  const base = { id: `wire-${index}`, from: `node-${edge.from}`, to: `node-${edge.to}`, createdAt: index };
+  return edge.kind === 'solid' ? { ...base, kind: 'solid' } : { ...base, kind: 'dashed', depth: edge.kind };
+}
+
+/**
+ * Builds the canvas: nodes and wires, then answers in index order (so each records the
+ * fingerprint of its upstream at that moment), then archives. Answers given before an upstream
+ * answer changes become stale, as on a real canvas.
+ */
+function buildGraph(spec: Spec): Graph {
+  const document: CanvasDocument = emptyCanvasDocument({ id: 'c', name: 'random', workingDirectory: null, createdAt: 0 });
+  document.nodes = spec.nodes.map(nodeOf);
+  document.wires = spec.edges.map(wireOf);
+  document.attachments = [0, 1].map((seed) => ({ hash: HASH(seed), mediaType: 'image/png', name: `i${seed}.png`, byteLength: 1, dataBase64: 'AA==' }));
+  let graph = graphFromDocument(document);
+  let clock = 100;
+  let counter = 0;
+  const context = () => ({ now: clock++, newId: () => `gen-${counter++}` });
+  const apply = (change: GraphChange) => {
+    const result = applyChange(graph, change, context());
+    if (!result.ok) throw result.error;
+    graph = result.value.graph;
+  };
+  spec.nodes.forEach((node, index) => {
+    if (node.kind !== 'question' || !node.answered) return;
+    const id = `node-${index}`;
+    apply({
+      type: 'add-version',
+      nodeId: id,
+      version: { text: `answer ${marker(index)}`, question: 'q', model: 'm', requestHash: null, ...upstreamSnapshot(graph, id), origin: 'generated', status: 'complete', branchOf: null },
+    });
+  });
+  // Re-answer the first answered node after everything, so some downstream answers go stale.
+  const first = spec.nodes.findIndex((node) => node.kind === 'question' && node.answered);
+  if (first >= 0) {
+    const id = `node-${first}`;
+    apply({
+      type: 'add-version',
+      nodeId: id,
+      version: { text: `answer again ${marker(first)}`, question: 'q', model: 'm', requestHash: null, ...upstreamSnapshot(graph, id), origin: 'generated', status: 'complete', branchOf: null },
+    });
+  }
+  spec.nodes.forEach((node, index) => {
+    if (node.archived) apply({ type: 'archive', nodeId: `node-${index}` });
+  });
+  return graph;
+}
+
+function compilable(graph: Graph): string[] {
+  return [...graph.nodes.values()].filter((node) => node.kind === 'question' || node.kind === 'mirror').map((node) => node.id);
+}
+
+function shuffled<T>(items: readonly T[], keys: readonly number[]): T[] {
+  return items
+    .map((item, index) => ({ item, key: keys[index % Math.max(1, keys.length)]! * 1000 + index }))
+    .sort((left, right) => left.key - right.key)
+    .map(({ item }) => item);
+}
+
+describe('compile properties on random DAGs', () => {
+  it('is deterministic and independent of the insertion order of nodes and wires', () => {
+    fc.assert(
+      fc.property(specArbitrary, fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 20 }), (spec, keys) => {
+        const graph = buildGraph(spec);
+        const document = documentFromGraph(graph);
+        const reordered = graphFromDocument({
+          ...document,
+          nodes: shuffled(document.nodes, keys),
+          wires: shuffled(document.wires, [...keys].reverse()),
+        });
+        const stale = shownStale(graph, computeStaleFull(graph));
+        const staleReordered = shownStale(reordered, computeStaleFull(reordered));
+        expect([...staleReordered].sort()).toEqual([...stale].sort());
+        for (const id of compilable(graph)) {
+          const once = canonicalJson(compile(graph, id, { stale }));
+          expect(canonicalJson(compile(graph, id, { stale }))).toBe(once);
+          expect(canonicalJson(compile(reordered, id, { stale: staleReordered }))).toBe(once);
+          expect(upstreamFingerprint(reordered, id)).toBe(upstreamFingerprint(graph, id));
+        }
+      }),
+      { numRuns: 120 },
+    );
+  });
+
+  it('never lets an archived node reach any read path', () => {
+    fc.assert(
+      fc.property(specArbitrary, (spec) => {
+        const graph = buildGraph(spec);
+        const archived = [...graph.nodes.values()].filter((node) => !isLive(node));
+        const markers = archived.map((node) => marker(Number(node.id.slice('node-'.length))));
+        const leaks = (text: string) => markers.filter((item) => text.includes(item));
+        const state = computeStaleFull(graph);
+        const shown = shownStale(graph, state);
+        const archivedIds = new Set(archived.map((node) => node.id));
+        // The stale set, the shown set, Replay and the fingerprints.
+        for (const id of state.stale) expect(archivedIds.has(id)).toBe(false);
+        for (const id of state.fingerprints.keys()) expect(archivedIds.has(id)).toBe(false);
+        for (const id of replayOrder(graph, new Set([...graph.nodes.keys()]))) expect(archivedIds.has(id)).toBe(false);
+        for (const id of replayOrder(graph, shown)) expect(archivedIds.has(id)).toBe(false);
+        for (const node of graph.nodes.values()) {
+          // Auto-rerun after any completion, and a manual rerun.
+          for (const id of autoRerunTargets(graph, node.id)) expect(archivedIds.has(id)).toBe(false);
+          if (archivedIds.has(node.id)) expect(rerunAllowed(node).ok).toBe(false);
+        }
+        for (const id of compilable(graph)) {
+          if (archivedIds.has(id)) continue;
+          // The compiled context (preview and every request path), its sources, the request,
+          // upstream parts and the bundle.
+          const compiled = compile(graph, id, { stale: shown });
+          expect(leaks(JSON.stringify(compiled.messages))).toEqual([]);
+          for (const source of compiled.sources) expect(archivedIds.has(source.nodeId)).toBe(false);
+          const built = buildRequest(compiled, { model: 'm', memoryBlock: 'memory', recallBlock: 'recall' });
+          expect(leaks(canonicalJson(built.request))).toEqual([]);
+          for (const part of upstreamParts(graph, id)) expect(archivedIds.has(part.nodeId)).toBe(false);
+          expect(leaks(JSON.stringify(upstreamParts(graph, id)))).toEqual([]);
+          expect(leaks(JSON.stringify(buildContextBundle(graph, compiled, { model: 'm', createdAt: 1 })))).toEqual([]);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+const changeArbitrary = (count: number): fc.Arbitrary<GraphChange> => {
+  const node = fc.integer({ min: 0, max: count - 1 }).map((index) => `node-${index}`);
+  return fc.oneof(
+    fc.record({ type: fc.constant('edit-node' as const), nodeId: node, patch: fc.record({ question: fc.string({ maxLength: 4 }) }) }),
+    fc.record({ type: fc.constant('edit-node' as const), nodeId: node, patch: fc.record({ text: fc.string({ maxLength: 4 }) }) }),
+    fc.record({ type: fc.constantFrom('archive' as const, 'unarchive' as const), nodeId: node }),
+    fc.record({ type: fc.constant('delete-node' as const), nodeId: node }),
+    fc.record({ type: fc.constant('wire' as const), from: node, to: node, kind: fc.constant('solid' as const) }),
+    fc.record({ type: fc.constant('wire' as const), from: node, to: node, kind: fc.constant('dashed' as const), depth: fc.constantFrom('quote' as const, 'full' as const) }),
+    fc.record({ type: fc.constant('unwire' as const), wireId: fc.integer({ min: 0, max: count * 2 }).map((index) => `wire-${index}`) }),
+    fc.record({
+      type: fc.constant('set-wire-kind' as const),
+      wireId: fc.integer({ min: 0, max: count * 2 }).map((index) => `wire-${index}`),
+      kind: fc.constant('dashed' as const),
+      depth: fc.constantFrom('quote' as const, 'full' as const),
+    }),
+    fc.record({ type: fc.constant('exclude-part' as const), nodeId: node, partId: node.map((id) => `${id}:answer`) }),
+    fc.record({ type: fc.constant('add-version' as const), nodeId: node, version: fc.constant(null) }) as unknown as fc.Arbitrary<GraphChange>,
+  );
+};
+
+describe('incremental staleness', () => {
+  it('equals a full recompute after random change sequences', () => {
+    fc.assert(
+      fc.property(
+        specArbitrary.chain((spec) => fc.tuple(fc.constant(spec), fc.array(changeArbitrary(spec.nodes.length), { maxLength: 12 }))),
+        ([spec, changes]) => {
+          let graph = buildGraph(spec);
+          const tracker = new StaleTracker(graph);
+          const byDiff = new StaleTracker(graph);
+          let clock = 10_000;
+          for (const raw of changes) {
+            // An answer records the fingerprint of its upstream now, as dispatch does.
+            const change: GraphChange =
+              raw.type === 'add-version'
+                ? {
+                    type: 'add-version',
+                    nodeId: raw.nodeId,
+                    version: { text: 'regenerated', question: 'q', model: 'm', requestHash: null, ...safeSnapshot(graph, raw.nodeId), origin: 'generated', status: 'complete', branchOf: null },
+                  }
+                : raw;
+            const result = applyChange(graph, change, { now: clock++, newId: () => `id-${clock++}` });
+            if (!result.ok) continue;
+            graph = result.value.graph;
+            tracker.update(graph, result.value.touched);
+            byDiff.update(graph);
+            const full = computeStaleFull(graph);
+            expect([...tracker.stale].sort()).toEqual([...full.stale].sort());
+            expect(new Map([...tracker.fingerprints].sort())).toEqual(new Map([...full.fingerprints].sort()));
+            expect([...byDiff.stale].sort()).toEqual([...full.stale].sort());
+          }
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+});
+
+function safeSnapshot(graph: Graph, nodeId: string): { upstreamFingerprint: string; upstreamParts: [] } {
+  const node = graph.nodes.get(nodeId);
+  if (!node || (node.kind !== 'question' && node.kind !== 'mirror')) return { upstreamFingerprint: HASH(7), upstreamParts: [] };
+  return { upstreamFingerprint: upstreamFingerprint(graph, nodeId), upstreamParts: [] };
+}
+
+describe('event chain', () => {
+  const logArbitrary = fc.array(
+    fc.record({ op: fc.constantFrom('add', 'edit', 'wire', 'commit'), objectId: fc.string({ maxLength: 6 }), count: fc.integer() }),
+    { minLength: 1, maxLength: 20 },
+  );
+  const build = (drafts: { op: string; objectId: string; count: number }[]) => {
+    const log: ReturnType<typeof appendEvent>[] = [];
+    drafts.forEach((draft, index) => {
+      log.push(appendEvent(log, { op: draft.op, objectId: draft.objectId, meta: { count: draft.count } }, { now: index, newId: () => `e${index}` }));
+    });
+    return log;
+  };
+
+  it('detects every single-event tampering: alter, remove, insert, reorder', () => {
+    fc.assert(
+      fc.property(logArbitrary, fc.nat(), fc.nat(), fc.constantFrom('alter-op', 'alter-meta', 'alter-time', 'remove', 'insert', 'reorder'), (drafts, first, second, kind) => {
+        const log = build(drafts);
+        const anchor = chainAnchor(log);
+        expect(verifyChain(log)).toBeNull();
+        expect(verifyChain(log, anchor)).toBeNull();
+        const index = first % log.length;
+        const tampered = [...log];
+        switch (kind) {
+          case 'alter-op':
+            tampered[index] = { ...log[index]!, op: `${log[index]!.op}!` };
+            break;
+          case 'alter-meta':
+            tampered[index] = { ...log[index]!, meta: { count: Number(log[index]!.meta.count) + 1 } };
+            break;
+          case 'alter-time':
+            tampered[index] = { ...log[index]!, at: log[index]!.at + 1 };
+            break;
+          case 'remove':
+            tampered.splice(index, 1);
+            break;
+          case 'insert': {
+            // A forger can make a self-consistent event; the chain after it still breaks.
+            const position = second % (log.length + 1);
+            const forged = appendEvent(log.slice(0, position), { op: 'delete', objectId: 'x', meta: {} }, { now: 0, newId: () => 'forged' });
+            tampered.splice(position, 0, forged);
+            break;
+          }
+          case 'reorder': {
+            if (log.length < 2) return;
+            const other = (index + 1 + (second % (log.length - 1))) % log.length;
+            [tampered[index], tampered[other]] = [tampered[other]!, tampered[index]!];
+            break;
+          }
+        }
+        // A valid event added after the last one is an append, which the log allows.
+        const append = kind === 'insert' && second % (log.length + 1) === log.length;
+        if (!append) expect(verifyChain(tampered, anchor)).not.toBeNull();
+        // Without an anchor only removing the last event is invisible; everything else is caught.
+        const truncation = kind === 'remove' && index === log.length - 1;
+        if (!append && !truncation) expect(verifyChain(tampered)).not.toBeNull();
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
