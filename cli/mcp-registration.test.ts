@@ -1,0 +1,110 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { addToCodexToml, addToMcpJson, removeFromCodexToml, removeFromMcpJson } from './mcp-registration.ts';
+import { runWeft } from './run-weft.ts';
+
+const launch = { command: '/usr/bin/node', args: ['/opt/weft/bin/weft.mjs', 'mcp'] };
+
+describe('.mcp.json edits', () => {
+  const originals = [
+    '{\n  "mcpServers": {\n    "other": { "command": "x", "args": ["--a"] }\n  },\n  "extra":   [1,2 ,3]\n}\n',
+    '{"mcpServers":{"a":{"command":"a"},"b":{"command":"b"}}}',
+    '{\n\t"theme": "dark"\n}',
+    '{\n    "mcpServers": {}\n}\n',
+  ];
+
+  it.each(originals)('adds weft, keeps other entries byte for byte, and --remove restores the original (%#)', (original) => {
+    const added = addToMcpJson(original, launch);
+    expect(added.changed).toBe(true);
+    const parsed = JSON.parse(added.text!);
+    expect(parsed.mcpServers.weft).toEqual({ type: 'stdio', ...launch });
+    const before = JSON.parse(original);
+    for (const key of Object.keys(before)) if (key !== 'mcpServers') expect(parsed[key]).toEqual(before[key]);
+    for (const name of Object.keys(before.mcpServers ?? {})) expect(added.text).toContain(JSON.stringify(name));
+    expect(addToMcpJson(added.text, launch)).toEqual({ changed: false, text: added.text });
+    const removed = removeFromMcpJson(added.text);
+    if (original === originals[3]) expect(removed.text).toBeNull();
+    else expect(removed.text).toBe(original);
+  });
+
+  it('keeps the other servers\' bytes exactly', () => {
+    const original = originals[0]!;
+    const added = addToMcpJson(original, launch).text!;
+    expect(added.startsWith('{\n  "mcpServers": {\n    "other": { "command": "x", "args": ["--a"] }')).toBe(true);
+    expect(added.endsWith('  },\n  "extra":   [1,2 ,3]\n}\n')).toBe(true);
+  });
+
+  it('replaces a stale weft entry in place and creates the file when missing', () => {
+    const created = addToMcpJson(null, launch);
+    expect(JSON.parse(created.text!)).toEqual({ mcpServers: { weft: { type: 'stdio', ...launch } } });
+    expect(removeFromMcpJson(created.text).text).toBeNull();
+    const stale = '{"mcpServers":{"weft":{"command":"old"},"z":{}}}';
+    const updated = addToMcpJson(stale, launch);
+    expect(JSON.parse(updated.text!).mcpServers).toEqual({ weft: { type: 'stdio', ...launch }, z: {} });
+    expect(updated.text!.endsWith(',"z":{}}}')).toBe(true);
+  });
+
+  it('refuses a file that is not JSON and changes nothing', () => {
+    expect(() => addToMcpJson('{ not json', launch)).toThrow();
+  });
+});
+
+describe('config.toml edits', () => {
+  const original = 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-server"\n\n[profiles.fast]\nmodel = "mini" # keep\n';
+
+  it('adds only the [mcp_servers.weft] table, idempotently, and --remove restores the bytes', () => {
+    const added = addToCodexToml(original, launch);
+    expect(added.text).toBe(`${original}\n[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n`);
+    expect(addToCodexToml(added.text, launch).changed).toBe(false);
+    expect(removeFromCodexToml(added.text)).toEqual({ changed: true, text: original });
+    expect(removeFromCodexToml(original)).toEqual({ changed: false, text: original });
+  });
+
+  it('replaces a weft table in the middle (with its subtables) and leaves its neighbours alone', () => {
+    const middle = '[mcp_servers.weft]\ncommand = "old"\n[mcp_servers.weft.env]\nA = "1"\n\n[other]\nx = 1\n';
+    const replaced = addToCodexToml(middle, launch).text!;
+    expect(replaced).toBe('[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n\n[other]\nx = 1\n');
+    expect(removeFromCodexToml(replaced).text).toBe('[other]\nx = 1\n');
+    expect(removeFromCodexToml(addToCodexToml(null, launch).text).text).toBeNull();
+  });
+});
+
+describe('weft setup mcp (black box)', () => {
+  const directories: string[] = [];
+  afterEach(() => {
+    for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('registers for Claude Code and Codex, is idempotent, and --remove restores both files', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'weft-setup-'));
+    directories.push(root);
+    const home = join(root, 'home');
+    const project = join(root, 'project');
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    mkdirSync(project);
+    const toml = 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs"\n';
+    const json = '{\n  "mcpServers": {\n    "docs": {"command": "docs"}\n  }\n}\n';
+    writeFileSync(join(home, '.codex', 'config.toml'), toml);
+    writeFileSync(join(project, '.mcp.json'), json);
+    const env = { ...process.env, HOME: home, CODEX_HOME: '', WEFT_HOME: join(root, 'weft') };
+
+    const first = await runWeft(['setup', 'mcp'], { env, cwd: project });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('claude-code: weft MCP server registered in');
+    const afterFirst = [readFileSync(join(project, '.mcp.json'), 'utf8'), readFileSync(join(home, '.codex', 'config.toml'), 'utf8')];
+    expect(JSON.parse(afterFirst[0]!).mcpServers.weft.args.at(-1)).toBe('mcp');
+    expect(afterFirst[1]).toContain('[mcp_servers.weft]');
+
+    const second = await runWeft(['setup', 'mcp'], { env, cwd: project });
+    expect(second.stdout).toContain('already in');
+    expect(readFileSync(join(project, '.mcp.json'), 'utf8')).toBe(afterFirst[0]);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe(afterFirst[1]);
+
+    expect((await runWeft(['setup', 'mcp', '--remove'], { env, cwd: project })).code).toBe(0);
+    expect(readFileSync(join(project, '.mcp.json'), 'utf8')).toBe(json);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);
+    expect(existsSync(join(root, 'weft', 'index.db'))).toBe(false);
+  });
+});

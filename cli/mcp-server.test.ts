@@ -1,0 +1,58 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAUDE_HELLO, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { runWeft, WEFT_BIN } from './run-weft.ts';
+
+function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
+  const content = result.content as { type: string; text: string }[];
+  return content[0]!.text;
+}
+
+describe('weft mcp over stdio', () => {
+  let space: FixtureWorkspace;
+  let client: Client;
+
+  beforeAll(async () => {
+    space = copyFixtures('weft-mcp-');
+    await runWeft(['index'], { env: space.env });
+    client = new Client({ name: 'weft-test', version: '1.0.0' });
+    const env = Object.fromEntries(Object.entries(space.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [WEFT_BIN, 'mcp'], env, stderr: 'pipe' }));
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    rmSync(space.directory, { recursive: true, force: true });
+  });
+
+  it('lists exactly the four read-only tools', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['find', 'recall_turn', 'why_check', 'why_file']);
+    expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
+  });
+
+  it('answers each tool with the same data as the CLI', async () => {
+    const check = JSON.parse(textOf(await client.callTool({ name: 'why_check', arguments: { path: CLAUDE_HELLO } })));
+    expect(check).toEqual({ path: CLAUDE_HELLO, history: true });
+    const none = JSON.parse(textOf(await client.callTool({ name: 'why_check', arguments: { path: '/nowhere/x.ts' } })));
+    expect(none.history).toBe(false);
+
+    const hits = JSON.parse(textOf(await client.callTool({ name: 'why_file', arguments: { path: CLAUDE_HELLO } })));
+    const cli = JSON.parse((await runWeft(['why', CLAUDE_HELLO, '--json'], { env: space.env })).stdout);
+    expect(hits).toEqual(cli);
+    expect(hits[0]).toMatchObject({ runner: 'claude-code', turn: 1 });
+
+    const found = JSON.parse(textOf(await client.callTool({ name: 'find', arguments: { phrase: 'exporting a greet', in: 'q' } })));
+    expect(found.some((hit: { turnKey: string }) => hit.turnKey === hits[0].turnKey)).toBe(true);
+
+    const turn = JSON.parse(textOf(await client.callTool({ name: 'recall_turn', arguments: { session: hits[0].sessionId, turn: 1 } })));
+    expect(turn.turnKey).toBe(hits[0].turnKey);
+    expect(turn.question).toContain('Create src/hello.ts');
+
+    const missing = await client.callTool({ name: 'recall_turn', arguments: { session: 'no-such-session', turn: 3 } });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toMatch(/^turn-not-found: /);
+  });
+});
