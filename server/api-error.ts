@@ -7,6 +7,9 @@ export function sendError(response: Response, status: number, code: string, mess
     response.end();
     return;
   }
+  // A refused request may leave its body unread; closing the connection keeps the next request
+  // on a kept-alive socket from reading those leftover bytes (and ends an oversized upload at once).
+  if (!response.req.complete) response.set('Connection', 'close');
   response.status(status).json({ error: { code, message } });
 }
 

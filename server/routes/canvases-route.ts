@@ -1,3 +1,4 @@
+import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { migrateCanvasDocument } from '../../protocol/canvas-migrations.ts';
 import type { CanvasListResponse, CanvasSavedResponse } from '../../protocol/http-api.ts';
@@ -10,7 +11,7 @@ export const CANVAS_BODY_LIMIT = 64 * 1024 * 1024;
 /** Durable canvas records (C26): list, read, atomic write, delete, and import validation. */
 export function canvasesRoute(context: ServerContext): Router {
   const router = express.Router();
-  const json = express.json({ limit: CANVAS_BODY_LIMIT });
+  const json = jsonBody(CANVAS_BODY_LIMIT);
 
   router.get('/canvases', async (_request, response) => {
     const { canvases, unreadable } = await context.canvases.list();
@@ -30,16 +31,16 @@ export function canvasesRoute(context: ServerContext): Router {
   });
 
   router.get('/canvases/:id', async (request, response) => {
-    const { document } = await context.canvases.read(request.params.id);
+    const { document } = await context.canvases.read(String(request.params.id));
     response.json(document);
   });
 
   router.put('/canvases/:id', (request, _response, next) => {
     // Refuse a bad id before the body is read.
-    assertCanvasId(request.params.id);
+    assertCanvasId(String(request.params.id));
     next();
   }, json, async (request, response) => {
-    const { document, updatedAt } = await context.canvases.write(request.params.id, request.body);
+    const { document, updatedAt } = await context.canvases.write(String(request.params.id), request.body);
     context.backup.schedule(document);
     context.hub.publish({ type: 'canvas-changed', id: document.canvas.id });
     const body: CanvasSavedResponse = { ok: true, updatedAt };
@@ -47,9 +48,9 @@ export function canvasesRoute(context: ServerContext): Router {
   });
 
   router.delete('/canvases/:id', async (request, response) => {
-    const removed = await context.canvases.delete(request.params.id);
-    if (!removed) throw new WeftError('not-found', `No canvas record "${request.params.id}".`, 404);
-    context.hub.publish({ type: 'canvas-deleted', id: request.params.id });
+    const removed = await context.canvases.delete(String(request.params.id));
+    if (!removed) throw new WeftError('not-found', `No canvas record "${String(request.params.id)}".`, 404);
+    context.hub.publish({ type: 'canvas-deleted', id: String(request.params.id) });
     response.json({ ok: true });
   });
   return router;

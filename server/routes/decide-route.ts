@@ -1,3 +1,4 @@
+import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { DecideRequestSchema, type DecideResponse } from '../../protocol/http-api.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -6,7 +7,7 @@ import { validateBody } from '../validate-body.ts';
 /** `POST /api/decide` (C13): probabilities from the configured judge only, or the rule fallback. */
 export function decideRoute(context: ServerContext): Router {
   const router = express.Router();
-  router.post('/decide', express.json({ limit: 1024 * 1024 }), async (request, response) => {
+  router.post('/decide', jsonBody(1024 * 1024), async (request, response) => {
     const body = validateBody(DecideRequestSchema, request.body);
     const options = [...new Set(body.options)];
     const answer: DecideResponse = await context.judge.decide({ ...body, options });

@@ -1,3 +1,4 @@
+import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { hashCanonical, sha256Hex } from '../../src/core/hashing.ts';
 import { GenerateRequestSchema } from '../../protocol/http-api.ts';
@@ -34,7 +35,7 @@ function imageBytes(images: { hash: string; dataBase64: string }[]): Map<string,
  */
 export function generateRoute(context: ServerContext): Router {
   const router = express.Router();
-  router.post('/generate', express.json({ limit: GENERATE_BODY_LIMIT }), async (request, response) => {
+  router.post('/generate', jsonBody(GENERATE_BODY_LIMIT), async (request, response) => {
     const body = validateBody(GenerateRequestSchema, request.body);
     const images = imageBytes(body.images);
     const messages = toModelMessages(body.request, images);

@@ -1,3 +1,4 @@
+import { jsonBody, rawBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { UrlMaterialRequestSchema } from '../../protocol/http-api.ts';
 import { extractPdfText } from '../../runtime/materials/pdf-text.ts';
@@ -11,13 +12,13 @@ export const PDF_BODY_LIMIT = 50 * 1024 * 1024;
 /** Materials that need Node: a web page snapshot and PDF text with page numbers. */
 export function materialsRoute(context: ServerContext): Router {
   const router = express.Router();
-  router.post('/materials/url', express.json({ limit: 16 * 1024 }), async (request, response) => {
+  router.post('/materials/url', jsonBody(16 * 1024), async (request, response) => {
     const { url } = validateBody(UrlMaterialRequestSchema, request.body);
     const snapshot = await snapshotUrl(url, context.urlSnapshot);
     context.logger.info('url snapshot', { host: new URL(snapshot.finalUrl).host, characters: snapshot.text.length });
     response.json(snapshot);
   });
-  router.post('/materials/pdf', express.raw({ type: ['application/pdf', 'application/octet-stream'], limit: PDF_BODY_LIMIT }), async (request, response) => {
+  router.post('/materials/pdf', rawBody(PDF_BODY_LIMIT, ['application/pdf', 'application/octet-stream']), async (request, response) => {
     if (!Buffer.isBuffer(request.body)) throw new WeftError('unsupported-media-type', 'Send the PDF bytes with Content-Type: application/pdf.', 415);
     const result = await extractPdfText(new Uint8Array(request.body));
     context.logger.info('pdf text', { pages: result.pages.length });

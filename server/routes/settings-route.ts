@@ -1,3 +1,4 @@
+import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
 import type { StoredProvider } from '../../runtime/fs/settings-store.ts';
@@ -35,7 +36,7 @@ export function settingsRoute(context: ServerContext): Router {
   router.get('/settings', async (_request, response) => {
     response.json(await currentSettings(context));
   });
-  router.put('/settings', express.json({ limit: 256 * 1024 }), async (request, response) => {
+  router.put('/settings', jsonBody(256 * 1024), async (request, response) => {
     const update = validateBody(SettingsUpdateSchema, request.body);
     for (const provider of update.providers ?? []) checkBaseUrl(provider.baseUrl);
     if (update.backupFolder && !update.backupFolder.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(update.backupFolder)) {

@@ -1,0 +1,10 @@
+// Shared test helpers: a scripted provider, a real test server, an SSE reader, a PDF writer.
+export { startScriptedProvider } from './scripted-provider.ts';
+export type { ScriptedProvider, ScriptedReply, RecordedRequest } from './scripted-provider.ts';
+export { readStreamEvents, collectStreamEvents } from './sse-client.ts';
+export { startTestServer, memoryLogger } from './test-server.ts';
+export type { TestServer } from './test-server.ts';
+export { minimalPdf } from './minimal-pdf.ts';
+export { rawRequest } from './raw-request.ts';
+export { sampleCanvas } from './sample-canvas.ts';
+export type { RawResponse } from './raw-request.ts';
