@@ -13,4 +13,6 @@ export { defaultSessionRoots, sessionRootsFromEnv } from './session-roots.ts';
 export { discoverMemoryFiles, MAX_MEMORY_BYTES } from './memory-files.ts';
 export type { MemoryFile, MemoryKind } from './memory-files.ts';
 export { findReferences } from './references.ts';
+export { linkSessions } from './subagent-links.ts';
+export type { AtlasTurn } from './session-builder.ts';
 export { MAX_LINE_BYTES } from './line-decoder.ts';

@@ -48,10 +48,24 @@ const TOOLS: Record<string, { op: ToolOp; pathKeys: string[] }> = {
   close_agent: { op: 'agent', pathKeys: [] },
 };
 
-/** Resolve a path against the working directory; `~` and absolute paths are kept. */
+/** The session user's home, inferred from a cwd under `/Users/<name>` or `/home/<name>` (or `/root`). */
+function homeOf(cwd: string | null): string | null {
+  if (cwd === null) return null;
+  return /^(\/(?:Users|home)\/[^/]+|\/root)(?:\/|$)/.exec(cwd)?.[1] ?? null;
+}
+
+/**
+ * Resolve a path against the working directory. `~/…` expands to the home inferred from the cwd
+ * (the session may come from another machine, so never this process's home); when none can be
+ * inferred the `~` path is kept as written.
+ */
 export function resolveAgainst(cwd: string | null, value: string): string {
   const trimmed = value.trim();
   if (trimmed === '') return trimmed;
+  if (trimmed === '~' || trimmed.startsWith('~/')) {
+    const home = homeOf(cwd);
+    return home === null ? trimmed : path.join(home, trimmed.slice(1));
+  }
   if (path.isAbsolute(trimmed) || /^[A-Za-z]:[\\/]/.test(trimmed) || trimmed.startsWith('~')) return path.normalize(trimmed);
   return cwd === null ? path.normalize(trimmed) : path.resolve(cwd, trimmed);
 }
