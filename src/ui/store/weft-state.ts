@@ -51,6 +51,7 @@ export interface WeftState {
   selectedNodeIds: string[];
   searchOpen: boolean;
   searchQuery: string;
+  searchHits: ReadonlySet<string>;
   previewOpen: boolean;
   highlightedNodeId: string | null;
   toasts: Toast[];

@@ -8,8 +8,9 @@ import { createDispatchActions } from './dispatch-actions.ts';
 import { createGraphActions } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import type { WeftState } from './weft-state.ts';
+import { nodeSearchText } from '../canvas/node-labels.ts';
 
-export type WeftStore = StoreApi<WeftState> & { runtime: StoreRuntime };
+export type WeftStore = StoreApi<WeftState> & { runtime: StoreRuntime; api: AppDependencies['api'] };
 
 const TOAST_LIMIT = 4;
 
@@ -47,6 +48,7 @@ export function createWeftStore(dependencies: AppDependencies): WeftStore {
     selectedNodeIds: [],
     searchOpen: false,
     searchQuery: '',
+    searchHits: new Set(),
     previewOpen: true,
     highlightedNodeId: null,
     toasts: [],
@@ -64,7 +66,15 @@ export function createWeftStore(dependencies: AppDependencies): WeftStore {
     setView: (view) => set({ view }),
     focusNode: (nodeId) => set({ focusedNodeId: nodeId, highlightedNodeId: null }),
     setSelection: (nodeIds) => set({ selectedNodeIds: nodeIds }),
-    setSearch: (open, query) => set((state) => ({ searchOpen: open, searchQuery: query ?? (open ? state.searchQuery : '') })),
+    setSearch(open, query) {
+      const searchQuery = query ?? (open ? get().searchQuery : '');
+      const needle = searchQuery.trim().toLowerCase();
+      const searchHits = new Set<string>();
+      if (open && needle.length > 0) {
+        for (const node of get().graph?.nodes.values() ?? []) if (nodeSearchText(node).includes(needle)) searchHits.add(node.id);
+      }
+      set({ searchOpen: open, searchQuery, searchHits });
+    },
     togglePreview: () => set((state) => ({ previewOpen: !state.previewOpen })),
     highlightNode: (nodeId) => set({ highlightedNodeId: nodeId }),
     toast(kind, code, message) {
@@ -106,5 +116,5 @@ export function createWeftStore(dependencies: AppDependencies): WeftStore {
       }
     },
   }));
-  return Object.assign(store, { runtime });
+  return Object.assign(store, { runtime, api: dependencies.api });
 }

@@ -1,0 +1,83 @@
+import { useCallback, useEffect, useState } from 'react';
+import { CanvasView } from '../canvas/CanvasView.tsx';
+import { commandRegistry } from '../commands/run-command.ts';
+import { EventLogView } from '../panels/EventLogView.tsx';
+import { MaterialDialog } from '../panels/MaterialDialog.tsx';
+import { NodePanel } from '../panels/NodePanel.tsx';
+import { ReplayChip, ReplayDialog } from '../panels/Replay.tsx';
+import { SettingsView } from '../panels/SettingsView.tsx';
+import { CanvasSwitcher } from './CanvasSwitcher.tsx';
+import { ErrorBoundary } from './ErrorBoundary.tsx';
+import { useWeft, useWeftStore } from './store-context.tsx';
+import { Toasts } from './Toasts.tsx';
+import type { View } from '../store/weft-state.ts';
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+function isTextField(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+function useKeyboardCommands(): void {
+  const store = useWeftStore();
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const command = commandRegistry.match(event, isMac, isTextField(event.target));
+      if (!command || !command.enabled({ store })) return;
+      event.preventDefault();
+      void command.perform({ store });
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [store]);
+}
+
+const VIEWS: { view: View; label: string }[] = [
+  { view: 'canvas', label: 'Canvas' },
+  { view: 'events', label: 'Event log' },
+  { view: 'settings', label: 'Settings' },
+];
+
+export function App() {
+  const store = useWeftStore();
+  const ready = useWeft((state) => state.ready);
+  const view = useWeft((state) => state.view);
+  const hasGraph = useWeft((state) => state.graph !== null);
+  const [materialOpen, setMaterialOpen] = useState(false);
+  const openMaterial = useCallback(() => setMaterialOpen(true), []);
+  useKeyboardCommands();
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand"><span className="brand-mark" aria-hidden /> Weft</div>
+        <span className="topbar-separator" />
+        <CanvasSwitcher />
+        <nav className="tabs" role="tablist">
+          {VIEWS.map((entry) => (
+            <button key={entry.view} role="tab" className="tab" aria-selected={view === entry.view} data-testid={`tab-${entry.view}`} onClick={() => store.getState().setView(entry.view)}>{entry.label}</button>
+          ))}
+        </nav>
+        <span className="topbar-spacer" />
+        <ReplayChip />
+      </header>
+      <ErrorBoundary area={view}>
+        {!ready || !hasGraph ? (
+          <div className="empty-state" data-testid="loading">{ready ? 'No canvas open.' : 'Opening your canvases…'}</div>
+        ) : view === 'canvas' ? (
+          <div className="workspace">
+            <CanvasView onOpenMaterial={openMaterial} />
+            <ErrorBoundary area="panel"><NodePanel /></ErrorBoundary>
+          </div>
+        ) : view === 'events' ? (
+          <EventLogView />
+        ) : (
+          <SettingsView />
+        )}
+      </ErrorBoundary>
+      <ReplayDialog />
+      {materialOpen && <MaterialDialog onClose={() => setMaterialOpen(false)} />}
+      <Toasts />
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  Background,
+  BackgroundVariant,
+  Controls,
+  MiniMap,
+  ReactFlow,
+  ReactFlowProvider,
+  applyNodeChanges,
+  useReactFlow,
+  type Connection,
+  type EdgeChange,
+  type NodeChange,
+} from '@xyflow/react';
+import '@xyflow/react/dist/style.css';
+import type { CanvasNode } from '../../../protocol/canvas-document.ts';
+import type { GraphChange } from '../../core/index.ts';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { CanvasSearch } from './CanvasSearch.tsx';
+import { CanvasToolbar } from './CanvasToolbar.tsx';
+import { syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
+import { edgeTypes, nodeTypes } from './node-types.ts';
+
+const MINIMAP_COLORS: Record<string, string> = { question: '#c7cbf7', note: '#f1e3b0', material: '#b9e3dd', frame: 'transparent', mirror: '#d9dce3' };
+const minimapColor = (node: FlowNode) => MINIMAP_COLORS[node.type ?? 'question'] ?? '#d9dce3';
+
+function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
+  const store = useWeftStore();
+  const records = useWeft((state) => state.graph?.nodes);
+  const wires = useWeft((state) => state.graph?.wires);
+  const selectedIds = useWeft((state) => state.selectedNodeIds);
+  const canvasId = useWeft((state) => state.activeCanvasId);
+  const flow = useReactFlow<FlowNode, FlowEdge>();
+  const sources = useRef(new WeakMap<FlowNode, CanvasNode>());
+  const [nodes, setNodes] = useState<FlowNode[]>([]);
+  const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
+  const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
+
+  useEffect(() => {
+    if (records) setNodes((previous) => syncFlowNodes(previous, records, selected, sources.current));
+  }, [records, selected]);
+  const edgesRef = useRef<FlowEdge[]>([]);
+  const edges = useMemo(() => (edgesRef.current = wires ? syncFlowEdges(edgesRef.current, wires, selectedEdgeId) : []), [wires, selectedEdgeId]);
+
+  // Fit the view once per opened canvas.
+  const fittedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (canvasId && nodes.length > 0 && fittedFor.current !== canvasId) {
+      fittedFor.current = canvasId;
+      requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
+    }
+  }, [canvasId, nodes.length, flow]);
+
+  useEffect(() => {
+    canvasBridge.fitView = () => void flow.fitView({ padding: 0.15, duration: 200, maxZoom: 1 });
+    canvasBridge.centerOn = (nodeId) => {
+      const node = flow.getNode(nodeId);
+      if (node) void flow.setCenter(node.position.x + 150, node.position.y + 80, { zoom: Math.max(flow.getZoom(), 0.8), duration: 250 });
+    };
+    canvasBridge.newNodePosition = () => {
+      const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
+      const centre = flow.screenToFlowPosition({ x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2, y: (bounds?.top ?? 0) + (bounds?.height ?? 600) / 2 });
+      const jitter = (store.getState().graph?.nodes.size ?? 0) % 6;
+      return { x: Math.round(centre.x - 150 + jitter * 24), y: Math.round(centre.y - 60 + jitter * 24) };
+    };
+    canvasBridge.openMaterialDialog = onOpenMaterial;
+  }, [flow, store, onOpenMaterial]);
+
+  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
+    const state = store.getState();
+    let selection: Set<string> | null = null;
+    const moves: GraphChange[] = [];
+    for (const change of changes) {
+      if (change.type === 'select') {
+        selection ??= new Set(state.selectedNodeIds);
+        if (change.selected) selection.add(change.id);
+        else selection.delete(change.id);
+      } else if (change.type === 'position' && change.dragging === false && change.position) {
+        moves.push({ type: 'move-node', nodeId: change.id, position: { x: Math.round(change.position.x), y: Math.round(change.position.y) } });
+      }
+    }
+    setNodes((previous) => {
+      const next = applyNodeChanges(changes.filter((change) => change.type !== 'remove'), previous);
+      const before = new Map(previous.map((node) => [node.id, node] as const));
+      for (const node of next) {
+        const old = before.get(node.id);
+        const record = old ? sources.current.get(old) : undefined;
+        if (record && node !== old) sources.current.set(node, record);
+      }
+      return next;
+    });
+    if (selection) state.setSelection([...selection]);
+    if (moves.length === 1) state.apply(moves[0]!);
+    else if (moves.length > 1) state.apply({ type: 'batch', changes: moves });
+  }, [store]);
+
+  const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
+    for (const change of changes) {
+      if (change.type === 'select') setSelectedEdgeId((current) => (change.selected ? change.id : current === change.id ? null : current));
+    }
+  }, []);
+
+  const onConnect = useCallback((connection: Connection) => {
+    if (connection.source && connection.target) store.getState().apply({ type: 'wire', from: connection.source, to: connection.target, kind: 'solid' });
+  }, [store]);
+
+  return (
+    <ReactFlow<FlowNode, FlowEdge>
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
+      onNodesChange={onNodesChange}
+      onEdgesChange={onEdgesChange}
+      onConnect={onConnect}
+      onNodeClick={(_, node) => store.getState().focusNode(node.id)}
+      onPaneClick={() => { store.getState().focusNode(null); setSelectedEdgeId(null); }}
+      deleteKeyCode={null}
+      selectionKeyCode="Shift"
+      multiSelectionKeyCode={['Meta', 'Control']}
+      onlyRenderVisibleElements
+      minZoom={0.05}
+      maxZoom={2}
+      defaultEdgeOptions={{ type: 'wire' }}
+      proOptions={{ hideAttribution: true }}
+    >
+      <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#d3d7df" />
+      <MiniMap<FlowNode> pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={2} maskColor="rgba(240, 242, 246, 0.7)" />
+      <Controls showInteractive={false} />
+    </ReactFlow>
+  );
+}
+
+export function CanvasView({ onOpenMaterial }: { onOpenMaterial: () => void }) {
+  return (
+    <div className="canvas-area" data-testid="canvas">
+      <ReactFlowProvider>
+        <CanvasToolbar />
+        <CanvasSearch />
+        <CanvasFlow onOpenMaterial={onOpenMaterial} />
+      </ReactFlowProvider>
+    </div>
+  );
+}

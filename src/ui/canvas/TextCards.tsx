@@ -1,0 +1,105 @@
+import { memo } from 'react';
+import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
+import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../protocol/canvas-document.ts';
+import { useWeft } from '../app/store-context.tsx';
+import { Markdown } from './Markdown.tsx';
+import { formatTime } from './node-labels.ts';
+
+function useCardState(id: string) {
+  const node = useWeft((state) => state.graph?.nodes.get(id));
+  const searchHit = useWeft((state) => state.searchHits.has(id));
+  return { node, searchHit };
+}
+
+function classes(base: string, archived: boolean, selected: boolean, searchHit: boolean): string {
+  return `card ${base}${archived ? ' archived' : ''}${selected ? ' selected' : ''}${searchHit ? ' search-hit' : ''}`;
+}
+
+export const NoteCard = memo(function NoteCard({ id, selected }: NodeProps) {
+  const { node, searchHit } = useCardState(id);
+  if (!node || node.kind !== 'note') return null;
+  const note = node as NoteNode;
+  return (
+    <div className={classes('note', note.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>
+      <Handle type="target" position={Position.Left} />
+      <div className="card-header">
+        <span className="card-kind">Note</span>
+        {note.archived && <span className="badge archived">Archived</span>}
+      </div>
+      <div className="card-body" style={{ borderTop: 0 }}>
+        {note.text.trim() ? <Markdown text={note.text} /> : <span className="hint">Empty note — edit it in the panel.</span>}
+      </div>
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+});
+
+function provenanceLine(material: MaterialNode): string {
+  const provenance = material.provenance;
+  switch (provenance.type) {
+    case 'pdf': return `${provenance.fileName} · ${provenance.pages.length === 1 ? 'page' : 'pages'} ${provenance.pages.join(', ')}`;
+    case 'url': return `${new URL(provenance.finalUrl || provenance.url).host} · fetched ${formatTime(provenance.fetchedAt)}`;
+    case 'pasted': return 'Pasted text';
+    case 'image': return `Image · ${provenance.fileName}`;
+  }
+}
+
+export const MaterialCard = memo(function MaterialCard({ id, selected }: NodeProps) {
+  const { node, searchHit } = useCardState(id);
+  const attachment = useWeft((state) => {
+    const record = state.graph?.nodes.get(id);
+    return record?.kind === 'material' && record.provenance.type === 'image' ? state.graph?.attachments.get(record.provenance.attachmentHash) : undefined;
+  });
+  if (!node || node.kind !== 'material') return null;
+  const material = node as MaterialNode;
+  return (
+    <div className={classes('material', material.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>
+      <Handle type="target" position={Position.Left} />
+      <div className="card-header">
+        <span className="card-kind">Material</span>
+        <span className="badge material">{material.provenance.type.toUpperCase()}</span>
+        {material.archived && <span className="badge archived">Archived</span>}
+      </div>
+      <div className="card-question">{material.title || 'Untitled material'}</div>
+      {attachment ? (
+        <div className="card-body"><img alt={material.title} style={{ maxWidth: '100%', borderRadius: 6 }} src={`data:${attachment.mediaType};base64,${attachment.dataBase64}`} /></div>
+      ) : (
+        <div className={`card-body${material.text.length > 400 ? ' fade' : ''}`} style={{ whiteSpace: 'pre-wrap' }}>{material.text.slice(0, 700)}</div>
+      )}
+      <div className="card-footer"><span>{provenanceLine(material)}</span></div>
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+});
+
+export const MirrorCard = memo(function MirrorCard({ id, selected }: NodeProps) {
+  const { node, searchHit } = useCardState(id);
+  if (!node || node.kind !== 'mirror') return null;
+  const mirror = node as MirrorNode;
+  return (
+    <div className={classes('mirror', mirror.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>
+      <Handle type="target" position={Position.Left} />
+      <div className="card-header">
+        <span className="card-kind">Mirrored turn</span>
+        <span className="badge model">{mirror.source.runner}</span>
+      </div>
+      <div className="card-question">{mirror.question}</div>
+      <div className="card-body fade"><Markdown text={mirror.answer} /></div>
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+});
+
+export const FrameCard = memo(function FrameCard({ id, selected }: NodeProps) {
+  const node = useWeft((state) => state.graph?.nodes.get(id));
+  const apply = useWeft((state) => state.apply);
+  if (!node || node.kind !== 'frame') return null;
+  const frame = node as FrameNode;
+  return (
+    <div className="frame-node" data-testid="frame-node" data-node-id={id} style={{ opacity: frame.archived ? 0.4 : 1 }}>
+      <NodeResizer isVisible={selected} minWidth={200} minHeight={120}
+        onResizeEnd={(_, params) => apply({ type: 'move-node', nodeId: id, position: { x: params.x, y: params.y }, size: { width: params.width, height: params.height } })} />
+      <div className="frame-label">{frame.label}</div>
+    </div>
+  );
+});

@@ -1,0 +1,60 @@
+import type { Edge, Node } from '@xyflow/react';
+import type { CanvasNode, Wire } from '../../../protocol/canvas-document.ts';
+
+/** Nodes carry only their id: each card selects its own record from the store (narrow renders). */
+export type FlowNodeData = { nodeId: string };
+export type FlowNode = Node<FlowNodeData>;
+export type FlowEdgeData = { wire: Wire };
+export type FlowEdge = Edge<FlowEdgeData>;
+
+const FRAME_DEFAULT = { width: 520, height: 340 };
+
+/**
+ * Builds React Flow nodes from graph records, reusing the previous object when neither the record
+ * nor the selection changed, so React Flow re-renders only the nodes that moved or changed.
+ */
+export function syncFlowNodes(previous: readonly FlowNode[], records: ReadonlyMap<string, CanvasNode>, selected: ReadonlySet<string>, sources: WeakMap<FlowNode, CanvasNode>): FlowNode[] {
+  const previousById = new Map(previous.map((node) => [node.id, node] as const));
+  const next: FlowNode[] = [];
+  for (const record of records.values()) {
+    const before = previousById.get(record.id);
+    const isSelected = selected.has(record.id);
+    if (before && sources.get(before) === record && (before.selected ?? false) === isSelected) {
+      next.push(before);
+      continue;
+    }
+    const node: FlowNode = {
+      ...(before ?? {}),
+      id: record.id,
+      type: record.kind,
+      position: before?.dragging ? before.position : record.position,
+      data: before?.data ?? { nodeId: record.id },
+      selected: isSelected,
+    };
+    if (record.kind === 'frame') {
+      const size = record.size ?? FRAME_DEFAULT;
+      node.style = { width: size.width, height: size.height };
+      node.zIndex = -1;
+      node.width = size.width;
+      node.height = size.height;
+    }
+    sources.set(node, record);
+    next.push(node);
+  }
+  return next;
+}
+
+export function syncFlowEdges(previous: readonly FlowEdge[], wires: ReadonlyMap<string, Wire>, selectedEdgeId: string | null): FlowEdge[] {
+  const previousById = new Map(previous.map((edge) => [edge.id, edge] as const));
+  const next: FlowEdge[] = [];
+  for (const wire of wires.values()) {
+    const before = previousById.get(wire.id);
+    const isSelected = wire.id === selectedEdgeId;
+    if (before && before.data?.wire === wire && (before.selected ?? false) === isSelected) {
+      next.push(before);
+      continue;
+    }
+    next.push({ id: wire.id, source: wire.from, target: wire.to, type: 'wire', data: { wire }, selected: isSelected });
+  }
+  return next;
+}

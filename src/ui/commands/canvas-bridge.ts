@@ -1,0 +1,18 @@
+/**
+ * What the mounted canvas view lends to commands (viewport operations need the React Flow
+ * instance). Functions are replaced when the canvas mounts and reset when it unmounts.
+ */
+export interface CanvasBridge {
+  fitView(): void;
+  /** A free spot near the viewport centre for a new node. */
+  newNodePosition(): { x: number; y: number };
+  centerOn(nodeId: string): void;
+  openMaterialDialog(): void;
+}
+
+export const canvasBridge: CanvasBridge = {
+  fitView: () => {},
+  newNodePosition: () => ({ x: 0, y: 0 }),
+  centerOn: () => {},
+  openMaterialDialog: () => {},
+};

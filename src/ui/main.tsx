@@ -1,0 +1,59 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createApiClient } from './api/api-client.ts';
+import { streamGenerate } from './api/generate-stream.ts';
+import { App } from './app/App.tsx';
+import { ErrorBoundary } from './app/ErrorBoundary.tsx';
+import { StoreContext } from './app/store-context.tsx';
+import { commandRegistry, runCommand } from './commands/run-command.ts';
+import { persistenceCounters } from './db/canvas-persistence.ts';
+import { WeftDatabase } from './db/weft-database.ts';
+import { createIdGenerator } from './store/app-dependencies.ts';
+import { createWeftStore } from './store/weft-store.ts';
+import './styles.css';
+
+const now = () => Date.now();
+const store = createWeftStore({
+  api: createApiClient(),
+  database: new WeftDatabase(),
+  generate: (body, signal) => streamGenerate(body, signal),
+  now,
+  newId: createIdGenerator(now),
+});
+
+// Nothing lost on tab close or page hide: flush IndexedDB rows and the durable record at once.
+const flush = () => void store.getState().flush(true);
+window.addEventListener('pagehide', flush);
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') flush();
+});
+window.addEventListener('unhandledrejection', (event) => {
+  const reason = event.reason as { code?: string; message?: string } | undefined;
+  store.getState().toast('error', reason?.code ?? 'unexpected', reason?.message ?? String(event.reason));
+});
+
+// The surface the desktop menu and the end-to-end tests drive.
+declare global {
+  interface Window { weft: unknown }
+}
+window.weft = {
+  store,
+  commands: { run: (id: string) => runCommand(store, id), list: () => commandRegistry.list().map(({ id, label, shortcut }) => ({ id, label, shortcut })) },
+  persistence: persistenceCounters,
+};
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ErrorBoundary area="app">
+      <StoreContext.Provider value={store}>
+        <App />
+      </StoreContext.Provider>
+    </ErrorBoundary>
+  </StrictMode>,
+);
+
+void (async () => {
+  await store.getState().loadSettings();
+  await store.getState().loadModels();
+  await store.getState().initialise();
+})();

@@ -1,0 +1,147 @@
+import { useState } from 'react';
+import { sha256Hex, type GraphChange } from '../../core/index.ts';
+import { describeError } from '../api/api-error.ts';
+import { useWeftStore } from '../app/store-context.tsx';
+import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { readPdfPages, type PdfPageText } from './pdf-text.ts';
+
+type Tab = 'paste' | 'url' | 'pdf' | 'image';
+type MaterialChange = Extract<GraphChange, { type: 'import-material' }>;
+
+function base64Of(bytes: Uint8Array): string {
+  let binary = '';
+  for (let index = 0; index < bytes.length; index += 0x8000) binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
+  return btoa(binary);
+}
+
+/** Pages a DOM selection spans, from the `data-page` of the page blocks it touches. */
+function selectedPages(selection: Selection | null): number[] {
+  if (!selection || selection.isCollapsed) return [];
+  const pageOf = (node: Node | null) => Number((node instanceof Element ? node : node?.parentElement)?.closest('[data-page]')?.getAttribute('data-page') ?? 0);
+  const first = pageOf(selection.anchorNode);
+  const last = pageOf(selection.focusNode);
+  if (!first || !last) return [];
+  const [low, high] = first <= last ? [first, last] : [last, first];
+  return Array.from({ length: high - low + 1 }, (_, index) => low + index);
+}
+
+export function MaterialDialog({ onClose }: { onClose: () => void }) {
+  const store = useWeftStore();
+  const [tab, setTab] = useState<Tab>('paste');
+  const [title, setTitle] = useState('');
+  const [text, setText] = useState('');
+  const [url, setUrl] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [pdf, setPdf] = useState<{ fileName: string; hash: string; pages: PdfPageText[] } | null>(null);
+
+  const add = (change: MaterialChange) => {
+    const position = canvasBridge.newNodePosition();
+    if (store.getState().apply({ ...change, material: { ...change.material, position } })) onClose();
+  };
+  const fail = (error: unknown) => {
+    const { code, message } = describeError(error);
+    store.getState().toast('error', code, message);
+  };
+
+  const fetchUrl = async () => {
+    setBusy(true);
+    try {
+      const snapshot = await store.api.fetchUrl(url.trim());
+      add({ type: 'import-material', material: { kind: 'material', title: snapshot.title || snapshot.finalUrl, text: snapshot.text, provenance: { type: 'url', url: snapshot.url, finalUrl: snapshot.finalUrl, fetchedAt: snapshot.fetchedAt, title: snapshot.title } } });
+    } catch (error) { fail(error); } finally { setBusy(false); }
+  };
+
+  const openPdf = async (file: File) => {
+    setBusy(true);
+    try {
+      const bytes = await file.arrayBuffer();
+      const hash = sha256Hex(new Uint8Array(bytes));
+      setPdf({ fileName: file.name, hash, pages: await readPdfPages(bytes) });
+    } catch (error) {
+      fail({ code: 'pdf-invalid', message: `Could not read ${file.name}: ${(error as Error).message}` });
+    } finally { setBusy(false); }
+  };
+
+  const addPdf = (whole: boolean) => {
+    if (!pdf) return;
+    const selection = window.getSelection();
+    const pages = whole ? pdf.pages.map((page) => page.number) : selectedPages(selection);
+    const body = whole ? pdf.pages.map((page) => page.text).join('\n\n') : selection?.toString().trim() ?? '';
+    if (!body || pages.length === 0) {
+      store.getState().toast('error', 'empty-selection', 'Select some text on the pages first.');
+      return;
+    }
+    const pageLabel = pages.length === 1 ? `p. ${pages[0]}` : `pp. ${pages[0]}–${pages[pages.length - 1]}`;
+    add({ type: 'import-material', material: { kind: 'material', title: `${pdf.fileName} · ${pageLabel}`, text: body, provenance: { type: 'pdf', fileName: pdf.fileName, pages, documentHash: pdf.hash } } });
+  };
+
+  const addImage = async (file: File) => {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const hash = sha256Hex(bytes);
+    add({
+      type: 'import-material',
+      material: { kind: 'material', title: file.name, text: '', provenance: { type: 'image', attachmentHash: hash, fileName: file.name } },
+      attachments: [{ hash, mediaType: file.type || 'application/octet-stream', name: file.name, byteLength: bytes.length, dataBase64: base64Of(bytes) }],
+    });
+  };
+
+  return (
+    <div className="overlay" onClick={onClose}>
+      <div className="dialog" style={{ width: tab === 'pdf' && pdf ? 760 : 520 }} role="dialog" aria-label="Import material" data-testid="material-dialog" onClick={(event) => event.stopPropagation()}>
+        <h2>Import material</h2>
+        <div className="tabs" style={{ marginBottom: 14 }}>
+          {(['paste', 'url', 'pdf', 'image'] as const).map((name) => (
+            <button key={name} className="tab" aria-selected={tab === name} data-testid={`material-tab-${name}`} onClick={() => setTab(name)}>
+              {{ paste: 'Pasted text', url: 'Web page', pdf: 'PDF', image: 'Image' }[name]}
+            </button>
+          ))}
+        </div>
+        {tab === 'paste' && (
+          <>
+            <label className="field"><span>Title</span><input className="input" data-testid="material-paste-title" value={title} onChange={(event) => setTitle(event.target.value)} /></label>
+            <label className="field"><span>Text</span><textarea className="textarea" rows={8} data-testid="material-paste-text" value={text} onChange={(event) => setText(event.target.value)} /></label>
+            <div className="actions"><button className="button" onClick={onClose}>Cancel</button>
+              <button className="button primary" data-testid="material-paste-add" disabled={!text.trim()} onClick={() => add({ type: 'import-material', material: { kind: 'material', title: title.trim() || text.trim().slice(0, 60), text, provenance: { type: 'pasted' } } })}>Add material</button></div>
+          </>
+        )}
+        {tab === 'url' && (
+          <>
+            <label className="field"><span>Address (the local server fetches a snapshot and records when)</span><input className="input" data-testid="material-url" placeholder="https://…" value={url} onChange={(event) => setUrl(event.target.value)} /></label>
+            <div className="actions"><button className="button" onClick={onClose}>Cancel</button>
+              <button className="button primary" disabled={busy || !url.trim()} onClick={() => void fetchUrl()}>{busy ? 'Fetching…' : 'Fetch snapshot'}</button></div>
+          </>
+        )}
+        {tab === 'pdf' && (
+          <>
+            {!pdf && <label className="field"><span>PDF file (read in this window; nothing is uploaded)</span><input type="file" accept="application/pdf" data-testid="material-pdf-file" onChange={(event) => event.target.files?.[0] && void openPdf(event.target.files[0])} /></label>}
+            {busy && <p className="hint">Reading pages…</p>}
+            {pdf && (
+              <>
+                <p className="hint">Select a passage on the pages below, then add it: the material keeps its page numbers.</p>
+                <div style={{ maxHeight: 380, overflowY: 'auto', border: '1px solid var(--border)', borderRadius: 8, padding: 12, background: '#fafbfc' }} data-testid="pdf-pages">
+                  {pdf.pages.map((page) => (
+                    <div key={page.number} data-page={page.number} style={{ background: '#fff', border: '1px solid var(--border)', borderRadius: 6, padding: '10px 12px', marginBottom: 10, whiteSpace: 'pre-wrap', lineHeight: 1.5 }}>
+                      <div className="hint" style={{ userSelect: 'none', marginBottom: 4 }}>Page {page.number}</div>{page.text || <span className="hint">(no text on this page)</span>}
+                    </div>
+                  ))}
+                </div>
+                <div className="actions" style={{ marginTop: 12 }}>
+                  <button className="button" onClick={onClose}>Cancel</button>
+                  <button className="button" data-testid="material-pdf-whole" onClick={() => addPdf(true)}>Add whole document</button>
+                  <button className="button primary" data-testid="material-pdf-selection" onMouseDown={(event) => event.preventDefault()} onClick={() => addPdf(false)}>Add selection</button>
+                </div>
+              </>
+            )}
+          </>
+        )}
+        {tab === 'image' && (
+          <>
+            <label className="field"><span>Image (stored once by its hash; sent as an image to models that take images)</span>
+              <input type="file" accept="image/*" data-testid="material-image-file" onChange={(event) => event.target.files?.[0] && void addImage(event.target.files[0])} /></label>
+            <div className="actions"><button className="button" onClick={onClose}>Cancel</button></div>
+          </>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { useEffect, useState } from 'react';
+import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../protocol/canvas-document.ts';
+import type { NodePatch } from '../../core/index.ts';
+import { useWeft } from '../app/store-context.tsx';
+import { formatTime } from '../canvas/node-labels.ts';
+
+/** A text field that commits one edit when it loses focus (not one event per keystroke). */
+function DraftField({ nodeId, field, value, multiline, label, testId }: { nodeId: string; field: keyof NodePatch; value: string; multiline?: boolean; label: string; testId: string }) {
+  const apply = useWeft((state) => state.apply);
+  const [draft, setDraft] = useState(value);
+  useEffect(() => setDraft(value), [nodeId, value]);
+  const commit = () => {
+    if (draft !== value) apply({ type: 'edit-node', nodeId, patch: { [field]: draft } });
+  };
+  return (
+    <label className="field">
+      <span>{label}</span>
+      {multiline ? (
+        <textarea className="textarea" rows={10} data-testid={testId} value={draft} onChange={(event) => setDraft(event.target.value)} onBlur={commit} />
+      ) : (
+        <input className="input" data-testid={testId} value={draft} onChange={(event) => setDraft(event.target.value)} onBlur={commit} onKeyDown={(event) => event.key === 'Enter' && commit()} />
+      )}
+    </label>
+  );
+}
+
+export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameNode | MirrorNode }) {
+  switch (node.kind) {
+    case 'note':
+      return <DraftField nodeId={node.id} field="text" value={node.text} multiline label="Note" testId="note-input" />;
+    case 'frame':
+      return (
+        <>
+          <DraftField nodeId={node.id} field="label" value={node.label} label="Frame label" testId="frame-input" />
+          <p className="hint">Frames group nodes visually. They never enter any model's context.</p>
+        </>
+      );
+    case 'material': {
+      const provenance = node.provenance;
+      return (
+        <>
+          <DraftField nodeId={node.id} field="title" value={node.title} label="Title" testId="material-title" />
+          <DraftField nodeId={node.id} field="text" value={node.text} multiline label="Text sent as material" testId="material-text" />
+          <div className="hint" data-testid="material-provenance">
+            {provenance.type === 'pdf' && <>From {provenance.fileName}, {provenance.pages.length === 1 ? 'page' : 'pages'} {provenance.pages.join(', ')}.</>}
+            {provenance.type === 'url' && <>Snapshot of <a href={provenance.finalUrl} target="_blank" rel="noreferrer">{provenance.finalUrl}</a>, fetched {formatTime(provenance.fetchedAt)}.</>}
+            {provenance.type === 'pasted' && <>Pasted text.</>}
+            {provenance.type === 'image' && <>Image {provenance.fileName} (stored once by hash {provenance.attachmentHash.slice(0, 12)}…).</>}
+          </div>
+        </>
+      );
+    }
+    case 'mirror':
+      return (
+        <>
+          <DraftField nodeId={node.id} field="question" value={node.question} multiline label="Question (editable copy)" testId="mirror-question" />
+          <DraftField nodeId={node.id} field="answer" value={node.answer} multiline label="Answer (editable copy)" testId="mirror-answer" />
+          <p className="hint">Mirrored from {node.source.runner} session {node.source.sessionId}, turn {node.source.turnNumber}. The source snapshot stays frozen.</p>
+        </>
+      );
+  }
+}

@@ -1,0 +1,90 @@
+import { Fragment, useMemo } from 'react';
+import { STALE_MARK, type CompiledSource } from '../../core/index.ts';
+import type { QuestionNode } from '../../../protocol/canvas-document.ts';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { nodeTitle } from '../canvas/node-labels.ts';
+import { plannedRequest } from '../store/dispatch-actions.ts';
+import { estimateTokensByLength } from '../../core/index.ts';
+
+const LAYER_LABEL: Record<CompiledSource['layer'], string> = { materials: 'Material', references: 'Reference', chain: 'Chain', question: 'Question' };
+
+function withStaleMark(text: string) {
+  const parts = text.split(STALE_MARK);
+  return parts.map((part, index) => (
+    <Fragment key={index}>
+      {index > 0 && <mark data-testid="stale-mark">{STALE_MARK}</mark>}
+      {part}
+    </Fragment>
+  ));
+}
+
+/** The will-send preview: exactly the request `ask` will dispatch, with its sources and hash (C5, C9). */
+export function WillSendPreview({ node }: { node: QuestionNode }) {
+  const store = useWeftStore();
+  const graph = useWeft((state) => state.graph);
+  const shown = useWeft((state) => state.shown);
+  const models = useWeft((state) => state.models);
+  const defaultModelId = useWeft((state) => state.defaultModelId);
+  const highlighted = useWeft((state) => state.highlightedNodeId);
+  const planned = useMemo(() => plannedRequest({ graph, shown, models, defaultModelId }, node.id), [graph, shown, models, defaultModelId, node.id]);
+  if (!planned || !graph) return null;
+  const { compiled, built } = planned;
+  const apply = store.getState().apply;
+  const jump = (nodeId: string) => {
+    store.getState().highlightNode(nodeId);
+    store.getState().setSelection([nodeId]);
+    canvasBridge.centerOn(nodeId);
+  };
+  const tokens = compiled.tokens;
+  return (
+    <div className="preview" data-testid="preview">
+      <div className="token-layers">
+        {(['materials', 'references', 'chain', 'question', 'total'] as const).map((layer) => (
+          <div className="token-layer" key={layer} data-testid={`tokens-${layer}`}>
+            <div className="label">{layer === 'total' ? 'Total' : LAYER_LABEL[layer]}</div>
+            <div className="value">{tokens[layer].toLocaleString()}</div>
+          </div>
+        ))}
+      </div>
+      {built.request.messages.map((message, index) => {
+        const source = compiled.sources[index];
+        const text = message.content.map((part) => (part.type === 'text' ? part.text : `[image ${part.hash.slice(0, 12)} · ${part.mediaType}]`)).join('\n');
+        const ownQuestion = source?.nodeId === node.id && source.layer === 'question';
+        return (
+          <div key={index} className={`preview-message layer-${source?.layer ?? 'chain'}${source && highlighted === source.nodeId ? ' highlight' : ''}`}
+            data-testid="preview-message" data-source-node={source?.nodeId ?? ''} data-layer={source?.layer ?? 'late'}
+            onClick={() => source && jump(source.nodeId)}>
+            <div className="preview-head">
+              <span className="role">{message.role}</span>
+              <span>· {source ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}` : 'late block'}</span>
+              <span className="spacer" />
+              <span>{estimateTokensByLength(text).toLocaleString()} tok</span>
+              {source && !ownQuestion && (
+                <button className="button small ghost" data-testid="exclude-part" title="Leave this part out of this node's request"
+                  onClick={(event) => { event.stopPropagation(); apply({ type: 'exclude-part', nodeId: node.id, partId: source.partId }); }}>Exclude</button>
+              )}
+            </div>
+            <div className="preview-text">{withStaleMark(text)}</div>
+          </div>
+        );
+      })}
+      {node.excludedParts.length > 0 && (
+        <div className="section" style={{ marginTop: 6 }}>
+          <div className="section-title">Excluded from this request</div>
+          {node.excludedParts.map((partId) => (
+            <div key={partId} className="preview-message excluded" data-testid="excluded-part">
+              <div className="preview-head">
+                <span>{partId.startsWith('attachment:') ? `Image ${partId.slice(11, 23)}` : nodeTitle(graph.nodes.get(partId.split(':')[0]!))}</span>
+                <span className="spacer" />
+                <button className="button small" data-testid="include-part" onClick={() => apply({ type: 'include-part', nodeId: node.id, partId })}>Include again</button>
+              </div>
+            </div>
+          ))}
+        </div>
+      )}
+      <div className="section-title" style={{ marginTop: 8 }}>Request hash ({built.request.messages.length} messages · {planned.model.id})</div>
+      <div className="hash-line" data-testid="preview-hash">{built.requestHash}</div>
+    </div>
+  );
+}
