@@ -25,6 +25,8 @@ export async function* streamAnswer(options: StreamAnswerOptions): AsyncGenerato
     const result = streamText({
       model: options.model,
       messages: options.messages,
+      // The canonical request carries its system message in order; it is the person's own role text.
+      allowSystemInMessages: true,
       abortSignal: options.abortSignal,
       // A retry would hide a 429 or a bad key behind seconds of silence; the person decides.
       maxRetries: 0,
