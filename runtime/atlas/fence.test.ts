@@ -73,7 +73,7 @@ describe('Fence', () => {
 
   it('listing never follows symlinks out of the roots and lists each real file once', async () => {
     const files = await listSessionFiles(new Fence([root]));
-    expect(files.map((file) => path.basename(file.path))).toEqual(['alias.jsonl']);
+    expect(files.map((file) => path.basename(file.path))).toEqual(['inside.jsonl']);
     expect(files[0]!.size).toBeGreaterThan(0);
   });
 

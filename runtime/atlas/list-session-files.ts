@@ -25,6 +25,7 @@ const SKIP_FILES = new Set(['journal.jsonl', 'history.jsonl', 'session_index.jso
 export async function listSessionFiles(fence: Fence): Promise<SessionFileInfo[]> {
   const found = new Map<string, SessionFileInfo>();
   const visited = new Set<string>();
+  const linked = new Set<string>();
 
   async function walk(directory: string, depth: number): Promise<void> {
     let real: string;
@@ -62,9 +63,13 @@ export async function listSessionFiles(fence: Fence): Promise<SessionFileInfo[]>
       } else if (isFile && entry.name.endsWith('.jsonl') && !SKIP_FILES.has(entry.name)) {
         try {
           const target = await realpath(full);
-          if (fence.rootOfReal(target) === null || found.has(target)) continue;
+          if (fence.rootOfReal(target) === null) continue;
+          // One entry per real file; a plain file wins over a symlink to it.
+          if (found.has(target) && (entry.isSymbolicLink() || !linked.has(target))) continue;
           const info = await stat(target);
           found.set(target, { path: full, size: info.size, mtimeMs: info.mtimeMs });
+          if (entry.isSymbolicLink()) linked.add(target);
+          else linked.delete(target);
         } catch {
           // Vanished between listing and stat (retention cleanup): skip.
         }
