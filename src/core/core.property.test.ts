@@ -186,6 +186,16 @@ describe('compile properties on random DAGs', () => {
     );
   });
 
+  it('round-trips graph ⇄ document byte-identically', () => {
+    fc.assert(
+      fc.property(specArbitrary, (spec) => {
+        const document = documentFromGraph(buildGraph(spec));
+        expect(canonicalJson(documentFromGraph(graphFromDocument(document)))).toBe(canonicalJson(document));
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it('never lets an archived node reach any read path', () => {
     fc.assert(
       fc.property(specArbitrary, (spec) => {
