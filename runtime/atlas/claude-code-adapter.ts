@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Adapter } from './adapter-types.ts';
+import { getOwn, setOwn } from './own-record.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
   addAssistantText, addStep, addUserText, attachResult, buildSession, initialBuilder, linkSubagentToCall, markCompaction,
@@ -50,8 +51,8 @@ function initial(sourcePath: string): ClaudeState {
 }
 
 function uniqueId(state: ClaudeState, id: string): string {
-  const seen = state.openedIds[id] ?? 0;
-  state.openedIds[id] = seen + 1;
+  const seen = getOwn(state.openedIds, id) ?? 0;
+  setOwn(state.openedIds, id, seen + 1);
   return seen === 0 ? id : `${id}~${seen + 1}`;
 }
 
@@ -74,14 +75,14 @@ function builderFor(state: ClaudeState, record: Record<string, unknown>): Builde
   if (state.kind !== 'main' || record['isSidechain'] !== true) return state.main;
   // Inline sidechain (older builds): follow parentUuid to the chain's root.
   const parentUuid = asString(record['parentUuid']);
-  const root = state.sidechainOf[parentUuid] ?? (uuid || `chain-${Object.keys(state.sidechains).length + 1}`);
-  if (uuid !== '') state.sidechainOf[uuid] = root;
-  let builder = state.sidechains[root];
+  const root = getOwn(state.sidechainOf, parentUuid) ?? (uuid || `chain-${Object.keys(state.sidechains).length + 1}`);
+  if (uuid !== '') setOwn(state.sidechainOf, uuid, root);
+  let builder = getOwn(state.sidechains, root);
   if (builder === undefined) {
     builder = initialBuilder('claude-code');
     builder.isSubagent = true;
     builder.agentId = asString(record['agentId']) || null;
-    state.sidechains[root] = builder;
+    setOwn(state.sidechains, root, builder);
   }
   return builder;
 }
@@ -161,6 +162,13 @@ function onAssistant(builder: BuilderState, record: Record<string, unknown>, at:
   }
 }
 
+/** A user/assistant record needs `message` as an object whose content is a string, an array or absent. */
+function hasMessageShape(message: unknown): boolean {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
+  const content = (message as Record<string, unknown>)['content'];
+  return content === undefined || content === null || typeof content === 'string' || Array.isArray(content);
+}
+
 function record(state: ClaudeState, value: Record<string, unknown>, context: { report: import('../../protocol/atlas-session.ts').ParseReport }): void {
   const type = asString(value['type']);
   if (!KNOWN_TYPES.has(type)) {
@@ -185,6 +193,10 @@ function record(state: ClaudeState, value: Record<string, unknown>, context: { r
     return;
   }
   if (type !== 'user' && type !== 'assistant' && type !== 'system') return;
+  if (type !== 'system' && !hasMessageShape(value['message'])) {
+    context.report.wrongShape += 1;
+    return;
+  }
   const builder = builderFor(state, value);
   if (builder.sessionId === null && typeof value['sessionId'] === 'string') builder.sessionId = value['sessionId'];
   noteCwd(builder, value['cwd']);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ParseReport } from '../../protocol/atlas-session.ts';
 import type { Adapter, RecordContext } from './adapter-types.ts';
+import { getOwn, setOwn } from './own-record.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
   addAssistantText, addStep, attachResult, buildSession, initialBuilder, markCompaction, noteBranch, noteCwd, noteModel,
@@ -43,8 +44,8 @@ function initial(): CodexState {
 }
 
 function uniqueId(state: CodexState, id: string): string {
-  const seen = state.openedIds[id] ?? 0;
-  state.openedIds[id] = seen + 1;
+  const seen = getOwn(state.openedIds, id) ?? 0;
+  setOwn(state.openedIds, id, seen + 1);
   return seen === 0 ? id : `${id}~${seen + 1}`;
 }
 
@@ -236,6 +237,11 @@ function record(state: CodexState, value: Record<string, unknown>, context: Reco
   const kind = asString(value['type']);
   const payload = asRecord(value['payload']);
   if ('payload' in value && KNOWN_KINDS.has(kind)) {
+    const raw = value['payload'];
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+      report.wrongShape += 1;
+      return;
+    }
     if (kind === 'session_meta') onSessionMeta(state, payload, at);
     else if (kind === 'turn_context') {
       noteCwd(state.main, payload['cwd']);

@@ -47,20 +47,20 @@ describe('Fence', () => {
   });
 
   it.each([
-    ['a .. segment', () => path.join(root, 'project') + '/../../outside/secret.jsonl', 'FENCE_DOT_DOT'],
-    ['a relative .. segment', () => '../outside/secret.jsonl', 'FENCE_DOT_DOT'],
-    ['an absolute path outside every root', () => path.join(outside, 'secret.jsonl'), 'FENCE_OUTSIDE_ROOTS'],
-    ['/etc/passwd', () => '/etc/passwd', 'FENCE_OUTSIDE_ROOTS'],
-    ['a file symlink pointing out', () => path.join(root, 'project', 'escape.jsonl'), 'FENCE_SYMLINK_ESCAPE'],
-    ['a directory symlink pointing out', () => path.join(root, 'escape-dir', 'secret.jsonl'), 'FENCE_SYMLINK_ESCAPE'],
-    ['an encoded slash', () => `${root}/project%2Finside.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
-    ['encoded dots', () => `${root}/%2e%2e/outside/secret.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
-    ['upper-case encoded dots', () => `${root}/%2E%2E/outside/secret.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
-    ['an encoded backslash', () => `${root}/project%5Cinside.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
-    ['a backslash', () => `${root}\\..\\outside\\secret.jsonl`, 'FENCE_BACKSLASH'],
-    ['a NUL byte', () => `${root}/project/inside.jsonl\0.txt`, 'FENCE_NUL_BYTE'],
-    ['an empty path', () => '', 'FENCE_EMPTY_PATH'],
-    ['a missing file', () => path.join(root, 'project', 'missing.jsonl'), 'FENCE_NOT_FOUND'],
+    ['a .. segment', (): string => path.join(root, 'project') + '/../../outside/secret.jsonl', 'FENCE_DOT_DOT'],
+    ['a relative .. segment', (): string => '../outside/secret.jsonl', 'FENCE_DOT_DOT'],
+    ['an absolute path outside every root', (): string => path.join(outside, 'secret.jsonl'), 'FENCE_OUTSIDE_ROOTS'],
+    ['/etc/passwd', (): string => '/etc/passwd', 'FENCE_OUTSIDE_ROOTS'],
+    ['a file symlink pointing out', (): string => path.join(root, 'project', 'escape.jsonl'), 'FENCE_SYMLINK_ESCAPE'],
+    ['a directory symlink pointing out', (): string => path.join(root, 'escape-dir', 'secret.jsonl'), 'FENCE_SYMLINK_ESCAPE'],
+    ['an encoded slash', (): string => `${root}/project%2Finside.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
+    ['encoded dots', (): string => `${root}/%2e%2e/outside/secret.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
+    ['upper-case encoded dots', (): string => `${root}/%2E%2E/outside/secret.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
+    ['an encoded backslash', (): string => `${root}/project%5Cinside.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
+    ['a backslash', (): string => `${root}\\..\\outside\\secret.jsonl`, 'FENCE_BACKSLASH'],
+    ['a NUL byte', (): string => `${root}/project/inside.jsonl\0.txt`, 'FENCE_NUL_BYTE'],
+    ['an empty path', (): string => '', 'FENCE_EMPTY_PATH'],
+    ['a missing file', (): string => path.join(root, 'project', 'missing.jsonl'), 'FENCE_NOT_FOUND'],
   ] as const)('refuses %s with a coded error', async (_name, requested, code) => {
     expect(await refusal(new Fence([root]), requested())).toBe(code);
   });

@@ -1,4 +1,5 @@
 import type { ParseReport } from '../../protocol/atlas-session.ts';
+import { getOwn, setOwn } from './own-record.ts';
 
 export function emptyParseReport(): ParseReport {
   return {
@@ -17,5 +18,5 @@ export function emptyParseReport(): ParseReport {
 
 export function countUnknownType(report: ParseReport, type: string): void {
   const key = type.length > 80 ? type.slice(0, 80) : type;
-  report.unknownRecordTypes[key] = (report.unknownRecordTypes[key] ?? 0) + 1;
+  setOwn(report.unknownRecordTypes, key, (getOwn(report.unknownRecordTypes, key) ?? 0) + 1);
 }

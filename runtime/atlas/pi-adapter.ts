@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { Adapter, RecordContext } from './adapter-types.ts';
+import { getOwn, setOwn } from './own-record.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
   addAssistantText, addStep, attachResult, buildSession, initialBuilder, markCompaction, noteCwd, noteModel,
@@ -27,8 +28,8 @@ function initial(): PiState {
 }
 
 function uniqueId(state: PiState, id: string): string {
-  const seen = state.openedIds[id] ?? 0;
-  state.openedIds[id] = seen + 1;
+  const seen = getOwn(state.openedIds, id) ?? 0;
+  setOwn(state.openedIds, id, seen + 1);
   return seen === 0 ? id : `${id}~${seen + 1}`;
 }
 
@@ -48,7 +49,7 @@ function onMessage(state: PiState, entry: Record<string, unknown>, context: Reco
     const images = Array.isArray(content) ? content.filter((block) => asRecord(block)['type'] === 'image').length : 0;
     const text = textOf(content);
     const parentId = asString(entry['parentId']);
-    const follows = parentId === '' ? currentOpeningId(state) : (state.turnOfEntry[parentId] ?? currentOpeningId(state));
+    const follows = parentId === '' ? currentOpeningId(state) : (getOwn(state.turnOfEntry, parentId) ?? currentOpeningId(state));
     openTurn(builder, uniqueId(state, recordId), images > 0 && text.trim() === '' ? `[${images} image(s)]` : text, when);
     const turn = builder.turns[builder.turns.length - 1]!;
     // v1 entries have no tree: each turn simply follows the previous one.
@@ -111,7 +112,9 @@ function record(state: PiState, entry: Record<string, unknown>, context: RecordC
     }
     noteTime(builder, at);
   } else if (type === 'message') {
-    onMessage(state, entry, context, at);
+    const message = entry['message'];
+    if (message === null || typeof message !== 'object' || Array.isArray(message)) context.report.wrongShape += 1;
+    else onMessage(state, entry, context, at);
   } else if (type === 'model_change') {
     noteModel(builder, entry['modelId'], false);
   } else if (type === 'compaction') {
@@ -120,7 +123,7 @@ function record(state: PiState, entry: Record<string, unknown>, context: RecordC
     setTitle(builder, asString(entry['name']), true);
   }
   const id = asString(entry['id']);
-  if (id !== '') state.turnOfEntry[id] = currentOpeningId(state);
+  if (id !== '') setOwn(state.turnOfEntry, id, currentOpeningId(state));
 }
 
 function sessions(state: PiState, sourcePath: string): AtlasSession[] {

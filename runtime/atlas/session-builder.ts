@@ -1,4 +1,5 @@
 import type { Runner, Session, ToolOp, ToolStep, Turn } from '../../protocol/atlas-session.ts';
+import { getOwn, setOwn } from './own-record.ts';
 import { findReferences } from './references.ts';
 
 /** Caps on what a turn keeps (the raw file stays the record of truth). */
@@ -221,15 +222,15 @@ export function addStep(state: BuilderState, recordId: string, step: StepInput, 
   noteReferences(turn, step.referenceText);
   noteTime(state, at);
   if (step.callId !== null) {
-    const list = state.calls[step.callId] ?? [];
+    const list = getOwn(state.calls, step.callId) ?? [];
     list.push([state.turns.length - 1, turn.steps.length - 1]);
-    state.calls[step.callId] = list;
+    setOwn(state.calls, step.callId, list);
   }
 }
 
 /** Attach a result to every step of a call. Returns false when the call is unknown. */
 export function attachResult(state: BuilderState, callId: string, text: string, isError: boolean, at: number | null): boolean {
-  const targets = state.calls[callId];
+  const targets = getOwn(state.calls, callId);
   if (targets === undefined) return false;
   for (const [turnIndex, stepIndex] of targets) {
     const step = state.turns[turnIndex]?.steps[stepIndex];
@@ -243,7 +244,7 @@ export function attachResult(state: BuilderState, callId: string, text: string, 
 
 /** The turn index holding a call, or null. */
 export function turnOfCall(state: BuilderState, callId: string): number | null {
-  const targets = state.calls[callId];
+  const targets = getOwn(state.calls, callId);
   return targets === undefined || targets.length === 0 ? null : targets[0]![0];
 }
 

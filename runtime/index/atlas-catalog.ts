@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { delimiter, dirname, resolve } from 'node:path';
 import {
   discoverMemoryFiles,
@@ -9,11 +10,17 @@ import {
   sessionRootsFromEnv,
 } from '../atlas/index.ts';
 import type { MemoryFile, SessionCatalog, SessionFileRead } from './session-catalog.ts';
+import { SessionReadPool } from './session-read-pool.ts';
 import { indexedSessionFromAtlas } from './session-rows.ts';
+
+/** Below this much to read, starting worker threads costs more than it saves. */
+const BULK_BYTES = 32 * 1024 * 1024;
 
 export interface AtlasCatalogOptions {
   env: NodeJS.ProcessEnv;
   home: string;
+  /** Worker threads for bulk reads (default: one per core beyond the first, at least one). */
+  workers?: number;
 }
 
 /**
@@ -28,10 +35,21 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
   const memoryRoots = [
     ...new Set([...roots.map((root) => dirname(root)), ...splitList(options.env.WEFT_MEMORY_ROOTS, options.home)]),
   ];
+  let pool: SessionReadPool | null = null;
+  const workers = options.workers ?? Math.max(1, availableParallelism() - 1);
   return {
     roots,
     listSessionFiles: () => listSessionFiles(fence),
+    beginBulk(bytes) {
+      if (pool === null && workers > 0 && bytes >= BULK_BYTES) pool = new SessionReadPool(roots, workers);
+    },
+    async endBulk() {
+      const running = pool;
+      pool = null;
+      await running?.close();
+    },
     async readSessionFile(path, resume): Promise<SessionFileRead> {
+      if (pool) return pool.read(path, resume);
       const read = await readSessionFile(path, {
         fence,
         ...(resume ? { fromOffset: resume.fromOffset, state: resume.state } : {}),

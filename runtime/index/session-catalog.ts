@@ -45,4 +45,8 @@ export interface SessionCatalog {
   listSessionFiles(): Promise<CatalogFile[]>;
   readSessionFile(path: string, resume: { fromOffset: number; state: string } | null): Promise<SessionFileRead>;
   listMemoryFiles(request: MemoryListRequest): Promise<MemoryFile[]>;
+  /** Bulk work ahead (this many bytes to read): a catalog may start parallel readers. */
+  beginBulk?(bytes: number): void;
+  /** Bulk work done: stop what `beginBulk` started. */
+  endBulk?(): Promise<void>;
 }

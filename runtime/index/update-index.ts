@@ -62,6 +62,8 @@ interface Planned {
 const BATCH_BYTES = 16 * 1024 * 1024;
 const BATCH_FILES = 500;
 const MEMORY_FILE_MAXIMUM_BYTES = 4 * 1024 * 1024;
+/** Files read at once: enough to keep every worker busy and hide read latency. */
+const READ_CONCURRENCY = 4;
 
 /**
  * Brings the index up to date with the catalog: a cheap stat pass, then only files that moved are read.
@@ -132,18 +134,30 @@ export async function updateIndex(
     }).immediate();
   };
 
-  for (const item of planned) {
-    try {
-      const write = await readPlanned(item, catalog, writer, summary);
-      pending.push(write);
-      pendingBytes += item.file.size - resumeOffset(item);
-    } catch (error) {
-      summary.failed.push({ path: item.file.path, reason: (error as Error).message });
+  // Reads overlap (their waits, or parallel workers); writes stay on this thread, batched in transactions.
+  if (bytesTotal > 0) catalog.beginBulk?.(bytesTotal);
+  const concurrency = READ_CONCURRENCY;
+  let next = 0;
+  const readOne = async (): Promise<void> => {
+    while (next < planned.length) {
+      const item = planned[next++]!;
+      try {
+        const write = await readPlanned(item, catalog, writer, summary);
+        pending.push(write);
+        pendingBytes += item.file.size - resumeOffset(item);
+      } catch (error) {
+        summary.failed.push({ path: item.file.path, reason: (error as Error).message });
+      }
+      progress.filesDone += 1;
+      progress.bytesDone += Math.max(0, item.file.size - resumeOffset(item));
+      options.onProgress?.(progress);
+      if (pendingBytes >= BATCH_BYTES || pending.length >= BATCH_FILES) flush();
     }
-    progress.filesDone += 1;
-    progress.bytesDone += Math.max(0, item.file.size - resumeOffset(item));
-    options.onProgress?.(progress);
-    if (pendingBytes >= BATCH_BYTES || pending.length >= BATCH_FILES) flush();
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, planned.length) }, readOne));
+  } finally {
+    await catalog.endBulk?.();
   }
   flush();
   database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('last_indexed_at', ?)").run(String(now()));

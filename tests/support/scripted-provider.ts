@@ -41,6 +41,8 @@ export interface ScriptedProvider {
   requests: RecordedRequest[];
   script(...replies: ScriptedReply[]): void;
   setDefault(reply: ScriptedReply): void;
+  /** Models listed at `GET /api/tags` (so the provider can stand in for a local Ollama). */
+  ollamaModels: string[];
   /** Resolves when the n-th request (1-based) has been received. */
   waitForRequests(count: number, timeoutMs?: number): Promise<void>;
   /** Resolves when request `index` (0-based) has ended, by finishing or by the client aborting. */
@@ -109,6 +111,10 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       else record.finished = true;
       notifyEnd(index);
     });
+    if (protocol === 'other' && request.method === 'GET' && path === '/api/tags') {
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: provider.ollamaModels.map((name) => ({ name, model: name, size: 1 })) }));
+      return;
+    }
     if (protocol === 'other') {
       response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no such route' } }));
       return;
@@ -182,7 +188,8 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
-  return {
+  const provider: ScriptedProvider = {
+    ollamaModels: [],
     url: `http://127.0.0.1:${port}`,
     requests,
     script: (...replies) => queue.push(...replies),
@@ -218,4 +225,5 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
         server.close(() => resolve());
       }),
   };
+  return provider;
 }
