@@ -7,7 +7,7 @@ import type { Runner } from '../../protocol/atlas-session.ts';
 import { Fence } from './fence.ts';
 import { MAX_LINE_BYTES } from './line-decoder.ts';
 import { readSessionFile } from './read-session-file.ts';
-import { createSessionAccumulator } from './session-accumulator.ts';
+import { createSessionAccumulator, SessionAccumulator as SessionAccumulatorForTest } from './session-accumulator.ts';
 
 const FIXTURES = '/work/shared/fixtures';
 const SEEDS: [Runner, string][] = [
@@ -154,5 +154,29 @@ describe('fuzz: mutated real lines never crash and every oddity is counted', () 
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
+  });
+});
+
+describe('ids that collide with Object.prototype', () => {
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('%s as record id, call id and record type', (id) => {
+    const claude = createSessionAccumulator('claude-code', '/x/c.jsonl');
+    const lines = [
+      { type: 'user', uuid: id, sessionId: 's', message: { role: 'user', content: 'a' } },
+      { type: 'user', uuid: id, sessionId: 's', message: { role: 'user', content: 'b' } },
+      { type: 'assistant', uuid: 'a1', sessionId: 's', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: '/f' } }] } },
+      { type: 'user', uuid: 'r1', sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] } },
+      { type: id, sessionId: 's' },
+    ];
+    for (const line of lines) claude.push(Buffer.from(JSON.stringify(line)));
+    const restored = SessionAccumulatorForTest.restore(claude.saveState());
+    for (const accumulator of [claude, restored]) {
+      const session = accumulator.sessions()[0]!;
+      expect(session.turns.map((turn) => turn.openingRecordId)).toEqual([id, `${id}~2`]);
+      expect(session.turns[1]!.steps[0]!.resultSummary).toBe('ok');
+      expect(Object.hasOwn(accumulator.report().unknownRecordTypes, id)).toBe(true);
+    }
+    const pi = createSessionAccumulator('pi', '/x/p.jsonl');
+    pi.push(Buffer.from(JSON.stringify({ type: 'message', id, parentId: id, message: { role: 'user', content: 'x' } })));
+    expect(pi.sessions()[0]!.turns).toHaveLength(1);
   });
 });

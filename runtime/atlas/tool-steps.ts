@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { ToolOp } from '../../protocol/atlas-session.ts';
 import { sha256Hex } from '../../src/core/hashing.ts';
+import { getOwn } from './own-record.ts';
 import type { StepInput } from './session-builder.ts';
 
 /**
@@ -93,7 +94,7 @@ export function summarizeInput(name: string, input: Record<string, unknown>): st
 /** Classify one tool call into a step (op and absolute files). */
 export function classifyTool(callId: string | null, name: string, input: Record<string, unknown>, cwd: string | null): StepInput {
   const lower = name.toLowerCase();
-  const known = TOOLS[lower];
+  const known = getOwn(TOOLS, lower);
   let op: ToolOp = known?.op ?? 'other';
   const files: string[] = [];
   const base = typeof input['workdir'] === 'string' ? resolveAgainst(cwd, input['workdir']) : cwd;
