@@ -53,11 +53,23 @@ async function readJson<T>(response: Response, schema: z.ZodType<T>): Promise<T>
   return parsed.data;
 }
 
-export function createApiClient(baseUrl = ''): ApiClient {
+/** In the app: same origin, cookie auth. Tests and tools: an origin and a Bearer token. */
+export interface ApiClientOptions {
+  baseUrl?: string;
+  token?: string;
+}
+
+export function authorizationHeaders(options: ApiClientOptions): Record<string, string> {
+  return options.token ? { authorization: `Bearer ${options.token}` } : {};
+}
+
+export function createApiClient(options: ApiClientOptions = {}): ApiClient {
+  const baseUrl = options.baseUrl ?? '';
   async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
     let response: Response;
     try {
-      response = await fetch(baseUrl + path, { credentials: 'same-origin', ...init });
+      const headers = { ...authorizationHeaders(options), ...(init.headers as Record<string, string> | undefined) };
+      response = await fetch(baseUrl + path, { credentials: 'same-origin', ...init, headers });
     } catch (error) {
       throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
     }

@@ -2,6 +2,7 @@ import { StreamEventSchema, type StreamEvent } from '../../../protocol/stream-ev
 import type { GenerateRequest } from '../../../protocol/http-api.ts';
 import { ApiErrorSchema } from '../../../protocol/http-api.ts';
 import { ApiClientError } from './api-error.ts';
+import { authorizationHeaders, type ApiClientOptions } from './api-client.ts';
 
 /** Splits an SSE byte stream into the JSON of each `data:` field, event by event. */
 export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent> {
@@ -35,13 +36,13 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
 }
 
 /** POST /api/generate and yield its stream events; aborting the signal closes the request. */
-export async function* streamGenerate(body: GenerateRequest, signal: AbortSignal, baseUrl = ''): AsyncGenerator<StreamEvent> {
+export async function* streamGenerate(body: GenerateRequest, signal: AbortSignal, options: ApiClientOptions = {}): AsyncGenerator<StreamEvent> {
   let response: Response;
   try {
-    response = await fetch(baseUrl + '/api/generate', {
+    response = await fetch((options.baseUrl ?? '') + '/api/generate', {
       method: 'POST',
       credentials: 'same-origin',
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...authorizationHeaders(options) },
       body: JSON.stringify(body),
       signal,
     });

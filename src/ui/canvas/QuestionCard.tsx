@@ -38,8 +38,8 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
       </div>
       <div className={`card-question${node.question.trim() ? '' : ' empty'}`} data-testid="node-question">{node.question.trim() || 'Write a question…'}</div>
       {(text || stream) && (
-        <div className={`card-body${text.length > 500 ? ' fade' : ''}`} data-testid="node-answer">
-          <Markdown text={text} className={stream ? 'streaming-caret' : undefined} />
+        <div className="card-body" data-testid="node-answer">
+          <Markdown text={text} className={stream ? 'clamp streaming-caret' : 'clamp'} />
         </div>
       )}
       <div className="card-footer">

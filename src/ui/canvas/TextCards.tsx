@@ -27,7 +27,7 @@ export const NoteCard = memo(function NoteCard({ id, selected }: NodeProps) {
         {note.archived && <span className="badge archived">Archived</span>}
       </div>
       <div className="card-body" style={{ borderTop: 0 }}>
-        {note.text.trim() ? <Markdown text={note.text} /> : <span className="hint">Empty note — edit it in the panel.</span>}
+        {note.text.trim() ? <Markdown text={note.text} className="clamp" /> : <span className="hint">Empty note — edit it in the panel.</span>}
       </div>
       <Handle type="source" position={Position.Right} />
     </div>
@@ -64,7 +64,7 @@ export const MaterialCard = memo(function MaterialCard({ id, selected }: NodePro
       {attachment ? (
         <div className="card-body"><img alt={material.title} style={{ maxWidth: '100%', borderRadius: 6 }} src={`data:${attachment.mediaType};base64,${attachment.dataBase64}`} /></div>
       ) : (
-        <div className={`card-body${material.text.length > 400 ? ' fade' : ''}`} style={{ whiteSpace: 'pre-wrap' }}>{material.text.slice(0, 700)}</div>
+        <div className="card-body"><div className="clamp" style={{ whiteSpace: 'pre-wrap' }}>{material.text.slice(0, 700)}</div></div>
       )}
       <div className="card-footer"><span>{provenanceLine(material)}</span></div>
       <Handle type="source" position={Position.Right} />
@@ -84,7 +84,7 @@ export const MirrorCard = memo(function MirrorCard({ id, selected }: NodeProps) 
         <span className="badge model">{mirror.source.runner}</span>
       </div>
       <div className="card-question">{mirror.question}</div>
-      <div className="card-body fade"><Markdown text={mirror.answer} /></div>
+      <div className="card-body"><Markdown text={mirror.answer} className="clamp" /></div>
       <Handle type="source" position={Position.Right} />
     </div>
   );

@@ -1,13 +1,16 @@
 import { memo } from 'react';
-import { BaseEdge, EdgeLabelRenderer, getBezierPath, type EdgeProps } from '@xyflow/react';
+import { BaseEdge, EdgeLabelRenderer, Position, getBezierPath, useInternalNode, type EdgeProps, type InternalNode } from '@xyflow/react';
 import { useWeft } from '../app/store-context.tsx';
 import type { FlowEdge } from './flow-elements.ts';
 
 /** Solid = the full upstream turn joins the chain; dashed = a quoted reference block (C2). */
 export const WireEdge = memo(function WireEdge(props: EdgeProps<FlowEdge>) {
-  const { id, sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition, selected, data, markerEnd } = props;
+  const { id, source, target, selected, data, markerEnd } = props;
   const apply = useWeft((state) => state.apply);
-  const [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, targetX, targetY, sourcePosition, targetPosition });
+  const sourceNode = useInternalNode(source);
+  const targetNode = useInternalNode(target);
+  const ends = sourceNode && targetNode ? floatingEnds(sourceNode, targetNode) : props;
+  const [path, labelX, labelY] = getBezierPath(ends);
   const wire = data?.wire;
   const dashed = wire?.kind === 'dashed';
   return (
@@ -26,3 +29,30 @@ export const WireEdge = memo(function WireEdge(props: EdgeProps<FlowEdge>) {
     </>
   );
 });
+
+interface Ends { sourceX: number; sourceY: number; targetX: number; targetY: number; sourcePosition: Position; targetPosition: Position }
+
+/** Wires leave and enter the facing sides of two cards, so columns and rows both read cleanly. */
+function floatingEnds(source: InternalNode, target: InternalNode): Ends {
+  const box = (node: InternalNode) => {
+    const { x, y } = node.internals.positionAbsolute;
+    const width = node.measured.width ?? 300;
+    const height = node.measured.height ?? 150;
+    return { x, y, width, height, cx: x + width / 2, cy: y + height / 2 };
+  };
+  const from = box(source);
+  const to = box(target);
+  const horizontal = Math.abs(to.cx - from.cx) - (from.width + to.width) / 2 > Math.abs(to.cy - from.cy) - (from.height + to.height) / 2;
+  if (horizontal) {
+    const rightward = to.cx >= from.cx;
+    return {
+      sourceX: rightward ? from.x + from.width : from.x, sourceY: from.cy, sourcePosition: rightward ? Position.Right : Position.Left,
+      targetX: rightward ? to.x : to.x + to.width, targetY: to.cy, targetPosition: rightward ? Position.Left : Position.Right,
+    };
+  }
+  const downward = to.cy >= from.cy;
+  return {
+    sourceX: from.cx, sourceY: downward ? from.y + from.height : from.y, sourcePosition: downward ? Position.Bottom : Position.Top,
+    targetX: to.cx, targetY: downward ? to.y : to.y + to.height, targetPosition: downward ? Position.Top : Position.Bottom,
+  };
+}

@@ -1,0 +1,79 @@
+import 'fake-indexeddb/auto';
+import { createApiClient } from '../api/api-client.ts';
+import { streamGenerate } from '../api/generate-stream.ts';
+import { WeftDatabase } from '../db/weft-database.ts';
+import { createIdGenerator } from './app-dependencies.ts';
+import { createWeftStore, type WeftStore } from './weft-store.ts';
+
+/**
+ * A driver that reads like a user (ARCHITECTURE style 12): a real store on real Dexie
+ * (fake-indexeddb) talking to a real server over HTTP. Tests only.
+ */
+let instances = 0;
+
+export class TestApp {
+  readonly store: WeftStore;
+  readonly database: WeftDatabase;
+  private clock: number;
+
+  constructor(server: { origin: string; token: string }, databaseName: string) {
+    instances += 1;
+    // Each instance gets its own clock range and random seed, so ids never collide across apps.
+    this.clock = 1_760_000_000_000 + instances * 100_000_000;
+    const now = () => (this.clock += 1000);
+    let seed = 7 + instances;
+    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    this.database = new WeftDatabase(databaseName);
+    const options = { baseUrl: server.origin, token: server.token };
+    this.store = createWeftStore({
+      api: createApiClient(options),
+      database: this.database,
+      generate: (body, signal) => streamGenerate(body, signal, options),
+      now,
+      newId: createIdGenerator(now, random),
+      localDelayMs: 5,
+      durableDelayMs: 10,
+    });
+  }
+
+  get state() {
+    return this.store.getState();
+  }
+
+  get graph() {
+    const graph = this.state.graph;
+    if (!graph) throw new Error('no canvas open');
+    return graph;
+  }
+
+  async start(): Promise<this> {
+    await this.state.loadSettings();
+    await this.state.loadModels();
+    await this.state.initialise();
+    return this;
+  }
+
+  /** Adds a question and returns its id. */
+  addQuestion(question: string): string {
+    const before = new Set(this.graph.nodes.keys());
+    if (!this.state.apply({ type: 'add-node', node: { kind: 'question', question } })) throw new Error(`add refused: ${this.lastToast()?.code} ${this.lastToast()?.message}`);
+    return [...this.graph.nodes.keys()].find((id) => !before.has(id))!;
+  }
+
+  edit(nodeId: string, question: string): boolean {
+    return this.state.apply({ type: 'edit-node', nodeId, patch: { question } });
+  }
+
+  wire(from: string, to: string): boolean {
+    return this.state.apply({ type: 'wire', from, to, kind: 'solid' });
+  }
+
+  lastToast() {
+    return this.state.toasts[this.state.toasts.length - 1];
+  }
+
+  async close(): Promise<void> {
+    await this.state.flush();
+    this.database.close();
+  }
+}

@@ -1,0 +1,177 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { documentFromGraph, type Graph } from '../../core/index.ts';
+import type { QuestionNode } from '../../../protocol/canvas-document.ts';
+import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
+import { persistenceCounters } from '../db/canvas-persistence.ts';
+import { plannedRequest } from './dispatch-actions.ts';
+import { TestApp } from './test-app.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.dispose();
+});
+
+const question = (graph: Graph, id: string) => graph.nodes.get(id) as QuestionNode;
+let databaseCounter = 0;
+const freshName = () => `weft-store-test-${databaseCounter++}-${Math.random()}`;
+
+async function emptyCanvasApp(): Promise<TestApp> {
+  const app = await new TestApp(server, freshName()).start();
+  await app.state.createCanvas('Test canvas');
+  return app;
+}
+
+describe('first run and restore', () => {
+  it('creates the demo canvas when nothing exists anywhere, and stores it on the server', async () => {
+    const isolated = await startTestServer();
+    try {
+      const app = await new TestApp(isolated, freshName()).start();
+      expect(app.graph.nodes.size).toBeGreaterThan(5);
+      expect([...app.graph.nodes.values()].some((node) => node.kind === 'question' && node.versions.some((version) => version.origin === 'demo'))).toBe(true);
+      expect([...app.graph.nodes.values()].some((node) => node.archived)).toBe(true);
+      expect(app.state.shown.size).toBeGreaterThan(0);
+      const listed = await (await isolated.api('/api/canvases')).json() as { canvases: { id: string }[] };
+      expect(listed.canvases.map((canvas) => canvas.id)).toContain(app.state.activeCanvasId);
+      await app.close();
+
+      // A browser with an empty IndexedDB restores from the durable record instead of a new demo.
+      const other = await new TestApp(isolated, freshName()).start();
+      expect(other.state.activeCanvasId).toBe(app.state.activeCanvasId);
+      expect(documentFromGraph(other.graph)).toEqual(documentFromGraph(app.graph));
+      await other.close();
+    } finally {
+      await isolated.dispose();
+    }
+  });
+});
+
+describe('graph changes and persistence', () => {
+  it('an edit writes only the rows it touched, and a reload restores everything', async () => {
+    const app = await emptyCanvasApp();
+    const first = app.addQuestion('What is light?');
+    const second = app.addQuestion('Why is the sky blue?');
+    expect(app.wire(first, second)).toBe(true);
+    await app.state.flush();
+    const before = persistenceCounters.rowsWritten;
+    app.edit(second, 'Why is the sky blue at noon?');
+    await app.state.flush();
+    const written = persistenceCounters.rowsWritten - before;
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThanOrEqual(3);
+
+    const reloaded = await new TestApp(server, app.database.name).start();
+    expect(reloaded.state.activeCanvasId).toBe(app.state.activeCanvasId);
+    expect(documentFromGraph(reloaded.graph)).toEqual(documentFromGraph(app.graph));
+    await reloaded.close();
+    await app.close();
+  });
+
+  it('refuses a wire that would close a cycle, naming the path; undo keeps the event log', async () => {
+    const app = await emptyCanvasApp();
+    const a = app.addQuestion('A?');
+    const b = app.addQuestion('B?');
+    const c = app.addQuestion('C?');
+    app.wire(a, b);
+    app.wire(b, c);
+    expect(app.wire(c, a)).toBe(false);
+    expect(app.lastToast()?.code).toBe('cycle');
+    expect(app.lastToast()?.message).toMatch(/A\?.*B\?.*C\?|loop/);
+    expect(app.graph.wires.size).toBe(2);
+
+    const eventsBefore = app.graph.events.length;
+    app.edit(b, 'B changed?');
+    const eventsAfterEdit = app.graph.events.length;
+    app.state.undo();
+    expect(question(app.graph, b).question).toBe('B?');
+    expect(app.graph.events.length).toBe(eventsAfterEdit);
+    expect(eventsAfterEdit).toBeGreaterThan(eventsBefore);
+    app.state.redo();
+    expect(question(app.graph, b).question).toBe('B changed?');
+    await app.close();
+  });
+});
+
+describe('dispatch, stale and replay', () => {
+  it('asks through the server: the version, the commit event and the preview share one hash', async () => {
+    const app = await emptyCanvasApp();
+    const upstream = app.addQuestion('What is Rayleigh scattering?');
+    const downstream = app.addQuestion('So why is the sky blue?');
+    app.wire(upstream, downstream);
+    expect(await app.state.ask(upstream)).toBe(true);
+
+    const preview = plannedRequest(app.state, downstream)!;
+    expect(preview.compiled.sources.map((source) => source.nodeId)).toEqual([upstream, upstream, downstream]);
+    expect(await app.state.ask(downstream)).toBe(true);
+    const version = question(app.graph, downstream).versions[0]!;
+    expect(version.requestHash).toBe(preview.built.requestHash);
+    expect(version.text).toContain(preview.built.requestHash);
+    const commits = app.graph.events.filter((event) => event.op === 'commit');
+    expect(commits.map((event) => event.meta.requestHash)).toContain(preview.built.requestHash);
+    await app.close();
+  });
+
+  it('an upstream edit marks the downstream stale; Replay adds a version, keeps the old one and clears the mark', async () => {
+    const app = await emptyCanvasApp();
+    const upstream = app.addQuestion('What is Rayleigh scattering?');
+    const downstream = app.addQuestion('So why is the sky blue?');
+    app.wire(upstream, downstream);
+    await app.state.ask(upstream);
+    await app.state.ask(downstream);
+    expect(app.state.shown.size).toBe(0);
+
+    app.edit(upstream, 'What is Mie scattering?');
+    await app.state.ask(upstream);
+    expect([...app.state.shown]).toEqual([downstream]);
+    expect(plannedRequest(app.state, downstream)!.compiled.messages.length).toBeGreaterThan(0);
+
+    await app.state.replayStale();
+    const node = question(app.graph, downstream);
+    expect(node.versions).toHaveLength(2);
+    expect(node.currentVersionId).toBe(node.versions[1]!.id);
+    expect(app.state.shown.size).toBe(0);
+    expect(app.graph.events.filter((event) => event.op === 'commit').map((event) => event.meta.lane)).toContain('replay');
+    await app.close();
+  });
+
+  it('an archived upstream leaves the preview, and an archived node never runs', async () => {
+    const app = await emptyCanvasApp();
+    const upstream = app.addQuestion('What is Rayleigh scattering?');
+    const downstream = app.addQuestion('So why is the sky blue?');
+    app.wire(upstream, downstream);
+    expect(plannedRequest(app.state, downstream)!.compiled.sources.some((source) => source.nodeId === upstream)).toBe(true);
+    app.state.apply({ type: 'archive', nodeId: upstream });
+    expect(plannedRequest(app.state, downstream)!.compiled.sources.some((source) => source.nodeId === upstream)).toBe(false);
+    expect(await app.state.ask(upstream)).toBe(false);
+    expect(app.lastToast()?.code).toBe('archived');
+    expect(question(app.graph, upstream).versions).toHaveLength(0);
+    await app.close();
+  });
+});
+
+describe('import and export', () => {
+  it('round-trips a canvas through .weft.json and refuses newer or corrupt files whole', async () => {
+    const app = await emptyCanvasApp();
+    const a = app.addQuestion('Round trip?');
+    await app.state.ask(a);
+    const exported = app.state.exportDocument()!;
+    const text = JSON.stringify(exported);
+    const canvasCount = app.state.canvases.length;
+
+    expect(await app.state.importDocument({ ...JSON.parse(text), version: 99 })).toBeNull();
+    expect(app.lastToast()?.code).toBe('newer-version');
+    const corrupt = JSON.parse(text);
+    corrupt.wires = [{ id: 'w', from: a, to: 'missing', createdAt: 1, kind: 'solid' }];
+    expect(await app.state.importDocument(corrupt)).toBeNull();
+    expect(app.state.canvases.length).toBe(canvasCount);
+
+    const importedId = await app.state.importDocument(JSON.parse(text));
+    expect(importedId).not.toBeNull();
+    const imported = app.state.exportDocument()!;
+    expect({ ...imported, canvas: { ...imported.canvas, id: exported.canvas.id } }).toEqual(exported);
+    await app.close();
+  });
+});
