@@ -1,0 +1,7 @@
+// runtime/materials: materials that need Node — a web page snapshot and PDF text.
+export { snapshotUrl, URL_MAX_BYTES, URL_TIMEOUT_MS } from './url-snapshot.ts';
+export type { UrlSnapshotOptions } from './url-snapshot.ts';
+export { classifyAddress, isAllowedAddress } from './address-policy.ts';
+export type { AddressClass } from './address-policy.ts';
+export { extractReadableText, normaliseWhitespace } from './readable-text.ts';
+export { extractPdfText, PDF_MAX_PAGES } from './pdf-text.ts';
