@@ -40,3 +40,14 @@ describe('layer check', () => {
     expect(cycles).toContainEqual(['runtime/fs/open.ts', 'server/start-server.ts']);
   });
 });
+
+describe('test files', () => {
+  it('may use shared test support, while the code beside them may not', () => {
+    const files: Record<string, string> = {
+      'server/routes/generate-route.test.ts': "import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';\n",
+      'server/routes/generate-route.ts': "import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';\n",
+    };
+    const { violations } = checkLayers(Object.keys(files), (file) => files[file] ?? '');
+    expect(violations.map((v) => v.file)).toEqual(['server/routes/generate-route.ts']);
+  });
+});
