@@ -82,6 +82,10 @@ function builderFor(state: ClaudeState, record: Record<string, unknown>): Builde
     builder = initialBuilder('claude-code');
     builder.isSubagent = true;
     builder.agentId = asString(record['agentId']) || null;
+    // Inline sidechain records may omit cwd and branch: they run in the main session's.
+    builder.cwd = state.main.currentCwd;
+    builder.currentCwd = state.main.currentCwd;
+    builder.gitBranch = state.main.gitBranch;
     setOwn(state.sidechains, root, builder);
   }
   return builder;
@@ -132,7 +136,8 @@ function onUser(state: ClaudeState, builder: BuilderState, record: Record<string
     const item = asRecord(block);
     if (item['type'] === 'tool_result') {
       const callId = asString(item['tool_use_id']);
-      const text = textOf(item['content']) || asString(item['text']);
+      const images = Array.isArray(item['content']) ? item['content'].filter((part) => asRecord(part)['type'] === 'image').length : 0;
+      const text = textOf(item['content']) || asString(item['text']) || (images > 0 ? `[${images} image(s)]` : '');
       if (callId !== '') attachResult(builder, callId, text, item['is_error'] === true, at);
       const agentId = asString(result['agentId']) || (/agentId: ([A-Za-z0-9-]+)/.exec(text)?.[1] ?? '');
       if (callId !== '' && agentId !== '' && builder === state.main) linkSubagentToCall(builder, callId, subagentId(state, agentId));

@@ -26,6 +26,8 @@ interface CodexState {
   /** The turn currently open through task_started, and whether a prompt has filled it. */
   taskTurnOpen: boolean;
   taskTurnHasPrompt: boolean;
+  /** The current turn already belongs to a task_started (so a later task_started opens a new turn). */
+  turnHasTask: boolean;
   /** The current turn saw assistant or tool activity (a later task_started then opens a new turn). */
   activity: boolean;
   lastAssistantText: string;
@@ -39,7 +41,7 @@ const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|
 function initial(): CodexState {
   return {
     main: initialBuilder('codex'), metaSeen: false, hasUserEvents: false, candidate: null, taskTurnOpen: false,
-    taskTurnHasPrompt: false, activity: false, lastAssistantText: '', openedIds: {},
+    taskTurnHasPrompt: false, turnHasTask: false, activity: false, lastAssistantText: '', openedIds: {},
   };
 }
 
@@ -58,6 +60,7 @@ function applyPrompt(state: CodexState, id: string, text: string, at: number | n
     addUserText(builder, id, text, at);
   } else {
     openTurn(builder, uniqueId(state, id), text, at);
+    state.turnHasTask = false;
     state.activity = false;
     state.lastAssistantText = '';
   }
@@ -190,14 +193,16 @@ function onEvent(state: CodexState, event: Record<string, unknown>, context: Rec
     const turnId = asString(event['turn_id']);
     const current = builder.turns[builder.turns.length - 1];
     // A prompt that came just before its task_started already opened this turn; keep that key.
-    if (current !== undefined && !state.taskTurnOpen && !state.activity && current.steps.length === 0 && current.assistantText === '' && current.userText !== '') {
+    if (current !== undefined && !state.turnHasTask && !state.taskTurnOpen && !state.activity && current.steps.length === 0 && current.assistantText === '' && current.userText !== '') {
       state.taskTurnOpen = true;
       state.taskTurnHasPrompt = true;
+      state.turnHasTask = true;
       return;
     }
     openTurn(builder, uniqueId(state, turnId || derivedRecordId(timestamp, context.line)), '', at);
     state.taskTurnOpen = true;
     state.taskTurnHasPrompt = false;
+    state.turnHasTask = true;
     state.activity = false;
     state.lastAssistantText = '';
   } else if (type === 'task_complete' || type === 'turn_aborted') {

@@ -14,10 +14,11 @@ export interface References {
 
 function trimTrailing(value: string): string {
   let result = value.replace(TRAILING, '');
-  // Keep a closing parenthesis that balances one inside the match (Wikipedia-style URLs).
-  const opens = (value.match(/\(/g) ?? []).length;
-  if (opens > 0 && value.endsWith(')') && (result.match(/\(/g) ?? []).length > (result.match(/\)/g) ?? []).length) {
+  // Give back closing parentheses that balance ones inside the match (Wikipedia-style URLs).
+  let rest = value.slice(result.length);
+  while (rest.startsWith(')') && (result.match(/\(/g) ?? []).length > (result.match(/\)/g) ?? []).length) {
     result += ')';
+    rest = rest.slice(1);
   }
   return result;
 }
