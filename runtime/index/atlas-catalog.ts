@@ -49,7 +49,14 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
       await running?.close();
     },
     async readSessionFile(path, resume): Promise<SessionFileRead> {
-      if (pool) return pool.read(path, resume);
+      if (pool && !pool.broken) {
+        try {
+          return await pool.read(path, resume);
+        } catch (error) {
+          if (!pool.broken) throw error;
+          // A reader thread died: this file (and the rest) are read here instead.
+        }
+      }
       const read = await readSessionFile(path, {
         fence,
         ...(resume ? { fromOffset: resume.fromOffset, state: resume.state } : {}),

@@ -1,5 +1,15 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionFileRead } from './session-catalog.ts';
+
+/** Workers run the TypeScript reader through tsx, like the CLI itself (no build step). */
+const BOOTSTRAP = `(async () => {
+  const { register } = await import(${JSON.stringify(pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href)});
+  register();
+  await import(${JSON.stringify(new URL('./session-read-worker.ts', import.meta.url).href)});
+})().catch((error) => { throw error; });`;
 
 interface Pending {
   resolve: (read: SessionFileRead) => void;
@@ -15,14 +25,12 @@ export class SessionReadPool {
   private readonly pending = new Map<number, Pending>();
   private readonly load: number[] = [];
   private nextId = 1;
+  private failure: Error | null = null;
+  private closing = false;
 
   constructor(roots: readonly string[], size: number) {
-    const loader = import.meta.resolve('tsx');
     for (let position = 0; position < size; position += 1) {
-      const worker = new Worker(new URL('./session-read-worker.ts', import.meta.url), {
-        workerData: { roots: [...roots] },
-        execArgv: ['--import', loader],
-      });
+      const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { roots: [...roots] } });
       worker.on('message', (message: { id: number; result?: SessionFileRead; error?: { message: string; code?: string } }) => {
         const waiting = this.pending.get(message.id);
         if (!waiting) return;
@@ -31,13 +39,23 @@ export class SessionReadPool {
         if (message.error) waiting.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
         else waiting.resolve(message.result!);
       });
-      worker.on('error', (error) => {
+      const fail = (error: Error) => {
+        this.failure ??= error;
         for (const waiting of this.pending.values()) waiting.reject(error);
         this.pending.clear();
+      };
+      worker.on('error', fail);
+      worker.on('exit', (code) => {
+        if (!this.closing) fail(new Error(`a session reader stopped (exit code ${code})`));
       });
       this.workers.push(worker);
       this.load.push(0);
     }
+  }
+
+  /** True once a worker died: callers should read in-process instead. */
+  get broken(): boolean {
+    return this.failure !== null;
   }
 
   get size(): number {
@@ -45,6 +63,7 @@ export class SessionReadPool {
   }
 
   read(path: string, resume: { fromOffset: number; state: string } | null): Promise<SessionFileRead> {
+    if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     let chosen = 0;
     for (let position = 1; position < this.load.length; position += 1) {
@@ -58,6 +77,7 @@ export class SessionReadPool {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
     await Promise.all(this.workers.map((worker) => worker.terminate()));
     this.workers.length = 0;
   }

@@ -1,0 +1,20 @@
+/**
+ * Runs one full index in its own process so the benchmark can read this process's peak RSS.
+ * Prints one JSON line: { durationMs, bytesRead, turns, maxRssKB }.
+ */
+import { WhyIndex } from '../../../runtime/index/index.ts';
+
+const index = WhyIndex.open({ env: process.env });
+const summary = await index.index();
+const status = index.status();
+index.close();
+if (summary.failed.length > 0) console.error(`unreadable: ${summary.failed.length}, first: ${summary.failed[0]!.reason}`);
+console.log(
+  JSON.stringify({
+    durationMs: summary.durationMs,
+    bytesRead: summary.bytesRead,
+    turns: status.turns,
+    databaseBytes: status.databaseBytes,
+    maxRssKB: process.resourceUsage().maxRSS,
+  }),
+);
