@@ -7,67 +7,57 @@ import { digestOf, materialImage, nodeText, type TextKey } from './node-text.ts'
 import type { Partition } from './partition.ts';
 import { referenceText } from './reference-block.ts';
 
-export interface AssembleOptions {
+/**
+ * Receives the compiled context one message at a time. Compile builds messages from it;
+ * fingerprints only need a digest per content part, so they skip building messages at all.
+ * Both read the same walk (`walkContext`), so they cannot disagree about what is in context.
+ */
+export interface ContextSink {
+  /** Whether `text`/`image` need the part's digest (fingerprint mode). */
+  readonly wantsDigests: boolean;
+  begin(node: CanvasNode, layer: ContextLayer, role: RequestMessage['role'], part: PartKind): void;
+  text(partId: string, text: string, digest: string): void;
+  image(partId: string, hash: string, mediaType: string): void;
+  /** Closes the message; a message with no parts is dropped. */
+  end(): void;
+}
+
+export interface WalkOptions {
   stale: ReadonlySet<string>;
   /** Fingerprint mode: the target's own question and attachments are blanked. */
   blankOwn: boolean;
-  /** Also return a digest per content part (for fingerprints and upstream parts). */
-  digests: boolean;
   /** Reference block texts by `id|depth`, valid for one graph and one stale set. */
   referenceMemo?: Map<string, { text: string; digest: string }>;
 }
 
-export interface Assembled {
-  messages: RequestMessage[];
-  sources: CompiledSource[];
-  /** Parallel to messages and their content when `digests` was asked for. */
-  digests: string[][];
-  attachments: string[];
-}
+const EMPTY_DIGEST = sha256Hex('');
 
-/** Lays the partition out as messages in C5 order, honouring exclusions and de-duplicating images. */
-export function assemble(graph: Graph, partition: Partition, options: AssembleOptions): Assembled {
+/** Lays the partition out in C5 order, honouring exclusions and de-duplicating images. */
+export function walkContext(graph: Graph, partition: Partition, options: WalkOptions, sink: ContextSink): void {
   const target = partition.target;
-  const excluded = new Set(target.excludedParts);
+  const excluded = target.excludedParts.length > 0 ? new Set(target.excludedParts) : null;
   const seenAttachments = new Set<string>();
-  const out: Assembled = { messages: [], sources: [], digests: [], attachments: [] };
-  const isExcluded = (node: CanvasNode, part: PartKind) => excluded.has(node.id) || excluded.has(`${node.id}:${part}`);
-
-  /** One message from one node: parts in order, empty messages dropped. */
-  const emit = (
-    node: CanvasNode,
-    layer: ContextLayer,
-    role: RequestMessage['role'],
-    part: PartKind,
-    pieces: { partId: string; content: RequestPart; digest: () => string }[],
-  ) => {
-    if (pieces.length === 0) return;
-    out.messages.push({ role, content: pieces.map((piece) => piece.content) });
-    out.sources.push({ nodeId: node.id, layer, part, partId: `${node.id}:${part}`, contentPartIds: pieces.map((piece) => piece.partId) });
-    if (options.digests) out.digests.push(pieces.map((piece) => piece.digest()));
-  };
-  const textPiece = (node: CanvasNode, part: PartKind, key: TextKey) => {
-    const text = nodeText(node, key) ?? '';
-    return { partId: `${node.id}:${part}`, content: { type: 'text' as const, text }, digest: () => digestOf(node, key) };
-  };
-  const imagePieces = (hashes: readonly string[]) => {
-    const pieces = [];
+  const isExcluded = (node: CanvasNode, part: PartKind) =>
+    excluded !== null && (excluded.has(node.id) || excluded.has(`${node.id}:${part}`));
+  const digests = sink.wantsDigests;
+  const cachedText = (node: CanvasNode, part: PartKind, key: TextKey) =>
+    sink.text(`${node.id}:${part}`, nodeText(node, key) ?? '', digests ? digestOf(node, key) : '');
+  const images = (hashes: readonly string[]) => {
     for (const hash of hashes) {
       const partId = `attachment:${hash}`;
-      if (seenAttachments.has(hash) || excluded.has(partId)) continue;
+      if (seenAttachments.has(hash) || (excluded !== null && excluded.has(partId))) continue;
       seenAttachments.add(hash);
-      out.attachments.push(hash);
-      const mediaType = graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream';
-      pieces.push({ partId, content: { type: 'image' as const, hash, mediaType }, digest: () => `image:${hash}:${mediaType}` });
+      sink.image(partId, hash, graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream');
     }
-    return pieces;
   };
-  const attachmentsOf = (node: CanvasNode): readonly string[] => (node.kind === 'question' ? node.attachments : []);
 
   for (const node of partition.materials) {
     if (isExcluded(node, 'material')) continue;
+    sink.begin(node, 'materials', 'user', 'material');
+    cachedText(node, 'material', 'material');
     const image = materialImage(node);
-    emit(node, 'materials', 'user', 'material', [textPiece(node, 'material', 'material'), ...imagePieces(image ? [image] : [])]);
+    if (image) images([image]);
+    sink.end();
   }
 
   for (const { node, depth } of partition.references) {
@@ -78,46 +68,93 @@ export function assemble(graph: Graph, partition: Partition, options: AssembleOp
       block = { text: referenceText(graph, node, depth, options.stale), digest: '' };
       options.referenceMemo?.set(key, block);
     }
-    const memo = block;
-    const digest = () => memo.digest || (memo.digest = sha256Hex(memo.text));
-    emit(node, 'references', 'user', 'reference', [
-      { partId: `${node.id}:reference`, content: { type: 'text', text: memo.text }, digest },
-    ]);
+    if (digests && block.digest === '') block.digest = sha256Hex(block.text);
+    sink.begin(node, 'references', 'user', 'reference');
+    sink.text(`${node.id}:reference`, block.text, block.digest);
+    sink.end();
   }
 
   for (const node of partition.chain) {
     if (node.kind === 'note') {
-      if (!isExcluded(node, 'note')) emit(node, 'chain', 'user', 'note', [textPiece(node, 'note', 'note')]);
+      if (isExcluded(node, 'note')) continue;
+      sink.begin(node, 'chain', 'user', 'note');
+      cachedText(node, 'note', 'note');
+      sink.end();
       continue;
     }
     if (!isExcluded(node, 'question')) {
-      emit(node, 'chain', 'user', 'question', [textPiece(node, 'question', 'question'), ...imagePieces(attachmentsOf(node))]);
+      sink.begin(node, 'chain', 'user', 'question');
+      cachedText(node, 'question', 'question');
+      if (node.kind === 'question') images(node.attachments);
+      sink.end();
     }
-    const answerPieces = [];
-    const answer = nodeText(node, 'answer');
-    if (answer !== null && !isExcluded(node, 'answer')) {
+    sink.begin(node, 'chain', 'assistant', 'answer');
+    if (nodeText(node, 'answer') !== null && !isExcluded(node, 'answer')) {
       if (options.stale.has(node.id)) {
-        const text = `${STALE_MARK}\n${answer}`;
-        answerPieces.push({ partId: `${node.id}:answer`, content: { type: 'text' as const, text }, digest: () => sha256Hex(text) });
+        const text = `${STALE_MARK}\n${nodeText(node, 'answer')}`;
+        sink.text(`${node.id}:answer`, text, digests ? sha256Hex(text) : '');
       } else {
-        answerPieces.push(textPiece(node, 'answer', 'answer'));
+        cachedText(node, 'answer', 'answer');
       }
     }
-    if (nodeText(node, 'execution') !== null && !isExcluded(node, 'execution')) {
-      answerPieces.push(textPiece(node, 'execution', 'execution'));
-    }
-    emit(node, 'chain', 'assistant', 'answer', answerPieces);
+    if (nodeText(node, 'execution') !== null && !isExcluded(node, 'execution')) cachedText(node, 'execution', 'execution');
+    sink.end();
   }
 
   // The question last; in fingerprint mode the node's own content is blanked.
+  sink.begin(target, 'question', 'user', 'question');
   if (options.blankOwn) {
-    emit(target, 'question', 'user', 'question', [
-      { partId: `${target.id}:question`, content: { type: 'text', text: '' }, digest: () => EMPTY_DIGEST },
-    ]);
+    sink.text(`${target.id}:question`, '', EMPTY_DIGEST);
   } else {
-    emit(target, 'question', 'user', 'question', [textPiece(target, 'question', 'question'), ...imagePieces(attachmentsOf(target))]);
+    cachedText(target, 'question', 'question');
+    if (target.kind === 'question') images(target.attachments);
   }
-  return out;
+  sink.end();
 }
 
-const EMPTY_DIGEST = sha256Hex('');
+/** Builds messages and their sources; with `keepDigests`, a digest per content part too. */
+export class MessageSink implements ContextSink {
+  readonly messages: RequestMessage[] = [];
+  readonly sources: CompiledSource[] = [];
+  readonly digests: string[][] = [];
+  readonly attachments: string[] = [];
+  private content: RequestPart[] = [];
+  private partIds: string[] = [];
+  private partDigests: string[] = [];
+  private source: Omit<CompiledSource, 'contentPartIds'> | null = null;
+  private role: RequestMessage['role'] = 'user';
+
+  constructor(readonly wantsDigests = false) {}
+
+  begin(node: CanvasNode, layer: ContextLayer, role: RequestMessage['role'], part: PartKind): void {
+    this.source = { nodeId: node.id, layer, part, partId: `${node.id}:${part}` };
+    this.role = role;
+    this.content = [];
+    this.partIds = [];
+    this.partDigests = [];
+  }
+
+  text(partId: string, text: string, digest: string): void {
+    this.content.push({ type: 'text', text });
+    this.partIds.push(partId);
+    this.partDigests.push(digest);
+  }
+
+  image(partId: string, hash: string, mediaType: string): void {
+    this.content.push({ type: 'image', hash, mediaType });
+    this.partIds.push(partId);
+    this.partDigests.push(imageDigest(hash, mediaType));
+    this.attachments.push(hash);
+  }
+
+  end(): void {
+    if (this.content.length === 0 || !this.source) return;
+    this.messages.push({ role: this.role, content: this.content });
+    this.sources.push({ ...this.source, contentPartIds: this.partIds });
+    if (this.wantsDigests) this.digests.push(this.partDigests);
+  }
+}
+
+export function imageDigest(hash: string, mediaType: string): string {
+  return `image:${hash}:${mediaType}`;
+}

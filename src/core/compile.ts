@@ -1,4 +1,4 @@
-import { assemble } from './assemble.ts';
+import { MessageSink, walkContext } from './assemble.ts';
 import type { CompiledContext, LayerTokens } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
 import { partitionUpstream } from './partition.ts';
@@ -20,7 +20,8 @@ const NO_STALE: ReadonlySet<string> = new Set();
  */
 export function compile(graph: Graph, nodeId: string, options: CompileOptions = {}): CompiledContext {
   const partition = partitionUpstream(graph, nodeId);
-  const assembled = assemble(graph, partition, { stale: options.stale ?? NO_STALE, blankOwn: false, digests: false });
+  const assembled = new MessageSink();
+  walkContext(graph, partition, { stale: options.stale ?? NO_STALE, blankOwn: false }, assembled);
   const estimate = options.estimateTokens ?? estimateTokensByLength;
   const tokens: LayerTokens = { materials: 0, references: 0, chain: 0, question: 0, total: 0 };
   assembled.messages.forEach((message, index) => {

@@ -9,7 +9,7 @@ import { buildContextBundle } from './context-bundle.ts';
 import { appendEvent, chainAnchor, verifyChain } from './event-log.ts';
 import { upstreamFingerprint, upstreamParts, upstreamSnapshot } from './fingerprint.ts';
 import { documentFromGraph, emptyCanvasDocument, graphFromDocument, type Graph } from './graph.ts';
-import { canonicalJson } from './hashing.ts';
+import { canonicalJson, hashCanonical, sha256Hex } from './hashing.ts';
 import { isLive } from './live.ts';
 import { autoRerunTargets, replayOrder, rerunAllowed } from './replay.ts';
 import { shownStale } from './shown-stale.ts';
@@ -183,6 +183,24 @@ describe('compile properties on random DAGs', () => {
         }
       }),
       { numRuns: 120 },
+    );
+  });
+
+  it('fingerprints are the hash of the compiled bytes with the node’s own content blanked', () => {
+    fc.assert(
+      fc.property(specArbitrary, (spec) => {
+        const graph = buildGraph(spec);
+        for (const id of compilable(graph)) {
+          const messages = compile(graph, id).messages.slice(0, -1);
+          messages.push({ role: 'user', content: [{ type: 'text', text: '' }] });
+          const digests = messages.map((message) => [
+            message.role,
+            message.content.map((part) => (part.type === 'text' ? sha256Hex(part.text) : `image:${part.hash}:${part.mediaType}`)),
+          ]);
+          expect(upstreamFingerprint(graph, id)).toBe(hashCanonical({ format: 'weft.fingerprint', version: 1, messages: digests }));
+        }
+      }),
+      { numRuns: 60 },
     );
   });
 

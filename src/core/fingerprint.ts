@@ -1,7 +1,8 @@
 import type { UpstreamPart } from '../../protocol/canvas-document.ts';
-import { assemble, type Assembled } from './assemble.ts';
+import { MessageSink, walkContext, type ContextSink } from './assemble.ts';
+import { FingerprintSink } from './fingerprint-sink.ts';
 import type { Graph } from './graph.ts';
-import { hashCanonical } from './hashing.ts';
+import { hashCanonical, sha256Hex } from './hashing.ts';
 import { partitionUpstream } from './partition.ts';
 
 /** Shared across fingerprints of one graph (e.g. one StaleTracker pass): reference blocks by `id|depth`. */
@@ -16,43 +17,37 @@ export function fingerprintSession(): FingerprintSession {
 const NO_STALE: ReadonlySet<string> = new Set();
 const OPENING_LENGTH = 240;
 
-function assembleBlank(graph: Graph, nodeId: string, session?: FingerprintSession): Assembled {
-  return assemble(graph, partitionUpstream(graph, nodeId), {
-    stale: NO_STALE,
-    blankOwn: true,
-    digests: true,
-    referenceMemo: session?.referenceMemo ?? new Map(),
-  });
+function walkBlank(graph: Graph, nodeId: string, sink: ContextSink, session?: FingerprintSession): void {
+  walkContext(graph, partitionUpstream(graph, nodeId), { stale: NO_STALE, blankOwn: true, referenceMemo: session?.referenceMemo ?? new Map() }, sink);
 }
 
 /**
  * C6: the hash of the compiled context with the node's own content (question, attachments)
  * blanked. It is compiled with an empty stale set, so a stale mark upstream never makes an
  * answer stale by itself. Each message is hashed as its role and the SHA-256 of each content
- * part, which is a function of exactly the compiled bytes and lets per-node digests be cached.
+ * part, which is a function of exactly the compiled bytes and lets per-node digests be cached:
+ * `hashCanonical({ format: 'weft.fingerprint', version: 1, messages: [[role, [digest…]]…] })`.
  */
 export function upstreamFingerprint(graph: Graph, nodeId: string, session?: FingerprintSession): string {
-  const assembled = assembleBlank(graph, nodeId, session);
-  return hashCanonical({
-    format: 'weft.fingerprint',
-    version: 1,
-    messages: assembled.messages.map((message, index) => [message.role, assembled.digests[index]!]),
-  });
+  const sink = new FingerprintSink();
+  walkBlank(graph, nodeId, sink, session);
+  return sha256Hex(sink.canonical());
 }
 
 /** Per live upstream node (compile order): the hash of what it contributes and its opening. */
 export function upstreamParts(graph: Graph, nodeId: string, session?: FingerprintSession): UpstreamPart[] {
-  const assembled = assembleBlank(graph, nodeId, session);
+  const sink = new MessageSink(true);
+  walkBlank(graph, nodeId, sink, session);
   const byNode = new Map<string, { digests: unknown[]; texts: string[] }>();
-  assembled.sources.forEach((source, index) => {
+  sink.sources.forEach((source, index) => {
     if (source.nodeId === nodeId) return;
     let entry = byNode.get(source.nodeId);
     if (!entry) {
       entry = { digests: [], texts: [] };
       byNode.set(source.nodeId, entry);
     }
-    const message = assembled.messages[index]!;
-    entry.digests.push([message.role, assembled.digests[index]!]);
+    const message = sink.messages[index]!;
+    entry.digests.push([message.role, sink.digests[index]!]);
     for (const part of message.content) if (part.type === 'text') entry.texts.push(part.text);
   });
   return [...byNode].map(([id, entry]) => ({

@@ -1,0 +1,103 @@
+/**
+ * Core performance figures (see README.md, "## Core"). Prints one `name: value unit` per line.
+ * Run with `npm run bench:core`.
+ */
+import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import { applyChange, compile, computeStaleFull, graphFromDocument, hashCanonical, StaleTracker, type Graph } from '../../src/core/index.ts';
+import { canonicalJson } from '../../src/core/hashing.ts';
+import { prose, seededRandom, threadsCanvas, wideUpstreamCanvas } from './core-canvas.ts';
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function time(run: () => void): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+function print(name: string, value: number, unit: string, digits = 2): void {
+  console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
+}
+
+/** Answers every node against its current upstream, so the canvas starts with nothing stale. */
+function settle(document: CanvasDocument): Graph {
+  const fingerprints = computeStaleFull(graphFromDocument(document)).fingerprints;
+  for (const node of document.nodes) {
+    if (node.kind !== 'question') continue;
+    for (const version of node.versions) version.upstreamFingerprint = fingerprints.get(node.id) ?? version.upstreamFingerprint;
+  }
+  return graphFromDocument(document);
+}
+
+function benchCompile(upstream: number, runs: number): number {
+  const { document, targetId } = wideUpstreamCanvas(upstream);
+  const graph = graphFromDocument(document);
+  const cold = time(() => compile(graph, targetId));
+  const samples: number[] = [];
+  let bytes = 0;
+  for (let run = 0; run < runs; run += 1) {
+    samples.push(time(() => {
+      bytes = compile(graph, targetId).messages.length;
+    }));
+  }
+  const figure = median(samples);
+  print(`compile_${upstream}_upstream_ms`, figure, 'ms');
+  print(`compile_${upstream}_upstream_cold_ms`, cold, 'ms');
+  if (bytes === 0) throw new Error('compile produced nothing');
+  return figure;
+}
+
+function benchStaleFull(total: number, runs: number): number {
+  const graph = settle(threadsCanvas(total).document);
+  computeStaleFull(graph); // warm the per-node digest cache once, as a running app has
+  const samples: number[] = [];
+  for (let run = 0; run < runs; run += 1) samples.push(time(() => computeStaleFull(graph)));
+  const figure = median(samples);
+  print(`stale_full_${total / 1000}k_ms`, figure, 'ms');
+  return figure;
+}
+
+function benchIncremental(total: number, runs: number): void {
+  const { document, editId } = threadsCanvas(total);
+  let graph = settle(document);
+  const tracker = new StaleTracker(graph);
+  if (tracker.stale.size !== 0) throw new Error('settled canvas should have nothing stale');
+  const incremental: number[] = [];
+  const applying: number[] = [];
+  for (let run = 0; run < runs; run += 1) {
+    let touched: string[] = [];
+    applying.push(time(() => {
+      const result = applyChange(graph, { type: 'edit-node', nodeId: editId, patch: { question: `edited ${run}?` } }, { now: 10_000_000 + run, newId: () => `e${run}` });
+      if (!result.ok) throw result.error;
+      graph = result.value.graph;
+      touched = result.value.touched;
+    }));
+    incremental.push(time(() => tracker.update(graph, touched)));
+    if (tracker.stale.size !== 50) throw new Error(`expected 50 stale descendants, found ${tracker.stale.size}`);
+  }
+  const full = median(Array.from({ length: 5 }, () => time(() => computeStaleFull(graph))));
+  const figure = median(incremental);
+  print(`stale_incremental_${total / 1000}k_ms`, figure, 'ms', 3);
+  print(`apply_change_${total / 1000}k_ms`, median(applying), 'ms', 3);
+  print(`stale_full_${total / 1000}k_ms`, full, 'ms');
+  print('stale_full_over_incremental_ratio', full / figure, 'x', 1);
+}
+
+function benchHashing(): void {
+  const random = seededRandom(3);
+  const value = Array.from({ length: 4000 }, (_, index) => ({ id: `n${index}`, at: index, text: prose(random, 1024, 2048), tags: { kind: 'question', depth: index % 7 } }));
+  const megabytes = canonicalJson(value).length / 1e6;
+  hashCanonical(value);
+  const samples = Array.from({ length: 7 }, () => time(() => hashCanonical(value)));
+  print('sha256_canonical_MBps', megabytes / (median(samples) / 1000), 'MB/s', 1);
+}
+
+benchCompile(1000, 40);
+benchCompile(4000, 15);
+benchStaleFull(5000, 5);
+benchIncremental(20000, 20);
+benchHashing();

@@ -1,0 +1,52 @@
+import canonicalize from 'canonicalize';
+import fc from 'fast-check';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson, hashCanonical, sha256Hex } from './hashing.ts';
+
+describe('sha256Hex', () => {
+  it('matches the NIST vectors', () => {
+    expect(sha256Hex('')).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
+    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(sha256Hex('abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq')).toBe(
+      '248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1',
+    );
+    expect(sha256Hex('a'.repeat(1_000_000))).toBe('cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0');
+  });
+
+  it('equals @noble/hashes on every length around the block boundaries and on random bytes', () => {
+    for (let length = 0; length < 200; length += 1) {
+      const bytes = Uint8Array.from({ length }, (_, index) => (index * 31 + length) & 0xff);
+      expect(sha256Hex(bytes)).toBe(bytesToHex(sha256(bytes)));
+    }
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => sha256Hex(bytes) === bytesToHex(sha256(bytes))), { numRuns: 200 });
+    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => sha256Hex(text) === bytesToHex(sha256(utf8ToBytes(text)))), { numRuns: 200 });
+  });
+});
+
+describe('canonicalJson (RFC 8785)', () => {
+  it('produces exactly what the canonicalize package produces', () => {
+    fc.assert(fc.property(fc.jsonValue(), (value) => canonicalJson(value) === canonicalize(value)), { numRuns: 400 });
+  });
+
+  it('sorts keys by UTF-16 code units and serialises numbers the ECMAScript way', () => {
+    expect(canonicalJson({ b: 1, a: [true, null, 'x'], '\u00e9': 1e21, A: 0.000001, z: -0 })).toBe(
+      '{"A":0.000001,"a":[true,null,"x"],"b":1,"z":0,"é":1e+21}',
+    );
+    expect(canonicalJson({ skip: undefined, keep: 1 })).toBe('{"keep":1}');
+  });
+
+  it('refuses values with no canonical form', () => {
+    expect(() => canonicalJson('\ud800')).toThrow(/surrogate/);
+    expect(() => canonicalJson(Number.NaN)).toThrow();
+    const loop: Record<string, unknown> = {};
+    loop.self = loop;
+    expect(() => canonicalJson(loop)).toThrow(/Circular/);
+    expect(() => canonicalJson(undefined)).toThrow(TypeError);
+  });
+
+  it('hashCanonical is key-order independent', () => {
+    expect(hashCanonical({ a: 1, b: [1, 2] })).toBe(hashCanonical({ b: [1, 2], a: 1 }));
+  });
+});
