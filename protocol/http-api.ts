@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RunnerSchema, SessionSchema } from './atlas-session.ts';
 import { CanonicalRequestSchema } from './dispatch-request.ts';
 
 /** Request/response bodies of the local HTTP API (see the HTTP contract). Errors: `{ error: { code, message } }`. */
@@ -159,3 +160,68 @@ export const SettingsUpdateSchema = z.object({
   defaultModelId: z.string().min(1).nullable().optional(),
 });
 export type SettingsUpdate = z.infer<typeof SettingsUpdateSchema>;
+
+// ---- Session Atlas (C18–C22 in the app): added for the Atlas browser, mirror, follow and Why panel ----
+
+export const AtlasSortSchema = z.enum(['recent', 'oldest', 'size', 'turns', 'title']);
+export type AtlasSort = z.infer<typeof AtlasSortSchema>;
+
+/** One session card, listed from the why index (never by reading files). */
+export const AtlasSessionSummarySchema = z.object({
+  runner: RunnerSchema,
+  sessionId: z.string(),
+  title: z.string(),
+  cwd: z.string().nullable(),
+  gitBranch: z.string().nullable(),
+  startedAt: z.number().nullable(),
+  endedAt: z.number().nullable(),
+  /** Bytes of the session file. */
+  size: z.number(),
+  turnCount: z.number().int(),
+  isSubagent: z.boolean(),
+  parentSessionId: z.string().nullable(),
+  hasSubagents: z.boolean(),
+  sourcePath: z.string(),
+  following: z.boolean(),
+});
+export type AtlasSessionSummary = z.infer<typeof AtlasSessionSummarySchema>;
+
+export const AtlasSessionsResponseSchema = z.object({
+  runners: z.array(z.object({ runner: RunnerSchema, sessions: z.number().int() })),
+  /** Project folders: sessions grouped by recorded working directory (null = unknown). */
+  projects: z.array(z.object({ cwd: z.string().nullable(), sessions: z.number().int() })),
+  sessions: z.array(AtlasSessionSummarySchema),
+  /** Sessions matched before the listing limit. */
+  total: z.number().int(),
+  roots: z.array(z.string()),
+  refresh: z.object({ files: z.number().int(), fullReads: z.number().int(), appendReads: z.number().int(), durationMs: z.number() }),
+});
+export type AtlasSessionsResponse = z.infer<typeof AtlasSessionsResponseSchema>;
+
+/** The session and its subagent runs, read through the fence. */
+export const AtlasSessionResponseSchema = z.object({ sessions: z.array(SessionSchema), following: z.boolean() });
+export type AtlasSessionResponse = z.infer<typeof AtlasSessionResponseSchema>;
+
+export const AtlasWhyHitSchema = z.object({
+  runner: z.string(),
+  sessionId: z.string(),
+  turn: z.number().int(),
+  turnKey: z.string(),
+  path: z.string(),
+  op: z.string(),
+  at: z.number().nullable(),
+  cwd: z.string().nullable(),
+  question: z.string(),
+  /** The top-level session whose mirror shows this turn (differs for a subagent turn). */
+  mainSessionId: z.string(),
+});
+export type AtlasWhyHit = z.infer<typeof AtlasWhyHitSchema>;
+export const AtlasWhyResponseSchema = z.object({ target: z.string(), hits: z.array(AtlasWhyHitSchema), hiddenReads: z.number().int() });
+export type AtlasWhyResponse = z.infer<typeof AtlasWhyResponseSchema>;
+
+export const AtlasFollowSchema = z.object({ runner: RunnerSchema, sessionId: z.string().min(1).max(400), sourcePath: z.string(), since: z.number() });
+export type AtlasFollow = z.infer<typeof AtlasFollowSchema>;
+export const AtlasFollowRequestSchema = z.object({ runner: RunnerSchema, sessionId: z.string().min(1).max(400), following: z.boolean() });
+export type AtlasFollowRequest = z.infer<typeof AtlasFollowRequestSchema>;
+export const AtlasFollowsResponseSchema = z.object({ follows: z.array(AtlasFollowSchema) });
+export type AtlasFollowsResponse = z.infer<typeof AtlasFollowsResponseSchema>;

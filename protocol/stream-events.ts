@@ -47,6 +47,13 @@ export const MirrorAppendedEventSchema = z.object({
   sessionId: z.string(),
   turnKey: z.string(),
 });
+/** A followed session's file grew (debounced); the UI re-fetches it and re-plans its mirror from the ledger. */
+export const SessionGrewEventSchema = z.object({
+  type: z.literal('session-grew'),
+  runner: z.string(),
+  sessionId: z.string(),
+  turns: z.number().int().nonnegative(),
+});
 export const SettingsChangedEventSchema = z.object({ type: z.literal('settings-changed') });
 
 export const StreamEventSchema = z.discriminatedUnion('type', [
@@ -57,6 +64,7 @@ export const StreamEventSchema = z.discriminatedUnion('type', [
   CanvasChangedEventSchema,
   CanvasDeletedEventSchema,
   MirrorAppendedEventSchema,
+  SessionGrewEventSchema,
   SettingsChangedEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
@@ -66,6 +74,7 @@ export type AnswerFinishedEvent = z.infer<typeof AnswerFinishedEventSchema>;
 export type AnswerFailedEvent = z.infer<typeof AnswerFailedEventSchema>;
 export type CanvasChangedEvent = z.infer<typeof CanvasChangedEventSchema>;
 export type MirrorAppendedEvent = z.infer<typeof MirrorAppendedEventSchema>;
+export type SessionGrewEvent = z.infer<typeof SessionGrewEventSchema>;
 
 /** Events that end a `/api/generate` stream. */
 export function isTerminalGenerateEvent(event: StreamEvent): event is z.infer<typeof AnswerFinishedEventSchema> | z.infer<typeof AnswerFailedEventSchema> {
