@@ -10,7 +10,7 @@ export function openEventStream(response: Response): { send(event: StreamEvent):
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
   });
-  response.flushHeaders();
+  // No flushHeaders(): the first event goes out in the same packet as the headers.
   // Small writes should leave at once: first-token latency matters more than packet count.
   response.socket?.setNoDelay(true);
   return {

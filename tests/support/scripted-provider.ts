@@ -41,6 +41,8 @@ export interface ScriptedProvider {
   requests: RecordedRequest[];
   script(...replies: ScriptedReply[]): void;
   setDefault(reply: ScriptedReply): void;
+  /** Replies by requested model id, used when nothing is scripted (e.g. a long answer for benchmarks). */
+  byModel: Record<string, ScriptedReply>;
   /** Models listed at `GET /api/tags` (so the provider can stand in for a local Ollama). */
   ollamaModels: string[];
   /** Resolves when the n-th request (1-based) has been received. */
@@ -119,7 +121,8 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no such route' } }));
       return;
     }
-    const reply = queue.shift() ?? fallback;
+    const requestedModel = String((body as { model?: unknown } | null)?.model ?? '');
+    const reply = queue.shift() ?? (Object.hasOwn(provider.byModel, requestedModel) ? provider.byModel[requestedModel]! : fallback);
     if (reply.firstDelayMs) await sleep(reply.firstDelayMs);
     if (reply.status && reply.status >= 400) {
       response.writeHead(reply.status, { 'content-type': 'application/json' }).end(errorBody(protocol, reply));
@@ -190,6 +193,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
 
   const provider: ScriptedProvider = {
     ollamaModels: [],
+    byModel: {},
     url: `http://127.0.0.1:${port}`,
     requests,
     script: (...replies) => queue.push(...replies),
