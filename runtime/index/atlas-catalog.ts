@@ -19,8 +19,10 @@ const BULK_BYTES = 32 * 1024 * 1024;
 export interface AtlasCatalogOptions {
   env: NodeJS.ProcessEnv;
   home: string;
-  /** Worker threads for bulk reads (default: one per core beyond the first, at least one). */
+  /** Worker threads for bulk reads (default `WEFT_INDEX_WORKERS`, else one per core; 0 reads in-process). */
   workers?: number;
+  /** Bulk work smaller than this is read in-process (default 32 MiB). */
+  bulkBytes?: number;
 }
 
 /**
@@ -36,12 +38,13 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
     ...new Set([...roots.map((root) => dirname(root)), ...splitList(options.env.WEFT_MEMORY_ROOTS, options.home)]),
   ];
   let pool: SessionReadPool | null = null;
-  const workers = options.workers ?? Math.max(1, availableParallelism() - 1);
+  const configured = Number(options.env.WEFT_INDEX_WORKERS);
+  const workers = options.workers ?? (options.env.WEFT_INDEX_WORKERS && Number.isInteger(configured) ? configured : availableParallelism());
   return {
     roots,
     listSessionFiles: () => listSessionFiles(fence),
     beginBulk(bytes) {
-      if (pool === null && workers > 0 && bytes >= BULK_BYTES) pool = new SessionReadPool(roots, workers);
+      if (pool === null && workers > 0 && bytes >= (options.bulkBytes ?? BULK_BYTES)) pool = new SessionReadPool(roots, workers);
     },
     async endBulk() {
       const running = pool;

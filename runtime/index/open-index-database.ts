@@ -38,11 +38,16 @@ export function createFreshDatabase(path: string): { database: IndexDatabase; te
   ensurePrivateDirectory(dirname(path));
   const temporaryPath = `${path}.building-${process.pid}`;
   removeDatabaseFiles(temporaryPath);
-  return { database: createDatabase(temporaryPath), temporaryPath };
+  const database = createDatabase(temporaryPath);
+  // Nobody reads this file until it is renamed into place, so it needs no crash safety while it is built.
+  database.pragma('journal_mode = MEMORY');
+  database.pragma('synchronous = OFF');
+  return { database, temporaryPath };
 }
 
 /** Closes the fresh database and renames it over `path` (atomic on one file system). */
 export function commitFreshDatabase(database: IndexDatabase, temporaryPath: string, path: string): void {
+  database.pragma('journal_mode = WAL');
   database.pragma('wal_checkpoint(TRUNCATE)');
   database.close();
   for (const suffix of SIDE_FILES) rmSync(`${temporaryPath}${suffix}`, { force: true });
