@@ -121,36 +121,41 @@ export class MessageSink implements ContextSink {
   private content: RequestPart[] = [];
   private partIds: string[] = [];
   private partDigests: string[] = [];
-  private source: Omit<CompiledSource, 'contentPartIds'> | null = null;
+  private node: CanvasNode | null = null;
+  private layer: ContextLayer = 'chain';
+  private part: PartKind = 'question';
   private role: RequestMessage['role'] = 'user';
 
   constructor(readonly wantsDigests = false) {}
 
   begin(node: CanvasNode, layer: ContextLayer, role: RequestMessage['role'], part: PartKind): void {
-    this.source = { nodeId: node.id, layer, part, partId: `${node.id}:${part}` };
+    this.node = node;
+    this.layer = layer;
+    this.part = part;
     this.role = role;
     this.content = [];
     this.partIds = [];
-    this.partDigests = [];
+    if (this.wantsDigests) this.partDigests = [];
   }
 
   text(partId: string, text: string, digest: string): void {
     this.content.push({ type: 'text', text });
     this.partIds.push(partId);
-    this.partDigests.push(digest);
+    if (this.wantsDigests) this.partDigests.push(digest);
   }
 
   image(partId: string, hash: string, mediaType: string): void {
     this.content.push({ type: 'image', hash, mediaType });
     this.partIds.push(partId);
-    this.partDigests.push(imageDigest(hash, mediaType));
+    if (this.wantsDigests) this.partDigests.push(imageDigest(hash, mediaType));
     this.attachments.push(hash);
   }
 
   end(): void {
-    if (this.content.length === 0 || !this.source) return;
+    const node = this.node;
+    if (this.content.length === 0 || node === null) return;
     this.messages.push({ role: this.role, content: this.content });
-    this.sources.push({ ...this.source, contentPartIds: this.partIds });
+    this.sources.push({ nodeId: node.id, layer: this.layer, part: this.part, partId: `${node.id}:${this.part}`, contentPartIds: this.partIds });
     if (this.wantsDigests) this.digests.push(this.partDigests);
   }
 }

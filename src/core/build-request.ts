@@ -2,6 +2,7 @@ import type { CanonicalRequest, DispatchLane, RequestMessage, RequestPart } from
 import type { CompiledContext } from './compiled-context.ts';
 import type { EventDraft } from './event-log.ts';
 import { hashCanonical } from './hashing.ts';
+import { wellFormed } from './node-text.ts';
 
 export interface BuildRequestOptions {
   model: string;
@@ -41,8 +42,8 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
     }),
   }));
   const late: RequestMessage[] = [];
-  if (options.memoryBlock) late.push({ role: 'user', content: [{ type: 'text', text: options.memoryBlock }] });
-  if (options.recallBlock) late.push({ role: 'user', content: [{ type: 'text', text: options.recallBlock }] });
+  if (options.memoryBlock) late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.memoryBlock) }] });
+  if (options.recallBlock) late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.recallBlock) }] });
   // Late blocks sit just before the question, which compile always puts last.
   messages.splice(Math.max(0, messages.length - 1), 0, ...late);
   const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };

@@ -339,3 +339,14 @@ describe('golden compiled output', () => {
     await expect(output).toMatchFileSnapshot('./__golden__/diamond.json');
   });
 });
+
+describe('compile robustness', () => {
+  it('replaces lone surrogates so the request can always be hashed', () => {
+    const canvas = new TestCanvas();
+    const parent = canvas.addQuestion('broken \ud800 text');
+    const target = canvas.addQuestion('T');
+    canvas.wire(parent, target);
+    expect(texts(canvas, target)[0]).toBe('broken \ufffd text');
+    expect(() => canvas.dispatch(target)).not.toThrow();
+  });
+});

@@ -25,9 +25,23 @@ function entry(node: CanvasNode): NodeTextCache {
 function cached(node: CanvasNode, key: string, render: () => string | null): string | null {
   const texts = entry(node).texts;
   if (texts.has(key)) return texts.get(key)!;
-  const text = render();
+  const rendered = render();
+  const text = rendered === null ? null : wellFormed(rendered);
   texts.set(key, text);
   return text;
+}
+
+type WellFormed = (this: string) => boolean;
+const nativeWellFormed = (String.prototype as unknown as { isWellFormed?: WellFormed }).isWellFormed;
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * Text that reaches context is well-formed Unicode: a lone surrogate (possible in pasted text)
+ * becomes U+FFFD, which is what any UTF-8 encoder would send, and keeps RFC 8785 hashing total.
+ */
+export function wellFormed(text: string): string {
+  if (nativeWellFormed ? nativeWellFormed.call(text) : !new RegExp(LONE_SURROGATES.source).test(text)) return text;
+  return text.replace(LONE_SURROGATES, '\uFFFD');
 }
 
 /** SHA-256 of one of a node's texts, cached with it. */
@@ -46,7 +60,7 @@ export type TextKey = 'question' | 'answer' | 'execution' | 'material' | 'note';
 export function nodeText(node: CanvasNode, key: TextKey): string | null {
   switch (key) {
     case 'question':
-      return node.kind === 'question' || node.kind === 'mirror' ? node.question : null;
+      return node.kind === 'question' || node.kind === 'mirror' ? cached(node, key, () => node.question) : null;
     case 'answer':
       return cached(node, key, () => answerOf(node));
     case 'execution':

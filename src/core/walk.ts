@@ -92,12 +92,15 @@ class NodeHeap {
     const items = this.items;
     items.push(node);
     let index = items.length - 1;
+    // Sift up: move larger parents down, then place the node once.
     while (index > 0) {
       const parent = (index - 1) >> 1;
-      if (compareNodes(items[parent]!, items[index]!) <= 0) break;
-      [items[parent], items[index]] = [items[index]!, items[parent]!];
+      const above = items[parent]!;
+      if (compareNodes(above, node) <= 0) break;
+      items[index] = above;
       index = parent;
     }
+    items[index] = node;
   }
 
   pop(): CanvasNode {
@@ -105,18 +108,19 @@ class NodeHeap {
     const top = items[0]!;
     const last = items.pop()!;
     if (items.length > 0) {
-      items[0] = last;
+      // Sift down: move smaller children up, then place the last item once.
       let index = 0;
+      const size = items.length;
       for (;;) {
         const left = index * 2 + 1;
+        if (left >= size) break;
         const right = left + 1;
-        let smallest = index;
-        if (left < items.length && compareNodes(items[left]!, items[smallest]!) < 0) smallest = left;
-        if (right < items.length && compareNodes(items[right]!, items[smallest]!) < 0) smallest = right;
-        if (smallest === index) break;
-        [items[smallest], items[index]] = [items[index]!, items[smallest]!];
-        index = smallest;
+        const child = right < size && compareNodes(items[right]!, items[left]!) < 0 ? right : left;
+        if (compareNodes(items[child]!, last) >= 0) break;
+        items[index] = items[child]!;
+        index = child;
       }
+      items[index] = last;
     }
     return top;
   }
