@@ -83,6 +83,14 @@ function noteActivity(state: CodexState): void {
   state.activity = true;
 }
 
+/**
+ * The id for a record that only opens a turn when none exists yet (activity before any prompt).
+ * Hashing every large output line would be wasted work, so it is derived only when it can be used.
+ */
+function implicitId(state: CodexState, timestamp: unknown, context: RecordContext): string {
+  return state.main.turns.length > 0 ? '' : derivedRecordId(timestamp, context.line);
+}
+
 function outputText(output: unknown): { text: string; isError: boolean } {
   let text = typeof output === 'string' ? output : textOf(output) || asString(asRecord(output)['text']);
   let isError = false;
@@ -150,12 +158,12 @@ function onResponseItem(state: CodexState, item: Record<string, unknown>, contex
       else state.candidate = { id: derivedRecordId(timestamp, context.line), text, at };
     } else if (role === 'assistant') {
       noteActivity(state);
-      if (text !== state.lastAssistantText) addAssistantText(builder, derivedRecordId(timestamp, context.line), text, at);
+      if (text !== state.lastAssistantText) addAssistantText(builder, implicitId(state, timestamp, context), text, at);
       state.lastAssistantText = text;
     }
     return;
   }
-  const id = derivedRecordId(timestamp, context.line);
+  const id = implicitId(state, timestamp, context);
   const callId = asString(item['call_id']) || null;
   if (type === 'function_call' || type === 'custom_tool_call') {
     noteActivity(state);
@@ -212,7 +220,7 @@ function onEvent(state: CodexState, event: Record<string, unknown>, context: Rec
   } else if (type === 'agent_message') {
     noteActivity(state);
     const text = asString(event['message']);
-    if (text !== state.lastAssistantText) addAssistantText(builder, derivedRecordId(timestamp, context.line), text, at);
+    if (text !== state.lastAssistantText) addAssistantText(builder, implicitId(state, timestamp, context), text, at);
     state.lastAssistantText = text;
   } else if (type === 'thread_name_updated') {
     setTitle(builder, asString(event['thread_name']), true);

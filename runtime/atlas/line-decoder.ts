@@ -1,19 +1,16 @@
+import { Buffer, isUtf8 } from 'node:buffer';
 import type { ParseReport } from '../../protocol/atlas-session.ts';
 
 /** Lines longer than this are skipped (counted as oversized); what is skipped is never capped. */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
 const lenientUtf8 = new TextDecoder('utf-8', { fatal: false });
 
 /** Decode bytes as UTF-8; invalid sequences become U+FFFD and are counted. */
 export function decodeUtf8(bytes: Uint8Array, report: ParseReport): string {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    report.invalidUtf8 += 1;
-    return lenientUtf8.decode(bytes);
-  }
+  if (isUtf8(bytes)) return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  report.invalidUtf8 += 1;
+  return lenientUtf8.decode(bytes);
 }
 
 /**

@@ -42,7 +42,8 @@ function onMessage(state: PiState, entry: Record<string, unknown>, context: Reco
   const message = asRecord(entry['message']);
   const role = asString(message['role']);
   const entryId = asString(entry['id']);
-  const recordId = entryId || derivedRecordId(entry['timestamp'], context.line);
+  // v1 entries have no id: derive one, but only where it can open a turn (hashing every line is waste).
+  const recordId = entryId || (role === 'user' || builder.turns.length === 0 ? derivedRecordId(entry['timestamp'], context.line) : '');
   const when = at ?? toMillis(message['timestamp']);
   if (role === 'user') {
     const content = message['content'];

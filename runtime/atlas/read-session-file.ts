@@ -55,15 +55,20 @@ interface SavedState {
   accumulator: string | null;
 }
 
-async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
-  const buffer = Buffer.alloc(length);
+/** Fill `buffer[0, length)` from `position`; returns the bytes read (fewer only at end of file). */
+async function readInto(handle: FileHandle, buffer: Buffer, position: number, length: number): Promise<number> {
   let filled = 0;
   while (filled < length) {
     const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
-  return buffer.subarray(0, filled);
+  return filled;
+}
+
+async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  return buffer.subarray(0, await readInto(handle, buffer, position, length));
 }
 
 async function prefixHashOf(handle: FileHandle, length: number): Promise<string> {
@@ -78,12 +83,6 @@ function parseSaved(state: string | undefined): SavedState | null {
   } catch {
     return null;
   }
-}
-
-async function detectFromHead(handle: FileHandle, size: number): Promise<Runner | null> {
-  const head = await readRange(handle, 0, Math.min(size, DETECT_BYTES));
-  // An unfinished last piece simply fails to parse; a file of one unterminated line is still recognised.
-  return detectRunner(head.toString('utf8').split('\n').slice(0, DETECT_LINES));
 }
 
 /**
@@ -113,8 +112,12 @@ export async function readSessionFile(requested: string, options: ReadSessionOpt
     } else if (options.state !== undefined && options.fromOffset !== undefined && options.fromOffset > 0) {
       restarted = true;
     }
+    const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(size, 1)));
+    /** Bytes already in `chunk` for the position the loop starts at (the head read for detection). */
+    let preloaded = 0;
     if (accumulator === null) {
-      const runner = await detectFromHead(handle, size);
+      preloaded = await readInto(handle, chunk, 0, Math.min(chunk.length, size));
+      const runner = detectRunner(chunk.subarray(0, Math.min(preloaded, DETECT_BYTES)).toString('utf8').split('\n').slice(0, DETECT_LINES));
       if (runner === null) {
         const empty: SavedState = { version: 1, prefixLength: 0, prefixHash: sha256Hex(new Uint8Array()), accumulator: null };
         return {
@@ -125,19 +128,31 @@ export async function readSessionFile(requested: string, options: ReadSessionOpt
       accumulator = new SessionAccumulator(runner, real);
     }
 
+    // The first 64 KiB, kept while streaming from offset 0, so the prefix hash needs no second read.
+    const prefix = Buffer.alloc(PREFIX_HASH_BYTES);
+    let prefixFilled = 0;
     let position = accumulator.bytesConsumed;
     let pieces: Buffer[] = [];
     let pendingLength = 0;
-    const chunk = Buffer.alloc(CHUNK_BYTES);
     while (position < size) {
-      const { bytesRead } = await handle.read(chunk, 0, Math.min(CHUNK_BYTES, size - position), position);
+      const bytesRead = preloaded > 0 ? preloaded : await readInto(handle, chunk, position, Math.min(chunk.length, size - position));
+      preloaded = 0;
       if (bytesRead === 0) break;
+      if (position === prefixFilled && prefixFilled < PREFIX_HASH_BYTES) {
+        prefixFilled += chunk.copy(prefix, prefixFilled, 0, Math.min(bytesRead, PREFIX_HASH_BYTES - prefixFilled));
+      }
       position += bytesRead;
       let start = 0;
       while (start < bytesRead) {
         const newline = chunk.indexOf(0x0a, start);
         const end = newline === -1 || newline >= bytesRead ? bytesRead : newline;
         const length = end - start;
+        if (end < bytesRead && pieces.length === 0 && pendingLength === 0) {
+          // The whole line is inside this chunk: hand over a view, no copy (the accumulator keeps nothing of it).
+          accumulator.push(chunk.subarray(start, end), length);
+          start = end + 1;
+          continue;
+        }
         // Cap what is kept, never what is skipped: beyond the cap only the length is counted.
         if (pendingLength + length <= MAX_LINE_BYTES) pieces.push(Buffer.from(chunk.subarray(start, end)));
         else pieces = [];
@@ -159,7 +174,7 @@ export async function readSessionFile(requested: string, options: ReadSessionOpt
     }
 
     const prefixLength = Math.min(accumulator.bytesConsumed, PREFIX_HASH_BYTES);
-    const prefixHash = await prefixHashOf(handle, prefixLength);
+    const prefixHash = prefixFilled >= prefixLength ? sha256Hex(prefix.subarray(0, prefixLength)) : await prefixHashOf(handle, prefixLength);
     const state: SavedState = { version: 1, prefixLength, prefixHash, accumulator: accumulator.saveState() };
     return {
       path: real,

@@ -98,7 +98,7 @@ export class SessionAccumulator {
       this.provisional = null;
       return;
     }
-    const copy = structuredClone(this.state);
+    const copy = cloneJson(this.state);
     const kept = fullLength > MAX_LINE_BYTES || tail.length < fullLength ? tail.subarray(0, 0) : tail;
     const probe = emptyParseReport();
     const objects = decodeLine(kept, probe);
@@ -114,17 +114,22 @@ export class SessionAccumulator {
 
   sessions(): AtlasSession[] {
     const view = this.provisional ?? this.state;
-    return adapterFor(view.runner).sessions(structuredClone(view.adapter), view.sourcePath);
+    return adapterFor(view.runner).sessions(cloneJson(view.adapter), view.sourcePath);
   }
 
   report(): ParseReport {
-    return structuredClone((this.provisional ?? this.state).report);
+    return cloneJson((this.provisional ?? this.state).report);
   }
 
   /** The state after the complete lines (never the provisional tail), as a JSON string. */
   saveState(): string {
     return JSON.stringify(this.state);
   }
+}
+
+/** The state is plain JSON by construction; a JSON round trip is the cheapest deep copy of it. */
+function cloneJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
 }
 
 function consumeLine(state: AccumulatorState, line: Uint8Array, fullLength: number): void {
