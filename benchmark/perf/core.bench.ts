@@ -77,7 +77,8 @@ function benchIncremental(total: number, runs: number): void {
       touched = result.value.touched;
     }));
     incremental.push(time(() => tracker.update(graph, touched)));
-    if (tracker.stale.size !== 50) throw new Error(`expected 50 stale descendants, found ${tracker.stale.size}`);
+    const staleCount: number = tracker.stale.size;
+    if (staleCount !== 50) throw new Error(`expected 50 stale descendants, found ${staleCount}`);
   }
   const full = median(Array.from({ length: 5 }, () => time(() => computeStaleFull(graph))));
   const figure = median(incremental);
