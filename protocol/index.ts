@@ -51,3 +51,15 @@ export { CONTEXT_BUNDLE_FORMAT, CONTEXT_BUNDLE_VERSION, BundleSourceSchema, Cont
 export type { BundleSource, ContextBundle } from './context-bundle.ts';
 export { RunnerSchema, ToolOpSchema, ToolStepSchema, TurnSchema, SessionSchema, ParseReportSchema } from './atlas-session.ts';
 export type { Runner, ToolOp, ToolStep, Turn, Session, ParseReport } from './atlas-session.ts';
+export {
+  ApiErrorCodeSchema, ApiErrorSchema, HealthResponseSchema, ProviderKindSchema, ModelInfoSchema, OFFLINE_RECEIPT_MODEL_ID, OFFLINE_RECEIPT_LABEL, ModelsResponseSchema, GenerateImageSchema, GenerateRequestSchema, DecideRequestSchema, DecideResponseSchema, UrlMaterialRequestSchema, UrlMaterialResponseSchema, PdfPageSchema, PdfMaterialResponseSchema, CANVAS_ID_PATTERN, CanvasIdSchema, CanvasSummarySchema, CanvasListResponseSchema, CanvasSavedResponseSchema, OkResponseSchema, ProviderSettingsSchema, SettingsResponseSchema, ProviderIdSchema, ProviderUpdateSchema, SettingsUpdateSchema, AtlasSortSchema, AtlasSessionSummarySchema, AtlasSessionsResponseSchema, AtlasSessionResponseSchema, AtlasWhyHitSchema, AtlasWhyResponseSchema, AtlasFollowSchema, AtlasFollowRequestSchema, AtlasFollowsResponseSchema,
+} from './http-api.ts';
+export type {
+  ApiErrorCode, ApiError, HealthResponse, ProviderKind, ModelInfo, ModelsResponse, GenerateImage, GenerateRequest, DecideRequest, DecideResponse, UrlMaterialRequest, UrlMaterialResponse, PdfMaterialResponse, CanvasSummary, CanvasListResponse, CanvasSavedResponse, OkResponse, ProviderSettings, SettingsResponse, ProviderUpdate, SettingsUpdate, AtlasSort, AtlasSessionSummary, AtlasSessionsResponse, AtlasSessionResponse, AtlasWhyHit, AtlasWhyResponse, AtlasFollow, AtlasFollowRequest, AtlasFollowsResponse,
+} from './http-api.ts';
+export {
+  GenerateFailureCodeSchema, UsageSchema, RequestAcceptedEventSchema, TextDeltaEventSchema, AnswerFinishedEventSchema, AnswerFailedEventSchema, CanvasChangedEventSchema, CanvasDeletedEventSchema, MirrorAppendedEventSchema, SessionGrewEventSchema, SettingsChangedEventSchema, StreamEventSchema, isTerminalGenerateEvent,
+} from './stream-events.ts';
+export type {
+  GenerateFailureCode, Usage, StreamEvent, RequestAcceptedEvent, TextDeltaEvent, AnswerFinishedEvent, AnswerFailedEvent, CanvasChangedEvent, MirrorAppendedEvent, SessionGrewEvent,
+} from './stream-events.ts';
