@@ -49,81 +49,73 @@ export function compareNodes(left: CanvasNode, right: CanvasNode): number {
 
 /**
  * Topological order of `members` under the wires among them (solid only, or all kinds), ready
- * nodes taken by creation time then id. Independent of map insertion order. O((V+E) log V).
+ * nodes taken by creation time then id. Independent of map insertion order. O((V+E) log V):
+ * members are ranked once by the tie-break, then Kahn's algorithm runs on integer ranks with a
+ * binary heap.
  */
 export function topologicalOrder(graph: Graph, members: ReadonlySet<string>, filter: WireFilter): string[] {
-  const pending = new Map<string, number>();
-  for (const id of members) {
-    let count = 0;
-    for (const wireId of incomingWires(graph, id)) {
+  const nodes: CanvasNode[] = [];
+  for (const id of members) nodes.push(graph.nodes.get(id)!);
+  nodes.sort(compareNodes);
+  const count = nodes.length;
+  const rankOf = new Map<string, number>();
+  for (let rank = 0; rank < count; rank += 1) rankOf.set(nodes[rank]!.id, rank);
+  // Edges among members as adjacency lists over ranks.
+  const pending = new Int32Array(count);
+  const successors: number[][] = new Array(count);
+  for (let rank = 0; rank < count; rank += 1) {
+    const list: number[] = [];
+    for (const wireId of outgoingWires(graph, nodes[rank]!.id)) {
       const wire = graph.wires.get(wireId)!;
       if (filter === 'solid' && wire.kind !== 'solid') continue;
-      if (members.has(wire.from)) count += 1;
+      const to = rankOf.get(wire.to);
+      if (to === undefined) continue;
+      list.push(to);
+      pending[to] = pending[to]! + 1;
     }
-    pending.set(id, count);
+    successors[rank] = list;
   }
-  const heap = new NodeHeap();
-  for (const [id, count] of pending) if (count === 0) heap.push(graph.nodes.get(id)!);
+  const heap = new Int32Array(count);
+  let size = 0;
+  const push = (rank: number) => {
+    let index = size;
+    size += 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (heap[parent]! <= rank) break;
+      heap[index] = heap[parent]!;
+      index = parent;
+    }
+    heap[index] = rank;
+  };
+  const pop = (): number => {
+    const top = heap[0]!;
+    size -= 1;
+    const last = heap[size]!;
+    let index = 0;
+    for (;;) {
+      const left = index * 2 + 1;
+      if (left >= size) break;
+      const right = left + 1;
+      const child = right < size && heap[right]! < heap[left]! ? right : left;
+      if (heap[child]! >= last) break;
+      heap[index] = heap[child]!;
+      index = child;
+    }
+    heap[index] = last;
+    return top;
+  };
+  for (let rank = 0; rank < count; rank += 1) if (pending[rank] === 0) push(rank);
   const order: string[] = [];
-  while (heap.size > 0) {
-    const node = heap.pop();
-    order.push(node.id);
-    for (const wireId of outgoingWires(graph, node.id)) {
-      const wire = graph.wires.get(wireId)!;
-      if (filter === 'solid' && wire.kind !== 'solid') continue;
-      const left = pending.get(wire.to);
-      if (left === undefined) continue;
-      pending.set(wire.to, left - 1);
-      if (left === 1) heap.push(graph.nodes.get(wire.to)!);
+  while (size > 0) {
+    const rank = pop();
+    order.push(nodes[rank]!.id);
+    for (const next of successors[rank]!) {
+      pending[next] = pending[next]! - 1;
+      if (pending[next] === 0) push(next);
     }
   }
   return order;
-}
-
-/** Binary min-heap on `compareNodes`. */
-class NodeHeap {
-  private readonly items: CanvasNode[] = [];
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  push(node: CanvasNode): void {
-    const items = this.items;
-    items.push(node);
-    let index = items.length - 1;
-    // Sift up: move larger parents down, then place the node once.
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      const above = items[parent]!;
-      if (compareNodes(above, node) <= 0) break;
-      items[index] = above;
-      index = parent;
-    }
-    items[index] = node;
-  }
-
-  pop(): CanvasNode {
-    const items = this.items;
-    const top = items[0]!;
-    const last = items.pop()!;
-    if (items.length > 0) {
-      // Sift down: move smaller children up, then place the last item once.
-      let index = 0;
-      const size = items.length;
-      for (;;) {
-        const left = index * 2 + 1;
-        if (left >= size) break;
-        const right = left + 1;
-        const child = right < size && compareNodes(items[right]!, items[left]!) < 0 ? right : left;
-        if (compareNodes(items[child]!, last) >= 0) break;
-        items[index] = items[child]!;
-        index = child;
-      }
-      items[index] = last;
-    }
-    return top;
-  }
 }
 
 /**
