@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { Adapter } from './adapter-types.ts';
+import type { Adapter, RecordContext } from './adapter-types.ts';
 import { getOwn, setOwn } from './own-record.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
@@ -174,7 +174,7 @@ function hasMessageShape(message: unknown): boolean {
   return content === undefined || content === null || typeof content === 'string' || Array.isArray(content);
 }
 
-function record(state: ClaudeState, value: Record<string, unknown>, context: { report: import('../../protocol/atlas-session.ts').ParseReport }): void {
+function record(state: ClaudeState, value: Record<string, unknown>, context: RecordContext): void {
   const type = asString(value['type']);
   if (!KNOWN_TYPES.has(type)) {
     countUnknownType(context.report, type === '' ? '(none)' : type);

@@ -1,7 +1,7 @@
 import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { FenceError, type Fence } from './fence.ts';
-import { readSessionFile } from './read-session-file.ts';
+import { readSessionBytes } from './session-file-reader.ts';
 import type { AtlasSession } from './session-builder.ts';
 import { linkSessions } from './subagent-links.ts';
 
@@ -31,7 +31,7 @@ async function readSmallJson(file: string, fence: Fence): Promise<Record<string,
 
 async function readParent(file: string, fence: Fence): Promise<AtlasSession[] | null> {
   try {
-    const result = await readSessionFile(file, { fence, linkParent: false });
+    const result = await readSessionBytes(file, { fence });
     const key = `${result.path}\0${result.size}\0${result.mtimeMs}`;
     const cached = parentCache.get(key);
     if (cached !== undefined) return cached;

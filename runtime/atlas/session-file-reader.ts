@@ -1,0 +1,192 @@
+import type { FileHandle } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
+import type { ParseReport, Runner } from '../../protocol/atlas-session.ts';
+import { sha256Hex } from '../../src/core/hashing.ts';
+import { detectRunner } from './detect-runner.ts';
+import type { Fence } from './fence.ts';
+import { MAX_LINE_BYTES } from './line-decoder.ts';
+import { emptyParseReport } from './parse-report.ts';
+import { SessionAccumulator } from './session-accumulator.ts';
+import type { AtlasSession } from './session-builder.ts';
+
+export const PREFIX_HASH_BYTES = 64 * 1024;
+const CHUNK_BYTES = 1024 * 1024;
+const DETECT_BYTES = 256 * 1024;
+const DETECT_LINES = 50;
+
+export interface ReadSessionOptions {
+  fence: Fence;
+  /**
+   * Link a Claude Code subagent file to its parent: read the sidecar `.meta.json` and the parent
+   * transcript (both through the fence, read-only) to fill `parentToolCallId` and `parentTurnKey`.
+   * Default true. (Applied by `readSessionFile`; `readSessionBytes` never links.)
+   */
+  linkParent?: boolean;
+  /** Resume at this byte offset; needs the `state` returned by the read that stopped there. */
+  fromOffset?: number;
+  state?: string;
+}
+
+export interface ReadSessionResult {
+  /** The real path read (after symlinks, inside the fence). */
+  path: string;
+  runner: Runner | null;
+  sessions: AtlasSession[];
+  report: ParseReport;
+  /** Bytes of complete lines consumed: the next `fromOffset`. */
+  bytesConsumed: number;
+  size: number;
+  mtimeMs: number;
+  /** Opaque: store it and pass it back with `fromOffset: bytesConsumed`. */
+  state: string;
+  /** sha256 of the first min(bytesConsumed, 64 KiB) bytes. */
+  prefixHash: string;
+  /** True when the read continued from the given state. */
+  resumed: boolean;
+  /** True when a state was given but the file no longer matched it (shrunk or rewritten), so it was re-read. */
+  restarted: boolean;
+}
+
+interface SavedState {
+  version: 1;
+  prefixLength: number;
+  prefixHash: string;
+  accumulator: string | null;
+}
+
+/** Fill `buffer[0, length)` from `position`; returns the bytes read (fewer only at end of file). */
+async function readInto(handle: FileHandle, buffer: Buffer, position: number, length: number): Promise<number> {
+  let filled = 0;
+  while (filled < length) {
+    const { bytesRead } = await handle.read(buffer, filled, length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled;
+}
+
+async function readRange(handle: FileHandle, position: number, length: number): Promise<Buffer> {
+  const buffer = Buffer.alloc(length);
+  return buffer.subarray(0, await readInto(handle, buffer, position, length));
+}
+
+async function prefixHashOf(handle: FileHandle, length: number): Promise<string> {
+  return sha256Hex(await readRange(handle, 0, Math.min(length, PREFIX_HASH_BYTES)));
+}
+
+function parseSaved(state: string | undefined): SavedState | null {
+  if (state === undefined || state === '') return null;
+  try {
+    const parsed = JSON.parse(state) as SavedState;
+    return parsed !== null && parsed.version === 1 && typeof parsed.prefixHash === 'string' ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Read (or resume reading) one session file through the fence, opened read-only, without linking
+ * to other files. Lines are split on `\n` at the byte level; an oversized line keeps nothing but is
+ * still skipped whole.
+ */
+export async function readSessionBytes(requested: string, options: ReadSessionOptions): Promise<ReadSessionResult> {
+  const real = await options.fence.resolve(requested);
+  const handle = await open(real, 'r');
+  try {
+    const stat = await handle.stat();
+    const size = stat.size;
+    const saved = parseSaved(options.state);
+    let accumulator: SessionAccumulator | null = null;
+    let resumed = false;
+    let restarted = false;
+    if (saved !== null && saved.accumulator !== null && options.fromOffset !== undefined) {
+      const candidate = SessionAccumulator.restore(saved.accumulator);
+      const fits = candidate.bytesConsumed === options.fromOffset && size >= options.fromOffset
+        && (await prefixHashOf(handle, saved.prefixLength)) === saved.prefixHash;
+      if (fits) {
+        accumulator = candidate;
+        resumed = true;
+      } else {
+        restarted = true;
+      }
+    } else if (options.state !== undefined && options.fromOffset !== undefined && options.fromOffset > 0) {
+      restarted = true;
+    }
+    const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(size, 1)));
+    /** Bytes already in `chunk` for the position the loop starts at (the head read for detection). */
+    let preloaded = 0;
+    if (accumulator === null) {
+      preloaded = await readInto(handle, chunk, 0, Math.min(chunk.length, size));
+      const runner = detectRunner(chunk.subarray(0, Math.min(preloaded, DETECT_BYTES)).toString('utf8').split('\n').slice(0, DETECT_LINES));
+      if (runner === null) {
+        const empty: SavedState = { version: 1, prefixLength: 0, prefixHash: sha256Hex(new Uint8Array()), accumulator: null };
+        return {
+          path: real, runner: null, sessions: [], report: emptyParseReport(), bytesConsumed: 0, size,
+          mtimeMs: stat.mtimeMs, state: JSON.stringify(empty), prefixHash: empty.prefixHash, resumed: false, restarted,
+        };
+      }
+      accumulator = new SessionAccumulator(runner, real);
+    }
+
+    // The first 64 KiB, kept while streaming from offset 0, so the prefix hash needs no second read.
+    const prefix = Buffer.alloc(PREFIX_HASH_BYTES);
+    let prefixFilled = 0;
+    let position = accumulator.bytesConsumed;
+    let pieces: Buffer[] = [];
+    let pendingLength = 0;
+    while (position < size) {
+      const bytesRead = preloaded > 0 ? preloaded : await readInto(handle, chunk, position, Math.min(chunk.length, size - position));
+      preloaded = 0;
+      if (bytesRead === 0) break;
+      if (position === prefixFilled && prefixFilled < PREFIX_HASH_BYTES) {
+        prefixFilled += chunk.copy(prefix, prefixFilled, 0, Math.min(bytesRead, PREFIX_HASH_BYTES - prefixFilled));
+      }
+      position += bytesRead;
+      let start = 0;
+      while (start < bytesRead) {
+        const newline = chunk.indexOf(0x0a, start);
+        const end = newline === -1 || newline >= bytesRead ? bytesRead : newline;
+        const length = end - start;
+        if (end < bytesRead && pieces.length === 0 && pendingLength === 0) {
+          // The whole line is inside this chunk: hand over a view, no copy (the accumulator keeps nothing of it).
+          accumulator.push(chunk.subarray(start, end), length);
+          start = end + 1;
+          continue;
+        }
+        // Cap what is kept, never what is skipped: beyond the cap only the length is counted.
+        if (pendingLength + length <= MAX_LINE_BYTES) pieces.push(Buffer.from(chunk.subarray(start, end)));
+        else pieces = [];
+        pendingLength += length;
+        if (end === bytesRead) break;
+        const line = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+        accumulator.push(pendingLength > MAX_LINE_BYTES ? line.subarray(0, 0) : line, pendingLength);
+        pieces = [];
+        pendingLength = 0;
+        start = end + 1;
+      }
+    }
+    const tail = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
+    accumulator.finish(pendingLength > MAX_LINE_BYTES ? tail.subarray(0, 0) : tail, pendingLength);
+
+    const sessions = accumulator.sessions();
+
+    const prefixLength = Math.min(accumulator.bytesConsumed, PREFIX_HASH_BYTES);
+    const prefixHash = prefixFilled >= prefixLength ? sha256Hex(prefix.subarray(0, prefixLength)) : await prefixHashOf(handle, prefixLength);
+    const state: SavedState = { version: 1, prefixLength, prefixHash, accumulator: accumulator.saveState() };
+    return {
+      path: real,
+      runner: accumulator.runner,
+      sessions,
+      report: accumulator.report(),
+      bytesConsumed: accumulator.bytesConsumed,
+      size,
+      mtimeMs: stat.mtimeMs,
+      state: JSON.stringify(state),
+      prefixHash,
+      resumed,
+      restarted,
+    };
+  } finally {
+    await handle.close();
+  }
+}
