@@ -27,7 +27,8 @@ export const MAX_MEMORY_BYTES = 1024 * 1024;
 const MAX_DEPTH = 5;
 const MAX_DIRECTORIES = 5000;
 const INSTRUCTION_FILES = new Set(['CLAUDE.md', 'CLAUDE.local.md', 'AGENTS.md', 'AGENTS.override.md']);
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'target', 'sessions', 'archived_sessions', 'subagents', 'log']);
+// Build output, transcripts, and agent-home folders that hold copies of other people's files (plugin checkouts, backups).
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'target', 'sessions', 'archived_sessions', 'subagents', 'log', 'plugins', 'file-history', 'shell-snapshots', 'todos', 'debug', 'cache']);
 
 function classify(file: string, home: string | null): { runner: Runner; readBy: Runner[]; kind: MemoryKind } | null {
   const name = path.basename(file);
