@@ -1,7 +1,7 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import type { Graph } from './graph.ts';
 import { isLive } from './live.ts';
-import { ancestors, descendants, topologicalOrder } from './walk.ts';
+import { ancestorsOfAll, descendants, topologicalOrder } from './walk.ts';
 
 /** C8: the shown stale set in dependency order (upstream first); archived nodes never run. */
 export function replayOrder(graph: Graph, shown: ReadonlySet<string>): string[] {
@@ -53,7 +53,7 @@ function dependencyOrder(graph: Graph, members: ReadonlySet<string>): string[] {
   if (members.size <= 1) return [...members];
   // Order the members' joint upstream closure, then keep the members: paths through other
   // nodes still order them correctly.
-  const closure = new Set<string>(members);
-  for (const id of members) for (const ancestor of ancestors(graph, id, 'all')) closure.add(ancestor);
+  const closure = ancestorsOfAll(graph, members, 'all');
+  for (const id of members) closure.add(id);
   return topologicalOrder(graph, closure, 'all').filter((id) => members.has(id));
 }

@@ -9,14 +9,24 @@ export type WireFilter = 'solid' | 'all';
  * and callers drop archived nodes with `isLive` when they read content.
  */
 export function ancestors(graph: Graph, start: string, filter: WireFilter): Set<string> {
+  const seen = ancestorsOfAll(graph, [start], filter);
+  seen.delete(start);
+  return seen;
+}
+
+/**
+ * Every node reachable against the wires from any of `starts`. A start that is upstream of
+ * another start is included; the others are not (unless reachable).
+ */
+export function ancestorsOfAll(graph: Graph, starts: Iterable<string>, filter: WireFilter): Set<string> {
   const seen = new Set<string>();
-  const stack = [start];
+  const stack = [...starts];
   while (stack.length > 0) {
     const id = stack.pop()!;
     for (const wireId of incomingWires(graph, id)) {
       const wire = graph.wires.get(wireId)!;
       if (filter === 'solid' && wire.kind !== 'solid') continue;
-      if (wire.from === start || seen.has(wire.from)) continue;
+      if (seen.has(wire.from)) continue;
       seen.add(wire.from);
       stack.push(wire.from);
     }
