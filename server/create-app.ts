@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { HealthResponse } from '../protocol/http-api.ts';
 import { errorHandler, sendError } from './api-error.ts';
+import { atlasRoute } from './routes/atlas-route.ts';
 import { canvasesRoute } from './routes/canvases-route.ts';
 import { decideRoute } from './routes/decide-route.ts';
 import { generateRoute } from './routes/generate-route.ts';
@@ -48,6 +49,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(canvasesRoute(context));
   api.use(settingsRoute(context));
   api.use(streamRoute(context));
+  api.use(atlasRoute(context));
   api.use((request, response) => sendError(response, 404, 'not-found', `No API route ${request.method} ${request.path}.`));
   app.use('/api', api);
 

@@ -1,0 +1,202 @@
+import { homedir } from 'node:os';
+import { delimiter } from 'node:path';
+import type { Session } from '../../protocol/atlas-session.ts';
+import type { AtlasFollow, AtlasSessionSummary, AtlasSessionsResponse, AtlasSort, AtlasWhyResponse } from '../../protocol/http-api.ts';
+import { Fence, readSessionFile, sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
+import { FollowStore, followsPath, SessionFollower } from '../../runtime/follow/index.ts';
+import { WeftError } from '../../runtime/fs/weft-error.ts';
+import { WhyIndex, type UpdateSummary } from '../../runtime/index/index.ts';
+import type { EventHub } from '../event-hub.ts';
+import type { Logger } from '../logger.ts';
+import { listIndexedSessions, sessionRowsFor, type ListRequest } from './atlas-listing.ts';
+
+export interface AtlasServiceOptions {
+  /** `WEFT_HOME`: the index (`index.db`) and `follows.json` live here. */
+  weftHome: string;
+  /** `WEFT_SESSION_ROOTS` comes from here (else the runners' default folders under `home`). */
+  env: Record<string, string | undefined>;
+  home?: string;
+  hub: EventHub;
+  logger: Logger;
+  now?: () => number;
+  followDebounceMs?: number;
+}
+
+const EMPTY_REFRESH = { files: 0, fullReads: 0, appendReads: 0, durationMs: 0 };
+
+/**
+ * The server's Session Atlas: the why index over the fenced roots (refreshed incrementally before each
+ * listing), canonical sessions read through the fence, and the live follower. Nothing here writes under a root.
+ */
+export class AtlasService {
+  readonly roots: string[];
+  readonly fence: Fence;
+  readonly follower: SessionFollower;
+  private index: WhyIndex | null = null;
+  private refreshing: Promise<UpdateSummary> | null = null;
+  private readonly turnCounts = new Map<string, number>();
+  readonly started: Promise<void>;
+
+  constructor(private readonly options: AtlasServiceOptions) {
+    const home = options.home ?? homedir();
+    this.roots = sessionRootsFromEnv(options.env, home);
+    this.fence = new Fence(this.roots);
+    this.follower = new SessionFollower({
+      store: new FollowStore(followsPath(options.weftHome)),
+      debounceMs: options.followDebounceMs ?? 400,
+      onGrew: (follow) => this.sessionGrew(follow),
+      onError: (error) => options.logger.warn('follow watcher error', { message: error instanceof Error ? error.message : String(error) }),
+    });
+    this.started = this.follower.start().catch((error: unknown) => {
+      options.logger.warn('could not resume follows', { message: error instanceof Error ? error.message : String(error) });
+    });
+  }
+
+  private whyIndex(): WhyIndex {
+    if (!this.index) {
+      const env = { ...this.options.env, WEFT_HOME: this.options.weftHome, WEFT_SESSION_ROOTS: this.roots.join(delimiter) };
+      this.index = WhyIndex.open({ env, home: this.options.home ?? homedir(), ...(this.options.now ? { now: this.options.now } : {}) });
+    }
+    return this.index;
+  }
+
+  /** The cheap stat pass (appended files read from where they stopped); concurrent callers share one pass. */
+  refresh(): Promise<UpdateSummary> {
+    if (!this.refreshing) {
+      this.refreshing = this.whyIndex().refresh().finally(() => {
+        this.refreshing = null;
+      });
+    }
+    return this.refreshing;
+  }
+
+  async listSessions(request: ListRequest): Promise<AtlasSessionsResponse> {
+    const summary = await this.refresh();
+    const following = new Set(this.follower.list().map((follow) => `${follow.runner}\u0000${follow.sessionId}`));
+    const listed = listIndexedSessions(this.whyIndex(), request, (runner, sessionId) => following.has(`${runner}\u0000${sessionId}`));
+    return {
+      ...listed,
+      roots: this.roots,
+      refresh: summary ? { files: summary.files, fullReads: summary.fullReads, appendReads: summary.appendReads, durationMs: Math.round(summary.durationMs) } : EMPTY_REFRESH,
+    };
+  }
+
+  /** The session and every subagent run under it, read through the fence from the files the index knows. */
+  async readSession(sessionId: string, runner?: string): Promise<Session[]> {
+    let rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
+    if (rows.length === 0) {
+      await this.refresh();
+      rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
+    }
+    if (rows.length === 0) throw new WeftError('session-not-found', `No session ${sessionId} in the session roots.`, 404);
+    const wanted = new Set(rows.map((row) => row.sessionId));
+    const sessions: Session[] = [];
+    const seen = new Set<string>();
+    for (const path of [...new Set(rows.map((row) => row.path))]) {
+      let read;
+      try {
+        read = await readSessionFile(path, { fence: this.fence });
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? '';
+        if (code.startsWith('FENCE_')) throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
+        throw new WeftError('session-unreadable', `The session file could not be read: ${(error as Error).message}`, 500);
+      }
+      for (const session of read.sessions) {
+        if (!wanted.has(session.sessionId) || seen.has(session.sessionId)) continue;
+        seen.add(session.sessionId);
+        sessions.push(toSession(session));
+      }
+    }
+    // The top-level session first, subagent runs after it.
+    sessions.sort((left, right) => Number(left.isSubagent) - Number(right.isSubagent));
+    return sessions;
+  }
+
+  async why(target: string, includeRead: boolean): Promise<AtlasWhyResponse> {
+    await this.refresh();
+    const index = this.whyIndex();
+    let result;
+    try {
+      result = index.why(target, { cwd: this.options.home ?? homedir(), all: true, includeRead, limit: 100 });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === 'bad-target' || code === 'bad-query') throw new WeftError(code, (error as Error).message, 400);
+      throw error;
+    }
+    const parents = index.database.prepare('SELECT parent_session_id AS parent FROM sessions WHERE session_id = ? AND parent_session_id IS NOT NULL LIMIT 1');
+    const mainOf = (sessionId: string): string => {
+      let current = sessionId;
+      for (let depth = 0; depth < 8; depth += 1) {
+        const row = parents.get(current) as { parent: string } | undefined;
+        if (!row) break;
+        current = row.parent;
+      }
+      return current;
+    };
+    return { target, hits: result.hits.map((hit) => ({ ...hit, mainSessionId: mainOf(hit.sessionId) })), hiddenReads: result.hiddenReads };
+  }
+
+  async follows(): Promise<AtlasFollow[]> {
+    await this.started;
+    return this.follower.list();
+  }
+
+  async setFollowing(runner: AtlasFollow['runner'], sessionId: string, following: boolean): Promise<AtlasFollow[]> {
+    await this.started;
+    if (!following) return this.follower.unfollow(runner, sessionId);
+    const rows = sessionRowsFor(this.whyIndex(), sessionId, runner).filter((row) => row.sessionId === sessionId);
+    if (rows.length === 0) throw new WeftError('session-not-found', `No session ${sessionId} to follow.`, 404);
+    await this.fence.resolve(rows[0]!.path);
+    const sessions = await this.readSession(sessionId, runner);
+    this.turnCounts.set(`${runner}\u0000${sessionId}`, sessions[0]?.turns.length ?? 0);
+    return this.follower.follow({ runner, sessionId, sourcePath: rows[0]!.path, since: (this.options.now ?? Date.now)() });
+  }
+
+  private async sessionGrew(follow: AtlasFollow): Promise<void> {
+    await this.refresh();
+    const sessions = await this.readSession(follow.sessionId, follow.runner);
+    const main = sessions[0];
+    const turns = main?.turns.length ?? 0;
+    const key = `${follow.runner}\u0000${follow.sessionId}`;
+    const before = this.turnCounts.get(key);
+    this.turnCounts.set(key, turns);
+    this.options.hub.publish({ type: 'session-grew', runner: follow.runner, sessionId: follow.sessionId, turns });
+    for (const turn of main?.turns.slice(before ?? turns) ?? []) {
+      this.options.hub.publish({ type: 'mirror-appended', runner: follow.runner, sessionId: follow.sessionId, turnKey: turn.key });
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.started;
+    await this.follower.close();
+    await this.refreshing?.catch(() => undefined);
+    this.index?.close();
+    this.index = null;
+  }
+}
+
+/** Only the canonical fields travel (the adapters keep a few extras for linking). */
+function toSession(session: Session): Session {
+  return {
+    runner: session.runner,
+    sessionId: session.sessionId,
+    sourcePath: session.sourcePath,
+    title: session.title,
+    cwd: session.cwd,
+    gitBranch: session.gitBranch,
+    startedAt: session.startedAt,
+    endedAt: session.endedAt,
+    models: session.models,
+    parentSessionId: session.parentSessionId,
+    parentTurnKey: session.parentTurnKey,
+    isSubagent: session.isSubagent,
+    turns: session.turns.map((turn) => ({
+      key: turn.key, number: turn.number, openingRecordId: turn.openingRecordId, userText: turn.userText, assistantText: turn.assistantText,
+      steps: turn.steps, urls: turn.urls, arxivIds: turn.arxivIds, dois: turn.dois, model: turn.model, startedAt: turn.startedAt,
+      endedAt: turn.endedAt, afterCompaction: turn.afterCompaction, subagentSessionIds: turn.subagentSessionIds,
+    })),
+    compactions: session.compactions,
+  };
+}
+
+export type { AtlasSort, AtlasSessionSummary };
