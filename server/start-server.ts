@@ -9,7 +9,7 @@ import { writeFileAtomic } from '../runtime/fs/atomic-write.ts';
 import { CanvasBackup } from '../runtime/fs/canvas-backup.ts';
 import { CanvasRecords } from '../runtime/fs/canvas-records.ts';
 import { readDotenvFile } from '../runtime/fs/dotenv.ts';
-import { SecretsStore } from '../runtime/fs/secrets-store.ts';
+import { SecretsStore, type SecretsCipher } from '../runtime/fs/secrets-store.ts';
 import { SettingsStore } from '../runtime/fs/settings-store.ts';
 import { canvasesDirectory, ensureWeftHome } from '../runtime/fs/weft-home.ts';
 import { DecisionJudge } from '../runtime/models/decision-judge.ts';
@@ -39,6 +39,8 @@ export interface StartServerOptions {
   judgeTimeoutMs?: number;
   backupDelayMs?: number;
   fileSystem?: AtomicFileSystem;
+  /** Seals stored keys at rest (the desktop shell passes Electron's safeStorage). */
+  secretsCipher?: SecretsCipher;
 }
 
 export interface RunningServer {
@@ -53,6 +55,8 @@ export interface RunningServer {
 export const DEFAULT_PORT = 4317;
 
 function readVersion(): string {
+  // The desktop bundle has the version baked in; from source, package.json sits one folder up.
+  if (process.env.WEFT_VERSION) return process.env.WEFT_VERSION;
   try {
     return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
   } catch {
@@ -67,7 +71,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const dotenvPath = options.dotenvPath !== undefined ? options.dotenvPath : options.env ? null : join(process.cwd(), '.env');
   const environment = { ...(dotenvPath ? readDotenvFile(dotenvPath) : {}), ...(options.env ?? process.env) };
   const settings = new SettingsStore(home, options.fileSystem);
-  const secrets = new SecretsStore(home, options.fileSystem);
+  const secrets = new SecretsStore(home, options.fileSystem, options.secretsCipher);
   const registry = new ModelRegistry({ settings, secrets, environment, ollamaUrl: options.ollamaUrl, now: options.now });
 
   let secretValues: readonly string[] = [];

@@ -6,6 +6,7 @@ export { resolveWeftHome, ensureWeftHome, canvasesDirectory } from './weft-home.
 export { parseDotenv, readDotenvFile } from './dotenv.ts';
 export { JsonFileStore } from './json-file-store.ts';
 export { SecretsStore } from './secrets-store.ts';
+export type { SecretsCipher } from './secrets-store.ts';
 export { SettingsStore, StoredSettingsSchema, StoredProviderSchema, emptySettings } from './settings-store.ts';
 export type { StoredSettings, StoredProvider } from './settings-store.ts';
 export { CanvasRecords, assertCanvasId, describeIssues } from './canvas-records.ts';

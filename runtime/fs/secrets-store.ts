@@ -3,36 +3,64 @@ import { z } from 'zod';
 import { JsonFileStore } from './json-file-store.ts';
 import type { AtomicFileSystem } from './atomic-write.ts';
 
-const SecretsSchema = z.object({ version: z.literal(1), keys: z.record(z.string(), z.string()) });
+const SecretsSchema = z.object({
+  version: z.literal(1),
+  keys: z.record(z.string(), z.string()),
+  /** Set when the keys are sealed by the OS keychain (the desktop shell's safeStorage). */
+  sealed: z.boolean().optional(),
+});
 type Secrets = z.infer<typeof SecretsSchema>;
+
+/** Seals keys at rest, e.g. Electron's safeStorage (OS keychain); base64 text in the file. */
+export interface SecretsCipher {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
 
 /**
  * API keys entered in the app, in `$WEFT_HOME/secrets.json` (0600, atomic). Nothing else in
  * Weft reads this file, and no route returns its contents: callers get `hasKey` only.
+ * With a cipher (desktop), keys are sealed at rest; a sealed key that cannot be opened reads as absent.
  */
 export class SecretsStore {
   private readonly file: JsonFileStore<Secrets>;
 
-  constructor(home: string, fileSystem?: AtomicFileSystem) {
+  constructor(home: string, fileSystem?: AtomicFileSystem, private readonly cipher?: SecretsCipher) {
     this.file = new JsonFileStore(join(home, 'secrets.json'), SecretsSchema, () => ({ version: 1, keys: {} }), fileSystem);
   }
 
+  private openAll(secrets: Secrets): Record<string, string> {
+    if (!secrets.sealed) return { ...secrets.keys };
+    const keys: Record<string, string> = {};
+    for (const [id, sealed] of Object.entries(secrets.keys)) {
+      if (!this.cipher) continue;
+      try {
+        keys[id] = this.cipher.open(sealed);
+      } catch {
+        /* sealed on another machine or account: treat as no key */
+      }
+    }
+    return keys;
+  }
+
   async getKey(providerId: string): Promise<string | null> {
-    const secrets = await this.file.read();
-    return Object.hasOwn(secrets.keys, providerId) ? secrets.keys[providerId]! : null;
+    const keys = await this.allKeys();
+    return Object.hasOwn(keys, providerId) ? keys[providerId]! : null;
   }
 
   async allKeys(): Promise<Record<string, string>> {
-    return { ...(await this.file.read()).keys };
+    return this.openAll(await this.file.read());
   }
 
   /** Store a key, or remove it with null / ''. */
   async setKey(providerId: string, key: string | null): Promise<void> {
     await this.file.update((current) => {
-      const keys = { ...current.keys };
+      const keys = this.openAll(current);
       if (key) keys[providerId] = key;
       else delete keys[providerId];
-      return { version: 1, keys };
+      if (!this.cipher) return { version: 1, keys };
+      const sealed = Object.fromEntries(Object.entries(keys).map(([id, value]) => [id, this.cipher!.seal(value)]));
+      return { version: 1, keys: sealed, sealed: true };
     });
   }
 }

@@ -1,0 +1,31 @@
+// Bundles the Electron main process and preload into dist/desktop/ (Electron cannot load .ts files).
+// Dependencies stay external and resolve from node_modules at run time.
+import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+
+await build({
+  entryPoints: [path.join(root, 'desktop/main.ts')],
+  outfile: path.join(root, 'dist/desktop/main.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  packages: 'external',
+  define: { 'process.env.WEFT_VERSION': JSON.stringify(version) },
+  logLevel: 'warning',
+});
+await build({
+  entryPoints: [path.join(root, 'desktop/preload.ts')],
+  outfile: path.join(root, 'dist/desktop/preload.cjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node22',
+  external: ['electron'],
+  logLevel: 'warning',
+});
+console.log('weft desktop: bundled dist/desktop/main.mjs and dist/desktop/preload.cjs');
