@@ -1,5 +1,4 @@
-import type { Dirent } from 'node:fs';
-import { readdir, realpath, stat } from 'node:fs/promises';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import path from 'node:path';
 import type { Fence } from './fence.ts';
 
@@ -11,26 +10,46 @@ export interface SessionFileInfo {
 }
 
 /** Deep enough for every layout: Codex `YYYY/MM/DD`, Claude `<slug>/<session>/subagents/workflows/<run>`. */
-const MAX_DEPTH = 10;
-/** Folders that hold no transcripts (Claude's per-project memory, pi extension artefacts). */
-const SKIP_DIRS = new Set(['memory', 'node_modules', '.git']);
+export const SESSION_LIST_MAX_DEPTH = 10;
+/** Folders that hold no transcripts (Claude's per-project memory, dependency and VCS folders). */
+export const SESSION_SKIP_DIRS: ReadonlySet<string> = new Set(['memory', 'node_modules', '.git']);
 /** JSONL files under the roots that are not transcripts. */
-const SKIP_FILES = new Set(['journal.jsonl', 'history.jsonl', 'session_index.jsonl']);
+export const SESSION_SKIP_FILES: ReadonlySet<string> = new Set(['journal.jsonl', 'history.jsonl', 'session_index.jsonl']);
+
+function byName(left: Dirent, right: Dirent): number {
+  return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
+}
 
 /**
  * Every `*.jsonl` file under the fence's roots, following the runners' layouts (Claude subagent
  * folders, Codex date folders, pi cwd folders). Symlinks are followed only when their real path
- * stays inside a root, and each real directory is visited once. Only reads directory listings.
+ * stays inside a root; each real directory is visited once; each real file is listed once (a plain
+ * file wins over a symlink to it). Only reads directory listings and stats. Synchronous on purpose:
+ * thousands of async stats cost a thread-pool round trip each, these cost microseconds.
  */
-export async function listSessionFiles(fence: Fence): Promise<SessionFileInfo[]> {
+export function listSessionFilesSync(fence: Fence): SessionFileInfo[] {
   const found = new Map<string, SessionFileInfo>();
-  const visited = new Set<string>();
   const linked = new Set<string>();
+  const visited = new Set<string>();
 
-  async function walk(directory: string, depth: number): Promise<void> {
+  const consider = (full: string, target: string, symbolic: boolean, name: string): void => {
+    if (!name.endsWith('.jsonl') || SESSION_SKIP_FILES.has(name)) return;
+    if (found.has(target) && (symbolic || !linked.has(target))) return;
+    try {
+      const info = statSync(target);
+      if (!info.isFile()) return;
+      found.set(target, { path: full, size: info.size, mtimeMs: info.mtimeMs });
+      if (symbolic) linked.add(target);
+      else linked.delete(target);
+    } catch {
+      // Vanished between listing and stat (retention cleanup): skip.
+    }
+  };
+
+  const walk = (directory: string, depth: number): void => {
     let real: string;
     try {
-      real = await realpath(directory);
+      real = realpathSync(directory);
     } catch {
       return;
     }
@@ -38,45 +57,46 @@ export async function listSessionFiles(fence: Fence): Promise<SessionFileInfo[]>
     visited.add(real);
     let entries: Dirent[];
     try {
-      entries = await readdir(directory, { withFileTypes: true });
+      entries = readdirSync(directory, { withFileTypes: true });
     } catch {
       return;
     }
-    entries.sort((left, right) => (left.name < right.name ? -1 : left.name > right.name ? 1 : 0));
+    entries.sort(byName);
     for (const entry of entries) {
       const full = path.join(directory, entry.name);
-      let isDirectory = entry.isDirectory();
-      let isFile = entry.isFile();
-      if (entry.isSymbolicLink()) {
+      if (entry.isDirectory()) {
+        if (depth < SESSION_LIST_MAX_DEPTH && !SESSION_SKIP_DIRS.has(entry.name)) walk(full, depth + 1);
+      } else if (entry.isFile()) {
+        // A plain file's real path is its directory's real path plus its name: no realpath call needed.
+        consider(full, path.join(real, entry.name), false, entry.name);
+      } else if (entry.isSymbolicLink()) {
+        let target: string;
         try {
-          const target = await realpath(full);
-          if (fence.rootOfReal(target) === null) continue;
-          const info = await stat(target);
-          isDirectory = info.isDirectory();
-          isFile = info.isFile();
+          target = realpathSync(full);
         } catch {
           continue;
         }
-      }
-      if (isDirectory) {
-        if (depth < MAX_DEPTH && !SKIP_DIRS.has(entry.name)) await walk(full, depth + 1);
-      } else if (isFile && entry.name.endsWith('.jsonl') && !SKIP_FILES.has(entry.name)) {
+        if (fence.rootOfReal(target) === null) continue;
+        let isDirectory = false;
         try {
-          const target = await realpath(full);
-          if (fence.rootOfReal(target) === null) continue;
-          // One entry per real file; a plain file wins over a symlink to it.
-          if (found.has(target) && (entry.isSymbolicLink() || !linked.has(target))) continue;
-          const info = await stat(target);
-          found.set(target, { path: full, size: info.size, mtimeMs: info.mtimeMs });
-          if (entry.isSymbolicLink()) linked.add(target);
-          else linked.delete(target);
+          isDirectory = statSync(target).isDirectory();
         } catch {
-          // Vanished between listing and stat (retention cleanup): skip.
+          continue;
+        }
+        if (isDirectory) {
+          if (depth < SESSION_LIST_MAX_DEPTH && !SESSION_SKIP_DIRS.has(entry.name)) walk(full, depth + 1);
+        } else {
+          consider(full, target, true, entry.name);
         }
       }
     }
-  }
+  };
 
-  for (const root of fence.roots) await walk(root, 0);
+  for (const root of fence.roots) walk(root, 0);
   return [...found.values()].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
+}
+
+/** `listSessionFilesSync` behind a promise, for callers that treat listing as I/O. */
+export async function listSessionFiles(fence: Fence): Promise<SessionFileInfo[]> {
+  return listSessionFilesSync(fence);
 }
