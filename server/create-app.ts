@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type Router } from 'express';
 import type { HealthResponse } from '../protocol/http-api.ts';
 import { errorHandler, sendError } from './api-error.ts';
 import { atlasRoute } from './routes/atlas-route.ts';
@@ -16,6 +16,8 @@ import type { ServerContext } from './server-context.ts';
 
 export interface AppOptions extends SecurityOptions {
   staticDir?: string;
+  /** More `/api` routes (e.g. Atlas, why index), mounted behind the same guards and token. */
+  apiRoutes?: readonly ((context: ServerContext) => Router)[];
 }
 
 /** The Express app: guards first (Host, Origin, token), then the API, then the built UI with SPA fallback. */
@@ -49,6 +51,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(canvasesRoute(context));
   api.use(settingsRoute(context));
   api.use(streamRoute(context));
+  for (const route of options.apiRoutes ?? []) api.use(route(context));
   api.use(atlasRoute(context));
   api.use((request, response) => sendError(response, 404, 'not-found', `No API route ${request.method} ${request.path}.`));
   app.use('/api', api);

@@ -142,3 +142,26 @@ describe('bad bodies are refused with codes and change nothing', () => {
     expect((await response.json()).error.code).toBe('not-found');
   });
 });
+
+describe('extension routes', () => {
+  it('mounts extra /api routes behind the same guards', async () => {
+    const { default: express } = await import('express');
+    const extended = await startTestServer({
+      apiRoutes: [
+        (context) => {
+          const router = express.Router();
+          router.get('/extra/ping', (_request, response) => {
+            response.json({ pong: true, version: context.version });
+          });
+          return router;
+        },
+      ],
+    });
+    try {
+      expect(await (await extended.api('/api/extra/ping')).json()).toEqual({ pong: true, version: expect.any(String) });
+      expect((await fetch(`${extended.origin}/api/extra/ping`)).status).toBe(401);
+    } finally {
+      await extended.dispose();
+    }
+  });
+});

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
+import type { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { AtomicFileSystem } from '../runtime/fs/atomic-write.ts';
@@ -39,6 +40,8 @@ export interface StartServerOptions {
   judgeTimeoutMs?: number;
   backupDelayMs?: number;
   fileSystem?: AtomicFileSystem;
+  /** More `/api` routes from other features, mounted behind the same Host/Origin/token guards. */
+  apiRoutes?: readonly ((context: ServerContext) => Router)[];
   /** Seals stored keys at rest (the desktop shell passes Electron's safeStorage). */
   secretsCipher?: SecretsCipher;
 }
@@ -112,7 +115,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     secretValues: () => secretValues,
     refreshSecrets,
   };
-  const app = createApp(context, { token, port: () => boundPort, staticDir: options.staticDir });
+  const app = createApp(context, { token, port: () => boundPort, staticDir: options.staticDir, apiRoutes: options.apiRoutes });
 
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(options.port ?? DEFAULT_PORT, '127.0.0.1');
