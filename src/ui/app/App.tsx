@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
+import { AtlasLayer, AtlasTabs } from '../atlas/index.ts';
 import { CanvasView } from '../canvas/CanvasView.tsx';
 import { commandRegistry } from '../commands/run-command.ts';
 import { EventLogView } from '../panels/EventLogView.tsx';
@@ -57,6 +58,7 @@ export function App() {
           {VIEWS.map((entry) => (
             <button key={entry.view} role="tab" className="tab" aria-selected={view === entry.view} data-testid={`tab-${entry.view}`} onClick={() => store.getState().setView(entry.view)}>{entry.label}</button>
           ))}
+          <AtlasTabs />
         </nav>
         <span className="topbar-spacer" />
         <ReplayChip />
@@ -77,6 +79,7 @@ export function App() {
       </ErrorBoundary>
       <ReplayDialog />
       {materialOpen && <MaterialDialog onClose={() => setMaterialOpen(false)} />}
+      <AtlasLayer />
       <Toasts />
     </div>
   );

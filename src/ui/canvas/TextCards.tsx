@@ -3,6 +3,7 @@ import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
 import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../protocol/canvas-document.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { Markdown } from './Markdown.tsx';
+import { MirrorCardMarks } from '../atlas/MirrorNodeExtras.tsx';
 import { formatTime } from './node-labels.ts';
 
 function useCardState(id: string) {
@@ -82,6 +83,7 @@ export const MirrorCard = memo(function MirrorCard({ id, selected }: NodeProps) 
       <div className="card-header">
         <span className="card-kind">Mirrored turn</span>
         <span className="badge model">{mirror.source.runner}</span>
+        <MirrorCardMarks node={mirror} />
       </div>
       <div className="card-question">{mirror.question}</div>
       <div className="card-body"><Markdown text={mirror.answer} className="clamp" /></div>

@@ -3,6 +3,7 @@ import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../pro
 import type { NodePatch } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { formatTime } from '../canvas/node-labels.ts';
+import { MirrorNodeExtras } from '../atlas/MirrorNodeExtras.tsx';
 
 /** A text field that commits one edit when it loses focus (not one event per keystroke). */
 function DraftField({ nodeId, field, value, multiline, label, testId }: { nodeId: string; field: keyof NodePatch; value: string; multiline?: boolean; label: string; testId: string }) {
@@ -56,6 +57,7 @@ export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameN
           <DraftField nodeId={node.id} field="question" value={node.question} multiline label="Question (editable copy)" testId="mirror-question" />
           <DraftField nodeId={node.id} field="answer" value={node.answer} multiline label="Answer (editable copy)" testId="mirror-answer" />
           <p className="hint">Mirrored from {node.source.runner} session {node.source.sessionId}, turn {node.source.turnNumber}. The source snapshot stays frozen.</p>
+          <MirrorNodeExtras node={node} />
         </>
       );
   }

@@ -1,0 +1,50 @@
+import { useEffect } from 'react';
+import { StreamEventSchema } from '../../../protocol/stream-events.ts';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { atlasApi } from './atlas-api.ts';
+import { syncFollowed } from './mirror-actions.ts';
+
+/**
+ * Live follow in the page: listens to `/api/stream` for `session-grew` and re-plans the followed session's
+ * mirror from its ledger; when a canvas opens, its followed sessions catch up and the server is reminded to watch them.
+ */
+export function AtlasSync() {
+  const store = useWeftStore();
+  const canvasId = useWeft((state) => state.activeCanvasId);
+
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') return;
+    const source = new EventSource('/api/stream', { withCredentials: true });
+    source.onmessage = (message) => {
+      let parsed;
+      try {
+        parsed = StreamEventSchema.safeParse(JSON.parse(String(message.data)));
+      } catch {
+        return;
+      }
+      if (!parsed.success || parsed.data.type !== 'session-grew') return;
+      const event = parsed.data;
+      const ledger = store.getState().graph?.ledgers.find((item) => item.sessionId === event.sessionId && item.runner === event.runner);
+      if (ledger?.following) void syncFollowed(store, { runner: ledger.runner, sessionId: ledger.sessionId });
+    };
+    return () => source.close();
+  }, [store]);
+
+  useEffect(() => {
+    if (!canvasId) return;
+    const following = store.getState().graph?.ledgers.filter((ledger) => ledger.following) ?? [];
+    if (following.length === 0) return;
+    void (async () => {
+      const known = await atlasApi.follows().catch(() => ({ follows: [] }));
+      for (const ledger of following) {
+        const target = { runner: ledger.runner, sessionId: ledger.sessionId };
+        if (!known.follows.some((follow) => follow.runner === target.runner && follow.sessionId === target.sessionId)) {
+          await atlasApi.setFollowing(target.runner, target.sessionId, true).catch(() => undefined);
+        }
+        await syncFollowed(store, target);
+      }
+    })();
+  }, [canvasId, store]);
+
+  return null;
+}

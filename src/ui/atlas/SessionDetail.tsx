@@ -1,0 +1,111 @@
+import { useEffect, useState } from 'react';
+import type { Runner, Session } from '../../../protocol/atlas-session.ts';
+import { describeError } from '../api/api-error.ts';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { atlasApi } from './atlas-api.ts';
+import { atlasStore } from './atlas-state.ts';
+import { loadSessions } from './atlas-loading.ts';
+import { formatDate, RUNNER_LABEL } from './format.ts';
+import { ledgerFor, mirrorSession, setFollowing } from './mirror-actions.ts';
+import { useAtlas } from './use-atlas.ts';
+
+function clip(text: string, length: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/** One session's turns and its subagent runs, with the mirror and follow actions. */
+export function SessionDetail({ target }: { target: { runner: Runner; sessionId: string } }) {
+  const store = useWeftStore();
+  const [sessions, setSessions] = useState<Session[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [followLive, setFollowLive] = useState(false);
+  const mirroring = useAtlas((state) => state.mirroring === target.sessionId);
+  const canvasName = useWeft((state) => state.canvases.find((canvas) => canvas.id === state.activeCanvasId)?.name ?? 'this canvas');
+  const ledger = useWeft((state) => ledgerFor(state.graph, target));
+
+  useEffect(() => {
+    let cancelled = false;
+    atlasApi.session(target.runner, target.sessionId).then(
+      (response) => {
+        if (cancelled) return;
+        setSessions(response.sessions);
+        setFollowLive(response.following);
+      },
+      (failure) => {
+        if (!cancelled) setError(`${describeError(failure).code}: ${describeError(failure).message}`);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [target.runner, target.sessionId]);
+
+  const main = sessions?.find((session) => !session.isSubagent) ?? sessions?.[0];
+  const runs = new Map((sessions ?? []).filter((session) => session !== main).map((session) => [session.sessionId, session] as const));
+  const mirror = async (where: 'new' | 'current') => {
+    await mirrorSession(store, target, where, { follow: followLive });
+    void loadSessions();
+  };
+  const toggleFollow = async (value: boolean) => {
+    setFollowLive(value);
+    if (ledger) await setFollowing(store, target, value);
+  };
+
+  return (
+    <aside className="atlas-detail" data-testid="session-detail" data-session-id={target.sessionId}>
+      <div className="panel-header">
+        <span className={`runner-dot ${target.runner}`} aria-hidden />
+        <span className="panel-title">{main ? clip(main.title, 90) : 'Session'}</span>
+        <button className="button small ghost" aria-label="Close session" onClick={() => atlasStore.setState({ selected: null })}>✕</button>
+      </div>
+      <div className="panel-body">
+        {error && <div className="banner atlas-error">{error}</div>}
+        {!main && !error && <div className="hint">Reading the session…</div>}
+        {main && (
+          <>
+            <div className="atlas-detail-meta">
+              <div><span>Runner</span>{RUNNER_LABEL[main.runner]}</div>
+              <div><span>Started</span>{formatDate(main.startedAt)}</div>
+              <div><span>Folder</span><code>{main.cwd ?? 'unknown'}</code></div>
+              {main.gitBranch && <div><span>Branch</span>{main.gitBranch}</div>}
+              <div><span>Models</span>{main.models.join(', ') || 'unknown'}</div>
+            </div>
+            <div className="atlas-actions">
+              <button className="button primary" data-testid="mirror-new" disabled={mirroring} onClick={() => void mirror('new')}>{mirroring ? 'Mirroring…' : 'Mirror to a new canvas'}</button>
+              <button className="button" data-testid="mirror-current" disabled={mirroring} onClick={() => void mirror('current')} title={`Append to “${canvasName}”`}>
+                {ledger ? `Update on “${clip(canvasName, 24)}”` : `Mirror onto “${clip(canvasName, 24)}”`}
+              </button>
+              <label className="atlas-toggle" title="New turns appear on the canvas as the agent writes them">
+                <input type="checkbox" data-testid="follow-live" checked={followLive} onChange={(event) => void toggleFollow(event.target.checked)} /> Follow live
+              </label>
+            </div>
+            {ledger && <div className="hint" data-testid="already-mirrored">{ledger.turnKeys.length} item{ledger.turnKeys.length === 1 ? '' : 's'} of this session are on “{canvasName}”; mirroring again appends only new turns.</div>}
+            <div className="section-title" style={{ marginTop: 16 }}>{main.turns.length} turn{main.turns.length === 1 ? '' : 's'}</div>
+            <ol className="atlas-turns">
+              {main.turns.map((turn) => (
+                <li key={turn.key} data-testid="session-turn">
+                  {turn.afterCompaction && <div className="atlas-compaction">Context compacted before this turn</div>}
+                  <div className="atlas-turn-question">{clip(turn.userText, 220) || <em>(no text)</em>}</div>
+                  <div className="atlas-turn-meta">
+                    {turn.steps.length} tool step{turn.steps.length === 1 ? '' : 's'}
+                    {turn.steps.some((step) => step.files.length > 0) && ` · ${[...new Set(turn.steps.flatMap((step) => step.files))].length} file(s)`}
+                    {turn.model && ` · ${turn.model}`}
+                  </div>
+                  {turn.subagentSessionIds.map((id) => {
+                    const run = runs.get(id);
+                    return (
+                      <div key={id} className="atlas-subrun" data-testid="subagent-run">
+                        ↳ Subagent run: {run ? `${clip(run.turns[0]?.userText ?? run.title, 120)} (${run.turns.length} turn${run.turns.length === 1 ? '' : 's'})` : id}
+                      </div>
+                    );
+                  })}
+                </li>
+              ))}
+            </ol>
+          </>
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,60 @@
+import { useEffect, useState } from 'react';
+import { RunnerSchema } from '../../../protocol/atlas-session.ts';
+import { useWeftStore } from '../app/store-context.tsx';
+import { atlasStore } from './atlas-state.ts';
+import { askWhy } from './atlas-loading.ts';
+import { formatDate, RUNNER_LABEL } from './format.ts';
+import { openTurn } from './mirror-actions.ts';
+import { useAtlas } from './use-atlas.ts';
+
+/** "Which turn touched this?": a path, URL or arXiv id → the turns, each opening its mirror at that turn. */
+export function WhyPanel() {
+  const store = useWeftStore();
+  const target = useAtlas((state) => state.whyTarget);
+  const result = useAtlas((state) => state.whyResult);
+  const loading = useAtlas((state) => state.whyLoading);
+  const error = useAtlas((state) => state.whyError);
+  const [draft, setDraft] = useState(target);
+  useEffect(() => setDraft(target), [target]);
+
+  return (
+    <div className="atlas why" data-testid="why-view">
+      <section className="atlas-main why-main">
+        <h2 className="why-title">Why — which agent turn touched it?</h2>
+        <form className="atlas-toolbar" onSubmit={(event) => { event.preventDefault(); if (draft.trim()) void askWhy(draft.trim()); }}>
+          <input className="input atlas-search" data-testid="why-input" placeholder="/path/to/file.ts, a file name, https://…, arxiv:2401.01234" value={draft} onChange={(event) => setDraft(event.target.value)} />
+          <button className="button primary" data-testid="why-ask" type="submit" disabled={loading || !draft.trim()}>{loading ? 'Looking…' : 'Ask why'}</button>
+        </form>
+        {error && <div className="banner atlas-error" data-testid="why-error">{error}</div>}
+        {result && (
+          <div className="hint atlas-summary" data-testid="why-summary">
+            {result.hits.length === 0 ? `No recorded turn touched ${result.target}.` : `${result.hits.length} turn${result.hits.length === 1 ? '' : 's'} touched ${result.target}`}
+          </div>
+        )}
+        <ol className="why-hits">
+          {(result?.hits ?? []).map((hit) => {
+            const runner = RunnerSchema.safeParse(hit.runner);
+            return (
+              <li key={`${hit.turnKey}:${hit.path}`} className="why-hit" data-testid="why-hit" data-turn-key={hit.turnKey}>
+                <div className="why-hit-head">
+                  <span className={`badge why-op ${hit.op}`}>{hit.op}</span>
+                  <span className={`runner-dot ${hit.runner}`} aria-hidden />
+                  <span>{RUNNER_LABEL[hit.runner] ?? hit.runner} · turn {hit.turn}{hit.sessionId !== hit.mainSessionId ? ' (subagent run)' : ''}</span>
+                  <span className="hint">{formatDate(hit.at)}</span>
+                  <span className="topbar-spacer" />
+                  {runner.success && (
+                    <button className="button small" data-testid="why-open" onClick={() => void openTurn(store, { runner: runner.data, sessionId: hit.mainSessionId }, hit.turnKey)}>Open on canvas</button>
+                  )}
+                </div>
+                <div className="why-question">{hit.question.slice(0, 400) || <em>(no text)</em>}</div>
+                <div className="why-path"><code>{hit.path}</code></div>
+              </li>
+            );
+          })}
+        </ol>
+        {!result && !loading && !error && <div className="hint">Turns come from the why index over your agents' sessions. Mirror nodes offer “why this file” for the files they touched.</div>}
+      </section>
+      <button className="button small ghost why-close" onClick={() => atlasStore.setState({ open: null })} aria-label="Close Why">✕</button>
+    </div>
+  );
+}

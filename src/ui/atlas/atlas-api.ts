@@ -1,0 +1,74 @@
+import type { z } from 'zod';
+import {
+  ApiErrorSchema,
+  AtlasFollowsResponseSchema,
+  AtlasSessionResponseSchema,
+  AtlasSessionsResponseSchema,
+  AtlasWhyResponseSchema,
+  type AtlasFollowsResponse,
+  type AtlasSessionResponse,
+  type AtlasSessionsResponse,
+  type AtlasSort,
+  type AtlasWhyResponse,
+} from '../../../protocol/http-api.ts';
+import type { Runner } from '../../../protocol/atlas-session.ts';
+import { ApiClientError } from '../api/api-error.ts';
+
+export interface SessionQuery {
+  runner?: Runner | null;
+  q?: string;
+  sort?: AtlasSort;
+  subagents?: boolean;
+}
+
+async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(path, { credentials: 'same-origin', ...init });
+  } catch (error) {
+    throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
+  }
+  let body: unknown;
+  try {
+    body = await response.json();
+  } catch {
+    throw new ApiClientError('bad-response', `The server answered ${response.status} without JSON.`, response.status);
+  }
+  if (!response.ok) {
+    const parsed = ApiErrorSchema.safeParse(body);
+    if (parsed.success) throw new ApiClientError(parsed.data.error.code, parsed.data.error.message, response.status);
+    throw new ApiClientError(`http-${response.status}`, `The server answered ${response.status}.`, response.status);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiClientError('bad-response', `Unexpected response: ${parsed.error.issues[0]?.message ?? ''}`, response.status);
+  return parsed.data;
+}
+
+/** Typed client of `/api/atlas/*` (same origin, cookie auth). */
+export const atlasApi = {
+  sessions(query: SessionQuery = {}): Promise<AtlasSessionsResponse> {
+    const parameters = new URLSearchParams();
+    if (query.runner) parameters.set('runner', query.runner);
+    if (query.q?.trim()) parameters.set('q', query.q.trim());
+    if (query.sort) parameters.set('sort', query.sort);
+    if (query.subagents) parameters.set('subagents', 'true');
+    const search = parameters.toString();
+    return call(`/api/atlas/sessions${search ? `?${search}` : ''}`, AtlasSessionsResponseSchema);
+  },
+  session(runner: Runner | string, sessionId: string): Promise<AtlasSessionResponse> {
+    return call(`/api/atlas/sessions/${encodeURIComponent(sessionId)}?runner=${encodeURIComponent(runner)}`, AtlasSessionResponseSchema);
+  },
+  why(target: string, includeRead = false): Promise<AtlasWhyResponse> {
+    return call(`/api/atlas/why?target=${encodeURIComponent(target)}${includeRead ? '&includeRead=true' : ''}`, AtlasWhyResponseSchema);
+  },
+  follows(): Promise<AtlasFollowsResponse> {
+    return call('/api/atlas/follows', AtlasFollowsResponseSchema);
+  },
+  setFollowing(runner: Runner, sessionId: string, following: boolean): Promise<AtlasFollowsResponse> {
+    return call('/api/atlas/follows', AtlasFollowsResponseSchema, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ runner, sessionId, following }),
+    });
+  },
+};

@@ -1,0 +1,31 @@
+import { describeError } from '../api/api-error.ts';
+import { atlasApi } from './atlas-api.ts';
+import { atlasStore } from './atlas-state.ts';
+
+let generation = 0;
+
+/** Reloads the session cards for the current filters; a newer request wins over a slower older one. */
+export async function loadSessions(): Promise<void> {
+  const current = ++generation;
+  const { runner, query, sort, subagents } = atlasStore.getState();
+  atlasStore.setState({ loading: true, error: null });
+  try {
+    const listing = await atlasApi.sessions({ runner, q: query, sort, subagents });
+    if (current === generation) atlasStore.setState({ listing, loading: false });
+  } catch (error) {
+    const { code, message } = describeError(error);
+    if (current === generation) atlasStore.setState({ loading: false, error: `${code}: ${message}` });
+  }
+}
+
+/** Asks the why index which turns touched a path, URL or paper. */
+export async function askWhy(target: string): Promise<void> {
+  atlasStore.setState({ open: 'why', whyTarget: target, whyLoading: true, whyError: null });
+  try {
+    const whyResult = await atlasApi.why(target, true);
+    if (atlasStore.getState().whyTarget === target) atlasStore.setState({ whyResult, whyLoading: false });
+  } catch (error) {
+    const { code, message } = describeError(error);
+    atlasStore.setState({ whyLoading: false, whyResult: null, whyError: `${code}: ${message}` });
+  }
+}

@@ -1,0 +1,48 @@
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { Runner } from '../../../protocol/atlas-session.ts';
+import type { AtlasSessionsResponse, AtlasSort, AtlasWhyResponse } from '../../../protocol/http-api.ts';
+
+/** The Atlas views' own UI state (the canvas store stays as it is: the Atlas only applies changes through it). */
+export interface AtlasState {
+  open: 'atlas' | 'why' | null;
+  runner: Runner | null;
+  project: string | null;
+  query: string;
+  sort: AtlasSort;
+  subagents: boolean;
+  listing: AtlasSessionsResponse | null;
+  loading: boolean;
+  error: string | null;
+  selected: { runner: Runner; sessionId: string } | null;
+  /** Session being mirrored (the button shows progress). */
+  mirroring: string | null;
+  whyTarget: string;
+  whyResult: AtlasWhyResponse | null;
+  whyLoading: boolean;
+  whyError: string | null;
+}
+
+export type AtlasStore = StoreApi<AtlasState>;
+
+export function createAtlasStore(): AtlasStore {
+  return createStore<AtlasState>()(() => ({
+    open: null,
+    runner: null,
+    project: null,
+    query: '',
+    sort: 'recent',
+    subagents: false,
+    listing: null,
+    loading: false,
+    error: null,
+    selected: null,
+    mirroring: null,
+    whyTarget: '',
+    whyResult: null,
+    whyLoading: false,
+    whyError: null,
+  }));
+}
+
+/** One Atlas state for the page (the app has one canvas store too). */
+export const atlasStore: AtlasStore = createAtlasStore();

@@ -1,0 +1,36 @@
+/** Small display helpers for the Atlas views. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(bytes < 10 * 1024 ? 1 : 0)} KB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function formatDate(at: number | null): string {
+  if (at === null) return 'unknown time';
+  return new Date(at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+}
+
+export const RUNNER_LABEL: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex', pi: 'Pi' };
+
+/** The last two segments of a folder, for compact project labels. */
+export function shortFolder(path: string | null): string {
+  if (!path) return 'Unknown folder';
+  const parts = path.split('/').filter(Boolean);
+  return parts.length <= 2 ? path : `…/${parts.slice(-2).join('/')}`;
+}
+
+/**
+ * Paths mentioned in free text: absolute paths and relative ones with a folder and an extension
+ * (`src/hello.ts`). Used to offer "why this file" on a node.
+ */
+export function pathsInText(text: string): string[] {
+  const found = new Set<string>();
+  const pattern = /(?:^|[\s`'"(\[])((?:\/|\.\.?\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{1,8}|\/(?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;\]])/g;
+  for (const match of text.matchAll(pattern)) {
+    const path = match[1]!;
+    if (/^https?:/.test(path) || path.includes('//')) continue;
+    found.add(path);
+    if (found.size >= 20) break;
+  }
+  return [...found];
+}

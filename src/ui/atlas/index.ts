@@ -1,0 +1,10 @@
+// src/ui/atlas: the Session Atlas browser, the Why panel, mirror/follow actions and the mirror node extras.
+export { AtlasTabs } from './AtlasTabs.tsx';
+export { AtlasLayer } from './AtlasLayer.tsx';
+export { MirrorNodeExtras, MirrorCardMarks } from './MirrorNodeExtras.tsx';
+export { mirrorSession, applyMirror, setFollowing, syncFollowed, openTurn, revealNode, ledgerFor, mirrorOrigin } from './mirror-actions.ts';
+export type { MirrorTarget } from './mirror-actions.ts';
+export { atlasApi } from './atlas-api.ts';
+export { atlasStore } from './atlas-state.ts';
+export { askWhy, loadSessions } from './atlas-loading.ts';
+export { pathsInText } from './format.ts';

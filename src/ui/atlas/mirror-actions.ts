@@ -1,0 +1,168 @@
+import type { Runner, Session } from '../../../protocol/atlas-session.ts';
+import type { MirrorLedger } from '../../../protocol/canvas-document.ts';
+import { planMirror, type Graph, type MirrorPlan } from '../../core/index.ts';
+import { describeError } from '../api/api-error.ts';
+import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { createIdGenerator } from '../store/app-dependencies.ts';
+import type { WeftStore } from '../store/weft-store.ts';
+import { atlasApi } from './atlas-api.ts';
+import { atlasStore } from './atlas-state.ts';
+
+const now = () => Date.now();
+const newId = createIdGenerator(now);
+
+export interface MirrorTarget {
+  runner: Runner;
+  sessionId: string;
+}
+
+export function ledgerFor(graph: Graph | null, target: MirrorTarget): MirrorLedger | null {
+  return graph?.ledgers.find((ledger) => ledger.runner === target.runner && ledger.sessionId === target.sessionId) ?? null;
+}
+
+/** Where a session's first turn goes on a canvas that already has nodes: to the right of everything. */
+export function mirrorOrigin(graph: Graph): { x: number; y: number } {
+  let right: number | null = null;
+  let top: number | null = null;
+  for (const node of graph.nodes.values()) {
+    const width = node.size?.width ?? 300;
+    right = right === null ? node.position.x + width : Math.max(right, node.position.x + width);
+    top = top === null ? node.position.y : Math.min(top, node.position.y);
+  }
+  return right === null ? { x: 0, y: 0 } : { x: Math.round(right + 160), y: Math.round(top ?? 0) };
+}
+
+/**
+ * Plans the session onto the open canvas from its ledger and applies the plan as one batch through the store
+ * (so persistence, the event log and undo see an ordinary change). Returns the plan, or null when refused.
+ */
+export function applyMirror(store: WeftStore, sessions: Session[], options: { following?: boolean } = {}): MirrorPlan | null {
+  const graph = store.getState().graph;
+  const main = sessions.find((session) => !session.isSubagent) ?? sessions[0];
+  if (!graph || !main) return null;
+  const plan = planMirror(graph, sessions, ledgerFor(graph, main), {
+    now: now(),
+    newId,
+    origin: mirrorOrigin(graph),
+    ...(options.following !== undefined ? { following: options.following } : {}),
+  });
+  if (plan.changes.length === 0) return plan;
+  return store.getState().apply({ type: 'batch', changes: plan.changes }) ? plan : null;
+}
+
+function showCanvas(store: WeftStore): void {
+  atlasStore.setState({ open: null });
+  store.getState().setView('canvas');
+}
+
+/** Selects and centres a node once the canvas has drawn it. */
+export function revealNode(store: WeftStore, nodeId: string): void {
+  store.getState().setSelection([nodeId]);
+  store.getState().focusNode(nodeId);
+  const tryCenter = (attempt: number) => {
+    if (document.querySelector(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`) || attempt > 40) canvasBridge.centerOn(nodeId);
+    else requestAnimationFrame(() => tryCenter(attempt + 1));
+  };
+  requestAnimationFrame(() => tryCenter(0));
+}
+
+/**
+ * Mirrors a session (with its subagent runs) onto a new canvas named after it, or onto the open canvas.
+ * Mirroring again appends only turns past the ledger.
+ */
+export async function mirrorSession(store: WeftStore, target: MirrorTarget, where: 'new' | 'current', options: { follow?: boolean } = {}): Promise<MirrorPlan | null> {
+  atlasStore.setState({ mirroring: target.sessionId });
+  try {
+    const { sessions } = await atlasApi.session(target.runner, target.sessionId);
+    const main = sessions.find((session) => !session.isSubagent) ?? sessions[0];
+    if (!main) return null;
+    if (where === 'new') await store.getState().createCanvas(main.title.slice(0, 120) || `${main.runner} session`);
+    const plan = applyMirror(store, sessions, options.follow !== undefined ? { following: options.follow } : {});
+    if (options.follow !== undefined) await atlasApi.setFollowing(target.runner, target.sessionId, options.follow);
+    showCanvas(store);
+    if (plan) {
+      const added = plan.counts.turns + plan.counts.subagentTurns;
+      store.getState().toast('info', 'mirrored', added > 0 ? `Mirrored ${added} turn${added === 1 ? '' : 's'} of “${main.title.slice(0, 60)}”.` : 'Already on this canvas: no new turns.');
+      requestAnimationFrame(() => canvasBridge.fitView());
+    }
+    return plan;
+  } catch (error) {
+    const { code, message } = describeError(error);
+    store.getState().toast('error', code, `Could not mirror the session: ${message}`);
+    return null;
+  } finally {
+    atlasStore.setState({ mirroring: null });
+  }
+}
+
+/** Turns following on or off for a session mirrored on the open canvas (ledger flag + the server's follow list). */
+export async function setFollowing(store: WeftStore, target: MirrorTarget, following: boolean): Promise<void> {
+  try {
+    await atlasApi.setFollowing(target.runner, target.sessionId, following);
+    const { sessions } = await atlasApi.session(target.runner, target.sessionId);
+    applyMirror(store, sessions, { following });
+  } catch (error) {
+    const { code, message } = describeError(error);
+    store.getState().toast('error', code, `Could not change following: ${message}`);
+  }
+}
+
+const syncing = new Map<string, Promise<void>>();
+
+/** Re-fetches a followed session and appends what is new, one sync at a time per session. */
+export function syncFollowed(store: WeftStore, target: MirrorTarget): Promise<void> {
+  const key = `${target.runner}\u0000${target.sessionId}`;
+  const previous = syncing.get(key) ?? Promise.resolve();
+  const next = previous.then(async () => {
+    const ledger = ledgerFor(store.getState().graph, target);
+    if (!ledger?.following) return;
+    try {
+      const { sessions } = await atlasApi.session(target.runner, target.sessionId);
+      applyMirror(store, sessions);
+    } catch (error) {
+      const { code, message } = describeError(error);
+      store.getState().toast('error', code, `Could not follow the session: ${message}`);
+    }
+  });
+  syncing.set(key, next);
+  return next.finally(() => {
+    if (syncing.get(key) === next) syncing.delete(key);
+  });
+}
+
+/**
+ * Why panel → canvas: opens the mirror of `sessionId` that shows `turnKey` (mirroring it first, onto a new
+ * canvas, when no canvas has it), then selects and centres the node.
+ */
+export async function openTurn(store: WeftStore, target: MirrorTarget, turnKey: string): Promise<string | null> {
+  try {
+    let graph = store.getState().graph;
+    if (!ledgerFor(graph, target)) {
+      for (const summary of store.getState().canvases) {
+        if (summary.id === store.getState().activeCanvasId) continue;
+        const document = await store.api.getCanvas(summary.id).catch(() => null);
+        if (document?.ledgers.some((ledger) => ledger.runner === target.runner && ledger.sessionId === target.sessionId)) {
+          await store.getState().openCanvas(summary.id);
+          break;
+        }
+      }
+      graph = store.getState().graph;
+    }
+    let nodeId = ledgerFor(graph, target)?.nodeIdByTurnKey[turnKey];
+    if (!nodeId || !graph?.nodes.has(nodeId)) {
+      const plan = ledgerFor(graph, target) ? await mirrorSession(store, target, 'current') : await mirrorSession(store, target, 'new');
+      nodeId = plan?.nodeIdByTurnKey[turnKey];
+    }
+    showCanvas(store);
+    if (!nodeId || !store.getState().graph?.nodes.has(nodeId)) {
+      store.getState().toast('error', 'turn-not-on-canvas', 'That turn is not on the canvas (it may have been deleted there).');
+      return null;
+    }
+    revealNode(store, nodeId);
+    return nodeId;
+  } catch (error) {
+    const { code, message } = describeError(error);
+    store.getState().toast('error', code, message);
+    return null;
+  }
+}
