@@ -5,7 +5,7 @@ import { delimiter, dirname, resolve } from 'node:path';
 import {
   discoverMemoryFiles,
   Fence,
-  listSessionFiles,
+  listSessionFilesSync,
   readSessionFile,
   sessionRootsFromEnv,
 } from '../atlas/index.ts';
@@ -42,7 +42,8 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
   const workers = options.workers ?? (options.env.WEFT_INDEX_WORKERS && Number.isInteger(configured) ? configured : availableParallelism());
   return {
     roots,
-    listSessionFiles: () => listSessionFiles(fence),
+    // The atlas lists synchronously: thousands of async stats would dominate every query's stat pass.
+    listSessionFiles: async () => listSessionFilesSync(fence),
     beginBulk(bytes) {
       if (pool === null && workers > 0 && bytes >= (options.bulkBytes ?? BULK_BYTES)) pool = new SessionReadPool(roots, workers);
     },

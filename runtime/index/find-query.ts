@@ -28,13 +28,14 @@ export function ftsPhrase(phrase: string): string {
   return `"${phrase.replaceAll('"', '""')}"`;
 }
 
-interface Row extends Omit<FindHit, 'field'> {
-  rank: number;
-}
+type Row = Omit<FindHit, 'field'>;
 
 const SNIPPET_WORDS = 16;
 
-/** Exact-phrase search over questions, answers and materials, best matches first. */
+/**
+ * Exact-phrase search over questions, answers and materials, most recently indexed first: FTS5 walks its
+ * doclist backwards and stops at the limit, so a phrase in 40,000 turns costs what a rare one does.
+ */
 export function findPhrase(database: IndexDatabase, phrase: string, options: FindOptions = {}): FindHit[] {
   const match = ftsPhrase(phrase);
   const limit = options.limit ?? 20;
@@ -42,30 +43,31 @@ export function findPhrase(database: IndexDatabase, phrase: string, options: Fin
   const cwdFilter = directory ? 'AND (c.cwd = @cwd OR (c.cwd > @low AND c.cwd < @high))' : '';
   const parameters = { match, limit, cwd: directory, low: `${directory}/`, high: `${directory}0` };
   const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
-  const hits: (FindHit & { rank: number })[] = [];
+  const hits: FindHit[] = [];
   for (const field of fields) {
     const rows =
       field === 'material'
         ? (database
             .prepare(
               `SELECT c.runner, c.session_id AS sessionId, NULL AS turn, c.turn_key AS turnKey, c.cwd, c.at,
-                 snippet(materials_text, 1, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet, m.rank
+                 snippet(materials_text, 1, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
                FROM materials_text m JOIN materials c ON c.id = m.rowid
-               WHERE materials_text MATCH @match ${cwdFilter} ORDER BY m.rank LIMIT @limit`,
+               WHERE materials_text MATCH @match ${cwdFilter} ORDER BY m.rowid DESC LIMIT @limit`,
             )
             .all(parameters) as Row[])
         : (database
             .prepare(
               `SELECT s.runner, s.session_id AS sessionId, c.number AS turn, c.turn_key AS turnKey, c.cwd, c.at,
-                 snippet(${table(field)}, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet, f.rank
+                 snippet(${table(field)}, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
                FROM ${table(field)} f JOIN turns c ON c.id = f.rowid JOIN sessions s ON s.id = c.session_row
-               WHERE ${table(field)} MATCH @match ${cwdFilter} ORDER BY f.rank LIMIT @limit`,
+               WHERE ${table(field)} MATCH @match ${cwdFilter} ORDER BY f.rowid DESC LIMIT @limit`,
             )
             .all(parameters) as Row[]);
     for (const row of rows) hits.push({ ...row, field });
   }
-  hits.sort((left, right) => left.rank - right.rank);
-  return hits.slice(0, limit).map(({ rank: _rank, ...hit }) => ({ ...hit, snippet: flatten(hit.snippet) }));
+  // Newest first, like `why`: each table already stops at `limit` walking its newest rows.
+  hits.sort((left, right) => (right.at ?? -Infinity) - (left.at ?? -Infinity) || 0);
+  return hits.slice(0, limit).map((hit) => ({ ...hit, snippet: flatten(hit.snippet) }));
 }
 
 function table(field: 'question' | 'answer'): string {

@@ -48,7 +48,8 @@ interface SourceRow {
   size: number;
   mtimeMs: number;
   bytesRead: number;
-  state: string | null;
+  /** Whether an accumulator state is saved (the state itself is loaded only for a file that grew). */
+  hasState: number;
 }
 
 interface Planned {
@@ -79,7 +80,7 @@ export async function updateIndex(
   const started = performance.now();
   const known = new Map<string, SourceRow>();
   for (const row of database
-    .prepare('SELECT id, path, kind, runner, size, mtime_ms AS mtimeMs, bytes_read AS bytesRead, state FROM sources')
+    .prepare('SELECT id, path, kind, runner, size, mtime_ms AS mtimeMs, bytes_read AS bytesRead, state IS NOT NULL AS hasState FROM sources')
     .all() as SourceRow[]) {
     known.set(row.path, row);
   }
@@ -167,7 +168,7 @@ export async function updateIndex(
 
 function resumeOffset(item: Planned): number {
   const previous = item.previous;
-  if (!previous || item.kind !== 'session' || !previous.state) return 0;
+  if (!previous || item.kind !== 'session' || !previous.hasState) return 0;
   return item.file.size >= previous.bytesRead ? previous.bytesRead : 0;
 }
 
@@ -181,7 +182,8 @@ async function readPlanned(
   const { file, previous } = item;
   if (item.kind === 'session') {
     const offset = resumeOffset(item);
-    const resume = offset > 0 && previous?.state ? { fromOffset: offset, state: previous.state } : null;
+    const state = offset > 0 && previous ? writer.savedState(previous.id) : null;
+    const resume = state !== null ? { fromOffset: offset, state } : null;
     const read = await catalog.readSessionFile(file.path, resume);
     const resumed = resume !== null && read.resumed;
     summary.bytesRead += read.size - (resumed ? offset : 0);
@@ -237,6 +239,7 @@ class IndexWriter {
   private readonly deleteSessionsOf;
   private readonly deleteMaterialsOf;
   private readonly insertMaterial;
+  private readonly selectState;
 
   constructor(database: IndexDatabase, private readonly now: () => number) {
     this.rows = new SessionRowWriter(database);
@@ -252,12 +255,17 @@ class IndexWriter {
        RETURNING id`,
     );
     this.deleteSource = database.prepare('DELETE FROM sources WHERE id = ?');
+    this.selectState = database.prepare('SELECT state FROM sources WHERE id = ?');
     this.deleteSessionsOf = database.prepare('DELETE FROM sessions WHERE source_id = ?');
     this.deleteMaterialsOf = database.prepare('DELETE FROM materials WHERE source_id = ?');
     this.insertMaterial = database.prepare(
       `INSERT INTO materials (source_id, kind, runner, session_id, title, text, turn_key, cwd, at)
        VALUES (@sourceId, @kind, @runner, @sessionId, @title, @text, @turnKey, @cwd, @at)`,
     );
+  }
+
+  savedState(sourceId: number): string | null {
+    return (this.selectState.get(sourceId) as { state: string | null } | undefined)?.state ?? null;
   }
 
   removeSource(id: number): void {
