@@ -1,7 +1,11 @@
 import type { Response } from 'express';
 import type { StreamEvent } from '../protocol/stream-events.ts';
 
-/** Start a `text/event-stream` response; each event is one JSON `data:` line. */
+/**
+ * Start a `text/event-stream` response; each event is one JSON `data:` line.
+ * Events written in the same tick leave in one write (cork until the next tick): a provider chunk
+ * that holds many tokens costs one syscall, while a lone first token still leaves at once.
+ */
 export function openEventStream(response: Response): { send(event: StreamEvent): void; comment(text: string): void; end(): void } {
   response.status(200);
   response.set({
@@ -13,12 +17,25 @@ export function openEventStream(response: Response): { send(event: StreamEvent):
   // No flushHeaders(): the first event goes out in the same packet as the headers.
   // Small writes should leave at once: first-token latency matters more than packet count.
   response.socket?.setNoDelay(true);
+  let corked = false;
+  const write = (text: string) => {
+    if (response.writableEnded) return;
+    if (!corked) {
+      corked = true;
+      response.cork();
+      process.nextTick(() => {
+        corked = false;
+        response.uncork();
+      });
+    }
+    response.write(text);
+  };
   return {
     send(event) {
-      if (!response.writableEnded) response.write(`data: ${JSON.stringify(event)}\n\n`);
+      write(`data: ${JSON.stringify(event)}\n\n`);
     },
     comment(text) {
-      if (!response.writableEnded) response.write(`: ${text}\n\n`);
+      write(`: ${text}\n\n`);
     },
     end() {
       if (!response.writableEnded) response.end();
