@@ -63,6 +63,19 @@ describe('Claude Code', () => {
     expect(side!.turns[0]!.steps[0]!.files).toEqual(['/w/src/a.ts']);
   });
 
+  it('inline sidechain (old builds) links to the Task call whose prompt it received', () => {
+    const [main, side] = read('claude-code', '/p/s2.jsonl', [
+      { type: 'user', uuid: 'u1', sessionId: 's2', timestamp: T(1), cwd: '/w', message: { role: 'user', content: 'plan it' } },
+      { type: 'user', uuid: 'u2', sessionId: 's2', timestamp: T(2), message: { role: 'user', content: 'now delegate' } },
+      { type: 'assistant', uuid: 'a2', sessionId: 's2', timestamp: T(3), message: { role: 'assistant', content: [{ type: 'tool_use', id: 'task-1', name: 'Task', input: { description: 'look around', prompt: 'List   the\nfiles under src and report', subagent_type: 'Explore' } }] } },
+      { type: 'user', uuid: 'x1', parentUuid: null, isSidechain: true, sessionId: 's2', timestamp: T(4), message: { role: 'user', content: 'List the files under src and report' } },
+    ]);
+    expect(main!.turns[1]!.steps[0]!.inputSummary).toBe('Explore: look around — prompt: List the files under src and report');
+    expect(side).toMatchObject({ sessionId: 's2/sidechain-x1', parentTurnKey: 'claude-code:s2#u2' });
+    expect(main!.turns[1]!.subagentSessionIds).toEqual(['s2/sidechain-x1']);
+    expect(main!.turns[0]!.subagentSessionIds).toEqual([]);
+  });
+
   it('older flat layout: agent-<id>.jsonl beside the parent carries the parent session id', () => {
     const [child] = read('claude-code', '/p/agent-abc1234.jsonl', [
       { type: 'user', uuid: 'c1', parentUuid: null, isSidechain: true, agentId: 'abc1234', sessionId: 'parent', timestamp: T(1), message: { role: 'user', content: 'sub task' } },

@@ -6,6 +6,7 @@ import {
   addAssistantText, addStep, addUserText, attachResult, buildSession, initialBuilder, linkSubagentToCall, markCompaction,
   noteBranch, noteCwd, noteModel, noteTime, openTurn, setTitle, toMillis, type AtlasSession, type BuilderState,
 } from './session-builder.ts';
+import { linkSessions } from './subagent-links.ts';
 import { asRecord, asString, classifyTool, textOf } from './tool-steps.ts';
 
 /**
@@ -217,13 +218,14 @@ function record(state: ClaudeState, value: Record<string, unknown>, context: Rec
 
 function sessions(state: ClaudeState, sourcePath: string): AtlasSession[] {
   const fallback = path.basename(sourcePath, '.jsonl');
-  const main = buildSession(state.main, sourcePath, fallback);
+  const mainId = state.main.sessionId ?? fallback;
   const inline = Object.entries(state.sidechains).map(([root, builder]) => {
-    builder.sessionId = `${main.sessionId}/sidechain-${root}`;
-    builder.parentSessionId = main.sessionId;
+    builder.sessionId = `${mainId}/sidechain-${root}`;
+    builder.parentSessionId = mainId;
     return buildSession(builder, sourcePath, fallback);
   });
-  return [main, ...inline];
+  // Inline sidechains (older builds) carry no agent id: their first prompt is the Task call's prompt.
+  return linkSessions([buildSession(state.main, sourcePath, fallback), ...inline]);
 }
 
 export const claudeCodeAdapter: Adapter<ClaudeState> = { initial, record, sessions };

@@ -125,6 +125,14 @@ export class SessionAccumulator {
   saveState(): string {
     return JSON.stringify(this.state);
   }
+
+  /** `sessions()` and `saveState()` together, serialising the state once when there is no provisional tail. */
+  snapshot(): { sessions: AtlasSession[]; state: string } {
+    const state = this.saveState();
+    if (this.provisional !== null) return { sessions: this.sessions(), state };
+    const copy = JSON.parse(state) as AccumulatorState;
+    return { sessions: adapterFor(copy.runner).sessions(copy.adapter, copy.sourcePath), state };
+  }
 }
 
 /** The state is plain JSON by construction; a JSON round trip is the cheapest deep copy of it. */

@@ -168,11 +168,11 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     const tail = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
     accumulator.finish(pendingLength > MAX_LINE_BYTES ? tail.subarray(0, 0) : tail, pendingLength);
 
-    const sessions = accumulator.sessions();
+    const { sessions, state: accumulatorState } = accumulator.snapshot();
 
     const prefixLength = Math.min(accumulator.bytesConsumed, PREFIX_HASH_BYTES);
     const prefixHash = prefixFilled >= prefixLength ? sha256Hex(prefix.subarray(0, prefixLength)) : await prefixHashOf(handle, prefixLength);
-    const state: SavedState = { version: 1, prefixLength, prefixHash, accumulator: accumulator.saveState() };
+    const state: SavedState = { version: 1, prefixLength, prefixHash, accumulator: accumulatorState };
     return {
       path: real,
       runner: accumulator.runner,

@@ -1,9 +1,11 @@
 import type { AtlasSession } from './session-builder.ts';
+import { promptKey } from './tool-steps.ts';
 
 /**
  * Link subagent runs and forks to the parent turn that delegated them, across sessions read separately.
  * A child is matched to a parent turn by, in order: the parent turn already naming the child
  * (Claude `toolUseResult.agentId` / `agent_progress`), the spawning tool-call id (`.meta.json` `toolUseId`),
+ * an agent call whose prompt is the child's first prompt (older layouts),
  * or, failing those, the last parent turn that started at or before the child (for Claude Code only a
  * turn with an agent step; for Codex threads any turn, as their parent records no call id). Both sides are filled in: `parentTurnKey` on the child, `subagentSessionIds` on the turn.
  * Returns copies; the input is not modified.
@@ -19,6 +21,11 @@ export function linkSessions(sessions: readonly AtlasSession[]): AtlasSession[] 
     let turn = parent.turns.find((candidate) => candidate.subagentSessionIds.includes(child.sessionId));
     if (turn === undefined && child.parentToolCallId !== null) {
       turn = parent.turns.find((candidate) => candidate.steps.some((step) => step.callId === child.parentToolCallId));
+    }
+    const firstPrompt = child.turns[0] === undefined ? '' : promptKey(child.turns[0].userText);
+    if (turn === undefined && firstPrompt.length >= 8) {
+      // Older layouts record neither call id nor agent id: the subagent's first prompt is the call's prompt.
+      turn = parent.turns.find((candidate) => candidate.steps.some((step) => step.op === 'agent' && step.inputSummary.includes(`prompt: ${firstPrompt}`)));
     }
     if (turn === undefined && child.startedAt !== null) {
       // Claude: only a turn that spawned an agent qualifies; Codex parents record no spawn call reliably.

@@ -91,6 +91,21 @@ export function summarizeInput(name: string, input: Record<string, unknown>): st
   return json === '{}' ? name : json;
 }
 
+/** Whitespace-collapsed head of a prompt: how a subagent's first prompt is matched to the call that sent it. */
+export function promptKey(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, 120);
+}
+
+/** `<type>: <description> — prompt: <prompt>` for Task/Agent-style calls; null when neither field is there. */
+function summarizeAgentInput(input: Record<string, unknown>): string | null {
+  const type = asString(input['subagent_type']) || asString(input['agent_type']) || 'agent';
+  const description = asString(input['description']);
+  const prompt = asString(input['prompt']) || asString(input['message']);
+  if (description === '' && prompt === '') return null;
+  const head = description === '' ? type : `${type}: ${description}`;
+  return prompt === '' ? head : `${head} — prompt: ${promptKey(prompt)}`;
+}
+
 /** Classify one tool call into a step (op and absolute files). */
 export function classifyTool(callId: string | null, name: string, input: Record<string, unknown>, cwd: string | null): StepInput {
   const lower = name.toLowerCase();
@@ -107,7 +122,8 @@ export function classifyTool(callId: string | null, name: string, input: Record<
   }
   if (lower.startsWith('mcp__')) op = 'other';
   const referenceText = JSON.stringify(input) ?? '';
-  return { callId, name, inputSummary: summarizeInput(name, input), op, files, referenceText };
+  const inputSummary = op === 'agent' ? summarizeAgentInput(input) ?? summarizeInput(name, input) : summarizeInput(name, input);
+  return { callId, name, inputSummary, op, files, referenceText };
 }
 
 /** Files named by an `apply_patch` body, grouped by operation. */
