@@ -129,11 +129,10 @@ export function wideUpstreamCanvas(upstream: number, seed = 1): { document: Canv
     const id = `c${index}`;
     addQuestion(build, id);
     if (index > 0) {
-      wire(build, chainIds[Math.max(0, index - 1 - Math.floor(build.random() * 3))]!, id, 'solid');
-      if (index > 10 && build.random() < 0.3) {
-        const other = chainIds[Math.floor(build.random() * (index - 5))]!;
-        if (build.document.wires.at(-1)!.from !== other) wire(build, other, id, 'solid');
-      }
+      // Always from the previous node, so every chain node is upstream of the target; often
+      // a second parent further back, so the chain branches and merges.
+      wire(build, chainIds[index - 1]!, id, 'solid');
+      if (index > 10 && build.random() < 0.3) wire(build, chainIds[Math.floor(build.random() * (index - 5))]!, id, 'solid');
     }
     chainIds.push(id);
   }

@@ -55,7 +55,7 @@ async function readEvents(response: Response, onEvent: (event: { type: string })
 
 async function main(): Promise<void> {
   const provider = await startChild('provider', String(STREAM_TOKENS));
-  const server = await startChild('server');
+  const server = await startChild(process.env.BENCH_SERVER_ROLE ?? 'server');
   try {
     const { origin, token, home } = server.info as { origin: string; token: string; home: string };
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };

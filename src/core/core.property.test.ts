@@ -11,6 +11,8 @@ import { upstreamFingerprint, upstreamParts, upstreamSnapshot } from './fingerpr
 import { documentFromGraph, emptyCanvasDocument, graphFromDocument, type Graph } from './graph.ts';
 import { canonicalJson, hashCanonical, sha256Hex } from './hashing.ts';
 import { isLive } from './live.ts';
+import { partitionUpstream } from './partition.ts';
+import { ancestors, topologicalOrder } from './walk.ts';
 import { autoRerunTargets, replayOrder, rerunAllowed } from './replay.ts';
 import { shownStale } from './shown-stale.ts';
 import { computeStaleFull, StaleTracker } from './stale-tracker.ts';
@@ -204,6 +206,22 @@ describe('compile properties on random DAGs', () => {
     );
   });
 
+  it('orders the chain like the reference topological sort', () => {
+    fc.assert(
+      fc.property(specArbitrary, (spec) => {
+        const graph = buildGraph(spec);
+        for (const id of compilable(graph)) {
+          const expected = topologicalOrder(graph, ancestors(graph, id, 'solid'), 'solid').filter((item) => {
+            const node = graph.nodes.get(item)!;
+            return isLive(node) && node.kind !== 'material';
+          });
+          expect(partitionUpstream(graph, id).chain.map((node) => node.id)).toEqual(expected);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
+
   it('round-trips graph ⇄ document byte-identically', () => {
     fc.assert(
       fc.property(specArbitrary, (spec) => {
@@ -299,7 +317,13 @@ describe('incremental staleness', () => {
             graph = result.value.graph;
             tracker.update(graph, result.value.touched);
             byDiff.update(graph);
-            const full = computeStaleFull(graph);
+            // A fresh graph from the document has fresh caches (wire index, text digests): the
+            // cached state after changes must agree with it.
+            const fresh = graphFromDocument(documentFromGraph(graph));
+            const full = computeStaleFull(fresh);
+            for (const id of compilable(graph)) {
+              expect(canonicalJson(compile(graph, id, { stale: full.stale }))).toBe(canonicalJson(compile(fresh, id, { stale: full.stale })));
+            }
             expect([...tracker.stale].sort()).toEqual([...full.stale].sort());
             expect(new Map([...tracker.fingerprints].sort())).toEqual(new Map([...full.fingerprints].sort()));
             expect([...byDiff.stale].sort()).toEqual([...full.stale].sort());

@@ -1,8 +1,9 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
-import { incomingWires, type Graph } from './graph.ts';
+import type { Graph } from './graph.ts';
+import { clearMarks, FULL, graphIndex, scratch, SOLID, solidAncestors, solidTopologicalOrder } from './graph-index.ts';
 import { GraphError } from './graph-error.ts';
 import { isLive } from './live.ts';
-import { ancestors, compareNodes, topologicalOrder } from './walk.ts';
+import { compareNodes } from './walk.ts';
 
 export type ReferenceDepth = 'quote' | 'full';
 
@@ -32,37 +33,61 @@ export function partitionUpstream(graph: Graph, nodeId: string): Partition {
   if (target.kind !== 'question' && target.kind !== 'mirror') {
     throw new GraphError('invalid', `A ${target.kind} node has no question to compile.`, { nodeId });
   }
-  const scope = ancestors(graph, nodeId, 'solid');
-  const referenced = new Map<string, ReferenceDepth>();
-  const collect = (id: string) => {
-    for (const wireId of incomingWires(graph, id)) {
-      const wire = graph.wires.get(wireId)!;
-      if (wire.kind !== 'dashed' || wire.from === nodeId || scope.has(wire.from)) continue;
-      if (referenced.get(wire.from) !== 'full') referenced.set(wire.from, wire.depth);
+  const index = graphIndex(graph, nodeId);
+  const self = index.indexOf.get(nodeId);
+  if (self === undefined) return { target, materials: [], references: [], chain: [] };
+  const { mark } = scratch(index.ids.length);
+  const scope = solidAncestors(index, self, mark);
+
+  // Dashed sources into the target or the chain scope, outside the scope; `full` wins.
+  const referenced = new Map<number, ReferenceDepth>();
+  const collect = (node: number) => {
+    for (let edge = index.inStart[node]!; edge < index.inStart[node + 1]!; edge += 1) {
+      const kind = index.inKind[edge]!;
+      if (kind === SOLID) continue;
+      const from = index.inFrom[edge]!;
+      if (from === self || mark[from] === 1) continue;
+      if (referenced.get(from) !== 'full') referenced.set(from, kind === FULL ? 'full' : 'quote');
     }
   };
-  collect(nodeId);
-  for (const id of scope) collect(id);
+  collect(self);
+  for (const node of scope) collect(node);
+  const order = solidTopologicalOrder(index, scope, mark);
+  clearMarks(mark, scope);
 
   const materials: CanvasNode[] = [];
   const references: { node: CanvasNode; depth: ReferenceDepth }[] = [];
-  for (const id of scope) {
-    const node = graph.nodes.get(id)!;
-    if (node.kind === 'material' && isLive(node)) materials.push(node);
+  const chain: CanvasNode[] = [];
+  for (const position of order) {
+    const node = graph.nodes.get(index.ids[position]!)!;
+    if (!isLive(node)) continue;
+    if (node.kind === 'material') materials.push(node);
+    else if (node.kind === 'question' || node.kind === 'note' || node.kind === 'mirror') chain.push(node);
   }
-  for (const [id, depth] of referenced) {
-    const node = graph.nodes.get(id)!;
+  for (const [position, depth] of referenced) {
+    const node = graph.nodes.get(index.ids[position]!)!;
     if (!isLive(node) || node.kind === 'frame') continue;
     if (node.kind === 'material') materials.push(node);
     else references.push({ node, depth });
   }
   materials.sort(compareNodes);
   references.sort((left, right) => compareNodes(left.node, right.node));
+  return { target, materials, references, chain };
+}
 
+/** The live questions, notes and mirrors upstream of `nodeId` over solid wires, in chain order. */
+export function liveSolidChain(graph: Graph, nodeId: string): CanvasNode[] {
+  const index = graphIndex(graph, nodeId);
+  const self = index.indexOf.get(nodeId);
+  if (self === undefined) return [];
+  const { mark } = scratch(index.ids.length);
+  const scope = solidAncestors(index, self, mark);
+  const order = solidTopologicalOrder(index, scope, mark);
+  clearMarks(mark, scope);
   const chain: CanvasNode[] = [];
-  for (const id of topologicalOrder(graph, scope, 'solid')) {
-    const node = graph.nodes.get(id)!;
+  for (const position of order) {
+    const node = graph.nodes.get(index.ids[position]!)!;
     if (isLive(node) && (node.kind === 'question' || node.kind === 'note' || node.kind === 'mirror')) chain.push(node);
   }
-  return { target, materials, references, chain };
+  return chain;
 }

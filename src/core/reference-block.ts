@@ -1,10 +1,8 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import { STALE_MARK } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
-import { isLive } from './live.ts';
 import { nodeText } from './node-text.ts';
-import type { ReferenceDepth } from './partition.ts';
-import { ancestors, topologicalOrder } from './walk.ts';
+import { liveSolidChain, type ReferenceDepth } from './partition.ts';
 
 const TRAIL_QUESTION_LENGTH = 80;
 
@@ -14,7 +12,7 @@ const TRAIL_QUESTION_LENGTH = 80;
  * (questions, answers, notes; materials stay with the source) ending with the source itself.
  */
 export function referenceText(graph: Graph, node: CanvasNode, depth: ReferenceDepth, stale: ReadonlySet<string>): string {
-  const upstream = liveChainOf(graph, node);
+  const upstream = liveSolidChain(graph, node.id);
   const lines: string[] = [];
   if (depth === 'quote') {
     const trail = upstream
@@ -29,17 +27,6 @@ export function referenceText(graph: Graph, node: CanvasNode, depth: ReferenceDe
   const fence = fenceFor(body);
   const title = depth === 'quote' ? 'quoted answer' : 'full chain';
   return `[Reference (${title})]\n${fence}\n${body}\n${fence}`;
-}
-
-function liveChainOf(graph: Graph, node: CanvasNode): CanvasNode[] {
-  const scope = ancestors(graph, node.id, 'solid');
-  if (scope.size === 0) return [];
-  const chain: CanvasNode[] = [];
-  for (const id of topologicalOrder(graph, scope, 'solid')) {
-    const item = graph.nodes.get(id)!;
-    if (isLive(item) && (item.kind === 'question' || item.kind === 'note' || item.kind === 'mirror')) chain.push(item);
-  }
-  return chain;
 }
 
 function entryText(node: CanvasNode, stale: ReadonlySet<string>): string {
