@@ -25,6 +25,26 @@ import { edgeTypes, nodeTypes } from './node-types.ts';
 const MINIMAP_COLORS: Record<string, string> = { question: '#c7cbf7', note: '#f1e3b0', material: '#b9e3dd', frame: 'transparent', mirror: '#d9dce3' };
 const minimapColor = (node: FlowNode) => MINIMAP_COLORS[node.type ?? 'question'] ?? '#d9dce3';
 
+const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
+
+/** The first spot near `start` (below, then to the right) where a new card overlaps no other card. */
+function freeSpot(nodes: readonly FlowNode[], start: { x: number; y: number }): { x: number; y: number } {
+  const overlaps = (x: number, y: number) => nodes.some((node) => {
+    if (node.type === 'frame') return false;
+    const width = node.measured?.width ?? CARD.width;
+    const height = node.measured?.height ?? CARD.height;
+    return x < node.position.x + width + CARD.gapX && x + CARD.width + CARD.gapX > node.position.x && y < node.position.y + height + CARD.gapY && y + CARD.height + CARD.gapY > node.position.y;
+  });
+  for (let ring = 0; ring < 12; ring += 1) {
+    for (let column = 0; column <= ring; column += 1) {
+      const x = start.x + column * (CARD.width + CARD.gapX);
+      const y = start.y + (ring - column) * (CARD.height + CARD.gapY);
+      if (!overlaps(x, y)) return { x, y };
+    }
+  }
+  return start;
+}
+
 function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   const store = useWeftStore();
   const records = useWeft((state) => state.graph?.nodes);
@@ -58,11 +78,19 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       const node = flow.getNode(nodeId);
       if (node) void flow.setCenter(node.position.x + 150, node.position.y + 80, { zoom: Math.max(flow.getZoom(), 0.8), duration: 250 });
     };
+    canvasBridge.ensureVisible = (nodeId) => {
+      const record = store.getState().graph?.nodes.get(nodeId);
+      const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
+      if (!record || !bounds) return;
+      const topLeft = flow.flowToScreenPosition(record.position);
+      const bottomRight = flow.flowToScreenPosition({ x: record.position.x + CARD.width, y: record.position.y + CARD.height });
+      const inside = topLeft.x >= bounds.left && topLeft.y >= bounds.top + 50 && bottomRight.x <= bounds.right && bottomRight.y <= bounds.bottom;
+      if (!inside) void flow.setCenter(record.position.x + CARD.width / 2, record.position.y + CARD.height / 2, { zoom: flow.getZoom(), duration: 0 });
+    };
     canvasBridge.newNodePosition = () => {
       const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
-      const centre = flow.screenToFlowPosition({ x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2, y: (bounds?.top ?? 0) + (bounds?.height ?? 600) / 2 });
-      const jitter = (store.getState().graph?.nodes.size ?? 0) % 6;
-      return { x: Math.round(centre.x - 150 + jitter * 24), y: Math.round(centre.y - 60 + jitter * 24) };
+      const centre = flow.screenToFlowPosition({ x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2, y: (bounds?.top ?? 0) + (bounds?.height ?? 600) / 3 });
+      return freeSpot(flow.getNodes(), { x: Math.round(centre.x - 150), y: Math.round(centre.y - 60) });
     };
     canvasBridge.openMaterialDialog = onOpenMaterial;
   }, [flow, store, onOpenMaterial]);

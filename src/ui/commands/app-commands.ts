@@ -33,6 +33,7 @@ function addNode(context: CommandContext, draft: Extract<GraphChange, { type: 'a
   if (created) {
     state(context).setSelection([created]);
     state(context).focusNode(created);
+    canvasBridge.ensureVisible(created);
   }
 }
 

@@ -7,6 +7,8 @@ export interface CanvasBridge {
   /** A free spot near the viewport centre for a new node. */
   newNodePosition(): { x: number; y: number };
   centerOn(nodeId: string): void;
+  /** Pans (keeping the zoom) only when the node is not fully in view. */
+  ensureVisible(nodeId: string): void;
   openMaterialDialog(): void;
 }
 
@@ -14,5 +16,6 @@ export const canvasBridge: CanvasBridge = {
   fitView: () => {},
   newNodePosition: () => ({ x: 0, y: 0 }),
   centerOn: () => {},
+  ensureVisible: () => {},
   openMaterialDialog: () => {},
 };

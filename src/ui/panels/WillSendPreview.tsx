@@ -57,7 +57,7 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
             onClick={() => source && jump(source.nodeId)}>
             <div className="preview-head">
               <span className="role">{message.role}</span>
-              <span>· {source ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}` : 'late block'}</span>
+              <span className="source-label">· {source ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}` : 'late block'}</span>
               <span className="spacer" />
               <span>{estimateTokensByLength(text).toLocaleString()} tok</span>
               {source && !ownQuestion && (

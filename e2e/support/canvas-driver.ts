@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { repoRoot } from './launch-app.ts';
+
+/** User-level steps over the real app, by stable data-testids. */
+export class CanvasDriver {
+  constructor(readonly page: Page) {}
+
+  card(nodeId: string): Locator {
+    return this.page.locator(`[data-testid="node-card"][data-node-id="${nodeId}"]`);
+  }
+
+  get panel(): Locator {
+    return this.page.getByTestId('node-panel');
+  }
+
+  async addQuestion(text: string): Promise<string> {
+    await this.page.getByTestId('add-question').click();
+    await this.panel.waitFor();
+    const id = (await this.panel.getAttribute('data-node-id'))!;
+    await this.editQuestion(id, text);
+    return id;
+  }
+
+  async open(nodeId: string): Promise<void> {
+    if (!(await this.card(nodeId).isVisible())) {
+      await this.command('fit-view');
+      await this.page.waitForTimeout(350);
+    }
+    await this.card(nodeId).locator('.card-header').click();
+    await this.page.locator(`[data-testid="node-panel"][data-node-id="${nodeId}"]`).waitFor();
+  }
+
+  async editQuestion(nodeId: string, text: string): Promise<void> {
+    if ((await this.panel.getAttribute('data-node-id')) !== nodeId) await this.open(nodeId);
+    const input = this.panel.getByTestId('question-input');
+    await input.fill(text);
+    await input.blur();
+    await this.card(nodeId).getByTestId('node-question').filter({ hasText: text }).waitFor();
+  }
+
+  /** Drags a card by its header. */
+  async move(nodeId: string, dx: number, dy: number): Promise<void> {
+    const box = (await this.card(nodeId).locator('.card-header').boundingBox())!;
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await this.page.mouse.move(x, y);
+    await this.page.mouse.down();
+    await this.page.mouse.move(x + dx / 2, y + dy / 2, { steps: 5 });
+    await this.page.mouse.move(x + dx, y + dy, { steps: 5 });
+    await this.page.mouse.up();
+  }
+
+  /** Wires by dragging from the source card's output handle to the target card's input handle. */
+  async connect(fromId: string, toId: string): Promise<void> {
+    await this.command('fit-view');
+    await this.page.waitForTimeout(350);
+    const from = (await this.page.locator(`.react-flow__node[data-id="${fromId}"] .react-flow__handle.source`).boundingBox())!;
+    const to = (await this.page.locator(`.react-flow__node[data-id="${toId}"] .react-flow__handle.target`).boundingBox())!;
+    await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await this.page.mouse.down();
+    await this.page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 6 });
+    await this.page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 6 });
+    await this.page.mouse.up();
+  }
+
+  /** Runs a registered command the way the desktop menu does. */
+  async command(id: string): Promise<boolean> {
+    return this.page.evaluate((commandId) => (window as unknown as { weft: { commands: { run(id: string): Promise<boolean> } } }).weft.commands.run(commandId), id);
+  }
+
+  async ask(nodeId: string): Promise<void> {
+    await this.open(nodeId);
+    const versions = await this.panel.getByTestId('version-item').count();
+    await this.panel.getByTestId('ask').click();
+    await this.panel.getByTestId('version-item').nth(versions).waitFor({ timeout: 30_000 });
+  }
+
+  async previewSources(): Promise<string[]> {
+    return this.panel.getByTestId('preview-message').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-source-node') ?? ''));
+  }
+
+  async previewHash(): Promise<string> {
+    return (await this.panel.getByTestId('preview-hash').textContent())!.trim();
+  }
+
+  async screenshot(name: string): Promise<void> {
+    const folder = path.join(repoRoot, 'docs/screenshots');
+    mkdirSync(folder, { recursive: true });
+    await this.page.waitForTimeout(250);
+    await this.page.screenshot({ path: path.join(folder, `${name}.png`) });
+  }
+}
