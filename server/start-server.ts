@@ -79,6 +79,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   let secretValues: readonly string[] = [];
   const refreshSecrets = async () => {
+    registry.invalidate();
     secretValues = await registry.secretValues();
   };
   await refreshSecrets();

@@ -42,6 +42,8 @@ export function splitModelId(modelId: string): { providerId: string; model: stri
 /** Which models can be called, and the AI SDK model for an id. */
 export class ModelRegistry {
   private ollamaCache: { at: number; models: string[] | null } | null = null;
+  /** Resolved models by id, reused until settings or keys change (keeps the first-token path short). */
+  private readonly resolved = new Map<string, LanguageModelV3>();
   private readonly now: () => number;
 
   constructor(private readonly options: ModelRegistryOptions) {
@@ -106,6 +108,20 @@ export class ModelRegistry {
   /** The AI SDK model for an id; the receipt model is told the request hash it answers. */
   async resolve(modelId: string, context: { requestHash?: string | null } = {}): Promise<LanguageModelV3> {
     if (modelId === OFFLINE_RECEIPT_MODEL_ID) return new ReceiptModel({ requestHash: context.requestHash ?? null });
+    const cached = this.resolved.get(modelId);
+    if (cached) return cached;
+    const model = await this.resolveUncached(modelId);
+    this.resolved.set(modelId, model);
+    return model;
+  }
+
+  /** Forget resolved models; call after settings or keys change. */
+  invalidate(): void {
+    this.resolved.clear();
+    this.ollamaCache = null;
+  }
+
+  private async resolveUncached(modelId: string): Promise<LanguageModelV3> {
     const split = splitModelId(modelId);
     if (!split) throw new WeftError('model-missing', `"${modelId}" is not a model id of the form provider/model.`, 404);
     const provider = (await this.providers()).find((candidate) => candidate.id === split.providerId);
