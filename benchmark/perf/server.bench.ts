@@ -11,6 +11,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
+import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -55,7 +56,7 @@ async function readEvents(response: Response, onEvent: (event: { type: string })
 
 async function main(): Promise<void> {
   const provider = await startChild('provider', String(STREAM_TOKENS));
-  const server = await startChild(process.env.BENCH_SERVER_ROLE ?? 'server');
+  const server = await startChild('server');
   try {
     const { origin, token, home } = server.info as { origin: string; token: string; home: string };
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -116,6 +117,9 @@ async function main(): Promise<void> {
     console.log(`first_token_overhead_ms: ${overhead.toFixed(2)} ms`);
     console.log(`stream_tokens: ${deltas} tokens`);
     console.log(`stream_tokens_per_s: ${Math.round(deltas / seconds)} tokens/s`);
+    // Other work on the machine moves these figures a lot; say how busy it was.
+    console.log(`cpus: ${availableParallelism()} cores`);
+    console.log(`load_average_1m: ${loadavg()[0]!.toFixed(2)} processes`);
     await rm(home, { recursive: true, force: true });
   } finally {
     server.child.kill();
