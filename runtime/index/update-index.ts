@@ -60,11 +60,11 @@ interface Planned {
 }
 
 /** Flush pending reads to SQLite in one transaction once this much was read (bounds memory). */
-const BATCH_BYTES = 16 * 1024 * 1024;
+const BATCH_BYTES = 8 * 1024 * 1024;
 const BATCH_FILES = 500;
 const MEMORY_FILE_MAXIMUM_BYTES = 4 * 1024 * 1024;
 /** Files read at once: enough to keep every worker busy and hide read latency. */
-const READ_CONCURRENCY = 4;
+const READ_CONCURRENCY = 3;
 
 /**
  * Brings the index up to date with the catalog: a cheap stat pass, then only files that moved are read.
