@@ -1,4 +1,4 @@
-import { open } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FenceError, type Fence } from './fence.ts';
 import { readSessionBytes } from './session-file-reader.ts';
@@ -31,10 +31,12 @@ async function readSmallJson(file: string, fence: Fence): Promise<Record<string,
 
 async function readParent(file: string, fence: Fence): Promise<AtlasSession[] | null> {
   try {
-    const result = await readSessionBytes(file, { fence });
-    const key = `${result.path}\0${result.size}\0${result.mtimeMs}`;
+    const real = await fence.resolve(file);
+    const info = await stat(real);
+    const key = `${real}\0${info.size}\0${info.mtimeMs}`;
     const cached = parentCache.get(key);
     if (cached !== undefined) return cached;
+    const result = await readSessionBytes(real, { fence });
     if (parentCache.size >= PARENT_CACHE_LIMIT) parentCache.delete(parentCache.keys().next().value as string);
     parentCache.set(key, result.sessions);
     return result.sessions;

@@ -77,6 +77,15 @@ describe('Fence', () => {
     expect(files[0]!.size).toBeGreaterThan(0);
   });
 
+  it('a root that appears after the fence was made is honoured', async () => {
+    const later = path.join(base, 'later');
+    const fence = new Fence([root, later]);
+    expect(await refusal(fence, path.join(later, 'a.jsonl'))).toBe('FENCE_NOT_FOUND');
+    mkdirSync(later);
+    writeFileSync(path.join(later, 'a.jsonl'), '{}\n');
+    expect(await fence.resolve(path.join(later, 'a.jsonl'))).toMatch(/later[\\/]a\.jsonl$/);
+  });
+
   it('needs at least one root', () => {
     expect(() => new Fence([])).toThrow(FenceError);
   });

@@ -35,15 +35,24 @@ const ENCODED = /%(2f|5c|2e|00)/i;
 export class Fence {
   /** Roots as given (absolute, normalised). */
   readonly roots: readonly string[];
-  /** Real paths of the roots that exist; roots that do not exist resolve nothing. */
-  private readonly realRoots: readonly string[];
+  /** Real paths of the roots, or null while a root does not exist (retried, so a root created later works). */
+  private readonly realRootCache: (string | null)[];
 
   constructor(roots: readonly string[]) {
     if (roots.length === 0) throw new FenceError('FENCE_NO_ROOTS', 'at least one root is required', '');
     this.roots = roots.map((root) => path.resolve(root));
-    this.realRoots = this.roots.flatMap((root) => {
+    this.realRootCache = this.roots.map(() => null);
+  }
+
+  /** Real paths of the roots that exist now. */
+  private get realRoots(): string[] {
+    return this.roots.flatMap((root, index) => {
+      const cached = this.realRootCache[index];
+      if (cached !== null && cached !== undefined) return [cached];
       try {
-        return [realpathSync(root)];
+        const real = realpathSync(root);
+        this.realRootCache[index] = real;
+        return [real];
       } catch {
         return [];
       }
