@@ -61,6 +61,28 @@ describe('append-aware resumption', () => {
     }
   });
 
+  it('lines straddling the 1 MiB read chunks are read exactly as pushed line by line', async () => {
+    const bytes = readFileSync(path.join(FIXTURES, SOURCES[4]!));
+    const target = path.join(base, 'straddle.jsonl');
+    writeFileSync(target, Buffer.concat([bytes, bytes, bytes, bytes]));
+    const result = await readSessionFile(target, { fence });
+    const direct = createSessionAccumulator('pi', result.path);
+    const all = readFileSync(target);
+    let start = 0;
+    for (let index = all.indexOf(0x0a); index !== -1; index = all.indexOf(0x0a, start)) {
+      direct.push(all.subarray(start, index));
+      start = index + 1;
+    }
+    expect(result.size).toBeGreaterThan(3 * 1024 * 1024);
+    expect(result.bytesConsumed).toBe(result.size);
+    expect(result.sessions).toEqual(direct.sessions());
+    expect(result.report).toEqual(direct.report());
+    // Repeated copies repeat entry ids: later turns get `~2`, `~3`, `~4`, keys stay unique.
+    const keys = result.sessions[0]!.turns.map((turn) => turn.key);
+    expect(keys).toHaveLength(4 * 88);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
   it('detects a rewritten prefix and re-reads from the start', async () => {
     const source = path.join(FIXTURES, SOURCES[0]!);
     const target = path.join(base, 'rewritten.jsonl');
