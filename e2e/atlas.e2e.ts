@@ -32,6 +32,16 @@ afterAll(async () => {
 const page = () => atlas.app.page;
 const snapshot = () => page().evaluate(canvasSnapshot) as Promise<CanvasSnapshot>;
 const sessionCards = () => page().getByTestId('atlas-session');
+const clearToasts = () => page().evaluate(() => (window as unknown as { weft: { store: { setState(patch: object): void } } }).weft.store.setState({ toasts: [] }));
+const fitView = () => page().evaluate(() => (window as unknown as { weft: { commands: { run(id: string): unknown } } }).weft.commands.run('fit-view'));
+
+/** A screenshot with the toasts cleared and the canvas fitted around the open panel. */
+async function canvasScreenshot(name: string): Promise<void> {
+  await clearToasts();
+  await fitView();
+  await page().waitForTimeout(450);
+  await canvas.screenshot(name);
+}
 
 async function openAtlas(): Promise<void> {
   if (!(await page().getByTestId('atlas-view').isVisible().catch(() => false))) await page().getByTestId('tab-atlas').click();
@@ -59,6 +69,7 @@ describe('Session Atlas in the app', () => {
     const withRun = page().locator(`[data-testid="atlas-session"][data-session-id="${CLAUDE_SUBAGENT_SESSION}"]`);
     expect(await withRun.getByTestId('has-subagents').count()).toBe(1);
     await page().waitForTimeout(300);
+    await clearToasts();
     await canvas.screenshot('atlas-browser');
 
     await page().getByTestId('atlas-search').fill('first item as done');
@@ -83,6 +94,7 @@ describe('Session Atlas in the app', () => {
     await page().locator(`[data-testid="atlas-session"][data-session-id="${CLAUDE_SUBAGENT_SESSION}"]`).click();
     await page().getByTestId('subagent-run').waitFor();
     await page().waitForTimeout(200);
+    await clearToasts();
     await canvas.screenshot('atlas-session-detail');
     await mirrorFromAtlas(CLAUDE_SUBAGENT_SESSION, 'mirror-new');
     await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 2);
@@ -93,6 +105,8 @@ describe('Session Atlas in the app', () => {
     expect(state.wires).toEqual([{ from: parent.id, to: branch.id, kind: 'solid' }]);
     expect(state.events.some((event) => event.op === 'mirror' && event.meta.subagentTurns === 1)).toBe(true);
     expect(await canvas.card(branch.id).locator('.badge.mirror-subagent').count()).toBe(1);
+    await canvas.open(branch.id);
+    await canvasScreenshot('atlas-subagent-branch');
   });
 
   it('mirrors a Codex session, and a question downstream of a mirrored turn previews the execution-record line', async () => {
@@ -128,7 +142,8 @@ describe('Session Atlas in the app', () => {
     await canvas.open(question);
     await page().waitForFunction(() => (document.querySelector('[data-testid="preview"]')?.textContent ?? '').includes('[Execution record:'));
     expect(await canvas.panel.getByTestId('preview').textContent()).toContain('My shorter summary of the answer.');
-    await canvas.screenshot('atlas-mirrored-canvas');
+    await canvas.open(last);
+    await canvasScreenshot('atlas-mirrored-canvas');
   });
 
   it('mirrors a Pi session with live follow: appended lines appear as a new turn; mirroring again adds no duplicates', async () => {
@@ -169,11 +184,10 @@ describe('Session Atlas in the app', () => {
     expect(await page().getByTestId('why-input').inputValue()).toBe('/tmp/realsessions/out/pi/multi-turn/repo/TODO.md');
     const hits = await page().getByTestId('why-hit').evaluateAll((items) => items.map((item) => item.getAttribute('data-turn-key')));
     expect(hits).toContain(ledger.turnKeys[0]);
+    await clearToasts();
     await canvas.screenshot('atlas-why');
 
     // Opening a turn of a session mirrored on another canvas switches to that canvas.
-    await page().getByTestId('canvas-menu').click().catch(() => undefined);
-    await page().keyboard.press('Escape');
     await page().getByTestId('why-input').fill('/tmp/realsessions/out/codex/multi-turn/repo/TODO.md');
     await page().getByTestId('why-ask').click();
     await page().locator('[data-testid="why-hit"]', { hasText: 'Mark the first item' }).getByTestId('why-open').click();

@@ -3,7 +3,7 @@ import type { Runner } from '../../../protocol/atlas-session.ts';
 import type { AtlasSessionSummary, AtlasSort } from '../../../protocol/http-api.ts';
 import { atlasStore } from './atlas-state.ts';
 import { loadSessions } from './atlas-loading.ts';
-import { formatBytes, formatDate, RUNNER_LABEL, shortFolder } from './format.ts';
+import { folderLabels, formatBytes, formatDate, RUNNER_LABEL, shortFolder } from './format.ts';
 import { SessionDetail } from './SessionDetail.tsx';
 import { useAtlas } from './use-atlas.ts';
 
@@ -68,6 +68,7 @@ export function AtlasView() {
   }, [draft]);
 
   const sessions = useMemo(() => (listing?.sessions ?? []).filter((session) => project === null || session.cwd === project), [listing, project]);
+  const labels = useMemo(() => folderLabels((listing?.projects ?? []).map((entry) => entry.cwd)), [listing]);
   const total = listing?.runners.reduce((sum, entry) => sum + entry.sessions, 0) ?? 0;
 
   return (
@@ -89,7 +90,7 @@ export function AtlasView() {
         <div className="atlas-projects">
           {(listing?.projects ?? []).map((entry) => (
             <button key={entry.cwd ?? '(none)'} className={`atlas-filter${project === entry.cwd ? ' active' : ''}`} title={entry.cwd ?? 'Unknown folder'} data-testid="atlas-project" onClick={() => atlasStore.setState({ project: project === entry.cwd ? null : entry.cwd })}>
-              <span className="atlas-folder">{shortFolder(entry.cwd)}</span><span className="atlas-count">{entry.sessions}</span>
+              <span className="atlas-folder">{labels.get(entry.cwd) ?? shortFolder(entry.cwd)}</span><span className="atlas-count">{entry.sessions}</span>
             </button>
           ))}
         </div>

@@ -5,14 +5,10 @@ import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { atlasApi } from './atlas-api.ts';
 import { atlasStore } from './atlas-state.ts';
 import { loadSessions } from './atlas-loading.ts';
-import { formatDate, RUNNER_LABEL } from './format.ts';
+import { clip, formatDate, RUNNER_LABEL } from './format.ts';
 import { ledgerFor, mirrorSession, setFollowing } from './mirror-actions.ts';
 import { useAtlas } from './use-atlas.ts';
 
-function clip(text: string, length: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
-}
 
 /** One session's turns and its subagent runs, with the mirror and follow actions. */
 export function SessionDetail({ target }: { target: { runner: Runner; sessionId: string } }) {

@@ -34,3 +34,33 @@ export function pathsInText(text: string): string[] {
   }
   return [...found];
 }
+
+/** Labels for a set of folders: the last two segments, more where two folders would read the same. */
+export function folderLabels(paths: readonly (string | null)[]): Map<string | null, string> {
+  const labels = new Map<string | null, string>();
+  const segments = new Map(paths.map((path) => [path, (path ?? '').split('/').filter(Boolean)] as const));
+  let depth = 2;
+  let pending: string[] = paths.filter((path): path is string => path !== null);
+  for (const path of paths) if (path === null) labels.set(null, 'Unknown folder');
+  while (pending.length > 0 && depth <= 12) {
+    const label = (path: string) => {
+      const parts = segments.get(path)!;
+      return parts.length <= depth ? path : `…/${parts.slice(-depth).join('/')}`;
+    };
+    const counts = new Map<string, number>();
+    for (const path of pending) counts.set(label(path), (counts.get(label(path)) ?? 0) + 1);
+    const next: string[] = [];
+    for (const path of pending) {
+      if (counts.get(label(path)) === 1 || depth === 12) labels.set(path, label(path));
+      else next.push(path);
+    }
+    pending = next;
+    depth += 1;
+  }
+  return labels;
+}
+
+export function clip(text: string, length: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > length ? `${flat.slice(0, length - 1).trimEnd()}…` : flat;
+}

@@ -7,6 +7,7 @@ import { createIdGenerator } from '../store/app-dependencies.ts';
 import type { WeftStore } from '../store/weft-store.ts';
 import { atlasApi } from './atlas-api.ts';
 import { atlasStore } from './atlas-state.ts';
+import { clip } from './format.ts';
 
 const now = () => Date.now();
 const newId = createIdGenerator(now);
@@ -76,13 +77,13 @@ export async function mirrorSession(store: WeftStore, target: MirrorTarget, wher
     const { sessions } = await atlasApi.session(target.runner, target.sessionId);
     const main = sessions.find((session) => !session.isSubagent) ?? sessions[0];
     if (!main) return null;
-    if (where === 'new') await store.getState().createCanvas(main.title.slice(0, 120) || `${main.runner} session`);
+    if (where === 'new') await store.getState().createCanvas(clip(main.title, 64) || `${main.runner} session`);
     const plan = applyMirror(store, sessions, options.follow !== undefined ? { following: options.follow } : {});
     if (options.follow !== undefined) await atlasApi.setFollowing(target.runner, target.sessionId, options.follow);
     showCanvas(store);
     if (plan) {
       const added = plan.counts.turns + plan.counts.subagentTurns;
-      store.getState().toast('info', 'mirrored', added > 0 ? `Mirrored ${added} turn${added === 1 ? '' : 's'} of “${main.title.slice(0, 60)}”.` : 'Already on this canvas: no new turns.');
+      store.getState().toast('info', 'mirrored', added > 0 ? `Mirrored ${added} turn${added === 1 ? '' : 's'} of “${clip(main.title, 60)}”.` : 'Already on this canvas: no new turns.');
       requestAnimationFrame(() => canvasBridge.fitView());
     }
     return plan;
