@@ -130,6 +130,13 @@ describe('WhyIndex over the real fixtures', () => {
     expect(anyMemory.every((hit) => hit.field === 'material' && hit.turnKey.startsWith('memory:'))).toBe(true);
   });
 
+  it('refuses a WEFT_HOME inside a session root, so nothing is ever written under one', () => {
+    const space = workspace();
+    expect(() => WhyIndex.open({ env: { ...space.env, WEFT_HOME: join(space.roots[0]!, 'weft') } })).toThrow(
+      expect.objectContaining({ code: 'weft-home-unsafe' }),
+    );
+  });
+
   it('a full rebuild swaps in a new database with the same answers', async () => {
     const space = workspace();
     const index = open(space);

@@ -1,4 +1,7 @@
+import { readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
+import { IndexError } from './index-error.ts';
 import { createAtlasCatalog } from './atlas-catalog.ts';
 import { findPhrase, type FindHit, type FindOptions } from './find-query.ts';
 import { readIndexStatus, readSourceRecords, type IndexStatus, type SourceReadRecord } from './index-status.ts';
@@ -52,6 +55,9 @@ export class WhyIndex {
     const home = options.home ?? homedir();
     const weftHome = resolveWeftHome(env, home);
     const catalog = options.catalog ?? createAtlasCatalog({ env, home });
+    // Session roots are never written (C18): an index inside one would be.
+    const inside = catalog.roots.find((root) => isWithin(weftHome, resolve(root)));
+    if (inside) throw new IndexError('weft-home-unsafe', `WEFT_HOME ${weftHome} is inside the session root ${inside}`);
     return new WhyIndex(weftHome, catalog, options.now ?? Date.now);
   }
 
@@ -148,6 +154,14 @@ export function purgeIndex(options: { env?: NodeJS.ProcessEnv; home?: string } =
   const weftHome = resolveWeftHome(options.env ?? process.env, options.home ?? homedir());
   const path = indexDatabasePath(weftHome);
   removeDatabaseFiles(path);
+  // A build interrupted before its rename leaves `index.db.building-<pid>` beside it.
+  try {
+    for (const name of readdirSync(weftHome)) {
+      if (name.startsWith('index.db.building-')) rmSync(join(weftHome, name), { force: true });
+    }
+  } catch {
+    // No WEFT_HOME yet: nothing to purge.
+  }
   return { removed: path };
 }
 
@@ -162,4 +176,8 @@ function mergeSummaries(first: UpdateSummary, second: UpdateSummary): UpdateSumm
     turnsWritten: first.turnsWritten + second.turnsWritten,
     durationMs: first.durationMs + second.durationMs,
   };
+}
+
+function isWithin(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
