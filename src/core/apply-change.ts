@@ -63,12 +63,15 @@ export function applyChange(graph: Graph, change: GraphChange, context: ChangeCo
   const error = applyOne(working, change, context, writable);
   if (error) return failure(error);
   const events: EventRecord[] = [];
-  let log: readonly EventRecord[] = graph.events;
+  // One copy of the log per change, then appends: a large batch (a 5,000-turn mirror) stays linear.
+  let appended: EventRecord[] | null = null;
   for (const draft of working.drafts) {
-    const record = appendEvent(log, draft, context);
+    const record = appendEvent(appended ?? graph.events, draft, context);
     events.push(record);
-    log = log === graph.events ? [...graph.events, record] : (log as EventRecord[]).concat(record);
+    appended ??= [...graph.events];
+    appended.push(record);
   }
+  const log: readonly EventRecord[] = appended ?? graph.events;
   const next: Graph = {
     canvas: working.canvas,
     nodes: working.nodes,
