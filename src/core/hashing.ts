@@ -1,4 +1,3 @@
-import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { canonicalJsonText } from './canonical-json.ts';
 import { sha256HexOfBytes } from './sha256.ts';
 
@@ -13,8 +12,12 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
+/** TextEncoder is a global of every runtime core runs in (browsers, Node); typed here because
+ * core compiles without DOM or Node types. It returns a fresh array: no defensive copy needed. */
+const encoder = new (globalThis as unknown as { TextEncoder: new () => { encode(text: string): Uint8Array } }).TextEncoder();
+
 export function sha256Hex(input: string | Uint8Array): string {
-  return sha256HexOfBytes(typeof input === 'string' ? utf8ToBytes(input) : input);
+  return sha256HexOfBytes(typeof input === 'string' ? encoder.encode(input) : input);
 }
 
 export function hashCanonical(value: unknown): string {

@@ -1,0 +1,167 @@
+/**
+ * `npm run bench:atlas`: the Session Atlas in the real app (server in this process, UI in headless Chromium).
+ * - list_10000_sessions_ms: `GET /api/atlas/sessions` over 10,000 generated pi sessions, index already built
+ *   (each call still runs the incremental stat pass, then lists from the index; median of 7).
+ * - mirror_5000_turns_ms: click "Mirror to a new canvas" on a generated 5,000-turn session → 5,000 mirror nodes
+ *   in the store and the canvas drawn (median of 3).
+ * - live_append_latency_ms: a followed session's file gets a new turn appended → the node is on the canvas
+ *   (median of 5).
+ */
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { closeAtlasService } from '../../server/atlas/atlas-registry.ts';
+import { startServer } from '../../server/start-server.ts';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
+const TURNS = Number(process.env.BENCH_TURNS ?? 5_000);
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((left, right) => left - right);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function newestMtime(folder: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const full = join(folder, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuilt(): void {
+  const index = join(repoRoot, 'dist/ui/index.html');
+  const sources = Math.max(...['src/ui', 'src/core', 'protocol'].map((folder) => newestMtime(join(repoRoot, folder))));
+  if (existsSync(index) && statSync(index).mtimeMs > sources) return;
+  const build = spawnSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('vite build failed');
+}
+
+/** pi session lines: a header, then a user line and an assistant line (with one edit tool call) per turn. */
+function piSession(id: string, cwd: string, turns: number, start: number): string {
+  const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: new Date(start).toISOString(), cwd })];
+  let parent: string | null = null;
+  for (let turn = 0; turn < turns; turn += 1) lines.push(...piTurn(turn, parent, start + turn * 2000)), (parent = `a${turn}`);
+  return `${lines.join('\n')}\n`;
+}
+
+function piTurn(turn: number, parent: string | null, at: number): string[] {
+  const user = { type: 'message', id: `u${turn}`, parentId: parent, timestamp: new Date(at).toISOString(), message: { role: 'user', content: [{ type: 'text', text: `Turn ${turn}: tidy up src/module${turn % 40}.ts and explain the change.` }], timestamp: at } };
+  const assistant = {
+    type: 'message', id: `a${turn}`, parentId: `u${turn}`, timestamp: new Date(at + 900).toISOString(),
+    message: { role: 'assistant', content: [{ type: 'text', text: `Done with turn ${turn}: renamed two helpers in src/module${turn % 40}.ts and removed a dead branch.` }], api: 'openai-completions', provider: 'scripted', model: 'scripted-coder', stopReason: 'stop', timestamp: at + 900 },
+  };
+  return [JSON.stringify(user), JSON.stringify(assistant)];
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const directory = mkdtempSync(join(tmpdir(), 'weft-atlas-bench-'));
+  const manyRoot = join(directory, 'many');
+  const bigRoot = join(directory, 'big');
+  const home = join(directory, 'weft-home');
+  const start = Date.UTC(2026, 0, 1);
+  for (let index = 0; index < SESSIONS; index += 1) {
+    const folder = join(manyRoot, `--project-${index % 100}--`);
+    if (index < 100) mkdirSync(folder, { recursive: true });
+    const id = `0000${index.toString(16).padStart(8, '0')}-bench`;
+    writeFileSync(join(folder, `${id}.jsonl`), piSession(id, `/work/project-${index % 100}`, 1 + (index % 3), start + index * 60_000));
+  }
+  mkdirSync(bigRoot, { recursive: true });
+  const bigId = 'big-session-5000';
+  writeFileSync(join(bigRoot, `${bigId}.jsonl`), piSession(bigId, '/work/big', TURNS, start));
+  const liveId = 'live-session';
+  const liveFile = join(bigRoot, `${liveId}.jsonl`);
+  writeFileSync(liveFile, piSession(liveId, '/work/live', 20, start + 5_000));
+
+  process.env.WEFT_SESSION_ROOTS = [manyRoot, bigRoot].join(delimiter);
+  const server = await startServer({ port: 0, home, staticDir: join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null, logger: { info() {}, warn() {}, error() {} } });
+  const api = (path: string, init: RequestInit = {}) => fetch(server.origin + path, { ...init, headers: { authorization: `Bearer ${server.token}`, ...(init.headers as Record<string, string> | undefined) } });
+  console.log(`cores: ${availableParallelism()}`);
+  try {
+    // Listing: the first call builds the index (all files read); later calls run the stat pass, then list from the index.
+    let before = performance.now();
+    const first = (await (await api('/api/atlas/sessions')).json()) as { total: number };
+    console.log(`index_first_build_ms: ${(performance.now() - before).toFixed(0)} ms (${first.total} sessions)`);
+    const listings: number[] = [];
+    for (let round = 0; round < 7; round += 1) {
+      before = performance.now();
+      const body = (await (await api('/api/atlas/sessions?sort=recent')).json()) as { total: number };
+      listings.push(performance.now() - before);
+      if (body.total !== SESSIONS + 2) throw new Error(`expected ${SESSIONS + 2} sessions, got ${body.total}`);
+    }
+    console.log(`list_${SESSIONS}_sessions_ms: ${median(listings).toFixed(0)} ms`);
+
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    await page.goto(server.url);
+    await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
+
+    const mirrors: number[] = [];
+    for (let round = 0; round < 3; round += 1) {
+      await page.getByTestId('tab-atlas').click();
+      await page.getByTestId('atlas-search').fill('');
+      await page.locator(`[data-testid="atlas-session"][data-session-id="${bigId}"]`).click({ timeout: 60_000 });
+      await page.locator(`[data-testid="session-detail"][data-session-id="${bigId}"] [data-testid="session-turn"]`).first().waitFor({ timeout: 60_000 });
+      const elapsed = await page.evaluate(async (turns) => {
+        const store = (window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, { kind: string }> } | null; activeCanvasId: string | null } } } }).weft.store;
+        const before = store.getState().activeCanvasId;
+        const started = performance.now();
+        (document.querySelector('[data-testid="mirror-new"]') as HTMLButtonElement).click();
+        await new Promise<void>((resolve) => {
+          const check = () => {
+            const state = store.getState();
+            const drawn = document.querySelectorAll('.react-flow__node[data-id]').length > 0;
+            if (state.activeCanvasId !== before && (state.graph?.nodes.size ?? 0) >= turns && drawn) resolve();
+            else requestAnimationFrame(check);
+          };
+          check();
+        });
+        // One more frame so the drawn nodes are painted.
+        await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
+        return performance.now() - started;
+      }, TURNS);
+      mirrors.push(elapsed);
+    }
+    console.log(`mirror_${TURNS}_turns_ms: ${median(mirrors).toFixed(0)} ms (runs: ${mirrors.map((value) => value.toFixed(0)).join(', ')})`);
+
+    // Live follow: mirror the 20-turn session with "Follow live", then append turns to its file.
+    await page.getByTestId('tab-atlas').click();
+    await page.locator(`[data-testid="atlas-session"][data-session-id="${liveId}"]`).click();
+    const detail = page.locator(`[data-testid="session-detail"][data-session-id="${liveId}"]`);
+    await detail.getByTestId('session-turn').first().waitFor();
+    await detail.getByTestId('follow-live').check();
+    await detail.getByTestId('mirror-new').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length > 0);
+    const latencies: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      const turn = 20 + round;
+      const text = `Turn ${turn}: tidy up`;
+      const started = performance.now();
+      appendFileSync(liveFile, `${piTurn(turn, `a${turn - 1}`, start + 5_000 + turn * 2000).join('\n')}\n`);
+      await page.waitForFunction((needle) => {
+        const store = (window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, { kind: string; question?: string }> } | null } } } }).weft.store;
+        return [...(store.getState().graph?.nodes.values() ?? [])].some((node) => node.kind === 'mirror' && node.question?.startsWith(needle));
+      }, text, { timeout: 15_000, polling: 'raf' });
+      latencies.push(performance.now() - started);
+      await page.waitForTimeout(300);
+    }
+    console.log(`live_append_latency_ms: ${median(latencies).toFixed(0)} ms (runs: ${latencies.map((value) => value.toFixed(0)).join(', ')})`);
+    await browser.close();
+  } finally {
+    console.log(`load_average: ${loadavg()[0]!.toFixed(1)}`);
+    await closeAtlasService(server.context);
+    await server.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+await main();

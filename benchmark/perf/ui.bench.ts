@@ -1,0 +1,126 @@
+// `npm run bench:ui`: opens a generated 2,000-node canvas in headless Chromium against the real
+// server and prints `name: value unit` lines (first paint, pan frame time, IndexedDB rows per edit).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import { applyChange, documentFromGraph, emptyGraph, upstreamSnapshot, type Graph, type GraphChange } from '../../src/core/index.ts';
+import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import { ensureBuilt, launchApp } from '../../e2e/support/launch-app.ts';
+
+const COLUMNS = 40;
+const ROWS = 50;
+
+/** 40 chains of 50 answered questions (2,000 nodes, 1,960 solid wires), every answer fresh. */
+function generateCanvas(): CanvasDocument {
+  let clock = 1_760_000_000_000;
+  let counter = 0;
+  const context = () => ({ now: (clock += 1000), newId: () => `n${(counter += 1).toString(36)}` });
+  let graph: Graph = emptyGraph({ id: 'bench-2000', name: 'Benchmark: 2,000 nodes', workingDirectory: null, createdAt: clock });
+  const apply = (change: GraphChange) => {
+    const result = applyChange(graph, change, context());
+    if (!result.ok) throw new Error(result.error.message);
+    graph = result.value.graph;
+    return result.value;
+  };
+  const ids: string[][] = [];
+  for (let column = 0; column < COLUMNS; column += 1) {
+    ids.push([]);
+    for (let row = 0; row < ROWS; row += 1) {
+      const { created } = apply({ type: 'add-node', node: { kind: 'question', question: `Question ${column}.${row}: what follows from the step above?`, position: { x: column * 340, y: row * 210 } } });
+      ids[column]!.push(created[0]!);
+      if (row > 0) apply({ type: 'wire', from: ids[column]![row - 1]!, to: created[0]!, kind: 'solid' });
+    }
+  }
+  for (let row = 0; row < ROWS; row += 1) {
+    for (let column = 0; column < COLUMNS; column += 1) {
+      const nodeId = ids[column]![row]!;
+      const snapshot = upstreamSnapshot(graph, nodeId);
+      apply({
+        type: 'add-version', nodeId, select: true,
+        version: { text: `An answer for ${column}.${row}, long enough to wrap over a few lines on the card so that rendering does real layout work.`, question: `Question ${column}.${row}`, model: 'offline/receipt', requestHash: null, upstreamFingerprint: snapshot.upstreamFingerprint, upstreamParts: snapshot.upstreamParts, origin: 'demo', status: 'complete', branchOf: null },
+      });
+    }
+  }
+  return documentFromGraph(graph);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? NaN;
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const document = generateCanvas();
+  const home = mkdtempSync(path.join(tmpdir(), 'weft-bench-ui-'));
+  const app = await launchApp({ home });
+  try {
+    const page = app.page;
+    const put = await fetch(`${app.server.origin}/api/canvases/${document.canvas.id}`, { method: 'PUT', headers: { authorization: `Bearer ${app.server.token}`, 'content-type': 'application/json' }, body: JSON.stringify(document) });
+    if (!put.ok) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
+
+    // Cold: IndexedDB does not hold the canvas; the app restores it from the durable record.
+    await page.evaluate(async (id) => {
+      const weft = (window as unknown as { weft: { store: { getState(): { flush(): Promise<void>; openCanvas(id: string): Promise<void> } } } }).weft;
+      await weft.store.getState().flush();
+      await weft.store.getState().openCanvas(id);
+    }, document.canvas.id);
+    await page.waitForSelector('[data-testid="node-card"]');
+
+    // Warm: reload with the canvas active and in IndexedDB; time from navigation start to first painted card.
+    const samples: number[] = [];
+    for (let run = 0; run < 3; run += 1) {
+      await page.reload();
+      await page.waitForSelector('[data-testid="node-card"]', { timeout: 60_000 });
+      samples.push(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())))));
+    }
+    const cards = await page.locator('[data-testid="node-card"]').count();
+
+    // Scripted pan: drag the pane for ~90 frames and record rAF intervals.
+    const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+    await page.evaluate(() => {
+      const frames: number[] = [];
+      (window as unknown as { frames_: number[] }).frames_ = frames;
+      let last = performance.now();
+      const tick = (now: number) => { frames.push(now - last); last = now; if (frames.length < 400) requestAnimationFrame(tick); };
+      requestAnimationFrame(tick);
+    });
+    const startX = pane.x + pane.width * 0.7;
+    const startY = pane.y + pane.height * 0.6;
+    await page.mouse.move(startX, startY);
+    await page.mouse.down();
+    for (let step = 1; step <= 90; step += 1) {
+      await page.mouse.move(startX - step * 8, startY - step * 4);
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+    }
+    await page.mouse.up();
+    const frames = await page.evaluate(() => (window as unknown as { frames_: number[] }).frames_.slice(2));
+
+    // One question edit through the panel; count rows the persistence layer writes.
+    const nodeId = await page.locator('[data-testid="node-card"]').first().getAttribute('data-node-id');
+    await page.locator(`[data-testid="node-card"][data-node-id="${nodeId}"] .card-header`).click();
+    const flushAndCount = () => page.evaluate(async () => {
+      const weft = (window as unknown as { weft: { store: { getState(): { flush(): Promise<void> } }; persistence: { rowsWritten: number } } }).weft;
+      await weft.store.getState().flush();
+      return weft.persistence.rowsWritten;
+    });
+    const before = await flushAndCount();
+    const input = page.getByTestId('question-input');
+    await input.fill('An edited question: does the chain still hold?');
+    await input.blur();
+    const after = await flushAndCount();
+
+    console.log(`nodes: ${document.nodes.length} count`);
+    console.log(`cards_rendered_after_open: ${cards} count`);
+    console.log(`first_paint_2000_ms: ${Math.round(median(samples))} ms`);
+    console.log(`pan_frame_median_ms: ${median(frames).toFixed(1)} ms`);
+    console.log(`pan_frame_p95_ms: ${[...frames].sort((a, b) => a - b)[Math.floor(frames.length * 0.95)]!.toFixed(1)} ms`);
+    console.log(`idb_rows_written_per_edit: ${after - before} rows`);
+    console.log(`nproc: ${cpus().length} count`);
+  } finally {
+    await app.close();
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+await main();
