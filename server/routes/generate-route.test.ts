@@ -24,6 +24,7 @@ beforeAll(async () => {
         { id: 'local', kind: 'openai-compatible', baseUrl: base, apiKey: KEY, models: ['scripted-model'] },
         { id: 'anthropic', kind: 'anthropic', baseUrl: base, apiKey: KEY },
         { id: 'openai', kind: 'openai', baseUrl: base, apiKey: KEY },
+        { id: 'openrouter', kind: 'openrouter', baseUrl: base, apiKey: KEY },
       ],
     }),
   });
@@ -129,6 +130,13 @@ describe('POST /api/generate', () => {
     const events = await collectStreamEvents(await generate(canonical('openai/gpt-4o-mini')));
     expect(textOf(events)).toBe('OpenAI four.');
     expect(provider.requests[0]!.path).toBe('/v1/chat/completions');
+  });
+
+  it('routes OpenRouter ids with slashes in the model name', async () => {
+    provider.script({ text: 'Routed.' });
+    const events = await collectStreamEvents(await generate(canonical('openrouter/anthropic/claude-sonnet-4.5')));
+    expect(textOf(events)).toBe('Routed.');
+    expect((provider.requests[0]!.body as { model: string }).model).toBe('anthropic/claude-sonnet-4.5');
   });
 
   it('sends image bytes that match their hash and refuses ones that do not', async () => {
