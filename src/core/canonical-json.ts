@@ -60,18 +60,20 @@ function prepare(value: unknown, path: Set<object>): unknown {
         const keys = Object.keys(record);
         let sorted = true;
         for (let index = 0; index < keys.length; index += 1) {
-          if (INDEX_LIKE.test(keys[index]!)) throw NEEDS_GENERAL;
+          // Index-like keys enumerate numerically first; `__proto__` cannot be copied by assignment.
+          if (INDEX_LIKE.test(keys[index]!) || keys[index] === '__proto__') throw NEEDS_GENERAL;
           if (!isWellFormed(keys[index]!)) throw new Error('Lone surrogate is not allowed');
           if (index > 0 && keys[index - 1]! > keys[index]!) sorted = false;
         }
         if (!sorted) keys.sort();
-        let copy: Record<string, unknown> | null = sorted ? null : Object.create(null);
+        // Plain object literals (not null-prototype ones) keep the engine's fast JSON path.
+        let copy: Record<string, unknown> | null = sorted ? null : {};
         for (let index = 0; index < keys.length; index += 1) {
           const key = keys[index]!;
           const member = record[key];
           const next = prepare(member, path);
           if (next !== member && copy === null) {
-            copy = Object.create(null) as Record<string, unknown>;
+            copy = {};
             for (let before = 0; before < index; before += 1) copy[keys[before]!] = record[keys[before]!];
           }
           if (copy !== null) copy[key] = next;

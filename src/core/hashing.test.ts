@@ -30,6 +30,14 @@ describe('canonicalJson (RFC 8785)', () => {
     fc.assert(fc.property(fc.jsonValue(), (value) => canonicalJson(value) === canonicalize(value)), { numRuns: 400 });
   });
 
+  it('takes the general path for index-like and __proto__ keys and toJSON, with the same output', () => {
+    const tricky = JSON.parse('{"b":1,"10":2,"9":3,"__proto__":{"z":1,"a":2},"when":{"x":1}}') as Record<string, unknown>;
+    expect(canonicalJson(tricky)).toBe(canonicalize(tricky));
+    expect(canonicalJson(tricky)).toBe('{"10":2,"9":3,"__proto__":{"a":2,"z":1},"b":1,"when":{"x":1}}');
+    const dated = { at: new Date(0), list: [undefined, () => 1] };
+    expect(canonicalJson(dated)).toBe('{"at":"1970-01-01T00:00:00.000Z","list":[null,null]}');
+  });
+
   it('sorts keys by UTF-16 code units and serialises numbers the ECMAScript way', () => {
     expect(canonicalJson({ b: 1, a: [true, null, 'x'], '\u00e9': 1e21, A: 0.000001, z: -0 })).toBe(
       '{"A":0.000001,"a":[true,null,"x"],"b":1,"z":0,"é":1e+21}',
