@@ -2,7 +2,7 @@
  * The why index schema. Bump `INDEX_SCHEMA_VERSION` whenever a statement below changes:
  * an index with another version is rebuilt from the sources (it is a cache, never the only copy).
  */
-export const INDEX_SCHEMA_VERSION = 1;
+export const INDEX_SCHEMA_VERSION = 2;
 
 export const INDEX_SCHEMA = `
 CREATE TABLE meta (
@@ -20,12 +20,18 @@ CREATE TABLE sources (
   mtime_ms REAL NOT NULL,
   bytes_read INTEGER NOT NULL,
   prefix_hash TEXT,
-  state TEXT,                    -- the session accumulator's saved state (JSON), for resuming
   full_reads INTEGER NOT NULL DEFAULT 0,
   append_reads INTEGER NOT NULL DEFAULT 0,
   last_read_from INTEGER NOT NULL DEFAULT 0,
   report TEXT,                   -- parse report of the last read (JSON)
   indexed_at INTEGER NOT NULL
+);
+
+-- The session accumulator's saved state (JSON), for resuming a file that grew. Kept apart from
+-- \`sources\` so the stat pass every query makes scans small rows only.
+CREATE TABLE source_states (
+  source_id INTEGER PRIMARY KEY REFERENCES sources(id) ON DELETE CASCADE,
+  state TEXT NOT NULL
 );
 
 CREATE TABLE sessions (

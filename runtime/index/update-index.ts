@@ -80,7 +80,10 @@ export async function updateIndex(
   const started = performance.now();
   const known = new Map<string, SourceRow>();
   for (const row of database
-    .prepare('SELECT id, path, kind, runner, size, mtime_ms AS mtimeMs, bytes_read AS bytesRead, state IS NOT NULL AS hasState FROM sources')
+    .prepare(
+      `SELECT id, path, kind, runner, size, mtime_ms AS mtimeMs, bytes_read AS bytesRead,
+         (SELECT count(*) FROM source_states WHERE source_id = sources.id) AS hasState FROM sources`,
+    )
     .all() as SourceRow[]) {
     known.set(row.path, row);
   }
@@ -240,22 +243,28 @@ class IndexWriter {
   private readonly deleteMaterialsOf;
   private readonly insertMaterial;
   private readonly selectState;
+  private readonly upsertState;
+  private readonly deleteState;
 
   constructor(database: IndexDatabase, private readonly now: () => number) {
     this.rows = new SessionRowWriter(database);
     this.upsertSource = database.prepare(
-      `INSERT INTO sources (path, kind, runner, size, mtime_ms, bytes_read, prefix_hash, state, full_reads, append_reads,
+      `INSERT INTO sources (path, kind, runner, size, mtime_ms, bytes_read, prefix_hash, full_reads, append_reads,
          last_read_from, report, indexed_at)
-       VALUES (@path, @kind, @runner, @size, @mtimeMs, @bytesRead, @prefixHash, @state, @full, @append, @from, @report, @at)
+       VALUES (@path, @kind, @runner, @size, @mtimeMs, @bytesRead, @prefixHash, @full, @append, @from, @report, @at)
        ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, runner = excluded.runner, size = excluded.size,
          mtime_ms = excluded.mtime_ms, bytes_read = excluded.bytes_read, prefix_hash = excluded.prefix_hash,
-         state = excluded.state, full_reads = full_reads + excluded.full_reads,
+         full_reads = full_reads + excluded.full_reads,
          append_reads = append_reads + excluded.append_reads, last_read_from = excluded.last_read_from,
          report = excluded.report, indexed_at = excluded.indexed_at
        RETURNING id`,
     );
     this.deleteSource = database.prepare('DELETE FROM sources WHERE id = ?');
-    this.selectState = database.prepare('SELECT state FROM sources WHERE id = ?');
+    this.selectState = database.prepare('SELECT state FROM source_states WHERE source_id = ?');
+    this.upsertState = database.prepare(
+      'INSERT INTO source_states (source_id, state) VALUES (?, ?) ON CONFLICT (source_id) DO UPDATE SET state = excluded.state',
+    );
+    this.deleteState = database.prepare('DELETE FROM source_states WHERE source_id = ?');
     this.deleteSessionsOf = database.prepare('DELETE FROM sessions WHERE source_id = ?');
     this.deleteMaterialsOf = database.prepare('DELETE FROM materials WHERE source_id = ?');
     this.insertMaterial = database.prepare(
@@ -305,10 +314,12 @@ class IndexWriter {
   }): number {
     const row = this.upsertSource.get({
       path: source.path, kind: source.kind, runner: source.runner, size: source.size, mtimeMs: source.mtimeMs,
-      bytesRead: source.bytesRead, prefixHash: source.prefixHash, state: source.state,
+      bytesRead: source.bytesRead, prefixHash: source.prefixHash,
       full: source.resumedFrom > 0 ? 0 : 1, append: source.resumedFrom > 0 ? 1 : 0, from: source.resumedFrom,
       report: source.report, at: this.now(),
     }) as { id: number };
+    if (source.state === null) this.deleteState.run(row.id);
+    else this.upsertState.run(row.id, source.state);
     return row.id;
   }
 }
