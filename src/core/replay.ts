@@ -1,5 +1,7 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import { compile } from './compile.ts';
 import type { Graph } from './graph.ts';
+import type { EstimateTokens } from './tokens.ts';
 import { isLive } from './live.ts';
 import { ancestorsOfAll, descendants, topologicalOrder } from './walk.ts';
 
@@ -56,4 +58,25 @@ function dependencyOrder(graph: Graph, members: ReadonlySet<string>): string[] {
   const closure = ancestorsOfAll(graph, members, 'all');
   for (const id of members) closure.add(id);
   return topologicalOrder(graph, closure, 'all').filter((id) => members.has(id));
+}
+
+export interface ReplayEstimate {
+  /** The nodes Replay would run, in order. */
+  order: string[];
+  count: number;
+  /** Input tokens of every request Replay would send, each compiled as it stands now. */
+  inputTokens: number;
+}
+
+/**
+ * What the Replay confirm dialog shows before anything runs (C8): the count and the input
+ * tokens (the UI prices them with the chosen model). Each node is compiled with the shown
+ * stale set, exactly as its request would be; answers written during Replay can only make
+ * later requests shorter or longer by their own length, which the estimate cannot know.
+ */
+export function replayEstimate(graph: Graph, shown: ReadonlySet<string>, estimateTokens?: EstimateTokens): ReplayEstimate {
+  const order = replayOrder(graph, shown);
+  let inputTokens = 0;
+  for (const id of order) inputTokens += compile(graph, id, { stale: shown, ...(estimateTokens ? { estimateTokens } : {}) }).tokens.total;
+  return { order, count: order.length, inputTokens };
 }

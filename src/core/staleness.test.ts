@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeStaleFull } from './stale-tracker.ts';
 import { diffUpstreamParts, upstreamFingerprint, upstreamParts } from './fingerprint.ts';
-import { autoRerunTargets, replayOrder, rerunAllowed } from './replay.ts';
+import { autoRerunTargets, replayEstimate, replayOrder, rerunAllowed } from './replay.ts';
 import { TestCanvas } from './test-canvas.ts';
 
 function chain(canvas: TestCanvas, length: number): string[] {
@@ -105,6 +105,20 @@ describe('replay and reruns (C4, C8)', () => {
     expect(replayOrder(canvas.graph, canvas.shownStale())).toEqual([second, third, fourth]);
     canvas.archive(third!);
     expect(replayOrder(canvas.graph, new Set([fourth!, third!, second!]))).toEqual([second, fourth]);
+  });
+
+  it('estimates Replay before it runs: count and input tokens of each request as compiled now', () => {
+    const canvas = new TestCanvas();
+    const [first, second, third] = chain(canvas, 3);
+    canvas.edit(first!, { question: 'changed' });
+    const shown = canvas.shownStale();
+    const estimate = replayEstimate(canvas.graph, shown);
+    expect(estimate.order).toEqual([second, third]);
+    expect(estimate.count).toBe(2);
+    expect(estimate.inputTokens).toBe(canvas.compiled(second!).tokens.total + canvas.compiled(third!).tokens.total);
+    expect(replayEstimate(canvas.graph, shown, () => 1).inputTokens).toBe(
+      canvas.compiled(second!).messages.length + canvas.compiled(third!).messages.length,
+    );
   });
 
   it('auto-reruns live flagged descendants of a completed node, bounded by rounds, never archived', () => {
