@@ -46,15 +46,15 @@ function ensureBuilt(): void {
 }
 
 /** pi session lines: a header, then a user line and an assistant line (with one edit tool call) per turn. */
-function piSession(id: string, cwd: string, turns: number, start: number): string {
+function piSession(id: string, cwd: string, turns: number, start: number, label = 'Turn'): string {
   const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: new Date(start).toISOString(), cwd })];
   let parent: string | null = null;
-  for (let turn = 0; turn < turns; turn += 1) lines.push(...piTurn(turn, parent, start + turn * 2000)), (parent = `a${turn}`);
+  for (let turn = 0; turn < turns; turn += 1) lines.push(...piTurn(turn, parent, start + turn * 2000, label)), (parent = `a${turn}`);
   return `${lines.join('\n')}\n`;
 }
 
-function piTurn(turn: number, parent: string | null, at: number): string[] {
-  const user = { type: 'message', id: `u${turn}`, parentId: parent, timestamp: new Date(at).toISOString(), message: { role: 'user', content: [{ type: 'text', text: `Turn ${turn}: tidy up src/module${turn % 40}.ts and explain the change.` }], timestamp: at } };
+function piTurn(turn: number, parent: string | null, at: number, label = 'Turn'): string[] {
+  const user = { type: 'message', id: `u${turn}`, parentId: parent, timestamp: new Date(at).toISOString(), message: { role: 'user', content: [{ type: 'text', text: `${label} ${turn}: tidy up src/module${turn % 40}.ts and explain the change.` }], timestamp: at } };
   const assistant = {
     type: 'message', id: `a${turn}`, parentId: `u${turn}`, timestamp: new Date(at + 900).toISOString(),
     message: { role: 'assistant', content: [{ type: 'text', text: `Done with turn ${turn}: renamed two helpers in src/module${turn % 40}.ts and removed a dead branch.` }], api: 'openai-completions', provider: 'scripted', model: 'scripted-coder', stopReason: 'stop', timestamp: at + 900 },
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   writeFileSync(join(bigRoot, `${bigId}.jsonl`), piSession(bigId, '/work/big', TURNS, start));
   const liveId = 'live-session';
   const liveFile = join(bigRoot, `${liveId}.jsonl`);
-  writeFileSync(liveFile, piSession(liveId, '/work/live', 20, start + 5_000));
+  writeFileSync(liveFile, piSession(liveId, '/work/live', 20, start + 5_000, 'Live turn'));
 
   process.env.WEFT_SESSION_ROOTS = [manyRoot, bigRoot].join(delimiter);
   const server = await startServer({ port: 0, home, staticDir: join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null, logger: { info() {}, warn() {}, error() {} } });
@@ -108,49 +108,47 @@ async function main(): Promise<void> {
     const mirrors: number[] = [];
     for (let round = 0; round < 3; round += 1) {
       await page.getByTestId('tab-atlas').click();
-      await page.getByTestId('atlas-search').fill('');
+      await page.getByTestId('atlas-search').fill('/work/big');
       await page.locator(`[data-testid="atlas-session"][data-session-id="${bigId}"]`).click({ timeout: 60_000 });
       await page.locator(`[data-testid="session-detail"][data-session-id="${bigId}"] [data-testid="session-turn"]`).first().waitFor({ timeout: 60_000 });
-      const elapsed = await page.evaluate(async (turns) => {
-        const store = (window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, { kind: string }> } | null; activeCanvasId: string | null } } } }).weft.store;
+      // A string, so the bundler's helpers never leak into the page.
+      const elapsed = (await page.evaluate(`(async () => {
+        const store = window.weft.store;
         const before = store.getState().activeCanvasId;
         const started = performance.now();
-        (document.querySelector('[data-testid="mirror-new"]') as HTMLButtonElement).click();
-        await new Promise<void>((resolve) => {
-          const check = () => {
+        document.querySelector('[data-testid="mirror-new"]').click();
+        await new Promise((resolve) => {
+          function check() {
             const state = store.getState();
             const drawn = document.querySelectorAll('.react-flow__node[data-id]').length > 0;
-            if (state.activeCanvasId !== before && (state.graph?.nodes.size ?? 0) >= turns && drawn) resolve();
+            if (state.activeCanvasId !== before && (state.graph ? state.graph.nodes.size : 0) >= ${TURNS} && drawn) resolve(null);
             else requestAnimationFrame(check);
-          };
+          }
           check();
         });
-        // One more frame so the drawn nodes are painted.
         await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
         return performance.now() - started;
-      }, TURNS);
+      })()`)) as number;
       mirrors.push(elapsed);
     }
     console.log(`mirror_${TURNS}_turns_ms: ${median(mirrors).toFixed(0)} ms (runs: ${mirrors.map((value) => value.toFixed(0)).join(', ')})`);
 
     // Live follow: mirror the 20-turn session with "Follow live", then append turns to its file.
     await page.getByTestId('tab-atlas').click();
+    await page.getByTestId('atlas-search').fill('/work/live');
     await page.locator(`[data-testid="atlas-session"][data-session-id="${liveId}"]`).click();
     const detail = page.locator(`[data-testid="session-detail"][data-session-id="${liveId}"]`);
     await detail.getByTestId('session-turn').first().waitFor();
     await detail.getByTestId('follow-live').check();
     await detail.getByTestId('mirror-new').click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length > 0);
+    await page.waitForFunction(`(window.weft.store.getState().graph?.ledgers ?? []).some((ledger) => ledger.sessionId === ${JSON.stringify(liveId)} && ledger.following)`, undefined, { timeout: 30_000 });
     const latencies: number[] = [];
     for (let round = 0; round < 5; round += 1) {
       const turn = 20 + round;
-      const text = `Turn ${turn}: tidy up`;
+      const text = `Live turn ${turn}: tidy up`;
       const started = performance.now();
-      appendFileSync(liveFile, `${piTurn(turn, `a${turn - 1}`, start + 5_000 + turn * 2000).join('\n')}\n`);
-      await page.waitForFunction((needle) => {
-        const store = (window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, { kind: string; question?: string }> } | null } } } }).weft.store;
-        return [...(store.getState().graph?.nodes.values() ?? [])].some((node) => node.kind === 'mirror' && node.question?.startsWith(needle));
-      }, text, { timeout: 15_000, polling: 'raf' });
+      appendFileSync(liveFile, `${piTurn(turn, `a${turn - 1}`, start + 5_000 + turn * 2000, 'Live turn').join('\n')}\n`);
+      await page.waitForFunction(`[...(window.weft.store.getState().graph?.nodes.values() ?? [])].some((node) => node.kind === 'mirror' && node.question.startsWith(${JSON.stringify(text)}))`, undefined, { timeout: 15_000, polling: 'raf' });
       latencies.push(performance.now() - started);
       await page.waitForTimeout(300);
     }
