@@ -212,4 +212,25 @@ export class TestCanvas {
   document(): CanvasDocument {
     return documentFromGraph(this.graph);
   }
+
+  /** Throws (with both sides) unless the shown stale set is exactly `expected`. */
+  assertStale(expected: readonly string[]): void {
+    assertEqual('shown stale set', this.staleIds(), [...expected].sort());
+  }
+
+  /** Throws unless the event log's ops, in order, end with `expected`. */
+  assertLastEvents(expected: readonly string[]): void {
+    assertEqual('last events', this.eventOps().slice(-expected.length), [...expected]);
+  }
+
+  /** Throws unless the compiled context of `nodeId` reads exactly `expected` (see `transcript`). */
+  assertTranscript(nodeId: string, expected: string): void {
+    assertEqual(`transcript of ${nodeId}`, this.transcript(nodeId), expected);
+  }
+}
+
+function assertEqual(what: string, actual: unknown, expected: unknown): void {
+  const left = JSON.stringify(actual);
+  const right = JSON.stringify(expected);
+  if (left !== right) throw new Error(`${what}: expected ${right}, got ${left}`);
 }
