@@ -1,7 +1,7 @@
 // Bundles the Electron main process and preload into dist/desktop/ (Electron cannot load .ts files).
 // Dependencies stay external and resolve from node_modules at run time.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -28,4 +28,6 @@ await build({
   external: ['electron'],
   logLevel: 'warning',
 });
+// The PDF worker is loaded by URL next to the bundle (runtime/materials/pdf-text.ts).
+copyFileSync(path.join(root, 'runtime/materials/pdf-text-worker.mjs'), path.join(root, 'dist/desktop/pdf-text-worker.mjs'));
 console.log('weft desktop: bundled dist/desktop/main.mjs and dist/desktop/preload.cjs');

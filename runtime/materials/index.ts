@@ -4,4 +4,5 @@ export type { UrlSnapshotOptions } from './url-snapshot.ts';
 export { classifyAddress, isAllowedAddress } from './address-policy.ts';
 export type { AddressClass } from './address-policy.ts';
 export { extractReadableText, normaliseWhitespace } from './readable-text.ts';
-export { extractPdfText, PDF_MAX_PAGES } from './pdf-text.ts';
+export { extractPdfText, PDF_MAX_PAGES, PDF_TIMEOUT_MS } from './pdf-text.ts';
+export type { PdfTextOptions } from './pdf-text.ts';

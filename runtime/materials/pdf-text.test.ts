@@ -25,3 +25,11 @@ describe('extractPdfText', () => {
     await expect(extractPdfText(damaged)).rejects.toMatchObject({ code: 'pdf-invalid' });
   });
 });
+
+describe('extractPdfText limits', () => {
+  it('gives up on a PDF that takes too long, and one with too many pages', async () => {
+    const many = minimalPdf(Array.from({ length: 5 }, (_, index) => [`page ${index + 1}`]));
+    await expect(extractPdfText(many, { maxPages: 3 })).rejects.toMatchObject({ code: 'pdf-invalid', message: expect.stringContaining('5 pages') });
+    await expect(extractPdfText(many, { timeoutMs: 1 })).rejects.toMatchObject({ code: 'pdf-invalid', message: expect.stringContaining('longer than') });
+  });
+});
