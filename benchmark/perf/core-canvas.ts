@@ -189,3 +189,13 @@ export function threadsCanvas(total: number, seed = 2): { document: CanvasDocume
   }
   return { document: build.document, editId: first[0]! };
 }
+
+/** The worst case for fingerprints: one solid chain of `length` answered questions. */
+export function deepChainCanvas(length: number, seed = 4): CanvasDocument {
+  const build = builder(seed);
+  for (let index = 0; index < length; index += 1) {
+    addQuestion(build, `d${index}`);
+    if (index > 0) wire(build, `d${index - 1}`, `d${index}`, 'solid');
+  }
+  return build.document;
+}

@@ -6,7 +6,7 @@ import { availableParallelism, loadavg } from 'node:os';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
 import { applyChange, compile, computeStaleFull, graphFromDocument, hashCanonical, StaleTracker, type Graph } from '../../src/core/index.ts';
 import { canonicalJson } from '../../src/core/hashing.ts';
-import { prose, seededRandom, threadsCanvas, wideUpstreamCanvas } from './core-canvas.ts';
+import { deepChainCanvas, prose, seededRandom, threadsCanvas, wideUpstreamCanvas } from './core-canvas.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -149,4 +149,11 @@ print('compile_4000_over_1000_ratio', fourThousand / thousand, 'x');
 benchStaleFull(5000, 5);
 benchIncremental(20000, 20);
 benchHashing();
+// Informational, no target: every fingerprint reads all of its ancestors, so one deep chain is
+// quadratic (n(n-1)/2 part digests hashed for a full recompute).
+{
+  const graph = settle(deepChainCanvas(1000));
+  computeStaleFull(graph);
+  print('stale_full_chain_1000_deep_ms', median(Array.from({ length: 3 }, () => time(() => computeStaleFull(graph)))), 'ms');
+}
 if (sweepSum < 0) console.log('unreachable');
