@@ -164,7 +164,10 @@ export async function updateIndex(
     await catalog.endBulk?.();
   }
   flush();
-  database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('last_indexed_at', ?)").run(String(now()));
+  // A query's stat pass that found nothing to do writes nothing.
+  if (planned.length > 0 || vanished.length > 0 || !database.prepare("SELECT 1 FROM meta WHERE key = 'last_indexed_at'").get()) {
+    database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('last_indexed_at', ?)").run(String(now()));
+  }
   summary.durationMs = performance.now() - started;
   return summary;
 }
