@@ -1,0 +1,3 @@
+import { register } from 'node:module';
+
+register('./electron-hooks.mjs', import.meta.url);
