@@ -98,6 +98,16 @@ describe('canvas records over HTTP', () => {
     expect(await readFile(join(server.home, 'canvases', 'garbage.weft.json'), 'utf8')).toBe('not json');
   });
 
+  it('keeps a concurrent burst of saves to one canvas whole: the record is always one complete document', async () => {
+    const saves = Array.from({ length: 25 }, (_, index) => put('burst', sampleCanvas('burst', 'Burst', `version ${index}`)));
+    const responses = await Promise.all(saves);
+    expect(responses.every((response) => response.status === 200)).toBe(true);
+    const stored = JSON.parse(await readFile(join(server.home, 'canvases', 'burst.weft.json'), 'utf8'));
+    expect(stored.nodes[0].text).toMatch(/^version \d+$/);
+    expect(stored).toEqual(sampleCanvas('burst', 'Burst', stored.nodes[0].text));
+    expect((await readdir(join(server.home, 'canvases'))).filter((name) => name.includes('.tmp'))).toEqual([]);
+  });
+
   it('backs up to the chosen folder as <name>.weft.json, debounced to the last write', async () => {
     const settings = await server.api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ backupFolder }) });
     expect((await settings.json()).backupFolder).toBe(backupFolder);
