@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { delimiter, dirname, resolve } from 'node:path';
+import { delimiter, join, resolve, sep } from 'node:path';
 import {
   discoverMemoryFiles,
   Fence,
@@ -12,6 +12,9 @@ import {
 import type { MemoryFile, SessionCatalog, SessionFileRead } from './session-catalog.ts';
 import { SessionReadPool } from './session-read-pool.ts';
 import { indexedSessionFromAtlas } from './session-rows.ts';
+
+/** Memory files a runner loads from a project's working directory. */
+const PROJECT_MEMORY_FILES = ['CLAUDE.md', 'CLAUDE.local.md', '.claude/CLAUDE.md', 'AGENTS.md', 'AGENTS.override.md'];
 
 /** Below this much to read, starting worker threads costs more than it saves. */
 const BULK_BYTES = 32 * 1024 * 1024;
@@ -28,14 +31,14 @@ export interface AtlasCatalogOptions {
 /**
  * The catalog over the real session roots (`WEFT_SESSION_ROOTS`, else the runners' defaults), read through
  * the atlas fence: files are opened read-only and nothing under a root is ever written.
- * Memory files are looked for in the agents' homes (the parents of the session roots), in
- * `WEFT_MEMORY_ROOTS` and in the sessions' working directories.
+ * Memory files are looked for in the agents' homes (`~/.claude` for `~/.claude/projects`, and so on), in
+ * `WEFT_MEMORY_ROOTS` (walked) and the sessions' working directories (their project-level files only).
  */
 export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog {
   const roots = sessionRootsFromEnv(options.env, options.home);
   const fence = new Fence(roots);
   const memoryRoots = [
-    ...new Set([...roots.map((root) => dirname(root)), ...splitList(options.env.WEFT_MEMORY_ROOTS, options.home)]),
+    ...new Set([...roots.flatMap(agentHomeOf), ...splitList(options.env.WEFT_MEMORY_ROOTS, options.home)]),
   ];
   let pool: SessionReadPool | null = null;
   const configured = Number(options.env.WEFT_INDEX_WORKERS);
@@ -79,7 +82,11 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
     },
     async listMemoryFiles(request): Promise<MemoryFile[]> {
       if (!request.discover) return restat(request.known);
-      const extra = request.workingDirectories.filter((directory) => existsSync(directory));
+      // Only the project-level files of each working directory: walking a session's cwd (which may be
+      // $HOME or /tmp) would read whatever lies below it.
+      const extra = request.workingDirectories.flatMap((directory) =>
+        PROJECT_MEMORY_FILES.map((name) => join(directory, name)).filter((file) => existsSync(file)),
+      );
       const found = await discoverMemoryFiles(
         memoryRoots.filter((root) => existsSync(root)),
         extra,
@@ -91,6 +98,21 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
     },
   };
 }
+
+/** `~/.claude` for `~/.claude/projects` (and the Codex and pi layouts); nothing for other roots. */
+function agentHomeOf(root: string): string[] {
+  const normalized = resolve(root);
+  for (const layout of AGENT_LAYOUTS) {
+    if (normalized.endsWith(layout.suffix)) return [normalized.slice(0, normalized.length - layout.strip)];
+  }
+  return [];
+}
+
+const AGENT_LAYOUTS = [
+  { suffix: `${sep}.claude${sep}projects`, strip: `${sep}projects`.length },
+  { suffix: `${sep}.codex${sep}sessions`, strip: `${sep}sessions`.length },
+  { suffix: `${sep}.pi${sep}agent${sep}sessions`, strip: `${sep}sessions`.length },
+];
 
 async function restat(known: readonly { path: string; runner: string | null }[]): Promise<MemoryFile[]> {
   const files: MemoryFile[] = [];

@@ -130,6 +130,23 @@ describe('WhyIndex over the real fixtures', () => {
     expect(anyMemory.every((hit) => hit.field === 'material' && hit.turnKey.startsWith('memory:'))).toBe(true);
   });
 
+  it('with the default roots, reads the agents\' own memory in ~/.claude beside the transcripts', async () => {
+    const space = workspace();
+    const home = join(space.directory, 'home');
+    const project = join(home, '.claude', 'projects', '-tmp-realsessions-out-claude-basic-tools-repo');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl'), readFileSync(join(space.roots[0]!, CLAUDE_BASIC)));
+    writeFileSync(join(home, '.claude', 'CLAUDE.md'), '# Me\nAlways answer in haiku when asked about weather.\n');
+    const index = WhyIndex.open({ env: { WEFT_HOME: space.weftHome }, home });
+    indexes.push(index);
+    await index.index();
+    expect(index.status().roots).toEqual([
+      join(home, '.claude', 'projects'), join(home, '.codex', 'sessions'), join(home, '.pi', 'agent', 'sessions'),
+    ]);
+    expect(index.find('answer in haiku', { in: 'material' })[0]?.turnKey).toBe(`memory:${join(home, '.claude', 'CLAUDE.md')}`);
+    expect(index.why(CLAUDE_HELLO, { cwd: '/' }).hits).toHaveLength(1);
+  });
+
   it('refuses a WEFT_HOME inside a session root, so nothing is ever written under one', () => {
     const space = workspace();
     expect(() => WhyIndex.open({ env: { ...space.env, WEFT_HOME: join(space.roots[0]!, 'weft') } })).toThrow(
