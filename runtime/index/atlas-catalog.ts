@@ -22,7 +22,7 @@ const BULK_BYTES = 32 * 1024 * 1024;
 export interface AtlasCatalogOptions {
   env: NodeJS.ProcessEnv;
   home: string;
-  /** Worker threads for bulk reads (default `WEFT_INDEX_WORKERS`, else one per core but one (the main thread writes SQLite meanwhile); 0 reads in-process). */
+  /** Worker threads for bulk reads (default `WEFT_INDEX_WORKERS`, else one per core; 0 reads in-process). */
   workers?: number;
   /** Bulk work smaller than this is read in-process (default 32 MiB). */
   bulkBytes?: number;
@@ -42,7 +42,7 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
   ];
   let pool: SessionReadPool | null = null;
   const configured = Number(options.env.WEFT_INDEX_WORKERS);
-  const workers = options.workers ?? (options.env.WEFT_INDEX_WORKERS && Number.isInteger(configured) ? configured : Math.max(1, availableParallelism() - 1));
+  const workers = options.workers ?? (options.env.WEFT_INDEX_WORKERS && Number.isInteger(configured) ? configured : availableParallelism());
   return {
     roots,
     // The atlas lists synchronously: thousands of async stats would dominate every query's stat pass.
