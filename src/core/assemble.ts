@@ -4,7 +4,7 @@ import { STALE_MARK, type CompiledSource, type ContextLayer, type PartKind } fro
 import type { Graph } from './graph.ts';
 import { sha256Hex } from './hashing.ts';
 import { digestOf, materialImage, nodeText, type TextKey } from './node-text.ts';
-import type { Partition } from './partition.ts';
+import type { Partition, ReferenceDepth } from './partition.ts';
 import { referenceText } from './reference-block.ts';
 
 /**
@@ -32,84 +32,115 @@ export interface WalkOptions {
 
 const EMPTY_DIGEST = sha256Hex('');
 
-/** Lays the partition out in C5 order, honouring exclusions and de-duplicating images. */
-export function walkContext(graph: Graph, partition: Partition, options: WalkOptions, sink: ContextSink): void {
-  const target = partition.target;
-  const excluded = target.excludedParts.length > 0 ? new Set(target.excludedParts) : null;
-  const seenAttachments = new Set<string>();
-  const isExcluded = (node: CanvasNode, part: PartKind) =>
-    excluded !== null && (excluded.has(node.id) || excluded.has(`${node.id}:${part}`));
-  const digests = sink.wantsDigests;
-  const cachedText = (node: CanvasNode, part: PartKind, key: TextKey) =>
-    sink.text(`${node.id}:${part}`, nodeText(node, key) ?? '', digests ? digestOf(node, key) : '');
-  const images = (hashes: readonly string[]) => {
+/**
+ * Emits the messages of one compiled context into a sink, layer by layer, holding what the
+ * layers share: the target's exclusions and the attachments already shown (de-duplication).
+ */
+export class ContextEmitter {
+  private readonly excluded: Set<string> | null;
+
+  constructor(
+    private readonly graph: Graph,
+    private readonly target: CanvasNode,
+    private readonly options: WalkOptions,
+    private readonly sink: ContextSink,
+    /** Attachment hashes already in context; passed in when extending a known prefix. */
+    readonly seenAttachments: Set<string> = new Set(),
+  ) {
+    this.excluded = target.excludedParts.length > 0 ? new Set(target.excludedParts) : null;
+  }
+
+  private isExcluded(node: CanvasNode, part: PartKind): boolean {
+    return this.excluded !== null && (this.excluded.has(node.id) || this.excluded.has(`${node.id}:${part}`));
+  }
+
+  private cachedText(node: CanvasNode, part: PartKind, key: TextKey): void {
+    this.sink.text(`${node.id}:${part}`, nodeText(node, key) ?? '', this.sink.wantsDigests ? digestOf(node, key) : '');
+  }
+
+  private images(hashes: readonly string[]): void {
     for (const hash of hashes) {
       const partId = `attachment:${hash}`;
-      if (seenAttachments.has(hash) || (excluded !== null && excluded.has(partId))) continue;
-      seenAttachments.add(hash);
-      sink.image(partId, hash, graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream');
+      if (this.seenAttachments.has(hash) || (this.excluded !== null && this.excluded.has(partId))) continue;
+      this.seenAttachments.add(hash);
+      this.sink.image(partId, hash, this.graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream');
     }
-  };
+  }
 
-  for (const node of partition.materials) {
-    if (isExcluded(node, 'material')) continue;
-    sink.begin(node, 'materials', 'user', 'material');
-    cachedText(node, 'material', 'material');
+  material(node: CanvasNode): void {
+    if (this.isExcluded(node, 'material')) return;
+    this.sink.begin(node, 'materials', 'user', 'material');
+    this.cachedText(node, 'material', 'material');
     const image = materialImage(node);
-    if (image) images([image]);
-    sink.end();
+    if (image) this.images([image]);
+    this.sink.end();
   }
 
-  for (const { node, depth } of partition.references) {
-    if (isExcluded(node, 'reference')) continue;
+  reference(node: CanvasNode, depth: ReferenceDepth): void {
+    if (this.isExcluded(node, 'reference')) return;
     const key = `${node.id}|${depth}`;
-    let block = options.referenceMemo?.get(key);
+    let block = this.options.referenceMemo?.get(key);
     if (!block) {
-      block = { text: referenceText(graph, node, depth, options.stale), digest: '' };
-      options.referenceMemo?.set(key, block);
+      block = { text: referenceText(this.graph, node, depth, this.options.stale), digest: '' };
+      this.options.referenceMemo?.set(key, block);
     }
-    if (digests && block.digest === '') block.digest = sha256Hex(block.text);
-    sink.begin(node, 'references', 'user', 'reference');
-    sink.text(`${node.id}:reference`, block.text, block.digest);
-    sink.end();
+    if (this.sink.wantsDigests && block.digest === '') block.digest = sha256Hex(block.text);
+    this.sink.begin(node, 'references', 'user', 'reference');
+    this.sink.text(`${node.id}:reference`, block.text, block.digest);
+    this.sink.end();
   }
 
-  for (const node of partition.chain) {
+  /** A question, note or mirror of the solid chain: its question, then its answer. */
+  chainNode(node: CanvasNode): void {
+    const sink = this.sink;
     if (node.kind === 'note') {
-      if (isExcluded(node, 'note')) continue;
+      if (this.isExcluded(node, 'note')) return;
       sink.begin(node, 'chain', 'user', 'note');
-      cachedText(node, 'note', 'note');
+      this.cachedText(node, 'note', 'note');
       sink.end();
-      continue;
+      return;
     }
-    if (!isExcluded(node, 'question')) {
+    if (!this.isExcluded(node, 'question')) {
       sink.begin(node, 'chain', 'user', 'question');
-      cachedText(node, 'question', 'question');
-      if (node.kind === 'question') images(node.attachments);
+      this.cachedText(node, 'question', 'question');
+      if (node.kind === 'question') this.images(node.attachments);
       sink.end();
     }
     sink.begin(node, 'chain', 'assistant', 'answer');
-    if (nodeText(node, 'answer') !== null && !isExcluded(node, 'answer')) {
-      if (options.stale.has(node.id)) {
+    if (nodeText(node, 'answer') !== null && !this.isExcluded(node, 'answer')) {
+      if (this.options.stale.has(node.id)) {
         const text = `${STALE_MARK}\n${nodeText(node, 'answer')}`;
-        sink.text(`${node.id}:answer`, text, digests ? sha256Hex(text) : '');
+        sink.text(`${node.id}:answer`, text, sink.wantsDigests ? sha256Hex(text) : '');
       } else {
-        cachedText(node, 'answer', 'answer');
+        this.cachedText(node, 'answer', 'answer');
       }
     }
-    if (nodeText(node, 'execution') !== null && !isExcluded(node, 'execution')) cachedText(node, 'execution', 'execution');
+    if (nodeText(node, 'execution') !== null && !this.isExcluded(node, 'execution')) this.cachedText(node, 'execution', 'execution');
     sink.end();
   }
 
-  // The question last; in fingerprint mode the node's own content is blanked.
-  sink.begin(target, 'question', 'user', 'question');
-  if (options.blankOwn) {
-    sink.text(`${target.id}:question`, '', EMPTY_DIGEST);
-  } else {
-    cachedText(target, 'question', 'question');
-    if (target.kind === 'question') images(target.attachments);
+  /** The question last; in fingerprint mode the node's own content is blanked. */
+  question(): void {
+    const target = this.target;
+    this.sink.begin(target, 'question', 'user', 'question');
+    if (this.options.blankOwn) {
+      this.sink.text(`${target.id}:question`, '', EMPTY_DIGEST);
+    } else {
+      this.cachedText(target, 'question', 'question');
+      if (target.kind === 'question') this.images(target.attachments);
+    }
+    this.sink.end();
   }
-  sink.end();
+}
+
+/** Lays the partition out in C5 order, honouring exclusions and de-duplicating images. */
+export function walkContext(graph: Graph, partition: Partition, options: WalkOptions, sink: ContextSink): ContextEmitter {
+  const emitter = new ContextEmitter(graph, partition.target, options, sink);
+  for (const node of partition.materials) emitter.material(node);
+  for (const { node, depth } of partition.references) emitter.reference(node, depth);
+  for (const node of partition.chain) emitter.chainNode(node);
+  emitter.question();
+  return emitter;
 }
 
 /** Builds messages and their sources; with `keepDigests`, a digest per content part too. */

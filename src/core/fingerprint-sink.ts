@@ -1,23 +1,45 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import type { RequestMessage } from '../../protocol/dispatch-request.ts';
 import { imageDigest, type ContextSink } from './assemble.ts';
+import type { ContextLayer } from './compiled-context.ts';
+import { utf8 } from './hashing.ts';
+import { Sha256Stream } from './sha256.ts';
+
+const OPENING = '{"format":"weft.fingerprint","messages":[';
+const CLOSING = '],"version":1}';
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Where a context stands just before its own question: what a child's fingerprint extends. */
+export interface FingerprintPrefix {
+  stream: Sha256Stream;
+  messageCount: number;
+  seenAttachments: Set<string>;
+}
 
 /**
- * Writes, directly, the RFC 8785 canonical JSON of
+ * Streams, directly into SHA-256, the RFC 8785 canonical JSON of
  * `{ format: 'weft.fingerprint', version: 1, messages: [[role, [partDigest…]]…] }`
- * (keys already in canonical order; every token is a hex digest, a role or a media type,
- * escaped by JSON.stringify where it could need it). Equality with `canonicalJson` of the
- * same object is asserted in fingerprint.test.ts.
+ * (keys already in canonical order; tokens are hex digests, roles and JSON-escaped image
+ * digests). Equality with `hashCanonical` of that object is asserted in the property tests.
+ * When the own question begins it takes a snapshot, the prefix a child can extend.
  */
 export class FingerprintSink implements ContextSink {
   readonly wantsDigests = true;
-  private text_ = '';
-  private messageCount = 0;
-  private open = '';
+  private readonly stream: Sha256Stream;
+  private messageCount: number;
+  private current = '';
   private parts = 0;
+  /** Set when the target's own question begins. */
+  prefix: Omit<FingerprintPrefix, 'seenAttachments'> | null = null;
 
-  begin(_node: CanvasNode, _layer: string, role: RequestMessage['role']): void {
-    this.open = `["${role}",[`;
+  constructor(resume?: FingerprintPrefix) {
+    this.stream = resume ? resume.stream.clone() : new Sha256Stream().updateAscii(OPENING);
+    this.messageCount = resume ? resume.messageCount : 0;
+  }
+
+  begin(_node: CanvasNode, layer: ContextLayer, role: RequestMessage['role']): void {
+    if (layer === 'question') this.prefix = { stream: this.stream.clone(), messageCount: this.messageCount };
+    this.current = `["${role}",[`;
     this.parts = 0;
   }
 
@@ -30,18 +52,27 @@ export class FingerprintSink implements ContextSink {
   }
 
   private append(token: string): void {
-    if (this.parts === 0) this.open += token;
-    else this.open += `,${token}`;
+    this.current += this.parts === 0 ? token : `,${token}`;
     this.parts += 1;
   }
 
   end(): void {
     if (this.parts === 0) return;
-    this.text_ += (this.messageCount === 0 ? '' : ',') + this.open + ']]';
+    this.write((this.messageCount === 0 ? '' : ',') + this.current + ']]');
     this.messageCount += 1;
   }
 
-  canonical(): string {
-    return `{"format":"weft.fingerprint","messages":[${this.text_}],"version":1}`;
+  /** The state after every message so far (before the closing), for a child to extend. */
+  snapshot(seenAttachments: Set<string>): FingerprintPrefix {
+    return { stream: this.stream.clone(), messageCount: this.messageCount, seenAttachments };
+  }
+
+  digestHex(): string {
+    return this.stream.clone().updateAscii(CLOSING).digestHex();
+  }
+
+  private write(text: string): void {
+    if (ASCII.test(text)) this.stream.updateAscii(text);
+    else this.stream.update(utf8(text));
   }
 }

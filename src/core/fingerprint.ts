@@ -1,24 +1,86 @@
-import type { UpstreamPart } from '../../protocol/canvas-document.ts';
-import { MessageSink, walkContext, type ContextSink } from './assemble.ts';
-import { FingerprintSink } from './fingerprint-sink.ts';
-import type { Graph } from './graph.ts';
-import { hashCanonical, sha256Hex } from './hashing.ts';
+import type { CanvasNode, UpstreamPart } from '../../protocol/canvas-document.ts';
+import { ContextEmitter, MessageSink, walkContext, type ContextSink, type WalkOptions } from './assemble.ts';
+import { FingerprintSink, type FingerprintPrefix } from './fingerprint-sink.ts';
+import { incomingWires, type Graph } from './graph.ts';
+import { GraphError } from './graph-error.ts';
+import { isLive } from './live.ts';
+import { hashCanonical } from './hashing.ts';
 import { partitionUpstream } from './partition.ts';
 
-/** Shared across fingerprints of one graph (e.g. one StaleTracker pass): reference blocks by `id|depth`. */
+/**
+ * Shared across fingerprints of one graph (one StaleTracker pass): reference blocks by
+ * `id|depth`, and each node's prefix — the hash state just before its own question — so a
+ * child that only extends its parent's context hashes two messages instead of its whole chain.
+ */
 export interface FingerprintSession {
   referenceMemo: Map<string, { text: string; digest: string }>;
+  prefixes: Map<string, FingerprintPrefix>;
 }
 
 export function fingerprintSession(): FingerprintSession {
-  return { referenceMemo: new Map() };
+  return { referenceMemo: new Map(), prefixes: new Map() };
 }
 
 const NO_STALE: ReadonlySet<string> = new Set();
 const OPENING_LENGTH = 240;
+const BLANK: WalkOptions = { stale: NO_STALE, blankOwn: true };
 
-function walkBlank(graph: Graph, nodeId: string, sink: ContextSink, session?: FingerprintSession): void {
-  walkContext(graph, partitionUpstream(graph, nodeId), { stale: NO_STALE, blankOwn: true, referenceMemo: session?.referenceMemo ?? new Map() }, sink);
+function walkBlank(graph: Graph, nodeId: string, sink: ContextSink, session?: FingerprintSession): ContextEmitter {
+  return walkContext(graph, partitionUpstream(graph, nodeId), { ...BLANK, referenceMemo: session?.referenceMemo ?? new Map() }, sink);
+}
+
+/**
+ * The parent whose context this node's context extends by exactly the parent's own turn: the
+ * node has one incoming wire, solid, from a live question or mirror, and neither excludes
+ * parts. Then the scope is the parent's scope plus the parent (last in topological order),
+ * with the same materials and references — so the prefix can be reused.
+ */
+function extendedParent(graph: Graph, nodeId: string): CanvasNode | null {
+  const node = graph.nodes.get(nodeId);
+  if (!node || (node.kind !== 'question' && node.kind !== 'mirror') || node.excludedParts.length > 0) return null;
+  const incoming = incomingWires(graph, nodeId);
+  if (incoming.length !== 1) return null;
+  const wire = graph.wires.get(incoming[0]!)!;
+  if (wire.kind !== 'solid') return null;
+  const parent = graph.nodes.get(wire.from);
+  if (!parent || !isLive(parent) || (parent.kind !== 'question' && parent.kind !== 'mirror') || parent.excludedParts.length > 0) return null;
+  return parent;
+}
+
+/** The prefix of `nodeId`'s blanked context, reusing and filling `session.prefixes`. */
+function prefixOf(graph: Graph, nodeId: string, session: FingerprintSession): FingerprintPrefix {
+  const known = session.prefixes.get(nodeId);
+  if (known) return known;
+  // Climb while each node extends its parent and the parent's prefix is unknown.
+  const climb: { child: CanvasNode; parent: CanvasNode }[] = [];
+  let current = nodeId;
+  let base: FingerprintPrefix;
+  for (;;) {
+    const memo = session.prefixes.get(current);
+    if (memo) {
+      base = memo;
+      break;
+    }
+    const parent = extendedParent(graph, current);
+    if (!parent) {
+      const sink = new FingerprintSink();
+      const emitter: ContextEmitter = walkBlank(graph, current, sink, session);
+      base = { ...sink.prefix!, seenAttachments: emitter.seenAttachments };
+      session.prefixes.set(current, base);
+      break;
+    }
+    climb.push({ child: graph.nodes.get(current)!, parent });
+    current = parent.id;
+  }
+  for (let index = climb.length - 1; index >= 0; index -= 1) {
+    const { child, parent } = climb[index]!;
+    const sink = new FingerprintSink(base);
+    const emitter = new ContextEmitter(graph, child, BLANK, sink, new Set(base.seenAttachments));
+    emitter.chainNode(parent);
+    base = sink.snapshot(emitter.seenAttachments);
+    session.prefixes.set(child.id, base);
+  }
+  return base;
 }
 
 /**
@@ -28,10 +90,16 @@ function walkBlank(graph: Graph, nodeId: string, sink: ContextSink, session?: Fi
  * part, which is a function of exactly the compiled bytes and lets per-node digests be cached:
  * `hashCanonical({ format: 'weft.fingerprint', version: 1, messages: [[role, [digest…]]…] })`.
  */
-export function upstreamFingerprint(graph: Graph, nodeId: string, session?: FingerprintSession): string {
-  const sink = new FingerprintSink();
-  walkBlank(graph, nodeId, sink, session);
-  return sha256Hex(sink.canonical());
+export function upstreamFingerprint(graph: Graph, nodeId: string, session: FingerprintSession = fingerprintSession()): string {
+  const target = graph.nodes.get(nodeId);
+  if (!target) throw new GraphError('not-found', `There is no node ${nodeId} on this canvas.`, { nodeId });
+  if (target.kind !== 'question' && target.kind !== 'mirror') {
+    throw new GraphError('invalid', `A ${target.kind} node has no question to compile.`, { nodeId });
+  }
+  const prefix = prefixOf(graph, nodeId, session);
+  const sink = new FingerprintSink(prefix);
+  new ContextEmitter(graph, target, BLANK, sink, new Set(prefix.seenAttachments)).question();
+  return sink.digestHex();
 }
 
 /** Per live upstream node (compile order): the hash of what it contributes and its opening. */

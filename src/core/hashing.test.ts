@@ -4,6 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, hashCanonical, sha256Hex } from './hashing.ts';
+import { Sha256Stream } from './sha256.ts';
 
 describe('sha256Hex', () => {
   it('matches the NIST vectors', () => {
@@ -56,5 +57,30 @@ describe('canonicalJson (RFC 8785)', () => {
 
   it('hashCanonical is key-order independent', () => {
     expect(hashCanonical({ a: 1, b: [1, 2] })).toBe(hashCanonical({ b: [1, 2], a: 1 }));
+  });
+});
+
+describe('Sha256Stream', () => {
+  it('gives the one-shot digest however the input is split, and clones mid-stream', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 400 }), fc.array(fc.nat({ max: 400 }), { maxLength: 5 }), (bytes, cuts) => {
+        const points = [...new Set(cuts.map((cut) => Math.min(cut, bytes.length)))].sort((left, right) => left - right);
+        const stream = new Sha256Stream();
+        let start = 0;
+        const prefixes: { at: number; copy: Sha256Stream }[] = [];
+        for (const point of [...points, bytes.length]) {
+          stream.update(bytes.subarray(start, point));
+          prefixes.push({ at: point, copy: stream.clone() });
+          start = point;
+        }
+        expect(stream.digestHex()).toBe(bytesToHex(sha256(bytes)));
+        expect(stream.digestHex()).toBe(bytesToHex(sha256(bytes)));
+        for (const { at, copy } of prefixes) {
+          expect(copy.clone().update(bytes.subarray(at)).digestHex()).toBe(bytesToHex(sha256(bytes)));
+          expect(copy.digestHex()).toBe(bytesToHex(sha256(bytes.subarray(0, at))));
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });

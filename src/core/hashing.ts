@@ -20,6 +20,11 @@ export function sha256Hex(input: string | Uint8Array): string {
   return sha256HexOfBytes(typeof input === 'string' ? encoder.encode(input) : input);
 }
 
+/** UTF-8 bytes of `text`. */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
 export function hashCanonical(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }

@@ -16,12 +16,10 @@ const K = new Int32Array([
 ]);
 
 const W = new Int32Array(64);
-const STATE = new Int32Array(8);
 
-function compress(data: Uint8Array, offset: number, end: number): void {
+function compress(state: Int32Array, data: Uint8Array, offset: number, end: number): void {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const w = W;
-  const state = STATE;
   let h0 = state[0]!, h1 = state[1]!, h2 = state[2]!, h3 = state[3]!;
   let h4 = state[4]!, h5 = state[5]!, h6 = state[6]!, h7 = state[7]!;
   for (let position = offset; position < end; position += 64) {
@@ -59,33 +57,85 @@ function compress(data: Uint8Array, offset: number, end: number): void {
 
 const HEX: string[] = Array.from({ length: 256 }, (_, value) => value.toString(16).padStart(2, '0'));
 
+const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+
+/**
+ * Incremental SHA-256 that can be cloned mid-stream, so a hash over a shared prefix is computed
+ * once and extended many times (fingerprints of a chain share their upstream prefix).
+ */
+export class Sha256Stream {
+  private readonly state: Int32Array;
+  private readonly pending: Uint8Array;
+  private pendingLength: number;
+  private length: number;
+
+  constructor(from?: Sha256Stream) {
+    this.state = from ? from.state.slice() : Int32Array.from(INITIAL);
+    this.pending = from ? from.pending.slice() : new Uint8Array(64);
+    this.pendingLength = from ? from.pendingLength : 0;
+    this.length = from ? from.length : 0;
+  }
+
+  clone(): Sha256Stream {
+    return new Sha256Stream(this);
+  }
+
+  update(data: Uint8Array): this {
+    let offset = 0;
+    this.length += data.length;
+    if (this.pendingLength > 0) {
+      const take = Math.min(64 - this.pendingLength, data.length);
+      this.pending.set(data.subarray(0, take), this.pendingLength);
+      this.pendingLength += take;
+      offset = take;
+      if (this.pendingLength < 64) return this;
+      compress(this.state, this.pending, 0, 64);
+      this.pendingLength = 0;
+    }
+    const whole = offset + Math.floor((data.length - offset) / 64) * 64;
+    compress(this.state, data, offset, whole);
+    this.pending.set(data.subarray(whole), 0);
+    this.pendingLength = data.length - whole;
+    return this;
+  }
+
+  /** Appends ASCII text without an encoder (callers pass only 0x00–0x7f). */
+  updateAscii(text: string): this {
+    const bytes = new Uint8Array(text.length);
+    for (let index = 0; index < text.length; index += 1) bytes[index] = text.charCodeAt(index);
+    return this.update(bytes);
+  }
+
+  /** Finishes a copy, so the stream itself can still be extended. */
+  digestHex(): string {
+    const state = this.state.slice();
+    const used = this.pendingLength;
+    const tailLength = used < 56 ? 64 : 128;
+    const tail = new Uint8Array(tailLength);
+    tail.set(this.pending.subarray(0, used));
+    tail[used] = 0x80;
+    const bits = this.length * 8;
+    const high = Math.floor(bits / 0x100000000);
+    const low = bits >>> 0;
+    tail[tailLength - 8] = high >>> 24;
+    tail[tailLength - 7] = (high >>> 16) & 0xff;
+    tail[tailLength - 6] = (high >>> 8) & 0xff;
+    tail[tailLength - 5] = high & 0xff;
+    tail[tailLength - 4] = low >>> 24;
+    tail[tailLength - 3] = (low >>> 16) & 0xff;
+    tail[tailLength - 2] = (low >>> 8) & 0xff;
+    tail[tailLength - 1] = low & 0xff;
+    compress(state, tail, 0, tailLength);
+    let hex = '';
+    for (let index = 0; index < 8; index += 1) {
+      const word = state[index]!;
+      hex += HEX[(word >>> 24) & 0xff]! + HEX[(word >>> 16) & 0xff]! + HEX[(word >>> 8) & 0xff]! + HEX[word & 0xff]!;
+    }
+    return hex;
+  }
+}
+
 /** Lowercase hex SHA-256 of `data`. */
 export function sha256HexOfBytes(data: Uint8Array): string {
-  STATE.set([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-  const length = data.length;
-  const whole = length - (length % 64);
-  compress(data, 0, whole);
-  // The tail: remaining bytes, 0x80, zeros, then the bit length as a 64-bit big-endian integer.
-  const tailLength = length - whole < 56 ? 64 : 128;
-  const tail = new Uint8Array(tailLength);
-  tail.set(data.subarray(whole));
-  tail[length - whole] = 0x80;
-  const bits = length * 8;
-  const high = Math.floor(bits / 0x100000000);
-  const low = bits >>> 0;
-  tail[tailLength - 8] = high >>> 24;
-  tail[tailLength - 7] = (high >>> 16) & 0xff;
-  tail[tailLength - 6] = (high >>> 8) & 0xff;
-  tail[tailLength - 5] = high & 0xff;
-  tail[tailLength - 4] = low >>> 24;
-  tail[tailLength - 3] = (low >>> 16) & 0xff;
-  tail[tailLength - 2] = (low >>> 8) & 0xff;
-  tail[tailLength - 1] = low & 0xff;
-  compress(tail, 0, tailLength);
-  let hex = '';
-  for (let index = 0; index < 8; index += 1) {
-    const word = STATE[index]!;
-    hex += HEX[(word >>> 24) & 0xff]! + HEX[(word >>> 16) & 0xff]! + HEX[(word >>> 8) & 0xff]! + HEX[word & 0xff]!;
-  }
-  return hex;
+  return new Sha256Stream().update(data).digestHex();
 }
