@@ -14,6 +14,7 @@ export {
   outgoingWires,
 } from './graph.ts';
 export { loadCanvas } from './load-canvas.ts';
+export type { LoadedCanvas } from './load-canvas.ts';
 export type {
   ApplyOutcome,
   ChangeContext,

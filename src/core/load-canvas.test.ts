@@ -18,6 +18,15 @@ describe('loadCanvas', () => {
     expect(loadCanvas(emptyCanvasDocument({ id: 'c', name: 'n', workingDirectory: null, createdAt: 0 })).ok).toBe(true);
   });
 
+  it('loads a canvas whose event log was tampered with, and says where the chain breaks', () => {
+    const document = sample();
+    const intact = loadCanvas(document);
+    expect(intact.ok && intact.value.brokenEventAt).toBeNull();
+    document.events[1].op = 'forged';
+    const result = loadCanvas(document);
+    expect(result.ok && result.value.brokenEventAt).toBe(1);
+  });
+
   it('refuses duplicate ids, dangling wires and cycles, saying where', () => {
     const duplicate = sample();
     duplicate.nodes[1].id = duplicate.nodes[0].id;

@@ -1,5 +1,6 @@
 import { migrateCanvasDocument, type CanvasLoadError } from '../../protocol/canvas-migrations.ts';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import { verifyChain } from './event-log.ts';
 import { graphFromDocument, type Graph } from './graph.ts';
 import { failure, success, type Result } from './result.ts';
 import { topologicalOrder } from './walk.ts';
@@ -9,13 +10,25 @@ import { topologicalOrder } from './walk.ts';
  * nodes, no cycle), then builds the graph. Any refusal names what is wrong; nothing is repaired
  * silently.
  */
-export function loadCanvas(input: unknown): Result<{ graph: Graph; document: CanvasDocument; applied: string[] }, CanvasLoadError> {
+export interface LoadedCanvas {
+  graph: Graph;
+  document: CanvasDocument;
+  /** Names of the migration steps applied, oldest first. */
+  applied: string[];
+  /**
+   * Index of the first event that fails `verifyChain`, or null. A broken chain does not stop
+   * the canvas from loading (nothing is lost); the event log view shows where it breaks.
+   */
+  brokenEventAt: number | null;
+}
+
+export function loadCanvas(input: unknown): Result<LoadedCanvas, CanvasLoadError> {
   const migrated = migrateCanvasDocument(input);
   if (!migrated.ok) return failure(migrated.error);
   const document = migrated.document;
   const problem = integrityProblem(document);
   if (problem) return failure({ code: 'corrupt', message: `The canvas file is damaged: ${problem.message}`, path: problem.path });
-  return success({ graph: graphFromDocument(document), document, applied: migrated.applied });
+  return success({ graph: graphFromDocument(document), document, applied: migrated.applied, brokenEventAt: verifyChain(document.events) });
 }
 
 function integrityProblem(document: CanvasDocument): { message: string; path: string } | null {
