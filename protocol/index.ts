@@ -47,8 +47,8 @@ export { EventMetaSchema, EventRecordSchema } from './event-record.ts';
 export type { EventRecord, EventMeta } from './event-record.ts';
 export { RequestPartSchema, RequestMessageSchema, CanonicalRequestSchema, DispatchLaneSchema } from './dispatch-request.ts';
 export type { RequestPart, RequestMessage, CanonicalRequest, DispatchLane } from './dispatch-request.ts';
-export { CONTEXT_BUNDLE_FORMAT, CONTEXT_BUNDLE_VERSION, BundleSourceSchema, ContextBundleSchema } from './context-bundle.ts';
-export type { BundleSource, ContextBundle } from './context-bundle.ts';
+export { CONTEXT_BUNDLE_FORMAT, CONTEXT_BUNDLE_VERSION, BundleSourceSchema, ContextBundleSchema, readContextBundle } from './context-bundle.ts';
+export type { BundleSource, ContextBundle, ContextBundleReadResult } from './context-bundle.ts';
 export { RunnerSchema, ToolOpSchema, ToolStepSchema, TurnSchema, SessionSchema, ParseReportSchema } from './atlas-session.ts';
 export type { Runner, ToolOp, ToolStep, Turn, Session, ParseReport } from './atlas-session.ts';
 export {
