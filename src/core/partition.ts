@@ -38,22 +38,25 @@ export function partitionUpstream(graph: Graph, nodeId: string): Partition {
   if (self === undefined) return { target, materials: [], references: [], chain: [] };
   const { mark } = scratch(index.ids.length);
   const scope = solidAncestors(index, self, mark);
-
   // Dashed sources into the target or the chain scope, outside the scope; `full` wins.
   const referenced = new Map<number, ReferenceDepth>();
-  const collect = (node: number) => {
-    for (let edge = index.inStart[node]!; edge < index.inStart[node + 1]!; edge += 1) {
-      const kind = index.inKind[edge]!;
-      if (kind === SOLID) continue;
-      const from = index.inFrom[edge]!;
-      if (from === self || mark[from] === 1) continue;
-      if (referenced.get(from) !== 'full') referenced.set(from, kind === FULL ? 'full' : 'quote');
-    }
-  };
-  collect(self);
-  for (const node of scope) collect(node);
-  const order = solidTopologicalOrder(index, scope, mark);
-  clearMarks(mark, scope);
+  let order: number[];
+  try {
+    const collect = (node: number) => {
+      for (let edge = index.inStart[node]!; edge < index.inStart[node + 1]!; edge += 1) {
+        const kind = index.inKind[edge]!;
+        if (kind === SOLID) continue;
+        const from = index.inFrom[edge]!;
+        if (from === self || mark[from] === 1) continue;
+        if (referenced.get(from) !== 'full') referenced.set(from, kind === FULL ? 'full' : 'quote');
+      }
+    };
+    collect(self);
+    for (const node of scope) collect(node);
+    order = solidTopologicalOrder(index, scope, mark);
+  } finally {
+    clearMarks(mark, scope);
+  }
 
   const materials: CanvasNode[] = [];
   const references: { node: CanvasNode; depth: ReferenceDepth }[] = [];
@@ -82,8 +85,12 @@ export function liveSolidChain(graph: Graph, nodeId: string): CanvasNode[] {
   if (self === undefined) return [];
   const { mark } = scratch(index.ids.length);
   const scope = solidAncestors(index, self, mark);
-  const order = solidTopologicalOrder(index, scope, mark);
-  clearMarks(mark, scope);
+  let order: number[];
+  try {
+    order = solidTopologicalOrder(index, scope, mark);
+  } finally {
+    clearMarks(mark, scope);
+  }
   const chain: CanvasNode[] = [];
   for (const position of order) {
     const node = graph.nodes.get(index.ids[position]!)!;
