@@ -7,7 +7,8 @@
  *   the first text chunk when the same AI SDK client (openai-compatible) calls the scripted provider
  *   directly; the two alternate in one run and the figure is the median of the per-pair differences.
  * - stream_tokens_per_s: text-deltas per second received through the server for a long answer
- *   (one token per provider chunk, no delays).
+ *   (one token per provider chunk, no delays); stream_tokens_per_s_direct is the same answer read by
+ *   the AI SDK client straight from the provider, for reference.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { rm } from 'node:fs/promises';
@@ -109,6 +110,14 @@ async function main(): Promise<void> {
     });
     const seconds = (performance.now() - started) / 1000;
 
+    // Reference: the same long answer read by the AI SDK client straight from the provider.
+    const directLong = createOpenAICompatible({ name: 'bench', baseURL: `${provider.info.url}/v1`, includeUsage: true }).chatModel('long');
+    const directStarted = performance.now();
+    let directDeltas = 0;
+    const directResult = streamText({ model: directLong, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }], maxRetries: 0 });
+    for await (const chunk of directResult.textStream) if (chunk) directDeltas++;
+    const directSeconds = (performance.now() - directStarted) / 1000;
+
     console.log(`first_token_server_median_ms: ${median(serverTimes).toFixed(2)} ms`);
     console.log(`first_token_direct_median_ms: ${median(directTimes).toFixed(2)} ms`);
     // Rounds alternate server and direct calls, so each pair shares the machine's momentary load;
@@ -117,6 +126,7 @@ async function main(): Promise<void> {
     console.log(`first_token_overhead_ms: ${overhead.toFixed(2)} ms`);
     console.log(`stream_tokens: ${deltas} tokens`);
     console.log(`stream_tokens_per_s: ${Math.round(deltas / seconds)} tokens/s`);
+    console.log(`stream_tokens_per_s_direct: ${Math.round(directDeltas / directSeconds)} tokens/s`);
     // Other work on the machine moves these figures a lot; say how busy it was.
     console.log(`cpus: ${availableParallelism()} cores`);
     console.log(`load_average_1m: ${loadavg()[0]!.toFixed(2)} processes`);
