@@ -15,8 +15,8 @@ describe('weft mcp over stdio', () => {
   let client: Client;
 
   beforeAll(async () => {
+    // No `weft index` first: the server connects at once and its first tool call builds the index.
     space = copyFixtures('weft-mcp-');
-    await runWeft(['index'], { env: space.env });
     client = new Client({ name: 'weft-test', version: '1.0.0' });
     const env = Object.fromEntries(Object.entries(space.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [WEFT_BIN, 'mcp'], env, stderr: 'pipe' }));

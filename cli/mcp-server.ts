@@ -89,8 +89,8 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
 /** `weft mcp`: opens the index (building it on first use) and serves on stdin/stdout. */
 export async function serveMcp(io: Terminal): Promise<void> {
   const { WhyIndex } = await import('../runtime/index/index.ts');
+  // Connect at once; the first tool call builds the index if there is none yet (its refresh does).
   const index = WhyIndex.open({ env: io.env });
-  if (index.createdNow) await index.index();
   const server = createMcpServer(index, io);
   const transport = new StdioServerTransport();
   transport.onclose = () => index.close();

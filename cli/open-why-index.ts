@@ -8,7 +8,7 @@ export async function openFreshIndex(io: Terminal): Promise<WhyIndex> {
   const index = WhyIndex.open({ env: io.env });
   try {
     const progress = progressBar(io);
-    const summary = index.createdNow ? await index.index(progress.onProgress) : await index.refresh(progress.onProgress);
+    const summary = await index.refresh(progress.onProgress);
     progress.done();
     const notice = refreshNotice(summary);
     if (notice) io.err(`weft: ${notice}\n`);

@@ -39,6 +39,7 @@ export class WhyIndex {
   readonly createdNow: boolean;
   private databaseHandle: IndexDatabase;
   private readonly now: () => number;
+  private builtOnce = false;
 
   private constructor(weftHome: string, catalog: SessionCatalog, now: () => number) {
     this.weftHome = weftHome;
@@ -67,6 +68,8 @@ export class WhyIndex {
 
   /** The cheap stat pass, then whatever moved is read (appended files from where they stopped). */
   refresh(onProgress?: (progress: IndexProgress) => void): Promise<UpdateSummary> {
+    // Nothing indexed yet (first use, or a schema change): the first refresh is a full index.
+    if (!this.builtOnce && this.isEmpty()) return this.index(onProgress);
     return this.update(this.databaseHandle, false, onProgress);
   }
 
@@ -76,6 +79,7 @@ export class WhyIndex {
    */
   async index(onProgress?: (progress: IndexProgress) => void): Promise<UpdateSummary> {
     // An empty index is built beside and swapped in: faster (no journal) and never half-visible.
+    this.builtOnce = true;
     if (this.isEmpty()) return this.rebuild(onProgress);
     const sessions = await this.update(this.databaseHandle, false, onProgress);
     const memory = await this.update(this.databaseHandle, true, onProgress);
