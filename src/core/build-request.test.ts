@@ -47,6 +47,16 @@ describe('buildRequest (C9)', () => {
     });
   });
 
+  it('puts a system block first and hashes it', () => {
+    const { canvas, target } = canvasWithImage();
+    const compiled = canvas.compiled(target);
+    const plain = buildRequest(compiled, { model: 'm' });
+    const withSystem = buildRequest(compiled, { model: 'm', system: 'You are terse.' });
+    expect(withSystem.request.messages[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'You are terse.' }] });
+    expect(withSystem.request.messages.slice(1)).toEqual(plain.request.messages);
+    expect(withSystem.requestHash).not.toBe(plain.requestHash);
+  });
+
   it('sends images as digests, or a named placeholder for a model without vision', () => {
     const { canvas, target } = canvasWithImage();
     const compiled = canvas.compiled(target);

@@ -12,6 +12,8 @@ export interface BuildRequestOptions {
   memoryBlock?: string | null;
   /** The recall block, inserted verbatim after the memory block, before the question. */
   recallBlock?: string | null;
+  /** A system message put first (a role, or a tool/agent header), hashed like everything else. */
+  system?: string | null;
   /** Whether the model takes images; when false each image becomes a named text placeholder. */
   images?: boolean;
   /** Which path dispatches (recorded on the commit event). Default 'chat'. */
@@ -46,6 +48,7 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
   if (options.recallBlock) late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.recallBlock) }] });
   // Late blocks sit just before the question, which compile always puts last.
   messages.splice(Math.max(0, messages.length - 1), 0, ...late);
+  if (options.system) messages.unshift({ role: 'system', content: [{ type: 'text', text: wellFormed(options.system) }] });
   const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };
   const requestHash = hashCanonical(request);
   const lane = options.lane ?? 'chat';
