@@ -121,6 +121,32 @@ describe('bad bodies are refused with codes and change nothing', () => {
     expect(await readFile(join(server.home, 'canvases', 'keep.weft.json'), 'utf8')).toBe(before);
   });
 
+  it('cuts off a chunked body (no Content-Length) as soon as it passes the limit', async () => {
+    const { request } = await import('node:http');
+    let sent = 0;
+    let sentWhenAnswered = -1;
+    const status = await new Promise<number>((resolve, reject) => {
+      const outgoing = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/decide', headers: { host: host(), ...bearer(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (response) => {
+        sentWhenAnswered = sent;
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      outgoing.on('error', () => undefined);
+      const chunk = 'x'.repeat(64 * 1024);
+      const pump = () => {
+        // Keep sending up to 8 MB; the server must answer long before that.
+        while (sent < 128 && outgoing.write(chunk)) sent++;
+        if (sent < 128) outgoing.once('drain', pump);
+        else outgoing.end();
+      };
+      outgoing.write('{"kind":"x","prompt":"');
+      pump();
+      setTimeout(() => reject(new Error('no answer')), 10_000);
+    });
+    expect(status).toBe(413);
+    expect(sentWhenAnswered).toBeLessThan(128);
+  });
+
   it('refuses path-traversal and malformed canvas ids', async () => {
     for (const id of ['..%2F..%2Fetc%2Fpasswd', '..', 'a.b', 'a%00b', 'x'.repeat(101), '%2E%2E']) {
       const response = await server.api(`/api/canvases/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sampleCanvas('a')) });
