@@ -35,6 +35,8 @@ export interface CanvasRecordsOptions {
  */
 export class CanvasRecords {
   private readonly queue = new KeyedQueue();
+  /** Listing summaries by id, reused while the file's mtime and size are unchanged (big canvases parse slowly). */
+  private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: CanvasSummary }>();
 
   constructor(private readonly options: CanvasRecordsOptions) {}
 
@@ -57,8 +59,16 @@ export class CanvasRecords {
       const id = name.slice(0, -SUFFIX.length);
       if (!CANVAS_ID_PATTERN.test(id)) continue;
       try {
+        const info = await stat(join(this.options.directory, name));
+        const cached = this.summaries.get(id);
+        if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+          canvases.push(cached.summary);
+          continue;
+        }
         const { document, updatedAt } = await this.read(id);
-        canvases.push({ id, name: document.canvas.name, updatedAt, nodeCount: document.nodes.length });
+        const summary = { id, name: document.canvas.name, updatedAt, nodeCount: document.nodes.length };
+        this.summaries.set(id, { mtimeMs: info.mtimeMs, size: info.size, summary });
+        canvases.push(summary);
       } catch {
         unreadable.push(id);
       }
