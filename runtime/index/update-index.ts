@@ -95,7 +95,8 @@ export async function updateIndex(
     catalog.listSessionFiles(),
     catalog
       .listMemoryFiles({ discover: options.discoverMemory ?? false, known: knownMemory, workingDirectories })
-      .catch(() => [] as MemoryFile[]),
+      // Discovery failing must not read as "every memory file vanished": keep what is known as it is.
+      .catch(() => knownMemory.map((row): MemoryFile => ({ path: row.path, size: row.size, mtimeMs: row.mtimeMs, runner: row.runner }))),
     listCanvasFiles(options.canvasesDirectory),
   ]);
 
