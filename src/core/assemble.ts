@@ -3,7 +3,7 @@ import type { RequestMessage, RequestPart } from '../../protocol/dispatch-reques
 import { STALE_MARK, type CompiledSource, type ContextLayer, type PartKind } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
 import { sha256Hex } from './hashing.ts';
-import { digestOf, materialImage, nodeText, type TextKey } from './node-text.ts';
+import { digestOf, materialImage, nodeText, partIdOf, type TextKey } from './node-text.ts';
 import type { Partition, ReferenceDepth } from './partition.ts';
 import { referenceText } from './reference-block.ts';
 
@@ -55,7 +55,7 @@ export class ContextEmitter {
   }
 
   private cachedText(node: CanvasNode, part: PartKind, key: TextKey): void {
-    this.sink.text(`${node.id}:${part}`, nodeText(node, key) ?? '', this.sink.wantsDigests ? digestOf(node, key) : '');
+    this.sink.text(partIdOf(node, part), nodeText(node, key) ?? '', this.sink.wantsDigests ? digestOf(node, key) : '');
   }
 
   private images(hashes: readonly string[]): void {
@@ -86,7 +86,7 @@ export class ContextEmitter {
     }
     if (this.sink.wantsDigests && block.digest === '') block.digest = sha256Hex(block.text);
     this.sink.begin(node, 'references', 'user', 'reference');
-    this.sink.text(`${node.id}:reference`, block.text, block.digest);
+    this.sink.text(partIdOf(node, 'reference'), block.text, block.digest);
     this.sink.end();
   }
 
@@ -110,7 +110,7 @@ export class ContextEmitter {
     if (nodeText(node, 'answer') !== null && !this.isExcluded(node, 'answer')) {
       if (this.options.stale.has(node.id)) {
         const text = `${STALE_MARK}\n${nodeText(node, 'answer')}`;
-        sink.text(`${node.id}:answer`, text, sink.wantsDigests ? sha256Hex(text) : '');
+        sink.text(partIdOf(node, 'answer'), text, sink.wantsDigests ? sha256Hex(text) : '');
       } else {
         this.cachedText(node, 'answer', 'answer');
       }
@@ -124,7 +124,7 @@ export class ContextEmitter {
     const target = this.target;
     this.sink.begin(target, 'question', 'user', 'question');
     if (this.options.blankOwn) {
-      this.sink.text(`${target.id}:question`, '', EMPTY_DIGEST);
+      this.sink.text(partIdOf(target, 'question'), '', EMPTY_DIGEST);
     } else {
       this.cachedText(target, 'question', 'question');
       if (target.kind === 'question') this.images(target.attachments);
@@ -186,7 +186,7 @@ export class MessageSink implements ContextSink {
     const node = this.node;
     if (this.content.length === 0 || node === null) return;
     this.messages.push({ role: this.role, content: this.content });
-    this.sources.push({ nodeId: node.id, layer: this.layer, part: this.part, partId: `${node.id}:${this.part}`, contentPartIds: this.partIds });
+    this.sources.push({ nodeId: node.id, layer: this.layer, part: this.part, partId: partIdOf(node, this.part), contentPartIds: this.partIds });
     if (this.wantsDigests) this.digests.push(this.partDigests);
   }
 }

@@ -44,6 +44,18 @@ export function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATES, '\uFFFD');
 }
 
+/** `<nodeId>:<part>`, made once per node object (compile emits one or two per message). */
+export function partIdOf(node: CanvasNode, part: string): string {
+  const texts = entry(node).texts;
+  const key = `#${part}`;
+  let id = texts.get(key);
+  if (id === undefined || id === null) {
+    id = `${node.id}:${part}`;
+    texts.set(key, id);
+  }
+  return id;
+}
+
 /** SHA-256 of one of a node's texts, cached with it. */
 export function digestOf(node: CanvasNode, key: TextKey): string {
   const digests = entry(node).digests;
