@@ -63,8 +63,9 @@ interface Planned {
 const BATCH_BYTES = 8 * 1024 * 1024;
 const BATCH_FILES = 500;
 const MEMORY_FILE_MAXIMUM_BYTES = 4 * 1024 * 1024;
-/** Files read at once: enough to keep every worker busy and hide read latency. */
-const READ_CONCURRENCY = 3;
+/** Files read at once: enough to hide read latency, and in bulk to keep workers fed while a batch commits. */
+const READ_CONCURRENCY = 2;
+const BULK_READ_CONCURRENCY = 6;
 
 /**
  * Brings the index up to date with the catalog: a cheap stat pass, then only files that moved are read.
@@ -141,7 +142,7 @@ export async function updateIndex(
 
   // Reads overlap (their waits, or parallel workers); writes stay on this thread, batched in transactions.
   if (bytesTotal > 0) catalog.beginBulk?.(bytesTotal);
-  const concurrency = READ_CONCURRENCY;
+  const concurrency = bytesTotal >= BATCH_BYTES ? BULK_READ_CONCURRENCY : READ_CONCURRENCY;
   let next = 0;
   const readOne = async (): Promise<void> => {
     while (next < planned.length) {
