@@ -49,7 +49,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       steps.forEach((step, position) => {
         lines.push(`${position + 1}. ${step.name ?? '?'} [${step.op ?? 'other'}]${step.isError ? ' (error)' : ''} ${step.inputSummary ?? ''}`.trimEnd());
         for (const file of step.files ?? []) lines.push(`   file: ${file}`);
-        if (step.resultSummary) lines.push(`   → ${step.resultSummary}`);
+        if (step.resultSummary) lines.push(`   → ${step.resultSummary.replaceAll('\n', '\n     ')}`);
       });
     }
     io.out(`${lines.join('\n')}\n`);
