@@ -157,6 +157,39 @@ describe('compile exclusions and attachments', () => {
     expect(texts(canvas, second)).toEqual(['Q1|<image aaaa>', 'A1', 'Q2']);
   });
 
+  it('leaves out each kind of part by its part id', () => {
+    const canvas = new TestCanvas();
+    const material = canvas.addMaterial('M', 'material');
+    const reference = canvas.addQuestion('R');
+    const note = canvas.addNote('note');
+    const question = canvas.addQuestion('Q');
+    canvas.answer(question, 'A');
+    const mirror = canvas.addMirror({
+      runner: 'pi', sessionId: 's', turnKey: 'pi:s#1', turnNumber: 1, question: 'MQ', answer: 'MA', model: null, at: null,
+      steps: [{ name: 'Write', op: 'write', inputSummary: '', files: ['/w/x.ts'], resultSummary: '', isError: false }],
+      delegatedBy: null,
+    });
+    const target = canvas.addQuestion('T');
+    canvas.wire(material, target);
+    canvas.wire(reference, target, 'quote');
+    canvas.wire(note, target);
+    canvas.wire(question, target);
+    canvas.wire(mirror, target);
+    const partIds = () => canvas.compiled(target).sources.flatMap((source) => source.contentPartIds);
+    expect(partIds()).toEqual([
+      `${material}:material`, `${reference}:reference`, `${note}:note`, `${question}:question`, `${question}:answer`,
+      `${mirror}:question`, `${mirror}:answer`, `${mirror}:execution`, `${target}:question`,
+    ]);
+    for (const part of [`${material}:material`, `${reference}:reference`, `${note}:note`, `${question}:question`, `${mirror}:execution`]) {
+      canvas.exclude(target, part);
+      expect(partIds()).not.toContain(part);
+    }
+    expect(partIds()).toEqual([`${question}:answer`, `${mirror}:question`, `${mirror}:answer`, `${target}:question`]);
+    // The node's own question cannot be excluded: it is what is being asked.
+    canvas.exclude(target, `${target}:question`);
+    expect(partIds().at(-1)).toBe(`${target}:question`);
+  });
+
   it('de-duplicates attachments by hash across the whole context', () => {
     const canvas = new TestCanvas();
     const first = canvas.addQuestion('Q1', { attachments: [IMAGE_A, IMAGE_B] });
