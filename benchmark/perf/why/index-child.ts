@@ -4,14 +4,17 @@
  */
 import { WhyIndex } from '../../../runtime/index/index.ts';
 
+const started = performance.now();
 const index = WhyIndex.open({ env: process.env });
 const summary = await index.index();
+// Everything from opening to the renamed, checkpointed file, not only the reads and writes.
+const durationMs = performance.now() - started;
 const status = index.status();
 index.close();
 if (summary.failed.length > 0) console.error(`unreadable: ${summary.failed.length}, first: ${summary.failed[0]!.reason}`);
 console.log(
   JSON.stringify({
-    durationMs: summary.durationMs,
+    durationMs,
     bytesRead: summary.bytesRead,
     turns: status.turns,
     databaseBytes: status.databaseBytes,
