@@ -3,7 +3,7 @@ import { isMirrorEdited, touchedFiles } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { askWhy } from './atlas-loading.ts';
 import { formatDate, RUNNER_LABEL } from './format.ts';
-import { pathsInText } from './format.ts';
+import { pathsInText, whyTargetFor } from './format.ts';
 
 /** The node panel's mirror section: source vs copy, the execution-record toggle, and "why this file". */
 export function MirrorNodeExtras({ node }: { node: MirrorNode }) {
@@ -56,7 +56,7 @@ export function MirrorNodeExtras({ node }: { node: MirrorNode }) {
             {[...files, ...mentioned].map((file) => (
               <li key={file}>
                 <code title={file}>{file}</code>
-                <button className="button small" data-testid="why-this-file" onClick={() => void askWhy(file)}>Why this file</button>
+                <button className="button small" data-testid="why-this-file" onClick={() => void askWhy(whyTargetFor(file))}>Why this file</button>
               </li>
             ))}
           </ul>

@@ -10,6 +10,9 @@ import { ledgerFor, mirrorSession, setFollowing } from './mirror-actions.ts';
 import { useAtlas } from './use-atlas.ts';
 
 
+/** A long session lists its first turns only; the mirror takes every turn. */
+const SHOWN_TURNS = 200;
+
 /** One session's turns and its subagent runs, with the mirror and follow actions. */
 export function SessionDetail({ target }: { target: { runner: Runner; sessionId: string } }) {
   const store = useWeftStore();
@@ -40,7 +43,7 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
   const main = sessions?.find((session) => !session.isSubagent) ?? sessions?.[0];
   const runs = new Map((sessions ?? []).filter((session) => session !== main).map((session) => [session.sessionId, session] as const));
   const mirror = async (where: 'new' | 'current') => {
-    await mirrorSession(store, target, where, { follow: followLive });
+    await mirrorSession(store, target, where, { follow: followLive, ...(sessions ? { sessions } : {}) });
     void loadSessions();
   };
   const toggleFollow = async (value: boolean) => {
@@ -79,7 +82,7 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
             {ledger && <div className="hint" data-testid="already-mirrored">{ledger.turnKeys.length} item{ledger.turnKeys.length === 1 ? '' : 's'} of this session are on “{canvasName}”; mirroring again appends only new turns.</div>}
             <div className="section-title" style={{ marginTop: 16 }}>{main.turns.length} turn{main.turns.length === 1 ? '' : 's'}</div>
             <ol className="atlas-turns">
-              {main.turns.map((turn) => (
+              {main.turns.slice(0, SHOWN_TURNS).map((turn) => (
                 <li key={turn.key} data-testid="session-turn">
                   {turn.afterCompaction && <div className="atlas-compaction">Context compacted before this turn</div>}
                   <div className="atlas-turn-question">{clip(turn.userText, 220) || <em>(no text)</em>}</div>
@@ -99,6 +102,7 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
                 </li>
               ))}
             </ol>
+            {main.turns.length > SHOWN_TURNS && <div className="hint" style={{ marginTop: 8 }}>…and {main.turns.length - SHOWN_TURNS} more turns (all of them are mirrored).</div>}
           </>
         )}
       </div>

@@ -5,9 +5,12 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
+// One formatter for every card: `toLocaleString` builds a new one per call, which shows on 500 cards.
+const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+
 export function formatDate(at: number | null): string {
   if (at === null) return 'unknown time';
-  return new Date(at).toLocaleString(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+  return DATE_FORMAT.format(at);
 }
 
 export const RUNNER_LABEL: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex', pi: 'Pi' };
@@ -63,4 +66,13 @@ export function folderLabels(paths: readonly (string | null)[]): Map<string | nu
 export function clip(text: string, length: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > length ? `${flat.slice(0, length - 1).trimEnd()}…` : flat;
+}
+
+/**
+ * What to ask the why index for a path found in text: absolute paths as they are; a relative path has no folder
+ * to resolve against in the browser, so its file name is asked for (matched anywhere).
+ */
+export function whyTargetFor(path: string): string {
+  if (path.startsWith('/')) return path;
+  return path.split('/').filter(Boolean).pop() ?? path;
 }

@@ -10,6 +10,8 @@ import { atlasStore } from './atlas-state.ts';
 import { clip } from './format.ts';
 
 const now = () => Date.now();
+/** Timing marks (`weft-mirror:*`) the Atlas benchmark reads; cheap enough to keep. */
+const mark = (name: string) => performance.mark(`weft-mirror:${name}`);
 const newId = createIdGenerator(now);
 
 export interface MirrorTarget {
@@ -41,6 +43,7 @@ export function applyMirror(store: WeftStore, sessions: Session[], options: { fo
   const graph = store.getState().graph;
   const main = sessions.find((session) => !session.isSubagent) ?? sessions[0];
   if (!graph || !main) return null;
+  mark('planning');
   const plan = planMirror(graph, sessions, ledgerFor(graph, main), {
     now: now(),
     newId,
@@ -48,7 +51,10 @@ export function applyMirror(store: WeftStore, sessions: Session[], options: { fo
     ...(options.following !== undefined ? { following: options.following } : {}),
   });
   if (plan.changes.length === 0) return plan;
-  return store.getState().apply({ type: 'batch', changes: plan.changes }) ? plan : null;
+  mark('planned');
+  const applied = store.getState().apply({ type: 'batch', changes: plan.changes });
+  mark('applied');
+  return applied ? plan : null;
 }
 
 function showCanvas(store: WeftStore): void {
@@ -71,13 +77,22 @@ export function revealNode(store: WeftStore, nodeId: string): void {
  * Mirrors a session (with its subagent runs) onto a new canvas named after it, or onto the open canvas.
  * Mirroring again appends only turns past the ledger.
  */
-export async function mirrorSession(store: WeftStore, target: MirrorTarget, where: 'new' | 'current', options: { follow?: boolean } = {}): Promise<MirrorPlan | null> {
+export async function mirrorSession(
+  store: WeftStore,
+  target: MirrorTarget,
+  where: 'new' | 'current',
+  options: { follow?: boolean; sessions?: Session[] } = {},
+): Promise<MirrorPlan | null> {
   atlasStore.setState({ mirroring: target.sessionId });
   try {
-    const { sessions } = await atlasApi.session(target.runner, target.sessionId);
+    // The detail view already read the session; anything else reads it now.
+    mark('start');
+    const sessions = options.sessions ?? (await atlasApi.session(target.runner, target.sessionId)).sessions;
+    mark('read');
     const main = sessions.find((session) => !session.isSubagent) ?? sessions[0];
     if (!main) return null;
     if (where === 'new') await store.getState().createCanvas(clip(main.title, 64) || `${main.runner} session`);
+    mark('canvas');
     const plan = applyMirror(store, sessions, options.follow !== undefined ? { following: options.follow } : {});
     if (options.follow !== undefined) await atlasApi.setFollowing(target.runner, target.sessionId, options.follow);
     showCanvas(store);

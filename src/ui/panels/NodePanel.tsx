@@ -3,6 +3,7 @@ import { nodeTitle } from '../canvas/node-labels.ts';
 import { runCommand } from '../commands/run-command.ts';
 import { QuestionPanel } from './QuestionPanel.tsx';
 import { TextNodePanel } from './TextNodePanel.tsx';
+import { WhyFileLinks } from '../atlas/WhyFileLinks.tsx';
 
 const KIND_LABEL = { question: 'Question', note: 'Note', material: 'Material', frame: 'Frame', mirror: 'Mirrored turn' } as const;
 
@@ -28,6 +29,7 @@ export function NodePanel() {
       <div className="panel-body">
         {node.archived && <div className="banner" style={{ marginBottom: 12, background: 'var(--surface-muted)', color: 'var(--text-muted)', borderColor: 'var(--border)' }}>Archived: left out of every context, the stale set, Replay and reruns. Unarchive to restore it.</div>}
         {node.kind === 'question' ? <QuestionPanel node={node} /> : <TextNodePanel node={node} />}
+        <WhyFileLinks node={node} />
       </div>
     </aside>
   );
