@@ -54,6 +54,10 @@ describe('security guards', () => {
     expect(otherPort.status).toBe(403);
     const crossSite = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), 'sec-fetch-site': 'cross-site', ...bearer() } });
     expect(crossSite.status).toBe(403);
+    const opaque = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), origin: 'null', ...bearer() } });
+    expect(opaque.status).toBe(403);
+    const sameSite = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), 'sec-fetch-site': 'same-site', ...bearer() } });
+    expect(sameSite.status).toBe(403);
     const own = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), origin: server.origin, ...bearer() } });
     expect(own.status).toBe(200);
   });
@@ -70,6 +74,12 @@ describe('security guards', () => {
     expect(withCookie.status).toBe(200);
     const staleLink = await rawRequest(server.port, { path: '/?token=stale', headers: { host: host() } });
     expect(staleLink.status).toBe(401);
+    const malformed = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), cookie: 'weft_token=%E0%A4%A' } });
+    expect(malformed.status).toBe(401);
+    // The redirect stays on this server even when the path normalises to `//host`.
+    const offsite = await rawRequest(server.port, { path: `/.//evil.example/x?token=${server.token}&keep=1`, headers: { host: host() } });
+    expect(offsite.status).toBe(302);
+    expect(offsite.headers.location).toBe('/evil.example/x?keep=1');
   });
 
   it('binds to loopback and writes server.json (0600) in a 0700 home', async () => {

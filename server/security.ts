@@ -15,7 +15,13 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   if (!header) return undefined;
   for (const piece of header.split(';')) {
     const [key, ...rest] = piece.trim().split('=');
-    if (key === name) return decodeURIComponent(rest.join('='));
+    if (key !== name) continue;
+    // A malformed escape (`%E0%A4%A`) is simply no token: 401, not a 500.
+    try {
+      return decodeURIComponent(rest.join('='));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }
@@ -86,6 +92,7 @@ export function tokenHandoff(options: SecurityOptions): RequestHandler {
     response.cookie(TOKEN_COOKIE, options.token, { httpOnly: true, sameSite: 'strict', path: '/' });
     const url = new URL(request.originalUrl, 'http://placeholder');
     url.searchParams.delete('token');
-    response.redirect(302, url.pathname + url.search);
+    // `/.//evil.example` normalises to the path `//evil.example`, which a browser reads as another host.
+    response.redirect(302, '/' + url.pathname.replace(/^\/+/, '') + url.search);
   };
 }
