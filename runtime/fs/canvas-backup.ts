@@ -1,16 +1,51 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 
-/** A canvas name made safe as a file name on every platform. */
-export function backupFileName(name: string, fallback: string): string {
-  const cleaned = name
-    .replace(/[\\/:*?"<>|\u0000-\u001f]/g, '-')
-    .replace(/^[.\s]+|[.\s]+$/g, '')
-    .slice(0, 100);
-  return (cleaned || fallback) + '.weft.json';
+const SUFFIX = '.weft.json';
+/** File names are limited to 255 bytes; this leaves room for ` (<id>)` and the suffix. */
+const MAX_BASE_BYTES = 120;
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
+/** At most `limit` UTF-8 bytes of `text`, never splitting a character. */
+function capBytes(text: string, limit: number): string {
+  let result = '';
+  let bytes = 0;
+  for (const character of text) {
+    bytes += Buffer.byteLength(character);
+    if (bytes > limit) break;
+    result += character;
+  }
+  return result;
+}
+
+/**
+ * `<name>.weft.json` with the name made safe as a file name on every platform: no separators or
+ * control characters, no dots or spaces at the ends, at most 120 bytes, no reserved device names.
+ * An empty result falls back to the canvas id; `withId` appends ` (<id>)` to tell namesakes apart.
+ */
+export function backupFileName(name: string, id: string, withId = false): string {
+  const trim = (text: string) => text.replace(/^[.\s]+|[.\s]+$/g, '');
+  const base = trim(capBytes(trim(name.replace(/[\\/:*?"<>|\u0000-\u001f]/g, '-')), MAX_BASE_BYTES)) || id;
+  const full = withId && base !== id ? `${base} (${id})` : base;
+  return (WINDOWS_RESERVED.test(full) ? full + '_' : full) + SUFFIX;
+}
+
+/** Whether the file at `path` is missing or is a backup of canvas `id` (anything else is not ours to replace). */
+async function isFreeFor(path: string, id: string): Promise<boolean> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+  try {
+    return (JSON.parse(text) as { canvas?: { id?: unknown } }).canvas?.id === id;
+  } catch {
+    return false;
+  }
 }
 
 export interface CanvasBackupOptions {
@@ -50,7 +85,9 @@ export class CanvasBackup {
         const folder = await this.options.folder();
         if (!folder) return;
         await mkdir(folder, { recursive: true });
-        const target = join(folder, backupFileName(entry.document.canvas.name, id));
+        // Two canvases may share a name; the second one's backup gets its id so neither replaces the other.
+        let target = join(folder, backupFileName(entry.document.canvas.name, id));
+        if (!(await isFreeFor(target, id))) target = join(folder, backupFileName(entry.document.canvas.name, id, true));
         await writeFileAtomic(target, JSON.stringify(entry.document, null, 2) + '\n', { mode: 0o600, fileSystem: this.options.fileSystem });
       } catch (error) {
         this.options.onError?.(error);
