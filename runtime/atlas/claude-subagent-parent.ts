@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { FenceError, type Fence } from './fence.ts';
 import { readSessionBytes } from './session-file-reader.ts';
@@ -13,8 +13,7 @@ const PARENT_CACHE_LIMIT = 16;
 
 async function readSmallJson(file: string, fence: Fence): Promise<Record<string, unknown> | null> {
   try {
-    const real = await fence.resolve(file);
-    const handle = await open(real, 'r');
+    const { handle } = await fence.open(file);
     try {
       const buffer = Buffer.alloc(MAX_META_BYTES);
       const { bytesRead } = await handle.read(buffer, 0, MAX_META_BYTES, 0);

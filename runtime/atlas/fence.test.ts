@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -69,6 +70,20 @@ describe('Fence', () => {
     const fence = new Fence([root]);
     await expect(readSessionFile(path.join(outside, 'secret.jsonl'), { fence })).rejects.toMatchObject({ code: 'FENCE_OUTSIDE_ROOTS' });
     await expect(readSessionFile(path.join(root, 'project', 'escape.jsonl'), { fence })).rejects.toMatchObject({ code: 'FENCE_SYMLINK_ESCAPE' });
+  });
+
+  it.skipIf(process.platform === 'win32')('opens only regular files: a FIFO planted under a root is refused at once instead of blocking the read', async () => {
+    const fence = new Fence([root]);
+    const fifo = path.join(root, 'project', 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      await expect(readSessionFile(fifo, { fence })).rejects.toMatchObject({ code: 'FENCE_NOT_FILE' });
+      await expect(readSessionFile(path.join(root, 'project'), { fence })).rejects.toMatchObject({ code: 'FENCE_NOT_FILE' });
+      const { handle } = await fence.open(path.join(root, 'project', 'inside.jsonl'));
+      await handle.close();
+    } finally {
+      rmSync(fifo);
+    }
   });
 
   it('listing never follows symlinks out of the roots and lists each real file once', async () => {

@@ -1,5 +1,5 @@
-import { realpathSync } from 'node:fs';
-import { realpath } from 'node:fs/promises';
+import { constants, realpathSync } from 'node:fs';
+import { open, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Stable codes for every refusal the fence makes. */
@@ -12,7 +12,14 @@ export type FenceErrorCode =
   | 'FENCE_DOT_DOT'
   | 'FENCE_OUTSIDE_ROOTS'
   | 'FENCE_SYMLINK_ESCAPE'
-  | 'FENCE_NOT_FOUND';
+  | 'FENCE_NOT_FOUND'
+  | 'FENCE_NOT_FILE';
+
+/**
+ * Read-only, and never through a symlink swapped in after `resolve` (O_NOFOLLOW), nor blocking on
+ * a FIFO planted under a root (O_NONBLOCK; harmless for regular files). Windows has neither flag.
+ */
+const READ_ONLY_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export class FenceError extends Error {
   readonly code: FenceErrorCode;
@@ -94,6 +101,25 @@ export class Fence {
     }
     if (this.rootOfReal(real) === null) throw new FenceError('FENCE_SYMLINK_ESCAPE', 'path resolves outside every session root', requested);
     return real;
+  }
+
+  /**
+   * Resolve through the fence and open the regular file there read-only. The one way atlas code
+   * opens a file under a root; the caller closes the handle.
+   */
+  async open(requested: string): Promise<{ real: string; handle: FileHandle }> {
+    const real = await this.resolve(requested);
+    let handle: FileHandle;
+    try {
+      handle = await open(real, READ_ONLY_FLAGS);
+    } catch {
+      throw new FenceError('FENCE_NOT_FOUND', 'path could not be opened', requested);
+    }
+    if (!(await handle.stat()).isFile()) {
+      await handle.close();
+      throw new FenceError('FENCE_NOT_FILE', 'path is not a regular file', requested);
+    }
+    return { real, handle };
   }
 
   /** True when `resolve` would succeed. */

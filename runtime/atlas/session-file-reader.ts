@@ -1,5 +1,4 @@
 import type { FileHandle } from 'node:fs/promises';
-import { open } from 'node:fs/promises';
 import type { ParseReport, Runner } from '../../protocol/atlas-session.ts';
 import { sha256Hex } from '../../src/core/hashing.ts';
 import { detectRunner } from './detect-runner.ts';
@@ -90,8 +89,7 @@ function parseSaved(state: string | undefined): SavedState | null {
  * still skipped whole.
  */
 export async function readSessionBytes(requested: string, options: ReadSessionOptions): Promise<ReadSessionResult> {
-  const real = await options.fence.resolve(requested);
-  const handle = await open(real, 'r');
+  const { real, handle } = await options.fence.open(requested);
   try {
     const stat = await handle.stat();
     const size = stat.size;
