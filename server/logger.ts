@@ -1,3 +1,5 @@
+import { redactSecrets } from '../runtime/models/provider-errors.ts';
+
 /** Server log lines. Never given bodies or keys; injectable so tests can read every line. */
 export interface Logger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -16,11 +18,7 @@ export const silentLogger: Logger = { info: () => undefined, warn: () => undefin
 
 /** Wrap a logger so any known secret that slips into a line is replaced before it is written. */
 export function redactingLogger(inner: Logger, secrets: () => readonly string[]): Logger {
-  const scrub = (text: string): string => {
-    let result = text;
-    for (const secret of secrets()) if (secret.length >= 4) result = result.split(secret).join('[redacted]');
-    return result;
-  };
+  const scrub = (text: string): string => redactSecrets(text, secrets());
   const wrap = (write: Logger['info']): Logger['info'] => (message, fields) => {
     const cleanFields = fields ? (JSON.parse(scrub(JSON.stringify(fields))) as Record<string, unknown>) : undefined;
     write(scrub(message), cleanFields);
