@@ -3,6 +3,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { applyChange, documentFromGraph, emptyGraph, upstreamSnapshot, type Graph, type GraphChange } from '../../src/core/index.ts';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
 import { ensureBuilt, launchApp } from '../../e2e/support/launch-app.ts';
@@ -11,7 +12,7 @@ const COLUMNS = 40;
 const ROWS = 50;
 
 /** 40 chains of 50 answered questions (2,000 nodes, 1,960 solid wires), every answer fresh. */
-function generateCanvas(): CanvasDocument {
+export function generateCanvas(): CanvasDocument {
   let clock = 1_760_000_000_000;
   let counter = 0;
   const context = () => ({ now: (clock += 1000), newId: () => `n${(counter += 1).toString(36)}` });
@@ -67,37 +68,65 @@ async function main(): Promise<void> {
     }, document.canvas.id);
     await page.waitForSelector('[data-testid="node-card"]');
 
+    if (process.env.WEFT_BENCH_VERBOSE) {
+      await page.addInitScript(`window.longTasks_ = []; new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks_.push(Math.round(entry.startTime) + '+' + Math.round(entry.duration)); }).observe({ type: 'longtask', buffered: true });`);
+    }
     // Warm: reload with the canvas active and in IndexedDB; time from navigation start to first painted card.
     const samples: number[] = [];
     for (let run = 0; run < 3; run += 1) {
+      const profiler = process.env.WEFT_BENCH_PROFILE && run === 0 ? await page.context().newCDPSession(page) : null;
+      if (profiler) { await profiler.send('Profiler.enable'); await profiler.send('Profiler.start'); }
       await page.reload();
       await page.waitForSelector('[data-testid="node-card"]', { timeout: 60_000 });
+      if (profiler) {
+        const { profile } = await profiler.send('Profiler.stop') as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+        const byNode = new Map(profile.nodes.map((node) => [node.id, node] as const));
+        const self = new Map<string, number>();
+        profile.samples.forEach((id, index) => {
+          const frame = byNode.get(id)!.callFrame;
+          const key = `${frame.functionName || '(anon)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
+          self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+        });
+        console.log([...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([key, ms]) => `${ms.toFixed(0)}ms ${key}`).join('\n'));
+      }
       samples.push(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())))));
     }
     const cards = await page.locator('[data-testid="node-card"]').count();
+    const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((entry) => `${entry.name}=${Math.round(entry.startTime)}`).join(' '));
+    if (process.env.WEFT_BENCH_VERBOSE) {
+      console.log(`marks: ${marks}`);
+      console.log(`long tasks: ${await page.evaluate('window.longTasks_.join(" ")')}`);
+      console.log(await page.evaluate(() => `dom=${window.document.querySelectorAll('*').length} flowNodes=${window.document.querySelectorAll('.react-flow__node').length} edges=${window.document.querySelectorAll('.react-flow__edge').length} minimap=${window.document.querySelectorAll('.react-flow__minimap-node').length}`));
+    }
 
     // Scripted pan: drag the pane for ~90 frames and record rAF intervals.
     const pane = (await page.locator('.react-flow__pane').boundingBox())!;
-    await page.evaluate(() => {
-      const frames: number[] = [];
-      (window as unknown as { frames_: number[] }).frames_ = frames;
+    // A string, not a function: tsx's name helpers do not exist inside the page.
+    await page.evaluate(`(() => {
+      const frames = [];
+      window.frames_ = frames;
       let last = performance.now();
-      const tick = (now: number) => { frames.push(now - last); last = now; if (frames.length < 400) requestAnimationFrame(tick); };
+      const tick = (now) => { frames.push(now - last); last = now; if (frames.length < 400) requestAnimationFrame(tick); };
       requestAnimationFrame(tick);
-    });
-    const startX = pane.x + pane.width * 0.7;
-    const startY = pane.y + pane.height * 0.6;
+    })()`);
+    const startX = pane.x + pane.width * 0.2;
+    const startY = pane.y + pane.height * 0.2;
     await page.mouse.move(startX, startY);
     await page.mouse.down();
     for (let step = 1; step <= 90; step += 1) {
-      await page.mouse.move(startX - step * 8, startY - step * 4);
+      await page.mouse.move(startX + step * 8, startY + step * 4);
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
     }
     await page.mouse.up();
     const frames = await page.evaluate(() => (window as unknown as { frames_: number[] }).frames_.slice(2));
 
     // One question edit through the panel; count rows the persistence layer writes.
-    const nodeId = await page.locator('[data-testid="node-card"]').first().getAttribute('data-node-id');
+    if (process.env.WEFT_BENCH_SHOT) await page.screenshot({ path: process.env.WEFT_BENCH_SHOT });
+    const cardIds = await page.locator('[data-testid="node-card"]').evaluateAll((elements) => elements.filter((element) => {
+      const box = element.getBoundingClientRect();
+      return box.top > 120 && box.bottom < window.innerHeight - 40 && box.left > 20 && box.right < window.innerWidth - 500;
+    }).map((element) => element.getAttribute('data-node-id')));
+    const nodeId = cardIds[0];
     await page.locator(`[data-testid="node-card"][data-node-id="${nodeId}"] .card-header`).click();
     const flushAndCount = () => page.evaluate(async () => {
       const weft = (window as unknown as { weft: { store: { getState(): { flush(): Promise<void> } }; persistence: { rowsWritten: number } } }).weft;
@@ -123,4 +152,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main();

@@ -88,6 +88,11 @@ export class CanvasDriver {
   async screenshot(name: string): Promise<void> {
     const folder = path.join(repoRoot, 'docs/screenshots');
     mkdirSync(folder, { recursive: true });
+    // Transient toasts are not part of the screen being documented.
+    await this.page.evaluate(() => {
+      const state = (window as unknown as { weft: { store: { getState(): { toasts: { id: string }[]; dismissToast(id: string): void } } } }).weft.store.getState();
+      for (const toast of state.toasts) state.dismissToast(toast.id);
+    });
     await this.page.waitForTimeout(250);
     await this.page.screenshot({ path: path.join(folder, `${name}.png`) });
   }

@@ -3,7 +3,6 @@ import {
   Background,
   BackgroundVariant,
   Controls,
-  MiniMap,
   ReactFlow,
   ReactFlowProvider,
   applyNodeChanges,
@@ -17,14 +16,16 @@ import type { CanvasNode } from '../../../protocol/canvas-document.ts';
 import type { GraphChange } from '../../core/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { CanvasMinimap } from './CanvasMinimap.tsx';
 import { CanvasSearch } from './CanvasSearch.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
-import { syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
+import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
 
-const MINIMAP_COLORS: Record<string, string> = { question: '#c7cbf7', note: '#f1e3b0', material: '#b9e3dd', frame: 'transparent', mirror: '#d9dce3' };
-const minimapColor = (node: FlowNode) => MINIMAP_COLORS[node.type ?? 'question'] ?? '#d9dce3';
 
+// Room at the top for the toolbar and frame labels.
+const FIT_PADDING = { top: '88px', left: '40px', right: '40px', bottom: '40px' } as const;
+const LARGE_CANVAS = 300;
 const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
 
 /** The first spot near `start` (below, then to the right) where a new card overlaps no other card. */
@@ -53,9 +54,10 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   const canvasId = useWeft((state) => state.activeCanvasId);
   const flow = useReactFlow<FlowNode, FlowEdge>();
   const sources = useRef(new WeakMap<FlowNode, CanvasNode>());
-  const [nodes, setNodes] = useState<FlowNode[]>([]);
   const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
+  // Built during the first render, so the canvas does not render once empty and then again full.
+  const [nodes, setNodes] = useState<FlowNode[]>(() => (records ? syncFlowNodes([], records, selected, sources.current) : []));
 
   useEffect(() => {
     if (records) setNodes((previous) => syncFlowNodes(previous, records, selected, sources.current));
@@ -63,17 +65,24 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   const edgesRef = useRef<FlowEdge[]>([]);
   const edges = useMemo(() => (edgesRef.current = wires ? syncFlowEdges(edgesRef.current, wires, selectedEdgeId) : []), [wires, selectedEdgeId]);
 
-  // Fit the view once per opened canvas.
+  // Fit the view once per opened canvas. includeHiddenNodes: cards never rendered (culled) have
+  // no measured size yet; their estimated size still counts.
   const fittedFor = useRef<string | null>(null);
   useEffect(() => {
     if (canvasId && nodes.length > 0 && fittedFor.current !== canvasId) {
       fittedFor.current = canvasId;
-      requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
+      // A large canvas opens on its newest node at a readable zoom, not as 2,000 specks.
+      if (nodes.length > LARGE_CANVAS) {
+        const newest = [...(records?.values() ?? [])].reduce((latest, node) => (node.createdAt >= latest.createdAt ? node : latest));
+        requestAnimationFrame(() => void flow.setCenter(newest.position.x + CARD.width / 2, newest.position.y + CARD.height / 2, { zoom: 0.8 }));
+      } else {
+        requestAnimationFrame(() => void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, includeHiddenNodes: true }));
+      }
     }
-  }, [canvasId, nodes.length, flow]);
+  }, [canvasId, nodes.length, flow, records]);
 
   useEffect(() => {
-    canvasBridge.fitView = () => void flow.fitView({ padding: 0.15, duration: 200, maxZoom: 1 });
+    canvasBridge.fitView = () => void flow.fitView({ padding: FIT_PADDING, duration: 200, maxZoom: 1, includeHiddenNodes: true });
     canvasBridge.centerOn = (nodeId) => {
       const node = flow.getNode(nodeId);
       if (node) void flow.setCenter(node.position.x + 150, node.position.y + 80, { zoom: Math.max(flow.getZoom(), 0.8), duration: 250 });
@@ -109,7 +118,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       }
     }
     setNodes((previous) => {
-      const next = applyNodeChanges(changes.filter((change) => change.type !== 'remove'), previous);
+      const next = applyNodeChanges(changes.filter((change) => change.type !== 'remove'), previous).map(dropEstimatedHandles);
       const before = new Map(previous.map((node) => [node.id, node] as const));
       for (const node of next) {
         const old = before.get(node.id);
@@ -154,7 +163,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       proOptions={{ hideAttribution: true }}
     >
       <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#d3d7df" />
-      <MiniMap<FlowNode> pannable zoomable nodeColor={minimapColor} nodeStrokeWidth={2} maskColor="rgba(240, 242, 246, 0.7)" />
+      <CanvasMinimap />
       <Controls showInteractive={false} />
     </ReactFlow>
   );

@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { memo, useEffect } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { estimateTokensByLength } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
@@ -14,6 +14,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
   const dismissed = useWeft((state) => state.stale.has(id) && !state.shown.has(id));
   const searchHit = useWeft((state) => state.searchHits.has(id));
   const apply = useWeft((state) => state.apply);
+  useEffect(markFirstCard, []);
   if (!node) return null;
   const index = node.versions.findIndex((version) => version.id === node.currentVersionId);
   const version = index >= 0 ? node.versions[index] : undefined;
@@ -59,3 +60,11 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
   );
 });
 
+
+let firstCardMarked = false;
+/** For `bench:ui`: when the first card reached the DOM. */
+function markFirstCard(): void {
+  if (firstCardMarked) return;
+  firstCardMarked = true;
+  globalThis.performance?.mark?.('weft:first-card');
+}

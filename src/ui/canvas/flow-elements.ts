@@ -1,4 +1,4 @@
-import type { Edge, Node } from '@xyflow/react';
+import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
 import type { CanvasNode, Wire } from '../../../protocol/canvas-document.ts';
 
 /** Nodes carry only their id: each card selects its own record from the store (narrow renders). */
@@ -8,6 +8,23 @@ export type FlowEdgeData = { wire: Wire };
 export type FlowEdge = Edge<FlowEdgeData>;
 
 const FRAME_DEFAULT = { width: 520, height: 340 };
+
+/**
+ * Estimated handle bounds for a card not yet measured. React Flow renders every node once until it
+ * knows its handles (to measure them); giving estimates lets it cull off-screen cards from the
+ * first frame. Dropped as soon as the card is measured, so the real bounds take over.
+ */
+const ESTIMATED_HANDLES: NodeHandle[] = [
+  { type: 'target', position: Position.Left, x: -5, y: 70, width: 10, height: 10 },
+  { type: 'source', position: Position.Right, x: 295, y: 70, width: 10, height: 10 },
+];
+
+/** Removes estimated handles from cards React Flow has measured. */
+export function dropEstimatedHandles(node: FlowNode): FlowNode {
+  if (!node.measured?.width || !node.handles) return node;
+  const { handles: _estimated, ...measured } = node;
+  return measured;
+}
 
 /**
  * Builds React Flow nodes from graph records, reusing the previous object when neither the record
@@ -30,7 +47,13 @@ export function syncFlowNodes(previous: readonly FlowNode[], records: ReadonlyMa
       position: before?.dragging ? before.position : record.position,
       data: before?.data ?? { nodeId: record.id },
       selected: isSelected,
+      // An estimated size lets React Flow cull off-screen cards before their first measurement;
+      // without it every node renders once just to be measured (seconds on a 2,000-node canvas).
+      initialWidth: 300,
+      initialHeight: 150,
     };
+    if (before?.measured?.width) delete node.handles;
+    else node.handles = record.kind === 'frame' ? [] : ESTIMATED_HANDLES;
     if (record.kind === 'frame') {
       const size = record.size ?? FRAME_DEFAULT;
       node.style = { width: size.width, height: size.height };

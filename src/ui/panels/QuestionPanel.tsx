@@ -88,13 +88,16 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
               )}
             </>
           )}
-          <select className="select" data-testid="model-picker" value={node.model ?? ''} style={{ flex: 1, minWidth: 120 }}
+        </div>
+        <label className="model-row">
+          <span>Model</span>
+          <select className="select" data-testid="model-picker" value={node.model ?? ''}
             onChange={(event) => state.apply({ type: 'edit-node', nodeId: node.id, patch: { model: event.target.value || null } })}>
             <option value="">Default ({shortModel(defaultModelId)})</option>
             {models.map((model) => <option key={model.id} value={model.id}>{model.label}</option>)}
           </select>
-        </div>
-        <div className="button-row" style={{ marginTop: 8 }}>
+        </label>
+        <div className="button-row" style={{ marginTop: 10 }}>
           <label className="switch">
             <input type="checkbox" data-testid="auto-rerun" checked={node.autoRerun.enabled}
               onChange={(event) => state.apply({ type: 'set-auto-rerun', nodeId: node.id, enabled: event.target.checked })} />

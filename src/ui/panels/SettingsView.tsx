@@ -59,11 +59,13 @@ export function SettingsView() {
   useEffect(() => void loadSettings(), [loadSettings]);
   useEffect(() => {
     if (!settings) return;
-    setDrafts(settings.providers.map((provider) => ({ id: provider.id, kind: provider.kind, baseUrl: provider.baseUrl ?? '', apiKey: '', models: '', enabled: provider.enabled, hasKey: provider.hasKey, isNew: false })));
+    // Offered model ids are not part of GET /api/settings; the model list shows what each provider offers.
+    const offered = (id: string) => models.filter((model) => model.provider === id).map((model) => model.id.slice(id.length + 1)).join(', ');
+    setDrafts(settings.providers.map((provider) => ({ id: provider.id, kind: provider.kind, baseUrl: provider.baseUrl ?? '', apiKey: '', models: provider.kind === 'openai-compatible' ? offered(provider.id) : '', enabled: provider.enabled, hasKey: provider.hasKey, isNew: false })));
     setJudge(settings.judgeModelId ?? '');
     setDefaultModel(settings.defaultModelId ?? '');
     setBackup(settings.backupFolder ?? '');
-  }, [settings]);
+  }, [settings, models]);
 
   const save = async () => {
     const providers: ProviderUpdate[] = drafts.filter((draft) => draft.id.trim()).map((draft) => ({

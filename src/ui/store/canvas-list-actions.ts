@@ -10,6 +10,11 @@ import type { GetState, SetState, WeftState } from './weft-state.ts';
 
 const ACTIVE_KEY = 'activeCanvasId';
 
+/** Performance marks for `bench:ui` and the browser's profiler; no-ops where unsupported. */
+function mark(name: string): void {
+  globalThis.performance?.mark?.(name);
+}
+
 type CanvasListActions = Pick<WeftState, 'initialise' | 'openCanvas' | 'createCanvas' | 'renameCanvas' | 'duplicateCanvas' | 'deleteCanvas' | 'importDocument' | 'exportDocument' | 'flush'>;
 
 export function createCanvasListActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): CanvasListActions {
@@ -50,6 +55,7 @@ export function createCanvasListActions(set: SetState, get: GetState, dependenci
 
   const actions: CanvasListActions = {
     async initialise() {
+      mark('weft:initialise');
       try {
         let count = await database.canvases.count();
         if (count === 0) count = await restoreFromServer().catch((error) => {
@@ -77,10 +83,12 @@ export function createCanvasListActions(set: SetState, get: GetState, dependenci
         document = await api.getCanvas(id);
         await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
       }
+      mark('weft:canvas-read');
       const graph = graphFromDocument(document);
       runtime.tracker = null;
       runtime.writer.adopt(recordsFromGraph(graph));
       publishGraph(set, get, runtime, graph, undefined, 'reset');
+      mark('weft:canvas-published');
       set({ activeCanvasId: id, focusedNodeId: null, selectedNodeIds: [], highlightedNodeId: null });
       await database.settings.put({ key: ACTIVE_KEY, value: id });
     },
