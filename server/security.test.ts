@@ -74,6 +74,12 @@ describe('security guards', () => {
     expect(withCookie.status).toBe(200);
     const staleLink = await rawRequest(server.port, { path: '/?token=stale', headers: { host: host() } });
     expect(staleLink.status).toBe(401);
+    const cookieChange = (headers: Record<string, string>) =>
+      rawRequest(server.port, { method: 'POST', path: '/api/decide', headers: { host: host(), cookie: `weft_token=${server.token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ kind: 'stale', prompt: 'p', options: ['a', 'b'] }) });
+    // A change that carries only the cookie and neither Origin nor Sec-Fetch-Site is not known to come from our page.
+    expect((await cookieChange({})).status).toBe(403);
+    expect((await cookieChange({ origin: server.origin })).status).toBe(200);
+    expect((await cookieChange({ 'sec-fetch-site': 'same-origin' })).status).toBe(200);
     const malformed = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), cookie: 'weft_token=%E0%A4%A' } });
     expect(malformed.status).toBe(401);
     // The redirect stays on this server even when the path normalises to `//host`.

@@ -68,9 +68,19 @@ export function tokenGuard(options: SecurityOptions): RequestHandler {
   return (request, response, next) => {
     const authorization = request.headers.authorization;
     const bearer = authorization?.startsWith('Bearer ') ? authorization.slice(7).trim() : undefined;
-    const cookie = cookieValue(request.headers.cookie, TOKEN_COOKIE);
-    if (sameToken(bearer, options.token) || sameToken(cookie, options.token)) {
+    if (sameToken(bearer, options.token)) {
       next();
+      return;
+    }
+    if (sameToken(cookieValue(request.headers.cookie, TOKEN_COOKIE), options.token)) {
+      // A cookie rides along on any request the browser makes; a change must also prove it comes from
+      // our page (originGuard already refused a foreign Origin; here one of the two must be present).
+      const safe = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';
+      if (safe || request.headers.origin !== undefined || request.headers['sec-fetch-site'] === 'same-origin') {
+        next();
+        return;
+      }
+      sendError(response, 403, 'bad-origin', 'A change sent with the cookie must carry this page\'s Origin.');
       return;
     }
     sendError(response, 401, 'unauthorized', 'Open Weft through the link it printed at start (it carries the access token).');
