@@ -23,7 +23,15 @@ describe('classifyAddress', () => {
     ['::ffff:127.0.0.1', 'loopback'],
     ['::ffff:10.0.0.1', 'private'],
     ['::ffff:8.8.8.8', 'public'],
+    ['::ffff:0:127.0.0.1', 'loopback'],
+    ['::ffff:0:a00:1', 'private'],
+    ['::127.0.0.1', 'loopback'],
+    ['64:ff9b::a00:1', 'private'],
+    ['2002:a00:1::', 'private'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'private'],
+    ['fec0::1', 'private'],
     ['2606:4700:4700::1111', 'public'],
+    ['2001:4860:4860::8888', 'public'],
     ['not-an-ip', 'private'],
   ])('%s is %s', (address, kind) => {
     expect(classifyAddress(address)).toBe(kind);

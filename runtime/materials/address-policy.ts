@@ -46,8 +46,10 @@ function classifyIpv6(address: string): AddressClass {
   const first = groups[0]!;
   if (groups.every((group, index) => group === (index === 7 ? 1 : 0))) return 'loopback';
   if (groups.every((group) => group === 0)) return 'private';
-  // IPv4-mapped (::ffff:a.b.c.d) and IPv4-compatible: judge the IPv4 address inside.
-  if (groups.slice(0, 5).every((group) => group === 0) && (groups[5] === 0xffff || groups[5] === 0)) {
+  // IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and IPv4-compatible: judge the IPv4 inside.
+  const embedsIpv4 = groups.slice(0, 4).every((group) => group === 0)
+    && ((groups[4] === 0 && (groups[5] === 0xffff || groups[5] === 0)) || (groups[4] === 0xffff && groups[5] === 0));
+  if (embedsIpv4) {
     const v4 = `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
     return classifyIpv4(v4);
   }
@@ -55,6 +57,8 @@ function classifyIpv6(address: string): AddressClass {
   if ((first & 0xffc0) === 0xfe80) return 'private'; // link-local
   if ((first & 0xff00) === 0xff00) return 'private'; // multicast
   if (first === 0x2002 || first === 0x64) return 'private'; // 6to4 and NAT64 can wrap private IPv4
+  if (first === 0x2001 && groups[1] === 0) return 'private'; // Teredo wraps an (obfuscated) IPv4
+  if ((first & 0xffc0) === 0xfec0) return 'private'; // deprecated site-local
   return 'public';
 }
 

@@ -95,6 +95,24 @@ describe('snapshotUrl', () => {
     await expect(snapshotUrl('http://169.254.169.254/latest/meta-data')).rejects.toMatchObject({ code: 'url-refused' });
   });
 
+  it('refuses loopback and unspecified hosts in every spelling the URL parser accepts', async () => {
+    const port = new URL(base).port;
+    const before = hits.length;
+    for (const host of ['2130706433', '0x7f000001', '0177.0.0.1', '127.1', '[::ffff:7f00:1]', '[::ffff:127.0.0.1]', '[::1]', '0.0.0.0', '0', '[::]']) {
+      await expect(snapshotUrl(`http://${host}:${port}/article`), host).rejects.toMatchObject({ code: 'url-refused' });
+    }
+    expect(hits.length).toBe(before);
+  });
+
+  it('connects to the address it checked, never to a second DNS answer (no rebinding between check and fetch)', async () => {
+    const answers = ['127.0.0.1', '10.0.0.1'];
+    let lookups = 0;
+    const resolve = async () => [{ address: answers[Math.min(lookups++, 1)]!, family: 4 }];
+    const snapshot = await snapshotUrl(`http://rebind.example:${new URL(base).port}/article`, { ...loopback, resolve });
+    expect(snapshot.title).toBe('Rivers of Europe');
+    expect(lookups).toBe(1);
+  });
+
   it('checks every redirect hop with the same rules', async () => {
     await expect(snapshotUrl(`${base}/to-private`, loopback)).rejects.toMatchObject({ code: 'url-refused' });
     await expect(snapshotUrl(`${base}/to-file`, loopback)).rejects.toMatchObject({ code: 'url-refused' });
