@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonFileStore } from './json-file-store.ts';
 import type { AtomicFileSystem } from './atomic-write.ts';
+import { WeftError } from './weft-error.ts';
 
 const SecretsSchema = z.object({
   version: z.literal(1),
@@ -52,15 +53,21 @@ export class SecretsStore {
     return this.openAll(await this.file.read());
   }
 
-  /** Store a key, or remove it with null / ''. */
+  /**
+   * Store a key, or remove it with null / ''. Other keys stay exactly as stored: one sealed on
+   * another machine is kept, not dropped. Without the cipher a sealed file only lets keys be removed.
+   */
   async setKey(providerId: string, key: string | null): Promise<void> {
     await this.file.update((current) => {
-      const keys = this.openAll(current);
-      if (key) keys[providerId] = key;
+      const cipher = this.cipher;
+      if (key && current.sealed && !cipher) {
+        throw new WeftError('keys-sealed', 'The stored keys are sealed by the desktop app (OS keychain); add keys there, or remove them here first.', 409);
+      }
+      // A plain file meeting a cipher for the first time is sealed whole.
+      const keys = cipher && !current.sealed ? Object.fromEntries(Object.entries(current.keys).map(([id, plain]) => [id, cipher.seal(plain)])) : { ...current.keys };
+      if (key) keys[providerId] = cipher ? cipher.seal(key) : key;
       else delete keys[providerId];
-      if (!this.cipher) return { version: 1, keys };
-      const sealed = Object.fromEntries(Object.entries(keys).map(([id, value]) => [id, this.cipher!.seal(value)]));
-      return { version: 1, keys: sealed, sealed: true };
+      return cipher || current.sealed ? { version: 1, keys, sealed: true } : { version: 1, keys };
     });
   }
 }
