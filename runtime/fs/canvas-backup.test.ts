@@ -63,10 +63,12 @@ describe('CanvasBackup', () => {
     expect(JSON.parse(await readFile(join(folder, 'Notes (notes).weft.json'), 'utf8')).canvas.id).toBe('notes');
   });
 
-  it('backs up a canvas whose name is a long CJK title', async () => {
+  it('backs up namesakes with long CJK titles and the longest ids', async () => {
     const backup = backupTo(folder);
     backup.schedule(sampleCanvas('long', '研究計画'.repeat(100)));
     await backup.flush();
-    expect(await readdir(folder)).toHaveLength(1);
+    backup.schedule(sampleCanvas('x'.repeat(100), '研究計画'.repeat(100)));
+    await backup.flush();
+    expect(await readdir(folder)).toHaveLength(2);
   });
 });

@@ -5,8 +5,11 @@ import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 
 const SUFFIX = '.weft.json';
-/** File names are limited to 255 bytes; this leaves room for ` (<id>)` and the suffix. */
-const MAX_BASE_BYTES = 120;
+/**
+ * File names are limited to 255 bytes: 100 for the name leaves room for ` (<id>)` (ids are at most
+ * 100), the suffix, and the atomic write's `.<name>.<pid>.<random>.tmp` around all of it.
+ */
+const MAX_BASE_BYTES = 100;
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
 /** At most `limit` UTF-8 bytes of `text`, never splitting a character. */
@@ -23,7 +26,7 @@ function capBytes(text: string, limit: number): string {
 
 /**
  * `<name>.weft.json` with the name made safe as a file name on every platform: no separators or
- * control characters, no dots or spaces at the ends, at most 120 bytes, no reserved device names.
+ * control characters, no dots or spaces at the ends, at most 100 bytes, no reserved device names.
  * An empty result falls back to the canvas id; `withId` appends ` (<id>)` to tell namesakes apart.
  */
 export function backupFileName(name: string, id: string, withId = false): string {
