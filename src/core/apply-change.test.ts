@@ -43,6 +43,11 @@ describe('applyChange', () => {
     expect(refusal(canvas.graph, { type: 'set-auto-rerun', nodeId: question, enabled: true, rounds: 11 }).code).toBe('invalid');
   });
 
+  it('refuses a change of unknown type', () => {
+    const graph = emptyGraph({ id: 'c', name: 'c', workingDirectory: null, createdAt: 0 });
+    expect(refusal(graph, { type: 'teleport' } as unknown as GraphChange).code).toBe('invalid');
+  });
+
   it('never mutates the graph it is given, and a failed batch changes nothing', () => {
     const graph = emptyGraph({ id: 'c', name: 'c', workingDirectory: null, createdAt: 0 });
     const before = JSON.stringify(documentFromGraph(graph));

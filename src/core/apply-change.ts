@@ -351,6 +351,9 @@ function applyOne(working: Working, change: GraphChange, context: ChangeContext,
       }
       return null;
     }
+    default:
+      // Changes can arrive from untyped places (a file, a message); refuse what is not one.
+      return new GraphError('invalid', `Unknown change type ${JSON.stringify((change as { type?: unknown }).type)}.`);
   }
 }
 
