@@ -84,7 +84,19 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   const cipher = safeStorageCipher(electron.safeStorage);
   const server = await startServer({ port: 0, home: options.home, staticDir: options.staticDir, secretsCipher: cipher ?? undefined });
   app.on('window-all-closed', () => app.quit());
-  app.on('will-quit', () => void server.close());
+  // Electron does not wait for promises: hold the quit until close() has flushed pending folder backups.
+  let closed = false;
+  let closing = false;
+  app.on('will-quit', (event: { preventDefault(): void }) => {
+    if (closed) return;
+    event.preventDefault();
+    if (closing) return;
+    closing = true;
+    void server.close().finally(() => {
+      closed = true;
+      app.quit();
+    });
+  });
 
   electron.ipcMain.handle(IPC.pickFolder, (event) => {
     // Only our own page may open native dialogs.

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
@@ -9,6 +9,7 @@ import { MENU_COMMANDS, menuTemplate } from './menu-template.ts';
 import { safeStorageCipher } from './safe-storage-cipher.ts';
 import { claimSingleInstance } from './single-instance.ts';
 import { isAllowedNavigation, windowOpenDecision, windowOptions } from './window-options.ts';
+import { sampleCanvas } from '../tests/support/sample-canvas.ts';
 
 describe('window options and navigation', () => {
   it('isolates the renderer from Node', () => {
@@ -196,6 +197,25 @@ describe('startDesktop', () => {
     const pick = fake.handlers.get('weft:pick-folder')!;
     expect(await pick({ senderFrame: { url: `${server.origin}/` } })).toBe('/home/person/backups');
     expect(await pick({ senderFrame: { url: 'https://evil.example/' } })).toBeNull();
+  });
+
+  it('holds the quit until the server has closed (pending backups written), then quits', async () => {
+    home = await mkdtemp(join(tmpdir(), 'weft-desktop-'));
+    const fake = fakeElectron();
+    desktop = await startDesktop(fake.electron, { home, staticDir: join(home, 'no-ui'), preloadPath: '/p', argv: [], platform: 'linux' });
+    const backupFolder = join(home, 'backup');
+    await desktop!.server.context.settings.update((current) => ({ ...current, backupFolder }));
+    desktop!.server.context.backup.schedule(sampleCanvas('c1', 'Quit test'));
+    const prevented = vi.fn();
+    fake.emitApp('will-quit', { preventDefault: prevented });
+    expect(prevented).toHaveBeenCalled();
+    expect(fake.electron.app.quit).not.toHaveBeenCalled();
+    await vi.waitFor(() => expect(fake.electron.app.quit).toHaveBeenCalledTimes(1));
+    expect(await readdir(backupFolder)).toEqual(['Quit test.weft.json']);
+    // The quit that follows goes through.
+    const again = vi.fn();
+    fake.emitApp('will-quit', { preventDefault: again });
+    expect(again).not.toHaveBeenCalled();
   });
 
   it('returns null in a second instance', async () => {
