@@ -1,12 +1,48 @@
 // `npm run bench:ui`: opens a generated 2,000-node canvas in headless Chromium against the real
 // server and prints `name: value unit` lines (first paint, pan frame time, IndexedDB rows per edit).
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { applyChange, documentFromGraph, emptyGraph, upstreamSnapshot, type Graph, type GraphChange } from '../../src/core/index.ts';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
-import { ensureBuilt, launchApp } from '../../e2e/support/launch-app.ts';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const repoRoot = new URL('../../', import.meta.url).pathname;
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+
+/** Starts the app exactly as `npm start` does (build, then serve) and reads the printed URL. */
+function startApp(home: string): Promise<{ child: ChildProcess; url: URL }> {
+  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.mjs')], { cwd: repoRoot, env: { ...process.env, WEFT_PORT: '0', WEFT_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[^\s]+)/.exec(output);
+      if (match) resolve({ child, url: new URL(match[1]!) });
+    });
+    child.once('exit', (code) => reject(new Error(`the app exited (${code}) before printing its URL`)));
+  });
+}
+
+async function openApp(): Promise<{ page: Page; browser: Browser; origin: string; token: string; close(): Promise<void> }> {
+  const home = mkdtempSync(path.join(tmpdir(), 'weft-bench-ui-'));
+  const { child, url } = await startApp(home);
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  await page.goto(url.href);
+  await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
+  return {
+    page, browser, origin: url.origin, token: url.searchParams.get('token')!,
+    async close() {
+      await browser.close().catch(() => {});
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+      rmSync(home, { recursive: true, force: true });
+    },
+  };
+}
 
 const COLUMNS = 40;
 const ROWS = 50;
@@ -51,13 +87,11 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  ensureBuilt();
   const document = generateCanvas();
-  const home = mkdtempSync(path.join(tmpdir(), 'weft-bench-ui-'));
-  const app = await launchApp({ home });
+  const app = await openApp();
   try {
     const page = app.page;
-    const put = await fetch(`${app.server.origin}/api/canvases/${document.canvas.id}`, { method: 'PUT', headers: { authorization: `Bearer ${app.server.token}`, 'content-type': 'application/json' }, body: JSON.stringify(document) });
+    const put = await fetch(`${app.origin}/api/canvases/${document.canvas.id}`, { method: 'PUT', headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' }, body: JSON.stringify(document) });
     if (!put.ok) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
 
     // Cold: IndexedDB does not hold the canvas; the app restores it from the durable record.
@@ -148,7 +182,6 @@ async function main(): Promise<void> {
     console.log(`nproc: ${cpus().length} count`);
   } finally {
     await app.close();
-    rmSync(home, { recursive: true, force: true });
   }
 }
 

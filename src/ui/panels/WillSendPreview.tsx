@@ -1,5 +1,6 @@
 import { Fragment, useMemo } from 'react';
-import { STALE_MARK, type CompiledSource } from '../../core/index.ts';
+import { STALE_MARK, buildContextBundle, type CompiledSource } from '../../core/index.ts';
+import { downloadText, safeFileName } from './download.ts';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
@@ -85,6 +86,13 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
       )}
       <div className="section-title" style={{ marginTop: 8 }}>Request hash ({built.request.messages.length} messages · {planned.model.id})</div>
       <div className="hash-line" data-testid="preview-hash">{built.requestHash}</div>
+      <div className="button-row" style={{ marginTop: 8 }}>
+        <button className="button small" data-testid="export-bundle" title="The compiled context with its sources and hash, portable to other tools"
+          onClick={() => {
+            const bundle = buildContextBundle(graph, compiled, { model: planned.model.id, createdAt: Date.now(), images: planned.model.takesImages });
+            downloadText(`${safeFileName(nodeTitle(node))}.context.json`, JSON.stringify(bundle, null, 2), 'application/json');
+          }}>Export context bundle</button>
+      </div>
     </div>
   );
 }

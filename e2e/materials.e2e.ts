@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { minimalPdf } from '../tests/support/index.ts';
+import { CanvasDriver } from './support/canvas-driver.ts';
+import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+
+let app: LaunchedApp;
+let canvas: CanvasDriver;
+const page = () => app.page;
+
+// A 1×1 transparent PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+beforeAll(async () => {
+  app = await launchApp();
+  canvas = new CanvasDriver(app.page);
+  await page().getByTestId('canvas-menu').click();
+  await page().getByTestId('canvas-new').click();
+  await page().getByTestId('canvas-name').fill('Materials');
+  await page().getByTestId('canvas-name-save').click();
+  await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 0);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+async function newMaterialIds(before: Set<string>): Promise<string[]> {
+  const all = await page().locator('[data-testid="node-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-node-id')!));
+  return all.filter((id) => !before.has(id));
+}
+
+describe('materials', () => {
+  it('pasted text becomes a material that compiles first, in the materials layer', async () => {
+    await page().getByTestId('add-material').click();
+    await page().getByTestId('material-paste-title').fill('Field notes');
+    await page().getByTestId('material-paste-text').fill('Observed: the sky is paler near the horizon.');
+    await page().getByTestId('material-paste-add').click();
+    const [material] = await newMaterialIds(new Set());
+    expect(material).toBeTruthy();
+    const question = await canvas.addQuestion('Why is the sky paler near the horizon?');
+    await canvas.connect(material!, question);
+    await canvas.open(question);
+    const layers = await canvas.panel.getByTestId('preview-message').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
+    expect(layers).toEqual(['materials', 'question']);
+    expect(await canvas.panel.getByTestId('preview-message').first().textContent()).toContain('paler near the horizon');
+
+    // Exclude the material for this node only, then include it again.
+    await canvas.panel.getByTestId('exclude-part').first().click();
+    expect(await canvas.panel.getByTestId('preview-message').count()).toBe(1);
+    await canvas.panel.getByTestId('include-part').click();
+    expect(await canvas.panel.getByTestId('preview-message').count()).toBe(2);
+  });
+
+  it('a PDF is read in the browser; the whole document becomes a material with its page numbers', async () => {
+    const before = new Set(await page().locator('[data-testid="node-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-node-id')!)));
+    await page().getByTestId('add-material').click();
+    await page().getByTestId('material-tab-pdf').click();
+    const pdf = minimalPdf([['Rayleigh scattering scales as the inverse fourth power.'], ['Mie scattering is nearly flat in wavelength.']]);
+    await page().getByTestId('material-pdf-file').setInputFiles({ name: 'optics.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    await page().getByTestId('pdf-pages').waitFor({ timeout: 30_000 });
+    expect(await page().getByTestId('pdf-pages').textContent()).toContain('inverse fourth power');
+    await page().getByTestId('material-pdf-whole').click();
+    const [material] = await newMaterialIds(before);
+    await canvas.open(material!);
+    expect(await canvas.panel.getByTestId('material-provenance').textContent()).toMatch(/optics\.pdf, pages 1, 2/);
+    expect(await canvas.panel.getByTestId('material-text').inputValue()).toContain('Mie scattering');
+  });
+
+  it('an image is stored once by its hash and reaches the preview as an image part (or a named placeholder)', async () => {
+    const before = new Set(await page().locator('[data-testid="node-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-node-id')!)));
+    await page().getByTestId('add-material').click();
+    await page().getByTestId('material-tab-image').click();
+    await page().getByTestId('material-image-file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    const [image] = await newMaterialIds(before);
+    expect(image).toBeTruthy();
+    await canvas.card(image!).locator('img').waitFor();
+    const question = await canvas.addQuestion('What is in the picture?');
+    await canvas.connect(image!, question);
+    await canvas.open(question);
+    const takesImages = await page().evaluate(() => (window as unknown as { weft: { store: { getState(): { models: { id: string; takesImages: boolean }[] } } } }).weft.store.getState().models.find((model) => model.id === 'offline/receipt')?.takesImages);
+    // An image part for a model that takes images; otherwise core's named placeholder.
+    expect(await canvas.panel.getByTestId('preview').textContent()).toMatch(takesImages ? /\[image [0-9a-f]{12} · image\/png\]/ : /Image [0-9a-f]{12} \(image\/png\) left out/);
+    const attachments = await page().evaluate(() => (window as unknown as { weft: { store: { getState(): { graph: { attachments: Map<string, unknown> } } } } }).weft.store.getState().graph.attachments.size);
+    expect(attachments).toBe(1);
+  });
+});

@@ -1,0 +1,5 @@
+// src/ui/api: the typed client of the local server (HTTP contract) and its SSE reader.
+export { createApiClient, authorizationHeaders } from './api-client.ts';
+export type { ApiClient, ApiClientOptions } from './api-client.ts';
+export { streamGenerate, readServerSentEvents } from './generate-stream.ts';
+export { ApiClientError, describeError } from './api-error.ts';
