@@ -1,38 +1,22 @@
 import {
-  AttachmentSchema,
   CanvasNodeSchema,
   MirrorLedgerSchema,
   VersionSchema,
   type Attachment,
-  type CanvasMeta,
   type CanvasNode,
   type MirrorLedger,
   type StaleDismissal,
   type Wire,
 } from '../../protocol/canvas-document.ts';
 import { EventMetaSchema, type EventRecord } from '../../protocol/event-record.ts';
-import type { ApplyOutcome, ChangeContext, GraphChange, WireSpec } from './changes.ts';
+import type { ApplyOutcome, ChangeContext, GraphChange } from './changes.ts';
 import { appendEvent, type EventDraft } from './event-log.ts';
-import { incomingWires, nodesUsingAttachments, outgoingWires, type Graph } from './graph.ts';
+import { incomingWires, outgoingWires, type Graph } from './graph.ts';
 import { GraphError } from './graph-error.ts';
 import { EDITABLE_FIELDS, nodeFromDraft } from './node-factory.ts';
 import { failure, success, type Result } from './result.ts';
 import { cyclePath } from './walk.ts';
-
-/** A mutable copy-on-write working set for one `applyChange` call. */
-interface Working {
-  canvas: CanvasMeta;
-  nodes: Map<string, CanvasNode>;
-  wires: Map<string, Wire>;
-  incoming: Map<string, readonly string[]>;
-  outgoing: Map<string, readonly string[]>;
-  attachments: Map<string, Attachment>;
-  dismissals: StaleDismissal[];
-  ledgers: MirrorLedger[];
-  drafts: EventDraft[];
-  created: string[];
-  touched: Set<string>;
-}
+import { addAttachment, asGraph, makeWire, removeWire, wireMeta, type Working, type Writable } from './working-graph.ts';
 
 /**
  * The one apply path (ARCHITECTURE §3): validates the change, returns the new graph with the
@@ -86,7 +70,6 @@ export function applyChange(graph: Graph, change: GraphChange, context: ChangeCo
   return success({ graph: next, events, created: working.created, touched: [...working.touched] });
 }
 
-type Writable = <Key extends 'nodes' | 'wires' | 'incoming' | 'outgoing' | 'attachments'>(key: Key) => Working[Key];
 
 function applyOne(working: Working, change: GraphChange, context: ChangeContext, writable: Writable): GraphError | null {
   const needNode = (nodeId: string): CanvasNode | GraphError =>
@@ -357,41 +340,3 @@ function applyOne(working: Working, change: GraphChange, context: ChangeContext,
   }
 }
 
-function addAttachment(working: Working, attachment: Attachment, writable: Writable): GraphError | null {
-  const checked = AttachmentSchema.safeParse(attachment);
-  if (!checked.success) return new GraphError('invalid', `Attachment: ${checked.error.issues[0]!.message}`);
-  if (working.attachments.has(attachment.hash)) return null; // content-addressed: already here
-  writable('attachments').set(attachment.hash, checked.data);
-  for (const id of nodesUsingAttachments(asGraph(working), new Set([attachment.hash]))) working.touched.add(id);
-  working.drafts.push({ op: 'attach', objectId: attachment.hash, meta: { mediaType: attachment.mediaType, byteLength: attachment.byteLength } });
-  return null;
-}
-
-function makeWire(id: string, from: string, to: string, createdAt: number, spec: WireSpec): Wire {
-  return spec.kind === 'solid'
-    ? { id, from, to, createdAt, kind: 'solid' }
-    : { id, from, to, createdAt, kind: 'dashed', depth: spec.depth };
-}
-
-function wireMeta(wire: Wire): EventDraft['meta'] {
-  return { from: wire.from, to: wire.to, kind: wire.kind, depth: wire.kind === 'dashed' ? wire.depth : null };
-}
-
-function removeWire(working: Working, wireId: string, writable: Writable): void {
-  const wire = working.wires.get(wireId);
-  if (!wire) return;
-  writable('wires').delete(wireId);
-  const incoming = writable('incoming');
-  const into = (incoming.get(wire.to) ?? []).filter((id) => id !== wireId);
-  if (into.length > 0) incoming.set(wire.to, into);
-  else incoming.delete(wire.to);
-  const outgoing = writable('outgoing');
-  const outOf = (outgoing.get(wire.from) ?? []).filter((id) => id !== wireId);
-  if (outOf.length > 0) outgoing.set(wire.from, outOf);
-  else outgoing.delete(wire.from);
-}
-
-/** Read helpers take a Graph; the working set has the same adjacency shape. */
-function asGraph(working: Working): Graph {
-  return working as unknown as Graph;
-}

@@ -1,0 +1,71 @@
+import {
+  AttachmentSchema,
+  type Attachment,
+  type CanvasMeta,
+  type CanvasNode,
+  type MirrorLedger,
+  type StaleDismissal,
+  type Wire,
+} from '../../protocol/canvas-document.ts';
+import type { WireSpec } from './changes.ts';
+import type { EventDraft } from './event-log.ts';
+import { nodesUsingAttachments, type Graph } from './graph.ts';
+import { GraphError } from './graph-error.ts';
+
+/** A mutable copy-on-write working set for one `applyChange` call. */
+export interface Working {
+  canvas: CanvasMeta;
+  nodes: Map<string, CanvasNode>;
+  wires: Map<string, Wire>;
+  incoming: Map<string, readonly string[]>;
+  outgoing: Map<string, readonly string[]>;
+  attachments: Map<string, Attachment>;
+  dismissals: StaleDismissal[];
+  ledgers: MirrorLedger[];
+  drafts: EventDraft[];
+  created: string[];
+  touched: Set<string>;
+}
+
+
+/** Copies a map of the working set on first write (copy-on-write). */
+export type Writable = <Key extends 'nodes' | 'wires' | 'incoming' | 'outgoing' | 'attachments'>(key: Key) => Working[Key];
+
+export function addAttachment(working: Working, attachment: Attachment, writable: Writable): GraphError | null {
+  const checked = AttachmentSchema.safeParse(attachment);
+  if (!checked.success) return new GraphError('invalid', `Attachment: ${checked.error.issues[0]!.message}`);
+  if (working.attachments.has(attachment.hash)) return null; // content-addressed: already here
+  writable('attachments').set(attachment.hash, checked.data);
+  for (const id of nodesUsingAttachments(asGraph(working), new Set([attachment.hash]))) working.touched.add(id);
+  working.drafts.push({ op: 'attach', objectId: attachment.hash, meta: { mediaType: attachment.mediaType, byteLength: attachment.byteLength } });
+  return null;
+}
+
+export function makeWire(id: string, from: string, to: string, createdAt: number, spec: WireSpec): Wire {
+  return spec.kind === 'solid'
+    ? { id, from, to, createdAt, kind: 'solid' }
+    : { id, from, to, createdAt, kind: 'dashed', depth: spec.depth };
+}
+
+export function wireMeta(wire: Wire): EventDraft['meta'] {
+  return { from: wire.from, to: wire.to, kind: wire.kind, depth: wire.kind === 'dashed' ? wire.depth : null };
+}
+
+export function removeWire(working: Working, wireId: string, writable: Writable): void {
+  const wire = working.wires.get(wireId);
+  if (!wire) return;
+  writable('wires').delete(wireId);
+  const incoming = writable('incoming');
+  const into = (incoming.get(wire.to) ?? []).filter((id) => id !== wireId);
+  if (into.length > 0) incoming.set(wire.to, into);
+  else incoming.delete(wire.to);
+  const outgoing = writable('outgoing');
+  const outOf = (outgoing.get(wire.from) ?? []).filter((id) => id !== wireId);
+  if (outOf.length > 0) outgoing.set(wire.from, outOf);
+  else outgoing.delete(wire.from);
+}
+
+/** Read helpers take a Graph; the working set has the same adjacency shape. */
+export function asGraph(working: Working): Graph {
+  return working as unknown as Graph;
+}
