@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -83,6 +83,27 @@ describe('Fence', () => {
       await handle.close();
     } finally {
       rmSync(fifo);
+    }
+  });
+
+  it.skipIf(!existsSync('/proc/self/fd'))('refuses a file whose folder is swapped for a symlink out between resolving and opening', async () => {
+    const swapped = path.join(root, 'swapped');
+    mkdirSync(swapped);
+    writeFileSync(path.join(swapped, 'secret.jsonl'), '{}\n');
+    class RacedFence extends Fence {
+      override async resolve(requested: string): Promise<string> {
+        const real = await super.resolve(requested);
+        // The race, made deterministic: after the check, the folder becomes a link to `outside`.
+        renameSync(swapped, `${swapped}.moved`);
+        symlinkSync(outside, swapped);
+        return real;
+      }
+    }
+    try {
+      await expect(new RacedFence([root]).open(path.join(swapped, 'secret.jsonl'))).rejects.toMatchObject({ code: 'FENCE_SYMLINK_ESCAPE' });
+    } finally {
+      rmSync(swapped, { force: true });
+      rmSync(`${swapped}.moved`, { recursive: true, force: true });
     }
   });
 

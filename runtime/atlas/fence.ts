@@ -1,5 +1,5 @@
 import { constants, realpathSync } from 'node:fs';
-import { open, realpath, type FileHandle } from 'node:fs/promises';
+import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 /** Stable codes for every refusal the fence makes. */
@@ -118,6 +118,13 @@ export class Fence {
     if (!(await handle.stat()).isFile()) {
       await handle.close();
       throw new FenceError('FENCE_NOT_FILE', 'path is not a regular file', requested);
+    }
+    // A folder swapped for a symlink between resolve() and open() would slip past O_NOFOLLOW (it only
+    // guards the last name). Where the kernel names the opened file (Linux /proc), check that name too.
+    const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
+    if (opened !== null && this.rootOfReal(opened) === null) {
+      await handle.close();
+      throw new FenceError('FENCE_SYMLINK_ESCAPE', 'path was redirected outside every session root while opening', requested);
     }
     return { real, handle };
   }
