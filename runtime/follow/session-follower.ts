@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { AtlasFollow } from '../../protocol/http-api.ts';
@@ -79,7 +80,10 @@ export class SessionFollower {
     watcher.on('change', () => this.schedule(key));
     watcher.on('error', (error) => this.options.onError?.(error));
     this.watchers.set(key, watcher);
+    const sizeBefore = await sizeOf(follow.sourcePath);
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    // Lines written while the watcher was starting raise no event: report them once it is ready.
+    if ((await sizeOf(follow.sourcePath)) !== sizeBefore) this.schedule(key);
   }
 
   private schedule(key: string): void {
@@ -101,5 +105,13 @@ export class SessionFollower {
     const watcher = this.watchers.get(key);
     this.watchers.delete(key);
     await watcher?.close();
+  }
+}
+
+async function sizeOf(path: string): Promise<number | null> {
+  try {
+    return (await stat(path)).size;
+  } catch {
+    return null;
   }
 }

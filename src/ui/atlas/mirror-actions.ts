@@ -93,8 +93,11 @@ export async function mirrorSession(
     if (!main) return null;
     if (where === 'new') await store.getState().createCanvas(clip(main.title, 64) || `${main.runner} session`);
     mark('canvas');
-    const plan = applyMirror(store, sessions, options.follow !== undefined ? { following: options.follow } : {});
+    // The server watches first, so a ledger marked following always has a watcher behind it.
     if (options.follow !== undefined) await atlasApi.setFollowing(target.runner, target.sessionId, options.follow);
+    const plan = applyMirror(store, sessions, options.follow !== undefined ? { following: options.follow } : {});
+    // Lines written between reading the session and the watcher starting: one catch-up read.
+    if (options.follow) void syncFollowed(store, target);
     showCanvas(store);
     if (plan) {
       const added = plan.counts.turns + plan.counts.subagentTurns;
