@@ -98,6 +98,8 @@ export class AtlasService {
         read = await readSessionFile(path, { fence: this.fence });
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
+        // Gone since it was indexed (or no longer a plain file) is not a fence breach.
+        if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') throw new WeftError('session-not-found', `The session file of ${sessionId} is no longer there (${code}).`, 404);
         if (code.startsWith('FENCE_')) throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
         throw new WeftError('session-unreadable', `The session file could not be read: ${(error as Error).message}`, 500);
       }

@@ -1,0 +1,31 @@
+import { renameSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { closeAtlasService } from './atlas-registry.ts';
+import { copyAtlasFixtures, PI_MULTI_FILE, PI_MULTI_SESSION, type AtlasFixtures } from './testing/atlas-fixtures.ts';
+
+let fixtures: AtlasFixtures;
+let server: TestServer;
+const savedRoots = process.env.WEFT_SESSION_ROOTS;
+
+beforeAll(async () => {
+  fixtures = copyAtlasFixtures();
+  process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
+  server = await startTestServer({ home: fixtures.weftHome });
+});
+afterAll(async () => {
+  await closeAtlasService(server.context);
+  await server.close();
+  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
+  else process.env.WEFT_SESSION_ROOTS = savedRoots;
+  fixtures.dispose();
+});
+
+it('a session file removed since it was indexed is 404 session-not-found, not a fence breach', async () => {
+  expect((await server.api('/api/atlas/sessions')).status).toBe(200);
+  renameSync(join(fixtures.sessions, PI_MULTI_FILE), join(fixtures.directory, 'moved-away.jsonl'));
+  const response = await server.api(`/api/atlas/sessions/${PI_MULTI_SESSION}`);
+  expect(response.status).toBe(404);
+  expect((await response.json()).error.code).toBe('session-not-found');
+});
