@@ -179,4 +179,46 @@ describe('Weft in the browser', () => {
     expect(JSON.stringify(body.messages)).toContain('So why is the sky blue?');
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
+
+  it('Stop aborts a streaming answer and the provider request with it', async () => {
+    const before = provider.requests.length;
+    provider.script({ hang: true });
+    await canvas.open(ids.downstream);
+    const versions = await canvas.panel.getByTestId('version-item').count();
+    await canvas.panel.getByTestId('ask').click();
+    await canvas.panel.getByTestId('stop').waitFor();
+    await provider.waitForRequests(before + 1);
+    await canvas.panel.getByTestId('stop').click();
+    const ended = await provider.waitForEnd(before);
+    expect(ended.aborted).toBe(true);
+    await canvas.panel.getByTestId('ask').waitFor();
+    // A partial answer is kept as a "stopped" version, never as a complete one.
+    const statuses = await page().evaluate((nodeId) => ((window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, { versions: { status: string }[] }> } } } } }).weft.store.getState().graph.nodes.get(nodeId)!.versions.map((version) => version.status)), ids.downstream);
+    expect(statuses.slice(versions).every((status) => status !== 'complete')).toBe(true);
+  });
+
+  it('switches a wire to a dashed reference from its toolbar; Ctrl+Z undoes it; Ctrl+F searches', async () => {
+    const source = await canvas.addQuestion('Which gas scatters most?');
+    const target = await canvas.addQuestion('Does humidity matter?');
+    await canvas.connect(source, target);
+    const edge = page().locator(`.react-flow__edge[data-id]`).filter({ has: page().locator('path') }).last();
+    await edge.click({ force: true });
+    await page().getByTestId('wire-toolbar').waitFor();
+    await page().getByTestId('wire-toolbar').getByText('Dashed · quote').click();
+    await canvas.open(target);
+    let layers = await canvas.panel.getByTestId('preview-message').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
+    expect(layers).toEqual(['references', 'question']);
+
+    await page().locator('.react-flow__pane').click({ position: { x: 40, y: 300 } });
+    await page().keyboard.press('Control+z');
+    await canvas.open(target);
+    layers = await canvas.panel.getByTestId('preview-message').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
+    expect(layers).toEqual(['chain', 'question']);
+
+    await page().locator('.react-flow__pane').click({ position: { x: 40, y: 300 } });
+    await page().keyboard.press('Control+f');
+    await page().getByTestId('canvas-search').locator('input').fill('humidity');
+    expect(await page().getByTestId('search-count').textContent()).toBe('1 found');
+    await page().keyboard.press('Escape');
+  });
 });

@@ -175,3 +175,54 @@ describe('import and export', () => {
     await app.close();
   });
 });
+
+describe('canvas list, delete and auto-rerun', () => {
+  it('deletes a node with its wires and undo restores both; the log keeps the delete', async () => {
+    const app = await emptyCanvasApp();
+    const a = app.addQuestion('A?');
+    const b = app.addQuestion('B?');
+    app.wire(a, b);
+    expect(app.state.apply({ type: 'delete-node', nodeId: a })).toBe(true);
+    expect(app.graph.nodes.has(a)).toBe(false);
+    expect(app.graph.wires.size).toBe(0);
+    app.state.undo();
+    expect(app.graph.nodes.has(a)).toBe(true);
+    expect(app.graph.wires.size).toBe(1);
+    expect(app.graph.events.some((event) => event.op === 'delete' && event.objectId === a)).toBe(true);
+    await app.close();
+  });
+
+  it('renames, duplicates and deletes canvases, locally and on the durable record', async () => {
+    const app = await emptyCanvasApp();
+    app.addQuestion('Kept in the copy?');
+    app.state.renameCanvas('Renamed');
+    expect(app.graph.canvas.name).toBe('Renamed');
+    const originalId = app.state.activeCanvasId!;
+    const copyId = await app.state.duplicateCanvas();
+    expect(copyId).not.toBe(originalId);
+    expect(app.graph.canvas.name).toBe('Renamed (copy)');
+    expect([...app.graph.nodes.values()].map((node) => node.kind === 'question' && node.question)).toContain('Kept in the copy?');
+    await app.state.flush();
+    await app.state.deleteCanvas(copyId!);
+    expect(app.state.canvases.map((canvas) => canvas.id)).not.toContain(copyId);
+    expect((await server.api(`/api/canvases/${copyId}`)).status).toBe(404);
+    expect(app.state.activeCanvasId).not.toBe(copyId);
+    await app.close();
+  });
+
+  it('an auto-rerun node regenerates after its ancestor completes, and never when archived', async () => {
+    const app = await emptyCanvasApp();
+    const upstream = app.addQuestion('What is Rayleigh scattering?');
+    const downstream = app.addQuestion('So why is the sky blue?');
+    app.wire(upstream, downstream);
+    app.state.apply({ type: 'set-auto-rerun', nodeId: downstream, enabled: true });
+    await app.state.ask(upstream);
+    expect(question(app.graph, downstream).versions).toHaveLength(1);
+    expect(app.graph.events.filter((event) => event.op === 'commit').map((event) => event.meta.lane)).toEqual(['chat', 'auto-rerun']);
+
+    app.state.apply({ type: 'archive', nodeId: downstream });
+    await app.state.ask(upstream);
+    expect(question(app.graph, downstream).versions).toHaveLength(1);
+    await app.close();
+  });
+});
