@@ -383,3 +383,30 @@ describe('compile robustness', () => {
     expect(() => canvas.dispatch(target)).not.toThrow();
   });
 });
+
+describe('reference blocks stay hashable', () => {
+  it('cuts a long trail question before an emoji, never through its surrogate pair', () => {
+    const canvas = new TestCanvas();
+    const upstream = canvas.addQuestion(`${'x'.repeat(78)}😀 and more`);
+    canvas.answer(upstream, 'a');
+    const source = canvas.addQuestion('S');
+    canvas.answer(source, 'sa');
+    canvas.wire(upstream, source);
+    const target = canvas.addQuestion('T');
+    canvas.wire(source, target, 'quote');
+    expect(texts(canvas, target)[0]).toContain(`Trail: ${'x'.repeat(78)}…`);
+    expect(canvas.dispatch(target).requestHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('replaces a lone surrogate in a note inside a full reference, as everywhere else', () => {
+    const canvas = new TestCanvas();
+    const note = canvas.addNote('bad \ud800 note');
+    const source = canvas.addQuestion('S');
+    canvas.answer(source, 'sa');
+    canvas.wire(note, source);
+    const target = canvas.addQuestion('T');
+    canvas.wire(source, target, 'full');
+    expect(texts(canvas, target)[0]).toContain('Note: bad \ufffd note');
+    expect(canvas.dispatch(target).requestHash).toMatch(/^[0-9a-f]{64}$/);
+  });
+});

@@ -1,7 +1,7 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import { STALE_MARK } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
-import { nodeText } from './node-text.ts';
+import { nodeText, wellFormed } from './node-text.ts';
 import { liveSolidChain, type ReferenceDepth } from './partition.ts';
 
 const TRAIL_QUESTION_LENGTH = 80;
@@ -26,7 +26,8 @@ export function referenceText(graph: Graph, node: CanvasNode, depth: ReferenceDe
   const body = depth === 'quote' ? lines.join('\n') : lines.join('\n\n');
   const fence = fenceFor(body);
   const title = depth === 'quote' ? 'quoted answer' : 'full chain';
-  return `[Reference (${title})]\n${fence}\n${body}\n${fence}`;
+  // Note texts are raw node fields: keep the block well-formed like every other context text.
+  return wellFormed(`[Reference (${title})]\n${fence}\n${body}\n${fence}`);
 }
 
 function entryText(node: CanvasNode, stale: ReadonlySet<string>): string {
@@ -39,7 +40,12 @@ function entryText(node: CanvasNode, stale: ReadonlySet<string>): string {
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > TRAIL_QUESTION_LENGTH ? `${flat.slice(0, TRAIL_QUESTION_LENGTH - 1)}…` : flat;
+  if (flat.length <= TRAIL_QUESTION_LENGTH) return flat;
+  // Cut before a surrogate pair rather than through it (half a pair has no canonical JSON form).
+  let end = TRAIL_QUESTION_LENGTH - 1;
+  const last = flat.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${flat.slice(0, end)}…`;
 }
 
 /** A backtick fence longer than any run inside the body, so the block cannot be closed early. */
