@@ -8,6 +8,7 @@ const UNDO_LIMIT = 200;
 /** Publishes a new graph: stale sets via core, then persistence of the touched rows. */
 export function publishGraph(set: SetState, get: GetState, runtime: StoreRuntime, next: Graph, touched: Iterable<string> | undefined, history: 'push' | 'keep' | 'reset'): void {
   const previous = get().graph;
+  const previousShown = get().shown;
   if (!runtime.tracker || history === 'reset') runtime.tracker = new StaleTracker(next);
   runtime.tracker.update(next, touched);
   const tracker = runtime.tracker;
@@ -26,6 +27,7 @@ export function publishGraph(set: SetState, get: GetState, runtime: StoreRuntime
   }
   set(patch);
   if (history !== 'reset') runtime.writer.schedule(recordsFromGraph(next));
+  runtime.pendingJudgement = runtime.judgeNewlyStale(history === 'reset' ? new Set() : previousShown);
 }
 
 /** Undo and redo restore nodes and wires but keep the event log as it is now (C10: it survives undo). */

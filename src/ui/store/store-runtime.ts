@@ -8,6 +8,10 @@ export interface StoreRuntime {
   writer: CanvasWriter;
   aborts: Map<string, AbortController>;
   replayStopped: boolean;
+  /** C7: asks the judge about answers that just became stale (no-op without a judge model). */
+  judgeNewlyStale: (previousShown: ReadonlySet<string>) => Promise<void>;
+  /** The latest judge round, so tests and flushes can wait for it. */
+  pendingJudgement: Promise<void>;
 }
 
 /** Records share node objects with the graph, so the writer's identity diff finds changed rows. */

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentFromGraph, type Graph } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
-import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
+import { startScriptedProvider, startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { persistenceCounters } from '../db/canvas-persistence.ts';
 import { plannedRequest } from './dispatch-actions.ts';
 import { TestApp } from './test-app.ts';
@@ -224,5 +224,44 @@ describe('canvas list, delete and auto-rerun', () => {
     await app.state.ask(upstream);
     expect(question(app.graph, downstream).versions).toHaveLength(1);
     await app.close();
+  });
+});
+
+describe('stale judge (C7)', () => {
+  it('a judge verdict below one half dismisses the mark, visibly and with an event; a person can overrule it', async () => {
+    const judge = await startScriptedProvider();
+    judge.setDefault({ text: '{"default": 0.2, "unrelated": 0.8}' });
+    const isolated = await startTestServer();
+    try {
+      const app = await new TestApp(isolated, freshName()).start();
+      await app.state.createCanvas('Judged');
+      expect(await app.state.saveSettings({ providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${judge.url}/v1`, models: ['decider'] }], judgeModelId: 'judge/decider', defaultModelId: 'offline/receipt' })).toBe(true);
+      const upstream = app.addQuestion('What is Rayleigh scattering?');
+      const downstream = app.addQuestion('So why is the sky blue?');
+      app.wire(upstream, downstream);
+      await app.state.ask(upstream);
+      await app.state.ask(downstream);
+      app.edit(upstream, 'What is Rayleigh scattering, briefly?');
+      await app.store.runtime.pendingJudgement;
+
+      expect(judge.requests.length).toBe(1);
+      expect(JSON.stringify(judge.requests[0]!.body)).toContain('So why is the sky blue?');
+      expect(app.state.stale.has(downstream)).toBe(true);
+      expect(app.state.shown.has(downstream)).toBe(false);
+      const dismissal = app.graph.dismissals.find((entry) => entry.nodeId === downstream)!;
+      expect(dismissal.probability).toBeCloseTo(0.2);
+      expect(dismissal.reason).toContain('20%');
+      const eventCount = app.graph.events.length;
+
+      app.state.apply({ type: 'overrule-dismissal', nodeId: downstream, fingerprint: dismissal.fingerprint, overruled: true });
+      expect(app.state.shown.has(downstream)).toBe(true);
+      expect(app.graph.events.length).toBeGreaterThan(eventCount);
+      await app.store.runtime.pendingJudgement;
+      expect(judge.requests.length).toBe(1);
+      await app.close();
+    } finally {
+      await isolated.dispose();
+      await judge.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import { createCanvasListActions } from './canvas-list-actions.ts';
 import { createDispatchActions } from './dispatch-actions.ts';
 import { createGraphActions } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
+import { createStaleJudge } from './stale-judge.ts';
 import type { WeftState } from './weft-state.ts';
 import { nodeSearchText } from '../canvas/node-labels.ts';
 
@@ -20,6 +21,8 @@ export function createWeftStore(dependencies: AppDependencies): WeftStore {
     tracker: null,
     aborts: new Map(),
     replayStopped: false,
+    judgeNewlyStale: (previousShown) => judge(previousShown),
+    pendingJudgement: Promise.resolve(),
     writer: new CanvasWriter({
       database: dependencies.database,
       putDurable: (document, options) => dependencies.api.putCanvas(document, options),
@@ -33,6 +36,7 @@ export function createWeftStore(dependencies: AppDependencies): WeftStore {
     }),
   };
 
+  const judge = createStaleJudge(() => store.getState(), dependencies);
   const store = createStore<WeftState>()((set, get) => ({
     ready: false,
     canvases: [],
