@@ -126,6 +126,8 @@ describe('snapshotUrl', () => {
     await expect(snapshotUrl('not a url')).rejects.toMatchObject({ code: 'url-refused' });
     await expect(snapshotUrl(`${base}/huge`, { ...loopback, maxBytes: 1024 })).rejects.toMatchObject({ code: 'fetch-too-large' });
     await expect(snapshotUrl(`${base}/slow`, { ...loopback, timeoutMs: 200 })).rejects.toMatchObject({ code: 'fetch-timeout' });
+    // A resolver that never answers is cut off by the same limit.
+    await expect(snapshotUrl('http://stuck.example/', { timeoutMs: 200, resolve: () => new Promise(() => undefined) })).rejects.toMatchObject({ code: 'fetch-timeout' });
     await expect(snapshotUrl(`${base}/pdf`, loopback)).rejects.toMatchObject({ code: 'unsupported-media-type' });
     await expect(snapshotUrl(`${base}/missing`, loopback)).rejects.toMatchObject({ code: 'fetch-failed', message: expect.stringContaining('404') });
   });

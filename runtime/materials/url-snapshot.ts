@@ -25,14 +25,20 @@ async function defaultResolve(hostname: string): Promise<{ address: string; fami
 }
 
 /** Resolve a host and require every address to pass the policy; return the one to connect to. */
-async function checkedAddress(url: URL, options: UrlSnapshotOptions): Promise<{ address: string; family: number }> {
+async function checkedAddress(url: URL, options: UrlSnapshotOptions, signal: AbortSignal): Promise<{ address: string; family: number }> {
   const hostname = url.hostname.replace(/^\[|\]$/g, '');
   let addresses: { address: string; family: number }[];
   if (isIP(hostname)) addresses = [{ address: hostname, family: isIP(hostname) }];
   else {
+    // getaddrinfo cannot be cancelled, so the time limit races it (a stuck resolver takes far longer).
+    const timedOut = new Promise<never>((_resolve, reject) => {
+      signal.throwIfAborted();
+      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+    });
     try {
-      addresses = await (options.resolve ?? defaultResolve)(hostname);
-    } catch {
+      addresses = await Promise.race([(options.resolve ?? defaultResolve)(hostname), timedOut]);
+    } catch (error) {
+      if (signal.aborted) throw error;
       throw new WeftError('fetch-failed', `Could not resolve "${hostname}".`, 502);
     }
   }
@@ -127,7 +133,7 @@ export async function snapshotUrl(raw: string, options: UrlSnapshotOptions = {})
   let url = parseTarget(raw);
   try {
     for (let hop = 0; ; hop++) {
-      const pinned = await checkedAddress(url, options);
+      const pinned = await checkedAddress(url, options, signal);
       const page = await fetchOnce(url, pinned, signal, maxBytes);
       if (page.status >= 300 && page.status < 400 && page.location) {
         if (hop >= maxRedirects) throw new WeftError('fetch-failed', `Too many redirects (more than ${maxRedirects}).`, 502);
