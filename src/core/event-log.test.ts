@@ -42,3 +42,33 @@ describe('event log (C10)', () => {
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 });
+
+describe('event log against crafted input', () => {
+  it('reports an event holding a lone surrogate as bad instead of throwing', () => {
+    const events = log(3);
+    const crafted = events.map((event, index) => (index === 1 ? { ...event, objectId: 'n\ud8001' } : event));
+    expect(verifyChain(crafted)).toBe(1);
+  });
+
+  it('exports an event whose time no Date can show, with an empty time cell', () => {
+    const [event] = log(1);
+    const csv = eventsToCsv([{ ...event!, at: 9e15 }]);
+    expect(csv.split('\r\n')[1]).toMatch(/^e0,9000000000000000,,edit,/);
+  });
+
+  it('guards every formula-leading character and quotes commas, quotes and newlines', () => {
+    const cells = ['=1+1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', 'a,b', 'say "hi"', 'line\nbreak', 'plain'];
+    const events: EventRecord[] = [];
+    for (const [index, objectId] of cells.entries()) {
+      events.push(appendEvent(events, { op: 'edit', objectId, meta: {} }, { now: index, newId: () => `e${index}` }));
+    }
+    const rows = eventsToCsv(events).split('\r\n').slice(1, -1).map((row) => row.split(',')[4]);
+    expect(rows.slice(0, 4)).toEqual(["'=1+1", "'+1", "'-1", "'@SUM(A1)"]);
+    expect(eventsToCsv(events)).toContain(`,'\tx,`);
+    expect(eventsToCsv(events)).toContain(`,"'\rx",`);
+    expect(eventsToCsv(events)).toContain(`,"a,b",`);
+    expect(eventsToCsv(events)).toContain(`,"say ""hi""",`);
+    expect(eventsToCsv(events)).toContain(`,"line\nbreak",`);
+    expect(rows.at(-1)).toBe('plain');
+  });
+});

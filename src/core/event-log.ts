@@ -57,7 +57,7 @@ export function verifyChain(events: readonly EventRecord[], anchor?: ChainAnchor
   for (let index = 0; index < events.length; index += 1) {
     const event = events[index]!;
     if (event.prevHash !== previousHash) return index;
-    if (eventHash(event) !== event.hash) return index;
+    if (!hashMatches(event)) return index;
     previousHash = event.hash;
   }
   if (anchor) {
@@ -66,6 +66,15 @@ export function verifyChain(events: readonly EventRecord[], anchor?: ChainAnchor
     if (atAnchor !== anchor.headHash) return Math.max(0, anchor.length - 1);
   }
   return null;
+}
+
+/** A crafted event can hold what has no canonical form (a lone surrogate): that is a bad event, not a crash. */
+function hashMatches(event: EventRecord): boolean {
+  try {
+    return eventHash(event) === event.hash;
+  } catch {
+    return false;
+  }
 }
 
 export function chainAnchor(events: readonly EventRecord[]): ChainAnchor {
@@ -84,7 +93,7 @@ export function eventsToCsv(events: readonly EventRecord[]): string {
     const cells = [
       event.id,
       String(event.at),
-      new Date(event.at).toISOString(),
+      isoTime(event.at),
       event.op,
       event.objectId,
       JSON.stringify(event.meta),
@@ -94,6 +103,12 @@ export function eventsToCsv(events: readonly EventRecord[]): string {
     lines.push(cells.map(csvCell).join(','));
   }
   return lines.join('\r\n') + '\r\n';
+}
+
+/** '' for a time no Date can show (a crafted `at` beyond year 275760), rather than a RangeError. */
+function isoTime(at: number): string {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
 }
 
 function csvCell(value: string): string {
