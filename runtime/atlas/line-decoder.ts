@@ -55,8 +55,20 @@ export function splitGluedJson(text: string): { pieces: string[]; rest: string }
  */
 export function decodeLine(line: Uint8Array, report: ParseReport): Record<string, unknown>[] {
   report.lines += 1;
-  let text = decodeUtf8(line, report);
-  if (text.endsWith('\r')) text = text.slice(0, -1);
+  return decodeText(decodeUtf8(line, report), report);
+}
+
+/**
+ * `decodeLine` for a line the caller already decoded from valid UTF-8 (the reader decodes a whole chunk
+ * of complete lines at once instead of each line on its own).
+ */
+export function decodeLineText(text: string, report: ParseReport): Record<string, unknown>[] {
+  report.lines += 1;
+  return decodeText(text, report);
+}
+
+function decodeText(line: string, report: ParseReport): Record<string, unknown>[] {
+  const text = line.endsWith('\r') ? line.slice(0, -1) : line;
   if (text.trim() === '') {
     report.emptyLines += 1;
     return [];

@@ -1,6 +1,6 @@
 import type { ParseReport, Runner } from '../../protocol/atlas-session.ts';
 import { adapterFor } from './adapters.ts';
-import { decodeLine, MAX_LINE_BYTES } from './line-decoder.ts';
+import { decodeLine, decodeLineText, MAX_LINE_BYTES } from './line-decoder.ts';
 import { emptyParseReport } from './parse-report.ts';
 import type { AtlasSession } from './session-builder.ts';
 
@@ -90,6 +90,19 @@ export class SessionAccumulator {
   }
 
   /**
+   * One complete line the caller already decoded: `text` must be the valid UTF-8 decoding of `line`
+   * (the bytes, without the `\n`, which adapters hash for derived record ids).
+   */
+  pushText(text: string, line: Uint8Array): void {
+    this.provisional = null;
+    this.state.bytesConsumed += line.length + 1;
+    const adapter = adapterFor(this.state.runner);
+    for (const record of decodeLineText(text, this.state.report)) {
+      adapter.record(this.state.adapter, record, { line, report: this.state.report });
+    }
+  }
+
+  /**
    * End of the bytes available now. `tail` is an unterminated last line, if any: it is parsed into
    * the provisional view (or counted as `truncatedLastLine` when it is not complete JSON).
    */
@@ -132,6 +145,17 @@ export class SessionAccumulator {
     if (this.provisional !== null) return { sessions: this.sessions(), state };
     const copy = JSON.parse(state) as AccumulatorState;
     return { sessions: adapterFor(copy.runner).sessions(copy.adapter, copy.sourcePath), state };
+  }
+
+  /**
+   * `snapshot()` for a caller that drops the accumulator right after: the sessions are built from the live
+   * state (sharing its arrays) rather than from a parsed copy. The accumulator must not be used afterwards.
+   */
+  finalSnapshot(): { sessions: AtlasSession[]; state: string } {
+    const state = this.saveState();
+    // The provisional view is already a private copy (made by `finish`).
+    const view = this.provisional ?? this.state;
+    return { sessions: adapterFor(view.runner).sessions(view.adapter, view.sourcePath), state };
   }
 }
 

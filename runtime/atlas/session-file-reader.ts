@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import type { ParseReport, Runner } from '../../protocol/atlas-session.ts';
-import { sha256Hex } from '../../src/core/hashing.ts';
 import { detectRunner } from './detect-runner.ts';
 import type { Fence } from './fence.ts';
 import { MAX_LINE_BYTES } from './line-decoder.ts';
@@ -73,6 +73,11 @@ async function prefixHashOf(handle: FileHandle, length: number): Promise<string>
   return sha256Hex(await readRange(handle, 0, Math.min(length, PREFIX_HASH_BYTES)));
 }
 
+/** The same lowercase-hex SHA-256 as core's `sha256Hex`, through OpenSSL (the prefix is hashed on every read). */
+function sha256Hex(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
 function parseSaved(state: string | undefined): SavedState | null {
   if (state === undefined || state === '') return null;
   try {
@@ -81,6 +86,27 @@ function parseSaved(state: string | undefined): SavedState | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Hands every complete line of `chunk[from, bytesRead)` to the accumulator, decoding each straight from
+ * the chunk (no copy, no separate validity scan). Invalid bytes decode to U+FFFD, so only a line whose
+ * text holds U+FFFD goes through the byte path, which tells a real U+FFFD from invalid UTF-8 and counts
+ * it. (Per line, not per chunk: one non-ASCII character would make a whole-chunk string two-byte, and
+ * both decoding and JSON.parse are slower on those.) Returns where the unterminated rest starts.
+ */
+function pushCompleteLines(accumulator: SessionAccumulator, chunk: Buffer, from: number, bytesRead: number): number {
+  let start = from;
+  while (start < bytesRead) {
+    const newline = chunk.indexOf(0x0a, start);
+    if (newline === -1 || newline >= bytesRead) break;
+    const line = chunk.subarray(start, newline);
+    const text = chunk.toString('utf8', start, newline);
+    if (text.includes('\uFFFD')) accumulator.push(line, line.length);
+    else accumulator.pushText(text, line);
+    start = newline + 1;
+  }
+  return start;
 }
 
 /**
@@ -142,15 +168,13 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
       position += bytesRead;
       let start = 0;
       while (start < bytesRead) {
+        if (pieces.length === 0 && pendingLength === 0) {
+          start = pushCompleteLines(accumulator, chunk, start, bytesRead);
+          if (start >= bytesRead) break;
+        }
         const newline = chunk.indexOf(0x0a, start);
         const end = newline === -1 || newline >= bytesRead ? bytesRead : newline;
         const length = end - start;
-        if (end < bytesRead && pieces.length === 0 && pendingLength === 0) {
-          // The whole line is inside this chunk: hand over a view, no copy (the accumulator keeps nothing of it).
-          accumulator.push(chunk.subarray(start, end), length);
-          start = end + 1;
-          continue;
-        }
         // Cap what is kept, never what is skipped: beyond the cap only the length is counted.
         if (pendingLength + length <= MAX_LINE_BYTES) pieces.push(Buffer.from(chunk.subarray(start, end)));
         else pieces = [];
@@ -166,7 +190,8 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     const tail = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces);
     accumulator.finish(pendingLength > MAX_LINE_BYTES ? tail.subarray(0, 0) : tail, pendingLength);
 
-    const { sessions, state: accumulatorState } = accumulator.snapshot();
+    // The accumulator is dropped after this read: its sessions may share its state instead of a copy.
+    const { sessions, state: accumulatorState } = accumulator.finalSnapshot();
 
     const prefixLength = Math.min(accumulator.bytesConsumed, PREFIX_HASH_BYTES);
     const prefixHash = prefixFilled >= prefixLength ? sha256Hex(prefix.subarray(0, prefixLength)) : await prefixHashOf(handle, prefixLength);

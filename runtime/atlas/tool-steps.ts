@@ -1,6 +1,6 @@
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { ToolOp } from '../../protocol/atlas-session.ts';
-import { sha256Hex } from '../../src/core/hashing.ts';
 import { getOwn } from './own-record.ts';
 import type { StepInput } from './session-builder.ts';
 
@@ -150,7 +150,7 @@ export function parseApplyPatch(patch: string, cwd: string | null): { op: ToolOp
  */
 export function derivedRecordId(timestamp: unknown, line: Uint8Array): string {
   const time = typeof timestamp === 'string' || typeof timestamp === 'number' ? String(timestamp) : 'notime';
-  return `${time}~${sha256Hex(line).slice(0, 12)}`;
+  return `${time}~${createHash('sha256').update(line).digest('hex').slice(0, 12)}`;
 }
 
 /** Text of content that is a string or an array of `{type:'text', text}` blocks. */
