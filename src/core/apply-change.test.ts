@@ -142,3 +142,29 @@ describe('applyChange', () => {
     expect(canvas.tryApply(long).ok).toBe(false);
   });
 });
+
+describe('applyChange keeps the document loadable', () => {
+  it('refuses a stale verdict whose probability is outside [0, 1] or not a number', () => {
+    const canvas = new TestCanvas();
+    const question = canvas.addQuestion('q', { id: 'q' });
+    const fingerprint = 'f'.repeat(64);
+    for (const probability of [Number.NaN, -0.1, 1.5]) {
+      const error = refusal(canvas.graph, { type: 'set-dismissal', nodeId: question, fingerprint, probability, reason: 'r' });
+      expect(error.code).toBe('invalid');
+    }
+    const accepted = applyChange(canvas.graph, { type: 'set-dismissal', nodeId: question, fingerprint, probability: 0.2, reason: 'r' }, context);
+    expect(accepted.ok).toBe(true);
+  });
+
+  it('refuses a dashed wire with an unknown depth and an empty wire id', () => {
+    const canvas = new TestCanvas();
+    const a = canvas.addQuestion('a', { id: 'a' });
+    const b = canvas.addQuestion('b', { id: 'b' });
+    const badDepth = { type: 'wire', from: a, to: b, kind: 'dashed', depth: 'deep' } as unknown as GraphChange;
+    expect(refusal(canvas.graph, badDepth).code).toBe('invalid');
+    expect(refusal(canvas.graph, { type: 'wire', id: '', from: a, to: b, kind: 'solid' }).code).toBe('invalid');
+    const wireId = canvas.wire(a, b);
+    const badKind = { type: 'set-wire-kind', wireId, kind: 'dashed', depth: 'deep' } as unknown as GraphChange;
+    expect(refusal(canvas.graph, badKind).code).toBe('invalid');
+  });
+});

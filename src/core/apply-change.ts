@@ -1,6 +1,7 @@
 import {
   CanvasNodeSchema,
   MirrorLedgerSchema,
+  StaleDismissalSchema,
   VersionSchema,
   type Attachment,
   type CanvasNode,
@@ -209,6 +210,7 @@ function applyOne(working: Working, change: GraphChange, context: ChangeContext,
       const id = change.id ?? context.newId();
       if (working.wires.has(id)) return new GraphError('duplicate', `A wire with id ${id} already exists.`, { wireId: id });
       const wire = makeWire(id, from.id, to.id, context.now, change);
+      if (wire instanceof GraphError) return wire;
       writable('wires').set(id, wire);
       const incoming = writable('incoming');
       incoming.set(to.id, [...(incoming.get(to.id) ?? []), id]);
@@ -230,6 +232,7 @@ function applyOne(working: Working, change: GraphChange, context: ChangeContext,
       const wire = working.wires.get(change.wireId);
       if (!wire) return new GraphError('not-found', `There is no wire ${change.wireId}.`, { wireId: change.wireId });
       const next = makeWire(wire.id, wire.from, wire.to, wire.createdAt, change);
+      if (next instanceof GraphError) return next;
       if (next.kind === wire.kind && (next.kind !== 'dashed' || wire.kind !== 'dashed' || next.depth === wire.depth)) return null;
       writable('wires').set(wire.id, next);
       working.touched.add(wire.to);
@@ -277,14 +280,20 @@ function applyOne(working: Working, change: GraphChange, context: ChangeContext,
     case 'set-dismissal': {
       const node = needNode(change.nodeId);
       if (node instanceof GraphError) return node;
-      const dismissal: StaleDismissal = {
+      // A probability outside [0, 1] (or NaN, which would dismiss) must not reach the file: it would no longer load.
+      const checked = StaleDismissalSchema.safeParse({
         nodeId: node.id,
         fingerprint: change.fingerprint,
         probability: change.probability,
-        reason: change.reason.slice(0, 500),
+        reason: String(change.reason).slice(0, 500),
         at: context.now,
         overruled: false,
-      };
+      });
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        return new GraphError('invalid', `Stale verdict: ${issue.path.join('.')}: ${issue.message}`, { nodeId: node.id });
+      }
+      const dismissal: StaleDismissal = checked.data;
       working.dismissals = [
         ...working.dismissals.filter((item) => !(item.nodeId === node.id && item.fingerprint === change.fingerprint)),
         dismissal,

@@ -1,5 +1,6 @@
 import {
   AttachmentSchema,
+  WireSchema,
   type Attachment,
   type CanvasMeta,
   type CanvasNode,
@@ -41,10 +42,17 @@ export function addAttachment(working: Working, attachment: Attachment, writable
   return null;
 }
 
-export function makeWire(id: string, from: string, to: string, createdAt: number, spec: WireSpec): Wire {
-  return spec.kind === 'solid'
+/** The wire, or a refusal when it would not pass the document schema (a bad depth from an untyped caller). */
+export function makeWire(id: string, from: string, to: string, createdAt: number, spec: WireSpec): Wire | GraphError {
+  const wire = spec.kind === 'solid'
     ? { id, from, to, createdAt, kind: 'solid' }
     : { id, from, to, createdAt, kind: 'dashed', depth: spec.depth };
+  const checked = WireSchema.safeParse(wire);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    return new GraphError('invalid', `Wire ${id}: ${issue.path.join('.') || 'wire'}: ${issue.message}`, { wireId: id });
+  }
+  return checked.data;
 }
 
 export function wireMeta(wire: Wire): EventDraft['meta'] {
