@@ -1,5 +1,8 @@
+import { homedir } from 'node:os';
+import { join, resolve, sep } from 'node:path';
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
+import { sessionRootsFromEnv } from '../../runtime/atlas/session-roots.ts';
 import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
 import type { StoredProvider } from '../../runtime/fs/settings-store.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
@@ -30,6 +33,17 @@ function checkBaseUrl(url: string | null | undefined): void {
   if (protocol !== 'http:' && protocol !== 'https:') throw new WeftError('invalid-body', 'A provider base URL must be http or https.', 400);
 }
 
+/** The backup folder must be absolute and outside what Weft keeps apart: session roots (never written) and its own records. */
+function checkBackupFolder(folder: string | null | undefined, home: string): void {
+  if (!folder) return;
+  if (!folder.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(folder)) throw new WeftError('invalid-body', 'The backup folder must be an absolute path.', 400);
+  const target = resolve(folder);
+  const inside = (root: string) => target === root || target.startsWith(root.endsWith(sep) ? root : root + sep);
+  const root = sessionRootsFromEnv(process.env, homedir()).find(inside);
+  if (root) throw new WeftError('invalid-body', `The backup folder is inside the session root ${root}, which Weft never writes to.`, 400);
+  if (inside(join(home, 'canvases'))) throw new WeftError('invalid-body', 'The backup folder cannot be inside Weft\'s own canvas records folder.', 400);
+}
+
 /** `GET/PUT /api/settings`: providers, keys (write-only), judge, backup folder, default model. */
 export function settingsRoute(context: ServerContext): Router {
   const router = express.Router();
@@ -39,9 +53,7 @@ export function settingsRoute(context: ServerContext): Router {
   router.put('/settings', jsonBody(256 * 1024), async (request, response) => {
     const update = validateBody(SettingsUpdateSchema, request.body);
     for (const provider of update.providers ?? []) checkBaseUrl(provider.baseUrl);
-    if (update.backupFolder && !update.backupFolder.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(update.backupFolder)) {
-      throw new WeftError('invalid-body', 'The backup folder must be an absolute path.', 400);
-    }
+    checkBackupFolder(update.backupFolder, context.home);
     for (const provider of update.providers ?? []) {
       if (provider.apiKey !== undefined) await context.secrets.setKey(provider.id, provider.apiKey || null);
     }
