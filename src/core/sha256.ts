@@ -2,7 +2,7 @@
  * SHA-256 (FIPS 180-4) in plain TypeScript, written for V8: one compression loop over local
  * 32-bit integers, reading blocks straight from the input (only the padded tail is copied).
  * About twice the throughput of a general-purpose implementation, which the fingerprint and
- * request-hash paths need; checked against @noble/hashes and NIST vectors in sha256.test.ts.
+ * request-hash paths need; checked against @noble/hashes and NIST vectors in hashing.test.ts.
  */
 const K = new Int32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
