@@ -15,6 +15,7 @@ import { SettingsStore } from '../runtime/fs/settings-store.ts';
 import { canvasesDirectory, ensureWeftHome } from '../runtime/fs/weft-home.ts';
 import { DecisionJudge } from '../runtime/models/decision-judge.ts';
 import { ModelRegistry } from '../runtime/models/model-registry.ts';
+import { closeAtlasService } from './atlas/atlas-registry.ts';
 import { createApp } from './create-app.ts';
 import { EventHub } from './event-hub.ts';
 import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
@@ -149,6 +150,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         server.closeAllConnections();
       });
       await context.canvases.idle();
+      // The Atlas (index database, follow watchers) is made on first use; its owner is this server.
+      await closeAtlasService(context);
       await rm(serverFile, { force: true });
     },
   };

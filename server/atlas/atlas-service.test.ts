@@ -2,7 +2,7 @@ import { renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
-import { closeAtlasService } from './atlas-registry.ts';
+import { atlasServiceFor, closeAtlasService } from './atlas-registry.ts';
 import { copyAtlasFixtures, PI_MULTI_FILE, PI_MULTI_SESSION, type AtlasFixtures } from './testing/atlas-fixtures.ts';
 
 let fixtures: AtlasFixtures;
@@ -28,4 +28,14 @@ it('a session file removed since it was indexed is 404 session-not-found, not a 
   const response = await server.api(`/api/atlas/sessions/${PI_MULTI_SESSION}`);
   expect(response.status).toBe(404);
   expect((await response.json()).error.code).toBe('session-not-found');
+});
+
+it('closing the server closes its Atlas (index database and follow watchers) too', async () => {
+  const other = await startTestServer({ home: join(fixtures.directory, 'second-home') });
+  const service = atlasServiceFor(other.context);
+  await service.started;
+  await other.close();
+  const after = atlasServiceFor(other.context);
+  expect(after).not.toBe(service);
+  await closeAtlasService(other.context);
 });
