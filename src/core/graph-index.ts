@@ -1,5 +1,6 @@
 import type { Wire } from '../../protocol/canvas-document.ts';
 import type { Graph } from './graph.ts';
+import { RankHeap } from './rank-heap.ts';
 
 /**
  * Integer adjacency (compressed rows) for the walks compile and fingerprints do on every call.
@@ -131,47 +132,18 @@ export function solidTopologicalOrder(index: GraphIndex, members: readonly numbe
       pending[target] = pending[target]! + 1;
     }
   }
-  const heap = new Int32Array(count);
-  let size = 0;
-  const push = (value: number) => {
-    let slot = size;
-    size += 1;
-    while (slot > 0) {
-      const parent = (slot - 1) >> 1;
-      if (heap[parent]! <= value) break;
-      heap[slot] = heap[parent]!;
-      slot = parent;
-    }
-    heap[slot] = value;
-  };
-  const pop = (): number => {
-    const top = heap[0]!;
-    size -= 1;
-    const last = heap[size]!;
-    let slot = 0;
-    for (;;) {
-      const left = slot * 2 + 1;
-      if (left >= size) break;
-      const right = left + 1;
-      const child = right < size && heap[right]! < heap[left]! ? right : left;
-      if (heap[child]! >= last) break;
-      heap[slot] = heap[child]!;
-      slot = child;
-    }
-    heap[slot] = last;
-    return top;
-  };
-  for (let position = 0; position < count; position += 1) if (pending[position] === 0) push(position);
+  const heap = new RankHeap(count);
+  for (let position = 0; position < count; position += 1) if (pending[position] === 0) heap.push(position);
   const order: number[] = [];
-  while (size > 0) {
-    const position = pop();
+  while (heap.size > 0) {
+    const position = heap.pop();
     const node = sorted[position]!;
     order.push(node);
     for (let edge = index.outStart[node]!; edge < index.outStart[node + 1]!; edge += 1) {
       if (index.outKind[edge] !== SOLID || mark[index.outTo[edge]!] !== 1) continue;
       const target = rank[index.outTo[edge]!]!;
       pending[target] = pending[target]! - 1;
-      if (pending[target] === 0) push(target);
+      if (pending[target] === 0) heap.push(target);
     }
   }
   return order;

@@ -1,5 +1,6 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import { incomingWires, outgoingWires, type Graph } from './graph.ts';
+import { RankHeap } from './rank-heap.ts';
 
 export type WireFilter = 'solid' | 'all';
 
@@ -85,44 +86,15 @@ export function topologicalOrder(graph: Graph, members: ReadonlySet<string>, fil
     }
     successors[rank] = list;
   }
-  const heap = new Int32Array(count);
-  let size = 0;
-  const push = (rank: number) => {
-    let index = size;
-    size += 1;
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (heap[parent]! <= rank) break;
-      heap[index] = heap[parent]!;
-      index = parent;
-    }
-    heap[index] = rank;
-  };
-  const pop = (): number => {
-    const top = heap[0]!;
-    size -= 1;
-    const last = heap[size]!;
-    let index = 0;
-    for (;;) {
-      const left = index * 2 + 1;
-      if (left >= size) break;
-      const right = left + 1;
-      const child = right < size && heap[right]! < heap[left]! ? right : left;
-      if (heap[child]! >= last) break;
-      heap[index] = heap[child]!;
-      index = child;
-    }
-    heap[index] = last;
-    return top;
-  };
-  for (let rank = 0; rank < count; rank += 1) if (pending[rank] === 0) push(rank);
+  const heap = new RankHeap(count);
+  for (let rank = 0; rank < count; rank += 1) if (pending[rank] === 0) heap.push(rank);
   const order: string[] = [];
-  while (size > 0) {
-    const rank = pop();
+  while (heap.size > 0) {
+    const rank = heap.pop();
     order.push(nodes[rank]!.id);
     for (const next of successors[rank]!) {
       pending[next] = pending[next]! - 1;
-      if (pending[next] === 0) push(next);
+      if (pending[next] === 0) heap.push(next);
     }
   }
   return order;
