@@ -410,3 +410,19 @@ describe('reference blocks stay hashable', () => {
     expect(canvas.dispatch(target).requestHash).toMatch(/^[0-9a-f]{64}$/);
   });
 });
+
+describe('crafted times', () => {
+  it('compiles a URL material whose fetch time no Date can show instead of throwing', () => {
+    const canvas = new TestCanvas();
+    const page = canvas.addMaterial('A page', 'Body.', {
+      type: 'url',
+      url: 'https://example.org/a',
+      finalUrl: 'https://example.org/a',
+      fetchedAt: 9e15,
+      title: 'A page',
+    });
+    const target = canvas.addQuestion('Q?');
+    canvas.wire(page, target);
+    expect(texts(canvas, target)[0]).toContain('snapshot fetched at 9000000000000000 ms');
+  });
+});

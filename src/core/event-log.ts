@@ -1,5 +1,6 @@
 import type { EventMeta, EventRecord } from '../../protocol/event-record.ts';
 import { hashCanonical } from './hashing.ts';
+import { isoTime } from './iso-time.ts';
 
 /** What a caller says happened; `appendEvent` adds id, time and the chain hashes. */
 export interface EventDraft {
@@ -93,7 +94,7 @@ export function eventsToCsv(events: readonly EventRecord[]): string {
     const cells = [
       event.id,
       String(event.at),
-      isoTime(event.at),
+      isoTime(event.at) ?? '',
       event.op,
       event.objectId,
       JSON.stringify(event.meta),
@@ -103,12 +104,6 @@ export function eventsToCsv(events: readonly EventRecord[]): string {
     lines.push(cells.map(csvCell).join(','));
   }
   return lines.join('\r\n') + '\r\n';
-}
-
-/** '' for a time no Date can show (a crafted `at` beyond year 275760), rather than a RangeError. */
-function isoTime(at: number): string {
-  const date = new Date(at);
-  return Number.isNaN(date.getTime()) ? '' : date.toISOString();
 }
 
 function csvCell(value: string): string {

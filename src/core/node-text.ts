@@ -1,5 +1,6 @@
 import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/canvas-document.ts';
 import { sha256Hex } from './hashing.ts';
+import { isoTime } from './iso-time.ts';
 
 /**
  * The text each node contributes, rendered once per node object. Graphs are immutable and
@@ -108,7 +109,7 @@ function provenanceLine(node: MaterialNode): string {
     case 'pasted':
       return 'pasted text';
     case 'url': {
-      const fetched = new Date(provenance.fetchedAt).toISOString();
+      const fetched = isoTime(provenance.fetchedAt) ?? `at ${provenance.fetchedAt} ms`;
       const requested = provenance.url !== provenance.finalUrl ? `, requested as ${provenance.url}` : '';
       return `${provenance.finalUrl} (snapshot fetched ${fetched}${requested})`;
     }
