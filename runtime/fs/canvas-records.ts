@@ -120,6 +120,7 @@ export class CanvasRecords {
 
   async delete(id: string): Promise<boolean> {
     const path = this.pathOf(id);
+    this.summaries.delete(id);
     return this.queue.run(id, async () => {
       try {
         await unlink(path);
