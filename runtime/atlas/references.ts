@@ -4,6 +4,7 @@ const URL_PATTERN = /\bhttps?:\/\/[^\s<>"'`\\|^{}]+/gi;
 const ARXIV_URL = /\barxiv\.org\/(?:abs|pdf|html)\/((?:\d{4}\.\d{4,5})|(?:[a-z-]+(?:\.[A-Z]{2})?\/\d{7}))/gi;
 const ARXIV_TAG = /\barxiv:\s?((?:\d{4}\.\d{4,5})|(?:[a-z-]+(?:\.[A-Z]{2})?\/\d{7}))/gi;
 const DOI_PATTERN = /\b(10\.\d{4,9}\/[^\s"'<>`]+)/g;
+const ARXIV_WORD = /arxiv/i;
 const TRAILING = /[.,;:!?'")\]}>*]+$/;
 
 export interface References {
@@ -28,13 +29,20 @@ export function findReferences(text: string): References {
   const arxivIds = new Set<string>();
   const dois = new Set<string>();
   if (text.length === 0) return { urls: [], arxivIds: [], dois: [] };
-  for (const match of text.matchAll(URL_PATTERN)) {
-    const url = trimTrailing(match[0]);
-    if (url.length > 10) urls.add(url);
+  // Every pattern needs a literal that a plain substring search rules out far faster than the regex
+  // scan (most turn texts cite nothing).
+  if (text.includes('://')) {
+    for (const match of text.matchAll(URL_PATTERN)) {
+      const url = trimTrailing(match[0]);
+      if (url.length > 10) urls.add(url);
+    }
   }
-  for (const pattern of [ARXIV_URL, ARXIV_TAG]) {
-    for (const match of text.matchAll(pattern)) arxivIds.add(match[1]!.replace(/v\d+$/, ''));
+  if (ARXIV_WORD.test(text)) {
+    for (const pattern of [ARXIV_URL, ARXIV_TAG]) {
+      for (const match of text.matchAll(pattern)) arxivIds.add(match[1]!.replace(/v\d+$/, ''));
+    }
   }
+  if (!text.includes('10.')) return { urls: [...urls], arxivIds: [...arxivIds], dois: [] };
   for (const match of text.matchAll(DOI_PATTERN)) {
     const doi = trimTrailing(match[1]!);
     if (doi.includes('/') && doi.length > 8) dois.add(doi);

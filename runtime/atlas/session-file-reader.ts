@@ -136,7 +136,8 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     } else if (options.state !== undefined && options.fromOffset !== undefined && options.fromOffset > 0) {
       restarted = true;
     }
-    const chunk = Buffer.alloc(Math.min(CHUNK_BYTES, Math.max(size, 1)));
+    // Unzeroed: only the bytes each read filled are ever looked at.
+    const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(size, 1)));
     /** Bytes already in `chunk` for the position the loop starts at (the head read for detection). */
     let preloaded = 0;
     if (accumulator === null) {
@@ -153,7 +154,7 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     }
 
     // The first 64 KiB, kept while streaming from offset 0, so the prefix hash needs no second read.
-    const prefix = Buffer.alloc(PREFIX_HASH_BYTES);
+    const prefix = Buffer.allocUnsafe(PREFIX_HASH_BYTES);
     let prefixFilled = 0;
     let position = accumulator.bytesConsumed;
     let pieces: Buffer[] = [];

@@ -4,6 +4,42 @@
  */
 export const INDEX_SCHEMA_VERSION = 2;
 
+/**
+ * Triggers keeping the external-content FTS5 tables in step with `turns` and `materials`. A fresh build
+ * (written beside, swapped in) runs without them and rebuilds the FTS tables once at the end: per-row
+ * trigger inserts cost about as much as every other write of a turn together.
+ */
+export const INDEX_TRIGGERS = `
+CREATE TRIGGER turns_after_insert AFTER INSERT ON turns BEGIN
+  INSERT INTO questions(rowid, user_text) VALUES (new.id, new.user_text);
+  INSERT INTO answers(rowid, assistant_text) VALUES (new.id, new.assistant_text);
+END;
+CREATE TRIGGER turns_after_delete AFTER DELETE ON turns BEGIN
+  INSERT INTO questions(questions, rowid, user_text) VALUES ('delete', old.id, old.user_text);
+  INSERT INTO answers(answers, rowid, assistant_text) VALUES ('delete', old.id, old.assistant_text);
+END;
+CREATE TRIGGER turns_after_update AFTER UPDATE OF user_text, assistant_text ON turns BEGIN
+  INSERT INTO questions(questions, rowid, user_text) VALUES ('delete', old.id, old.user_text);
+  INSERT INTO answers(answers, rowid, assistant_text) VALUES ('delete', old.id, old.assistant_text);
+  INSERT INTO questions(rowid, user_text) VALUES (new.id, new.user_text);
+  INSERT INTO answers(rowid, assistant_text) VALUES (new.id, new.assistant_text);
+END;
+CREATE TRIGGER materials_after_insert AFTER INSERT ON materials BEGIN
+  INSERT INTO materials_text(rowid, title, text) VALUES (new.id, new.title, new.text);
+END;
+CREATE TRIGGER materials_after_delete AFTER DELETE ON materials BEGIN
+  INSERT INTO materials_text(materials_text, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
+END;
+`;
+
+/** Triggers a fresh build drops while it writes and creates again (after an FTS rebuild) before the swap. */
+export const INDEX_TRIGGER_NAMES = [
+  'turns_after_insert', 'turns_after_delete', 'turns_after_update', 'materials_after_insert', 'materials_after_delete',
+];
+
+/** The FTS5 tables over external content, rebuilt from it after a fresh build. */
+export const INDEX_FTS_TABLES = ['questions', 'answers', 'materials_text'];
+
 export const INDEX_SCHEMA = `
 CREATE TABLE meta (
   key TEXT PRIMARY KEY,
@@ -108,25 +144,4 @@ CREATE INDEX materials_by_source ON materials(source_id);
 CREATE VIRTUAL TABLE questions USING fts5(user_text, content='turns', content_rowid='id', tokenize='unicode61');
 CREATE VIRTUAL TABLE answers USING fts5(assistant_text, content='turns', content_rowid='id', tokenize='unicode61');
 CREATE VIRTUAL TABLE materials_text USING fts5(title, text, content='materials', content_rowid='id', tokenize='unicode61');
-
-CREATE TRIGGER turns_after_insert AFTER INSERT ON turns BEGIN
-  INSERT INTO questions(rowid, user_text) VALUES (new.id, new.user_text);
-  INSERT INTO answers(rowid, assistant_text) VALUES (new.id, new.assistant_text);
-END;
-CREATE TRIGGER turns_after_delete AFTER DELETE ON turns BEGIN
-  INSERT INTO questions(questions, rowid, user_text) VALUES ('delete', old.id, old.user_text);
-  INSERT INTO answers(answers, rowid, assistant_text) VALUES ('delete', old.id, old.assistant_text);
-END;
-CREATE TRIGGER turns_after_update AFTER UPDATE OF user_text, assistant_text ON turns BEGIN
-  INSERT INTO questions(questions, rowid, user_text) VALUES ('delete', old.id, old.user_text);
-  INSERT INTO answers(answers, rowid, assistant_text) VALUES ('delete', old.id, old.assistant_text);
-  INSERT INTO questions(rowid, user_text) VALUES (new.id, new.user_text);
-  INSERT INTO answers(rowid, assistant_text) VALUES (new.id, new.assistant_text);
-END;
-CREATE TRIGGER materials_after_insert AFTER INSERT ON materials BEGIN
-  INSERT INTO materials_text(rowid, title, text) VALUES (new.id, new.title, new.text);
-END;
-CREATE TRIGGER materials_after_delete AFTER DELETE ON materials BEGIN
-  INSERT INTO materials_text(materials_text, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
-END;
-`;
+${INDEX_TRIGGERS}`;

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { IndexError } from './index-error.ts';
-import { INDEX_SCHEMA, INDEX_SCHEMA_VERSION } from './index-schema.ts';
+import { INDEX_FTS_TABLES, INDEX_SCHEMA, INDEX_SCHEMA_VERSION, INDEX_TRIGGER_NAMES, INDEX_TRIGGERS } from './index-schema.ts';
 import { ensurePrivateDirectory } from './weft-home.ts';
 
 export type IndexDatabase = Database.Database;
@@ -42,11 +42,17 @@ export function createFreshDatabase(path: string): { database: IndexDatabase; te
   // Nobody reads this file until it is renamed into place, so it needs no crash safety while it is built.
   database.pragma('journal_mode = MEMORY');
   database.pragma('synchronous = OFF');
+  // Full-text tables are filled once from their content tables in `commitFreshDatabase`, not row by row.
+  for (const name of INDEX_TRIGGER_NAMES) database.exec(`DROP TRIGGER ${name}`);
   return { database, temporaryPath };
 }
 
 /** Closes the fresh database and renames it over `path` (atomic on one file system). */
 export function commitFreshDatabase(database: IndexDatabase, temporaryPath: string, path: string): void {
+  database.transaction(() => {
+    for (const table of INDEX_FTS_TABLES) database.exec(`INSERT INTO ${table}(${table}) VALUES ('rebuild')`);
+    database.exec(INDEX_TRIGGERS);
+  }).immediate();
   database.pragma('journal_mode = WAL');
   database.pragma('wal_checkpoint(TRUNCATE)');
   database.close();
