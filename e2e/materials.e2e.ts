@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { minimalPdf } from '../tests/support/index.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
@@ -23,9 +25,13 @@ afterAll(async () => {
   await app?.close();
 });
 
+/** Node ids on the canvas (from the store: off-screen cards are not in the DOM). */
+function nodeIds(): Promise<string[]> {
+  return page().evaluate(() => [...(window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, unknown> } } } } }).weft.store.getState().graph.nodes.keys()]);
+}
+
 async function newMaterialIds(before: Set<string>): Promise<string[]> {
-  const all = await page().locator('[data-testid="node-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-node-id')!));
-  return all.filter((id) => !before.has(id));
+  return (await nodeIds()).filter((id) => !before.has(id));
 }
 
 describe('materials', () => {
@@ -51,7 +57,7 @@ describe('materials', () => {
   });
 
   it('a PDF is read in the browser; the whole document becomes a material with its page numbers', async () => {
-    const before = new Set(await page().locator('[data-testid="node-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-node-id')!)));
+    const before = new Set(await nodeIds());
     await page().getByTestId('add-material').click();
     await page().getByTestId('material-tab-pdf').click();
     const pdf = minimalPdf([['Rayleigh scattering scales as the inverse fourth power.'], ['Mie scattering is nearly flat in wavelength.']]);
@@ -65,11 +71,63 @@ describe('materials', () => {
     expect(await canvas.panel.getByTestId('material-text').inputValue()).toContain('Mie scattering');
   });
 
+  it('a passage selected on a PDF page becomes a material carrying that page number', async () => {
+    const before = new Set(await nodeIds());
+    await page().getByTestId('add-material').click();
+    await page().getByTestId('material-tab-pdf').click();
+    const pdf = minimalPdf([['Page one text.'], ['Mie scattering is nearly flat in wavelength.']]);
+    await page().getByTestId('material-pdf-file').setInputFiles({ name: 'optics.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    await page().getByTestId('pdf-pages').waitFor({ timeout: 30_000 });
+    // Select "nearly flat" on page 2 the way a mouse would leave it: a DOM range in the page's text.
+    await page().evaluate(() => {
+      const pageTwo = document.querySelector('[data-page="2"]')!;
+      const walker = document.createTreeWalker(pageTwo, NodeFilter.SHOW_TEXT);
+      let text: Node | null = walker.nextNode();
+      while (text && !text.textContent!.includes('nearly flat')) text = walker.nextNode();
+      const start = text!.textContent!.indexOf('nearly flat');
+      const range = document.createRange();
+      range.setStart(text!, start);
+      range.setEnd(text!, start + 'nearly flat'.length);
+      window.getSelection()!.removeAllRanges();
+      window.getSelection()!.addRange(range);
+    });
+    await page().getByTestId('material-pdf-selection').click();
+    const [material] = await newMaterialIds(before);
+    await canvas.open(material!);
+    expect(await canvas.panel.getByTestId('material-provenance').textContent()).toMatch(/optics\.pdf, page 2\./);
+    expect(await canvas.panel.getByTestId('material-text').inputValue()).toBe('nearly flat');
+  });
+
+  it('a web page snapshot records its final address and fetch time', async () => {
+    const site = createServer((request, response) => {
+      if (request.url === '/old') { response.writeHead(302, { location: '/article' }); response.end(); return; }
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end('<html><head><title>Sky notes</title></head><body><article><h1>Sky notes</h1><p>The sky is blue because short wavelengths scatter more strongly in air, a result known since the nineteenth century and measured many times since.</p><p>Sunsets are red because the long path through air removes the blue.</p></article></body></html>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const port = (site.address() as AddressInfo).port;
+    try {
+      const before = new Set(await nodeIds());
+      await page().getByTestId('add-material').click();
+      await page().getByTestId('material-tab-url').click();
+      await page().getByTestId('material-url').fill(`http://127.0.0.1:${port}/old`);
+      await page().getByTestId('material-dialog').getByText('Fetch snapshot').click();
+      await page().getByTestId('material-dialog').waitFor({ state: 'detached', timeout: 30_000 });
+      const [material] = await newMaterialIds(before);
+      await canvas.open(material!);
+      expect(await canvas.panel.getByTestId('material-provenance').textContent()).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}/article, fetched`));
+      expect(await canvas.panel.getByTestId('material-text').inputValue()).toContain('short wavelengths scatter');
+    } finally {
+      site.close();
+    }
+  });
+
   it('an image is stored once by its hash and reaches the preview as an image part (or a named placeholder)', async () => {
-    const before = new Set(await page().locator('[data-testid="node-card"]').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-node-id')!)));
+    const before = new Set(await nodeIds());
     await page().getByTestId('add-material').click();
     await page().getByTestId('material-tab-image').click();
     await page().getByTestId('material-image-file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await page().getByTestId('material-dialog').waitFor({ state: 'detached' });
     const [image] = await newMaterialIds(before);
     expect(image).toBeTruthy();
     await canvas.card(image!).locator('img').waitFor();

@@ -75,6 +75,11 @@ export const appCommands: AppCommand[] = [
     perform: (context) => { void state(context).ask(focusedQuestion(context)!.id); },
   },
   {
+    id: 'regenerate', label: 'Regenerate (adds a version)', shortcut: 'Alt+Enter', inTextFields: true,
+    enabled: (context) => { const node = focusedQuestion(context); return !!node && !node.archived && node.versions.length > 0 && !state(context).streams[node.id]; },
+    perform: (context) => { void state(context).ask(focusedQuestion(context)!.id); },
+  },
+  {
     id: 'regenerate-branch', label: 'Regenerate as a sibling branch', shortcut: 'Shift+Mod+Enter', inTextFields: true,
     enabled: (context) => { const node = focusedQuestion(context); return !!node && !node.archived && node.currentVersionId !== null && !state(context).streams[node.id]; },
     perform: (context) => { const node = focusedQuestion(context)!; void state(context).ask(node.id, { branchOf: node.currentVersionId }); },

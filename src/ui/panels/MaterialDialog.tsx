@@ -36,7 +36,16 @@ export function MaterialDialog({ onClose }: { onClose: () => void }) {
 
   const add = (change: MaterialChange) => {
     const position = canvasBridge.newNodePosition();
-    if (store.getState().apply({ ...change, material: { ...change.material, position } })) onClose();
+    const before = new Set(store.getState().graph?.nodes.keys() ?? []);
+    if (!store.getState().apply({ ...change, material: { ...change.material, position } })) return;
+    onClose();
+    // Select the new material and bring it into view, as adding any node does.
+    const created = [...(store.getState().graph?.nodes.keys() ?? [])].find((id) => !before.has(id));
+    if (created) {
+      store.getState().setSelection([created]);
+      store.getState().focusNode(created);
+      canvasBridge.ensureVisible(created);
+    }
   };
   const fail = (error: unknown) => {
     const { code, message } = describeError(error);
