@@ -1,5 +1,6 @@
 import {
   AttachmentSchema,
+  CanvasNodeSchema,
   WireSchema,
   type Attachment,
   type CanvasMeta,
@@ -8,7 +9,7 @@ import {
   type StaleDismissal,
   type Wire,
 } from '../../protocol/canvas-document.ts';
-import type { WireSpec } from './changes.ts';
+import type { ChangeContext, WireSpec } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
 import { nodesUsingAttachments, type Graph } from './graph.ts';
 import { GraphError } from './graph-error.ts';
@@ -28,9 +29,35 @@ export interface Working {
   touched: Set<string>;
 }
 
-
 /** Copies a map of the working set on first write (copy-on-write). */
 export type Writable = <Key extends 'nodes' | 'wires' | 'incoming' | 'outgoing' | 'attachments'>(key: Key) => Working[Key];
+
+/** What every change handler works in: the working set, the time and ids, copy-on-write access. */
+export interface ChangeScope {
+  working: Working;
+  context: ChangeContext;
+  writable: Writable;
+}
+
+export function findNode(working: Working, nodeId: string): CanvasNode | GraphError {
+  return working.nodes.get(nodeId) ?? new GraphError('not-found', `There is no node ${nodeId} on this canvas.`, { nodeId });
+}
+
+/** Stores a node after checking it against the document schema, so the file always loads again. */
+export function storeNode(scope: ChangeScope, node: CanvasNode): GraphError | null {
+  const checked = CanvasNodeSchema.safeParse(node);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    return new GraphError('invalid', `Node ${node.id}: ${issue.path.join('.') || 'node'}: ${issue.message}`, { nodeId: node.id });
+  }
+  scope.writable('nodes').set(node.id, node);
+  return null;
+}
+
+/** Queues an event; `applyChange` chains the queue onto the log once the whole change succeeded. */
+export function recordEvent(working: Working, op: string, objectId: string, meta: EventDraft['meta'] = {}): void {
+  working.drafts.push({ op, objectId, meta });
+}
 
 export function addAttachment(working: Working, attachment: Attachment, writable: Writable): GraphError | null {
   const checked = AttachmentSchema.safeParse(attachment);
@@ -38,7 +65,7 @@ export function addAttachment(working: Working, attachment: Attachment, writable
   if (working.attachments.has(attachment.hash)) return null; // content-addressed: already here
   writable('attachments').set(attachment.hash, checked.data);
   for (const id of nodesUsingAttachments(asGraph(working), new Set([attachment.hash]))) working.touched.add(id);
-  working.drafts.push({ op: 'attach', objectId: attachment.hash, meta: { mediaType: attachment.mediaType, byteLength: attachment.byteLength } });
+  recordEvent(working, 'attach', attachment.hash, { mediaType: attachment.mediaType, byteLength: attachment.byteLength });
   return null;
 }
 
