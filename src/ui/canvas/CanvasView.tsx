@@ -69,7 +69,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   // no measured size yet; their estimated size still counts.
   const fittedFor = useRef<string | null>(null);
   useEffect(() => {
-    if (canvasId && nodes.length > 0 && fittedFor.current !== canvasId) {
+    if (canvasId && nodes.length > 0 && (records?.size ?? 0) > 0 && fittedFor.current !== canvasId) {
       fittedFor.current = canvasId;
       // A large canvas opens on its newest node at a readable zoom, not as 2,000 specks.
       if (nodes.length > LARGE_CANVAS) {
