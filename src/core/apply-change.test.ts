@@ -168,3 +168,14 @@ describe('applyChange keeps the document loadable', () => {
     expect(refusal(canvas.graph, badKind).code).toBe('invalid');
   });
 });
+
+describe('applyChange time', () => {
+  it('refuses a fractional or negative clock, which would write events the schema refuses on load', () => {
+    const canvas = new TestCanvas();
+    const question = canvas.addQuestion('q', { id: 'q' });
+    for (const now of [1.5, -1, Number.NaN]) {
+      const result = applyChange(canvas.graph, { type: 'edit-node', nodeId: question, patch: { question: 'r' } }, { now, newId: () => 'x' });
+      expect(!result.ok && result.error.code).toBe('invalid');
+    }
+  });
+});

@@ -15,6 +15,11 @@ import type { ChangeScope, Working } from './working-graph.ts';
  * events it implies appended to the hash-chained log, or a coded refusal. Never mutates `graph`.
  */
 export function applyChange(graph: Graph, change: GraphChange, context: ChangeContext): Result<ApplyOutcome, GraphError> {
+  // Every stored time is a whole non-negative millisecond count; a fractional clock (performance.now)
+  // would write events the document schema refuses on the next load.
+  if (!Number.isSafeInteger(context.now) || context.now < 0) {
+    return failure(new GraphError('invalid', `The change time must be whole milliseconds since the epoch, not ${context.now}.`));
+  }
   const working: Working = {
     canvas: graph.canvas,
     nodes: graph.nodes as Map<string, CanvasNode>,
