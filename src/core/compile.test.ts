@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from './compile.ts';
 import { STALE_MARK } from './compiled-context.ts';
@@ -424,5 +425,47 @@ describe('crafted times', () => {
     const target = canvas.addQuestion('Q?');
     canvas.wire(page, target);
     expect(texts(canvas, target)[0]).toContain('snapshot fetched at 9000000000000000 ms');
+  });
+});
+
+describe('any text can be sent', () => {
+  it('compiles and hashes every request whatever UTF-16 the nodes hold, through every layer and reference depth', () => {
+    // Any code unit (lone surrogates included) and astral characters, in texts long enough to be cut for a trail.
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code)),
+      fc.constantFrom('😀', '\ud83d', '\ude00', '`', '\n', ' '),
+    );
+    const text = fc.string({ unit, maxLength: 120 });
+    const spec = fc.record({
+      nodes: fc.array(fc.record({ kind: fc.constantFrom('question', 'note', 'material'), text, answer: fc.option(text) }), { minLength: 2, maxLength: 7 }),
+      wires: fc.array(fc.record({ from: fc.nat(), to: fc.nat(), kind: fc.constantFrom('solid', 'quote', 'full') as fc.Arbitrary<'solid' | 'quote' | 'full'> }), { maxLength: 12 }),
+    });
+    fc.assert(
+      fc.property(spec, ({ nodes, wires }) => {
+        const canvas = new TestCanvas();
+        const ids = nodes.map((node) => {
+          if (node.kind === 'note') return canvas.addNote(node.text);
+          if (node.kind === 'material') return canvas.addMaterial(node.text, node.text);
+          const id = canvas.addQuestion(node.text);
+          if (node.answer !== null) canvas.answer(id, node.answer);
+          return id;
+        });
+        for (const wire of wires) {
+          // Only forward wires (lower index into higher), so the canvas stays acyclic.
+          const from = wire.from % ids.length;
+          const to = wire.to % ids.length;
+          if (from >= to || nodes[to]!.kind !== 'question') continue;
+          canvas.tryApply(wire.kind === 'solid'
+            ? { type: 'wire', from: ids[from]!, to: ids[to]!, kind: 'solid' }
+            : { type: 'wire', from: ids[from]!, to: ids[to]!, kind: 'dashed', depth: wire.kind });
+        }
+        nodes.forEach((node, index) => {
+          if (node.kind !== 'question') return;
+          const built = canvas.dispatch(ids[index]!);
+          expect(built.requestHash).toBe(hashCanonical(built.request));
+        });
+      }),
+      { numRuns: 150 },
+    );
   });
 });
