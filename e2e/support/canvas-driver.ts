@@ -28,8 +28,18 @@ export class CanvasDriver {
       await this.command('fit-view');
       await this.page.waitForTimeout(350);
     }
-    await this.card(nodeId).locator('.card-header').click();
-    await this.page.locator(`[data-testid="node-panel"][data-node-id="${nodeId}"]`).waitFor();
+    const panel = this.page.locator(`[data-testid="node-panel"][data-node-id="${nodeId}"]`);
+    // Under heavy load a click can land while the view is still settling; click again once.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      await this.card(nodeId).locator('.card-header').click();
+      try {
+        await panel.waitFor({ timeout: 5_000 });
+        return;
+      } catch {
+        // retry
+      }
+    }
+    await panel.waitFor();
   }
 
   async editQuestion(nodeId: string, text: string): Promise<void> {
