@@ -1,5 +1,6 @@
 import { applyChange, shownStale, StaleTracker, type Graph, type GraphChange } from '../../core/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
+import { nodeTitle } from '../canvas/node-labels.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
@@ -42,7 +43,10 @@ export function createGraphActions(set: SetState, get: GetState, dependencies: A
       if (!graph) return false;
       const result = applyChange(graph, change, { now: dependencies.now(), newId: dependencies.newId });
       if (!result.ok) {
-        get().toast('error', result.error.code, result.error.message);
+        const path = result.error.code === 'cycle' ? result.error.details.path : undefined;
+        // Name the loop by the nodes' titles, not their ids.
+        const message = path ? `This wire would close a loop: ${path.map((id) => `“${nodeTitle(graph.nodes.get(id))}”`).join(' → ')}. Canvases are acyclic.` : result.error.message;
+        get().toast('error', result.error.code, message);
         return false;
       }
       publishGraph(set, get, runtime, result.value.graph, result.value.touched, 'push');

@@ -79,7 +79,7 @@ describe('graph changes and persistence', () => {
     app.wire(b, c);
     expect(app.wire(c, a)).toBe(false);
     expect(app.lastToast()?.code).toBe('cycle');
-    expect(app.lastToast()?.message).toMatch(/A\?.*B\?.*C\?|loop/);
+    expect(app.lastToast()?.message).toMatch(/loop: “A\?” → “B\?” → “C\?” → “A\?”/);
     expect(app.graph.wires.size).toBe(2);
 
     const eventsBefore = app.graph.events.length;
