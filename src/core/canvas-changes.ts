@@ -3,6 +3,7 @@ import { MirrorLedgerSchema, StaleDismissalSchema, type StaleDismissal } from '.
 import type { GraphChange } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
 import { GraphError } from './graph-error.ts';
+import { DISMISS_BELOW } from './shown-stale.ts';
 import { addAttachment, findNode, recordEvent, type ChangeScope } from './working-graph.ts';
 
 export type CanvasChange = Extract<
@@ -40,7 +41,7 @@ export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): Gra
         ...working.dismissals.filter((item) => !(item.nodeId === node.id && item.fingerprint === change.fingerprint)),
         dismissal,
       ];
-      emit('stale-verdict', node.id, { fingerprint: change.fingerprint, probability: change.probability, dismissed: change.probability < 0.5 });
+      emit('stale-verdict', node.id, { fingerprint: change.fingerprint, probability: change.probability, dismissed: change.probability < DISMISS_BELOW });
       return null;
     }
     case 'overrule-dismissal': {
