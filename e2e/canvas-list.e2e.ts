@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasDriver } from './support/canvas-driver.ts';
+import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+
+let app: LaunchedApp;
+let canvas: CanvasDriver;
+const page = () => app.page;
+const optionNames = () => page().getByTestId('canvas-select').locator('option').allTextContents();
+
+beforeAll(async () => {
+  app = await launchApp();
+  canvas = new CanvasDriver(app.page);
+  await page().locator('[data-testid="node-card"]').first().waitFor();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('canvas list and keyboard', () => {
+  it('creates, renames, duplicates and deletes canvases (delete asks first)', async () => {
+    await page().getByTestId('canvas-menu').click();
+    await page().getByTestId('canvas-new').click();
+    await page().getByTestId('canvas-name').fill('Drafts');
+    await page().getByTestId('canvas-name-save').click();
+    await canvas.addQuestion('Kept in the copy?');
+
+    await page().getByTestId('canvas-menu').click();
+    await page().getByTestId('canvas-rename').click();
+    await page().getByTestId('canvas-name').fill('Optics drafts');
+    await page().getByTestId('canvas-name-save').click();
+    await page().waitForFunction(() => [...document.querySelectorAll('[data-testid="canvas-select"] option')].some((option) => option.textContent === 'Optics drafts'));
+
+    await page().getByTestId('canvas-menu').click();
+    await page().getByTestId('canvas-duplicate').click();
+    await page().waitForFunction(() => [...document.querySelectorAll('[data-testid="canvas-select"] option')].some((option) => option.textContent === 'Optics drafts (copy)'));
+    expect(await page().locator('[data-testid="node-question"]', { hasText: 'Kept in the copy?' }).count()).toBe(1);
+
+    await page().getByTestId('canvas-menu').click();
+    await page().getByTestId('canvas-delete').click();
+    await page().getByTestId('canvas-dialog').waitFor();
+    await page().getByTestId('canvas-delete-confirm').click();
+    await page().waitForFunction(() => ![...document.querySelectorAll('[data-testid="canvas-select"] option')].some((option) => option.textContent === 'Optics drafts (copy)'));
+    expect(await optionNames()).toContain('Optics drafts');
+  });
+
+  it('Delete removes the selected node and Ctrl+Z brings it back', async () => {
+    await page().getByTestId('canvas-select').selectOption({ label: 'Optics drafts' });
+    const id = await canvas.addQuestion('Delete me?');
+    await page().locator('.react-flow__pane').click({ position: { x: 30, y: 400 } });
+    await canvas.card(id).locator('.card-header').click();
+    await page().locator('.react-flow__pane').focus().catch(() => {});
+    await page().keyboard.press('Delete');
+    await canvas.card(id).waitFor({ state: 'detached' });
+    await page().keyboard.press('Control+z');
+    await canvas.card(id).waitFor();
+  });
+
+  it('a reload reopens the canvas that was active', async () => {
+    await page().evaluate(() => (window as unknown as { weft: { store: { getState(): { flush(): Promise<void> } } } }).weft.store.getState().flush());
+    await app.reload();
+    await page().locator('[data-testid="node-question"]', { hasText: 'Delete me?' }).waitFor();
+    expect(await page().getByTestId('canvas-select').evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Optics drafts');
+  });
+});
