@@ -3,7 +3,7 @@ import type { RequestMessage, RequestPart } from '../../protocol/dispatch-reques
 import { STALE_MARK, type CompiledSource, type ContextLayer, type PartKind } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
 import { sha256Hex } from './hashing.ts';
-import { digestOf, materialImage, nodeText, partIdOf, type TextKey } from './node-text.ts';
+import { digestOf, materialImage, nodeText, partIdOf, wellFormed, type TextKey } from './node-text.ts';
 import type { Partition, ReferenceDepth } from './partition.ts';
 import { referenceText } from './reference-block.ts';
 
@@ -63,7 +63,8 @@ export class ContextEmitter {
       const partId = `attachment:${hash}`;
       if (this.seenAttachments.has(hash) || (this.excluded !== null && this.excluded.has(partId))) continue;
       this.seenAttachments.add(hash);
-      this.sink.image(partId, hash, this.graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream');
+      // The media type is stored as given; like every text in context it must be well-formed to hash.
+      this.sink.image(partId, hash, wellFormed(this.graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream'));
     }
   }
 

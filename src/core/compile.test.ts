@@ -385,6 +385,17 @@ describe('compile robustness', () => {
   });
 });
 
+describe('attachments stay hashable', () => {
+  it('sends an attachment whose stored media type holds a lone surrogate, with U+FFFD in its place', () => {
+    const canvas = new TestCanvas();
+    canvas.apply({ type: 'add-attachment', attachment: { hash: IMAGE_A, mediaType: 'image/\ud800', name: 'x', byteLength: 1, dataBase64: 'AA==' } });
+    const target = canvas.addQuestion('T', { attachments: [IMAGE_A] });
+    expect(canvas.compiled(target).messages.at(-1)!.content[1]).toEqual({ type: 'image', hash: IMAGE_A, mediaType: 'image/\ufffd' });
+    const built = canvas.dispatch(target);
+    expect(built.requestHash).toBe(hashCanonical(built.request));
+  });
+});
+
 describe('reference blocks stay hashable', () => {
   it('cuts a long trail question before an emoji, never through its surrogate pair', () => {
     const canvas = new TestCanvas();
