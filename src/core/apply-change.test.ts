@@ -179,3 +179,17 @@ describe('applyChange time', () => {
     }
   });
 });
+
+describe('applyChange with text that has no canonical form', () => {
+  it('refuses with a coded error, instead of throwing, when an event would carry a lone surrogate', () => {
+    const canvas = new TestCanvas();
+    const before = canvas.graph;
+    const error = refusal(canvas.graph, { type: 'add-node', node: { kind: 'note', text: 'fine', id: 'note-\ud800' } });
+    expect(error.code).toBe('invalid');
+    expect(error.message).toMatch(/cannot be recorded/);
+    const record = refusal(canvas.graph, { type: 'record', event: { op: 'recall', objectId: 'x', meta: { label: '\udfff' } } });
+    expect(record.code).toBe('invalid');
+    expect(canvas.graph).toBe(before);
+    expect(canvas.graph.nodes.size).toBe(0);
+  });
+});

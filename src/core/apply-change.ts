@@ -47,7 +47,14 @@ export function applyChange(graph: Graph, change: GraphChange, context: ChangeCo
   // One copy of the log per change, then appends: a large batch (a 5,000-turn mirror) stays linear.
   let appended: EventRecord[] | null = null;
   for (const draft of working.drafts) {
-    const record = appendEvent(appended ?? graph.events, draft, context);
+    let record: EventRecord;
+    try {
+      record = appendEvent(appended ?? graph.events, draft, context);
+    } catch (problem) {
+      // Only text with no canonical form (a lone surrogate in an id or a metadata string) gets here.
+      const reason = problem instanceof Error ? problem.message : String(problem);
+      return failure(new GraphError('invalid', `The ${draft.op} event for ${JSON.stringify(draft.objectId)} cannot be recorded: ${reason}.`));
+    }
     events.push(record);
     appended ??= [...graph.events];
     appended.push(record);
