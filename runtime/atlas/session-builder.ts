@@ -77,10 +77,44 @@ export function initialBuilder(runner: Runner): BuilderState {
 export function toMillis(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value < 1e11 ? Math.round(value * 1000) : value;
   if (typeof value === 'string' && value.length > 0) {
+    const fast = isoUtcMillis(value);
+    if (fast !== null) return fast;
     const parsed = Date.parse(value);
     return Number.isNaN(parsed) ? null : parsed;
   }
   return null;
+}
+
+/**
+ * `Date.parse` for the one form every runner writes, `YYYY-MM-DDTHH:MM:SS.sssZ` (UTC, milliseconds), without
+ * the general parser (a timestamp per record). Anything else, or an out-of-range field, returns null so the
+ * caller falls back to `Date.parse`, which stays the reference.
+ */
+function isoUtcMillis(value: string): number | null {
+  if (value.length !== 24 || value.charCodeAt(23) !== 0x5a || value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d
+    || value.charCodeAt(10) !== 0x54 || value.charCodeAt(13) !== 0x3a || value.charCodeAt(16) !== 0x3a || value.charCodeAt(19) !== 0x2e) {
+    return null;
+  }
+  const year = digits(value, 0, 4);
+  const month = digits(value, 5, 2);
+  const day = digits(value, 8, 2);
+  const hour = digits(value, 11, 2);
+  const minute = digits(value, 14, 2);
+  const second = digits(value, 17, 2);
+  const millisecond = digits(value, 20, 3);
+  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > 28 || hour > 23 || minute > 59 || second > 59 || millisecond < 0) return null;
+  return Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
+}
+
+/** The decimal value of `length` ASCII digits at `start`, or -1 when one is not a digit. */
+function digits(text: string, start: number, length: number): number {
+  let value = 0;
+  for (let index = start; index < start + length; index += 1) {
+    const code = text.charCodeAt(index) - 0x30;
+    if (code < 0 || code > 9) return -1;
+    value = value * 10 + code;
+  }
+  return value;
 }
 
 export function clip(text: string, max: number): string {

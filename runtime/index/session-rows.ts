@@ -18,7 +18,8 @@ export interface IndexedTurn {
   cwd: string | null;
   at: number | null;
   model: string | null;
-  steps: unknown[];
+  /** Tool steps, or their JSON already serialised (by the reader thread, so the writer and the copy between threads do less). */
+  steps: unknown[] | string;
   touches: TouchRow[];
   urls: string[];
   arxivIds: string[];
@@ -118,7 +119,7 @@ export class SessionRowWriter {
         turn.cwd,
         turn.at,
         turn.model,
-        JSON.stringify(turn.steps),
+        typeof turn.steps === 'string' ? turn.steps : JSON.stringify(turn.steps),
       ).lastInsertRowid,
     );
     const seen = new Set<string>();
@@ -162,7 +163,7 @@ function indexedTurnFromAtlas(turn: Turn, cwd: string | null): IndexedTurn {
     cwd,
     at: turn.startedAt ?? turn.endedAt,
     model: turn.model,
-    steps: turn.steps,
+    steps: JSON.stringify(turn.steps),
     touches,
     urls: turn.urls,
     arxivIds: turn.arxivIds,
