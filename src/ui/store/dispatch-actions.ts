@@ -87,6 +87,7 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
       return false;
     }
     const lane = options.lane ?? 'chat';
+    const canvasId = graph.canvas.id;
     const planned = plannedRequest(state, nodeId, lane)!;
     const { built, compiled, model } = planned;
     const snapshot = upstreamSnapshot(graph, nodeId);
@@ -114,7 +115,7 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
           }
           // C9: the commit event is written when the server confirms what it sends.
           const current = get().graph;
-          if (current) publishGraph(set, get, runtime, withEvent(current, built.commit, dependencies), [], 'keep');
+          if (current && current.canvas.id === canvasId) publishGraph(set, get, runtime, withEvent(current, built.commit, dependencies), [], 'keep');
           committed = true;
         } else if (event.type === 'text-delta' && committed) {
           text += event.delta;
@@ -137,6 +138,11 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     } finally {
       runtime.aborts.delete(nodeId);
       setStream(nodeId, null);
+    }
+    if (get().graph?.canvas.id !== canvasId) {
+      // The person switched canvases while this answer streamed; it belongs to the other canvas.
+      if (committed) get().toast('info', 'answer-discarded', 'An answer finished after you left its canvas; ask again there to keep one.');
+      return false;
     }
     if (committed && (outcome === 'complete' || text)) {
       get().apply({
