@@ -1,10 +1,19 @@
 import { useMemo, useState } from 'react';
-import { eventsToCsv, verifyChain } from '../../core/index.ts';
+import { eventsToCsv, verifyChain, type Graph } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { nodeTitle } from '../canvas/node-labels.ts';
 import { downloadText, safeFileName } from './download.ts';
 
 const PAGE = 500;
+
+/** A node's title, a wire as "from → to", else the bare id (deleted objects keep only their id). */
+function objectLabel(graph: Graph, objectId: string) {
+  const node = graph.nodes.get(objectId);
+  if (node) return nodeTitle(node);
+  const wire = graph.wires.get(objectId);
+  if (wire) return `${nodeTitle(graph.nodes.get(wire.from))} → ${nodeTitle(graph.nodes.get(wire.to))}`;
+  return <span className="hint">{objectId}</span>;
+}
 
 /** C10: the append-only, hash-chained event log, metadata only. */
 export function EventLogView() {
@@ -49,7 +58,7 @@ export function EventLogView() {
                   <td>{index + 1}</td>
                   <td style={{ whiteSpace: 'nowrap' }}>{new Date(event.at).toLocaleString()}</td>
                   <td><span className="badge">{event.op}</span></td>
-                  <td>{graph.nodes.has(event.objectId) ? nodeTitle(graph.nodes.get(event.objectId)) : <span className="hint">{event.objectId}</span>}</td>
+                  <td>{objectLabel(graph, event.objectId)}</td>
                   <td className="mono">{Object.entries(event.meta).map(([key, value]) => `${key}=${typeof value === 'string' && value.length > 20 ? value.slice(0, 16) + '…' : String(value)}`).join(' ')}</td>
                   <td className="mono">{event.hash.slice(0, 12)}</td>
                 </tr>
