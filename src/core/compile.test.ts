@@ -50,6 +50,15 @@ describe('compile order (C5)', () => {
     expect(texts(canvas, target)).toEqual(['late root', 'early root', 'child of late', 'T']);
   });
 
+  it('breaks a creation-time tie by UTF-16 code units, not by locale', () => {
+    const canvas = new TestCanvas({ step: 0 });
+    // Locale order would give a, B, z, é; code-unit order is B (0x42), a (0x61), z (0x7a), é (0xe9).
+    for (const id of ['é', 'a', 'z', 'B']) canvas.addQuestion(`from ${id}`, { id });
+    const target = canvas.addQuestion('T', { id: 't' });
+    for (const id of ['é', 'a', 'z', 'B']) canvas.wire(id, target);
+    expect(texts(canvas, target)).toEqual(['from B', 'from a', 'from z', 'from é', 'T']);
+  });
+
   it('breaks a creation-time tie by id', () => {
     const canvas = new TestCanvas({ step: 0 });
     canvas.addQuestion('second', { id: 'q2' });
