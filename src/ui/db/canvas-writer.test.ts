@@ -1,0 +1,66 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CanvasDocument, QuestionNode } from '../../../protocol/canvas-document.ts';
+import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
+import { createApiClient } from '../api/api-client.ts';
+import { loadCanvasDocument, persistenceCounters } from './canvas-persistence.ts';
+import { recordsFromDocument, type CanvasRecords } from './canvas-records.ts';
+import { CanvasWriter } from './canvas-writer.ts';
+import { WeftDatabase } from './weft-database.ts';
+
+let server: TestServer;
+beforeAll(async () => { server = await startTestServer(); });
+afterAll(async () => { await server?.dispose(); });
+
+const question = (id: string, text: string): QuestionNode => ({
+  id, kind: 'question', createdAt: 1, position: { x: 0, y: 0 }, size: null, archived: false, archivedAt: null, excludedParts: [],
+  question: text, versions: [], currentVersionId: null, autoRerun: { enabled: false, rounds: 1 }, model: null, attachments: [],
+});
+
+const document: CanvasDocument = {
+  format: 'weft.canvas', version: 1, canvas: { id: 'writer-test', name: 'Writer', workingDirectory: null, createdAt: 1 },
+  nodes: [question('a', 'First?')], wires: [], attachments: [], dismissals: [], ledgers: [], events: [],
+};
+
+describe('CanvasWriter', () => {
+  it('coalesces a burst of edits into one IndexedDB write and one durable PUT; flush writes at once', async () => {
+    const database = new WeftDatabase(`writer-${Math.random()}`);
+    const api = createApiClient({ baseUrl: server.origin, token: server.token });
+    let puts = 0;
+    const errors: unknown[] = [];
+    const writer = new CanvasWriter({
+      database, now: () => 1000, onError: (error) => errors.push(error),
+      putDurable: async (next, options) => { puts += 1; await api.putCanvas(next, options); },
+      localDelayMs: 40, durableDelayMs: 80,
+    });
+    let records: CanvasRecords = recordsFromDocument(document);
+    writer.schedule(records);
+    await writer.flush();
+    const flushesBefore = persistenceCounters.flushes;
+    const putsBefore = puts;
+    for (const text of ['Second?', 'Third?', 'Fourth?']) {
+      records = { ...records, nodes: [question('a', text)] };
+      writer.schedule(records);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await writer.flushLocal();
+    expect(persistenceCounters.flushes - flushesBefore).toBe(1);
+    expect(puts - putsBefore).toBe(1);
+    expect(((await loadCanvasDocument(database, 'writer-test'))!.nodes[0] as QuestionNode).question).toBe('Fourth?');
+    // The debounced PUT may still be on the wire under load: wait for it, bounded.
+    let durable = await api.getCanvas('writer-test');
+    for (let tries = 0; tries < 50 && (durable.nodes[0] as QuestionNode).question !== 'Fourth?'; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      durable = await api.getCanvas('writer-test');
+    }
+    expect((durable.nodes[0] as QuestionNode).question).toBe('Fourth?');
+
+    records = { ...records, nodes: [question('a', 'Fifth?')] };
+    writer.schedule(records);
+    await writer.flush();
+    expect(writer.hasPending()).toBe(false);
+    expect(((await api.getCanvas('writer-test')).nodes[0] as QuestionNode).question).toBe('Fifth?');
+    expect(errors).toEqual([]);
+    database.close();
+  });
+});
