@@ -83,9 +83,10 @@ async function main(): Promise<void> {
   writeFileSync(liveFile, piSession(liveId, '/work/live', 20, start + 5_000, 'Live turn'));
 
   process.env.WEFT_SESSION_ROOTS = [manyRoot, bigRoot].join(delimiter);
-  const server = await startServer({ port: 0, home, staticDir: join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null, logger: { info() {}, warn() {}, error() {} } });
+  const server = await startServer({ port: 0, home, staticDir: process.env.BENCH_STATIC ?? join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null, logger: process.env.BENCH_PROFILE ? { info() {}, warn: (message: string, fields?: unknown) => console.log('warn', message, JSON.stringify(fields)), error: (message: string, fields?: unknown) => console.log('error', message, JSON.stringify(fields)) } : { info() {}, warn() {}, error() {} } });
   const api = (path: string, init: RequestInit = {}) => fetch(server.origin + path, { ...init, headers: { authorization: `Bearer ${server.token}`, ...(init.headers as Record<string, string> | undefined) } });
   console.log(`cores: ${availableParallelism()}`);
+  if (process.env.BENCH_PROFILE) server.context.hub.subscribe((event) => { if (event.type !== 'canvas-changed') console.log('hub', Math.round(performance.now()), JSON.stringify(event)); });
   try {
     // Listing: the first call builds the index (all files read); later calls run the stat pass, then list from the index.
     let before = performance.now();
@@ -102,11 +103,19 @@ async function main(): Promise<void> {
 
     const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    page.on('pageerror', (error) => console.log('pageerror', error.message.slice(0, 500)));
+    page.on('console', (message) => {
+      if (message.type() !== 'error') return;
+      console.log('console', message.text().slice(0, 300));
+      void Promise.all(message.args().map((argument) => argument.evaluate((value: unknown) => (value instanceof Error ? value.stack : String(value)).slice(0, 1500)).catch(() => ''))).then((texts) => console.log('console-args', texts.join('\n---\n')));
+    });
     await page.goto(server.url);
     await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
 
+    const profile = process.env.BENCH_CPU ? await page.context().newCDPSession(page) : null;
+    if (profile) { await profile.send('Profiler.enable'); await profile.send('Profiler.setSamplingInterval', { interval: 1000 }); await profile.send('Profiler.start'); }
     const mirrors: number[] = [];
-    for (let round = 0; round < 3; round += 1) {
+    for (let round = 0; round < Number(process.env.BENCH_MIRROR_ROUNDS ?? 3); round += 1) {
       await page.getByTestId('tab-atlas').click();
       await page.getByTestId('atlas-search').fill('/work/big');
       await page.locator(`[data-testid="atlas-session"][data-session-id="${bigId}"]`).click({ timeout: 60_000 });
@@ -117,19 +126,39 @@ async function main(): Promise<void> {
         const before = store.getState().activeCanvasId;
         const started = performance.now();
         document.querySelector('[data-testid="mirror-new"]').click();
-        await new Promise((resolve) => {
+        const phases = {};
+        await new Promise((resolve, reject) => {
           function check() {
             const state = store.getState();
+            if (state.activeCanvasId !== before && !phases.canvas) phases.canvas = performance.now() - started;
+            if ((state.graph ? state.graph.nodes.size : 0) >= ${TURNS} && !phases.nodes) phases.nodes = performance.now() - started;
             const drawn = document.querySelectorAll('.react-flow__node[data-id]').length > 0;
             if (state.activeCanvasId !== before && (state.graph ? state.graph.nodes.size : 0) >= ${TURNS} && drawn) resolve(null);
+            else if (performance.now() - started > 120000) reject(new Error('mirror did not finish: ' + JSON.stringify({ canvas: state.activeCanvasId !== before, nodes: state.graph ? state.graph.nodes.size : 0, drawn, toasts: state.toasts })));
             else requestAnimationFrame(check);
           }
           check();
         });
         await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
+        window.__phases = phases;
         return performance.now() - started;
       })()`)) as number;
+      if (process.env.BENCH_PROFILE) {
+        console.log('phases', JSON.stringify(await page.evaluate('window.__phases')));
+        console.log('marks', JSON.stringify(await page.evaluate(`(() => { const marks = performance.getEntriesByType('mark').filter((entry) => entry.name.startsWith('weft-mirror:')); const first = marks.find((entry) => entry.name === 'weft-mirror:start'); const out = marks.map((entry) => [entry.name.slice(12), Math.round(entry.startTime - first.startTime)]); performance.clearMarks(); return out; })()`)));
+      }
       mirrors.push(elapsed);
+    }
+    if (profile) {
+      const { profile: data } = (await profile.send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+      const self = new Map<number, number>();
+      data.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (data.timeDeltas[index] ?? 0)));
+      const byName = new Map<string, number>();
+      for (const node of data.nodes) {
+        const key = `${node.callFrame.functionName || '(anon)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`;
+        byName.set(key, (byName.get(key) ?? 0) + (self.get(node.id) ?? 0) / 1000);
+      }
+      for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
     }
     console.log(`mirror_${TURNS}_turns_ms: ${median(mirrors).toFixed(0)} ms (runs: ${mirrors.map((value) => value.toFixed(0)).join(', ')})`);
 
@@ -142,11 +171,18 @@ async function main(): Promise<void> {
     await detail.getByTestId('follow-live').check();
     await detail.getByTestId('mirror-new').click();
     await page.waitForFunction(`(window.weft.store.getState().graph?.ledgers ?? []).some((ledger) => ledger.sessionId === ${JSON.stringify(liveId)} && ledger.following)`, undefined, { timeout: 30_000 });
+    // The server is watching the file once the follow list has it.
+    for (let attempt = 0; attempt < 200; attempt += 1) {
+      const follows = (await (await api('/api/atlas/follows')).json()) as { follows: { sessionId: string }[] };
+      if (follows.follows.some((follow) => follow.sessionId === liveId)) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     const latencies: number[] = [];
     for (let round = 0; round < 5; round += 1) {
       const turn = 20 + round;
       const text = `Live turn ${turn}: tidy up`;
       const started = performance.now();
+      if (process.env.BENCH_PROFILE) console.log('append', Math.round(started), JSON.stringify(await (await api('/api/atlas/follows')).json()), JSON.stringify(await page.evaluate('window.weft.store.getState().toasts')));
       appendFileSync(liveFile, `${piTurn(turn, `a${turn - 1}`, start + 5_000 + turn * 2000, 'Live turn').join('\n')}\n`);
       await page.waitForFunction(`[...(window.weft.store.getState().graph?.nodes.values() ?? [])].some((node) => node.kind === 'mirror' && node.question.startsWith(${JSON.stringify(text)}))`, undefined, { timeout: 15_000, polling: 'raf' });
       latencies.push(performance.now() - started);

@@ -93,6 +93,7 @@ export async function mirrorSession(
     if (!main) return null;
     if (where === 'new') await store.getState().createCanvas(clip(main.title, 64) || `${main.runner} session`);
     mark('canvas');
+    const ledgerBefore = ledgerFor(store.getState().graph, main);
     // The server watches first, so a ledger marked following always has a watcher behind it.
     if (options.follow !== undefined) await atlasApi.setFollowing(target.runner, target.sessionId, options.follow);
     const plan = applyMirror(store, sessions, options.follow !== undefined ? { following: options.follow } : {});
@@ -102,7 +103,12 @@ export async function mirrorSession(
     if (plan) {
       const added = plan.counts.turns + plan.counts.subagentTurns;
       store.getState().toast('info', 'mirrored', added > 0 ? `Mirrored ${added} turn${added === 1 ? '' : 's'} of “${clip(main.title, 60)}”.` : 'Already on this canvas: no new turns.');
-      requestAnimationFrame(() => canvasBridge.fitView());
+      // A few turns: show them all. A long session: start at its first new turn at a readable zoom.
+      const known = new Set(ledgerBefore?.turnKeys ?? []);
+      const firstKey = plan.ledger.turnKeys.find((key) => !known.has(key));
+      const firstNew = firstKey ? plan.nodeIdByTurnKey[firstKey] : undefined;
+      if ((store.getState().graph?.nodes.size ?? 0) <= 300) requestAnimationFrame(() => canvasBridge.fitView());
+      else if (added > 0 && firstNew) requestAnimationFrame(() => canvasBridge.centerOn(firstNew));
     }
     return plan;
   } catch (error) {
