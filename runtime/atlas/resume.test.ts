@@ -83,6 +83,23 @@ describe('append-aware resumption', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
+  it('resumes from a state saved by the previous format (version 1, the accumulator as a string)', async () => {
+    const bytes = readFileSync(path.join(FIXTURES, SOURCES[1]!));
+    const target = path.join(base, 'version-1.jsonl');
+    const cut = splitAt(bytes, 0.5);
+    writeFileSync(target, bytes.subarray(0, cut));
+    const first = await readSessionFile(target, { fence });
+    const saved = JSON.parse(first.state) as { version: number; accumulator: unknown };
+    expect(saved.version).toBe(2);
+    const versionOne = JSON.stringify({ ...saved, version: 1, accumulator: JSON.stringify(saved.accumulator) });
+    appendFileSync(target, bytes.subarray(cut));
+    const resumed = await readSessionFile(target, { fence, fromOffset: first.bytesConsumed, state: versionOne });
+    expect(resumed.resumed).toBe(true);
+    const full = await readSessionFile(target, { fence });
+    expect(resumed.sessions).toEqual(full.sessions);
+    expect(resumed.state).toBe(full.state);
+  });
+
   it('detects a rewritten prefix and re-reads from the start', async () => {
     const source = path.join(FIXTURES, SOURCES[0]!);
     const target = path.join(base, 'rewritten.jsonl');

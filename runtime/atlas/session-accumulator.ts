@@ -54,6 +54,11 @@ export class SessionAccumulator {
     } catch {
       throw new SessionStateError('state is not JSON');
     }
+    return SessionAccumulator.fromState(parsed);
+  }
+
+  /** `restore` for a state already parsed (`JSON.parse(saveState())`, e.g. nested in a larger saved object). */
+  static fromState(parsed: unknown): SessionAccumulator {
     const state = parsed as Partial<AccumulatorState> | null;
     if (state === null || typeof state !== 'object' || state.version !== STATE_VERSION) {
       throw new SessionStateError('state has an unknown version');

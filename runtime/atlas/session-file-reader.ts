@@ -46,11 +46,20 @@ export interface ReadSessionResult {
   restarted: boolean;
 }
 
+/**
+ * Version 2 embeds the accumulator state as JSON; version 1 (still read) held it as a string, which made
+ * every save stringify (and escape) the whole state twice.
+ */
 interface SavedState {
-  version: 1;
+  version: 1 | 2;
   prefixLength: number;
   prefixHash: string;
-  accumulator: string | null;
+  accumulator: string | object | null;
+}
+
+/** The saved state as JSON, the accumulator's own JSON spliced in rather than stringified again. */
+function savedStateJson(prefixLength: number, prefixHash: string, accumulatorJson: string | null): string {
+  return `{"version":2,"prefixLength":${prefixLength},"prefixHash":${JSON.stringify(prefixHash)},"accumulator":${accumulatorJson ?? 'null'}}`;
 }
 
 /** Fill `buffer[0, length)` from `position`; returns the bytes read (fewer only at end of file). */
@@ -82,7 +91,7 @@ function parseSaved(state: string | undefined): SavedState | null {
   if (state === undefined || state === '') return null;
   try {
     const parsed = JSON.parse(state) as SavedState;
-    return parsed !== null && parsed.version === 1 && typeof parsed.prefixHash === 'string' ? parsed : null;
+    return parsed !== null && (parsed.version === 1 || parsed.version === 2) && typeof parsed.prefixHash === 'string' ? parsed : null;
   } catch {
     return null;
   }
@@ -124,7 +133,9 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     let resumed = false;
     let restarted = false;
     if (saved !== null && saved.accumulator !== null && options.fromOffset !== undefined) {
-      const candidate = SessionAccumulator.restore(saved.accumulator);
+      const candidate = typeof saved.accumulator === 'string'
+        ? SessionAccumulator.restore(saved.accumulator)
+        : SessionAccumulator.fromState(saved.accumulator);
       const fits = candidate.bytesConsumed === options.fromOffset && size >= options.fromOffset
         && (await prefixHashOf(handle, saved.prefixLength)) === saved.prefixHash;
       if (fits) {
@@ -144,10 +155,10 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
       preloaded = await readInto(handle, chunk, 0, Math.min(chunk.length, size));
       const runner = detectRunner(chunk.subarray(0, Math.min(preloaded, DETECT_BYTES)).toString('utf8').split('\n').slice(0, DETECT_LINES));
       if (runner === null) {
-        const empty: SavedState = { version: 1, prefixLength: 0, prefixHash: sha256Hex(new Uint8Array()), accumulator: null };
+        const emptyHash = sha256Hex(new Uint8Array());
         return {
           path: real, runner: null, sessions: [], report: emptyParseReport(), bytesConsumed: 0, size,
-          mtimeMs: stat.mtimeMs, state: JSON.stringify(empty), prefixHash: empty.prefixHash, resumed: false, restarted,
+          mtimeMs: stat.mtimeMs, state: savedStateJson(0, emptyHash, null), prefixHash: emptyHash, resumed: false, restarted,
         };
       }
       accumulator = new SessionAccumulator(runner, real);
@@ -196,7 +207,6 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
 
     const prefixLength = Math.min(accumulator.bytesConsumed, PREFIX_HASH_BYTES);
     const prefixHash = prefixFilled >= prefixLength ? sha256Hex(prefix.subarray(0, prefixLength)) : await prefixHashOf(handle, prefixLength);
-    const state: SavedState = { version: 1, prefixLength, prefixHash, accumulator: accumulatorState };
     return {
       path: real,
       runner: accumulator.runner,
@@ -205,7 +215,7 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
       bytesConsumed: accumulator.bytesConsumed,
       size,
       mtimeMs: stat.mtimeMs,
-      state: JSON.stringify(state),
+      state: savedStateJson(prefixLength, prefixHash, accumulatorState),
       prefixHash,
       resumed,
       restarted,
