@@ -97,6 +97,13 @@ describe('GET /api/atlas/sessions/:sessionId', () => {
     expect(sessions[0]!.turns[0]!.subagentSessionIds).toEqual([CLAUDE_SUBAGENT_RUN]);
   });
 
+  it('reads a subagent run by its own id (which holds a slash) when asked for it', async () => {
+    const { status, body } = await getJson(`/api/atlas/sessions/${encodeURIComponent(CLAUDE_SUBAGENT_RUN)}?runner=claude-code`);
+    expect(status).toBe(200);
+    const sessions = (body.sessions as unknown[]).map((session) => SessionSchema.parse(session));
+    expect(sessions.map((session) => session.sessionId)).toEqual([CLAUDE_SUBAGENT_RUN]);
+  });
+
   it('answers 404 session-not-found for an unknown id', async () => {
     expect(await getJson('/api/atlas/sessions/no-such-session')).toMatchObject({ status: 404, body: { error: { code: 'session-not-found' } } });
   });
