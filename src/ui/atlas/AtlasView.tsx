@@ -15,7 +15,7 @@ const SORTS: { value: AtlasSort; label: string }[] = [
   { value: 'title', label: 'Title A–Z' },
 ];
 
-function SessionCard({ session, selected }: { session: AtlasSessionSummary; selected: boolean }) {
+function SessionCard({ session, selected, folder }: { session: AtlasSessionSummary; selected: boolean; folder: string }) {
   return (
     <button
       className={`atlas-card${selected ? ' selected' : ''}`}
@@ -37,7 +37,7 @@ function SessionCard({ session, selected }: { session: AtlasSessionSummary; sele
         <span data-testid="turn-count">{session.turnCount} turn{session.turnCount === 1 ? '' : 's'}</span>
         <span>{formatBytes(session.size)}</span>
       </div>
-      <div className="atlas-card-folder" title={session.cwd ?? ''}>{shortFolder(session.cwd)}{session.gitBranch ? ` · ${session.gitBranch}` : ''}</div>
+      <div className="atlas-card-folder" title={session.cwd ?? ''}>{folder}{session.gitBranch ? ` · ${session.gitBranch}` : ''}</div>
     </button>
   );
 }
@@ -113,7 +113,7 @@ export function AtlasView() {
         </div>
         <div className="atlas-grid">
           {sessions.map((session) => (
-            <SessionCard key={`${session.runner}:${session.sessionId}`} session={session} selected={selected?.sessionId === session.sessionId && selected.runner === session.runner} />
+            <SessionCard key={`${session.runner}:${session.sessionId}`} session={session} folder={labels.get(session.cwd) ?? shortFolder(session.cwd)} selected={selected?.sessionId === session.sessionId && selected.runner === session.runner} />
           ))}
           {listing && sessions.length === 0 && <div className="empty-state atlas-empty">No sessions match. Agents' sessions appear here once Claude Code, Codex or Pi has run on this machine.</div>}
         </div>
