@@ -48,7 +48,7 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
     kind: 'frame',
     label: 'Start here: a chain of questions. Solid wires carry the whole turn; this frame only groups.',
     position: { x: 360, y: -60 },
-    size: { width: 420, height: 900 },
+    size: { width: 420, height: 840 },
   });
   const notes = apply({
     type: 'import-material',
@@ -91,7 +91,7 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
   const note = add({
     kind: 'note',
     text: 'A note wired solid joins the chain as my own words: keep answers to the physics, in three sentences or fewer.',
-    position: { x: 820, y: 560 },
+    position: { x: 820, y: 640 },
   });
   const discarded = add({
     kind: 'question',
