@@ -287,8 +287,25 @@ const changeArbitrary = (count: number): fc.Arbitrary<GraphChange> => {
       depth: fc.constantFrom('quote' as const, 'full' as const),
     }),
     fc.record({ type: fc.constant('exclude-part' as const), nodeId: node, partId: node.map((id) => `${id}:answer`) }),
+    fc.record({ type: fc.constantFrom('exclude-part' as const, 'include-part' as const), nodeId: node, partId: fc.oneof(node, fc.constant(`attachment:${HASH(0)}`)) }),
+    fc.record({
+      type: fc.constant('set-wire-kind' as const),
+      wireId: fc.integer({ min: 0, max: count * 2 }).map((index) => `wire-${index}`),
+      kind: fc.constant('solid' as const),
+    }),
+    // A question names an image whose record arrives later (its media type changes what descendants see).
+    {
+      weight: 3,
+      arbitrary: fc.record({ type: fc.constant('edit-node' as const), nodeId: node, patch: fc.constant({ attachments: [HASH(2)] }) }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.constant({ type: 'add-attachment' as const, attachment: { hash: HASH(2), mediaType: 'image/jpeg', name: 'late.jpg', byteLength: 1, dataBase64: 'AA==' } }),
+    },
     fc.record({ type: fc.constant('add-version' as const), nodeId: node, version: fc.constant(null) }) as unknown as fc.Arbitrary<GraphChange>,
-  );
+    // Marker for "select the node's first version" (its id is only known at run time).
+    fc.record({ type: fc.constant('select-version' as const), nodeId: node, versionId: fc.constant('') }),
+  ) as fc.Arbitrary<GraphChange>;
 };
 
 describe('incremental staleness', () => {
@@ -303,8 +320,11 @@ describe('incremental staleness', () => {
           let clock = 10_000;
           for (const raw of changes) {
             // An answer records the fingerprint of its upstream now, as dispatch does.
+            const first = graph.nodes.get(raw.type === 'select-version' ? raw.nodeId : '');
             const change: GraphChange =
-              raw.type === 'add-version'
+              raw.type === 'select-version'
+                ? { type: 'select-version', nodeId: raw.nodeId, versionId: first?.kind === 'question' ? (first.versions[0]?.id ?? 'none') : 'none' }
+                : raw.type === 'add-version'
                 ? {
                     type: 'add-version',
                     nodeId: raw.nodeId,
