@@ -27,6 +27,12 @@ describe('loadCanvas', () => {
     expect(result.ok && result.value.brokenEventAt).toBe(1);
   });
 
+  it('loads a file whose event holds a lone surrogate (valid JSON escape), reporting that event as broken', () => {
+    const text = JSON.stringify(sample()).replace('"op":"wire"', '"op":"wire\\ud800"');
+    const result = loadCanvas(JSON.parse(text));
+    expect(result.ok && result.value.brokenEventAt).toBe(2);
+  });
+
   it('refuses duplicate ids, dangling wires and cycles, saying where', () => {
     const duplicate = sample();
     duplicate.nodes[1].id = duplicate.nodes[0].id;
