@@ -47,7 +47,7 @@ export function runnerOfRecord(record: Record<string, unknown>): Runner | null {
  * Recognise a runner by a file's content, never its folder: the first record that says something
  * decisive wins. Returns null when none of the lines is recognisable.
  */
-export function detectRunner(firstLines: string[]): Runner | null {
+export function detectRunner(firstLines: Iterable<string>): Runner | null {
   for (const line of firstLines) {
     const record = parseFirstObject(line);
     if (record === null) continue;

@@ -98,6 +98,23 @@ function parseSaved(state: string | undefined): SavedState | null {
 }
 
 /**
+ * The first `DETECT_LINES` lines of `bytes[0, limit)`, as `toString().split('\n')` would give them, but
+ * decoded one at a time as detection asks for them (it usually stops at the first line).
+ */
+function* headLines(bytes: Buffer, limit: number): Generator<string> {
+  let start = 0;
+  for (let count = 0; count < DETECT_LINES; count += 1) {
+    const newline = bytes.indexOf(0x0a, start);
+    if (newline === -1 || newline >= limit) {
+      yield bytes.toString('utf8', start, limit);
+      return;
+    }
+    yield bytes.toString('utf8', start, newline);
+    start = newline + 1;
+  }
+}
+
+/**
  * Hands every complete line of `chunk[from, bytesRead)` to the accumulator, decoding each straight from
  * the chunk (no copy, no separate validity scan). Invalid bytes decode to U+FFFD, so only a line whose
  * text holds U+FFFD goes through the byte path, which tells a real U+FFFD from invalid UTF-8 and counts
@@ -153,7 +170,7 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     let preloaded = 0;
     if (accumulator === null) {
       preloaded = await readInto(handle, chunk, 0, Math.min(chunk.length, size));
-      const runner = detectRunner(chunk.subarray(0, Math.min(preloaded, DETECT_BYTES)).toString('utf8').split('\n').slice(0, DETECT_LINES));
+      const runner = detectRunner(headLines(chunk, Math.min(preloaded, DETECT_BYTES)));
       if (runner === null) {
         const emptyHash = sha256Hex(new Uint8Array());
         return {
