@@ -1,5 +1,6 @@
 import {
   appendEvent,
+  applyChange,
   autoRerunTargets,
   buildRequest,
   compile,
@@ -8,12 +9,14 @@ import {
   upstreamSnapshot,
   type EventDraft,
   type Graph,
+  type GraphChange,
 } from '../../core/index.ts';
 import { OFFLINE_RECEIPT_MODEL_ID, type GenerateImage, type ModelInfo } from '../../../protocol/http-api.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
+import { updateStoredCanvas } from './stored-canvas.ts';
 import type { AskOptions, GetState, SetState, WeftState } from './weft-state.ts';
 
 type DispatchActions = Pick<WeftState, 'ask' | 'stop' | 'openReplayDialog' | 'replayStale' | 'stopReplay'>;
@@ -72,6 +75,25 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     });
   }
 
+  /** Writes a commit event and/or a finished version into a canvas that is no longer open (nothing is lost). */
+  async function saveIntoLeftCanvas(canvasId: string, question: string, commit: EventDraft | null, change: GraphChange | null): Promise<void> {
+    try {
+      const saved = await updateStoredCanvas(dependencies, canvasId, (stored) => {
+        let next = commit ? withEvent(stored, commit, dependencies) : stored;
+        if (change) {
+          const result = applyChange(next, change, { now: dependencies.now(), newId: dependencies.newId });
+          if (!result.ok) return commit ? next : null;
+          next = result.value.graph;
+        }
+        return next;
+      });
+      if (saved && change) get().toast('info', 'answer-saved', `The answer to “${question.slice(0, 60)}” was saved in “${saved.canvas.name}”.`);
+    } catch (error) {
+      const { code, message } = describeError(error);
+      get().toast('error', code, `An answer that finished after you left its canvas could not be saved: ${message}`);
+    }
+  }
+
   async function ask(nodeId: string, options: InternalAskOptions = {}): Promise<boolean> {
     const state = get();
     const graph = state.graph;
@@ -103,6 +125,8 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     setStream(nodeId, { text: '', requestHash: built.requestHash, model: model.id, lane });
     let text = '';
     let committed = false;
+    // The commit event lands in the open canvas only while it is this node's canvas; otherwise it is written later.
+    let commitWritten = false;
     let outcome: 'complete' | 'failed' | 'aborted' = 'aborted';
     try {
       for await (const event of dependencies.generate({ request: built.request, requestHash: built.requestHash, images }, controller.signal)) {
@@ -115,7 +139,10 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
           }
           // C9: the commit event is written when the server confirms what it sends.
           const current = get().graph;
-          if (current && current.canvas.id === canvasId) publishGraph(set, get, runtime, withEvent(current, built.commit, dependencies), [], 'keep');
+          if (current && current.canvas.id === canvasId) {
+            publishGraph(set, get, runtime, withEvent(current, built.commit, dependencies), [], 'keep');
+            commitWritten = true;
+          }
           committed = true;
         } else if (event.type === 'text-delta' && committed) {
           text += event.delta;
@@ -139,29 +166,24 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
       runtime.aborts.delete(nodeId);
       setStream(nodeId, null);
     }
+    const keep = committed && (outcome === 'complete' || text.length > 0);
+    const version = {
+      text,
+      question: node.question,
+      model: model.id,
+      requestHash: built.requestHash,
+      upstreamFingerprint: snapshot.upstreamFingerprint,
+      upstreamParts: snapshot.upstreamParts,
+      origin: 'generated' as const,
+      status: outcome,
+      branchOf: options.branchOf ?? null,
+    };
     if (get().graph?.canvas.id !== canvasId) {
-      // The person switched canvases while this answer streamed; it belongs to the other canvas.
-      if (committed) get().toast('info', 'answer-discarded', 'An answer finished after you left its canvas; ask again there to keep one.');
+      // The person switched canvases while this answer streamed: it is written into the canvas it came from.
+      if (committed) await saveIntoLeftCanvas(canvasId, node.question, commitWritten ? null : built.commit, keep ? { type: 'add-version', nodeId, select: true, version } : null);
       return false;
     }
-    if (committed && (outcome === 'complete' || text)) {
-      get().apply({
-        type: 'add-version',
-        nodeId,
-        select: true,
-        version: {
-          text,
-          question: node.question,
-          model: model.id,
-          requestHash: built.requestHash,
-          upstreamFingerprint: snapshot.upstreamFingerprint,
-          upstreamParts: snapshot.upstreamParts,
-          origin: 'generated',
-          status: outcome,
-          branchOf: options.branchOf ?? null,
-        },
-      });
-    }
+    if (keep) get().apply({ type: 'add-version', nodeId, select: true, version });
     if (outcome !== 'complete') return false;
     // C4: auto-rerun nodes downstream of this completion, bounded per wave; archived never run.
     const wave = options.wave ?? new Map<string, number>();

@@ -227,6 +227,41 @@ describe('canvas list, delete and auto-rerun', () => {
   });
 });
 
+describe('an answer that outlives its canvas', () => {
+  it('finishes after the person switched canvases and is written into the canvas it came from', async () => {
+    const provider = await startScriptedProvider();
+    provider.setDefault({ text: 'Rayleigh scattering grows as 1/λ⁴.', firstDelayMs: 400 });
+    const isolated = await startTestServer();
+    try {
+      const app = await new TestApp(isolated, freshName()).start();
+      const sourceId = await app.state.createCanvas('Source');
+      expect(await app.state.saveSettings({ providers: [{ id: 'slow', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['model'] }], defaultModelId: 'slow/model' })).toBe(true);
+      const asked = app.addQuestion('What is Rayleigh scattering?');
+      const asking = app.state.ask(asked);
+      await provider.waitForRequests(1);
+      const otherId = await app.state.createCanvas('Elsewhere');
+      expect(await asking).toBe(false);
+      expect(app.state.activeCanvasId).toBe(otherId);
+      expect(app.graph.nodes.has(asked)).toBe(false);
+      expect(app.lastToast()?.code).toBe('answer-saved');
+
+      // The durable record and IndexedDB both hold the version and its commit event.
+      const durable = await (await isolated.api(`/api/canvases/${sourceId}`)).json() as { nodes: QuestionNode[]; events: { op: string }[] };
+      expect(durable.nodes.find((node) => node.id === asked)?.versions.map((version) => version.text)).toEqual(['Rayleigh scattering grows as 1/λ⁴.']);
+      expect(durable.events.filter((event) => event.op === 'commit')).toHaveLength(1);
+      await app.state.openCanvas(sourceId);
+      const node = question(app.graph, asked);
+      expect(node.versions).toHaveLength(1);
+      expect(node.currentVersionId).toBe(node.versions[0]!.id);
+      expect(node.versions[0]!.model).toBe('slow/model');
+      await app.close();
+    } finally {
+      await isolated.dispose();
+      await provider.close();
+    }
+  });
+});
+
 describe('stale judge (C7)', () => {
   it('a judge verdict below one half dismisses the mark, visibly and with an event; a person can overrule it', async () => {
     const judge = await startScriptedProvider();
