@@ -165,3 +165,33 @@ describe('following a session', () => {
     expect(Object.keys(after).sort()).toEqual(Object.keys(hashesBefore).sort());
   });
 });
+
+describe('following across a restart', () => {
+  it('a new server on the same WEFT_HOME resumes the follows in follows.json and pushes growth', async () => {
+    const follow = await server.api('/api/atlas/follows', {
+      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: true }),
+    });
+    expect(follow.status).toBe(200);
+    await closeAtlasService(server.context);
+    await server.close();
+
+    server = await startTestServer({ home: fixtures.weftHome });
+    expect(await getJson('/api/atlas/follows')).toMatchObject({ status: 200, body: { follows: [expect.objectContaining({ sessionId: PI_MULTI_SESSION })] } });
+    const controller = new AbortController();
+    const pushes: StreamEvent[] = [];
+    const stream = await server.api('/api/stream', { signal: controller.signal });
+    const reading = (async () => {
+      try {
+        for await (const event of readStreamEvents(stream)) pushes.push(event);
+      } catch {
+        /* aborted */
+      }
+    })();
+    appendFileSync(join(fixtures.sessions, PI_MULTI_FILE), piTurnLines('After the restart: add a fourth item.', 'Added.', 4, 'a0000003'));
+    const deadline = Date.now() + 8000;
+    while (!pushes.some((event) => event.type === 'session-grew') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    controller.abort();
+    await reading;
+    expect(pushes).toContainEqual({ type: 'session-grew', runner: 'pi', sessionId: PI_MULTI_SESSION, turns: 4 });
+  });
+});
