@@ -3,9 +3,10 @@ import type { RequestMessage, RequestPart } from '../../protocol/dispatch-reques
 import { STALE_MARK, type CompiledSource, type ContextLayer, type PartKind } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
 import { sha256Hex } from './hashing.ts';
-import { digestOf, materialImage, nodeText, partIdOf, wellFormed, type TextKey } from './node-text.ts';
+import { digestOf, materialImage, nodeText, partIdOf, type TextKey } from './node-text.ts';
 import type { Partition, ReferenceDepth } from './partition.ts';
 import { referenceText } from './reference-block.ts';
+import { wellFormed } from './well-formed.ts';
 
 /**
  * Receives the compiled context one message at a time. Compile builds messages from it;

@@ -2,7 +2,7 @@ import type { CanonicalRequest, DispatchLane, RequestMessage, RequestPart } from
 import type { CompiledContext } from './compiled-context.ts';
 import type { EventDraft } from './event-log.ts';
 import { hashCanonical } from './hashing.ts';
-import { wellFormed } from './node-text.ts';
+import { wellFormed } from './well-formed.ts';
 
 export interface BuildRequestOptions {
   model: string;

@@ -8,14 +8,9 @@
  * the RFC prescribes. Objects with array-index-like keys (which engines always enumerate
  * numerically first) take the general serialiser instead.
  */
-type WellFormed = (this: string) => boolean;
-const nativeWellFormed = (String.prototype as unknown as { isWellFormed?: WellFormed }).isWellFormed;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
+import { isWellFormed } from './well-formed.ts';
 
-function isWellFormed(text: string): boolean {
-  return nativeWellFormed ? nativeWellFormed.call(text) : !LONE_SURROGATE.test(text);
-}
+const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
 
 /** Thrown inside the fast path when the general serialiser must take over. */
 const NEEDS_GENERAL = Symbol('needs-general');

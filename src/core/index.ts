@@ -58,6 +58,7 @@ export { partitionUpstream } from './partition.ts';
 export type { Partition, ReferenceDepth } from './partition.ts';
 export { touchedBetween } from './stale-tracker.ts';
 export { nodesUsingAttachments } from './graph.ts';
-export { currentAnswer, wellFormed } from './node-text.ts';
+export { currentAnswer } from './node-text.ts';
+export { wellFormed } from './well-formed.ts';
 export { fingerprintSession } from './fingerprint.ts';
 export type { FingerprintSession } from './fingerprint.ts';

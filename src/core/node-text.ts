@@ -1,6 +1,7 @@
 import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/canvas-document.ts';
 import { sha256Hex } from './hashing.ts';
 import { isoTime } from './iso-time.ts';
+import { wellFormed } from './well-formed.ts';
 
 /**
  * The text each node contributes, rendered once per node object. Graphs are immutable and
@@ -30,19 +31,6 @@ function cached(node: CanvasNode, key: string, render: () => string | null): str
   const text = rendered === null ? null : wellFormed(rendered);
   texts.set(key, text);
   return text;
-}
-
-type WellFormed = (this: string) => boolean;
-const nativeWellFormed = (String.prototype as unknown as { isWellFormed?: WellFormed }).isWellFormed;
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * Text that reaches context is well-formed Unicode: a lone surrogate (possible in pasted text)
- * becomes U+FFFD, which is what any UTF-8 encoder would send, and keeps RFC 8785 hashing total.
- */
-export function wellFormed(text: string): string {
-  if (nativeWellFormed ? nativeWellFormed.call(text) : !new RegExp(LONE_SURROGATES.source).test(text)) return text;
-  return text.replace(LONE_SURROGATES, '\uFFFD');
 }
 
 /** `<nodeId>:<part>`, made once per node object (compile emits one or two per message). */

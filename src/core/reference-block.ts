@@ -1,8 +1,9 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import { STALE_MARK } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
-import { nodeText, wellFormed } from './node-text.ts';
+import { nodeText } from './node-text.ts';
 import { liveSolidChain, type ReferenceDepth } from './partition.ts';
+import { wellFormed } from './well-formed.ts';
 
 const TRAIL_QUESTION_LENGTH = 80;
 
