@@ -6,6 +6,7 @@ import { GraphError } from './graph-error.ts';
 import { isLive } from './live.ts';
 import { hashCanonical } from './hashing.ts';
 import { partitionUpstream } from './partition.ts';
+import { sliceWhole } from './well-formed.ts';
 
 /**
  * Shared across fingerprints of one graph (one StaleTracker pass): reference blocks by
@@ -121,15 +122,8 @@ export function upstreamParts(graph: Graph, nodeId: string, session?: Fingerprin
   return [...byNode].map(([id, entry]) => ({
     nodeId: id,
     hash: hashCanonical(entry.digests),
-    opening: opening(entry.texts.join('\n')),
+    opening: sliceWhole(entry.texts.join('\n'), OPENING_LENGTH),
   }));
-}
-
-/** The first 240 UTF-16 units, never ending on half a surrogate pair. */
-function opening(text: string): string {
-  const cut = text.slice(0, OPENING_LENGTH);
-  const last = cut.charCodeAt(cut.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
 }
 
 export interface UpstreamPartsDiff {

@@ -3,7 +3,7 @@ import { STALE_MARK } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
 import { nodeText } from './node-text.ts';
 import { liveSolidChain, type ReferenceDepth } from './partition.ts';
-import { wellFormed } from './well-formed.ts';
+import { sliceWhole, wellFormed } from './well-formed.ts';
 
 const TRAIL_QUESTION_LENGTH = 80;
 
@@ -41,12 +41,8 @@ function entryText(node: CanvasNode, stale: ReadonlySet<string>): string {
 
 function oneLine(text: string): string {
   const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= TRAIL_QUESTION_LENGTH) return flat;
   // Cut before a surrogate pair rather than through it (half a pair has no canonical JSON form).
-  let end = TRAIL_QUESTION_LENGTH - 1;
-  const last = flat.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
-  return `${flat.slice(0, end)}…`;
+  return flat.length > TRAIL_QUESTION_LENGTH ? `${sliceWhole(flat, TRAIL_QUESTION_LENGTH - 1)}…` : flat;
 }
 
 /** A backtick fence longer than any run inside the body, so the block cannot be closed early. */

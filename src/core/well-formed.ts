@@ -16,3 +16,10 @@ export function isWellFormed(text: string): boolean {
 export function wellFormed(text: string): string {
   return isWellFormed(text) ? text : text.replace(LONE_SURROGATES, '\uFFFD');
 }
+
+/** The first `length` UTF-16 units of `text`, one fewer when the cut would split a surrogate pair. */
+export function sliceWhole(text: string, length: number): string {
+  const cut = text.slice(0, length);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
