@@ -107,7 +107,7 @@ async function main(): Promise<void> {
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       console.log('console', message.text().slice(0, 300));
-      void Promise.all(message.args().map((argument) => argument.evaluate((value: unknown) => (value instanceof Error ? value.stack : String(value)).slice(0, 1500)).catch(() => ''))).then((texts) => console.log('console-args', texts.join('\n---\n')));
+      void Promise.all(message.args().map((argument) => argument.evaluate((value: unknown) => String(value instanceof Error ? value.stack : value).slice(0, 1500)).catch(() => ''))).then((texts) => console.log('console-args', texts.join('\n---\n')));
     });
     await page.goto(server.url);
     await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
