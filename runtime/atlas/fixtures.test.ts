@@ -1,3 +1,4 @@
+import { SHARED_FIXTURES } from '../../tests/support/shared-fixtures.ts';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionSchema } from '../../protocol/atlas-session.ts';
@@ -9,7 +10,7 @@ import type { AtlasSession } from './session-builder.ts';
  * Facts read by hand from the raw JSONL of every fixture (turn counts = human prompts, the files each
  * turn's tools touched with their op, error flags, models, subagent links). Not snapshots of the adapter.
  */
-const FIXTURES = '/work/shared/fixtures';
+const FIXTURES = SHARED_FIXTURES;
 const fence = new Fence([FIXTURES]);
 
 interface Expected {

@@ -1,10 +1,11 @@
+import { SHARED_FIXTURES } from '../../tests/support/shared-fixtures.ts';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverMemoryFiles } from './memory-files.ts';
 
-const MEMORY = '/work/shared/fixtures/memory';
+const MEMORY = path.join(SHARED_FIXTURES, 'memory');
 let home: string;
 
 beforeAll(() => {
