@@ -3,3 +3,5 @@ export { createApiClient, authorizationHeaders } from './api-client.ts';
 export type { ApiClient, ApiClientOptions } from './api-client.ts';
 export { streamGenerate, readServerSentEvents } from './generate-stream.ts';
 export { ApiClientError, describeError } from './api-error.ts';
+export { createServerEvents, serverEvents } from './server-events.ts';
+export type { ServerEvents, ServerEventListener, ServerEventsOptions } from './server-events.ts';

@@ -8,6 +8,7 @@ import { NodePanel } from '../panels/NodePanel.tsx';
 import { ReplayChip, ReplayDialog } from '../panels/Replay.tsx';
 import { SettingsView } from '../panels/SettingsView.tsx';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
+import { CanvasSync } from './CanvasSync.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { useWeft, useWeftStore } from './store-context.tsx';
 import { Toasts } from './Toasts.tsx';
@@ -80,6 +81,7 @@ export function App() {
       <ReplayDialog />
       {materialOpen && <MaterialDialog onClose={() => setMaterialOpen(false)} />}
       <AtlasLayer />
+      <CanvasSync />
       <Toasts />
     </div>
   );

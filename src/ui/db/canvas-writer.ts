@@ -26,6 +26,7 @@ export class CanvasWriter {
   private localTimer: ReturnType<typeof setTimeout> | null = null;
   private durableTimer: ReturnType<typeof setTimeout> | null = null;
   private chain: Promise<unknown> = Promise.resolve();
+  private durableInFlight = 0;
 
   constructor(options: CanvasWriterOptions) {
     this.options = { localDelayMs: 300, durableDelayMs: 1000, ...options };
@@ -71,6 +72,7 @@ export class CanvasWriter {
     if (!next) return;
     this.durablePending = null;
     const document = documentFromRecords(next);
+    this.durableInFlight += 1;
     try {
       // keepalive bodies are capped (64 KiB) by browsers; larger records go as a normal request.
       const small = keepalive && JSON.stringify(document).length < 60_000;
@@ -78,6 +80,8 @@ export class CanvasWriter {
     } catch (error) {
       this.durablePending ??= next;
       this.options.onError(error);
+    } finally {
+      this.durableInFlight -= 1;
     }
   }
 
@@ -87,5 +91,10 @@ export class CanvasWriter {
 
   hasPending(): boolean {
     return this.pending !== null || this.durablePending !== null;
+  }
+
+  /** True while a change waits to be written or its durable record is on its way (remote refreshes wait). */
+  isBusy(): boolean {
+    return this.hasPending() || this.durableInFlight > 0;
   }
 }

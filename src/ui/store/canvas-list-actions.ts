@@ -15,15 +15,18 @@ function mark(name: string): void {
   globalThis.performance?.mark?.(name);
 }
 
+/** Re-reads the canvas list (newest first) from IndexedDB. */
+export async function refreshCanvasList(set: SetState, database: AppDependencies['database']): Promise<void> {
+  const rows = await database.canvases.orderBy('updatedAt').reverse().toArray();
+  set({ canvases: rows.map((row) => ({ id: row.id, name: row.meta.name, updatedAt: row.updatedAt, nodeCount: row.nodeCount })) });
+}
+
 type CanvasListActions = Pick<WeftState, 'initialise' | 'openCanvas' | 'createCanvas' | 'renameCanvas' | 'duplicateCanvas' | 'deleteCanvas' | 'importDocument' | 'exportDocument' | 'flush'>;
 
 export function createCanvasListActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): CanvasListActions {
   const { database, api } = dependencies;
 
-  async function refreshList(): Promise<void> {
-    const rows = await database.canvases.orderBy('updatedAt').reverse().toArray();
-    set({ canvases: rows.map((row) => ({ id: row.id, name: row.meta.name, updatedAt: row.updatedAt, nodeCount: row.nodeCount })) });
-  }
+  const refreshList = () => refreshCanvasList(set, database);
 
   /** Stores a whole document locally and on the server's durable record. */
   async function storeDocument(document: CanvasDocument): Promise<void> {

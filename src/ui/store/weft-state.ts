@@ -78,6 +78,8 @@ export interface WeftState {
   importDocument(raw: unknown): Promise<string | null>;
   exportDocument(): CanvasDocument | null;
   flush(keepalive?: boolean): Promise<void>;
+  /** `canvas-changed` from the server stream: refresh that canvas unless local edits are unsaved. True when it changed. */
+  canvasChangedElsewhere(id: string): Promise<boolean>;
   // ui
   setView(view: View): void;
   focusNode(nodeId: string | null): void;

@@ -227,6 +227,34 @@ describe('canvas list, delete and auto-rerun', () => {
   });
 });
 
+describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
+  it('refreshes the open canvas, ignores its own saves, and never clobbers unsaved local edits', async () => {
+    const app = await emptyCanvasApp();
+    const id = app.state.activeCanvasId!;
+    const asked = app.addQuestion('What is light?');
+    await app.state.flush();
+    // This page's own save echoes back unchanged.
+    expect(await app.state.canvasChangedElsewhere(id)).toBe(false);
+
+    // Another tab or tool renames a node and saves the durable record.
+    const remote = documentFromGraph(app.graph);
+    const put = (document: typeof remote) => server.api(`/api/canvases/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(document) });
+    await put({ ...remote, nodes: remote.nodes.map((node) => (node.id === asked ? { ...node, question: 'What is light, elsewhere?' } : node)) });
+    expect(await app.state.canvasChangedElsewhere(id)).toBe(true);
+    expect(question(app.graph, asked).question).toBe('What is light, elsewhere?');
+    const reloaded = await new TestApp(server, app.database.name).start();
+    expect(question(reloaded.graph, asked).question).toBe('What is light, elsewhere?');
+    await reloaded.close();
+
+    // An edit not yet saved here wins over a remote change arriving meanwhile.
+    app.edit(asked, 'My unsaved wording?');
+    await put({ ...remote, nodes: remote.nodes.map((node) => (node.id === asked ? { ...node, question: 'Remote wording?' } : node)) });
+    expect(await app.state.canvasChangedElsewhere(id)).toBe(false);
+    expect(question(app.graph, asked).question).toBe('My unsaved wording?');
+    await app.close();
+  });
+});
+
 describe('an answer that outlives its canvas', () => {
   it('finishes after the person switched canvases and is written into the canvas it came from', async () => {
     const provider = await startScriptedProvider();

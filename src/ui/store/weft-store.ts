@@ -6,6 +6,7 @@ import type { AppDependencies } from './app-dependencies.ts';
 import { createCanvasListActions } from './canvas-list-actions.ts';
 import { createDispatchActions } from './dispatch-actions.ts';
 import { createGraphActions } from './graph-actions.ts';
+import { createRemoteSyncActions } from './remote-sync-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { createStaleJudge } from './stale-judge.ts';
 import type { WeftState } from './weft-state.ts';
@@ -66,6 +67,7 @@ export function createWeftStore(dependencies: AppDependencies): WeftStore {
     ...createGraphActions(set, get, dependencies, runtime),
     ...createCanvasListActions(set, get, dependencies, runtime),
     ...createDispatchActions(set, get, dependencies, runtime),
+    ...createRemoteSyncActions(set, get, dependencies, runtime),
 
     setView: (view) => set({ view }),
     focusNode: (nodeId) => set({ focusedNodeId: nodeId, highlightedNodeId: null }),

@@ -1,0 +1,63 @@
+import { canonicalJson, documentFromGraph, graphFromDocument } from '../../core/index.ts';
+import { loadCanvasDocument, writeCanvasChanges } from '../db/canvas-persistence.ts';
+import { recordsFromDocument } from '../db/canvas-records.ts';
+import { describeError } from '../api/api-error.ts';
+import type { AppDependencies } from './app-dependencies.ts';
+import { refreshCanvasList } from './canvas-list-actions.ts';
+import { publishGraph } from './graph-actions.ts';
+import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
+import type { GetState, SetState, WeftState } from './weft-state.ts';
+
+/**
+ * A durable record changed outside this page (another tab, the CLI, an agent tool): `canvas-changed` from
+ * `GET /api/stream`. The open canvas is refreshed unless it has local edits not yet saved (those win and are
+ * saved next); this page's own saves echo back identical and change nothing. Other canvases update their
+ * IndexedDB copy, so opening one later shows (and never overwrites) the newer record.
+ */
+export function createRemoteSyncActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): Pick<WeftState, 'canvasChangedElsewhere'> {
+  const { api, database } = dependencies;
+
+  async function refreshOpen(id: string): Promise<boolean> {
+    const shown = get().graph;
+    if (!shown || runtime.writer.isBusy() || Object.keys(get().streams).length > 0) return false;
+    const remote = await api.getCanvas(id);
+    const current = get().graph;
+    // Edited (or switched) while the record was on its way: the local state wins.
+    if (current !== shown || runtime.writer.isBusy() || get().activeCanvasId !== id) return false;
+    if (canonicalJson(remote) === canonicalJson(documentFromGraph(current))) return false;
+    const next = graphFromDocument(remote);
+    const previousRecords = recordsFromGraph(current);
+    runtime.writer.adopt(recordsFromGraph(next));
+    publishGraph(set, get, runtime, next, undefined, 'reset');
+    const { focusedNodeId, selectedNodeIds } = get();
+    set({
+      focusedNodeId: focusedNodeId && next.nodes.has(focusedNodeId) ? focusedNodeId : null,
+      selectedNodeIds: selectedNodeIds.filter((nodeId) => next.nodes.has(nodeId)),
+    });
+    await writeCanvasChanges(database, previousRecords, recordsFromGraph(next), dependencies.now());
+    get().toast('info', 'canvas-updated', `“${next.canvas.name}” was changed elsewhere; this is the newer version.`);
+    return true;
+  }
+
+  async function refreshStored(id: string): Promise<boolean> {
+    const [local, remote] = await Promise.all([loadCanvasDocument(database, id), api.getCanvas(id)]);
+    if (get().activeCanvasId === id) return false;
+    if (local && canonicalJson(local) === canonicalJson(remote)) return false;
+    await writeCanvasChanges(database, null, recordsFromDocument(remote), dependencies.now());
+    return true;
+  }
+
+  return {
+    async canvasChangedElsewhere(id) {
+      try {
+        const changed = id === get().activeCanvasId ? await refreshOpen(id) : await refreshStored(id);
+        if (changed) await refreshCanvasList(set, database);
+        return changed;
+      } catch (error) {
+        const { code, message } = describeError(error);
+        if (code !== 'not-found') get().toast('error', code, `Could not read a canvas changed elsewhere: ${message}`);
+        return false;
+      }
+    },
+  };
+}
