@@ -178,6 +178,12 @@ describe('applyChange time', () => {
       expect(!result.ok && result.error.code).toBe('invalid');
     }
   });
+
+  it('refuses an id generator that returns an empty id (the event could not be loaded again)', () => {
+    const canvas = new TestCanvas();
+    const result = applyChange(canvas.graph, { type: 'rename-canvas', name: 'renamed' }, { now: 1, newId: () => '' });
+    expect(!result.ok && result.error.code).toBe('invalid');
+  });
 });
 
 describe('applyChange with text that has no canonical form', () => {

@@ -55,6 +55,9 @@ export function applyChange(graph: Graph, change: GraphChange, context: ChangeCo
       const reason = problem instanceof Error ? problem.message : String(problem);
       return failure(new GraphError('invalid', `The ${draft.op} event for ${JSON.stringify(draft.objectId)} cannot be recorded: ${reason}.`));
     }
+    if (typeof record.id !== 'string' || record.id.length === 0) {
+      return failure(new GraphError('invalid', `The ${draft.op} event got an empty id: newId must return a non-empty string.`));
+    }
     events.push(record);
     appended ??= [...graph.events];
     appended.push(record);
