@@ -57,7 +57,8 @@ export function applyWireChange(scope: ChangeScope, change: WireChange): GraphEr
       if (!wire) return new GraphError('not-found', `There is no wire ${change.wireId}.`, { wireId: change.wireId });
       const next = makeWire(wire.id, wire.from, wire.to, wire.createdAt, change);
       if (next instanceof GraphError) return next;
-      if (next.kind === wire.kind && (next.kind !== 'dashed' || wire.kind !== 'dashed' || next.depth === wire.depth)) return null;
+      const unchanged = next.kind === 'solid' ? wire.kind === 'solid' : wire.kind === 'dashed' && wire.depth === next.depth;
+      if (unchanged) return null;
       writable('wires').set(wire.id, next);
       working.touched.add(wire.to);
       emit('rewire', wire.id, wireMeta(next));
