@@ -163,6 +163,8 @@ export function noteBranch(state: BuilderState, branch: unknown): void {
 }
 
 export function setTitle(state: BuilderState, title: string, explicit: boolean): void {
+  // A guessed title never replaces one already set: skip collapsing the whitespace of every prompt.
+  if (!explicit && (state.titleIsExplicit || state.title !== '')) return;
   const clean = title.replace(/\s+/g, ' ').trim();
   if (clean === '') return;
   if (explicit) {
