@@ -340,7 +340,8 @@ describe('golden compiled output', () => {
     const full = canvas.addQuestion('Full target?');
     canvas.wire(source, quoted, 'quote');
     canvas.wire(source, full, 'full');
-    await expect(golden(canvas, quoted) + golden(canvas, full)).toMatchFileSnapshot('./__golden__/quote-vs-full.json');
+    const both = { quote: JSON.parse(golden(canvas, quoted)) as unknown, full: JSON.parse(golden(canvas, full)) as unknown };
+    await expect(`${JSON.stringify(both, null, 2)}\n`).toMatchFileSnapshot('./__golden__/quote-vs-full.json');
   });
 
   it('stale and archived', async () => {
