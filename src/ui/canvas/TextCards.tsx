@@ -101,7 +101,7 @@ export const FrameCard = memo(function FrameCard({ id, selected }: NodeProps) {
     <div className="frame-node" data-testid="frame-node" data-node-id={id} style={{ opacity: frame.archived ? 0.4 : 1 }}>
       <NodeResizer isVisible={selected} minWidth={200} minHeight={120}
         onResizeEnd={(_, params) => apply({ type: 'move-node', nodeId: id, position: { x: params.x, y: params.y }, size: { width: params.width, height: params.height } })} />
-      <div className="frame-label">{frame.label}</div>
+      <div className="frame-label" title={frame.label}>{frame.label}</div>
     </div>
   );
 });
