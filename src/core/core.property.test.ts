@@ -221,6 +221,35 @@ describe('compile properties on random DAGs', () => {
     );
   });
 
+  it('leaves out exactly the excluded part, or every part of an excluded node, and nothing else', () => {
+    const partIds = (graph: Graph, id: string) => compile(graph, id).sources.flatMap((source) => source.contentPartIds);
+    const textPartIds = (graph: Graph, id: string) =>
+      compile(graph, id).sources.flatMap((source, index) =>
+        source.contentPartIds.filter((_, part) => compile(graph, id).messages[index]!.content[part]!.type === 'text'),
+      );
+    fc.assert(
+      fc.property(specArbitrary, (spec) => {
+        const graph = buildGraph(spec);
+        for (const id of compilable(graph)) {
+          const before = partIds(graph, id);
+          const beforeText = textPartIds(graph, id);
+          const owners = [...new Set(compile(graph, id).sources.map((source) => source.nodeId))].filter((owner) => owner !== id);
+          // The target's own question is never excluded; every other part and every upstream node can be.
+          for (const excluded of [...new Set(before)].filter((part) => part !== `${id}:question`).concat(owners)) {
+            const result = applyChange(graph, { type: 'exclude-part', nodeId: id, partId: excluded }, { now: 1_000_000, newId: () => 'x' });
+            if (!result.ok) throw result.error;
+            const after = partIds(result.value.graph, id);
+            const gone = (part: string) => part === excluded || part.startsWith(`${excluded}:`);
+            expect(after.filter(gone)).toEqual([]);
+            // Every other text part stays (an image may move to its next occurrence, so only texts are compared).
+            expect(textPartIds(result.value.graph, id)).toEqual(beforeText.filter((part) => !gone(part)));
+          }
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
   it('round-trips graph ⇄ document byte-identically', () => {
     fc.assert(
       fc.property(specArbitrary, (spec) => {
