@@ -87,7 +87,8 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       const node = flow.getNode(nodeId);
       if (node) void flow.setCenter(node.position.x + 150, node.position.y + 80, { zoom: Math.max(flow.getZoom(), 0.8), duration: 250 });
     };
-    canvasBridge.ensureVisible = (nodeId) => {
+    // After the next frame, so the bounds are those left once the node panel has opened.
+    canvasBridge.ensureVisible = (nodeId) => requestAnimationFrame(() => {
       const record = store.getState().graph?.nodes.get(nodeId);
       const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
       if (!record || !bounds) return;
@@ -95,7 +96,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       const bottomRight = flow.flowToScreenPosition({ x: record.position.x + CARD.width, y: record.position.y + CARD.height });
       const inside = topLeft.x >= bounds.left && topLeft.y >= bounds.top + 50 && bottomRight.x <= bounds.right && bottomRight.y <= bounds.bottom;
       if (!inside) void flow.setCenter(record.position.x + CARD.width / 2, record.position.y + CARD.height / 2, { zoom: flow.getZoom(), duration: 0 });
-    };
+    });
     canvasBridge.newNodePosition = () => {
       const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
       const centre = flow.screenToFlowPosition({ x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2, y: (bounds?.top ?? 0) + (bounds?.height ?? 600) / 3 });

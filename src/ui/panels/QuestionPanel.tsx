@@ -4,6 +4,7 @@ import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { Markdown } from '../canvas/Markdown.tsx';
 import { formatTime, isReceiptModel, nodeTitle, shortModel } from '../canvas/node-labels.ts';
+import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { WillSendPreview } from './WillSendPreview.tsx';
 
 /** Keeps a local draft while typing; commits one edit on blur, idle or before asking. */
@@ -60,6 +61,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const previewOpen = useWeft((state) => state.previewOpen);
   const { draft, change, commit } = useQuestionDraft(node);
+  const questionRef = useFocusWhenEmpty<HTMLTextAreaElement>(node.id, node.question === '');
   const state = store.getState();
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
   const ask = (branch: boolean) => {
@@ -71,7 +73,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
       <div className="section">
         <label className="field">
           <span>Question</span>
-          <textarea className="textarea" data-testid="question-input" value={draft} placeholder="What do you want to ask?"
+          <textarea ref={questionRef} className="textarea" data-testid="question-input" value={draft} placeholder="What do you want to ask?"
             onChange={(event) => change(event.target.value)} onBlur={() => commit()}
             onKeyDown={(event) => { if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) { event.preventDefault(); ask(false); } }} />
         </label>

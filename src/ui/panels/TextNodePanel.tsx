@@ -4,12 +4,14 @@ import type { NodePatch } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { formatTime } from '../canvas/node-labels.ts';
 import { MirrorNodeExtras } from '../atlas/MirrorNodeExtras.tsx';
+import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 
 /** A text field that commits one edit when it loses focus (not one event per keystroke). */
 function DraftField({ nodeId, field, value, multiline, label, testId }: { nodeId: string; field: keyof NodePatch; value: string; multiline?: boolean; label: string; testId: string }) {
   const apply = useWeft((state) => state.apply);
   const [draft, setDraft] = useState(value);
   useEffect(() => setDraft(value), [nodeId, value]);
+  const textareaRef = useFocusWhenEmpty<HTMLTextAreaElement>(nodeId, multiline === true && value === '');
   const commit = () => {
     if (draft !== value) apply({ type: 'edit-node', nodeId, patch: { [field]: draft } });
   };
@@ -17,7 +19,7 @@ function DraftField({ nodeId, field, value, multiline, label, testId }: { nodeId
     <label className="field">
       <span>{label}</span>
       {multiline ? (
-        <textarea className="textarea" rows={10} data-testid={testId} value={draft} onChange={(event) => setDraft(event.target.value)} onBlur={commit} />
+        <textarea ref={textareaRef} className="textarea" rows={10} data-testid={testId} value={draft} onChange={(event) => setDraft(event.target.value)} onBlur={commit} />
       ) : (
         <input className="input" data-testid={testId} value={draft} onChange={(event) => setDraft(event.target.value)} onBlur={commit} onKeyDown={(event) => event.key === 'Enter' && commit()} />
       )}
