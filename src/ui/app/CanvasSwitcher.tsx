@@ -1,6 +1,7 @@
-import { useRef, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { downloadText, safeFileName } from '../panels/download.ts';
 import { useWeft, useWeftStore } from './store-context.tsx';
+import { useEscape } from './use-escape.ts';
 
 type Pending = { kind: 'rename'; value: string } | { kind: 'new'; value: string } | { kind: 'delete' } | null;
 
@@ -11,6 +12,7 @@ export function CanvasSwitcher() {
   const activeName = useWeft((state) => state.graph?.canvas.name ?? '');
   const [menuOpen, setMenuOpen] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
+  useEscape(pending !== null, useCallback(() => setPending(null), []));
   const fileInput = useRef<HTMLInputElement>(null);
   const state = store.getState();
 

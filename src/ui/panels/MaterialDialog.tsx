@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { sha256Hex, type GraphChange } from '../../core/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { useWeftStore } from '../app/store-context.tsx';
+import { useEscape } from '../app/use-escape.ts';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { readPdfPages, type PdfPageText } from './pdf-text.ts';
 
@@ -28,6 +29,7 @@ function selectedPages(selection: Selection | null): number[] {
 export function MaterialDialog({ onClose }: { onClose: () => void }) {
   const store = useWeftStore();
   const [tab, setTab] = useState<Tab>('paste');
+  useEscape(true, onClose);
   const [title, setTitle] = useState('');
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');

@@ -1,5 +1,6 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { useEscape } from '../app/use-escape.ts';
 import { replayEstimate } from '../store/dispatch-actions.ts';
 
 export function ReplayChip() {
@@ -30,8 +31,9 @@ export function ReplayDialog() {
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const store = useWeftStore();
   const estimate = useMemo(() => (open ? replayEstimate({ graph, shown, models, defaultModelId }) : null), [open, graph, shown, models, defaultModelId]);
+  const close = useCallback(() => store.getState().openReplayDialog(false), [store]);
+  useEscape(open, close);
   if (!open || !estimate) return null;
-  const close = () => store.getState().openReplayDialog(false);
   return (
     <div className="overlay" onClick={close}>
       <div className="dialog" role="dialog" aria-label="Replay stale answers" data-testid="replay-dialog" onClick={(event) => event.stopPropagation()}>
