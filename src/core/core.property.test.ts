@@ -223,10 +223,12 @@ describe('compile properties on random DAGs', () => {
 
   it('leaves out exactly the excluded part, or every part of an excluded node, and nothing else', () => {
     const partIds = (graph: Graph, id: string) => compile(graph, id).sources.flatMap((source) => source.contentPartIds);
-    const textPartIds = (graph: Graph, id: string) =>
-      compile(graph, id).sources.flatMap((source, index) =>
-        source.contentPartIds.filter((_, part) => compile(graph, id).messages[index]!.content[part]!.type === 'text'),
+    const textPartIds = (graph: Graph, id: string) => {
+      const compiled = compile(graph, id);
+      return compiled.sources.flatMap((source, index) =>
+        source.contentPartIds.filter((_, part) => compiled.messages[index]!.content[part]!.type === 'text'),
       );
+    };
     fc.assert(
       fc.property(specArbitrary, (spec) => {
         const graph = buildGraph(spec);
