@@ -61,4 +61,24 @@ describe('canvas list and keyboard', () => {
     await page().locator('[data-testid="node-question"]', { hasText: 'Delete me?' }).waitFor();
     expect(await page().getByTestId('canvas-select').evaluate((select) => (select as HTMLSelectElement).selectedOptions[0]?.textContent)).toBe('Optics drafts');
   });
+
+  it('an edit saved in another tab shows here without a reload (canvas-changed on /api/stream)', async () => {
+    const other = await app.context.newPage();
+    try {
+      await other.goto(app.server.url);
+      await other.locator('[data-testid="node-question"]', { hasText: 'Delete me?' }).waitFor();
+      // The other tab edits the same canvas through its own store and saves the durable record.
+      await other.evaluate(async () => {
+        type Node = { id: string; kind: string; question?: string };
+        const state = (window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, Node> }; apply(change: unknown): boolean; flush(): Promise<void> } } } }).weft.store.getState();
+        const node = [...state.graph.nodes.values()].find((candidate) => candidate.question === 'Delete me?')!;
+        state.apply({ type: 'edit-node', nodeId: node.id, patch: { question: 'Edited in the other tab?' } });
+        await state.flush();
+      });
+      await page().locator('[data-testid="node-question"]', { hasText: 'Edited in the other tab?' }).waitFor({ timeout: 10_000 });
+      expect(await page().locator('[data-testid="node-question"]', { hasText: 'Delete me?' }).count()).toBe(0);
+    } finally {
+      await other.close();
+    }
+  });
 });
