@@ -8,9 +8,12 @@ import { promptKey } from './tool-steps.ts';
  * an agent call whose prompt is the child's first prompt (older layouts),
  * or, failing those, the last parent turn that started at or before the child (for Claude Code only a
  * turn with an agent step; for Codex threads any turn, as their parent records no call id). Both sides are filled in: `parentTurnKey` on the child, `subagentSessionIds` on the turn.
- * Returns copies; the input is not modified.
+ * Returns copies when anything can link, else the same sessions; the input is never modified.
  */
 export function linkSessions(sessions: readonly AtlasSession[]): AtlasSession[] {
+  // Most files hold one session with no parent among them: nothing to link, so nothing to copy.
+  const ids = new Set(sessions.map((session) => session.sessionId));
+  if (!sessions.some((session) => session.parentSessionId !== null && ids.has(session.parentSessionId))) return [...sessions];
   const copies = sessions.map((session) => structuredClone(session));
   const byId = new Map<string, AtlasSession>();
   for (const session of copies) if (!byId.has(session.sessionId)) byId.set(session.sessionId, session);
