@@ -43,7 +43,7 @@ describe('canvas list and keyboard', () => {
     expect(await optionNames()).toContain('Optics drafts');
   });
 
-  it('Delete removes the selected node and Ctrl+Z brings it back', async () => {
+  it('Delete removes the selected node; Ctrl+Z or the toast Undo button brings it back', async () => {
     await page().getByTestId('canvas-select').selectOption({ label: 'Optics drafts' });
     const id = await canvas.addQuestion('Delete me?');
     await page().locator('.react-flow__pane').click({ position: { x: 30, y: 400 } });
@@ -52,6 +52,13 @@ describe('canvas list and keyboard', () => {
     await page().keyboard.press('Delete');
     await canvas.card(id).waitFor({ state: 'detached' });
     await page().keyboard.press('Control+z');
+    await canvas.card(id).waitFor();
+
+    // The delete toast offers Undo as a button too.
+    await canvas.card(id).locator('.card-header').click();
+    await page().getByTestId('delete-node').click();
+    await canvas.card(id).waitFor({ state: 'detached' });
+    await page().locator('[data-testid="toast"][data-code="deleted"]').last().getByTestId('toast-action').click();
     await canvas.card(id).waitFor();
   });
 

@@ -1,8 +1,10 @@
-import { useWeft } from './store-context.tsx';
+import { runCommand } from '../commands/run-command.ts';
+import { useWeft, useWeftStore } from './store-context.tsx';
 
 export function Toasts() {
   const toasts = useWeft((state) => state.toasts);
   const dismiss = useWeft((state) => state.dismissToast);
+  const store = useWeftStore();
   return (
     <div className="toasts" aria-live="polite">
       {toasts.map((toast) => (
@@ -10,6 +12,9 @@ export function Toasts() {
           <div>
             {toast.kind === 'error' && <code>{toast.code}</code>} {toast.message}
           </div>
+          {toast.action && (
+            <button className="toast-action" data-testid="toast-action" onClick={() => { dismiss(toast.id); void runCommand(store, toast.action!.command); }}>{toast.action.label}</button>
+          )}
           <button aria-label="Dismiss" onClick={() => dismiss(toast.id)}>✕</button>
         </div>
       ))}

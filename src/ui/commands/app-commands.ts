@@ -56,7 +56,7 @@ export const appCommands: AppCommand[] = [
       if (state(context).apply({ type: 'batch', changes: ids.map((nodeId) => ({ type: 'delete-node', nodeId })) })) {
         state(context).setSelection([]);
         state(context).focusNode(null);
-        state(context).toast('info', 'deleted', `Deleted ${ids.length === 1 ? 'a node' : `${ids.length} nodes`}. Undo with Ctrl/⌘+Z.`);
+        state(context).toast('info', 'deleted', `Deleted ${ids.length === 1 ? 'a node' : `${ids.length} nodes`} (Ctrl/⌘+Z).`, { label: 'Undo', command: 'undo' });
       }
     },
   },

@@ -10,6 +10,8 @@ export interface Toast {
   kind: 'error' | 'info';
   code: string;
   message: string;
+  /** A button in the toast that runs a command (e.g. Undo after a delete). */
+  action?: { label: string; command: string };
 }
 
 /** An answer being streamed into a node before it becomes a version. */
@@ -87,7 +89,7 @@ export interface WeftState {
   setSearch(open: boolean, query?: string): void;
   togglePreview(): void;
   highlightNode(nodeId: string | null): void;
-  toast(kind: Toast['kind'], code: string, message: string): void;
+  toast(kind: Toast['kind'], code: string, message: string, action?: Toast['action']): void;
   dismissToast(id: string): void;
   // models and settings
   loadModels(): Promise<void>;

@@ -83,11 +83,12 @@ export function createWeftStore(dependencies: AppDependencies): WeftStore {
     },
     togglePreview: () => set((state) => ({ previewOpen: !state.previewOpen })),
     highlightNode: (nodeId) => set({ highlightedNodeId: nodeId }),
-    toast(kind, code, message) {
+    toast(kind, code, message, action) {
       toastCounter += 1;
       const id = `toast-${toastCounter}`;
-      set((state) => ({ toasts: [...state.toasts, { id, kind, code, message }].slice(-TOAST_LIMIT) }));
-      if (typeof window !== 'undefined') window.setTimeout(() => get().dismissToast(id), kind === 'error' ? 9000 : 4000);
+      set((state) => ({ toasts: [...state.toasts, { id, kind, code, message, ...(action ? { action } : {}) }].slice(-TOAST_LIMIT) }));
+      // A toast with a button stays a little longer, so there is time to press it.
+      if (typeof window !== 'undefined') window.setTimeout(() => get().dismissToast(id), kind === 'error' ? 9000 : action ? 8000 : 4000);
     },
     dismissToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
 
