@@ -19,7 +19,7 @@ export function CanvasMinimap() {
   const flow = useReactFlow();
   const canvas = useRef<HTMLCanvasElement>(null);
 
-  const layout = useMemo(() => {
+  const bounds = useMemo(() => {
     let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
     for (const node of records?.values() ?? []) {
       const width = node.size?.width ?? CARD.width;
@@ -28,11 +28,20 @@ export function CanvasMinimap() {
       maxX = Math.max(maxX, node.position.x + width); maxY = Math.max(maxY, node.position.y + height);
     }
     if (!Number.isFinite(minX)) return null;
+    return { minX, minY, maxX, maxY };
+  }, [records]);
+
+  // The map spans the nodes and the visible part together, so the view rectangle is always whole on it.
+  const layout = useMemo(() => {
+    if (!bounds || paneWidth <= 0 || paneHeight <= 0) return null;
     const pad = 80;
-    minX -= pad; minY -= pad; maxX += pad; maxY += pad;
+    const minX = Math.min(bounds.minX, -x / zoom) - pad;
+    const minY = Math.min(bounds.minY, -y / zoom) - pad;
+    const maxX = Math.max(bounds.maxX, (paneWidth - x) / zoom) + pad;
+    const maxY = Math.max(bounds.maxY, (paneHeight - y) / zoom) + pad;
     const scale = Math.min(WIDTH / (maxX - minX), HEIGHT / (maxY - minY));
     return { minX, minY, scale, offsetX: (WIDTH - (maxX - minX) * scale) / 2, offsetY: (HEIGHT - (maxY - minY) * scale) / 2 };
-  }, [records]);
+  }, [bounds, x, y, zoom, paneWidth, paneHeight]);
 
   useEffect(() => {
     const context = canvas.current?.getContext('2d');
