@@ -30,6 +30,7 @@ export function createCanvasListActions(set: SetState, get: GetState, dependenci
 
   /** Stores a whole document locally and on the server's durable record. */
   async function storeDocument(document: CanvasDocument): Promise<void> {
+    runtime.deletedCanvasIds.delete(document.canvas.id);
     await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
     try {
       await api.putCanvas(document);
@@ -123,6 +124,7 @@ export function createCanvasListActions(set: SetState, get: GetState, dependenci
 
     async deleteCanvas(id) {
       if (get().activeCanvasId === id) await runtime.writer.flush();
+      runtime.deletedCanvasIds.add(id);
       await deleteCanvasRows(database, id);
       try {
         await api.deleteCanvas(id);

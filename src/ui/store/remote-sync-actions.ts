@@ -41,7 +41,7 @@ export function createRemoteSyncActions(set: SetState, get: GetState, dependenci
 
   async function refreshStored(id: string): Promise<boolean> {
     const [local, remote] = await Promise.all([loadCanvasDocument(database, id), api.getCanvas(id)]);
-    if (get().activeCanvasId === id) return false;
+    if (get().activeCanvasId === id || runtime.deletedCanvasIds.has(id)) return false;
     if (local && canonicalJson(local) === canonicalJson(remote)) return false;
     await writeCanvasChanges(database, null, recordsFromDocument(remote), dependencies.now());
     return true;
@@ -49,6 +49,7 @@ export function createRemoteSyncActions(set: SetState, get: GetState, dependenci
 
   return {
     async canvasChangedElsewhere(id) {
+      if (runtime.deletedCanvasIds.has(id)) return false;
       try {
         const changed = id === get().activeCanvasId ? await refreshOpen(id) : await refreshStored(id);
         if (changed) await refreshCanvasList(set, database);

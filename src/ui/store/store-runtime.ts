@@ -8,6 +8,8 @@ export interface StoreRuntime {
   writer: CanvasWriter;
   aborts: Map<string, AbortController>;
   replayStopped: boolean;
+  /** Canvases deleted here: a late `canvas-changed` for one must not bring it back. */
+  deletedCanvasIds: Set<string>;
   /** C7: asks the judge about answers that just became stale (no-op without a judge model). */
   judgeNewlyStale: (previousShown: ReadonlySet<string>) => Promise<void>;
   /** The latest judge round, so tests and flushes can wait for it. */

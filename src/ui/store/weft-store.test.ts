@@ -251,6 +251,14 @@ describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
     await put({ ...remote, nodes: remote.nodes.map((node) => (node.id === asked ? { ...node, question: 'Remote wording?' } : node)) });
     expect(await app.state.canvasChangedElsewhere(id)).toBe(false);
     expect(question(app.graph, asked).question).toBe('My unsaved wording?');
+
+    // A late canvas-changed for a canvas deleted here does not bring it back.
+    const last = documentFromGraph(app.graph);
+    await app.state.createCanvas('Next');
+    await app.state.deleteCanvas(id);
+    await put(last); // as if the server still held the record when the event was read
+    expect(await app.state.canvasChangedElsewhere(id)).toBe(false);
+    expect(app.state.canvases.map((canvas) => canvas.id)).not.toContain(id);
     await app.close();
   });
 });

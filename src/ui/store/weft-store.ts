@@ -22,6 +22,7 @@ export function createWeftStore(dependencies: AppDependencies): WeftStore {
     tracker: null,
     aborts: new Map(),
     replayStopped: false,
+    deletedCanvasIds: new Set(),
     judgeNewlyStale: (previousShown) => judge(previousShown),
     pendingJudgement: Promise.resolve(),
     writer: new CanvasWriter({
