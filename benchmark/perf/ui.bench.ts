@@ -173,12 +173,25 @@ async function main(): Promise<void> {
     await input.blur();
     const after = await flushAndCount();
 
+    // Every save echoes back as canvas-changed; the page re-reads the record and finds it identical.
+    const echoChecks = await page.evaluate(async (id) => {
+      const state = (window as unknown as { weft: { store: { getState(): { canvasChangedElsewhere(id: string): Promise<boolean> } } } }).weft.store.getState();
+      const times: number[] = [];
+      for (let round = 0; round < 3; round += 1) {
+        const started = performance.now();
+        if (await state.canvasChangedElsewhere(id)) throw new Error('an echo of this page\'s own save changed the canvas');
+        times.push(performance.now() - started);
+      }
+      return times;
+    }, document.canvas.id);
+
     console.log(`nodes: ${document.nodes.length} count`);
     console.log(`cards_rendered_after_open: ${cards} count`);
     console.log(`first_paint_2000_ms: ${Math.round(median(samples))} ms`);
     console.log(`pan_frame_median_ms: ${median(frames).toFixed(1)} ms`);
     console.log(`pan_frame_p95_ms: ${[...frames].sort((a, b) => a - b)[Math.floor(frames.length * 0.95)]!.toFixed(1)} ms`);
     console.log(`idb_rows_written_per_edit: ${after - before} rows`);
+    console.log(`echo_check_2000_ms: ${Math.round(median(echoChecks))} ms`);
     console.log(`nproc: ${cpus().length} count`);
   } finally {
     await app.close();

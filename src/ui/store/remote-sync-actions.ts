@@ -17,9 +17,18 @@ import type { GetState, SetState, WeftState } from './weft-state.ts';
 export function createRemoteSyncActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): Pick<WeftState, 'canvasChangedElsewhere'> {
   const { api, database } = dependencies;
 
+  /** True when the record's updatedAt is the one this page's own last save got back (cheap: the list is cached by the server). */
+  async function isOwnEcho(id: string): Promise<boolean> {
+    const saved = runtime.savedAt.get(id);
+    if (saved === undefined) return false;
+    const summary = (await api.listCanvases()).find((candidate) => candidate.id === id);
+    return summary?.updatedAt === saved;
+  }
+
   async function refreshOpen(id: string): Promise<boolean> {
     const shown = get().graph;
     if (!shown || runtime.writer.isBusy() || Object.keys(get().streams).length > 0) return false;
+    if (await isOwnEcho(id)) return false;
     const remote = await api.getCanvas(id);
     const current = get().graph;
     // Edited (or switched) while the record was on its way: the local state wins.
@@ -40,6 +49,7 @@ export function createRemoteSyncActions(set: SetState, get: GetState, dependenci
   }
 
   async function refreshStored(id: string): Promise<boolean> {
+    if (await isOwnEcho(id)) return false;
     const [local, remote] = await Promise.all([loadCanvasDocument(database, id), api.getCanvas(id)]);
     if (get().activeCanvasId === id || runtime.deletedCanvasIds.has(id)) return false;
     if (local && canonicalJson(local) === canonicalJson(remote)) return false;

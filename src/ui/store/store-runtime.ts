@@ -10,6 +10,8 @@ export interface StoreRuntime {
   replayStopped: boolean;
   /** Canvases deleted here: a late `canvas-changed` for one must not bring it back. */
   deletedCanvasIds: Set<string>;
+  /** The server's `updatedAt` of this page's last save of each canvas: a `canvas-changed` that matches is its echo. */
+  savedAt: Map<string, number>;
   /** C7: asks the judge about answers that just became stale (no-op without a judge model). */
   judgeNewlyStale: (previousShown: ReadonlySet<string>) => Promise<void>;
   /** The latest judge round, so tests and flushes can wait for it. */

@@ -16,13 +16,27 @@ export type WeftStore = StoreApi<WeftState> & { runtime: StoreRuntime; api: AppD
 
 const TOAST_LIMIT = 4;
 
-export function createWeftStore(dependencies: AppDependencies): WeftStore {
+export function createWeftStore(given: AppDependencies): WeftStore {
   let toastCounter = 0;
+  const savedAt = new Map<string, number>();
+  // Every durable save notes the record's new updatedAt, so its canvas-changed echo is recognised cheaply.
+  const dependencies: AppDependencies = {
+    ...given,
+    api: {
+      ...given.api,
+      async putCanvas(document, options) {
+        const updatedAt = await given.api.putCanvas(document, options);
+        savedAt.set(document.canvas.id, updatedAt);
+        return updatedAt;
+      },
+    },
+  };
   const runtime: StoreRuntime = {
     tracker: null,
     aborts: new Map(),
     replayStopped: false,
     deletedCanvasIds: new Set(),
+    savedAt,
     judgeNewlyStale: (previousShown) => judge(previousShown),
     pendingJudgement: Promise.resolve(),
     writer: new CanvasWriter({
