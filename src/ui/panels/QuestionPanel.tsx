@@ -12,13 +12,19 @@ function useQuestionDraft(node: QuestionNode) {
   const apply = useWeft((state) => state.apply);
   const [draft, setDraft] = useState(node.question);
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => setDraft(node.question), [node.id, node.question]);
+  const typing = useRef<{ nodeId: string } | null>(null);
+  // A newer question from elsewhere (undo, another tab) replaces the draft, unless the person is mid-sentence in it.
+  useEffect(() => {
+    if (typing.current?.nodeId !== node.id) setDraft(node.question);
+  }, [node.id, node.question]);
   const commit = (value = draft) => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
+    typing.current = null;
     if (value !== node.question) apply({ type: 'edit-node', nodeId: node.id, patch: { question: value } });
   };
   const change = (value: string) => {
+    typing.current = { nodeId: node.id };
     setDraft(value);
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => commit(value), 1200);
