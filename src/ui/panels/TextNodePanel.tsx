@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../protocol/canvas-document.ts';
 import type { NodePatch } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
@@ -10,18 +10,23 @@ import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 function DraftField({ nodeId, field, value, multiline, label, testId }: { nodeId: string; field: keyof NodePatch; value: string; multiline?: boolean; label: string; testId: string }) {
   const apply = useWeft((state) => state.apply);
   const [draft, setDraft] = useState(value);
-  useEffect(() => setDraft(value), [nodeId, value]);
+  const typing = useRef<string | null>(null);
+  // A newer value from elsewhere replaces the draft, unless this field is being edited (its blur commits it).
+  useEffect(() => {
+    if (typing.current !== nodeId) setDraft(value);
+  }, [nodeId, value]);
   const textareaRef = useFocusWhenEmpty<HTMLTextAreaElement>(nodeId, multiline === true && value === '');
   const commit = () => {
+    typing.current = null;
     if (draft !== value) apply({ type: 'edit-node', nodeId, patch: { [field]: draft } });
   };
   return (
     <label className="field">
       <span>{label}</span>
       {multiline ? (
-        <textarea ref={textareaRef} className="textarea" rows={10} data-testid={testId} value={draft} onChange={(event) => setDraft(event.target.value)} onBlur={commit} />
+        <textarea ref={textareaRef} className="textarea" rows={10} data-testid={testId} value={draft} onChange={(event) => { typing.current = nodeId; setDraft(event.target.value); }} onBlur={commit} />
       ) : (
-        <input className="input" data-testid={testId} value={draft} onChange={(event) => setDraft(event.target.value)} onBlur={commit} onKeyDown={(event) => event.key === 'Enter' && commit()} />
+        <input className="input" data-testid={testId} value={draft} onChange={(event) => { typing.current = nodeId; setDraft(event.target.value); }} onBlur={commit} onKeyDown={(event) => event.key === 'Enter' && commit()} />
       )}
     </label>
   );
