@@ -126,6 +126,19 @@ describe('planMirror on real sessions', () => {
     );
   });
 
+  it('leaves a node the person archived archived when its (live) turn grows', () => {
+    const canvas = new TestCanvas();
+    const turns = claudeMulti[0]!.turns;
+    const partial: Session[] = [{ ...claudeMulti[0]!, turns: [turns[0]!, { ...turns[1]!, assistantText: '', steps: [] }] }];
+    const lastId = mirror(canvas, partial).nodeIdByTurnKey[turns[1]!.key]!;
+    canvas.archive(lastId);
+    const archivedAt = canvas.graph.nodes.get(lastId)!.archivedAt;
+    mirror(canvas, claudeMulti);
+    const node = canvas.graph.nodes.get(lastId) as MirrorNode;
+    expect(node.archived).toBe(true);
+    expect(node.archivedAt).toBe(archivedAt);
+  });
+
   it('lands a subagent run as a wired branch beside the turn that delegated it', () => {
     const canvas = new TestCanvas();
     const plan = mirror(canvas, subagent);

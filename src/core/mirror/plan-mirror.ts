@@ -96,7 +96,8 @@ export function planMirror(graph: Graph, sessions: readonly Session[], ledger: M
     const last = [...session.turns].reverse().find((turn) => known.has(turn.key));
     if (!last) return;
     const node = nodeOf(last.key);
-    if (!node || node.kind !== 'mirror' || isMirrorEdited(node)) return;
+    // Archiving is the person's decision too: replacing the node would bring it back.
+    if (!node || node.kind !== 'mirror' || node.archived || isMirrorEdited(node)) return;
     const source = mirrorSourceFromTurn(session, last);
     if (sameSource(node.source, source)) return;
     changes.push(...replaceMirrorNode(graph, node, source));
