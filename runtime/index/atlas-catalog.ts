@@ -9,9 +9,8 @@ import {
   readSessionFile,
   sessionRootsFromEnv,
 } from '../atlas/index.ts';
-import type { MemoryFile, SessionCatalog, SessionFileRead } from './session-catalog.ts';
+import { sessionFileReadFromAtlas, type MemoryFile, type SessionCatalog, type SessionFileRead } from './session-catalog.ts';
 import { SessionReadPool } from './session-read-pool.ts';
-import { indexedSessionFromAtlas } from './session-rows.ts';
 
 /** Memory files a runner loads from a project's working directory. */
 const PROJECT_MEMORY_FILES = ['CLAUDE.md', 'CLAUDE.local.md', '.claude/CLAUDE.md', 'AGENTS.md', 'AGENTS.override.md'];
@@ -68,17 +67,7 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
         fence,
         ...(resume ? { fromOffset: resume.fromOffset, state: resume.state } : {}),
       });
-      return {
-        runner: read.runner,
-        sessions: read.sessions.map(indexedSessionFromAtlas),
-        report: read.report,
-        bytesConsumed: read.bytesConsumed,
-        size: read.size,
-        mtimeMs: read.mtimeMs,
-        state: read.state,
-        prefixHash: read.prefixHash,
-        resumed: read.resumed,
-      };
+      return sessionFileReadFromAtlas(read);
     },
     async listMemoryFiles(request): Promise<MemoryFile[]> {
       if (!request.discover) return restat(request.known);

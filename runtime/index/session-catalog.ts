@@ -1,5 +1,6 @@
 import type { ParseReport } from '../../protocol/atlas-session.ts';
-import type { IndexedSession } from './session-rows.ts';
+import type { ReadSessionResult } from '../atlas/index.ts';
+import { indexedSessionFromAtlas, type IndexedSession } from './session-rows.ts';
 
 /** A file the index may read, as seen by the cheap stat pass. */
 export interface CatalogFile {
@@ -33,6 +34,21 @@ export interface SessionFileRead {
   prefixHash: string;
   /** True when reading continued from the saved state (the file grew, its prefix unchanged). */
   resumed: boolean;
+}
+
+/** What the index keeps of one atlas read: the same whether it ran in-process or in a reader thread. */
+export function sessionFileReadFromAtlas(read: ReadSessionResult): SessionFileRead {
+  return {
+    runner: read.runner,
+    sessions: read.sessions.map(indexedSessionFromAtlas),
+    report: read.report,
+    bytesConsumed: read.bytesConsumed,
+    size: read.size,
+    mtimeMs: read.mtimeMs,
+    state: read.state,
+    prefixHash: read.prefixHash,
+    resumed: read.resumed,
+  };
 }
 
 /**

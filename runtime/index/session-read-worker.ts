@@ -1,6 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { Fence, readSessionFile } from '../atlas/index.ts';
-import { indexedSessionFromAtlas } from './session-rows.ts';
+import { sessionFileReadFromAtlas } from './session-catalog.ts';
 
 /**
  * A worker of the read pool: parses session files through the atlas (same fence, read-only) so that
@@ -22,17 +22,7 @@ parentPort!.on('message', async (request: ReadRequest) => {
     });
     parentPort!.postMessage({
       id: request.id,
-      result: {
-        runner: read.runner,
-        sessions: read.sessions.map(indexedSessionFromAtlas),
-        report: read.report,
-        bytesConsumed: read.bytesConsumed,
-        size: read.size,
-        mtimeMs: read.mtimeMs,
-        state: read.state,
-        prefixHash: read.prefixHash,
-        resumed: read.resumed,
-      },
+      result: sessionFileReadFromAtlas(read),
     });
   } catch (error) {
     parentPort!.postMessage({ id: request.id, error: { message: (error as Error).message, code: (error as { code?: string }).code } });
