@@ -17,3 +17,12 @@ export function shortId(id: string): string {
 export function printJson(out: (text: string) => void, value: unknown): void {
   out(`${JSON.stringify(value, null, 2)}\n`);
 }
+
+/**
+ * Session text is untrusted (it holds fetched pages and tool output): escape sequences in it could retitle
+ * the terminal, write the clipboard or hide lines. Human output keeps newlines and tabs, nothing else below
+ * the printable range; `--json` escapes control characters itself and keeps the text exact.
+ */
+export function printable(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '\ufffd');
+}

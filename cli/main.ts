@@ -1,5 +1,6 @@
 import { CliError } from './cli-error.ts';
 import { helpText, parseCommandLine, type ParsedCommand } from './command-table.ts';
+import { printable } from './format.ts';
 import { terminal, type Terminal } from './terminal.ts';
 
 /** Handlers are imported only when their command runs, so `weft help` never loads SQLite or the MCP SDK. */
@@ -23,11 +24,19 @@ export async function main(argv: readonly string[], io: Terminal = terminal()): 
       return;
     }
     const handler = await HANDLERS[parsed.command.name]!();
-    process.exitCode = await handler.run(parsed, io);
+    process.exitCode = await handler.run(parsed, parsed.flags.json ? io : printableTerminal(io));
   } catch (error) {
     process.exitCode = error instanceof CliError ? error.exitCode : 1;
-    io.err(`weft: ${oneLine(error)}\n`);
+    io.err(`weft: ${printable(oneLine(error))}\n`);
   }
+}
+
+/**
+ * Human output never passes a session's control characters to the terminal (see `printable`). Stderr
+ * carries only Weft's own notices and the progress bar (which needs its carriage returns).
+ */
+function printableTerminal(io: Terminal): Terminal {
+  return { ...io, out: (text) => io.out(printable(text)) };
 }
 
 function oneLine(error: unknown): string {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  CLAUDE_BASIC,
   CLAUDE_HELLO,
   CLAUDE_MULTI_TURN,
   copyFixtures,
@@ -196,6 +197,29 @@ describe('weft CLI: a session that grows', () => {
       expect(run.code).toBe(0);
       expect(existsSync(join(space.weftHome, 'index.db'))).toBe(false);
       expect(existsSync(join(space.weftHome, 'canvases', 'keep.weft.json'))).toBe(true);
+    } finally {
+      rmSync(space.directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('weft CLI on hostile session text', () => {
+  it('never sends a session\'s terminal control sequences to the terminal, while --json keeps the text exact', async () => {
+    const space = copyFixtures('weft-escape-');
+    try {
+      // A question carrying an OSC 52 clipboard write, a bell and a C1 CSI, as a fetched page could.
+      const hostile = '\u001b]52;c;ZXZpbA==\u0007\u009b31mCreate src/hello.ts';
+      const file = join(space.roots[0]!, CLAUDE_BASIC);
+      writeFileSync(file, readFileSync(file, 'utf8').replaceAll('Create src/hello.ts', JSON.stringify(hostile).slice(1, -1)));
+      const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+      for (const args of [['why', CLAUDE_HELLO], ['find', 'exporting a greet'], ['recall', 'fb8acab2', '1']]) {
+        const run = await runWeft(args, { env: space.env });
+        expect(run.code).toBe(0);
+        expect(run.stdout).toContain('Create src/hello.ts');
+        expect(run.stdout).not.toMatch(controls);
+      }
+      const json = await runWeft(['recall', 'fb8acab2', '1', '--json'], { env: space.env });
+      expect((JSON.parse(json.stdout) as { question: string }).question.startsWith(hostile)).toBe(true);
     } finally {
       rmSync(space.directory, { recursive: true, force: true });
     }
