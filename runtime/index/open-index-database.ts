@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { closeSync, existsSync, openSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { IndexError } from './index-error.ts';
 import { INDEX_FTS_TABLES, INDEX_SCHEMA, INDEX_SCHEMA_VERSION, INDEX_TRIGGER_NAMES, INDEX_TRIGGERS } from './index-schema.ts';
@@ -22,6 +22,8 @@ const SIDE_FILES = ['-wal', '-shm', '-journal'];
 export function openIndexDatabase(path: string): OpenedIndex {
   ensurePrivateDirectory(dirname(path));
   if (existsSync(path)) {
+    // SQLite gives the -wal and -shm files the main file's mode: a file left looser would leak through them.
+    if ((statSync(path).mode & 0o777) !== 0o600) chmodSync(path, 0o600);
     const database = tryOpen(path);
     if (database && readSchemaVersion(database) === INDEX_SCHEMA_VERSION) {
       configure(database);

@@ -67,6 +67,18 @@ describe('WhyIndex over the real fixtures', () => {
     expect(statSync(index.databasePath).mode & 0o777).toBe(0o600);
   });
 
+  it('tightens an index file left readable by others, so its WAL and SHM files are private too', async () => {
+    const space = workspace();
+    const first = WhyIndex.open({ env: space.env });
+    await first.index();
+    first.close();
+    const path = join(space.weftHome, 'index.db');
+    chmodSync(path, 0o644);
+    const index = open(space);
+    await index.refresh();
+    for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
   it('reads a grown file from where it stopped and a rewritten one again; a vanished file takes its rows', async () => {
     const space = workspace();
     const path = join(space.roots[0]!, CLAUDE_MULTI_TURN);
