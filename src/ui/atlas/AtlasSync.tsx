@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { StreamEventSchema } from '../../../protocol/stream-events.ts';
+import { serverEvents } from '../api/server-events.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { atlasApi } from './atlas-api.ts';
 import { syncFollowed } from './mirror-actions.ts';
@@ -12,23 +12,16 @@ export function AtlasSync() {
   const store = useWeftStore();
   const canvasId = useWeft((state) => state.activeCanvasId);
 
-  useEffect(() => {
-    if (typeof EventSource === 'undefined') return;
-    const source = new EventSource('/api/stream', { withCredentials: true });
-    source.onmessage = (message) => {
-      let parsed;
-      try {
-        parsed = StreamEventSchema.safeParse(JSON.parse(String(message.data)));
-      } catch {
-        return;
-      }
-      if (!parsed.success || parsed.data.type !== 'session-grew') return;
-      const event = parsed.data;
-      const ledger = store.getState().graph?.ledgers.find((item) => item.sessionId === event.sessionId && item.runner === event.runner);
-      if (ledger?.following) void syncFollowed(store, { runner: ledger.runner, sessionId: ledger.sessionId });
-    };
-    return () => source.close();
-  }, [store]);
+  // One shared `/api/stream` connection per page (browsers allow only a few per host).
+  useEffect(
+    () =>
+      serverEvents.subscribe((event) => {
+        if (event.type !== 'session-grew') return;
+        const ledger = store.getState().graph?.ledgers.find((item) => item.sessionId === event.sessionId && item.runner === event.runner);
+        if (ledger?.following) void syncFollowed(store, { runner: ledger.runner, sessionId: ledger.sessionId });
+      }),
+    [store],
+  );
 
   useEffect(() => {
     if (!canvasId) return;
