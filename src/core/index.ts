@@ -41,6 +41,7 @@ export type { UpstreamPartsDiff } from './fingerprint.ts';
 export { StaleTracker, computeStaleFull } from './stale-tracker.ts';
 export type { StaleState } from './stale-tracker.ts';
 export { shownStale, activeDismissal, DISMISS_BELOW } from './shown-stale.ts';
+export { staleDecision, STALE_OPTIONS } from './stale-decision.ts';
 export { replayOrder, replayEstimate, autoRerunTargets, rerunAllowed } from './replay.ts';
 export type { RerunVerdict, ReplayEstimate } from './replay.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';

@@ -1,31 +1,6 @@
-import { diffUpstreamParts, upstreamParts, type Graph } from '../../core/index.ts';
-import type { QuestionNode } from '../../../protocol/canvas-document.ts';
-import type { DecideRequest } from '../../../protocol/http-api.ts';
+import { staleDecision } from '../../core/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import type { GetState } from './weft-state.ts';
-
-/** `default` = the change bears on the answer (the rule fallback keeps the mark); `unrelated` = it does not. */
-export const STALE_OPTIONS = ['default', 'unrelated'] as const;
-
-const clip = (text: string, length: number) => (text.length > length ? text.slice(0, length - 1) + '…' : text);
-
-/** What the judge reads: the question, the answer's opening and each upstream part before and after. */
-export function staleDecision(graph: Graph, node: QuestionNode): DecideRequest | null {
-  const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
-  if (!version) return null;
-  const diff = diffUpstreamParts(version.upstreamParts, upstreamParts(graph, node.id));
-  const lines = [
-    ...diff.changed.map((entry) => `Changed upstream part:\n  before: ${entry.before.opening}\n  after:  ${entry.after.opening}`),
-    ...diff.added.map((part) => `Added upstream part: ${part.opening}`),
-    ...diff.removed.map((part) => `Removed upstream part: ${part.opening}`),
-  ];
-  if (lines.length === 0) return null;
-  return {
-    kind: 'stale',
-    prompt: `An answer was written against an earlier version of its upstream context. Does the change bear on the answer?\n\nQuestion: ${clip(version.question, 500)}\nAnswer (opening): ${clip(version.text, 600)}\n\n${lines.join('\n')}\n\nOptions: "default" = the change bears on the answer (keep the stale mark); "unrelated" = it does not.`,
-    options: [...STALE_OPTIONS],
-  };
-}
 
 /**
  * C7: asks the configured judge about each answer that has just become stale. A verdict becomes a

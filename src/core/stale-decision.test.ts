@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { TestCanvas } from './test-canvas.ts';
+import { staleDecision } from './stale-decision.ts';
+import type { QuestionNode } from '../../protocol/canvas-document.ts';
+
+const question = (canvas: TestCanvas, id: string) => canvas.graph.nodes.get(id) as QuestionNode;
+
+describe('staleDecision', () => {
+  it('asks about an answer whose upstream changed, naming the part before and after', () => {
+    const canvas = new TestCanvas();
+    const upstream = canvas.addQuestion('Why is the sky blue?');
+    canvas.answer(upstream, 'Rayleigh scattering.');
+    const downstream = canvas.addQuestion('And at sunset?');
+    canvas.wire(upstream, downstream);
+    canvas.answer(downstream, 'Longer path, blue scattered out.');
+    expect(staleDecision(canvas.graph, question(canvas, downstream))).toBeNull();
+
+    canvas.edit(upstream, { question: 'Why is the daytime sky blue?' });
+    const request = staleDecision(canvas.graph, question(canvas, downstream));
+    expect(request?.kind).toBe('stale');
+    expect(request?.options).toEqual(['default', 'unrelated']);
+    expect(request?.prompt).toContain('Question: And at sunset?');
+    expect(request?.prompt).toMatch(/before: Why is the sky blue\?[\s\S]*after: {2}Why is the daytime sky blue\?/);
+  });
+
+  it('has nothing to ask for a question never answered', () => {
+    const canvas = new TestCanvas();
+    const node = canvas.addQuestion('Unanswered');
+    expect(staleDecision(canvas.graph, question(canvas, node))).toBeNull();
+  });
+});

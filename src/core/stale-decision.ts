@@ -1,0 +1,31 @@
+import type { QuestionNode } from '../../protocol/canvas-document.ts';
+import type { DecideRequest } from '../../protocol/http-api.ts';
+import type { Graph } from './graph.ts';
+import { diffUpstreamParts, upstreamParts } from './fingerprint.ts';
+import { sliceWhole } from './well-formed.ts';
+
+/** `default` = the change bears on the answer (the rule fallback keeps the mark); `unrelated` = it does not. */
+export const STALE_OPTIONS = ['default', 'unrelated'] as const;
+
+const clip = (text: string, length: number) => (text.length > length ? sliceWhole(text, length - 1) + '…' : text);
+
+/**
+ * C7: what the stale judge reads about one answer — the question, the answer's opening and each upstream part
+ * before and after. Null when the answer has no current version or nothing upstream changed.
+ */
+export function staleDecision(graph: Graph, node: QuestionNode): DecideRequest | null {
+  const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
+  if (!version) return null;
+  const diff = diffUpstreamParts(version.upstreamParts, upstreamParts(graph, node.id));
+  const lines = [
+    ...diff.changed.map((entry) => `Changed upstream part:\n  before: ${entry.before.opening}\n  after:  ${entry.after.opening}`),
+    ...diff.added.map((part) => `Added upstream part: ${part.opening}`),
+    ...diff.removed.map((part) => `Removed upstream part: ${part.opening}`),
+  ];
+  if (lines.length === 0) return null;
+  return {
+    kind: 'stale',
+    prompt: `An answer was written against an earlier version of its upstream context. Does the change bear on the answer?\n\nQuestion: ${clip(version.question, 500)}\nAnswer (opening): ${clip(version.text, 600)}\n\n${lines.join('\n')}\n\nOptions: "default" = the change bears on the answer (keep the stale mark); "unrelated" = it does not.`,
+    options: [...STALE_OPTIONS],
+  };
+}
