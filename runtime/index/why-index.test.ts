@@ -2,7 +2,7 @@ import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, statSync, w
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_BASIC, CLAUDE_HELLO, CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from './fixture-roots.ts';
-import { WhyIndex } from './why-index.ts';
+import { purgeIndex, WhyIndex } from './why-index.ts';
 
 const CLAUDE_CWD = '/tmp/realsessions/out/claude/multi-turn/repo';
 const workspaces: FixtureWorkspace[] = [];
@@ -176,5 +176,27 @@ describe('WhyIndex over the real fixtures', () => {
     expect(rebuilt.failed).toEqual([]);
     expect(index.status().turns).toBe(turns);
     expect(index.status().sources.appendReads).toBe(0);
+  });
+
+  it('a handle kept open (the app) follows a rebuild or purge done by another one (the CLI) instead of the unlinked file', async () => {
+    const space = workspace();
+    const app = open(space);
+    await app.refresh();
+    const sessions = app.status().sessions;
+    const cli = WhyIndex.open({ env: space.env });
+    await cli.rebuild();
+    cli.close();
+    // A session appears; the app's next refresh must land where every other reader looks.
+    const copy = join(space.roots[0]!, 'claude/extra/projects/-tmp-extra/11111111-2222-4333-8444-555555555555.jsonl');
+    mkdirSync(join(copy, '..'), { recursive: true });
+    writeFileSync(copy, readFileSync(join(space.roots[0]!, CLAUDE_MULTI_TURN), 'utf8').replaceAll('4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b', '11111111-2222-4333-8444-555555555555'));
+    await app.refresh();
+    const reader = open(space);
+    expect(reader.status().sessions).toBe(sessions + 1);
+    expect((await reader.refresh()).fullReads).toBe(0);
+
+    purgeIndex({ env: space.env });
+    await app.refresh();
+    expect(open(space).status().sessions).toBe(sessions + 1);
   });
 });

@@ -1,4 +1,4 @@
-import { readdirSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { IndexError } from './index-error.ts';
@@ -40,6 +40,8 @@ export class WhyIndex {
   private databaseHandle: IndexDatabase;
   private readonly now: () => number;
   private builtOnce = false;
+  /** Device and inode of the file the handle has open. */
+  private openedFile: string | null;
 
   private constructor(weftHome: string, catalog: SessionCatalog, now: () => number) {
     this.weftHome = weftHome;
@@ -48,7 +50,20 @@ export class WhyIndex {
     this.now = now;
     const opened = openIndexDatabase(this.databasePath);
     this.databaseHandle = opened.database;
+    this.openedFile = fileIdentity(this.databasePath);
     this.createdNow = opened.created;
+  }
+
+  /**
+   * Another process swapped in a rebuilt index (`weft index --full`) or purged it: this handle would go on
+   * answering from, and writing into, the unlinked old file. Follow the path to the file there now.
+   */
+  private followReplacement(): void {
+    if (fileIdentity(this.databasePath) === this.openedFile) return;
+    this.databaseHandle.close();
+    this.databaseHandle = openIndexDatabase(this.databasePath).database;
+    this.openedFile = fileIdentity(this.databasePath);
+    this.builtOnce = false;
   }
 
   static open(options: WhyIndexOptions = {}): WhyIndex {
@@ -68,6 +83,7 @@ export class WhyIndex {
 
   /** The cheap stat pass, then whatever moved is read (appended files from where they stopped). */
   refresh(onProgress?: (progress: IndexProgress) => void): Promise<UpdateSummary> {
+    this.followReplacement();
     // Nothing indexed yet (first use, or a schema change): the first refresh is a full index.
     if (!this.builtOnce && this.isEmpty()) return this.index(onProgress);
     return this.update(this.databaseHandle, false, onProgress);
@@ -78,6 +94,7 @@ export class WhyIndex {
    * working directories) which queries skip because it costs more than a stat pass.
    */
   async index(onProgress?: (progress: IndexProgress) => void): Promise<UpdateSummary> {
+    this.followReplacement();
     // An empty index is built beside and swapped in: faster (no journal) and never half-visible.
     this.builtOnce = true;
     if (this.isEmpty()) return this.rebuild(onProgress);
@@ -95,6 +112,7 @@ export class WhyIndex {
       this.databaseHandle.close();
       commitFreshDatabase(database, temporaryPath, this.databasePath);
       this.databaseHandle = openIndexDatabase(this.databasePath).database;
+      this.openedFile = fileIdentity(this.databasePath);
       return mergeSummaries(sessions, memory);
     } catch (error) {
       if (database.open) database.close();
@@ -180,6 +198,15 @@ function mergeSummaries(first: UpdateSummary, second: UpdateSummary): UpdateSumm
     turnsWritten: first.turnsWritten + second.turnsWritten,
     durationMs: first.durationMs + second.durationMs,
   };
+}
+
+function fileIdentity(path: string): string | null {
+  try {
+    const info = statSync(path);
+    return `${info.dev}:${info.ino}`;
+  } catch {
+    return null;
+  }
 }
 
 function isWithin(path: string, root: string): boolean {
