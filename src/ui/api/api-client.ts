@@ -36,7 +36,8 @@ export interface ApiClient {
   importCanvas(raw: unknown): Promise<CanvasDocument>;
 }
 
-async function readJson<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
+/** Reads a JSON response: a coded `ApiClientError` for an error body, a non-JSON answer or an unexpected shape. */
+export async function readJson<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
   let body: unknown;
   try {
     body = await response.json();

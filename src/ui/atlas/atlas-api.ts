@@ -1,6 +1,5 @@
 import type { z } from 'zod';
 import {
-  ApiErrorSchema,
   AtlasFollowsResponseSchema,
   AtlasSessionResponseSchema,
   AtlasSessionsResponseSchema,
@@ -13,6 +12,7 @@ import {
 } from '../../../protocol/http-api.ts';
 import type { Runner } from '../../../protocol/atlas-session.ts';
 import { ApiClientError } from '../api/api-error.ts';
+import { readJson } from '../api/api-client.ts';
 
 export interface SessionQuery {
   runner?: Runner | null;
@@ -28,20 +28,7 @@ async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {
   } catch (error) {
     throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
   }
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    throw new ApiClientError('bad-response', `The server answered ${response.status} without JSON.`, response.status);
-  }
-  if (!response.ok) {
-    const parsed = ApiErrorSchema.safeParse(body);
-    if (parsed.success) throw new ApiClientError(parsed.data.error.code, parsed.data.error.message, response.status);
-    throw new ApiClientError(`http-${response.status}`, `The server answered ${response.status}.`, response.status);
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiClientError('bad-response', `Unexpected response: ${parsed.error.issues[0]?.message ?? ''}`, response.status);
-  return parsed.data;
+  return readJson(response, schema);
 }
 
 /** Typed client of `/api/atlas/*` (same origin, cookie auth). */
