@@ -1,4 +1,4 @@
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readCanvasRecord, type IndexedCanvas, type MaterialRow } from './canvas-records.ts';
 import type { IndexDatabase } from './open-index-database.ts';
@@ -201,7 +201,7 @@ async function readPlanned(
     return () => writer.writeSessionSource(file.path, read, resumed ? offset : 0);
   }
   if (item.kind === 'memory') {
-    const text = file.text ?? (await readFile(file.path)).subarray(0, MEMORY_FILE_MAXIMUM_BYTES).toString('utf8');
+    const text = file.text ?? (await readHead(file.path, MEMORY_FILE_MAXIMUM_BYTES)).toString('utf8');
     summary.bytesRead += file.size;
     summary.fullReads += 1;
     const material: MaterialRow = {
@@ -217,6 +217,24 @@ async function readPlanned(
   summary.fullReads += 1;
   summary.turnsWritten += parsed.canvas.session.turns.length;
   return () => writer.writeMaterialsSource(file, 'canvas', 'canvas', parsed.canvas, parsed.canvas.materials);
+}
+
+/** The first `bytes` of a file, without reading the rest (a memory file can grow without bound). */
+async function readHead(path: string, bytes: number): Promise<Buffer> {
+  const handle = await open(path, 'r');
+  try {
+    const wanted = Math.min(bytes, (await handle.stat()).size);
+    const buffer = Buffer.alloc(wanted);
+    let filled = 0;
+    while (filled < wanted) {
+      const { bytesRead } = await handle.read(buffer, filled, wanted - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    return buffer.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
 }
 
 async function listCanvasFiles(directory: string): Promise<CatalogFile[]> {

@@ -1,4 +1,4 @@
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_BASIC, CLAUDE_HELLO, CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from './fixture-roots.ts';
@@ -140,6 +140,19 @@ describe('WhyIndex over the real fixtures', () => {
     const anyMemory = index.find('AGENTS', { in: 'material', limit: 50 });
     expect(anyMemory.length).toBeGreaterThan(0);
     expect(anyMemory.every((hit) => hit.field === 'material' && hit.turnKey.startsWith('memory:'))).toBe(true);
+  });
+
+  it('re-reads a changed memory file from its first 4 MiB only, however large it grew', async () => {
+    const space = workspace();
+    const index = open(space);
+    await index.index();
+    const file = join(space.memoryRoot, 'pi/badlogic-pi-mono/AGENTS.md');
+    writeFileSync(file, 'Remember the zanzibar protocol.\n');
+    // Sparse: 3 GiB long, almost no disk; reading it whole would fail (or exhaust memory).
+    truncateSync(file, 3 * 1024 ** 3);
+    const summary = await index.refresh();
+    expect(summary.failed).toEqual([]);
+    expect(index.find('zanzibar protocol', { in: 'material' })).toHaveLength(1);
   });
 
   it('with the default roots, reads the agents\' own memory in ~/.claude beside the transcripts', async () => {
