@@ -224,4 +224,18 @@ describe('weft CLI on hostile session text', () => {
       rmSync(space.directory, { recursive: true, force: true });
     }
   });
+
+  it('names an unreadable file on stderr without its control characters', async () => {
+    const space = copyFixtures('weft-escape-name-');
+    try {
+      mkdirSync(join(space.weftHome, 'canvases'), { recursive: true });
+      writeFileSync(join(space.weftHome, 'canvases', 'x\u001b]0;pwned\u0007.weft.json'), '{}');
+      const run = await runWeft(['index'], { env: space.env });
+      expect(run.code).toBe(0);
+      expect(run.stderr).toMatch(/could not read .*pwned/);
+      expect(run.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    } finally {
+      rmSync(space.directory, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { ParsedCommand } from '../command-table.ts';
-import { printJson } from '../format.ts';
+import { printable, printJson } from '../format.ts';
 import { megabytes, progressBar } from '../progress-bar.ts';
 import type { Terminal } from '../terminal.ts';
 
@@ -22,7 +22,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
           `${summary.turnsWritten} turns written, ${status.turns} turns in ${status.sessions} sessions, ${seconds} s\n`,
       );
     }
-    for (const failure of summary.failed) io.err(`weft: could not read ${failure.path}: ${failure.reason}\n`);
+    for (const failure of summary.failed) io.err(printable(`weft: could not read ${failure.path}: ${failure.reason}\n`));
     return 0;
   } finally {
     index.close();
