@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { atlasServiceFor, closeAtlasService } from './atlas-registry.ts';
-import { copyAtlasFixtures, PI_MULTI_FILE, PI_MULTI_SESSION, type AtlasFixtures } from './testing/atlas-fixtures.ts';
+import { CLAUDE_SUBAGENT_SESSION, copyAtlasFixtures, PI_MULTI_FILE, PI_MULTI_SESSION, type AtlasFixtures } from './testing/atlas-fixtures.ts';
 
 let fixtures: AtlasFixtures;
 let server: TestServer;
@@ -28,6 +28,16 @@ it('a session file removed since it was indexed is 404 session-not-found, not a 
   const response = await server.api(`/api/atlas/sessions/${PI_MULTI_SESSION}`);
   expect(response.status).toBe(404);
   expect((await response.json()).error.code).toBe('session-not-found');
+});
+
+it('a subagent run whose file went since it was indexed leaves the session readable without it', async () => {
+  expect((await server.api('/api/atlas/sessions')).status).toBe(200);
+  const run = join(fixtures.sessions, 'claude/subagent/projects/-tmp-realsessions-out-claude-subagent-repo', `${CLAUDE_SUBAGENT_SESSION}/subagents/agent-a364d2f0ac3b26c85.jsonl`);
+  renameSync(run, join(fixtures.directory, 'moved-run.jsonl'));
+  const response = await server.api(`/api/atlas/sessions/${CLAUDE_SUBAGENT_SESSION}?runner=claude-code`);
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { sessions: { sessionId: string; isSubagent: boolean }[] };
+  expect(body.sessions.map((session) => session.sessionId)).toEqual([CLAUDE_SUBAGENT_SESSION]);
 });
 
 it('closing the server closes its Atlas (index database and follow watchers) too', async () => {

@@ -92,14 +92,19 @@ export class AtlasService {
     const wanted = new Set(rows.map((row) => row.sessionId));
     const sessions: Session[] = [];
     const seen = new Set<string>();
+    const ownPath = rows[0]!.path;
     for (const path of [...new Set(rows.map((row) => row.path))]) {
       let read;
       try {
         read = await readSessionFile(path, { fence: this.fence });
       } catch (error) {
         const code = (error as { code?: string }).code ?? '';
-        // Gone since it was indexed (or no longer a plain file) is not a fence breach.
-        if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') throw new WeftError('session-not-found', `The session file of ${sessionId} is no longer there (${code}).`, 404);
+        // Gone since it was indexed (or no longer a plain file) is not a fence breach; a subagent run's
+        // file gone leaves the session readable without that run.
+        if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') {
+          if (path !== ownPath) continue;
+          throw new WeftError('session-not-found', `The session file of ${sessionId} is no longer there (${code}).`, 404);
+        }
         if (code.startsWith('FENCE_')) throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
         throw new WeftError('session-unreadable', `The session file could not be read: ${(error as Error).message}`, 500);
       }
