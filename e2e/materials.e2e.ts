@@ -63,8 +63,13 @@ describe('materials', () => {
     const pdf = minimalPdf([['Rayleigh scattering scales as the inverse fourth power.'], ['Mie scattering is nearly flat in wavelength.']]);
     await page().getByTestId('material-pdf-file').setInputFiles({ name: 'optics.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
     await page().getByTestId('pdf-pages').waitFor({ timeout: 30_000 });
-    expect(await page().getByTestId('pdf-pages').textContent()).toContain('inverse fourth power');
+    // Page 1 is drawn on a canvas with pdf.js's text layer over it.
+    await page().locator('[data-page="1"][data-state="ready"]').waitFor({ timeout: 30_000 });
+    expect(await page().locator('[data-page="1"] canvas').evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0)).toBe(true);
+    expect(await page().locator('[data-page="1"] .textLayer').textContent()).toContain('inverse fourth power');
     await page().getByTestId('material-pdf-whole').click();
+    // The whole document's text is read on demand (a long PDF opens without reading every page first).
+    await page().getByTestId('material-dialog').waitFor({ state: 'detached', timeout: 30_000 });
     const [material] = await newMaterialIds(before);
     await canvas.open(material!);
     expect(await canvas.panel.getByTestId('material-provenance').textContent()).toMatch(/optics\.pdf, pages 1, 2/);
@@ -78,9 +83,12 @@ describe('materials', () => {
     const pdf = minimalPdf([['Page one text.'], ['Mie scattering is nearly flat in wavelength.']]);
     await page().getByTestId('material-pdf-file').setInputFiles({ name: 'optics.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
     await page().getByTestId('pdf-pages').waitFor({ timeout: 30_000 });
-    // Select "nearly flat" on page 2 the way a mouse would leave it: a DOM range in the page's text.
+    // Pages render as they scroll into view: bring page 2 in and wait for its text layer.
+    await page().locator('[data-page="2"]').scrollIntoViewIfNeeded();
+    await page().locator('[data-page="2"][data-state="ready"]').waitFor({ timeout: 30_000 });
+    // Select "nearly flat" on page 2 the way a mouse would leave it: a DOM range in the page's text layer.
     await page().evaluate(() => {
-      const pageTwo = document.querySelector('[data-page="2"]')!;
+      const pageTwo = document.querySelector('[data-page="2"] .textLayer')!;
       const walker = document.createTreeWalker(pageTwo, NodeFilter.SHOW_TEXT);
       let text: Node | null = walker.nextNode();
       while (text && !text.textContent!.includes('nearly flat')) text = walker.nextNode();
@@ -96,6 +104,37 @@ describe('materials', () => {
     await canvas.open(material!);
     expect(await canvas.panel.getByTestId('material-provenance').textContent()).toMatch(/optics\.pdf, page 2\./);
     expect(await canvas.panel.getByTestId('material-text').inputValue()).toBe('nearly flat');
+  });
+
+  it('a selection spanning two rendered pages carries both page numbers', async () => {
+    const before = new Set(await nodeIds());
+    await page().getByTestId('add-material').click();
+    await page().getByTestId('material-tab-pdf').click();
+    const pdf = minimalPdf([['Blue light scatters most.'], ['Mie scattering is nearly flat in wavelength.']]);
+    await page().getByTestId('material-pdf-file').setInputFiles({ name: 'span.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    await page().locator('[data-page="1"][data-state="ready"]').waitFor({ timeout: 30_000 });
+    await page().locator('[data-page="2"]').scrollIntoViewIfNeeded();
+    await page().locator('[data-page="2"][data-state="ready"]').waitFor({ timeout: 30_000 });
+    // From "scatters" on page 1 to the end of "Mie scattering" on page 2.
+    await page().evaluate(() => {
+      const textIn = (selector: string, needle: string) => {
+        const walker = document.createTreeWalker(document.querySelector(selector)!, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.textContent!.includes(needle)) return node;
+        throw new Error(`no ${needle}`);
+      };
+      const start = textIn('[data-page="1"] .textLayer', 'scatters most');
+      const end = textIn('[data-page="2"] .textLayer', 'Mie scattering');
+      const range = document.createRange();
+      range.setStart(start, start.textContent!.indexOf('scatters most'));
+      range.setEnd(end, end.textContent!.indexOf('Mie scattering') + 'Mie scattering'.length);
+      window.getSelection()!.removeAllRanges();
+      window.getSelection()!.addRange(range);
+    });
+    await page().getByTestId('material-pdf-selection').click();
+    const [material] = await newMaterialIds(before);
+    await canvas.open(material!);
+    expect(await canvas.panel.getByTestId('material-provenance').textContent()).toMatch(/span\.pdf, pages 1, 2/);
+    expect(await canvas.panel.getByTestId('material-text').inputValue()).toBe('scatters most.\n\nMie scattering');
   });
 
   it('a web page snapshot records its final address and fetch time', async () => {

@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { sha256Hex, type GraphChange } from '../../core/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { useWeftStore } from '../app/store-context.tsx';
 import { useEscape } from '../app/use-escape.ts';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
-import { readPdfPages, type PdfPageText } from './pdf-text.ts';
+import { openPdfDocument, readPdfPages, type PDFDocumentProxy } from './pdf-text.ts';
+import { PdfPageView } from './pdf/PdfPageView.tsx';
+import { pageLabel, readSelectionParts, selectionPages, selectionText } from './pdf/pdf-selection.ts';
 
 type Tab = 'paste' | 'url' | 'pdf' | 'image';
 type MaterialChange = Extract<GraphChange, { type: 'import-material' }>;
@@ -15,15 +17,18 @@ function base64Of(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/** Pages a DOM selection spans, from the `data-page` of the page blocks it touches. */
-function selectedPages(selection: Selection | null): number[] {
-  if (!selection || selection.isCollapsed) return [];
-  const pageOf = (node: Node | null) => Number((node instanceof Element ? node : node?.parentElement)?.closest('[data-page]')?.getAttribute('data-page') ?? 0);
-  const first = pageOf(selection.anchorNode);
-  const last = pageOf(selection.focusNode);
-  if (!first || !last) return [];
-  const [low, high] = first <= last ? [first, last] : [last, first];
-  return Array.from({ length: high - low + 1 }, (_, index) => low + index);
+/** Width of a rendered PDF page in the dialog, in CSS pixels. */
+const PDF_PAGE_WIDTH = 680;
+
+/** Per-page parts of the window's selection, read from the pages' pdf.js text layers. */
+function readPdfSelection(container: Element | null) {
+  const selection = window.getSelection();
+  if (!container || !selection || selection.isCollapsed || selection.rangeCount === 0) return [];
+  const layers = [...container.querySelectorAll('[data-page]')].flatMap((element) => {
+    const layer = element.querySelector('.textLayer');
+    return layer ? [{ page: Number(element.getAttribute('data-page')), layer }] : [];
+  });
+  return Array.from({ length: selection.rangeCount }, (_, index) => readSelectionParts(selection.getRangeAt(index), layers)).flat();
 }
 
 export function MaterialDialog({ onClose }: { onClose: () => void }) {
@@ -34,7 +39,20 @@ export function MaterialDialog({ onClose }: { onClose: () => void }) {
   const [text, setText] = useState('');
   const [url, setUrl] = useState('');
   const [busy, setBusy] = useState(false);
-  const [pdf, setPdf] = useState<{ fileName: string; hash: string; pages: PdfPageText[] } | null>(null);
+  const [pdf, setPdf] = useState<{ fileName: string; hash: string; document: PDFDocumentProxy; aspect: number } | null>(null);
+  const [pagesElement, setPagesElement] = useState<HTMLDivElement | null>(null);
+  // The document lives in pdf.js's worker until the dialog closes or another file replaces it. The
+  // destroy waits a tick: StrictMode re-runs this effect at once with the same document, which must live.
+  const liveDocument = useRef<PDFDocumentProxy | null>(null);
+  useEffect(() => {
+    const document = pdf?.document ?? null;
+    liveDocument.current = document;
+    return () => {
+      if (!document) return;
+      liveDocument.current = null;
+      setTimeout(() => { if (liveDocument.current !== document) void document.destroy(); }, 0);
+    };
+  }, [pdf]);
 
   const add = (change: MaterialChange) => {
     const position = canvasBridge.newNodePosition();
@@ -67,23 +85,38 @@ export function MaterialDialog({ onClose }: { onClose: () => void }) {
     try {
       const bytes = await file.arrayBuffer();
       const hash = sha256Hex(new Uint8Array(bytes));
-      setPdf({ fileName: file.name, hash, pages: await readPdfPages(bytes) });
+      const document = await openPdfDocument(bytes);
+      const first = (await document.getPage(1)).getViewport({ scale: 1 });
+      setPdf({ fileName: file.name, hash, document, aspect: first.width / first.height });
     } catch (error) {
       fail({ code: 'pdf-invalid', message: `Could not read ${file.name}: ${(error as Error).message}` });
     } finally { setBusy(false); }
   };
 
-  const addPdf = (whole: boolean) => {
+  const addPdf = async (whole: boolean) => {
     if (!pdf) return;
-    const selection = window.getSelection();
-    const pages = whole ? pdf.pages.map((page) => page.number) : selectedPages(selection);
-    const body = whole ? pdf.pages.map((page) => page.text).join('\n\n') : selection?.toString().trim() ?? '';
+    let pages: number[];
+    let body: string;
+    if (whole) {
+      setBusy(true);
+      try {
+        const texts = await readPdfPages(pdf.document);
+        pages = texts.map((page) => page.number);
+        body = texts.map((page) => page.text).join('\n\n');
+      } catch (error) {
+        fail({ code: 'pdf-invalid', message: `Could not read ${pdf.fileName}: ${(error as Error).message}` });
+        return;
+      } finally { setBusy(false); }
+    } else {
+      const parts = readPdfSelection(pagesElement);
+      pages = selectionPages(parts);
+      body = selectionText(parts);
+    }
     if (!body || pages.length === 0) {
-      store.getState().toast('error', 'empty-selection', 'Select some text on the pages first.');
+      store.getState().toast('error', whole ? 'pdf-no-text' : 'empty-selection', whole ? 'This PDF has no text to import (it may be scanned images).' : 'Select some text on the pages first.');
       return;
     }
-    const pageLabel = pages.length === 1 ? `p. ${pages[0]}` : `pp. ${pages[0]}–${pages[pages.length - 1]}`;
-    add({ type: 'import-material', material: { kind: 'material', title: `${pdf.fileName} · ${pageLabel}`, text: body, provenance: { type: 'pdf', fileName: pdf.fileName, pages, documentHash: pdf.hash } } });
+    add({ type: 'import-material', material: { kind: 'material', title: `${pdf.fileName} · ${pageLabel(pages)}`, text: body, provenance: { type: 'pdf', fileName: pdf.fileName, pages, documentHash: pdf.hash } } });
   };
 
   const addImage = async (file: File) => {
@@ -98,7 +131,7 @@ export function MaterialDialog({ onClose }: { onClose: () => void }) {
 
   return (
     <div className="overlay" onClick={onClose}>
-      <div className="dialog" style={{ width: tab === 'pdf' && pdf ? 760 : 520 }} role="dialog" aria-label="Import material" data-testid="material-dialog" onClick={(event) => event.stopPropagation()}>
+      <div className="dialog" style={{ width: tab === 'pdf' && pdf ? PDF_PAGE_WIDTH + 80 : 520 }} role="dialog" aria-label="Import material" data-testid="material-dialog" onClick={(event) => event.stopPropagation()}>
         <h2>Import material</h2>
         <div className="tabs" style={{ marginBottom: 14 }}>
           {(['paste', 'url', 'pdf', 'image'] as const).map((name) => (
@@ -129,17 +162,15 @@ export function MaterialDialog({ onClose }: { onClose: () => void }) {
             {pdf && (
               <>
                 <p className="hint">Select a passage on the pages below, then add it: the material keeps its page numbers.</p>
-                <div style={{ maxHeight: 380, overflowY: 'auto', border: '1px solid var(--border)', borderRadius: 8, padding: 12, background: '#fafbfc' }} data-testid="pdf-pages">
-                  {pdf.pages.map((page) => (
-                    <div key={page.number} data-page={page.number} style={{ background: '#fff', border: '1px solid var(--border)', borderRadius: 6, padding: '10px 12px', marginBottom: 10, whiteSpace: 'pre-wrap', lineHeight: 1.5 }}>
-                      <div className="hint" style={{ userSelect: 'none', marginBottom: 4 }}>Page {page.number}</div>{page.text || <span className="hint">(no text on this page)</span>}
-                    </div>
+                <div className="pdf-pages" ref={setPagesElement} data-testid="pdf-pages">
+                  {Array.from({ length: pdf.document.numPages }, (_, index) => (
+                    <PdfPageView key={index + 1} document={pdf.document} number={index + 1} width={PDF_PAGE_WIDTH} aspect={pdf.aspect} root={pagesElement} />
                   ))}
                 </div>
                 <div className="actions" style={{ marginTop: 12 }}>
                   <button className="button" onClick={onClose}>Cancel</button>
-                  <button className="button" data-testid="material-pdf-whole" onClick={() => addPdf(true)}>Add whole document</button>
-                  <button className="button primary" data-testid="material-pdf-selection" onMouseDown={(event) => event.preventDefault()} onClick={() => addPdf(false)}>Add selection</button>
+                  <button className="button" data-testid="material-pdf-whole" disabled={busy} onClick={() => void addPdf(true)}>Add whole document</button>
+                  <button className="button primary" data-testid="material-pdf-selection" onMouseDown={(event) => event.preventDefault()} onClick={() => void addPdf(false)}>Add selection</button>
                 </div>
               </>
             )}

@@ -1,12 +1,19 @@
 import workerUrl from 'pdfjs-dist/build/pdf.worker.mjs?url';
+import type { PDFDocumentProxy } from 'pdfjs-dist';
 
+export type { PDFDocumentProxy };
 export interface PdfPageText { number: number; text: string }
 
-/** Reads each page's text in the browser with pdf.js (loaded on first use: it is large). */
-export async function readPdfPages(bytes: ArrayBuffer): Promise<PdfPageText[]> {
+/** Opens a PDF in the browser with pdf.js (loaded on first use: it is large). The caller destroys it. */
+export async function openPdfDocument(bytes: ArrayBuffer): Promise<PDFDocumentProxy> {
   const pdfjs = await import('pdfjs-dist/build/pdf.mjs');
   pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
-  const document = await pdfjs.getDocument({ data: new Uint8Array(bytes) }).promise;
+  // pdf.js transfers the buffer to its worker: hand it a copy so the caller's bytes stay usable.
+  return pdfjs.getDocument({ data: new Uint8Array(bytes.slice(0)) }).promise;
+}
+
+/** Reads each page's text, one line per text line pdf.js reports. */
+export async function readPdfPages(document: PDFDocumentProxy): Promise<PdfPageText[]> {
   const pages: PdfPageText[] = [];
   for (let number = 1; number <= document.numPages; number += 1) {
     const page = await document.getPage(number);
@@ -17,6 +24,5 @@ export async function readPdfPages(bytes: ArrayBuffer): Promise<PdfPageText[]> {
     }
     pages.push({ number, text: text.replace(/[ \t]+\n/g, '\n').trim() });
   }
-  await document.destroy();
   return pages;
 }
