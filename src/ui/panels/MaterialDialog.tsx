@@ -104,9 +104,11 @@ export function MaterialDialog({ onClose }: { onClose: () => void }) {
         pages = texts.map((page) => page.number);
         body = texts.map((page) => page.text).join('\n\n');
       } catch (error) {
-        fail({ code: 'pdf-invalid', message: `Could not read ${pdf.fileName}: ${(error as Error).message}` });
+        // Closing the dialog mid-read destroys the document: that is not a failure to report.
+        if (liveDocument.current === pdf.document) fail({ code: 'pdf-invalid', message: `Could not read ${pdf.fileName}: ${(error as Error).message}` });
         return;
       } finally { setBusy(false); }
+      if (liveDocument.current !== pdf.document) return;
     } else {
       const parts = readPdfSelection(pagesElement);
       pages = selectionPages(parts);
