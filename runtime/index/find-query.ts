@@ -39,9 +39,10 @@ const SNIPPET_WORDS = 16;
 export function findPhrase(database: IndexDatabase, phrase: string, options: FindOptions = {}): FindHit[] {
   const match = ftsPhrase(phrase);
   const limit = options.limit ?? 20;
-  const directory = options.cwd ? options.cwd.replace(/\/+$/, '') || '/' : null;
-  const cwdFilter = directory ? 'AND (c.cwd = @cwd OR (c.cwd > @low AND c.cwd < @high))' : '';
-  const parameters = { match, limit, cwd: directory, low: `${directory}/`, high: `${directory}0` };
+  // Without its trailing slashes ('' for the root), so `${base}/` starts everything below it ('0' sorts after '/').
+  const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
+  const cwdFilter = base !== null ? 'AND (c.cwd = @cwd OR (c.cwd > @low AND c.cwd < @high))' : '';
+  const parameters = { match, limit, cwd: base || '/', low: `${base}/`, high: `${base}0` };
   const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
   const hits: FindHit[] = [];
   for (const field of fields) {

@@ -52,6 +52,9 @@ describe('WhyIndex over the real fixtures', () => {
 
     const found = index.find('exporting a greet', { in: 'question' });
     expect(found.some((hit) => hit.turnKey === write!.turnKey && hit.field === 'question')).toBe(true);
+    // --cwd filters to a folder and everything below it; the file system root holds every folder.
+    expect(index.find('exporting a greet', { in: 'question', cwd: '/' })).toEqual(found);
+    expect(index.find('exporting a greet', { in: 'question', cwd: '/tmp/realsessions/' })).toEqual(found);
 
     const turn = index.recall({ turnKey: write!.turnKey });
     expect(turn.question).toContain('Create src/hello.ts exporting a greet(name) function');
