@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -106,5 +106,28 @@ describe('weft setup mcp (black box)', () => {
     expect(readFileSync(join(project, '.mcp.json'), 'utf8')).toBe(json);
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);
     expect(existsSync(join(root, 'weft', 'index.db'))).toBe(false);
+  });
+
+  it('edits a config.toml kept as a symlink (a dotfiles repository) through the link, which stays a link', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'weft-setup-link-'));
+    directories.push(root);
+    const home = join(root, 'home');
+    const project = join(root, 'project');
+    const dotfiles = join(root, 'dotfiles');
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    mkdirSync(project);
+    mkdirSync(dotfiles);
+    const toml = 'model = "o3"\n';
+    writeFileSync(join(dotfiles, 'codex.toml'), toml);
+    symlinkSync(join(dotfiles, 'codex.toml'), join(home, '.codex', 'config.toml'));
+    const env = { ...process.env, HOME: home, CODEX_HOME: '', WEFT_HOME: join(root, 'weft') };
+
+    expect((await runWeft(['setup', 'mcp'], { env, cwd: project })).code).toBe(0);
+    expect(lstatSync(join(home, '.codex', 'config.toml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dotfiles, 'codex.toml'), 'utf8')).toContain('[mcp_servers.weft]');
+    expect((await runWeft(['setup', 'mcp', '--remove'], { env, cwd: project })).code).toBe(0);
+    expect(lstatSync(join(home, '.codex', 'config.toml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dotfiles, 'codex.toml'), 'utf8')).toBe(toml);
+    expect(readdirSync(dotfiles)).toEqual(['codex.toml']);
   });
 });

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,12 +56,18 @@ function readOptional(path: string): string | null {
   }
 }
 
-/** Writes through a temporary file and a rename, keeping the file's mode; `null` deletes the file. */
-function writeAtomically(path: string, text: string | null): void {
-  if (text === null) {
+/**
+ * Writes through a temporary file and a rename, keeping the file's mode; `null` deletes the file. A symlink
+ * (a config kept in a dotfiles repository) is written through to its target and stays a link.
+ */
+function writeAtomically(linkOrPath: string, text: string | null): void {
+  const linked = isSymlink(linkOrPath);
+  const path = linked ? realpathSync(linkOrPath) : linkOrPath;
+  if (text === null && !linked) {
     rmSync(path, { force: true });
     return;
   }
+  text ??= '';
   mkdirSync(dirname(path), { recursive: true });
   let mode = 0o644;
   try {
@@ -73,4 +79,12 @@ function writeAtomically(path: string, text: string | null): void {
   writeFileSync(temporary, text, { mode });
   chmodSync(temporary, mode);
   renameSync(temporary, path);
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
 }
