@@ -25,7 +25,8 @@ export interface FindOptions {
 /** Turns an arbitrary string into one FTS5 phrase: exact words in order, no query syntax. */
 export function ftsPhrase(phrase: string): string {
   if (!/[\p{L}\p{N}]/u.test(phrase)) throw new IndexError('bad-query', 'the phrase has no words to search for');
-  return `"${phrase.replaceAll('"', '""')}"`;
+  // FTS5 reads its query as a C string: a NUL would cut the phrase short ("unterminated string").
+  return `"${phrase.replaceAll('\u0000', ' ').replaceAll('"', '""')}"`;
 }
 
 type Row = Omit<FindHit, 'field'>;

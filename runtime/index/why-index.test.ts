@@ -52,6 +52,8 @@ describe('WhyIndex over the real fixtures', () => {
 
     const found = index.find('exporting a greet', { in: 'question' });
     expect(found.some((hit) => hit.turnKey === write!.turnKey && hit.field === 'question')).toBe(true);
+    // A NUL (possible through MCP or HTTP, never a shell) separates words like any other non-word character.
+    expect(index.find('exporting\u0000a greet', { in: 'question' })).toEqual(found);
     // --cwd filters to a folder and everything below it; the file system root holds every folder.
     expect(index.find('exporting a greet', { in: 'question', cwd: '/' })).toEqual(found);
     expect(index.find('exporting a greet', { in: 'question', cwd: '/tmp/realsessions/' })).toEqual(found);
