@@ -86,4 +86,23 @@ describe('SessionFollower', () => {
     await instance.start();
     expect(instance.list()).toEqual([]);
   });
+
+  it('resumes after a restart even when a followed session\'s folder was deleted meanwhile', async () => {
+    const { home, file, other } = workspace();
+    mkdirSync(home, { recursive: true });
+    const first = follower(home, []);
+    await first.follow({ runner: 'pi', sessionId: 'kept', sourcePath: file, since: 5 });
+    await first.follow({ runner: 'pi', sessionId: 'gone', sourcePath: other, since: 5 });
+    await first.close();
+    rmSync(join(other, '..'), { recursive: true });
+
+    const grew: AtlasFollow[] = [];
+    const second = follower(home, grew);
+    await second.start();
+    expect(second.isFollowing('pi', 'gone')).toBe(true);
+    appendFileSync(file, '{"type":"custom"}\n');
+    await until(() => grew.length === 1);
+    expect(grew[0]!.sessionId).toBe('kept');
+    expect((await second.unfollow('pi', 'gone')).map((follow) => follow.sessionId)).toEqual(['kept']);
+  }, 10_000);
 });

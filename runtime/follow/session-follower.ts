@@ -13,6 +13,8 @@ export interface SessionFollowerOptions {
   debounceMs?: number;
 }
 
+const READY_TIMEOUT_MS = 5000;
+
 const followKey = (runner: string, sessionId: string) => `${runner}\u0000${sessionId}`;
 
 /**
@@ -67,6 +69,8 @@ export class SessionFollower {
     await this.stop(key);
     this.follows.set(key, follow);
     const directory = dirname(follow.sourcePath);
+    // chokidar never reports `ready` for a folder that is not there: the follow is kept, with nothing to watch.
+    if (!(await isDirectory(directory))) return;
     const companion = follow.sourcePath.replace(/\.jsonl$/, '');
     const relevant = (path: string) =>
       path === directory || path === follow.sourcePath || path === companion || path.startsWith(companion + sep);
@@ -81,7 +85,15 @@ export class SessionFollower {
     watcher.on('error', (error) => this.options.onError?.(error));
     this.watchers.set(key, watcher);
     const sizeBefore = await sizeOf(follow.sourcePath);
-    await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    // Bounded: a folder removed between the check and the watch must not hold up every other follow.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, READY_TIMEOUT_MS);
+      timer.unref?.();
+      watcher.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     // Lines written while the watcher was starting raise no event: report them once it is ready.
     if ((await sizeOf(follow.sourcePath)) !== sizeBefore) this.schedule(key);
   }
@@ -105,6 +117,14 @@ export class SessionFollower {
     const watcher = this.watchers.get(key);
     this.watchers.delete(key);
     await watcher?.close();
+  }
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
   }
 }
 
