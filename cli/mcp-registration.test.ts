@@ -69,6 +69,20 @@ describe('config.toml edits', () => {
     expect(removeFromCodexToml(replaced).text).toBe('[other]\nx = 1\n');
     expect(removeFromCodexToml(addToCodexToml(null, launch).text).text).toBeNull();
   });
+
+  it.each([
+    '[mcp_servers]\nweft = { command = "old" }\n',
+    'model = "o3"\nmcp_servers.weft.command = "old"\n',
+    '[mcp_servers]\n"weft".command = "old"\n',
+  ])('refuses a weft server written inline or as dotted keys rather than adding a second one (%#)', (original) => {
+    // A second definition would be a duplicate key: Codex would refuse its whole config.
+    expect(() => addToCodexToml(original, launch)).toThrow(/mcp_servers\.weft/);
+  });
+
+  it('still adds its table beside other inline servers and keys named like weft elsewhere', () => {
+    const original = '[mcp_servers]\ndocs = { command = "docs" }\n\n[profiles.weft]\nweft = 1\n';
+    expect(addToCodexToml(original, launch).text).toContain('[mcp_servers.weft]');
+  });
 });
 
 describe('weft setup mcp (black box)', () => {
@@ -129,5 +143,22 @@ describe('weft setup mcp (black box)', () => {
     expect(lstatSync(join(home, '.codex', 'config.toml')).isSymbolicLink()).toBe(true);
     expect(readFileSync(join(dotfiles, 'codex.toml'), 'utf8')).toBe(toml);
     expect(readdirSync(dotfiles)).toEqual(['codex.toml']);
+  });
+
+  it('writes neither file when one of them is refused', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'weft-setup-refused-'));
+    directories.push(root);
+    const home = join(root, 'home');
+    const project = join(root, 'project');
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    mkdirSync(project);
+    const toml = '[mcp_servers]\nweft = { command = "old" }\n';
+    writeFileSync(join(home, '.codex', 'config.toml'), toml);
+    const env = { ...process.env, HOME: home, CODEX_HOME: '', WEFT_HOME: join(root, 'weft') };
+    const run = await runWeft(['setup', 'mcp'], { env, cwd: project });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^weft: cannot edit .*config\.toml: .*mcp_servers\.weft/);
+    expect(existsSync(join(project, '.mcp.json'))).toBe(false);
+    expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);
   });
 });

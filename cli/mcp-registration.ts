@@ -101,8 +101,27 @@ export function addToCodexToml(original: string | null, launch: McpLaunch): Edit
     if (body === table) return { changed: false, text: original };
     return { changed: true, text: original.slice(0, found.start) + table + trailing.slice(1) + original.slice(found.end) };
   }
+  if (definesWeftOutsideTable(original)) {
+    // A second definition would be a duplicate key, and Codex would refuse its whole config.
+    throw new SyntaxError('config.toml already defines mcp_servers.weft inline or with dotted keys; remove it, or write it as a [mcp_servers.weft] table');
+  }
   const separator = original.endsWith('\n') ? '\n' : '\n\n';
   return { changed: true, text: original + separator + table };
+}
+
+const SERVERS_HEADER = /^[ \t]*\[[ \t]*mcp_servers[ \t]*\][ \t]*(#.*)?$/;
+const WEFT_KEY = /^[ \t]*("weft"|weft)[ \t]*[.=]/;
+const DOTTED_WEFT_KEY = /^[ \t]*mcp_servers[ \t]*\.[ \t]*("weft"|weft)[ \t]*[.=]/;
+
+/** `weft = {…}` under `[mcp_servers]`, or `mcp_servers.weft.… = …` before any table. */
+function definesWeftOutsideTable(text: string): boolean {
+  let table: 'root' | 'servers' | 'other' = 'root';
+  for (const line of text.split('\n')) {
+    if (SERVERS_HEADER.test(line)) table = 'servers';
+    else if (ANY_HEADER.test(line)) table = 'other';
+    else if ((table === 'servers' && WEFT_KEY.test(line)) || (table === 'root' && DOTTED_WEFT_KEY.test(line))) return true;
+  }
+  return false;
 }
 
 export function removeFromCodexToml(original: string | null): EditResult {
