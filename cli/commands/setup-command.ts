@@ -27,13 +27,15 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     { client: 'claude-code', path: join(io.cwd, '.mcp.json'), edit: command.flags.remove ? removeFromMcpJson : (text: string | null) => addToMcpJson(text, launch) },
     { client: 'codex', path: join(codexHome, 'config.toml'), edit: command.flags.remove ? removeFromCodexToml : (text: string | null) => addToCodexToml(text, launch) },
   ];
-  const results = targets.map((target) => {
-    let result: EditResult;
+  // Every edit is planned before any is written: a file refused leaves the other one untouched too.
+  const edits = targets.map((target) => {
     try {
-      result = target.edit(readOptional(target.path));
+      return { target, result: target.edit(readOptional(target.path)) as EditResult };
     } catch (error) {
       throw new CliError('setup-unreadable', `cannot edit ${target.path}: ${(error as Error).message}`);
     }
+  });
+  const results = edits.map(({ target, result }) => {
     if (result.changed) writeAtomically(target.path, result.text);
     return { client: target.client, path: target.path, changed: result.changed, present: !command.flags.remove };
   });
