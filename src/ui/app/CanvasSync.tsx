@@ -2,13 +2,14 @@ import { useEffect } from 'react';
 import { serverEvents } from '../api/server-events.ts';
 import { useWeftStore } from './store-context.tsx';
 
-/** Follows `canvas-changed` on the page's one server stream, so edits from another tab or tool show here. */
+/** Follows `canvas-changed` and `canvas-deleted` on the page's one server stream, so edits from another tab or tool show here. */
 export function CanvasSync() {
   const store = useWeftStore();
   useEffect(
     () =>
       serverEvents.subscribe((event) => {
         if (event.type === 'canvas-changed') void store.getState().canvasChangedElsewhere(event.id);
+        else if (event.type === 'canvas-deleted') void store.getState().canvasDeletedElsewhere(event.id);
       }),
     [store],
   );

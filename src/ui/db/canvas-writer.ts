@@ -27,6 +27,9 @@ export class CanvasWriter {
   private durableTimer: ReturnType<typeof setTimeout> | null = null;
   private chain: Promise<unknown> = Promise.resolve();
   private durableInFlight = 0;
+  private durableWrites = new Set<Promise<unknown>>();
+  /** Canvases deleted elsewhere: a failed save of one is not retried. */
+  private discarded = new Set<string>();
 
   constructor(options: CanvasWriterOptions) {
     this.options = { localDelayMs: 300, durableDelayMs: 1000, ...options };
@@ -39,6 +42,7 @@ export class CanvasWriter {
   }
 
   schedule(records: CanvasRecords): void {
+    this.discarded.delete(records.canvas.id);
     if (this.written && this.written.canvas.id !== records.canvas.id) this.written = null;
     this.pending = records;
     this.durablePending = records;
@@ -73,16 +77,43 @@ export class CanvasWriter {
     this.durablePending = null;
     const document = documentFromRecords(next);
     this.durableInFlight += 1;
+    // keepalive bodies are capped (64 KiB) by browsers; larger records go as a normal request.
+    const small = keepalive && JSON.stringify(document).length < 60_000;
+    const write = this.options.putDurable(document, { keepalive: small });
+    this.durableWrites.add(write);
     try {
-      // keepalive bodies are capped (64 KiB) by browsers; larger records go as a normal request.
-      const small = keepalive && JSON.stringify(document).length < 60_000;
-      await this.options.putDurable(document, { keepalive: small });
+      await write;
     } catch (error) {
+      if (this.discarded.has(next.canvas.id)) return;
       this.durablePending ??= next;
       this.options.onError(error);
     } finally {
+      this.durableWrites.delete(write);
       this.durableInFlight -= 1;
     }
+  }
+
+  /**
+   * The canvas was deleted elsewhere: its waiting saves are dropped (never sent), and this resolves once
+   * writes already under way have ended. True when a durable save was in flight (it may have re-created
+   * the server's record, so the caller deletes it again).
+   */
+  async discard(canvasId: string): Promise<boolean> {
+    this.discarded.add(canvasId);
+    if (this.pending?.canvas.id === canvasId) {
+      this.pending = null;
+      if (this.localTimer) clearTimeout(this.localTimer);
+      this.localTimer = null;
+    }
+    if (this.durablePending?.canvas.id === canvasId) {
+      this.durablePending = null;
+      if (this.durableTimer) clearTimeout(this.durableTimer);
+      this.durableTimer = null;
+    }
+    if (this.written?.canvas.id === canvasId) this.written = null;
+    const inFlight = [...this.durableWrites];
+    await Promise.allSettled([this.chain, ...inFlight]);
+    return inFlight.length > 0;
   }
 
   async flush(keepalive = false): Promise<void> {

@@ -77,6 +77,8 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
 
   /** Writes a commit event and/or a finished version into a canvas that is no longer open (nothing is lost). */
   async function saveIntoLeftCanvas(canvasId: string, question: string, commit: EventDraft | null, change: GraphChange | null): Promise<void> {
+    // Deleted (here or elsewhere) meanwhile: writing would re-create it.
+    if (runtime.deletedCanvasIds.has(canvasId)) return;
     try {
       const saved = await updateStoredCanvas(dependencies, canvasId, (stored) => {
         let next = commit ? withEvent(stored, commit, dependencies) : stored;

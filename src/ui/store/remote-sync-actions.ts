@@ -1,5 +1,5 @@
 import { canonicalJson, documentFromGraph, graphFromDocument } from '../../core/index.ts';
-import { loadCanvasDocument, writeCanvasChanges } from '../db/canvas-persistence.ts';
+import { deleteCanvasRows, loadCanvasDocument, writeCanvasChanges } from '../db/canvas-persistence.ts';
 import { recordsFromDocument } from '../db/canvas-records.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -14,7 +14,7 @@ import type { GetState, SetState, WeftState } from './weft-state.ts';
  * saved next); this page's own saves echo back identical and change nothing. Other canvases update their
  * IndexedDB copy, so opening one later shows (and never overwrites) the newer record.
  */
-export function createRemoteSyncActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): Pick<WeftState, 'canvasChangedElsewhere'> {
+export function createRemoteSyncActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): Pick<WeftState, 'canvasChangedElsewhere' | 'canvasDeletedElsewhere'> {
   const { api, database } = dependencies;
 
   /** True when the record's updatedAt is the one this page's own last save got back (cheap: the list is cached by the server). */
@@ -67,6 +67,35 @@ export function createRemoteSyncActions(set: SetState, get: GetState, dependenci
       } catch (error) {
         const { code, message } = describeError(error);
         if (code !== 'not-found') get().toast('error', code, `Could not read a canvas changed elsewhere: ${message}`);
+        return false;
+      }
+    },
+
+    async canvasDeletedElsewhere(id) {
+      if (runtime.deletedCanvasIds.has(id)) return false;
+      const open = get().activeCanvasId === id;
+      const name = get().canvases.find((canvas) => canvas.id === id)?.name ?? (open ? get().graph?.canvas.name : undefined);
+      if (!open && !name && !(await database.canvases.get(id))) return false;
+      runtime.deletedCanvasIds.add(id);
+      try {
+        // Answers still streaming into it have nowhere to land.
+        const graph = get().graph;
+        if (open && graph) for (const [nodeId, controller] of runtime.aborts) if (graph.nodes.has(nodeId)) controller.abort();
+        const wasSaving = await runtime.writer.discard(id);
+        // A save already on its way may have re-created the record after the delete: delete it again.
+        if (wasSaving) await api.deleteCanvas(id).catch(() => undefined);
+        await deleteCanvasRows(database, id);
+        await refreshCanvasList(set, database);
+        if (open && get().activeCanvasId === id) {
+          const next = get().canvases[0];
+          if (next) await get().openCanvas(next.id);
+          else await get().createCanvas('Untitled canvas');
+        }
+        if (open) get().toast('info', 'canvas-deleted', `“${name ?? 'This canvas'}” was deleted elsewhere.`);
+        return true;
+      } catch (error) {
+        const { code, message } = describeError(error);
+        get().toast('error', code, `Could not drop a canvas deleted elsewhere: ${message}`);
         return false;
       }
     },

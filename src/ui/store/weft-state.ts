@@ -82,6 +82,8 @@ export interface WeftState {
   flush(keepalive?: boolean): Promise<void>;
   /** `canvas-changed` from the server stream: refresh that canvas unless local edits are unsaved. True when it changed. */
   canvasChangedElsewhere(id: string): Promise<boolean>;
+  /** `canvas-deleted` from the server stream: drop it here (never re-create it); the open one switches away. True when dropped. */
+  canvasDeletedElsewhere(id: string): Promise<boolean>;
   // ui
   setView(view: View): void;
   focusNode(nodeId: string | null): void;

@@ -263,6 +263,55 @@ describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
   });
 });
 
+describe('a canvas deleted elsewhere (canvas-deleted on /api/stream)', () => {
+  it('drops the open canvas with its unsaved edits, switches away, says so, and never re-creates it', async () => {
+    const app = await emptyCanvasApp();
+    const kept = app.state.activeCanvasId!;
+    const id = await app.state.createCanvas('Doomed');
+    app.addQuestion('Saved before the delete?');
+    await app.state.flush();
+    // Another tab deletes it while this tab holds an edit not yet saved.
+    expect((await server.api(`/api/canvases/${id}`, { method: 'DELETE' })).ok).toBe(true);
+    app.addQuestion('Unsaved when it went?');
+    expect(app.store.runtime.writer.hasPending()).toBe(true);
+
+    expect(await app.state.canvasDeletedElsewhere(id)).toBe(true);
+    expect(app.state.activeCanvasId).not.toBe(id);
+    expect(app.state.canvases.map((canvas) => canvas.id)).toContain(kept);
+    expect(app.graph.canvas.id).toBe(app.state.activeCanvasId);
+    expect(app.state.canvases.map((canvas) => canvas.id)).not.toContain(id);
+    expect(app.lastToast()).toMatchObject({ code: 'canvas-deleted' });
+    expect(app.lastToast()?.message).toContain('“Doomed” was deleted elsewhere');
+    expect(await app.database.canvases.get(id)).toBeUndefined();
+    expect(await app.database.nodes.where('canvasId').equals(id).count()).toBe(0);
+
+    // The edit's debounced save never goes out, and later saves are of the canvas now open.
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    app.addQuestion('Next edit here?');
+    await app.state.flush();
+    expect((await server.api(`/api/canvases/${id}`)).status).toBe(404);
+    expect(await app.state.canvasDeletedElsewhere(id)).toBe(false);
+    await app.close();
+  });
+
+  it('with no canvas left, starts an empty one', async () => {
+    const isolated = await startTestServer();
+    try {
+      const app = await new TestApp(isolated, freshName()).start();
+      const only = app.state.activeCanvasId!;
+      expect((await isolated.api(`/api/canvases/${only}`, { method: 'DELETE' })).ok).toBe(true);
+      expect(await app.state.canvasDeletedElsewhere(only)).toBe(true);
+      expect(app.state.activeCanvasId).not.toBe(only);
+      expect(app.state.canvases).toHaveLength(1);
+      expect(app.graph.nodes.size).toBe(0);
+      await app.close();
+      expect((await isolated.api(`/api/canvases/${only}`)).status).toBe(404);
+    } finally {
+      await isolated.dispose();
+    }
+  });
+});
+
 describe('an answer that outlives its canvas', () => {
   it('finishes after the person switched canvases and is written into the canvas it came from', async () => {
     const provider = await startScriptedProvider();
