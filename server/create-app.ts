@@ -14,6 +14,25 @@ import { streamRoute } from './routes/stream-route.ts';
 import { hostGuard, originGuard, tokenGuard, tokenHandoff, type SecurityOptions } from './security.ts';
 import type { ServerContext } from './server-context.ts';
 
+/**
+ * A strict policy for the UI: only same-origin code. `wasm-unsafe-eval` lets pdf.js compile its WebAssembly decoders
+ * (no JS eval); `blob:` workers and images are what pdf.js and canvas exports create; inline styles are set by
+ * React Flow. zod 4 probes `new Function` for its JIT and falls back to the interpreter when this forbids it.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self' 'wasm-unsafe-eval'",
+  "worker-src 'self' blob:",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "connect-src 'self'",
+  "font-src 'self' data:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+].join('; ');
+
 export interface AppOptions extends SecurityOptions {
   staticDir?: string;
   /** More `/api` routes (e.g. Atlas, why index), mounted behind the same guards and token. */
@@ -30,7 +49,12 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   app.use(hostGuard(options));
   app.use(originGuard(options));
   app.use((_request, response, next) => {
-    response.set({ 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer', 'X-Frame-Options': 'DENY' });
+    response.set({
+      'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'no-referrer',
+      'X-Frame-Options': 'DENY',
+    });
     next();
   });
 
