@@ -58,15 +58,24 @@ export class SecretsStore {
    * another machine is kept, not dropped. Without the cipher a sealed file only lets keys be removed.
    */
   async setKey(providerId: string, key: string | null): Promise<void> {
+    await this.setKeys({ [providerId]: key });
+  }
+
+  /** Store or remove several keys in one atomic write: all of them change, or (on a refusal or failure) none. */
+  async setKeys(changes: Readonly<Record<string, string | null>>): Promise<void> {
+    const entries = Object.entries(changes);
+    if (entries.length === 0) return;
     await this.file.update((current) => {
       const cipher = this.cipher;
-      if (key && current.sealed && !cipher) {
+      if (entries.some(([, key]) => key) && current.sealed && !cipher) {
         throw new WeftError('keys-sealed', 'The stored keys are sealed by the desktop app (OS keychain); add keys there, or remove them here first.', 409);
       }
       // A plain file meeting a cipher for the first time is sealed whole.
       const keys = cipher && !current.sealed ? Object.fromEntries(Object.entries(current.keys).map(([id, plain]) => [id, cipher.seal(plain)])) : { ...current.keys };
-      if (key) keys[providerId] = cipher ? cipher.seal(key) : key;
-      else delete keys[providerId];
+      for (const [providerId, key] of entries) {
+        if (key) keys[providerId] = cipher ? cipher.seal(key) : key;
+        else delete keys[providerId];
+      }
       return cipher || current.sealed ? { version: 1, keys, sealed: true } : { version: 1, keys };
     });
   }

@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeAtomicFileSystem, type AtomicFileSystem } from '../../runtime/fs/atomic-write.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 let server: TestServer;
@@ -40,5 +41,60 @@ describe('PUT /api/settings', () => {
       expect((await response.json()).error.code).toBe('invalid-body');
     }
     expect((await (await server.api('/api/settings')).json()).backupFolder).toBe(chosen);
+  });
+});
+
+describe('PUT /api/settings is all or nothing', () => {
+  let faulty: TestServer;
+  /** File names whose atomic rename fails, as a full disk or a revoked permission would make it. */
+  const failing = new Set<string>();
+  const fileSystem: AtomicFileSystem = {
+    ...nodeAtomicFileSystem,
+    async rename(from, to) {
+      if (failing.has(basename(to))) throw Object.assign(new Error(`injected failure writing ${basename(to)}`), { code: 'EIO' });
+      await nodeAtomicFileSystem.rename(from, to);
+    },
+  };
+  const putFaulty = (body: unknown) => faulty.api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const provider = (id: string, apiKey: string) => ({ id, kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey, models: ['m'] });
+
+  beforeAll(async () => {
+    faulty = await startTestServer({ fileSystem });
+    failing.clear();
+    expect((await putFaulty({ providers: [provider('kept', 'sk-kept-key')], judgeModelId: 'kept:m' })).status).toBe(200);
+  });
+  afterAll(async () => {
+    await faulty.dispose();
+  });
+
+  it('a failed settings write stores no key', async () => {
+    failing.add('settings.json');
+    try {
+      const response = await putFaulty({ providers: [provider('fresh', 'sk-fresh-key')], judgeModelId: 'fresh:m' });
+      expect(response.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      failing.clear();
+    }
+    const secrets = JSON.parse(await readFile(join(faulty.home, 'secrets.json'), 'utf8'));
+    expect(secrets.keys).toEqual({ kept: 'sk-kept-key' });
+    const settings = await (await faulty.api('/api/settings')).json();
+    expect(settings.providers.map((entry: { id: string }) => entry.id)).toEqual(['kept']);
+    expect(settings.judgeModelId).toBe('kept:m');
+  });
+
+  it('a failed key write puts the previous settings back', async () => {
+    failing.add('secrets.json');
+    try {
+      const response = await putFaulty({ providers: [provider('fresh', 'sk-fresh-key'), provider('kept', 'sk-replaced-key')], judgeModelId: 'fresh:m', defaultModelId: 'fresh:m' });
+      expect(response.status).toBeGreaterThanOrEqual(500);
+    } finally {
+      failing.clear();
+    }
+    const secrets = JSON.parse(await readFile(join(faulty.home, 'secrets.json'), 'utf8'));
+    expect(secrets.keys).toEqual({ kept: 'sk-kept-key' });
+    const settings = await (await faulty.api('/api/settings')).json();
+    expect(settings.providers).toEqual([expect.objectContaining({ id: 'kept', hasKey: true })]);
+    expect(settings.judgeModelId).toBe('kept:m');
+    expect(settings.defaultModelId).toBeNull();
   });
 });

@@ -4,7 +4,7 @@ import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { sessionRootsFromEnv } from '../../runtime/atlas/session-roots.ts';
 import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
-import type { StoredProvider } from '../../runtime/fs/settings-store.ts';
+import type { StoredProvider, StoredSettings } from '../../runtime/fs/settings-store.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
@@ -54,10 +54,14 @@ export function settingsRoute(context: ServerContext): Router {
     const update = validateBody(SettingsUpdateSchema, request.body);
     for (const provider of update.providers ?? []) checkBaseUrl(provider.baseUrl);
     checkBackupFolder(update.backupFolder, context.home);
+    const keys: Record<string, string | null> = {};
     for (const provider of update.providers ?? []) {
-      if (provider.apiKey !== undefined) await context.secrets.setKey(provider.id, provider.apiKey || null);
+      if (provider.apiKey !== undefined) keys[provider.id] = provider.apiKey || null;
     }
+    // All or nothing: settings first, then every key in one atomic write; if the keys fail, the settings go back.
+    let previous: StoredSettings | undefined;
     await context.settings.update((current) => {
+      previous = current;
       const providers = [...current.providers];
       for (const change of update.providers ?? []) {
         const index = providers.findIndex((provider) => provider.id === change.id);
@@ -80,6 +84,15 @@ export function settingsRoute(context: ServerContext): Router {
         defaultModelId: update.defaultModelId !== undefined ? update.defaultModelId : current.defaultModelId,
       };
     });
+    try {
+      await context.secrets.setKeys(keys);
+    } catch (error) {
+      const restore = previous!;
+      await context.settings.update(() => restore).catch((restoreError: unknown) => {
+        context.logger.error('settings could not be restored after a failed key write', { code: (restoreError as { code?: string }).code });
+      });
+      throw error;
+    }
     await context.refreshSecrets();
     context.logger.info('settings updated', { providers: (update.providers ?? []).map((provider) => provider.id) });
     context.hub.publish({ type: 'settings-changed' });
