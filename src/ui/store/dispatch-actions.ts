@@ -4,8 +4,11 @@ import {
   autoRerunTargets,
   buildRequest,
   compile,
+  graphFromDocument,
   replayOrder,
   rerunAllowed,
+  shownStale,
+  StaleTracker,
   upstreamSnapshot,
   type EventDraft,
   type Graph,
@@ -13,6 +16,7 @@ import {
 } from '../../core/index.ts';
 import { OFFLINE_RECEIPT_MODEL_ID, type GenerateImage, type ModelInfo } from '../../../protocol/http-api.ts';
 import { describeError } from '../api/api-error.ts';
+import { loadCanvasDocument } from '../db/canvas-persistence.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
@@ -94,6 +98,80 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
       const { code, message } = describeError(error);
       get().toast('error', code, `An answer that finished after you left its canvas could not be saved: ${message}`);
     }
+  }
+
+  /**
+   * A Replay whose canvas was left goes on there (like a single answer that outlives its canvas): the node is
+   * re-checked against that canvas's stored copy, asked, and its version written back. Nothing streams on screen.
+   */
+  async function askInStoredCanvas(canvasId: string, nodeId: string): Promise<void> {
+    if (runtime.deletedCanvasIds.has(canvasId)) return;
+    const document = await loadCanvasDocument(dependencies.database, canvasId);
+    if (!document) return;
+    const graph = graphFromDocument(document);
+    const shown = shownStale(graph, new StaleTracker(graph));
+    const node = graph.nodes.get(nodeId);
+    if (!node || node.kind !== 'question' || !rerunAllowed(node).ok || !shown.has(nodeId) || !node.question.trim()) return;
+    const { models, defaultModelId } = get();
+    const { built, compiled, model } = plannedRequest({ graph, shown, models, defaultModelId }, nodeId, 'replay')!;
+    const snapshot = upstreamSnapshot(graph, nodeId);
+    const images: GenerateImage[] = [];
+    if (model.takesImages) {
+      for (const hash of compiled.attachments) {
+        const attachment = graph.attachments.get(hash);
+        if (attachment) images.push({ hash, mediaType: attachment.mediaType, dataBase64: attachment.dataBase64 });
+      }
+    }
+    // Keyed by canvas too: a duplicated canvas shares node ids with its source.
+    const key = `${canvasId}:${nodeId}`;
+    const controller = new AbortController();
+    runtime.aborts.set(key, controller);
+    let text = '';
+    let committed = false;
+    let outcome: 'complete' | 'failed' | 'aborted' = 'aborted';
+    try {
+      for await (const event of dependencies.generate({ request: built.request, requestHash: built.requestHash, images }, controller.signal)) {
+        if (event.type === 'request-accepted') {
+          if (event.requestHash !== built.requestHash) {
+            get().toast('error', 'hash-mismatch', `The server hashed the request as ${event.requestHash.slice(0, 12)}…, not ${built.requestHash.slice(0, 12)}…; nothing was recorded.`);
+            controller.abort();
+            break;
+          }
+          committed = true;
+        } else if (event.type === 'text-delta' && committed) {
+          text += event.delta;
+        } else if (event.type === 'answer-finished') {
+          outcome = 'complete';
+          break;
+        } else if (event.type === 'answer-failed') {
+          outcome = event.code === 'aborted' ? 'aborted' : 'failed';
+          if (event.code !== 'aborted') get().toast('error', event.code, event.message);
+          break;
+        }
+      }
+    } catch (error) {
+      const { code, message } = describeError(error);
+      if (!controller.signal.aborted) {
+        outcome = 'failed';
+        get().toast('error', code, message);
+      }
+    } finally {
+      runtime.aborts.delete(key);
+    }
+    if (!committed) return;
+    const keep = outcome === 'complete' || text.length > 0;
+    const version = {
+      text,
+      question: node.question,
+      model: model.id,
+      requestHash: built.requestHash,
+      upstreamFingerprint: snapshot.upstreamFingerprint,
+      upstreamParts: snapshot.upstreamParts,
+      origin: 'generated' as const,
+      status: outcome,
+      branchOf: null,
+    };
+    await saveIntoLeftCanvas(canvasId, node.question, built.commit, keep ? { type: 'add-version', nodeId, select: true, version } : null);
   }
 
   async function ask(nodeId: string, options: InternalAskOptions = {}): Promise<boolean> {
@@ -210,14 +288,19 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     },
     async replayStale() {
       const { order } = replayEstimate(get());
+      const canvasId = get().activeCanvasId;
       runtime.replayStopped = false;
       set({ replayDialogOpen: false, replay: { total: order.length, done: 0, currentNodeId: null, running: true } });
       const wave = new Map<string, number>();
       for (const nodeId of order) {
         if (runtime.replayStopped) break;
         const graph = get().graph;
-        // Re-check at run time: a node archived or answered fresh meanwhile is skipped.
-        if (graph && rerunAllowed(graph.nodes.get(nodeId)).ok && get().shown.has(nodeId)) {
+        if (canvasId && graph?.canvas.id !== canvasId) {
+          // The person switched canvases: the rest is replayed into the canvas the Replay started in.
+          set((state) => ({ replay: state.replay && { ...state.replay, currentNodeId: nodeId } }));
+          await askInStoredCanvas(canvasId, nodeId);
+        } else if (graph && rerunAllowed(graph.nodes.get(nodeId)).ok && get().shown.has(nodeId)) {
+          // Re-check at run time: a node archived or answered fresh meanwhile is skipped.
           set((state) => ({ replay: state.replay && { ...state.replay, currentNodeId: nodeId } }));
           await ask(nodeId, { lane: 'replay', wave });
         }

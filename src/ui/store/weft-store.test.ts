@@ -347,6 +347,49 @@ describe('an answer that outlives its canvas', () => {
   });
 });
 
+describe('a Replay that outlives its canvas', () => {
+  it('goes on replaying into the canvas it started in after the person switched away', async () => {
+    const provider = await startScriptedProvider();
+    provider.setDefault({ text: 'A slower, newer answer.', firstDelayMs: 300 });
+    const isolated = await startTestServer();
+    try {
+      const app = await new TestApp(isolated, freshName()).start();
+      const sourceId = await app.state.createCanvas('Replayed');
+      const upstream = app.addQuestion('What is Rayleigh scattering?');
+      const first = app.addQuestion('So why is the sky blue?');
+      const second = app.addQuestion('And why are sunsets red?');
+      app.wire(upstream, first);
+      app.wire(upstream, second);
+      for (const id of [upstream, first, second]) expect(await app.state.ask(id)).toBe(true);
+      expect(await app.state.saveSettings({ providers: [{ id: 'slow', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['model'] }], defaultModelId: 'slow/model' })).toBe(true);
+      app.edit(upstream, 'What is Mie scattering?');
+      expect([...app.state.shown].sort()).toEqual([first, second].sort());
+
+      const replaying = app.state.replayStale();
+      await provider.waitForRequests(1);
+      const otherId = await app.state.createCanvas('Elsewhere');
+      await replaying;
+      expect(app.state.activeCanvasId).toBe(otherId);
+      expect(provider.requests.length).toBe(2);
+      expect(app.state.replay).toMatchObject({ total: 2, done: 2, running: false });
+
+      // Both answers landed in the canvas the Replay started in, on the durable record and in IndexedDB.
+      const durable = await (await isolated.api(`/api/canvases/${sourceId}`)).json() as { nodes: QuestionNode[]; events: { op: string; meta: { lane?: string } }[] };
+      for (const id of [first, second]) {
+        expect(durable.nodes.find((node) => node.id === id)?.versions.map((version) => version.text)).toEqual([expect.any(String), 'A slower, newer answer.']);
+      }
+      expect(durable.events.filter((event) => event.op === 'commit' && event.meta.lane === 'replay')).toHaveLength(2);
+      await app.state.openCanvas(sourceId);
+      expect(app.state.shown.size).toBe(0);
+      expect(question(app.graph, second).versions[1]!.model).toBe('slow/model');
+      await app.close();
+    } finally {
+      await isolated.dispose();
+      await provider.close();
+    }
+  });
+});
+
 describe('stale judge (C7)', () => {
   it('a judge verdict below one half dismisses the mark, visibly and with an event; a person can overrule it', async () => {
     const judge = await startScriptedProvider();
