@@ -54,6 +54,28 @@ describe('CanvasBackup', () => {
     expect(JSON.parse(await readFile(join(folder, 'Plan (second).weft.json'), 'utf8')).nodes[0].text).toBe('second text');
   });
 
+  it('discard drops a canvas\'s pending backup, keeps the others, and returns only after a write under way', async () => {
+    let releaseWrite!: () => void;
+    const writeHeld = new Promise<void>((resolve) => { releaseWrite = resolve; });
+    const backup = new CanvasBackup({ folder: async () => { await writeHeld; return folder; }, delayMs: 10_000, onError: (error) => { throw error; } });
+    backup.schedule(sampleCanvas('busy', 'Busy', 'text'));
+    const flushing = backup.flush();
+    backup.schedule(sampleCanvas('dropped', 'Dropped', 'text'));
+    backup.schedule(sampleCanvas('kept', 'Kept', 'text'));
+    let discarded = false;
+    const discarding = backup.discard('busy').then(() => { discarded = true; });
+    await backup.discard('dropped');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(discarded).toBe(false);
+    releaseWrite();
+    await discarding;
+    // The write under way finished before discard returned; nothing of it can land later.
+    expect(await readdir(folder)).toEqual(['Busy.weft.json']);
+    await flushing;
+    await backup.flush();
+    expect((await readdir(folder)).sort()).toEqual(['Busy.weft.json', 'Kept.weft.json']);
+  });
+
   it('leaves a file it did not write untouched', async () => {
     await writeFile(join(folder, 'Notes.weft.json'), 'my own notes');
     const backup = backupTo(folder);

@@ -104,6 +104,17 @@ export class CanvasBackup {
     await this.queue.idle();
   }
 
+  /**
+   * Drop canvas `id`'s pending backup (it was deleted) and wait out a write already under way,
+   * so no backup of it appears after this resolves.
+   */
+  async discard(id: string): Promise<void> {
+    const entry = this.pending.get(id);
+    if (entry) clearTimeout(entry.timer);
+    this.pending.delete(id);
+    await this.queue.run(id, async () => {});
+  }
+
   cancel(): void {
     for (const entry of this.pending.values()) clearTimeout(entry.timer);
     this.pending.clear();

@@ -118,4 +118,14 @@ describe('canvas records over HTTP', () => {
     const backup = JSON.parse(await readFile(join(backupFolder, 'Project- plan-v2.weft.json'), 'utf8'));
     expect(backup.nodes[0].text).toBe('two');
   });
+
+  it('deleting a canvas cancels its pending backup: no backup of it appears afterwards', async () => {
+    await server.api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ backupFolder }) });
+    expect((await put('doomed', sampleCanvas('doomed', 'Doomed plan', 'draft'))).status).toBe(200);
+    expect((await server.api('/api/canvases/doomed', { method: 'DELETE' })).status).toBe(200);
+    // Past the debounce (50 ms in tests), then everything still pending is written.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.context.backup.flush();
+    expect(await readdir(backupFolder)).not.toContain('Doomed plan.weft.json');
+  });
 });

@@ -49,6 +49,8 @@ export function canvasesRoute(context: ServerContext): Router {
 
   router.delete('/canvases/:id', async (request, response) => {
     const removed = await context.canvases.delete(String(request.params.id));
+    // A debounced backup still pending would bring the deleted canvas back into the backup folder.
+    await context.backup.discard(String(request.params.id));
     if (!removed) throw new WeftError('not-found', `No canvas record "${String(request.params.id)}".`, 404);
     context.hub.publish({ type: 'canvas-deleted', id: String(request.params.id) });
     response.json({ ok: true });
