@@ -187,6 +187,14 @@ describe('Session Atlas in the app', () => {
     await clearToasts();
     await canvas.screenshot('atlas-why');
 
+    // Read-only turns are left out unless asked for (like `weft why`); the toggle asks the same target again.
+    const includeRead = page().getByTestId('why-include-read');
+    expect(await includeRead.isChecked()).toBe(false);
+    const [withReads] = await Promise.all([page().waitForResponse((response) => response.url().includes('/api/atlas/why?') && response.url().includes('includeRead=true')), includeRead.check()]);
+    expect(withReads.ok()).toBe(true);
+    await page().getByTestId('why-hit').first().waitFor();
+    await includeRead.uncheck();
+
     // Opening a turn of a session mirrored on another canvas switches to that canvas.
     await page().getByTestId('why-input').fill('/tmp/realsessions/out/codex/multi-turn/repo/TODO.md');
     await page().getByTestId('why-ask').click();

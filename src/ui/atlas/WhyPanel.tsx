@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { RunnerSchema } from '../../../protocol/atlas-session.ts';
 import { useWeftStore } from '../app/store-context.tsx';
 import { atlasStore } from './atlas-state.ts';
-import { askWhy } from './atlas-loading.ts';
+import { askWhy, setWhyIncludeRead } from './atlas-loading.ts';
 import { formatDate, RUNNER_LABEL } from './format.ts';
 import { openTurn } from './mirror-actions.ts';
 import { useAtlas } from './use-atlas.ts';
@@ -14,6 +14,7 @@ export function WhyPanel() {
   const result = useAtlas((state) => state.whyResult);
   const loading = useAtlas((state) => state.whyLoading);
   const error = useAtlas((state) => state.whyError);
+  const includeRead = useAtlas((state) => state.whyIncludeRead);
   const [draft, setDraft] = useState(target);
   useEffect(() => setDraft(target), [target]);
 
@@ -24,11 +25,15 @@ export function WhyPanel() {
         <form className="atlas-toolbar" onSubmit={(event) => { event.preventDefault(); if (draft.trim()) void askWhy(draft.trim()); }}>
           <input className="input atlas-search" data-testid="why-input" placeholder="/path/to/file.ts, a file name, https://…, arxiv:2401.01234" value={draft} onChange={(event) => setDraft(event.target.value)} />
           <button className="button primary" data-testid="why-ask" type="submit" disabled={loading || !draft.trim()}>{loading ? 'Looking…' : 'Ask why'}</button>
+          <label className="atlas-toggle" title="Read-only turns show anyway when no turn changed it">
+            <input type="checkbox" data-testid="why-include-read" checked={includeRead} onChange={(event) => void setWhyIncludeRead(event.target.checked)} /> Include read-only turns
+          </label>
         </form>
         {error && <div className="banner atlas-error" data-testid="why-error">{error}</div>}
         {result && (
           <div className="hint atlas-summary" data-testid="why-summary">
             {result.hits.length === 0 ? `No recorded turn touched ${result.target}.` : `${result.hits.length} turn${result.hits.length === 1 ? '' : 's'} touched ${result.target}`}
+            {result.hiddenReads > 0 && ` · ${result.hiddenReads} read-only turn${result.hiddenReads === 1 ? '' : 's'} hidden`}
           </div>
         )}
         <ol className="why-hits">

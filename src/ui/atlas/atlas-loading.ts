@@ -18,14 +18,28 @@ export async function loadSessions(): Promise<void> {
   }
 }
 
-/** Asks the why index which turns touched a path, URL or paper. */
+let whyGeneration = 0;
+
+/**
+ * Asks the why index which turns touched a path, URL or paper (read-only turns as the toggle says).
+ * Only the latest question's answer or error lands: an older, slower one is dropped.
+ */
 export async function askWhy(target: string): Promise<void> {
+  const current = ++whyGeneration;
+  const includeRead = atlasStore.getState().whyIncludeRead;
   atlasStore.setState({ open: 'why', whyTarget: target, whyLoading: true, whyError: null });
   try {
-    const whyResult = await atlasApi.why(target, true);
-    if (atlasStore.getState().whyTarget === target) atlasStore.setState({ whyResult, whyLoading: false });
+    const whyResult = await atlasApi.why(target, includeRead);
+    if (current === whyGeneration) atlasStore.setState({ whyResult, whyLoading: false });
   } catch (error) {
     const { code, message } = describeError(error);
-    atlasStore.setState({ whyLoading: false, whyResult: null, whyError: `${code}: ${message}` });
+    if (current === whyGeneration) atlasStore.setState({ whyLoading: false, whyResult: null, whyError: `${code}: ${message}` });
   }
+}
+
+/** The "include read-only turns" toggle: asks the shown target again when there is one. */
+export async function setWhyIncludeRead(includeRead: boolean): Promise<void> {
+  atlasStore.setState({ whyIncludeRead: includeRead });
+  const target = atlasStore.getState().whyTarget;
+  if (target) await askWhy(target);
 }

@@ -20,6 +20,8 @@ export interface AtlasState {
   whyResult: AtlasWhyResponse | null;
   whyLoading: boolean;
   whyError: string | null;
+  /** Show read-only turns too (off by default, like `weft why`: reads show only when nothing else touched it). */
+  whyIncludeRead: boolean;
 }
 
 export type AtlasStore = StoreApi<AtlasState>;
@@ -41,6 +43,7 @@ export function createAtlasStore(): AtlasStore {
     whyResult: null,
     whyLoading: false,
     whyError: null,
+    whyIncludeRead: false,
   }));
 }
 

@@ -6,5 +6,5 @@ export { mirrorSession, applyMirror, setFollowing, syncFollowed, openTurn, revea
 export type { MirrorTarget } from './mirror-actions.ts';
 export { atlasApi } from './atlas-api.ts';
 export { atlasStore } from './atlas-state.ts';
-export { askWhy, loadSessions } from './atlas-loading.ts';
+export { askWhy, loadSessions, setWhyIncludeRead } from './atlas-loading.ts';
 export { pathsInText } from './format.ts';
