@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     }
     console.log(`list_${SESSIONS}_sessions_ms: ${median(listings).toFixed(0)} ms`);
 
-    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
     page.on('pageerror', (error) => console.log('pageerror', error.message.slice(0, 500)));
     page.on('console', (message) => {

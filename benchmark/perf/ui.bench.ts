@@ -29,7 +29,7 @@ function startApp(home: string): Promise<{ child: ChildProcess; url: URL }> {
 async function openApp(): Promise<{ page: Page; browser: Browser; origin: string; token: string; close(): Promise<void> }> {
   const home = mkdtempSync(path.join(tmpdir(), 'weft-bench-ui-'));
   const { child, url } = await startApp(home);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(url.href);
   await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });

@@ -47,7 +47,7 @@ export async function launchApp(options: { home?: string; viewport?: { width: nu
   ensureBuilt();
   const home = options.home ?? mkdtempSync(path.join(tmpdir(), 'weft-e2e-'));
   const server = await startServer({ port: 0, home, staticDir: path.join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null, allowLoopbackTargets: true });
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
   const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   const pageErrors: string[] = [];

@@ -1,35 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from './create-app.ts';
-import { startServer, type RunningServer } from './start-server.ts';
-
-const repoRoot = fileURLToPath(new URL('../', import.meta.url));
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
-
-function newestMtime(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (!/\.test\.tsx?$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** The policy is checked against the real built UI: build it the way `npm start` does when it is missing or older than its sources. */
-function ensureBuilt(): void {
-  const index = path.join(repoRoot, 'dist/ui/index.html');
-  const sources = Math.max(...['src/ui', 'src/core', 'protocol'].map((folder) => newestMtime(path.join(repoRoot, folder))));
-  if (existsSync(index) && statSync(index).mtimeMs > sources) return;
-  const build = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('vite build failed');
-}
+import { CONTENT_SECURITY_POLICY } from '../server/create-app.ts';
+import { startServer, type RunningServer } from '../server/start-server.ts';
+import { CHROMIUM_ARGS, ensureBuilt, repoRoot } from './support/launch-app.ts';
 
 let server: RunningServer;
 let browser: Browser;
@@ -39,7 +15,7 @@ beforeAll(async () => {
   ensureBuilt();
   home = await mkdtemp(path.join(tmpdir(), 'weft-csp-'));
   server = await startServer({ port: 0, home, staticDir: path.join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
 }, 180_000);
 afterAll(async () => {
   await browser?.close().catch(() => {});
