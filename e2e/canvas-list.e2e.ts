@@ -88,4 +88,28 @@ describe('canvas list and keyboard', () => {
       await other.close();
     }
   });
+
+  it('a canvas deleted in another tab leaves this one with a toast and is not re-created by its pending save (canvas-deleted)', async () => {
+    type Store = { getState(): { activeCanvasId: string; graph: { nodes: Map<string, { id: string; question?: string }> }; apply(change: unknown): boolean; deleteCanvas(id: string): Promise<void> } };
+    const id = await page().evaluate(() => (window as unknown as { weft: { store: Store } }).weft.store.getState().activeCanvasId);
+    const other = await app.context.newPage();
+    try {
+      await other.goto(app.server.url);
+      await other.locator('[data-testid="node-question"]', { hasText: 'Edited in the other tab?' }).waitFor();
+      // This tab holds an edit not yet saved when the other tab deletes the canvas.
+      await page().evaluate(() => {
+        const state = (window as unknown as { weft: { store: Store } }).weft.store.getState();
+        const node = [...state.graph.nodes.values()].find((candidate) => candidate.question === 'Edited in the other tab?')!;
+        state.apply({ type: 'edit-node', nodeId: node.id, patch: { question: 'Unsaved here?' } });
+      });
+      await other.evaluate((canvasId) => (window as unknown as { weft: { store: Store } }).weft.store.getState().deleteCanvas(canvasId), id);
+      await page().locator('[data-testid="toast"][data-code="canvas-deleted"]', { hasText: '“Optics drafts” was deleted elsewhere' }).waitFor({ timeout: 10_000 });
+      expect(await optionNames()).not.toContain('Optics drafts');
+      expect(await page().evaluate(() => (window as unknown as { weft: { store: Store } }).weft.store.getState().activeCanvasId)).not.toBe(id);
+      await page().waitForTimeout(1500); // longer than the durable save's debounce
+      expect(await page().evaluate(async (canvasId) => (await fetch(`/api/canvases/${canvasId}`)).status, id)).toBe(404);
+    } finally {
+      await other.close();
+    }
+  });
 });
