@@ -14,10 +14,11 @@ import {
   type Graph,
   type GraphChange,
 } from '../../core/index.ts';
-import { OFFLINE_RECEIPT_MODEL_ID, type GenerateImage, type ModelInfo } from '../../../protocol/http-api.ts';
+import { OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../../protocol/http-api.ts';
 import { describeError } from '../api/api-error.ts';
 import { loadCanvasDocument } from '../db/canvas-persistence.ts';
 import type { AppDependencies } from './app-dependencies.ts';
+import { requestImages, streamAnswer, type StreamedAnswer } from './answer-stream.ts';
 import { publishGraph } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
@@ -115,49 +116,18 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     const { models, defaultModelId } = get();
     const { built, compiled, model } = plannedRequest({ graph, shown, models, defaultModelId }, nodeId, 'replay')!;
     const snapshot = upstreamSnapshot(graph, nodeId);
-    const images: GenerateImage[] = [];
-    if (model.takesImages) {
-      for (const hash of compiled.attachments) {
-        const attachment = graph.attachments.get(hash);
-        if (attachment) images.push({ hash, mediaType: attachment.mediaType, dataBase64: attachment.dataBase64 });
-      }
-    }
+    const images = requestImages(graph, compiled, model);
     // Keyed by canvas too: a duplicated canvas shares node ids with its source.
     const key = `${canvasId}:${nodeId}`;
     const controller = new AbortController();
     runtime.aborts.set(key, controller);
-    let text = '';
-    let committed = false;
-    let outcome: 'complete' | 'failed' | 'aborted' = 'aborted';
+    let answer: StreamedAnswer;
     try {
-      for await (const event of dependencies.generate({ request: built.request, requestHash: built.requestHash, images }, controller.signal)) {
-        if (event.type === 'request-accepted') {
-          if (event.requestHash !== built.requestHash) {
-            get().toast('error', 'hash-mismatch', `The server hashed the request as ${event.requestHash.slice(0, 12)}…, not ${built.requestHash.slice(0, 12)}…; nothing was recorded.`);
-            controller.abort();
-            break;
-          }
-          committed = true;
-        } else if (event.type === 'text-delta' && committed) {
-          text += event.delta;
-        } else if (event.type === 'answer-finished') {
-          outcome = 'complete';
-          break;
-        } else if (event.type === 'answer-failed') {
-          outcome = event.code === 'aborted' ? 'aborted' : 'failed';
-          if (event.code !== 'aborted') get().toast('error', event.code, event.message);
-          break;
-        }
-      }
-    } catch (error) {
-      const { code, message } = describeError(error);
-      if (!controller.signal.aborted) {
-        outcome = 'failed';
-        get().toast('error', code, message);
-      }
+      answer = await streamAnswer(dependencies, { request: built.request, requestHash: built.requestHash, images }, controller, get().toast);
     } finally {
       runtime.aborts.delete(key);
     }
+    const { text, committed, outcome } = answer;
     if (!committed) return;
     const keep = outcome === 'complete' || text.length > 0;
     const version = {
@@ -193,59 +163,30 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     const planned = plannedRequest(state, nodeId, lane)!;
     const { built, compiled, model } = planned;
     const snapshot = upstreamSnapshot(graph, nodeId);
-    const images: GenerateImage[] = [];
-    if (model.takesImages) {
-      for (const hash of compiled.attachments) {
-        const attachment = graph.attachments.get(hash);
-        if (attachment) images.push({ hash, mediaType: attachment.mediaType, dataBase64: attachment.dataBase64 });
-      }
-    }
+    const images = requestImages(graph, compiled, model);
     const controller = new AbortController();
     runtime.aborts.set(nodeId, controller);
     setStream(nodeId, { text: '', requestHash: built.requestHash, model: model.id, lane });
-    let text = '';
-    let committed = false;
     // The commit event lands in the open canvas only while it is this node's canvas; otherwise it is written later.
     let commitWritten = false;
-    let outcome: 'complete' | 'failed' | 'aborted' = 'aborted';
+    let answer: StreamedAnswer;
     try {
-      for await (const event of dependencies.generate({ request: built.request, requestHash: built.requestHash, images }, controller.signal)) {
-        if (event.type === 'request-accepted') {
-          if (event.requestHash !== built.requestHash) {
-            get().toast('error', 'hash-mismatch', `The server hashed the request as ${event.requestHash.slice(0, 12)}…, not ${built.requestHash.slice(0, 12)}…; nothing was recorded.`);
-            controller.abort();
-            outcome = 'failed';
-            break;
-          }
+      answer = await streamAnswer(dependencies, { request: built.request, requestHash: built.requestHash, images }, controller, get().toast, {
+        onAccepted() {
           // C9: the commit event is written when the server confirms what it sends.
           const current = get().graph;
           if (current && current.canvas.id === canvasId) {
             publishGraph(set, get, runtime, withEvent(current, built.commit, dependencies), [], 'keep');
             commitWritten = true;
           }
-          committed = true;
-        } else if (event.type === 'text-delta' && committed) {
-          text += event.delta;
-          setStream(nodeId, { text, requestHash: built.requestHash, model: model.id, lane });
-        } else if (event.type === 'answer-finished') {
-          outcome = 'complete';
-          break;
-        } else if (event.type === 'answer-failed') {
-          outcome = event.code === 'aborted' ? 'aborted' : 'failed';
-          if (event.code !== 'aborted') get().toast('error', event.code, event.message);
-          break;
-        }
-      }
-    } catch (error) {
-      const { code, message } = describeError(error);
-      if (!controller.signal.aborted) {
-        outcome = 'failed';
-        get().toast('error', code, message);
-      }
+        },
+        onDelta: (text) => setStream(nodeId, { text, requestHash: built.requestHash, model: model.id, lane }),
+      });
     } finally {
       runtime.aborts.delete(nodeId);
       setStream(nodeId, null);
     }
+    const { text, committed, outcome } = answer;
     const keep = committed && (outcome === 'complete' || text.length > 0);
     const version = {
       text,

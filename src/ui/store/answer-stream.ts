@@ -1,0 +1,73 @@
+import type { CompiledContext, Graph } from '../../core/index.ts';
+import type { GenerateImage, GenerateRequest, ModelInfo } from '../../../protocol/http-api.ts';
+import { describeError } from '../api/api-error.ts';
+import type { AppDependencies } from './app-dependencies.ts';
+import type { WeftState } from './weft-state.ts';
+
+export type AnswerOutcome = 'complete' | 'failed' | 'aborted';
+
+export interface StreamedAnswer {
+  text: string;
+  /** True once the server confirmed it hashed the same request (C9); nothing is recorded otherwise. */
+  committed: boolean;
+  outcome: AnswerOutcome;
+}
+
+/** The image bytes sent beside the request: only for models that take images (others get core's placeholder). */
+export function requestImages(graph: Graph, compiled: CompiledContext, model: Pick<ModelInfo, 'takesImages'>): GenerateImage[] {
+  if (!model.takesImages) return [];
+  const images: GenerateImage[] = [];
+  for (const hash of compiled.attachments) {
+    const attachment = graph.attachments.get(hash);
+    if (attachment) images.push({ hash, mediaType: attachment.mediaType, dataBase64: attachment.dataBase64 });
+  }
+  return images;
+}
+
+/**
+ * Reads one `/api/generate` stream: a server hash that differs from the client's is an error shown to the
+ * person and aborts the answer; deltas count only after the server confirmed the hash. Shared by the open
+ * canvas's Ask and a Replay that goes on in a canvas the person left.
+ */
+export async function streamAnswer(
+  dependencies: AppDependencies,
+  body: GenerateRequest,
+  controller: AbortController,
+  toast: WeftState['toast'],
+  hooks: { onAccepted?: () => void; onDelta?: (text: string) => void } = {},
+): Promise<StreamedAnswer> {
+  let text = '';
+  let committed = false;
+  let outcome: AnswerOutcome = 'aborted';
+  try {
+    for await (const event of dependencies.generate(body, controller.signal)) {
+      if (event.type === 'request-accepted') {
+        if (event.requestHash !== body.requestHash) {
+          toast('error', 'hash-mismatch', `The server hashed the request as ${event.requestHash.slice(0, 12)}…, not ${body.requestHash.slice(0, 12)}…; nothing was recorded.`);
+          controller.abort();
+          outcome = 'failed';
+          break;
+        }
+        hooks.onAccepted?.();
+        committed = true;
+      } else if (event.type === 'text-delta' && committed) {
+        text += event.delta;
+        hooks.onDelta?.(text);
+      } else if (event.type === 'answer-finished') {
+        outcome = 'complete';
+        break;
+      } else if (event.type === 'answer-failed') {
+        outcome = event.code === 'aborted' ? 'aborted' : 'failed';
+        if (event.code !== 'aborted') toast('error', event.code, event.message);
+        break;
+      }
+    }
+  } catch (error) {
+    const { code, message } = describeError(error);
+    if (!controller.signal.aborted) {
+      outcome = 'failed';
+      toast('error', code, message);
+    }
+  }
+  return { text, committed, outcome };
+}
