@@ -13,7 +13,7 @@ import { listSessionFiles } from '../../runtime/atlas/list-session-files.ts';
 import { readSessionFile, type ReadSessionResult } from '../../runtime/atlas/read-session-file.ts';
 
 const copies = Number(process.env['WEFT_ATLAS_COPIES'] ?? '40');
-const fixtures = process.env['WEFT_FIXTURES'] ?? fileURLToPath(new URL('../../../shared/fixtures', import.meta.url));
+const fixtures = process.env['WEFT_FIXTURES'] ?? fileURLToPath(new URL('../../tests/fixtures', import.meta.url));
 
 function print(name: string, value: number, unit: string, digits = 1): void {
   console.log(`${name}: ${value.toFixed(digits)} ${unit}`);

@@ -18,7 +18,7 @@ if (!(scale > 0)) throw new Error('WEFT_BENCH_SCALE must be a positive number');
 const here = dirname(fileURLToPath(import.meta.url));
 const realSessions = process.env.WEFT_FIXTURES
   ? join(process.env.WEFT_FIXTURES, 'real-sessions')
-  : join(here, '..', '..', '..', 'shared', 'fixtures', 'real-sessions');
+  : join(here, '..', '..', 'tests', 'fixtures', 'real-sessions');
 const tsxLoader = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
 
 function print(name: string, value: number, unit: string, digits = 1): void {

@@ -1,4 +1,4 @@
-import { SHARED_FIXTURES } from '../../tests/support/shared-fixtures.ts';
+import { FIXTURES } from '../../tests/support/fixtures-directory.ts';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SessionSchema } from '../../protocol/atlas-session.ts';
@@ -10,7 +10,7 @@ import type { AtlasSession } from './session-builder.ts';
  * Facts read by hand from the raw JSONL of every fixture (turn counts = human prompts, the files each
  * turn's tools touched with their op, error flags, models, subagent links). Not snapshots of the adapter.
  */
-const FIXTURES = SHARED_FIXTURES;
+const FIXTURES = FIXTURES;
 const fence = new Fence([FIXTURES]);
 
 interface Expected {
@@ -37,7 +37,7 @@ const R = '/tmp/realsessions/out';
 const real = (runner: string, name: string): string => `${R}/${runner}/${name}/repo`;
 
 const TABLE: Expected[] = [
-  // Real sessions recorded by the three CLIs against a scripted model (shared/fixtures/real-sessions).
+  // Real sessions recorded by the three CLIs against a scripted model (tests/fixtures/real-sessions).
   {
     file: 'real-sessions/claude/basic-tools/projects/-tmp-realsessions-out-claude-basic-tools-repo/fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl',
     runner: 'claude-code', sessionId: 'fb8acab2-b67b-454f-91b5-f87d156f0f09', turns: 1, models: ['claude-opus-5-5'],
@@ -114,7 +114,7 @@ const TABLE: Expected[] = [
     runner: 'pi', sessionId: '01a22732-78f8-7285-85e1-77d70ff3cfd9', turns: 2, models: ['scripted-coder'],
     touched: [[`write ${real('pi', 'multi-turn')}/TODO.md`], [`edit ${real('pi', 'multi-turn')}/TODO.md`]], ops: ['write', 'edit run'],
   },
-  // Claude Code transcripts collected from public repositories (shared/fixtures/sessions).
+  // Claude Code transcripts collected from public repositories (tests/fixtures/sessions).
   {
     file: 'sessions/claude-code/marot-spotter/test/fixtures/transcripts/short.jsonl',
     runner: 'claude-code', sessionId: '55604662-cf2a-4331-851a-ec234028f8ca', turns: 1, models: ['claude-opus-4-6'],

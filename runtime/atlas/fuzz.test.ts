@@ -1,4 +1,4 @@
-import { SHARED_FIXTURES } from '../../tests/support/shared-fixtures.ts';
+import { FIXTURES } from '../../tests/support/fixtures-directory.ts';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -10,7 +10,7 @@ import { MAX_LINE_BYTES } from './line-decoder.ts';
 import { readSessionFile } from './read-session-file.ts';
 import { createSessionAccumulator, SessionAccumulator as SessionAccumulatorForTest } from './session-accumulator.ts';
 
-const FIXTURES = SHARED_FIXTURES;
+const FIXTURES = FIXTURES;
 const SEEDS: [Runner, string][] = [
   ['claude-code', 'real-sessions/claude/basic-tools/projects/-tmp-realsessions-out-claude-basic-tools-repo/fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl'],
   ['claude-code', 'sessions/claude-code/marot-spotter/test/fixtures/transcripts/subagent.jsonl'],

@@ -1,11 +1,11 @@
-import { SHARED_FIXTURES } from '../../tests/support/shared-fixtures.ts';
+import { FIXTURES } from '../../tests/support/fixtures-directory.ts';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { discoverMemoryFiles } from './memory-files.ts';
 
-const MEMORY = path.join(SHARED_FIXTURES, 'memory');
+const MEMORY = path.join(FIXTURES, 'memory');
 let home: string;
 
 beforeAll(() => {

@@ -1,4 +1,4 @@
-import { SHARED_FIXTURES } from '../../tests/support/shared-fixtures.ts';
+import { FIXTURES } from '../../tests/support/fixtures-directory.ts';
 import { createHash } from 'node:crypto';
 import { cpSync, lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -33,7 +33,7 @@ function snapshot(root: string): Map<string, string> {
 
 beforeAll(() => {
   base = mkdtempSync(path.join(tmpdir(), 'atlas-readonly-'));
-  for (const name of ['real-sessions', 'sessions', 'memory']) cpSync(path.join(SHARED_FIXTURES, name), path.join(base, name), { recursive: true });
+  for (const name of ['real-sessions', 'sessions', 'memory']) cpSync(path.join(FIXTURES, name), path.join(base, name), { recursive: true });
   execFileSync('chmod', ['-R', 'a-w', base]);
 });
 

@@ -1,4 +1,4 @@
-import { SHARED_FIXTURES } from '../../tests/support/shared-fixtures.ts';
+import { FIXTURES } from '../../tests/support/fixtures-directory.ts';
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { Fence } from './fence.ts';
 import { readSessionFile } from './read-session-file.ts';
 import { createSessionAccumulator, SessionAccumulator } from './session-accumulator.ts';
 
-const FIXTURES = SHARED_FIXTURES;
+const FIXTURES = FIXTURES;
 const SOURCES = [
   'real-sessions/claude/multi-turn/projects/-tmp-realsessions-out-claude-multi-turn-repo/4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b.jsonl',
   'real-sessions/codex/multi-turn/sessions/2026/11/29/rollout-2026-11-29T12-05-43-01a22732-657a-7592-b814-5874c3ab6165.jsonl',

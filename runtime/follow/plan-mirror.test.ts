@@ -8,7 +8,7 @@ import { TestCanvas } from '../../src/core/test-canvas.ts';
 import { Fence, readSessionFile } from '../atlas/index.ts';
 
 // planMirror (src/core/mirror) on the real recorded sessions, read through the atlas adapters.
-const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/real-sessions/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../tests/fixtures/real-sessions/', import.meta.url));
 const CLAUDE_SUBAGENT = 'claude/subagent/projects/-tmp-realsessions-out-claude-subagent-repo/195b5b8f-a852-4bc6-b7e0-b737f1ca64d3';
 const CLAUDE_MULTI = 'claude/multi-turn/projects/-tmp-realsessions-out-claude-multi-turn-repo/4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b.jsonl';
 const CODEX_MULTI = 'codex/multi-turn/sessions/2026/11/29/rollout-2026-11-29T12-05-43-01a22732-657a-7592-b814-5874c3ab6165.jsonl';

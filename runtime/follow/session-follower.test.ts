@@ -7,7 +7,7 @@ import type { AtlasFollow } from '../../protocol/http-api.ts';
 import { FollowStore, followsPath } from './follow-store.ts';
 import { SessionFollower } from './session-follower.ts';
 
-const FIXTURES = fileURLToPath(new URL('../../../shared/fixtures/real-sessions/', import.meta.url));
+const FIXTURES = fileURLToPath(new URL('../../tests/fixtures/real-sessions/', import.meta.url));
 const PI = 'pi/multi-turn/sessions/--tmp-realsessions-out-pi-multi-turn-repo--/2026-11-29T12-05-48-923Z_01a22732-78f8-7285-85e1-77d70ff3cfd9.jsonl';
 const PI_OTHER = 'pi/basic-tools/sessions/--tmp-realsessions-out-pi-basic-tools-repo--/2026-11-29T12-05-15-761Z_01a22731-f770-772e-87d6-0c5b4c4356ca.jsonl';
 

@@ -4,13 +4,13 @@ import { delimiter, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Test support: copies of the real session fixtures (`shared/fixtures/`, beside the repository) in a
+ * Test support: copies of the real session fixtures (`tests/fixtures/`, beside the repository) in a
  * temporary folder, and the environment that points the index at them. Never used by product code.
  */
 export function fixturesDirectory(): string {
   const configured = process.env.WEFT_FIXTURES;
   if (configured) return resolve(configured);
-  return resolve(fileURLToPath(new URL('../../../shared/fixtures', import.meta.url)));
+  return resolve(fileURLToPath(new URL('../../tests/fixtures', import.meta.url)));
 }
 
 export interface FixtureWorkspace {

@@ -7,5 +7,5 @@ export type { TestServer } from './test-server.ts';
 export { minimalPdf } from './minimal-pdf.ts';
 export { rawRequest } from './raw-request.ts';
 export { sampleCanvas } from './sample-canvas.ts';
-export { SHARED_FIXTURES } from './shared-fixtures.ts';
+export { FIXTURES } from './fixtures-directory.ts';
 export type { RawResponse } from './raw-request.ts';

@@ -1,5 +1,5 @@
 /**
- * The real session recordings the benchmark corpus is scaled from (`shared/fixtures/real-sessions/<runner>/multi-turn`):
+ * The real session recordings the benchmark corpus is scaled from (`tests/fixtures/real-sessions/<runner>/multi-turn`):
  * a prefix (header and first turn, written once per file) and a turn block (the resumed second turn),
  * repeated with fresh ids so a generated file is a long, well-formed session of that runner.
  */

@@ -5,7 +5,7 @@ import { CORPUS_TEMPLATES, TEMPLATE_SESSION_IDS, type CorpusTemplate } from './c
 export interface CorpusOptions {
   directory: string;
   targetBytes: number;
-  /** `shared/fixtures/real-sessions`. */
+  /** `tests/fixtures/real-sessions`. */
   realSessions: string;
   seed?: number;
 }

@@ -5,10 +5,10 @@ import { delimiter, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /**
- * Test support: a temporary copy of `shared/fixtures/real-sessions/` laid out the way the runners do —
+ * Test support: a temporary copy of `tests/fixtures/real-sessions/` laid out the way the runners do —
  * one root per recorded case (`claude/<case>/projects`, `codex/<case>/sessions`, `pi/<case>/sessions`).
  */
-export const REAL_SESSIONS = fileURLToPath(new URL('../../../../shared/fixtures/real-sessions/', import.meta.url));
+export const REAL_SESSIONS = fileURLToPath(new URL('../../../tests/fixtures/real-sessions/', import.meta.url));
 
 export interface AtlasFixtures {
   directory: string;

@@ -5,7 +5,7 @@ import { atlasStore } from './atlas-state.ts';
 
 // The Why panel's loading against a real server over the real fixture sessions. The page's same-origin
 // fetch is routed to the test server; each request can be held back to play a slow or failing network.
-const FIXTURES = new URL('../../../../shared/fixtures/real-sessions/', import.meta.url).pathname;
+const FIXTURES = new URL('../../../tests/fixtures/real-sessions/', import.meta.url).pathname;
 const PI_TODO = '/tmp/realsessions/out/pi/multi-turn/repo/TODO.md';
 const CODEX_TODO = '/tmp/realsessions/out/codex/multi-turn/repo/TODO.md';
 

@@ -8,7 +8,7 @@ import { applyMirror, ledgerFor } from './mirror-actions.ts';
 
 // The mirror goes through the normal store path: one undo step, events with metadata only, persisted like any edit.
 // The server reads the real fixture sessions (read-only roots; its index lives in its own temporary WEFT_HOME).
-const FIXTURES = new URL('../../../../shared/fixtures/real-sessions/', import.meta.url).pathname;
+const FIXTURES = new URL('../../../tests/fixtures/real-sessions/', import.meta.url).pathname;
 const CLAUDE_SUBAGENT_SESSION = '195b5b8f-a852-4bc6-b7e0-b737f1ca64d3';
 
 let server: TestServer;
