@@ -43,7 +43,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       limit,
       json,
     },
-    examples: ['weft why src/app.ts', 'weft why app.ts --all', 'weft why https://example.org/doc', 'weft why arxiv:2401.01234'],
+    examples: [
+      'weft why src/app.ts',
+      'weft why app.ts --all',
+      'weft why https://example.org/doc',
+      'weft why arxiv:2401.01234',
+    ],
   },
   {
     name: 'find',

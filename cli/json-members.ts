@@ -69,7 +69,13 @@ export function objectSpan(text: string, open: number): JsonObjectSpan {
 }
 
 /** Adds `"key": value` as the last member, so removing it again gives back the same bytes. */
-export function insertMember(text: string, span: JsonObjectSpan, memberText: string, indent: string, outerIndent: string): string {
+export function insertMember(
+  text: string,
+  span: JsonObjectSpan,
+  memberText: string,
+  indent: string,
+  outerIndent: string,
+): string {
   const last = span.members.at(-1);
   if (last) return `${text.slice(0, last.valueEnd)},\n${indent}${memberText}${text.slice(last.valueEnd)}`;
   return `${text.slice(0, span.open)}{\n${indent}${memberText}\n${outerIndent}}${text.slice(span.close + 1)}`;

@@ -1,4 +1,14 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,21 +25,24 @@ describe('.mcp.json edits', () => {
     '{\n    "mcpServers": {}\n}\n',
   ];
 
-  it.each(originals)('adds weft, keeps other entries byte for byte, and --remove restores the original (%#)', (original) => {
-    const added = addToMcpJson(original, launch);
-    expect(added.changed).toBe(true);
-    const parsed = JSON.parse(added.text!);
-    expect(parsed.mcpServers.weft).toEqual({ type: 'stdio', ...launch });
-    const before = JSON.parse(original);
-    for (const key of Object.keys(before)) if (key !== 'mcpServers') expect(parsed[key]).toEqual(before[key]);
-    for (const name of Object.keys(before.mcpServers ?? {})) expect(added.text).toContain(JSON.stringify(name));
-    expect(addToMcpJson(added.text, launch)).toEqual({ changed: false, text: added.text });
-    const removed = removeFromMcpJson(added.text);
-    if (original === originals[3]) expect(removed.text).toBeNull();
-    else expect(removed.text).toBe(original);
-  });
+  it.each(originals)(
+    'adds weft, keeps other entries byte for byte, and --remove restores the original (%#)',
+    (original) => {
+      const added = addToMcpJson(original, launch);
+      expect(added.changed).toBe(true);
+      const parsed = JSON.parse(added.text!);
+      expect(parsed.mcpServers.weft).toEqual({ type: 'stdio', ...launch });
+      const before = JSON.parse(original);
+      for (const key of Object.keys(before)) if (key !== 'mcpServers') expect(parsed[key]).toEqual(before[key]);
+      for (const name of Object.keys(before.mcpServers ?? {})) expect(added.text).toContain(JSON.stringify(name));
+      expect(addToMcpJson(added.text, launch)).toEqual({ changed: false, text: added.text });
+      const removed = removeFromMcpJson(added.text);
+      if (original === originals[3]) expect(removed.text).toBeNull();
+      else expect(removed.text).toBe(original);
+    },
+  );
 
-  it('keeps the other servers\' bytes exactly', () => {
+  it("keeps the other servers' bytes exactly", () => {
     const original = originals[0]!;
     const added = addToMcpJson(original, launch).text!;
     expect(added.startsWith('{\n  "mcpServers": {\n    "other": { "command": "x", "args": ["--a"] }')).toBe(true);
@@ -52,11 +65,14 @@ describe('.mcp.json edits', () => {
 });
 
 describe('config.toml edits', () => {
-  const original = 'model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-server"\n\n[profiles.fast]\nmodel = "mini" # keep\n';
+  const original =
+    'model = "o3"\n\n[mcp_servers.docs]\ncommand = "docs-server"\n\n[profiles.fast]\nmodel = "mini" # keep\n';
 
   it('adds only the [mcp_servers.weft] table, idempotently, and --remove restores the bytes', () => {
     const added = addToCodexToml(original, launch);
-    expect(added.text).toBe(`${original}\n[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n`);
+    expect(added.text).toBe(
+      `${original}\n[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n`,
+    );
     expect(addToCodexToml(added.text, launch).changed).toBe(false);
     expect(removeFromCodexToml(added.text)).toEqual({ changed: true, text: original });
     expect(removeFromCodexToml(original)).toEqual({ changed: false, text: original });
@@ -65,7 +81,9 @@ describe('config.toml edits', () => {
   it('replaces a weft table in the middle (with its subtables) and leaves its neighbours alone', () => {
     const middle = '[mcp_servers.weft]\ncommand = "old"\n[mcp_servers.weft.env]\nA = "1"\n\n[other]\nx = 1\n';
     const replaced = addToCodexToml(middle, launch).text!;
-    expect(replaced).toBe('[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n\n[other]\nx = 1\n');
+    expect(replaced).toBe(
+      '[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n\n[other]\nx = 1\n',
+    );
     expect(removeFromCodexToml(replaced).text).toBe('[other]\nx = 1\n');
     expect(removeFromCodexToml(addToCodexToml(null, launch).text).text).toBeNull();
   });
@@ -107,7 +125,10 @@ describe('weft setup mcp (black box)', () => {
     const first = await runWeft(['setup', 'mcp'], { env, cwd: project });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('claude-code: weft MCP server registered in');
-    const afterFirst = [readFileSync(join(project, '.mcp.json'), 'utf8'), readFileSync(join(home, '.codex', 'config.toml'), 'utf8')];
+    const afterFirst = [
+      readFileSync(join(project, '.mcp.json'), 'utf8'),
+      readFileSync(join(home, '.codex', 'config.toml'), 'utf8'),
+    ];
     expect(JSON.parse(afterFirst[0]!).mcpServers.weft.args.at(-1)).toBe('mcp');
     expect(afterFirst[1]).toContain('[mcp_servers.weft]');
 

@@ -35,7 +35,10 @@ export function addToMcpJson(original: string | null, launch: McpLaunch): EditRe
   if (existing) {
     const current = JSON.parse(original.slice(existing.valueStart, existing.valueEnd)) as unknown;
     if (canonicalJson(current) === canonicalJson(entry)) return { changed: false, text: original };
-    const text = original.slice(0, existing.valueStart) + indentedJson(entry, unit, unit + unit) + original.slice(existing.valueEnd);
+    const text =
+      original.slice(0, existing.valueStart) +
+      indentedJson(entry, unit, unit + unit) +
+      original.slice(existing.valueEnd);
     return { changed: true, text };
   }
   const member = `"${SERVER_NAME}": ${indentedJson(entry, unit, unit + unit)}`;
@@ -58,7 +61,8 @@ export function removeFromMcpJson(original: string | null): EditResult {
 
 function parseObject(text: string): number {
   const value = JSON.parse(text) as unknown;
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SyntaxError('.mcp.json is not a JSON object');
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new SyntaxError('.mcp.json is not a JSON object');
   return skipWhitespace(text, 0);
 }
 
@@ -99,11 +103,16 @@ export function addToCodexToml(original: string | null, launch: McpLaunch): Edit
     const trailing = /\n*$/.exec(block)![0];
     const body = block.slice(0, block.length - trailing.length) + '\n';
     if (body === table) return { changed: false, text: original };
-    return { changed: true, text: original.slice(0, found.start) + table + trailing.slice(1) + original.slice(found.end) };
+    return {
+      changed: true,
+      text: original.slice(0, found.start) + table + trailing.slice(1) + original.slice(found.end),
+    };
   }
   if (definesWeftOutsideTable(original)) {
     // A second definition would be a duplicate key, and Codex would refuse its whole config.
-    throw new SyntaxError('config.toml already defines mcp_servers.weft inline or with dotted keys; remove it, or write it as a [mcp_servers.weft] table');
+    throw new SyntaxError(
+      'config.toml already defines mcp_servers.weft inline or with dotted keys; remove it, or write it as a [mcp_servers.weft] table',
+    );
   }
   const separator = original.endsWith('\n') ? '\n' : '\n\n';
   return { changed: true, text: original + separator + table };
@@ -119,7 +128,8 @@ function definesWeftOutsideTable(text: string): boolean {
   for (const line of text.split('\n')) {
     if (SERVERS_HEADER.test(line)) table = 'servers';
     else if (ANY_HEADER.test(line)) table = 'other';
-    else if ((table === 'servers' && WEFT_KEY.test(line)) || (table === 'root' && DOTTED_WEFT_KEY.test(line))) return true;
+    else if ((table === 'servers' && WEFT_KEY.test(line)) || (table === 'root' && DOTTED_WEFT_KEY.test(line)))
+      return true;
   }
   return false;
 }

@@ -18,8 +18,12 @@ describe('weft mcp over stdio', () => {
     // No `weft index` first: the server connects at once and its first tool call builds the index.
     space = copyFixtures('weft-mcp-');
     client = new Client({ name: 'weft-test', version: '1.0.0' });
-    const env = Object.fromEntries(Object.entries(space.env).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [WEFT_BIN, 'mcp'], env, stderr: 'pipe' }));
+    const env = Object.fromEntries(
+      Object.entries(space.env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    );
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [WEFT_BIN, 'mcp'], env, stderr: 'pipe' }),
+    );
   });
 
   afterAll(async () => {
@@ -44,10 +48,14 @@ describe('weft mcp over stdio', () => {
     expect(hits).toEqual(cli);
     expect(hits[0]).toMatchObject({ runner: 'claude-code', turn: 1 });
 
-    const found = JSON.parse(textOf(await client.callTool({ name: 'find', arguments: { phrase: 'exporting a greet', in: 'q' } })));
+    const found = JSON.parse(
+      textOf(await client.callTool({ name: 'find', arguments: { phrase: 'exporting a greet', in: 'q' } })),
+    );
     expect(found.some((hit: { turnKey: string }) => hit.turnKey === hits[0].turnKey)).toBe(true);
 
-    const turn = JSON.parse(textOf(await client.callTool({ name: 'recall_turn', arguments: { session: hits[0].sessionId, turn: 1 } })));
+    const turn = JSON.parse(
+      textOf(await client.callTool({ name: 'recall_turn', arguments: { session: hits[0].sessionId, turn: 1 } })),
+    );
     expect(turn.turnKey).toBe(hits[0].turnKey);
     expect(turn.question).toContain('Create src/hello.ts');
 

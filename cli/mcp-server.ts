@@ -23,7 +23,9 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         return {
-          content: [{ type: 'text', text: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}` }],
+          content: [
+            { type: 'text', text: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}` },
+          ],
           isError: true,
         };
       }
@@ -36,7 +38,8 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
     'why_check',
     {
       title: 'Has this file any agent history?',
-      description: 'True when some coding-agent turn touched (or read) the path. Paths may be absolute, relative to the server\'s working directory, a bare file name, a URL or arxiv:<id>.',
+      description:
+        "True when some coding-agent turn touched (or read) the path. Paths may be absolute, relative to the server's working directory, a bare file name, a URL or arxiv:<id>.",
       inputSchema: { path: z.string().min(1) },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -46,7 +49,8 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
     'why_file',
     {
       title: 'Why does this file look like this?',
-      description: 'The coding-agent turns that touched the path, newest first, with the question each turn answered. Read-only turns are hidden unless include_read or nothing else touched it.',
+      description:
+        'The coding-agent turns that touched the path, newest first, with the question each turn answered. Read-only turns are hidden unless include_read or nothing else touched it.',
       inputSchema: {
         path: z.string().min(1),
         include_read: z.boolean().optional(),
@@ -76,7 +80,8 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
     'recall_turn',
     {
       title: 'Recall one turn verbatim',
-      description: 'The question, answer and tool steps of one turn: give a session id and turn number, or a turn key as session with no turn.',
+      description:
+        'The question, answer and tool steps of one turn: give a session id and turn number, or a turn key as session with no turn.',
       inputSchema: { session: z.string().min(1), turn: z.number().int().positive().optional() },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },

@@ -17,10 +17,15 @@ export function progressBar(io: Terminal): { onProgress?: (progress: IndexProgre
       const now = performance.now();
       if (now - last < REDRAW_MS && progress.filesDone < progress.filesTotal) return;
       last = now;
-      const fraction = progress.bytesTotal > 0 ? progress.bytesDone / progress.bytesTotal : progress.filesDone / Math.max(1, progress.filesTotal);
+      const fraction =
+        progress.bytesTotal > 0
+          ? progress.bytesDone / progress.bytesTotal
+          : progress.filesDone / Math.max(1, progress.filesTotal);
       const filled = Math.round(fraction * WIDTH);
       const bar = '#'.repeat(filled) + '-'.repeat(WIDTH - filled);
-      io.err(`\r[${bar}] ${String(Math.round(fraction * 100)).padStart(3)}%  ${progress.filesDone}/${progress.filesTotal} files  ${megabytes(progress.bytesDone)} MB`);
+      io.err(
+        `\r[${bar}] ${String(Math.round(fraction * 100)).padStart(3)}%  ${progress.filesDone}/${progress.filesTotal} files  ${megabytes(progress.bytesDone)} MB`,
+      );
       drawn = true;
     },
     done() {

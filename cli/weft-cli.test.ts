@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +49,9 @@ describe('weft CLI over read-only copies of the real fixtures', () => {
     before = hashTree(join(space.directory, 'roots'));
     const built = await runWeft(['index'], { env: space.env });
     expect(built.code).toBe(0);
-    expect(built.stdout).toMatch(/^indexed \d+ of \d+ files .* MB, \d+ turns written, \d+ turns in \d+ sessions, [\d.]+ s\n$/);
+    expect(built.stdout).toMatch(
+      /^indexed \d+ of \d+ files .* MB, \d+ turns written, \d+ turns in \d+ sessions, [\d.]+ s\n$/,
+    );
   });
 
   afterAll(() => {
@@ -53,7 +65,12 @@ describe('weft CLI over read-only copies of the real fixtures', () => {
     const hits = JSON.parse(run.stdout) as Record<string, unknown>[];
     expect(hits.length).toBeGreaterThan(0);
     for (const hit of hits) expect(Object.keys(hit).sort()).toEqual(HIT_KEYS);
-    expect(hits[0]).toMatchObject({ runner: 'claude-code', sessionId: 'fb8acab2-b67b-454f-91b5-f87d156f0f09', turn: 1, path: CLAUDE_HELLO });
+    expect(hits[0]).toMatchObject({
+      runner: 'claude-code',
+      sessionId: 'fb8acab2-b67b-454f-91b5-f87d156f0f09',
+      turn: 1,
+      path: CLAUDE_HELLO,
+    });
     expect(['write', 'edit']).toContain(hits[0]!.op);
     expect(hits[0]!.question).toMatch(/^Create src\/hello.ts exporting a greet/);
   });
@@ -96,9 +113,16 @@ describe('weft CLI over read-only copies of the real fixtures', () => {
     const hits = JSON.parse(run.stdout) as Record<string, unknown>[];
     expect(hits.length).toBeGreaterThanOrEqual(2);
     for (const hit of hits) expect(Object.keys(hit).sort()).toEqual(FIND_KEYS);
-    expect(hits.some((hit) => hit.field === 'question' && String(hit.snippet).includes('[Mark the first item as done]'))).toBe(true);
+    expect(
+      hits.some((hit) => hit.field === 'question' && String(hit.snippet).includes('[Mark the first item as done]')),
+    ).toBe(true);
     const narrowed = JSON.parse(
-      (await runWeft(['find', 'Mark the first item as done', '--in', 'q', '--cwd', '/tmp/realsessions/out/claude', '--json'], { env: space.env })).stdout,
+      (
+        await runWeft(
+          ['find', 'Mark the first item as done', '--in', 'q', '--cwd', '/tmp/realsessions/out/claude', '--json'],
+          { env: space.env },
+        )
+      ).stdout,
     ) as Record<string, unknown>[];
     expect(narrowed).toHaveLength(1);
     expect(narrowed[0]).toMatchObject({ runner: 'claude-code', field: 'question', turn: 2 });
@@ -108,13 +132,17 @@ describe('weft CLI over read-only copies of the real fixtures', () => {
   });
 
   it('recall prints the turn verbatim by key and by session and number', async () => {
-    const hits = JSON.parse((await runWeft(['why', CLAUDE_HELLO, '--json'], { env: space.env })).stdout) as { turnKey: string }[];
+    const hits = JSON.parse((await runWeft(['why', CLAUDE_HELLO, '--json'], { env: space.env })).stdout) as {
+      turnKey: string;
+    }[];
     const byKey = await runWeft(['recall', hits[0]!.turnKey], { env: space.env });
     expect(byKey.code).toBe(0);
     expect(byKey.stdout).toContain('## Question\nCreate src/hello.ts exporting a greet(name) function');
     expect(byKey.stdout).toContain('## Tool steps');
     expect(byKey.stdout).toContain(CLAUDE_HELLO);
-    const json = JSON.parse((await runWeft(['recall', 'fb8acab2-b67b-454f-91b5-f87d156f0f09', '1', '--json'], { env: space.env })).stdout) as {
+    const json = JSON.parse(
+      (await runWeft(['recall', 'fb8acab2-b67b-454f-91b5-f87d156f0f09', '1', '--json'], { env: space.env })).stdout,
+    ) as {
       turnKey: string;
       steps: unknown[];
     };
@@ -169,9 +197,17 @@ describe('weft CLI: a session that grows', () => {
       const head = `${lines.slice(0, 35).join('\n')}\n`;
       writeFileSync(path, head);
       expect((await runWeft(['index'], { env: space.env })).code).toBe(0);
-      const query = ['find', 'Mark the first item as done', '--cwd', '/tmp/realsessions/out/claude/multi-turn/repo', '--json'];
+      const query = [
+        'find',
+        'Mark the first item as done',
+        '--cwd',
+        '/tmp/realsessions/out/claude/multi-turn/repo',
+        '--json',
+      ];
       expect(JSON.parse((await runWeft(query, { env: space.env })).stdout)).toEqual([]);
-      const statusBefore = JSON.parse((await runWeft(['status', '--json'], { env: space.env })).stdout) as { sources: { fullReads: number } };
+      const statusBefore = JSON.parse((await runWeft(['status', '--json'], { env: space.env })).stdout) as {
+        sources: { fullReads: number };
+      };
 
       appendFileSync(path, lines.slice(35).join('\n'));
       const after = await runWeft(query, { env: space.env });
@@ -204,15 +240,22 @@ describe('weft CLI: a session that grows', () => {
 });
 
 describe('weft CLI on hostile session text', () => {
-  it('never sends a session\'s terminal control sequences to the terminal, while --json keeps the text exact', async () => {
+  it("never sends a session's terminal control sequences to the terminal, while --json keeps the text exact", async () => {
     const space = copyFixtures('weft-escape-');
     try {
       // A question carrying an OSC 52 clipboard write, a bell and a C1 CSI, as a fetched page could.
       const hostile = '\u001b]52;c;ZXZpbA==\u0007\u009b31mCreate src/hello.ts';
       const file = join(space.roots[0]!, CLAUDE_BASIC);
-      writeFileSync(file, readFileSync(file, 'utf8').replaceAll('Create src/hello.ts', JSON.stringify(hostile).slice(1, -1)));
+      writeFileSync(
+        file,
+        readFileSync(file, 'utf8').replaceAll('Create src/hello.ts', JSON.stringify(hostile).slice(1, -1)),
+      );
       const controls = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
-      for (const args of [['why', CLAUDE_HELLO], ['find', 'exporting a greet'], ['recall', 'fb8acab2', '1']]) {
+      for (const args of [
+        ['why', CLAUDE_HELLO],
+        ['find', 'exporting a greet'],
+        ['recall', 'fb8acab2', '1'],
+      ]) {
         const run = await runWeft(args, { env: space.env });
         expect(run.code).toBe(0);
         expect(run.stdout).toContain('Create src/hello.ts');

@@ -29,5 +29,8 @@ await build({
   logLevel: 'warning',
 });
 // The PDF worker is loaded by URL next to the bundle (runtime/materials/pdf-text.ts).
-copyFileSync(path.join(root, 'runtime/materials/pdf-text-worker.mjs'), path.join(root, 'dist/desktop/pdf-text-worker.mjs'));
+copyFileSync(
+  path.join(root, 'runtime/materials/pdf-text-worker.mjs'),
+  path.join(root, 'dist/desktop/pdf-text-worker.mjs'),
+);
 console.log('weft desktop: bundled dist/desktop/main.mjs and dist/desktop/preload.cjs');

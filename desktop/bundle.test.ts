@@ -13,19 +13,35 @@ describe('the bundled desktop main process', () => {
     await promisify(execFile)(process.execPath, [join(root, 'desktop/build-desktop.mjs')], { cwd: root });
     const home = await mkdtemp(join(tmpdir(), 'weft-bundle-'));
     try {
-      const child = spawn(process.execPath, ['--import', join(root, 'desktop/testing/register-fake-electron.mjs'), join(root, 'dist/desktop/main.mjs')], {
-        env: { ...process.env, WEFT_HOME: home },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = spawn(
+        process.execPath,
+        ['--import', join(root, 'desktop/testing/register-fake-electron.mjs'), join(root, 'dist/desktop/main.mjs')],
+        {
+          env: { ...process.env, WEFT_HOME: home },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
       let stdout = '';
       child.stdout!.on('data', (part: Buffer) => (stdout += part.toString()));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       expect(code).toBe(0);
-      const lines = stdout.trim().split('\n').map((line) => JSON.parse(line));
+      const lines = stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line));
       expect(lines).toContainEqual({ protocol: 'weft' });
       expect(lines).toContainEqual({ menu: ['File', 'Edit', 'View'] });
-      expect(lines.find((line) => line.window)!.window).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false, preload: join(root, 'dist/desktop/preload.cjs') });
-      expect(lines.find((line) => line.loaded)!.loaded).toEqual({ status: 302, location: '/', health: { ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) } });
+      expect(lines.find((line) => line.window)!.window).toMatchObject({
+        contextIsolation: true,
+        sandbox: true,
+        nodeIntegration: false,
+        preload: join(root, 'dist/desktop/preload.cjs'),
+      });
+      expect(lines.find((line) => line.loaded)!.loaded).toEqual({
+        status: 302,
+        location: '/',
+        health: { ok: true, version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+      });
     } finally {
       await rm(home, { recursive: true, force: true });
     }

@@ -1,4 +1,10 @@
-import type { BrowserWindow as ElectronBrowserWindow, BrowserWindowConstructorOptions, MenuItemConstructorOptions, OpenDialogOptions, OpenDialogReturnValue } from 'electron';
+import type {
+  BrowserWindow as ElectronBrowserWindow,
+  BrowserWindowConstructorOptions,
+  MenuItemConstructorOptions,
+  OpenDialogOptions,
+  OpenDialogReturnValue,
+} from 'electron';
 import { startServer, type RunningServer } from '../server/start-server.ts';
 import { deepLinkFromArgv, parseDeepLink, DEEP_LINK_SCHEME, type DeepLink } from './deep-link.ts';
 import { pickFolder } from './folder-picker.ts';
@@ -25,7 +31,12 @@ export interface ElectronModule {
   Menu: { buildFromTemplate(template: MenuItemConstructorOptions[]): unknown; setApplicationMenu(menu: unknown): void };
   shell: { openExternal(url: string): Promise<void> };
   dialog: { showOpenDialog(options: OpenDialogOptions): Promise<OpenDialogReturnValue> };
-  ipcMain: { handle(channel: string, listener: (event: { senderFrame?: { url: string } | null }, ...args: unknown[]) => unknown): void };
+  ipcMain: {
+    handle(
+      channel: string,
+      listener: (event: { senderFrame?: { url: string } | null }, ...args: unknown[]) => unknown,
+    ): void;
+  };
   safeStorage: SafeStorageLike;
 }
 
@@ -82,7 +93,12 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
 
   await app.whenReady();
   const cipher = safeStorageCipher(electron.safeStorage);
-  const server = await startServer({ port: 0, home: options.home, staticDir: options.staticDir, secretsCipher: cipher ?? undefined });
+  const server = await startServer({
+    port: 0,
+    home: options.home,
+    staticDir: options.staticDir,
+    secretsCipher: cipher ?? undefined,
+  });
   app.on('window-all-closed', () => app.quit());
   // Electron does not wait for promises: hold the quit until close() has flushed pending folder backups.
   let closed = false;
@@ -107,7 +123,11 @@ export async function startDesktop(electron: ElectronModule, options: DesktopOpt
   const created = new electron.BrowserWindow(windowOptions(options.preloadPath));
   window = created;
   const send = (commandId: string) => created.webContents.send(IPC.command, commandId);
-  electron.Menu.setApplicationMenu(electron.Menu.buildFromTemplate(menuTemplate({ platform: options.platform, appName: app.getName(), send, developer: !app.isPackaged })));
+  electron.Menu.setApplicationMenu(
+    electron.Menu.buildFromTemplate(
+      menuTemplate({ platform: options.platform, appName: app.getName(), send, developer: !app.isPackaged }),
+    ),
+  );
 
   created.webContents.on('will-navigate', (event: { preventDefault(): void }, url: string) => {
     if (isAllowedNavigation(url, server.origin)) return;

@@ -14,7 +14,13 @@ import { sampleCanvas } from '../tests/support/sample-canvas.ts';
 describe('window options and navigation', () => {
   it('isolates the renderer from Node', () => {
     const options = windowOptions('/app/preload.cjs');
-    expect(options.webPreferences).toMatchObject({ preload: '/app/preload.cjs', contextIsolation: true, sandbox: true, nodeIntegration: false, webviewTag: false });
+    expect(options.webPreferences).toMatchObject({
+      preload: '/app/preload.cjs',
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webviewTag: false,
+    });
   });
 
   it('keeps navigation on the server origin and sends web links to the OS browser', () => {
@@ -35,7 +41,12 @@ describe('menus', () => {
 
   it('has File, Edit and View menus that send command ids to the renderer', () => {
     const sent: string[] = [];
-    const template = menuTemplate({ platform: 'linux', appName: 'Weft', send: (id) => sent.push(id), developer: false });
+    const template = menuTemplate({
+      platform: 'linux',
+      appName: 'Weft',
+      send: (id) => sent.push(id),
+      developer: false,
+    });
     expect(labels(template)).toEqual(['File', 'Edit', 'View']);
     const file = template[0]!.submenu as MenuItemConstructorOptions[];
     expect(labels(file)).toEqual(['New canvas', undefined, 'Import…', 'Export…', undefined, 'quit']);
@@ -48,7 +59,9 @@ describe('menus', () => {
   it('adds the app menu on macOS and developer tools in development', () => {
     const template = menuTemplate({ platform: 'darwin', appName: 'Weft', send: () => undefined, developer: true });
     expect(labels(template)).toEqual(['Weft', 'File', 'Edit', 'View']);
-    expect((template[3]!.submenu as MenuItemConstructorOptions[]).some((item) => item.role === 'toggleDevTools')).toBe(true);
+    expect((template[3]!.submenu as MenuItemConstructorOptions[]).some((item) => item.role === 'toggleDevTools')).toBe(
+      true,
+    );
   });
 });
 
@@ -56,11 +69,27 @@ describe('weft:// links', () => {
   it('parses canvas, node and turn links and rejects anything else', () => {
     expect(parseDeepLink('weft://canvas/abc_1')).toEqual({ canvasId: 'abc_1', nodeId: null, turnKey: null });
     expect(parseDeepLink('weft://canvas/abc/node/n-2')).toEqual({ canvasId: 'abc', nodeId: 'n-2', turnKey: null });
-    expect(parseDeepLink('weft://canvas/abc/turn/claude-code%3As1%3A4')).toEqual({ canvasId: 'abc', nodeId: null, turnKey: 'claude-code:s1:4' });
-    for (const bad of ['https://canvas/abc', 'weft://canvas/../etc', 'weft://canvas/', 'weft://settings', 'weft://canvas/a/extra', 'weft://canvas/a/node/b/node/c', 'not a url']) {
+    expect(parseDeepLink('weft://canvas/abc/turn/claude-code%3As1%3A4')).toEqual({
+      canvasId: 'abc',
+      nodeId: null,
+      turnKey: 'claude-code:s1:4',
+    });
+    for (const bad of [
+      'https://canvas/abc',
+      'weft://canvas/../etc',
+      'weft://canvas/',
+      'weft://settings',
+      'weft://canvas/a/extra',
+      'weft://canvas/a/node/b/node/c',
+      'not a url',
+    ]) {
       expect(parseDeepLink(bad), bad).toBeNull();
     }
-    expect(deepLinkFromArgv(['/opt/Weft/weft', '--flag', 'weft://canvas/x'])).toEqual({ canvasId: 'x', nodeId: null, turnKey: null });
+    expect(deepLinkFromArgv(['/opt/Weft/weft', '--flag', 'weft://canvas/x'])).toEqual({
+      canvasId: 'x',
+      nodeId: null,
+      turnKey: null,
+    });
     expect(deepLinkFromArgv(['/opt/Weft/weft'])).toBeNull();
   });
 });
@@ -68,7 +97,11 @@ describe('weft:// links', () => {
 describe('single instance and key sealing', () => {
   it('quits a second instance and hands the first one its arguments', () => {
     const listeners: ((event: unknown, argv: string[], cwd: string) => void)[] = [];
-    const first = { requestSingleInstanceLock: () => true, quit: vi.fn(), on: (_event: 'second-instance', listener: (typeof listeners)[number]) => listeners.push(listener) };
+    const first = {
+      requestSingleInstanceLock: () => true,
+      quit: vi.fn(),
+      on: (_event: 'second-instance', listener: (typeof listeners)[number]) => listeners.push(listener),
+    };
     const received: string[][] = [];
     expect(claimSingleInstance(first, (argv) => received.push(argv))).toBe(true);
     listeners[0]!({}, ['weft', 'weft://canvas/a'], '/');
@@ -79,7 +112,11 @@ describe('single instance and key sealing', () => {
   });
 
   it('seals keys with safeStorage only when encryption is available', () => {
-    const available = { isEncryptionAvailable: () => true, encryptString: (text: string) => Buffer.from(`sealed:${text}`), decryptString: (buffer: Buffer) => buffer.toString().slice(7) };
+    const available = {
+      isEncryptionAvailable: () => true,
+      encryptString: (text: string) => Buffer.from(`sealed:${text}`),
+      decryptString: (buffer: Buffer) => buffer.toString().slice(7),
+    };
     const cipher = safeStorageCipher(available)!;
     expect(cipher.open(cipher.seal('sk-key'))).toBe('sk-key');
     expect(cipher.seal('sk-key')).not.toContain('sk-key');
@@ -104,7 +141,8 @@ function fakeElectron() {
   class FakeWindow {
     webContents = {
       send: (...args: unknown[]) => record.sent.push(args),
-      on: (event: string, listener: (...args: any[]) => void) => contentsListeners.set(event, [...(contentsListeners.get(event) ?? []), listener]),
+      on: (event: string, listener: (...args: any[]) => void) =>
+        contentsListeners.set(event, [...(contentsListeners.get(event) ?? []), listener]),
       setWindowOpenHandler: (handler: typeof record.openHandler) => {
         record.openHandler = handler;
       },
@@ -136,21 +174,34 @@ function fakeElectron() {
         record.protocol = scheme;
         return true;
       },
-      on: (event: string, listener: (...args: any[]) => void) => appListeners.set(event, [...(appListeners.get(event) ?? []), listener]),
+      on: (event: string, listener: (...args: any[]) => void) =>
+        appListeners.set(event, [...(appListeners.get(event) ?? []), listener]),
       getName: () => 'Weft',
       isPackaged: true,
     },
     BrowserWindow: FakeWindow,
-    Menu: { buildFromTemplate: (template: MenuItemConstructorOptions[]) => template, setApplicationMenu: (menu: unknown) => (record.menu = menu as MenuItemConstructorOptions[]) },
+    Menu: {
+      buildFromTemplate: (template: MenuItemConstructorOptions[]) => template,
+      setApplicationMenu: (menu: unknown) => (record.menu = menu as MenuItemConstructorOptions[]),
+    },
     shell: { openExternal: async (url: string) => void record.opened.push(url) },
     dialog: { showOpenDialog: async () => ({ canceled: false, filePaths: ['/home/person/backups'] }) },
-    ipcMain: { handle: (channel: string, listener: (typeof handlers extends Map<string, infer L> ? L : never)) => handlers.set(channel, listener) },
+    ipcMain: {
+      handle: (channel: string, listener: typeof handlers extends Map<string, infer L> ? L : never) =>
+        handlers.set(channel, listener),
+    },
     safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
   };
   const emit = (map: typeof appListeners, event: string, ...args: unknown[]) => {
     for (const listener of map.get(event) ?? []) listener(...args);
   };
-  return { electron: electron as unknown as ElectronModule, record, handlers, emitApp: (event: string, ...args: unknown[]) => emit(appListeners, event, ...args), emitContents: (event: string, ...args: unknown[]) => emit(contentsListeners, event, ...args) };
+  return {
+    electron: electron as unknown as ElectronModule,
+    record,
+    handlers,
+    emitApp: (event: string, ...args: unknown[]) => emit(appListeners, event, ...args),
+    emitContents: (event: string, ...args: unknown[]) => emit(contentsListeners, event, ...args),
+  };
 }
 
 describe('startDesktop', () => {
@@ -165,13 +216,25 @@ describe('startDesktop', () => {
   it('starts the real server on a free loopback port and opens a locked-down window on it with the token', async () => {
     home = await mkdtemp(join(tmpdir(), 'weft-desktop-'));
     const fake = fakeElectron();
-    desktop = await startDesktop(fake.electron, { home, staticDir: join(home, 'no-ui'), preloadPath: '/app/preload.cjs', argv: ['weft', 'weft://canvas/c1/node/n1'], platform: 'linux' });
+    desktop = await startDesktop(fake.electron, {
+      home,
+      staticDir: join(home, 'no-ui'),
+      preloadPath: '/app/preload.cjs',
+      argv: ['weft', 'weft://canvas/c1/node/n1'],
+      platform: 'linux',
+    });
     expect(desktop).not.toBeNull();
     const { server } = desktop!;
     expect(server.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(server.port).not.toBe(4317);
-    expect(fake.record.loadedUrl).toContain(`${server.origin}/?token=${server.token} -> 302 / weft_token=${server.token}`);
-    expect(fake.record.windowOptions!.webPreferences).toMatchObject({ contextIsolation: true, sandbox: true, nodeIntegration: false });
+    expect(fake.record.loadedUrl).toContain(
+      `${server.origin}/?token=${server.token} -> 302 / weft_token=${server.token}`,
+    );
+    expect(fake.record.windowOptions!.webPreferences).toMatchObject({
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+    });
     expect(fake.record.protocol).toBe('weft');
     expect(fake.record.menu!.map((item) => item.label)).toEqual(['File', 'Edit', 'View']);
 
@@ -181,9 +244,17 @@ describe('startDesktop', () => {
 
     // The link from the command line is delivered once the page has loaded; later ones arrive via open-url.
     fake.emitContents('did-finish-load');
-    expect(fake.record.sent).toContainEqual(['weft:command', 'open-link', { canvasId: 'c1', nodeId: 'n1', turnKey: null }]);
+    expect(fake.record.sent).toContainEqual([
+      'weft:command',
+      'open-link',
+      { canvasId: 'c1', nodeId: 'n1', turnKey: null },
+    ]);
     fake.emitApp('open-url', { preventDefault: () => undefined }, 'weft://canvas/c2');
-    expect(fake.record.sent).toContainEqual(['weft:command', 'open-link', { canvasId: 'c2', nodeId: null, turnKey: null }]);
+    expect(fake.record.sent).toContainEqual([
+      'weft:command',
+      'open-link',
+      { canvasId: 'c2', nodeId: null, turnKey: null },
+    ]);
 
     // Navigation away is refused; web links go to the OS browser.
     const prevented = vi.fn();
@@ -202,7 +273,13 @@ describe('startDesktop', () => {
   it('holds the quit until the server has closed (pending backups written), then quits', async () => {
     home = await mkdtemp(join(tmpdir(), 'weft-desktop-'));
     const fake = fakeElectron();
-    desktop = await startDesktop(fake.electron, { home, staticDir: join(home, 'no-ui'), preloadPath: '/p', argv: [], platform: 'linux' });
+    desktop = await startDesktop(fake.electron, {
+      home,
+      staticDir: join(home, 'no-ui'),
+      preloadPath: '/p',
+      argv: [],
+      platform: 'linux',
+    });
     const backupFolder = join(home, 'backup');
     await desktop!.server.context.settings.update((current) => ({ ...current, backupFolder }));
     desktop!.server.context.backup.schedule(sampleCanvas('c1', 'Quit test'));
@@ -222,6 +299,8 @@ describe('startDesktop', () => {
     home = await mkdtemp(join(tmpdir(), 'weft-desktop-'));
     const fake = fakeElectron();
     (fake.electron.app as { requestSingleInstanceLock: () => boolean }).requestSingleInstanceLock = () => false;
-    expect(await startDesktop(fake.electron, { home, staticDir: home, preloadPath: '/p', argv: [], platform: 'linux' })).toBeNull();
+    expect(
+      await startDesktop(fake.electron, { home, staticDir: home, preloadPath: '/p', argv: [], platform: 'linux' }),
+    ).toBeNull();
   });
 });

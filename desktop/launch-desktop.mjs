@@ -24,8 +24,12 @@ if (typeof electronBinary !== 'string') {
 }
 
 const run = (args) => spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
-if (run([path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn']).status !== 0) process.exit(1);
+if (run([path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn']).status !== 0)
+  process.exit(1);
 if (run([path.join(root, 'desktop/build-desktop.mjs')]).status !== 0) process.exit(1);
 
-const child = spawn(electronBinary, [path.join(root, 'dist/desktop/main.mjs'), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+const child = spawn(electronBinary, [path.join(root, 'dist/desktop/main.mjs'), ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: 'inherit',
+});
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

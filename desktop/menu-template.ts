@@ -39,7 +39,18 @@ export function menuTemplate(options: MenuTemplateOptions): MenuItemConstructorO
   const mac = options.platform === 'darwin';
   const template: MenuItemConstructorOptions[] = [];
   if (mac) {
-    template.push({ label: options.appName, submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }] });
+    template.push({
+      label: options.appName,
+      submenu: [
+        { role: 'about' },
+        { type: 'separator' },
+        { role: 'hide' },
+        { role: 'hideOthers' },
+        { role: 'unhide' },
+        { type: 'separator' },
+        { role: 'quit' },
+      ],
+    });
   }
   template.push({
     label: 'File',

@@ -17,7 +17,11 @@ let atlas: AtlasApp;
 let canvas: CanvasDriver;
 let hashesBefore: Record<string, string>;
 let piOriginal: Buffer;
-const appended = piTurnLines('Add a third item: ship it. [live:3]', 'Added “ship it” as a third unchecked item in TODO.md.', 3);
+const appended = piTurnLines(
+  'Add a third item: ship it. [live:3]',
+  'Added “ship it” as a third unchecked item in TODO.md.',
+  3,
+);
 
 beforeAll(async () => {
   atlas = await launchAtlasApp();
@@ -32,8 +36,14 @@ afterAll(async () => {
 const page = () => atlas.app.page;
 const snapshot = () => page().evaluate(canvasSnapshot) as Promise<CanvasSnapshot>;
 const sessionCards = () => page().getByTestId('atlas-session');
-const clearToasts = () => page().evaluate(() => (window as unknown as { weft: { store: { setState(patch: object): void } } }).weft.store.setState({ toasts: [] }));
-const fitView = () => page().evaluate(() => (window as unknown as { weft: { commands: { run(id: string): unknown } } }).weft.commands.run('fit-view'));
+const clearToasts = () =>
+  page().evaluate(() =>
+    (window as unknown as { weft: { store: { setState(patch: object): void } } }).weft.store.setState({ toasts: [] }),
+  );
+const fitView = () =>
+  page().evaluate(() =>
+    (window as unknown as { weft: { commands: { run(id: string): unknown } } }).weft.commands.run('fit-view'),
+  );
 
 /** A screenshot with the toasts cleared and the canvas fitted around the open panel. */
 async function canvasScreenshot(name: string): Promise<void> {
@@ -44,12 +54,22 @@ async function canvasScreenshot(name: string): Promise<void> {
 }
 
 async function openAtlas(): Promise<void> {
-  if (!(await page().getByTestId('atlas-view').isVisible().catch(() => false))) await page().getByTestId('tab-atlas').click();
+  if (
+    !(await page()
+      .getByTestId('atlas-view')
+      .isVisible()
+      .catch(() => false))
+  )
+    await page().getByTestId('tab-atlas').click();
   await page().getByTestId('atlas-view').waitFor();
   await page().waitForFunction(() => document.querySelectorAll('[data-testid="atlas-session"]').length > 0);
 }
 
-async function mirrorFromAtlas(sessionId: string, where: 'mirror-new' | 'mirror-current', follow = false): Promise<void> {
+async function mirrorFromAtlas(
+  sessionId: string,
+  where: 'mirror-new' | 'mirror-current',
+  follow = false,
+): Promise<void> {
   await openAtlas();
   await page().locator(`[data-testid="atlas-session"][data-session-id="${sessionId}"]`).click();
   const detail = page().locator(`[data-testid="session-detail"][data-session-id="${sessionId}"]`);
@@ -78,11 +98,19 @@ describe('Session Atlas in the app', () => {
     await page().waitForFunction(() => document.querySelectorAll('[data-testid="atlas-session"]').length === 13);
 
     await page().getByTestId('runner-pi').click();
-    await page().waitForFunction(() => [...document.querySelectorAll('[data-testid="atlas-session"]')].every((card) => card.getAttribute('data-runner') === 'pi') && document.querySelectorAll('[data-testid="atlas-session"]').length === 4);
+    await page().waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid="atlas-session"]')].every(
+          (card) => card.getAttribute('data-runner') === 'pi',
+        ) && document.querySelectorAll('[data-testid="atlas-session"]').length === 4,
+    );
     await page().getByTestId('runner-all').click();
 
     await page().getByTestId('atlas-sort').selectOption('turns');
-    await page().waitForFunction(() => document.querySelector('[data-testid="atlas-session"] [data-testid="turn-count"]')?.textContent === '2 turns');
+    await page().waitForFunction(
+      () =>
+        document.querySelector('[data-testid="atlas-session"] [data-testid="turn-count"]')?.textContent === '2 turns',
+    );
 
     await page().getByTestId('atlas-subagents').check();
     await page().waitForFunction(() => document.querySelectorAll('[data-testid="atlas-session"]').length === 14);
@@ -99,7 +127,10 @@ describe('Session Atlas in the app', () => {
     await mirrorFromAtlas(CLAUDE_SUBAGENT_SESSION, 'mirror-new');
     await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 2);
     const state = await snapshot();
-    const [parent, branch] = [state.nodes.find((node) => !node.delegatedBy)!, state.nodes.find((node) => node.delegatedBy)!];
+    const [parent, branch] = [
+      state.nodes.find((node) => !node.delegatedBy)!,
+      state.nodes.find((node) => node.delegatedBy)!,
+    ];
     expect(branch.delegatedBy).toBe(parent.turnKey);
     expect(branch.position.x).toBeGreaterThan(parent.position.x);
     expect(state.wires).toEqual([{ from: parent.id, to: branch.id, kind: 'solid' }]);
@@ -126,10 +157,16 @@ describe('Session Atlas in the app', () => {
     await canvas.open(question);
     const preview = canvas.panel.getByTestId('preview');
     await preview.waitFor();
-    await page().waitForFunction(() => (document.querySelector('[data-testid="preview"]')?.textContent ?? '').includes('their contents were left out of this context'));
+    await page().waitForFunction(() =>
+      (document.querySelector('[data-testid="preview"]')?.textContent ?? '').includes(
+        'their contents were left out of this context',
+      ),
+    );
     const text = (await preview.textContent())!;
     expect(text).toContain('Mark the first item as done');
-    expect(text).toMatch(/\[Execution: \d+ tool steps? touched [^\]]*TODO\.md; their contents were left out of this context\]/);
+    expect(text).toMatch(
+      /\[Execution: \d+ tool steps? touched [^\]]*TODO\.md; their contents were left out of this context\]/,
+    );
     expect(await canvas.previewSources()).toContain(last);
 
     // Including the record is a toggle in the mirror node's panel; an edit shows it differs from its source.
@@ -140,7 +177,9 @@ describe('Session Atlas in the app', () => {
     await canvas.panel.getByTestId('mirror-differs').waitFor();
     await canvas.card(last).getByTestId('mirror-edited').waitFor();
     await canvas.open(question);
-    await page().waitForFunction(() => (document.querySelector('[data-testid="preview"]')?.textContent ?? '').includes('[Execution record:'));
+    await page().waitForFunction(() =>
+      (document.querySelector('[data-testid="preview"]')?.textContent ?? '').includes('[Execution record:'),
+    );
     expect(await canvas.panel.getByTestId('preview').textContent()).toContain('My shorter summary of the answer.');
     await canvas.open(last);
     await canvasScreenshot('atlas-mirrored-canvas');
@@ -156,14 +195,21 @@ describe('Session Atlas in the app', () => {
     const before = await snapshot();
     const started = Date.now();
     appendFileSync(join(atlas.fixtures.sessions, PI_MULTI_FILE), appended);
-    await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 3, undefined, { timeout: 10_000 });
+    await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 3, undefined, {
+      timeout: 10_000,
+    });
     const latency = Date.now() - started;
     expect(latency).toBeLessThan(5000);
     await page().locator('[data-testid="node-card"]', { hasText: 'Add a third item: ship it.' }).waitFor();
     const after = await snapshot();
-    for (const node of before.nodes) expect(after.nodes.find((item) => item.id === node.id)?.position).toEqual(node.position);
+    for (const node of before.nodes)
+      expect(after.nodes.find((item) => item.id === node.id)?.position).toEqual(node.position);
     const added = after.nodes.find((node) => node.question?.includes('Add a third item'))!;
-    expect(after.wires).toContainEqual({ from: before.ledgers[0]!.nodeIdByTurnKey[before.ledgers[0]!.turnKeys[1]!], to: added.id, kind: 'solid' });
+    expect(after.wires).toContainEqual({
+      from: before.ledgers[0]!.nodeIdByTurnKey[before.ledgers[0]!.turnKeys[1]!],
+      to: added.id,
+      kind: 'solid',
+    });
 
     await mirrorFromAtlas(PI_MULTI_SESSION, 'mirror-current');
     await page().getByTestId('toast').filter({ hasText: 'no new turns' }).waitFor();
@@ -182,7 +228,9 @@ describe('Session Atlas in the app', () => {
     await page().getByTestId('why-view').waitFor();
     await page().getByTestId('why-hit').first().waitFor();
     expect(await page().getByTestId('why-input').inputValue()).toBe('/tmp/realsessions/out/pi/multi-turn/repo/TODO.md');
-    const hits = await page().getByTestId('why-hit').evaluateAll((items) => items.map((item) => item.getAttribute('data-turn-key')));
+    const hits = await page()
+      .getByTestId('why-hit')
+      .evaluateAll((items) => items.map((item) => item.getAttribute('data-turn-key')));
     expect(hits).toContain(ledger.turnKeys[0]);
     await clearToasts();
     await canvas.screenshot('atlas-why');
@@ -190,7 +238,12 @@ describe('Session Atlas in the app', () => {
     // Read-only turns are left out unless asked for (like `weft why`); the toggle asks the same target again.
     const includeRead = page().getByTestId('why-include-read');
     expect(await includeRead.isChecked()).toBe(false);
-    const [withReads] = await Promise.all([page().waitForResponse((response) => response.url().includes('/api/atlas/why?') && response.url().includes('includeRead=true')), includeRead.check()]);
+    const [withReads] = await Promise.all([
+      page().waitForResponse(
+        (response) => response.url().includes('/api/atlas/why?') && response.url().includes('includeRead=true'),
+      ),
+      includeRead.check(),
+    ]);
     expect(withReads.ok()).toBe(true);
     await page().getByTestId('why-hit').first().waitFor();
     await includeRead.uncheck();
@@ -204,15 +257,27 @@ describe('Session Atlas in the app', () => {
     const codexLedger = codex.ledgers.find((item) => item.sessionId === CODEX_MULTI_SESSION)!;
     const target = codexLedger.nodeIdByTurnKey[codexLedger.turnKeys[1]!]!;
     await page().locator(`[data-testid="node-panel"][data-node-id="${target}"]`).waitFor();
-    expect(await page().evaluate(() => (window as unknown as { weft: { store: { getState(): { selectedNodeIds: string[] } } } }).weft.store.getState().selectedNodeIds)).toEqual([target]);
+    expect(
+      await page().evaluate(
+        () =>
+          (
+            window as unknown as { weft: { store: { getState(): { selectedNodeIds: string[] } } } }
+          ).weft.store.getState().selectedNodeIds,
+      ),
+    ).toEqual([target]);
   });
 
   it('never wrote a byte under the session roots', async () => {
     const after = hashTree(atlas.fixtures.sessions);
     expect(Object.keys(after).sort()).toEqual(Object.keys(hashesBefore).sort());
-    for (const path of Object.keys(after)) if (path !== PI_MULTI_FILE) expect(after[path], path).toBe(hashesBefore[path]);
+    for (const path of Object.keys(after))
+      if (path !== PI_MULTI_FILE) expect(after[path], path).toBe(hashesBefore[path]);
     // The one file this test appended to holds exactly the original bytes plus the appended lines.
-    expect(readFileSync(join(atlas.fixtures.sessions, PI_MULTI_FILE)).equals(Buffer.concat([piOriginal, Buffer.from(appended)]))).toBe(true);
+    expect(
+      readFileSync(join(atlas.fixtures.sessions, PI_MULTI_FILE)).equals(
+        Buffer.concat([piOriginal, Buffer.from(appended)]),
+      ),
+    ).toBe(true);
     expect(atlas.app.pageErrors).toEqual([]);
   });
 });

@@ -34,7 +34,10 @@ describe('Weft in the browser', () => {
     const staleCard = page().locator('[data-testid="node-card"][data-stale="true"]').first();
     await staleCard.locator('.card-header').click();
     await canvas.panel.getByTestId('preview').waitFor();
-    expect(await canvas.panel.getByTestId('stale-mark').count() + await canvas.panel.getByTestId('stale-section').count()).toBeGreaterThan(0);
+    expect(
+      (await canvas.panel.getByTestId('stale-mark').count()) +
+        (await canvas.panel.getByTestId('stale-section').count()),
+    ).toBeGreaterThan(0);
     await canvas.screenshot('node-panel-preview');
   });
 
@@ -69,7 +72,9 @@ describe('Weft in the browser', () => {
     dispatchedHash = hash;
 
     await page().getByTestId('tab-events').click();
-    const commits = await page().locator('[data-testid="event-row"][data-op="commit"]').evaluateAll((rows) => rows.map((row) => JSON.parse(row.getAttribute('data-meta')!).requestHash));
+    const commits = await page()
+      .locator('[data-testid="event-row"][data-op="commit"]')
+      .evaluateAll((rows) => rows.map((row) => JSON.parse(row.getAttribute('data-meta')!).requestHash));
     expect(commits).toContain(hash);
     await page().getByTestId('tab-canvas').click();
   });
@@ -83,7 +88,9 @@ describe('Weft in the browser', () => {
     expect(await canvas.panel.getByTestId('stale-section').textContent()).toContain('What is Mie scattering?');
     expect(await canvas.previewHash()).not.toBe(dispatchedHash);
     await canvas.open(ids.third);
-    const marked = canvas.panel.locator(`[data-testid="preview-message"][data-source-node="${ids.downstream}"] [data-testid="stale-mark"]`);
+    const marked = canvas.panel.locator(
+      `[data-testid="preview-message"][data-source-node="${ids.downstream}"] [data-testid="stale-mark"]`,
+    );
     expect(await marked.count()).toBe(1);
   });
 
@@ -111,28 +118,63 @@ describe('Weft in the browser', () => {
   });
 
   it('a reload keeps everything', async () => {
-    const before = await page().evaluate(() => JSON.stringify((window as unknown as { weft: { store: { getState(): { exportDocument(): unknown } } } }).weft.store.getState().exportDocument()));
-    await page().evaluate(() => (window as unknown as { weft: { store: { getState(): { flush(): Promise<void> } } } }).weft.store.getState().flush());
+    const before = await page().evaluate(() =>
+      JSON.stringify(
+        (window as unknown as { weft: { store: { getState(): { exportDocument(): unknown } } } }).weft.store
+          .getState()
+          .exportDocument(),
+      ),
+    );
+    await page().evaluate(() =>
+      (window as unknown as { weft: { store: { getState(): { flush(): Promise<void> } } } }).weft.store
+        .getState()
+        .flush(),
+    );
     await app.reload();
     await canvas.card(ids.downstream).waitFor();
-    const after = await page().evaluate(() => JSON.stringify((window as unknown as { weft: { store: { getState(): { exportDocument(): unknown } } } }).weft.store.getState().exportDocument()));
+    const after = await page().evaluate(() =>
+      JSON.stringify(
+        (window as unknown as { weft: { store: { getState(): { exportDocument(): unknown } } } }).weft.store
+          .getState()
+          .exportDocument(),
+      ),
+    );
     expect(JSON.parse(after)).toEqual(JSON.parse(before));
     expect(await canvas.card(ids.upstream).getByTestId('badge-archived').count()).toBe(1);
   });
 
   it('exports .weft.json and imports it back identically', async () => {
     await page().getByTestId('canvas-menu').click();
-    const [download] = await Promise.all([page().waitForEvent('download'), page().getByTestId('canvas-export').click()]);
+    const [download] = await Promise.all([
+      page().waitForEvent('download'),
+      page().getByTestId('canvas-export').click(),
+    ]);
     const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
     expect(exported.format).toBe('weft.canvas');
     expect(JSON.stringify(exported)).not.toMatch(/sk-[a-z0-9]/i);
-    await page().getByTestId('canvas-import-file').setInputFiles({ name: 'sky.weft.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(exported)) });
+    await page()
+      .getByTestId('canvas-import-file')
+      .setInputFiles({
+        name: 'sky.weft.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify(exported)),
+      });
     await page().getByTestId('toast').filter({ hasText: 'Imported' }).waitFor();
-    const imported = await page().evaluate(() => (window as unknown as { weft: { store: { getState(): { exportDocument(): unknown } } } }).weft.store.getState().exportDocument()) as typeof exported;
+    const imported = (await page().evaluate(() =>
+      (window as unknown as { weft: { store: { getState(): { exportDocument(): unknown } } } }).weft.store
+        .getState()
+        .exportDocument(),
+    )) as typeof exported;
     expect(imported.canvas.id).not.toBe(exported.canvas.id);
     expect({ ...imported, canvas: { ...imported.canvas, id: exported.canvas.id } }).toEqual(exported);
 
-    await page().getByTestId('canvas-import-file').setInputFiles({ name: 'future.weft.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ ...exported, version: 99 })) });
+    await page()
+      .getByTestId('canvas-import-file')
+      .setInputFiles({
+        name: 'future.weft.json',
+        mimeType: 'application/json',
+        buffer: Buffer.from(JSON.stringify({ ...exported, version: 99 })),
+      });
     await page().locator('[data-testid="toast"][data-code="newer-version"]').waitFor();
   });
 
@@ -169,7 +211,12 @@ describe('Weft in the browser', () => {
 
     await page().getByTestId('tab-canvas').click();
     await canvas.open(ids.downstream);
-    const modelId = await canvas.panel.getByTestId('model-picker').locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value).find((value) => value.includes('scripted-model')));
+    const modelId = await canvas.panel
+      .getByTestId('model-picker')
+      .locator('option')
+      .evaluateAll((options) =>
+        options.map((option) => (option as HTMLOptionElement).value).find((value) => value.includes('scripted-model')),
+      );
     expect(modelId).toBeTruthy();
     await canvas.panel.getByTestId('model-picker').selectOption(modelId!);
     await canvas.ask(ids.downstream);
@@ -193,7 +240,18 @@ describe('Weft in the browser', () => {
     expect(ended.aborted).toBe(true);
     await canvas.panel.getByTestId('ask').waitFor();
     // A partial answer is kept as a "stopped" version, never as a complete one.
-    const statuses = await page().evaluate((nodeId) => ((window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, { versions: { status: string }[] }> } } } } }).weft.store.getState().graph.nodes.get(nodeId)!.versions.map((version) => version.status)), ids.downstream);
+    const statuses = await page().evaluate(
+      (nodeId) =>
+        (
+          window as unknown as {
+            weft: { store: { getState(): { graph: { nodes: Map<string, { versions: { status: string }[] }> } } } };
+          }
+        ).weft.store
+          .getState()
+          .graph.nodes.get(nodeId)!
+          .versions.map((version) => version.status),
+      ids.downstream,
+    );
     expect(statuses.slice(versions).every((status) => status !== 'complete')).toBe(true);
   });
 
@@ -201,21 +259,32 @@ describe('Weft in the browser', () => {
     const source = await canvas.addQuestion('Which gas scatters most?');
     const target = await canvas.addQuestion('Does humidity matter?');
     await canvas.connect(source, target);
-    const edge = page().locator(`.react-flow__edge[data-id]`).filter({ has: page().locator('path') }).last();
+    const edge = page()
+      .locator(`.react-flow__edge[data-id]`)
+      .filter({ has: page().locator('path') })
+      .last();
     await edge.click({ force: true });
     await page().getByTestId('wire-toolbar').waitFor();
     await page().getByTestId('wire-toolbar').getByText('Dashed · quote').click();
     await canvas.open(target);
-    let layers = await canvas.panel.getByTestId('preview-message').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
+    let layers = await canvas.panel
+      .getByTestId('preview-message')
+      .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
     expect(layers).toEqual(['references', 'question']);
 
-    await page().locator('.react-flow__pane').click({ position: { x: 40, y: 300 } });
+    await page()
+      .locator('.react-flow__pane')
+      .click({ position: { x: 40, y: 300 } });
     await page().keyboard.press('Control+z');
     await canvas.open(target);
-    layers = await canvas.panel.getByTestId('preview-message').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
+    layers = await canvas.panel
+      .getByTestId('preview-message')
+      .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
     expect(layers).toEqual(['chain', 'question']);
 
-    await page().locator('.react-flow__pane').click({ position: { x: 40, y: 300 } });
+    await page()
+      .locator('.react-flow__pane')
+      .click({ position: { x: 40, y: 300 } });
     await page().keyboard.press('Control+f');
     await page().getByTestId('canvas-search').locator('input').fill('humidity');
     expect(await page().getByTestId('search-count').textContent()).toBe('1 found');

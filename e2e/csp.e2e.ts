@@ -14,8 +14,19 @@ let home: string;
 beforeAll(async () => {
   ensureBuilt();
   home = await mkdtemp(path.join(tmpdir(), 'weft-csp-'));
-  server = await startServer({ port: 0, home, staticDir: path.join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null });
-  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  server = await startServer({
+    port: 0,
+    home,
+    staticDir: path.join(repoRoot, 'dist/ui'),
+    env: {},
+    dotenvPath: null,
+    ollamaUrl: null,
+  });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
 }, 180_000);
 afterAll(async () => {
   await browser?.close().catch(() => {});
@@ -48,7 +59,9 @@ describe('content security policy', () => {
     await page.exposeFunction('reportViolation', (violation: string) => violations.push(violation));
     await page.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
-        (window as unknown as { reportViolation(text: string): void }).reportViolation(`${event.violatedDirective} ${event.blockedURI}`);
+        (window as unknown as { reportViolation(text: string): void }).reportViolation(
+          `${event.violatedDirective} ${event.blockedURI}`,
+        );
       });
     });
     const landing = await page.goto(server.url);
@@ -57,10 +70,16 @@ describe('content security policy', () => {
     await page.getByTestId('add-material').click();
     await page.getByTestId('material-tab-pdf').click();
     const pdf = await readFile(path.join(repoRoot, 'tests/fixtures/two-pages.pdf'));
-    await page.getByTestId('material-pdf-file').setInputFiles({ name: 'two-pages.pdf', mimeType: 'application/pdf', buffer: pdf });
+    await page
+      .getByTestId('material-pdf-file')
+      .setInputFiles({ name: 'two-pages.pdf', mimeType: 'application/pdf', buffer: pdf });
     await page.getByTestId('pdf-pages').waitFor({ timeout: 30_000 });
     // pdf.js rendered page 1 (its worker ran under the policy) and laid its text over it.
-    await page.waitForFunction(() => (document.querySelector('[data-testid="pdf-pages"]')?.textContent ?? '').trim().length > 0, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      () => (document.querySelector('[data-testid="pdf-pages"]')?.textContent ?? '').trim().length > 0,
+      undefined,
+      { timeout: 30_000 },
+    );
     expect(consoleErrors).toEqual([]);
     // zod 4 probes `Function('')` once to decide on its JIT; the policy refuses it, zod catches that and interprets
     // instead (the app above parsed its data and read the PDF). Nothing else may be refused: no script, worker,

@@ -10,7 +10,10 @@ let canvas: CanvasDriver;
 const page = () => app.page;
 
 // A 1×1 transparent PNG.
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 beforeAll(async () => {
   app = await launchApp();
@@ -27,7 +30,11 @@ afterAll(async () => {
 
 /** Node ids on the canvas (from the store: off-screen cards are not in the DOM). */
 function nodeIds(): Promise<string[]> {
-  return page().evaluate(() => [...(window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, unknown> } } } } }).weft.store.getState().graph.nodes.keys()]);
+  return page().evaluate(() => [
+    ...(window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, unknown> } } } } }).weft.store
+      .getState()
+      .graph.nodes.keys(),
+  ]);
 }
 
 async function newMaterialIds(before: Set<string>): Promise<string[]> {
@@ -45,7 +52,9 @@ describe('materials', () => {
     const question = await canvas.addQuestion('Why is the sky paler near the horizon?');
     await canvas.connect(material!, question);
     await canvas.open(question);
-    const layers = await canvas.panel.getByTestId('preview-message').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
+    const layers = await canvas.panel
+      .getByTestId('preview-message')
+      .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-layer')));
     expect(layers).toEqual(['materials', 'question']);
     expect(await canvas.panel.getByTestId('preview-message').first().textContent()).toContain('paler near the horizon');
 
@@ -60,12 +69,21 @@ describe('materials', () => {
     const before = new Set(await nodeIds());
     await page().getByTestId('add-material').click();
     await page().getByTestId('material-tab-pdf').click();
-    const pdf = minimalPdf([['Rayleigh scattering scales as the inverse fourth power.'], ['Mie scattering is nearly flat in wavelength.']]);
-    await page().getByTestId('material-pdf-file').setInputFiles({ name: 'optics.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    const pdf = minimalPdf([
+      ['Rayleigh scattering scales as the inverse fourth power.'],
+      ['Mie scattering is nearly flat in wavelength.'],
+    ]);
+    await page()
+      .getByTestId('material-pdf-file')
+      .setInputFiles({ name: 'optics.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
     await page().getByTestId('pdf-pages').waitFor({ timeout: 30_000 });
     // Page 1 is drawn on a canvas with pdf.js's text layer over it.
     await page().locator('[data-page="1"][data-state="ready"]').waitFor({ timeout: 30_000 });
-    expect(await page().locator('[data-page="1"] canvas').evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0)).toBe(true);
+    expect(
+      await page()
+        .locator('[data-page="1"] canvas')
+        .evaluate((canvas: HTMLCanvasElement) => canvas.width > 0 && canvas.height > 0),
+    ).toBe(true);
     expect(await page().locator('[data-page="1"] .textLayer').textContent()).toContain('inverse fourth power');
     await page().getByTestId('material-pdf-whole').click();
     // The whole document's text is read on demand (a long PDF opens without reading every page first).
@@ -81,7 +99,9 @@ describe('materials', () => {
     await page().getByTestId('add-material').click();
     await page().getByTestId('material-tab-pdf').click();
     const pdf = minimalPdf([['Page one text.'], ['Mie scattering is nearly flat in wavelength.']]);
-    await page().getByTestId('material-pdf-file').setInputFiles({ name: 'optics.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    await page()
+      .getByTestId('material-pdf-file')
+      .setInputFiles({ name: 'optics.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
     await page().getByTestId('pdf-pages').waitFor({ timeout: 30_000 });
     // Pages render as they scroll into view: bring page 2 in and wait for its text layer.
     await page().locator('[data-page="2"]').scrollIntoViewIfNeeded();
@@ -111,7 +131,9 @@ describe('materials', () => {
     await page().getByTestId('add-material').click();
     await page().getByTestId('material-tab-pdf').click();
     const pdf = minimalPdf([['Blue light scatters most.'], ['Mie scattering is nearly flat in wavelength.']]);
-    await page().getByTestId('material-pdf-file').setInputFiles({ name: 'span.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
+    await page()
+      .getByTestId('material-pdf-file')
+      .setInputFiles({ name: 'span.pdf', mimeType: 'application/pdf', buffer: Buffer.from(pdf) });
     await page().locator('[data-page="1"][data-state="ready"]').waitFor({ timeout: 30_000 });
     await page().locator('[data-page="2"]').scrollIntoViewIfNeeded();
     await page().locator('[data-page="2"][data-state="ready"]').waitFor({ timeout: 30_000 });
@@ -119,7 +141,8 @@ describe('materials', () => {
     await page().evaluate(() => {
       const textIn = (selector: string, needle: string) => {
         const walker = document.createTreeWalker(document.querySelector(selector)!, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) if (node.textContent!.includes(needle)) return node;
+        for (let node = walker.nextNode(); node; node = walker.nextNode())
+          if (node.textContent!.includes(needle)) return node;
         throw new Error(`no ${needle}`);
       };
       const start = textIn('[data-page="1"] .textLayer', 'scatters most');
@@ -139,9 +162,15 @@ describe('materials', () => {
 
   it('a web page snapshot records its final address and fetch time', async () => {
     const site = createServer((request, response) => {
-      if (request.url === '/old') { response.writeHead(302, { location: '/article' }); response.end(); return; }
+      if (request.url === '/old') {
+        response.writeHead(302, { location: '/article' });
+        response.end();
+        return;
+      }
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<html><head><title>Sky notes</title></head><body><article><h1>Sky notes</h1><p>The sky is blue because short wavelengths scatter more strongly in air, a result known since the nineteenth century and measured many times since.</p><p>Sunsets are red because the long path through air removes the blue.</p></article></body></html>');
+      response.end(
+        '<html><head><title>Sky notes</title></head><body><article><h1>Sky notes</h1><p>The sky is blue because short wavelengths scatter more strongly in air, a result known since the nineteenth century and measured many times since.</p><p>Sunsets are red because the long path through air removes the blue.</p></article></body></html>',
+      );
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const port = (site.address() as AddressInfo).port;
@@ -154,7 +183,9 @@ describe('materials', () => {
       await page().getByTestId('material-dialog').waitFor({ state: 'detached', timeout: 30_000 });
       const [material] = await newMaterialIds(before);
       await canvas.open(material!);
-      expect(await canvas.panel.getByTestId('material-provenance').textContent()).toMatch(new RegExp(`127\\.0\\.0\\.1:${port}/article, fetched`));
+      expect(await canvas.panel.getByTestId('material-provenance').textContent()).toMatch(
+        new RegExp(`127\\.0\\.0\\.1:${port}/article, fetched`),
+      );
       expect(await canvas.panel.getByTestId('material-text').inputValue()).toContain('short wavelengths scatter');
     } finally {
       site.close();
@@ -165,7 +196,9 @@ describe('materials', () => {
     const before = new Set(await nodeIds());
     await page().getByTestId('add-material').click();
     await page().getByTestId('material-tab-image').click();
-    await page().getByTestId('material-image-file').setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
+    await page()
+      .getByTestId('material-image-file')
+      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: PNG });
     await page().getByTestId('material-dialog').waitFor({ state: 'detached' });
     const [image] = await newMaterialIds(before);
     expect(image).toBeTruthy();
@@ -173,10 +206,24 @@ describe('materials', () => {
     const question = await canvas.addQuestion('What is in the picture?');
     await canvas.connect(image!, question);
     await canvas.open(question);
-    const takesImages = await page().evaluate(() => (window as unknown as { weft: { store: { getState(): { models: { id: string; takesImages: boolean }[] } } } }).weft.store.getState().models.find((model) => model.id === 'offline/receipt')?.takesImages);
+    const takesImages = await page().evaluate(
+      () =>
+        (
+          window as unknown as { weft: { store: { getState(): { models: { id: string; takesImages: boolean }[] } } } }
+        ).weft.store
+          .getState()
+          .models.find((model) => model.id === 'offline/receipt')?.takesImages,
+    );
     // An image part for a model that takes images; otherwise core's named placeholder.
-    expect(await canvas.panel.getByTestId('preview').textContent()).toMatch(takesImages ? /\[image [0-9a-f]{12} · image\/png\]/ : /Image [0-9a-f]{12} \(image\/png\) left out/);
-    const attachments = await page().evaluate(() => (window as unknown as { weft: { store: { getState(): { graph: { attachments: Map<string, unknown> } } } } }).weft.store.getState().graph.attachments.size);
+    expect(await canvas.panel.getByTestId('preview').textContent()).toMatch(
+      takesImages ? /\[image [0-9a-f]{12} · image\/png\]/ : /Image [0-9a-f]{12} \(image\/png\) left out/,
+    );
+    const attachments = await page().evaluate(
+      () =>
+        (
+          window as unknown as { weft: { store: { getState(): { graph: { attachments: Map<string, unknown> } } } } }
+        ).weft.store.getState().graph.attachments.size,
+    );
     expect(attachments).toBe(1);
   });
 });

@@ -62,7 +62,9 @@ export const SessionSchema = z.object({
   parentTurnKey: z.string().nullable(),
   isSubagent: z.boolean(),
   turns: z.array(TurnSchema),
-  compactions: z.array(z.object({ beforeTurnNumber: z.number().int(), at: z.number().nullable(), summary: z.string() })),
+  compactions: z.array(
+    z.object({ beforeTurnNumber: z.number().int(), at: z.number().nullable(), summary: z.string() }),
+  ),
 });
 export type Session = z.infer<typeof SessionSchema>;
 

@@ -65,7 +65,12 @@ export const QuestionNodeSchema = z.object({
 export const NoteNodeSchema = z.object({ ...NodeBase, kind: z.literal('note'), text: z.string() });
 
 export const MaterialProvenanceSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('pdf'), fileName: z.string(), pages: z.array(z.number().int().positive()), documentHash: Sha256.nullable() }),
+  z.object({
+    type: z.literal('pdf'),
+    fileName: z.string(),
+    pages: z.array(z.number().int().positive()),
+    documentHash: Sha256.nullable(),
+  }),
   z.object({ type: z.literal('url'), url: z.string(), finalUrl: z.string(), fetchedAt: Time, title: z.string() }),
   z.object({ type: z.literal('pasted') }),
   z.object({ type: z.literal('image'), attachmentHash: Sha256, fileName: z.string() }),

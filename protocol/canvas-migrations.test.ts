@@ -19,7 +19,17 @@ function draftDocument() {
         archived: true,
         question: 'old question',
         currentVersionId: 'v1',
-        versions: [{ id: 'v1', text: 'old answer', question: 'old question', model: 'm', createdAt: 11, requestHash: null, upstreamFingerprint: HASH }],
+        versions: [
+          {
+            id: 'v1',
+            text: 'old answer',
+            question: 'old question',
+            model: 'm',
+            createdAt: 11,
+            requestHash: null,
+            upstreamFingerprint: HASH,
+          },
+        ],
       },
       { id: 'n1', kind: 'note', createdAt: 12, position: { x: 1, y: 1 }, archived: false, text: 'note' },
     ],
@@ -53,7 +63,13 @@ describe('canvas migrations', () => {
       model: null,
       attachments: [],
     });
-    expect(question!.kind === 'question' && question!.versions[0]).toMatchObject({ text: 'old answer', upstreamParts: [], origin: 'generated', status: 'complete', branchOf: null });
+    expect(question!.kind === 'question' && question!.versions[0]).toMatchObject({
+      text: 'old answer',
+      upstreamParts: [],
+      origin: 'generated',
+      status: 'complete',
+      branchOf: null,
+    });
     expect(note).toMatchObject({ kind: 'note', text: 'note', archivedAt: null });
     expect(result.document.wires[0]).toMatchObject({ kind: 'dashed', depth: 'quote' });
     expect(result.document).toMatchObject({ version: 1, dismissals: [], ledgers: [], events: [] });
@@ -81,7 +97,10 @@ describe('canvas migrations', () => {
     const corrupt = draftDocument();
     corrupt.nodes[0]!.versions![0]!.upstreamFingerprint = 'not-a-hash';
     const result = migrateCanvasDocument(corrupt);
-    expect(!result.ok && result.error).toMatchObject({ code: 'corrupt', path: 'nodes.0.versions.0.upstreamFingerprint' });
+    expect(!result.ok && result.error).toMatchObject({
+      code: 'corrupt',
+      path: 'nodes.0.versions.0.upstreamFingerprint',
+    });
     expect(!result.ok && result.error.message).toMatch(/nodes\.0\.versions\.0\.upstreamFingerprint/);
     const noVersion = migrateCanvasDocument({ format: 'weft.canvas', version: 'one' });
     expect(!noVersion.ok && noVersion.error.code).toBe('corrupt');

@@ -14,7 +14,8 @@ export interface CanvasMigration {
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 /**
@@ -79,14 +80,16 @@ export interface CanvasLoadError {
 }
 
 export type CanvasLoadResult =
-  | { ok: true; document: CanvasDocument; applied: string[] }
-  | { ok: false; error: CanvasLoadError };
+  { ok: true; document: CanvasDocument; applied: string[] } | { ok: false; error: CanvasLoadError };
 
 /**
  * Reads any JSON value that claims to be a canvas: refuses foreign files, files from a newer
  * Weft and corrupt files (naming the first bad field), and migrates older versions step by step.
  */
-export function migrateCanvasDocument(input: unknown, migrations: readonly CanvasMigration[] = CANVAS_MIGRATIONS): CanvasLoadResult {
+export function migrateCanvasDocument(
+  input: unknown,
+  migrations: readonly CanvasMigration[] = CANVAS_MIGRATIONS,
+): CanvasLoadResult {
   if (!isObject(input) || input.format !== CANVAS_FORMAT) {
     return refuse('not-a-canvas', `This is not a Weft canvas (expected "format": "${CANVAS_FORMAT}").`);
   }
@@ -109,9 +112,13 @@ export function migrateCanvasDocument(input: unknown, migrations: readonly Canva
     try {
       document = step.migrate(document);
     } catch (error) {
-      return refuse('corrupt', `Migration "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}`);
+      return refuse(
+        'corrupt',
+        `Migration "${step.name}" failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
-    if (document.version !== step.to) return refuse('corrupt', `Migration "${step.name}" did not produce version ${step.to}.`);
+    if (document.version !== step.to)
+      return refuse('corrupt', `Migration "${step.name}" did not produce version ${step.to}.`);
     applied.push(step.name);
   }
   const parsed = CanvasDocumentSchema.safeParse(document);
@@ -126,4 +133,3 @@ export function migrateCanvasDocument(input: unknown, migrations: readonly Canva
 function refuse(code: CanvasLoadErrorCode, message: string, path?: string): CanvasLoadResult {
   return { ok: false, error: path === undefined ? { code, message } : { code, message, path } };
 }
-

@@ -21,6 +21,9 @@ describe('readContextBundle', () => {
   it('refuses foreign, newer and corrupt bundles with a reason', () => {
     expect(readContextBundle({ format: 'weft.canvas' })).toMatchObject({ ok: false, error: { code: 'not-a-bundle' } });
     expect(readContextBundle({ ...valid, version: 2 })).toMatchObject({ ok: false, error: { code: 'newer-version' } });
-    expect(readContextBundle({ ...valid, requestHash: 'x' })).toMatchObject({ ok: false, error: { code: 'corrupt', path: 'requestHash' } });
+    expect(readContextBundle({ ...valid, requestHash: 'x' })).toMatchObject({
+      ok: false,
+      error: { code: 'corrupt', path: 'requestHash' },
+    });
   });
 });

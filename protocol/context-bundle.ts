@@ -42,20 +42,36 @@ export type ContextBundleReadResult =
 /** Reads a bundle another tool hands back: refuses foreign files, newer versions and corrupt ones. */
 export function readContextBundle(input: unknown): ContextBundleReadResult {
   if (typeof input !== 'object' || input === null || (input as { format?: unknown }).format !== CONTEXT_BUNDLE_FORMAT) {
-    return { ok: false, error: { code: 'not-a-bundle', message: `This is not a Weft Context Bundle (expected "format": "${CONTEXT_BUNDLE_FORMAT}").` } };
+    return {
+      ok: false,
+      error: {
+        code: 'not-a-bundle',
+        message: `This is not a Weft Context Bundle (expected "format": "${CONTEXT_BUNDLE_FORMAT}").`,
+      },
+    };
   }
   const version = (input as { version?: unknown }).version;
   if (typeof version === 'number' && version > CONTEXT_BUNDLE_VERSION) {
     return {
       ok: false,
-      error: { code: 'newer-version', message: `This bundle was made by a newer Weft (version ${version}; this Weft reads up to ${CONTEXT_BUNDLE_VERSION}).` },
+      error: {
+        code: 'newer-version',
+        message: `This bundle was made by a newer Weft (version ${version}; this Weft reads up to ${CONTEXT_BUNDLE_VERSION}).`,
+      },
     };
   }
   const parsed = ContextBundleSchema.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const path = issue.path.map(String).join('.');
-    return { ok: false, error: { code: 'corrupt', message: `The bundle is damaged at ${path || 'the top level'}: ${issue.message}.`, path } };
+    return {
+      ok: false,
+      error: {
+        code: 'corrupt',
+        message: `The bundle is damaged at ${path || 'the top level'}: ${issue.message}.`,
+        path,
+      },
+    };
   }
   return { ok: true, bundle: parsed.data };
 }

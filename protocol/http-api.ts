@@ -142,7 +142,9 @@ export const SettingsResponseSchema = z.object({
 });
 export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
 
-export const ProviderIdSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'provider ids are lowercase letters, digits, _ or -');
+export const ProviderIdSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,39}$/, 'provider ids are lowercase letters, digits, _ or -');
 
 export const ProviderUpdateSchema = z.object({
   id: ProviderIdSchema,
@@ -197,7 +199,12 @@ export const AtlasSessionsResponseSchema = z.object({
   /** Sessions matched before the listing limit. */
   total: z.number().int(),
   roots: z.array(z.string()),
-  refresh: z.object({ files: z.number().int(), fullReads: z.number().int(), appendReads: z.number().int(), durationMs: z.number() }),
+  refresh: z.object({
+    files: z.number().int(),
+    fullReads: z.number().int(),
+    appendReads: z.number().int(),
+    durationMs: z.number(),
+  }),
 });
 export type AtlasSessionsResponse = z.infer<typeof AtlasSessionsResponseSchema>;
 
@@ -219,12 +226,25 @@ export const AtlasWhyHitSchema = z.object({
   mainSessionId: z.string(),
 });
 export type AtlasWhyHit = z.infer<typeof AtlasWhyHitSchema>;
-export const AtlasWhyResponseSchema = z.object({ target: z.string(), hits: z.array(AtlasWhyHitSchema), hiddenReads: z.number().int() });
+export const AtlasWhyResponseSchema = z.object({
+  target: z.string(),
+  hits: z.array(AtlasWhyHitSchema),
+  hiddenReads: z.number().int(),
+});
 export type AtlasWhyResponse = z.infer<typeof AtlasWhyResponseSchema>;
 
-export const AtlasFollowSchema = z.object({ runner: RunnerSchema, sessionId: z.string().min(1).max(400), sourcePath: z.string(), since: z.number() });
+export const AtlasFollowSchema = z.object({
+  runner: RunnerSchema,
+  sessionId: z.string().min(1).max(400),
+  sourcePath: z.string(),
+  since: z.number(),
+});
 export type AtlasFollow = z.infer<typeof AtlasFollowSchema>;
-export const AtlasFollowRequestSchema = z.object({ runner: RunnerSchema, sessionId: z.string().min(1).max(400), following: z.boolean() });
+export const AtlasFollowRequestSchema = z.object({
+  runner: RunnerSchema,
+  sessionId: z.string().min(1).max(400),
+  following: z.boolean(),
+});
 export type AtlasFollowRequest = z.infer<typeof AtlasFollowRequestSchema>;
 export const AtlasFollowsResponseSchema = z.object({ follows: z.array(AtlasFollowSchema) });
 export type AtlasFollowsResponse = z.infer<typeof AtlasFollowsResponseSchema>;

@@ -77,6 +77,8 @@ export type MirrorAppendedEvent = z.infer<typeof MirrorAppendedEventSchema>;
 export type SessionGrewEvent = z.infer<typeof SessionGrewEventSchema>;
 
 /** Events that end a `/api/generate` stream. */
-export function isTerminalGenerateEvent(event: StreamEvent): event is z.infer<typeof AnswerFinishedEventSchema> | z.infer<typeof AnswerFailedEventSchema> {
+export function isTerminalGenerateEvent(
+  event: StreamEvent,
+): event is z.infer<typeof AnswerFinishedEventSchema> | z.infer<typeof AnswerFailedEventSchema> {
   return event.type === 'answer-finished' || event.type === 'answer-failed';
 }

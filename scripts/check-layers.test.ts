@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { checkLayers, findCycles } from './check-layers.ts';
 
 const sources: Record<string, string> = {
-  'src/core/pure.ts': "import { z } from 'zod';\nimport { readFileSync } from 'node:fs';\nimport { x } from '../ui/app.tsx';\n",
-  'src/ui/app.tsx': "import React from 'react';\nimport { compile } from '../core/pure.ts';\nimport { open } from '../../runtime/fs/open.ts';\n",
+  'src/core/pure.ts':
+    "import { z } from 'zod';\nimport { readFileSync } from 'node:fs';\nimport { x } from '../ui/app.tsx';\n",
+  'src/ui/app.tsx':
+    "import React from 'react';\nimport { compile } from '../core/pure.ts';\nimport { open } from '../../runtime/fs/open.ts';\n",
   'runtime/fs/open.ts': "import { startServer } from '../../server/start-server.ts';\n",
   'server/start-server.ts': "import express from 'express';\nimport { open } from '../runtime/fs/open.ts';\n",
-  'stray/file.ts': "export const x = 1;\n",
+  'stray/file.ts': 'export const x = 1;\n',
   'protocol/a.ts': "import { b } from './b.ts';\n",
   'protocol/b.ts': "import { a } from './a.ts';\n",
 };
@@ -14,7 +16,11 @@ const read = (file: string) => sources[file] ?? '';
 
 describe('layer check', () => {
   const { violations, edges } = checkLayers(Object.keys(sources), read);
-  const messagesFor = (file: string) => violations.filter((v) => v.file === file).map((v) => v.message).join('\n');
+  const messagesFor = (file: string) =>
+    violations
+      .filter((v) => v.file === file)
+      .map((v) => v.message)
+      .join('\n');
 
   it('keeps src/core free of Node, UI and unlisted packages, and says why', () => {
     const messages = messagesFor('src/core/pure.ts');
@@ -44,8 +50,10 @@ describe('layer check', () => {
 describe('test files', () => {
   it('may use shared test support, while the code beside them may not', () => {
     const files: Record<string, string> = {
-      'server/routes/generate-route.test.ts': "import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';\n",
-      'server/routes/generate-route.ts': "import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';\n",
+      'server/routes/generate-route.test.ts':
+        "import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';\n",
+      'server/routes/generate-route.ts':
+        "import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';\n",
     };
     const { violations } = checkLayers(Object.keys(files), (file) => files[file] ?? '');
     expect(violations.map((v) => v.file)).toEqual(['server/routes/generate-route.ts']);

@@ -11,11 +11,19 @@ import { ZONES, ROOT_FILES, TOP_ZONES, TEST_ONLY_PACKAGES, type Zone } from './l
 const root = path.resolve(import.meta.dirname, '..');
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 
-export interface Violation { file: string; message: string }
+export interface Violation {
+  file: string;
+  message: string;
+}
 
 export function listSourceFiles(): string[] {
-  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
-  return out.split('\n').filter((file) => SOURCE.test(file) && !file.endsWith('.d.ts') && existsSync(path.join(root, file)))
+  const out = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  return out
+    .split('\n')
+    .filter((file) => SOURCE.test(file) && !file.endsWith('.d.ts') && existsSync(path.join(root, file)))
     .filter((file) => !/(^|\/)(node_modules|dist|__golden__|fixtures)\//.test(file));
 }
 
@@ -41,7 +49,14 @@ function packageName(specifier: string): string {
 /** Resolves a relative import to a repository file, trying the usual extensions. */
 function resolveRelative(from: string, specifier: string): string | null {
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
-  const candidates = [base, base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), `${base}.ts`, `${base}.tsx`, `${base}/index.ts`];
+  const candidates = [
+    base,
+    base.replace(/\.js$/, '.ts'),
+    base.replace(/\.js$/, '.tsx'),
+    `${base}.ts`,
+    `${base}.tsx`,
+    `${base}/index.ts`,
+  ];
   for (const candidate of candidates) {
     const full = path.join(root, candidate);
     if (existsSync(full) && statSync(full).isFile()) return candidate;
@@ -49,13 +64,20 @@ function resolveRelative(from: string, specifier: string): string | null {
   return base;
 }
 
-export function checkLayers(files = listSourceFiles(), read = readFromDisk): { violations: Violation[]; edges: Map<string, string[]> } {
+export function checkLayers(
+  files = listSourceFiles(),
+  read = readFromDisk,
+): { violations: Violation[]; edges: Map<string, string[]> } {
   const violations: Violation[] = [];
   const edges = new Map<string, string[]>();
   for (const file of files) {
     const zone = zoneOf(file);
     if (!zone) {
-      if (!ROOT_FILES.has(file)) violations.push({ file, message: 'belongs to no declared layer (see scripts/layer-rules.ts and ARCHITECTURE.md); move it into one' });
+      if (!ROOT_FILES.has(file))
+        violations.push({
+          file,
+          message: 'belongs to no declared layer (see scripts/layer-rules.ts and ARCHITECTURE.md); move it into one',
+        });
       continue;
     }
     const targets: string[] = [];
@@ -64,15 +86,25 @@ export function checkLayers(files = listSourceFiles(), read = readFromDisk): { v
         const target = resolveRelative(file, specifier) ?? specifier;
         targets.push(target);
         const targetZone = zoneOf(target);
-        if (!targetZone) { violations.push({ file, message: `imports '${specifier}', which is outside every layer` }); continue; }
+        if (!targetZone) {
+          violations.push({ file, message: `imports '${specifier}', which is outside every layer` });
+          continue;
+        }
         if (TOP_ZONES.includes(targetZone.prefix) && targetZone.prefix !== zone.prefix) {
-          violations.push({ file, message: `imports '${specifier}' from ${targetZone.prefix}, which nothing may import (${targetZone.why})` });
+          violations.push({
+            file,
+            message: `imports '${specifier}' from ${targetZone.prefix}, which nothing may import (${targetZone.why})`,
+          });
           continue;
         }
         // Tests anywhere may use shared test support (real servers, scripted providers, sample canvases).
         const testSupport = isTestFile(file) && target.startsWith('tests/support/');
-        const allowed = testSupport || zone.mayImportZones.includes('*') || zone.mayImportZones.some((prefix) => target.startsWith(prefix));
-        if (!allowed) violations.push({ file, message: `may not import '${specifier}' (${targetZone.prefix}): ${zone.why}` });
+        const allowed =
+          testSupport ||
+          zone.mayImportZones.includes('*') ||
+          zone.mayImportZones.some((prefix) => target.startsWith(prefix));
+        if (!allowed)
+          violations.push({ file, message: `may not import '${specifier}' (${targetZone.prefix}): ${zone.why}` });
         continue;
       }
       const name = packageName(specifier);
@@ -97,17 +129,26 @@ export function findCycles(edges: Map<string, string[]>): string[][] {
   const lowlinks = new Map<string, number>();
   const cycles: string[][] = [];
   const visit = (node: string) => {
-    indices.set(node, index); lowlinks.set(node, index); index++;
-    stack.push(node); onStack.add(node);
+    indices.set(node, index);
+    lowlinks.set(node, index);
+    index++;
+    stack.push(node);
+    onStack.add(node);
     for (const next of edges.get(node) ?? []) {
       if (!edges.has(next)) continue;
-      if (!indices.has(next)) { visit(next); lowlinks.set(node, Math.min(lowlinks.get(node)!, lowlinks.get(next)!)); }
-      else if (onStack.has(next)) lowlinks.set(node, Math.min(lowlinks.get(node)!, indices.get(next)!));
+      if (!indices.has(next)) {
+        visit(next);
+        lowlinks.set(node, Math.min(lowlinks.get(node)!, lowlinks.get(next)!));
+      } else if (onStack.has(next)) lowlinks.set(node, Math.min(lowlinks.get(node)!, indices.get(next)!));
     }
     if (lowlinks.get(node) === indices.get(node)) {
       const component: string[] = [];
       let member: string;
-      do { member = stack.pop()!; onStack.delete(member); component.push(member); } while (member !== node);
+      do {
+        member = stack.pop()!;
+        onStack.delete(member);
+        component.push(member);
+      } while (member !== node);
       if (component.length > 1 || (edges.get(node) ?? []).includes(node)) cycles.push(component.sort());
     }
   };
@@ -118,7 +159,8 @@ export function findCycles(edges: Map<string, string[]>): string[][] {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const files = listSourceFiles();
   const { violations, edges } = checkLayers(files);
-  for (const cycle of findCycles(edges)) violations.push({ file: cycle[0]!, message: `import cycle: ${cycle.join(' -> ')}` });
+  for (const cycle of findCycles(edges))
+    violations.push({ file: cycle[0]!, message: `import cycle: ${cycle.join(' -> ')}` });
   for (const violation of violations) console.error(`layers: ${violation.file}: ${violation.message}`);
   console.log(`layers: ${files.length} files checked, ${violations.length} violation(s)`);
   if (violations.length > 0) process.exitCode = 1;

@@ -12,10 +12,13 @@ export function findChromium({ installIfRoot = false } = {}) {
   if (found) return { path: found };
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (installIfRoot && isRoot && existsSync('/usr/bin/apt-get')) {
-    console.log('Chromium not found: installing Debian\'s chromium package (apt-get install -y chromium)…');
+    console.log("Chromium not found: installing Debian's chromium package (apt-get install -y chromium)…");
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit' });
     spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: 'inherit' });
     if (existsSync('/usr/bin/chromium')) return { path: '/usr/bin/chromium' };
   }
-  return { path: null, message: 'Browser tests need Chromium. Run: sudo apt-get install -y chromium   (or set CHROMIUM_PATH)' };
+  return {
+    path: null,
+    message: 'Browser tests need Chromium. Run: sudo apt-get install -y chromium   (or set CHROMIUM_PATH)',
+  };
 }

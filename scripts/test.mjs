@@ -23,7 +23,14 @@ function step(label, command, args, env = {}) {
 
 function vitest(project) {
   const report = path.join(reports, `${project}.json`);
-  step(`vitest (${project})`, bin('vitest'), ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  step(`vitest (${project})`, bin('vitest'), [
+    'run',
+    '--project',
+    project,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ]);
   if (existsSync(report)) {
     const summary = JSON.parse(readFileSync(report, 'utf8'));
     passed += summary.numPassedTests;
@@ -42,7 +49,14 @@ const chromium = findChromium({ installIfRoot: true });
 if (!chromium.path) {
   console.error(`\n${chromium.message}`);
   failures.push('browser tests (no Chromium)');
-} else if (step('renderer build', process.execPath, [path.join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'])) {
+} else if (
+  step('renderer build', process.execPath, [
+    path.join(root, 'node_modules/vite/bin/vite.js'),
+    'build',
+    '--logLevel',
+    'warn',
+  ])
+) {
   process.env.CHROMIUM_PATH = chromium.path;
   vitest('e2e');
 }

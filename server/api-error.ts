@@ -23,7 +23,12 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const parserError = error as { type?: string; status?: number; limit?: number };
     switch (parserError.type) {
       case 'entity.too.large':
-        sendError(response, 413, 'body-too-large', `The request body is larger than this route accepts (${parserError.limit} bytes).`);
+        sendError(
+          response,
+          413,
+          'body-too-large',
+          `The request body is larger than this route accepts (${parserError.limit} bytes).`,
+        );
         return;
       case 'entity.parse.failed':
         sendError(response, 400, 'invalid-body', 'The request body is not valid JSON.');

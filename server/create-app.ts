@@ -77,7 +77,9 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));
   api.use(atlasRoute(context));
-  api.use((request, response) => sendError(response, 404, 'not-found', `No API route ${request.method} ${request.path}.`));
+  api.use((request, response) =>
+    sendError(response, 404, 'not-found', `No API route ${request.method} ${request.path}.`),
+  );
   app.use('/api', api);
 
   app.use(tokenHandoff(options));

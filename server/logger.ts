@@ -19,9 +19,11 @@ export const silentLogger: Logger = { info: () => undefined, warn: () => undefin
 /** Wrap a logger so any known secret that slips into a line is replaced before it is written. */
 export function redactingLogger(inner: Logger, secrets: () => readonly string[]): Logger {
   const scrub = (text: string): string => redactSecrets(text, secrets());
-  const wrap = (write: Logger['info']): Logger['info'] => (message, fields) => {
-    const cleanFields = fields ? (JSON.parse(scrub(JSON.stringify(fields))) as Record<string, unknown>) : undefined;
-    write(scrub(message), cleanFields);
-  };
+  const wrap =
+    (write: Logger['info']): Logger['info'] =>
+    (message, fields) => {
+      const cleanFields = fields ? (JSON.parse(scrub(JSON.stringify(fields))) as Record<string, unknown>) : undefined;
+      write(scrub(message), cleanFields);
+    };
   return { info: wrap(inner.info), warn: wrap(inner.warn), error: wrap(inner.error) };
 }

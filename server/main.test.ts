@@ -14,7 +14,14 @@ describe('server/main.ts (the web-mode process)', () => {
     const home = await mkdtemp(join(tmpdir(), 'weft-main-'));
     const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
       cwd: root,
-      env: { ...process.env, WEFT_PORT: '0', WEFT_HOME: home, OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '', OPENROUTER_API_KEY: '' },
+      env: {
+        ...process.env,
+        WEFT_PORT: '0',
+        WEFT_HOME: home,
+        OPENAI_API_KEY: '',
+        ANTHROPIC_API_KEY: '',
+        OPENROUTER_API_KEY: '',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -45,7 +52,10 @@ describe('server/main.ts (the web-mode process)', () => {
   });
 
   it('refuses a bad WEFT_PORT with a clear message', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], { env: { ...process.env, WEFT_PORT: 'abc' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'server/main.ts')], {
+      env: { ...process.env, WEFT_PORT: 'abc' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr!.on('data', (part: Buffer) => (stderr += part.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -17,7 +17,11 @@ async function main(): Promise<void> {
     running = await startServer({ port, home: resolveWeftHome(), staticDir });
   } catch (error) {
     const code = (error as { code?: string }).code;
-    process.stderr.write(code === 'EADDRINUSE' ? `weft: port ${port} is in use; set WEFT_PORT=0 to pick a free one.\n` : `weft: could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      code === 'EADDRINUSE'
+        ? `weft: port ${port} is in use; set WEFT_PORT=0 to pick a free one.\n`
+        : `weft: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exitCode = 1;
     return;
   }

@@ -25,7 +25,11 @@ async function call(path: string, init: RequestInit = {}): Promise<string> {
   return text;
 }
 
-const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 async function filesUnder(directory: string): Promise<string[]> {
   const entries = await readdir(directory, { withFileTypes: true });
@@ -55,27 +59,48 @@ describe('keys never leave secrets.json', () => {
   it('finds no key in any response, event, record, backup or log line of a full session', async () => {
     const base = `${provider.url}/v1`;
     // Point every provider at the scripted one (only loopback traffic); keys come from env, .env and the app.
-    await call('/api/settings', json('PUT', {
-      providers: [
-        { id: 'openai', kind: 'openai', baseUrl: base },
-        { id: 'anthropic', kind: 'anthropic', baseUrl: base },
-        { id: 'local', kind: 'openai-compatible', baseUrl: base, apiKey: KEY_FROM_APP, models: ['m'] },
-      ],
-      judgeModelId: 'local/m',
-      backupFolder: join(scratch, 'backup'),
-    }));
+    await call(
+      '/api/settings',
+      json('PUT', {
+        providers: [
+          { id: 'openai', kind: 'openai', baseUrl: base },
+          { id: 'anthropic', kind: 'anthropic', baseUrl: base },
+          { id: 'local', kind: 'openai-compatible', baseUrl: base, apiKey: KEY_FROM_APP, models: ['m'] },
+        ],
+        judgeModelId: 'local/m',
+        backupFolder: join(scratch, 'backup'),
+      }),
+    );
     await call('/api/settings');
     await call('/api/models');
 
-    const request = (model: string): CanonicalRequest => ({ model, messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }], tools: {} });
+    const request = (model: string): CanonicalRequest => ({
+      model,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
+      tools: {},
+    });
     for (const model of ['openai/gpt-4o', 'anthropic/claude-haiku-4-5', 'local/m', 'offline/receipt']) {
       if (model !== 'offline/receipt') provider.script({ text: `answer from ${model}` });
-      await call('/api/generate', json('POST', { request: request(model), requestHash: hashCanonical(request(model)), images: [] }));
+      await call(
+        '/api/generate',
+        json('POST', { request: request(model), requestHash: hashCanonical(request(model)), images: [] }),
+      );
     }
     // Providers that echo the key back in their error text, as real ones do.
-    for (const [model, status] of [['local/m', 401], ['openai/gpt-4o', 401], ['anthropic/claude-haiku-4-5', 403], ['local/m', 500]] as const) {
-      provider.script({ status, errorMessage: `Incorrect API key provided: ${KEY_FROM_APP} / ${KEY_FROM_ENV} / ${KEY_FROM_DOTENV}` });
-      const text = await call('/api/generate', json('POST', { request: request(model), requestHash: hashCanonical(request(model)), images: [] }));
+    for (const [model, status] of [
+      ['local/m', 401],
+      ['openai/gpt-4o', 401],
+      ['anthropic/claude-haiku-4-5', 403],
+      ['local/m', 500],
+    ] as const) {
+      provider.script({
+        status,
+        errorMessage: `Incorrect API key provided: ${KEY_FROM_APP} / ${KEY_FROM_ENV} / ${KEY_FROM_DOTENV}`,
+      });
+      const text = await call(
+        '/api/generate',
+        json('POST', { request: request(model), requestHash: hashCanonical(request(model)), images: [] }),
+      );
       expect(text).toContain('answer-failed');
       expect(text).toContain('[redacted]');
     }
@@ -96,10 +121,12 @@ describe('keys never leave secrets.json', () => {
 
     const haystacks = [...captured, ...server.logger.lines];
     const files = [...(await filesUnder(server.home)), ...(await filesUnder(join(scratch, 'backup')))];
-    for (const file of files) if (!file.endsWith('secrets.json')) haystacks.push(`${file}: ${await readFile(file, 'utf8')}`);
+    for (const file of files)
+      if (!file.endsWith('secrets.json')) haystacks.push(`${file}: ${await readFile(file, 'utf8')}`);
     expect(files.some((file) => file.endsWith('.weft.json'))).toBe(true);
     expect(server.logger.lines.length).toBeGreaterThan(5);
-    for (const text of haystacks) for (const key of KEYS) expect(text.includes(key), `key found in: ${text.slice(0, 200)}`).toBe(false);
+    for (const text of haystacks)
+      for (const key of KEYS) expect(text.includes(key), `key found in: ${text.slice(0, 200)}`).toBe(false);
 
     const secretsFile = join(server.home, 'secrets.json');
     expect(await readFile(secretsFile, 'utf8')).toContain(KEY_FROM_APP);

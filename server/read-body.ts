@@ -32,13 +32,20 @@ function readLimited(request: Request, limit: number): Promise<Buffer> {
     };
     request.on('data', onData);
     request.once('end', () => finish(null, Buffer.concat(parts)));
-    request.once('error', () => finish(new WeftError('bad-request', 'The request body was not received completely.', 400)));
-    request.once('aborted', () => finish(new WeftError('bad-request', 'The request body was not received completely.', 400)));
+    request.once('error', () =>
+      finish(new WeftError('bad-request', 'The request body was not received completely.', 400)),
+    );
+    request.once('aborted', () =>
+      finish(new WeftError('bad-request', 'The request body was not received completely.', 400)),
+    );
   });
 }
 
 function mediaTypeOf(request: Request): string {
-  return String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return String(request.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
 }
 
 /** JSON bodies (application/json) up to `limit`; other media types leave `body` undefined. */
@@ -46,7 +53,8 @@ export function jsonBody(limit: number): RequestHandler {
   return async (request, _response, next) => {
     const type = mediaTypeOf(request);
     if (type !== 'application/json' && !type.endsWith('+json')) {
-      if (request.headers['content-length'] !== undefined && Number(request.headers['content-length']) > limit) return next(tooLarge(limit));
+      if (request.headers['content-length'] !== undefined && Number(request.headers['content-length']) > limit)
+        return next(tooLarge(limit));
       request.body = undefined;
       return next();
     }

@@ -22,7 +22,10 @@ describe('security guards', () => {
     const refused = await rawRequest(server.port, { path: '/api/health', headers: { host: host() } });
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.body)).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
-    const wrong = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), authorization: 'Bearer nope' } });
+    const wrong = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), authorization: 'Bearer nope' },
+    });
     expect(wrong.status).toBe(401);
     const ok = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), ...bearer() } });
     expect(ok.status).toBe(200);
@@ -30,8 +33,22 @@ describe('security guards', () => {
   });
 
   it('requires the token on every API route', async () => {
-    for (const [method, path] of [['GET', '/api/models'], ['GET', '/api/settings'], ['GET', '/api/canvases'], ['PUT', '/api/canvases/a'], ['POST', '/api/generate'], ['POST', '/api/decide'], ['GET', '/api/stream'], ['POST', '/api/materials/url']] as const) {
-      const response = await rawRequest(server.port, { method, path, headers: { host: host(), 'content-type': 'application/json' }, body: '{}' });
+    for (const [method, path] of [
+      ['GET', '/api/models'],
+      ['GET', '/api/settings'],
+      ['GET', '/api/canvases'],
+      ['PUT', '/api/canvases/a'],
+      ['POST', '/api/generate'],
+      ['POST', '/api/decide'],
+      ['GET', '/api/stream'],
+      ['POST', '/api/materials/url'],
+    ] as const) {
+      const response = await rawRequest(server.port, {
+        method,
+        path,
+        headers: { host: host(), 'content-type': 'application/json' },
+        body: '{}',
+      });
       expect(response.status, `${method} ${path}`).toBe(401);
     }
   });
@@ -42,23 +59,44 @@ describe('security guards', () => {
       expect(response.status, badHost).toBe(421);
       expect(JSON.parse(response.body).error.code).toBe('bad-host');
     }
-    const localhost = await rawRequest(server.port, { path: '/api/health', headers: { host: `localhost:${server.port}`, ...bearer() } });
+    const localhost = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: `localhost:${server.port}`, ...bearer() },
+    });
     expect(localhost.status).toBe(200);
   });
 
   it('refuses a foreign Origin with 403 and admits its own', async () => {
-    const foreign = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), origin: 'http://evil.example', ...bearer() } });
+    const foreign = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), origin: 'http://evil.example', ...bearer() },
+    });
     expect(foreign.status).toBe(403);
     expect(JSON.parse(foreign.body).error.code).toBe('bad-origin');
-    const otherPort = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), origin: 'http://127.0.0.1:1', ...bearer() } });
+    const otherPort = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), origin: 'http://127.0.0.1:1', ...bearer() },
+    });
     expect(otherPort.status).toBe(403);
-    const crossSite = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), 'sec-fetch-site': 'cross-site', ...bearer() } });
+    const crossSite = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), 'sec-fetch-site': 'cross-site', ...bearer() },
+    });
     expect(crossSite.status).toBe(403);
-    const opaque = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), origin: 'null', ...bearer() } });
+    const opaque = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), origin: 'null', ...bearer() },
+    });
     expect(opaque.status).toBe(403);
-    const sameSite = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), 'sec-fetch-site': 'same-site', ...bearer() } });
+    const sameSite = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), 'sec-fetch-site': 'same-site', ...bearer() },
+    });
     expect(sameSite.status).toBe(403);
-    const own = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), origin: server.origin, ...bearer() } });
+    const own = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), origin: server.origin, ...bearer() },
+    });
     expect(own.status).toBe(200);
   });
 
@@ -70,20 +108,34 @@ describe('security guards', () => {
     expect(cookie).toContain(`weft_token=${server.token}`);
     expect(cookie).toContain('HttpOnly');
     expect(cookie).toContain('SameSite=Strict');
-    const withCookie = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), cookie: `weft_token=${server.token}` } });
+    const withCookie = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), cookie: `weft_token=${server.token}` },
+    });
     expect(withCookie.status).toBe(200);
     const staleLink = await rawRequest(server.port, { path: '/?token=stale', headers: { host: host() } });
     expect(staleLink.status).toBe(401);
     const cookieChange = (headers: Record<string, string>) =>
-      rawRequest(server.port, { method: 'POST', path: '/api/decide', headers: { host: host(), cookie: `weft_token=${server.token}`, 'content-type': 'application/json', ...headers }, body: JSON.stringify({ kind: 'stale', prompt: 'p', options: ['a', 'b'] }) });
+      rawRequest(server.port, {
+        method: 'POST',
+        path: '/api/decide',
+        headers: { host: host(), cookie: `weft_token=${server.token}`, 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ kind: 'stale', prompt: 'p', options: ['a', 'b'] }),
+      });
     // A change that carries only the cookie and neither Origin nor Sec-Fetch-Site is not known to come from our page.
     expect((await cookieChange({})).status).toBe(403);
     expect((await cookieChange({ origin: server.origin })).status).toBe(200);
     expect((await cookieChange({ 'sec-fetch-site': 'same-origin' })).status).toBe(200);
-    const malformed = await rawRequest(server.port, { path: '/api/health', headers: { host: host(), cookie: 'weft_token=%E0%A4%A' } });
+    const malformed = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), cookie: 'weft_token=%E0%A4%A' },
+    });
     expect(malformed.status).toBe(401);
     // The redirect stays on this server even when the path normalises to `//host`.
-    const offsite = await rawRequest(server.port, { path: `/.//evil.example/x?token=${server.token}&keep=1`, headers: { host: host() } });
+    const offsite = await rawRequest(server.port, {
+      path: `/.//evil.example/x?token=${server.token}&keep=1`,
+      headers: { host: host() },
+    });
     expect(offsite.status).toBe(302);
     expect(offsite.headers.location).toBe('/evil.example/x?keep=1');
   });
@@ -99,40 +151,70 @@ describe('security guards', () => {
 
 describe('bad bodies are refused with codes and change nothing', () => {
   it('refuses malformed JSON, schema mismatches and wrong content types', async () => {
-    const malformed = await rawRequest(server.port, { method: 'PUT', path: '/api/canvases/alpha', headers: { host: host(), ...bearer(), 'content-type': 'application/json' }, body: '{"format":' });
+    const malformed = await rawRequest(server.port, {
+      method: 'PUT',
+      path: '/api/canvases/alpha',
+      headers: { host: host(), ...bearer(), 'content-type': 'application/json' },
+      body: '{"format":',
+    });
     expect(malformed.status).toBe(400);
     expect(JSON.parse(malformed.body).error.code).toBe('invalid-body');
     expect(malformed.body).not.toMatch(/at .*\.ts|node_modules/);
 
-    const wrongShape = await server.api('/api/canvases/alpha', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ format: 'weft.canvas', version: 1 }) });
+    const wrongShape = await server.api('/api/canvases/alpha', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ format: 'weft.canvas', version: 1 }),
+    });
     expect(wrongShape.status).toBe(400);
     const wrongBody = await wrongShape.json();
     expect(wrongBody.error.code).toBe('invalid-canvas');
     expect(wrongBody.error.message).toMatch(/canvas/);
 
-    const decide = await server.api('/api/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'stale', prompt: 'x', options: [] }) });
+    const decide = await server.api('/api/decide', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'stale', prompt: 'x', options: [] }),
+    });
     expect(decide.status).toBe(400);
     expect((await decide.json()).error.code).toBe('invalid-body');
 
-    const notJson = await server.api('/api/decide', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hello' });
+    const notJson = await server.api('/api/decide', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'hello',
+    });
     expect(notJson.status).toBe(400);
     expect(await readdir(join(server.home, 'canvases'))).toEqual([]);
   });
 
   it('refuses an oversized body from its Content-Length before reading it', async () => {
-    const put = await server.api('/api/canvases/keep', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sampleCanvas('keep')) });
+    const put = await server.api('/api/canvases/keep', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(sampleCanvas('keep')),
+    });
     expect(put.status).toBe(200);
     const before = await readFile(join(server.home, 'canvases', 'keep.weft.json'), 'utf8');
     // Declare 200 MB but send only a few bytes: the server must answer from the header alone.
     const response = await rawRequest(server.port, {
       method: 'PUT',
       path: '/api/canvases/keep',
-      headers: { host: host(), ...bearer(), 'content-type': 'application/json', 'content-length': String(200 * 1024 * 1024) },
+      headers: {
+        host: host(),
+        ...bearer(),
+        'content-type': 'application/json',
+        'content-length': String(200 * 1024 * 1024),
+      },
       body: '{}',
     }).catch((error: unknown) => ({ status: -1, body: String(error), headers: {} }));
     expect(response.status).toBe(413);
     expect(JSON.parse(response.body).error.code).toBe('body-too-large');
-    const big = await server.api('/api/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'x', prompt: 'p'.repeat(1_100_000), options: ['a'] }) });
+    const big = await server.api('/api/decide', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'x', prompt: 'p'.repeat(1_100_000), options: ['a'] }),
+    });
     expect(big.status).toBe(413);
     expect(await readFile(join(server.home, 'canvases', 'keep.weft.json'), 'utf8')).toBe(before);
   });
@@ -142,11 +224,20 @@ describe('bad bodies are refused with codes and change nothing', () => {
     let sent = 0;
     let sentWhenAnswered = -1;
     const status = await new Promise<number>((resolve, reject) => {
-      const outgoing = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/api/decide', headers: { host: host(), ...bearer(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (response) => {
-        sentWhenAnswered = sent;
-        response.resume();
-        resolve(response.statusCode ?? 0);
-      });
+      const outgoing = request(
+        {
+          host: '127.0.0.1',
+          port: server.port,
+          method: 'POST',
+          path: '/api/decide',
+          headers: { host: host(), ...bearer(), 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+        },
+        (response) => {
+          sentWhenAnswered = sent;
+          response.resume();
+          resolve(response.statusCode ?? 0);
+        },
+      );
       outgoing.on('error', () => undefined);
       const chunk = 'x'.repeat(64 * 1024);
       const pump = () => {
@@ -165,14 +256,22 @@ describe('bad bodies are refused with codes and change nothing', () => {
 
   it('refuses path-traversal and malformed canvas ids', async () => {
     for (const id of ['..%2F..%2Fetc%2Fpasswd', '..', 'a.b', 'a%00b', 'x'.repeat(101), '%2E%2E']) {
-      const response = await server.api(`/api/canvases/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(sampleCanvas('a')) });
+      const response = await server.api(`/api/canvases/${id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(sampleCanvas('a')),
+      });
       expect([400, 404], id).toContain(response.status);
       const body = await response.json();
       expect(['invalid-id', 'not-found'], id).toContain(body.error.code);
       const read = await server.api(`/api/canvases/${id}`);
       expect([400, 404]).toContain(read.status);
     }
-    const traversal = await rawRequest(server.port, { method: 'GET', path: '/api/canvases/..%2F..%2Fserver', headers: { host: host(), ...bearer() } });
+    const traversal = await rawRequest(server.port, {
+      method: 'GET',
+      path: '/api/canvases/..%2F..%2Fserver',
+      headers: { host: host(), ...bearer() },
+    });
     expect(traversal.status).toBe(400);
     expect(JSON.parse(traversal.body).error.code).toBe('invalid-id');
     expect((await readdir(join(server.home, 'canvases'))).sort()).toEqual(['keep.weft.json']);

@@ -80,10 +80,15 @@ export function tokenGuard(options: SecurityOptions): RequestHandler {
         next();
         return;
       }
-      sendError(response, 403, 'bad-origin', 'A change sent with the cookie must carry this page\'s Origin.');
+      sendError(response, 403, 'bad-origin', "A change sent with the cookie must carry this page's Origin.");
       return;
     }
-    sendError(response, 401, 'unauthorized', 'Open Weft through the link it printed at start (it carries the access token).');
+    sendError(
+      response,
+      401,
+      'unauthorized',
+      'Open Weft through the link it printed at start (it carries the access token).',
+    );
   };
 }
 
@@ -96,7 +101,12 @@ export function tokenHandoff(options: SecurityOptions): RequestHandler {
       return;
     }
     if (!sameToken(token, options.token)) {
-      sendError(response, 401, 'unauthorized', 'That access link is out of date; use the one Weft printed at this start.');
+      sendError(
+        response,
+        401,
+        'unauthorized',
+        'That access link is out of date; use the one Weft printed at this start.',
+      );
       return;
     }
     response.cookie(TOKEN_COOKIE, options.token, { httpOnly: true, sameSite: 'strict', path: '/' });

@@ -6,7 +6,11 @@ import type { StreamEvent } from '../protocol/stream-events.ts';
  * Events written in the same tick leave in one write (cork until the next tick): a provider chunk
  * that holds many tokens costs one syscall, while a lone first token still leaves at once.
  */
-export function openEventStream(response: Response): { send(event: StreamEvent): void; comment(text: string): void; end(): void } {
+export function openEventStream(response: Response): {
+  send(event: StreamEvent): void;
+  comment(text: string): void;
+  end(): void;
+} {
   response.status(200);
   response.set({
     'Content-Type': 'text/event-stream; charset=utf-8',

@@ -62,7 +62,10 @@ function readVersion(): string {
   // The desktop bundle has the version baked in; from source, package.json sits one folder up.
   if (process.env.WEFT_VERSION) return process.env.WEFT_VERSION;
   try {
-    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+    return (
+      (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ??
+      '0.0.0'
+    );
   } catch {
     return '0.0.0';
   }
@@ -72,11 +75,18 @@ function readVersion(): string {
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const home = options.home;
   await ensureWeftHome(home);
-  const dotenvPath = options.dotenvPath !== undefined ? options.dotenvPath : options.env ? null : join(process.cwd(), '.env');
+  const dotenvPath =
+    options.dotenvPath !== undefined ? options.dotenvPath : options.env ? null : join(process.cwd(), '.env');
   const environment = { ...(dotenvPath ? readDotenvFile(dotenvPath) : {}), ...(options.env ?? process.env) };
   const settings = new SettingsStore(home, options.fileSystem);
   const secrets = new SecretsStore(home, options.fileSystem, options.secretsCipher);
-  const registry = new ModelRegistry({ settings, secrets, environment, ollamaUrl: options.ollamaUrl, now: options.now });
+  const registry = new ModelRegistry({
+    settings,
+    secrets,
+    environment,
+    ollamaUrl: options.ollamaUrl,
+    now: options.now,
+  });
 
   let secretValues: readonly string[] = [];
   const refreshSecrets = async () => {
@@ -109,7 +119,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       folder: async () => (await settings.read()).backupFolder,
       delayMs: options.backupDelayMs,
       fileSystem: options.fileSystem,
-      onError: (error) => logger.warn('backup failed', { name: error instanceof Error ? error.message : String(error) }),
+      onError: (error) =>
+        logger.warn('backup failed', { name: error instanceof Error ? error.message : String(error) }),
     }),
     judge,
     hub: new EventHub(),
@@ -117,7 +128,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     secretValues: () => secretValues,
     refreshSecrets,
   };
-  const app = createApp(context, { token, port: () => boundPort, staticDir: options.staticDir, apiRoutes: options.apiRoutes });
+  const app = createApp(context, {
+    token,
+    port: () => boundPort,
+    staticDir: options.staticDir,
+    apiRoutes: options.apiRoutes,
+  });
 
   const server: Server = await new Promise((resolve, reject) => {
     const listening = app.listen(options.port ?? DEFAULT_PORT, '127.0.0.1');
@@ -131,7 +147,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
 
   const origin = `http://127.0.0.1:${boundPort}`;
   const serverFile = join(home, 'server.json');
-  await writeFileAtomic(serverFile, JSON.stringify({ port: boundPort, token, pid: process.pid, origin }, null, 2) + '\n', { mode: 0o600 });
+  await writeFileAtomic(
+    serverFile,
+    JSON.stringify({ port: boundPort, token, pid: process.pid, origin }, null, 2) + '\n',
+    { mode: 0o600 },
+  );
   logger.info('server started', { port: boundPort, home });
 
   let closed = false;

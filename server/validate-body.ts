@@ -4,8 +4,10 @@ import { WeftError } from '../runtime/fs/weft-error.ts';
 
 /** Parse a body with its protocol schema; a mismatch is a coded 400 that names the first problems. */
 export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {
-  if (body === undefined) throw new WeftError('invalid-body', 'Expected a JSON body (Content-Type: application/json).', 400);
+  if (body === undefined)
+    throw new WeftError('invalid-body', 'Expected a JSON body (Content-Type: application/json).', 400);
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new WeftError('invalid-body', `The request body is not valid: ${describeIssues(parsed.error.issues)}.`, 400);
+  if (!parsed.success)
+    throw new WeftError('invalid-body', `The request body is not valid: ${describeIssues(parsed.error.issues)}.`, 400);
   return parsed.data;
 }

@@ -22,7 +22,9 @@ function print(name: string, value: number, unit: string, digits = 1): void {
 async function main(): Promise<void> {
   const base = mkdtempSync(path.join(tmpdir(), 'atlas-measure-'));
   try {
-    const sources = (await listSessionFiles(new Fence([path.join(fixtures, 'real-sessions'), path.join(fixtures, 'sessions')]))).map((file) => file.path);
+    const sources = (
+      await listSessionFiles(new Fence([path.join(fixtures, 'real-sessions'), path.join(fixtures, 'sessions')]))
+    ).map((file) => file.path);
     for (let copy = 0; copy < copies; copy += 1) {
       sources.forEach((source, index) => {
         const directory = path.join(base, `c${copy}`, `p${index}`);
@@ -62,13 +64,20 @@ async function main(): Promise<void> {
     // Resume after appending ten lines to the largest file, against a full re-read of it.
     const largest = [...files].sort((left, right) => right.size - left.size)[0]!;
     const previous = results.get(largest.path)!;
-    const text = readFileSync(largest.path, 'utf8').split('\n').filter((line) => line.length > 0);
+    const text = readFileSync(largest.path, 'utf8')
+      .split('\n')
+      .filter((line) => line.length > 0);
     appendFileSync(largest.path, `${text.slice(-10).join('\n')}\n`);
     const resumeTimes: number[] = [];
     const fullTimes: number[] = [];
     for (let round = 0; round < 5; round += 1) {
       started = performance.now();
-      await readSessionFile(largest.path, { fence, fromOffset: previous.bytesConsumed, state: previous.state, linkParent: false });
+      await readSessionFile(largest.path, {
+        fence,
+        fromOffset: previous.bytesConsumed,
+        state: previous.state,
+        linkParent: false,
+      });
       resumeTimes.push(performance.now() - started);
       started = performance.now();
       await readSessionFile(largest.path, { fence, linkParent: false });

@@ -8,7 +8,16 @@
  *   (median of 5).
  */
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -20,7 +29,15 @@ import { startServer } from '../../server/start-server.ts';
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
 const TURNS = Number(process.env.BENCH_TURNS ?? 5_000);
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -41,7 +58,11 @@ function ensureBuilt(): void {
   const index = join(repoRoot, 'dist/ui/index.html');
   const sources = Math.max(...['src/ui', 'src/core', 'protocol'].map((folder) => newestMtime(join(repoRoot, folder))));
   if (existsSync(index) && statSync(index).mtimeMs > sources) return;
-  const build = spawnSync(process.execPath, [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'inherit' });
+  const build = spawnSync(
+    process.execPath,
+    [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: repoRoot, stdio: 'inherit' },
+  );
   if (build.status !== 0) throw new Error('vite build failed');
 }
 
@@ -49,15 +70,42 @@ function ensureBuilt(): void {
 function piSession(id: string, cwd: string, turns: number, start: number, label = 'Turn'): string {
   const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: new Date(start).toISOString(), cwd })];
   let parent: string | null = null;
-  for (let turn = 0; turn < turns; turn += 1) lines.push(...piTurn(turn, parent, start + turn * 2000, label)), (parent = `a${turn}`);
+  for (let turn = 0; turn < turns; turn += 1)
+    (lines.push(...piTurn(turn, parent, start + turn * 2000, label)), (parent = `a${turn}`));
   return `${lines.join('\n')}\n`;
 }
 
 function piTurn(turn: number, parent: string | null, at: number, label = 'Turn'): string[] {
-  const user = { type: 'message', id: `u${turn}`, parentId: parent, timestamp: new Date(at).toISOString(), message: { role: 'user', content: [{ type: 'text', text: `${label} ${turn}: tidy up src/module${turn % 40}.ts and explain the change.` }], timestamp: at } };
+  const user = {
+    type: 'message',
+    id: `u${turn}`,
+    parentId: parent,
+    timestamp: new Date(at).toISOString(),
+    message: {
+      role: 'user',
+      content: [{ type: 'text', text: `${label} ${turn}: tidy up src/module${turn % 40}.ts and explain the change.` }],
+      timestamp: at,
+    },
+  };
   const assistant = {
-    type: 'message', id: `a${turn}`, parentId: `u${turn}`, timestamp: new Date(at + 900).toISOString(),
-    message: { role: 'assistant', content: [{ type: 'text', text: `Done with turn ${turn}: renamed two helpers in src/module${turn % 40}.ts and removed a dead branch.` }], api: 'openai-completions', provider: 'scripted', model: 'scripted-coder', stopReason: 'stop', timestamp: at + 900 },
+    type: 'message',
+    id: `a${turn}`,
+    parentId: `u${turn}`,
+    timestamp: new Date(at + 900).toISOString(),
+    message: {
+      role: 'assistant',
+      content: [
+        {
+          type: 'text',
+          text: `Done with turn ${turn}: renamed two helpers in src/module${turn % 40}.ts and removed a dead branch.`,
+        },
+      ],
+      api: 'openai-completions',
+      provider: 'scripted',
+      model: 'scripted-coder',
+      stopReason: 'stop',
+      timestamp: at + 900,
+    },
   };
   return [JSON.stringify(user), JSON.stringify(assistant)];
 }
@@ -73,7 +121,10 @@ async function main(): Promise<void> {
     const folder = join(manyRoot, `--project-${index % 100}--`);
     if (index < 100) mkdirSync(folder, { recursive: true });
     const id = `0000${index.toString(16).padStart(8, '0')}-bench`;
-    writeFileSync(join(folder, `${id}.jsonl`), piSession(id, `/work/project-${index % 100}`, 1 + (index % 3), start + index * 60_000));
+    writeFileSync(
+      join(folder, `${id}.jsonl`),
+      piSession(id, `/work/project-${index % 100}`, 1 + (index % 3), start + index * 60_000),
+    );
   }
   mkdirSync(bigRoot, { recursive: true });
   const bigId = 'big-session-5000';
@@ -83,10 +134,31 @@ async function main(): Promise<void> {
   writeFileSync(liveFile, piSession(liveId, '/work/live', 20, start + 5_000, 'Live turn'));
 
   process.env.WEFT_SESSION_ROOTS = [manyRoot, bigRoot].join(delimiter);
-  const server = await startServer({ port: 0, home, staticDir: process.env.BENCH_STATIC ?? join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null, logger: process.env.BENCH_PROFILE ? { info() {}, warn: (message: string, fields?: unknown) => console.log('warn', message, JSON.stringify(fields)), error: (message: string, fields?: unknown) => console.log('error', message, JSON.stringify(fields)) } : { info() {}, warn() {}, error() {} } });
-  const api = (path: string, init: RequestInit = {}) => fetch(server.origin + path, { ...init, headers: { authorization: `Bearer ${server.token}`, ...(init.headers as Record<string, string> | undefined) } });
+  const server = await startServer({
+    port: 0,
+    home,
+    staticDir: process.env.BENCH_STATIC ?? join(repoRoot, 'dist/ui'),
+    env: {},
+    dotenvPath: null,
+    ollamaUrl: null,
+    logger: process.env.BENCH_PROFILE
+      ? {
+          info() {},
+          warn: (message: string, fields?: unknown) => console.log('warn', message, JSON.stringify(fields)),
+          error: (message: string, fields?: unknown) => console.log('error', message, JSON.stringify(fields)),
+        }
+      : { info() {}, warn() {}, error() {} },
+  });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(server.origin + path, {
+      ...init,
+      headers: { authorization: `Bearer ${server.token}`, ...(init.headers as Record<string, string> | undefined) },
+    });
   console.log(`cores: ${availableParallelism()}`);
-  if (process.env.BENCH_PROFILE) server.context.hub.subscribe((event) => { if (event.type !== 'canvas-changed') console.log('hub', Math.round(performance.now()), JSON.stringify(event)); });
+  if (process.env.BENCH_PROFILE)
+    server.context.hub.subscribe((event) => {
+      if (event.type !== 'canvas-changed') console.log('hub', Math.round(performance.now()), JSON.stringify(event));
+    });
   try {
     // Listing: the first call builds the index (all files read); later calls run the stat pass, then list from the index.
     let before = performance.now();
@@ -101,25 +173,44 @@ async function main(): Promise<void> {
     }
     console.log(`list_${SESSIONS}_sessions_ms: ${median(listings).toFixed(0)} ms`);
 
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
     page.on('pageerror', (error) => console.log('pageerror', error.message.slice(0, 500)));
     page.on('console', (message) => {
       if (message.type() !== 'error') return;
       console.log('console', message.text().slice(0, 300));
-      void Promise.all(message.args().map((argument) => argument.evaluate((value: unknown) => String(value instanceof Error ? value.stack : value).slice(0, 1500)).catch(() => ''))).then((texts) => console.log('console-args', texts.join('\n---\n')));
+      void Promise.all(
+        message
+          .args()
+          .map((argument) =>
+            argument
+              .evaluate((value: unknown) => String(value instanceof Error ? value.stack : value).slice(0, 1500))
+              .catch(() => ''),
+          ),
+      ).then((texts) => console.log('console-args', texts.join('\n---\n')));
     });
     await page.goto(server.url);
     await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
 
     const profile = process.env.BENCH_CPU ? await page.context().newCDPSession(page) : null;
-    if (profile) { await profile.send('Profiler.enable'); await profile.send('Profiler.setSamplingInterval', { interval: 1000 }); await profile.send('Profiler.start'); }
+    if (profile) {
+      await profile.send('Profiler.enable');
+      await profile.send('Profiler.setSamplingInterval', { interval: 1000 });
+      await profile.send('Profiler.start');
+    }
     const mirrors: number[] = [];
     for (let round = 0; round < Number(process.env.BENCH_MIRROR_ROUNDS ?? 3); round += 1) {
       await page.getByTestId('tab-atlas').click();
       await page.getByTestId('atlas-search').fill('/work/big');
       await page.locator(`[data-testid="atlas-session"][data-session-id="${bigId}"]`).click({ timeout: 60_000 });
-      await page.locator(`[data-testid="session-detail"][data-session-id="${bigId}"] [data-testid="session-turn"]`).first().waitFor({ timeout: 60_000 });
+      await page
+        .locator(`[data-testid="session-detail"][data-session-id="${bigId}"] [data-testid="session-turn"]`)
+        .first()
+        .waitFor({ timeout: 60_000 });
       // A string, so the bundler's helpers never leak into the page.
       const elapsed = (await page.evaluate(`(async () => {
         const store = window.weft.store;
@@ -145,12 +236,25 @@ async function main(): Promise<void> {
       })()`)) as number;
       if (process.env.BENCH_PROFILE) {
         console.log('phases', JSON.stringify(await page.evaluate('window.__phases')));
-        console.log('marks', JSON.stringify(await page.evaluate(`(() => { const marks = performance.getEntriesByType('mark').filter((entry) => entry.name.startsWith('weft-mirror:')); const first = marks.find((entry) => entry.name === 'weft-mirror:start'); const out = marks.map((entry) => [entry.name.slice(12), Math.round(entry.startTime - first.startTime)]); performance.clearMarks(); return out; })()`)));
+        console.log(
+          'marks',
+          JSON.stringify(
+            await page.evaluate(
+              `(() => { const marks = performance.getEntriesByType('mark').filter((entry) => entry.name.startsWith('weft-mirror:')); const first = marks.find((entry) => entry.name === 'weft-mirror:start'); const out = marks.map((entry) => [entry.name.slice(12), Math.round(entry.startTime - first.startTime)]); performance.clearMarks(); return out; })()`,
+            ),
+          ),
+        );
       }
       mirrors.push(elapsed);
     }
     if (profile) {
-      const { profile: data } = (await profile.send('Profiler.stop')) as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+      const { profile: data } = (await profile.send('Profiler.stop')) as {
+        profile: {
+          nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+          samples: number[];
+          timeDeltas: number[];
+        };
+      };
       const self = new Map<number, number>();
       data.samples.forEach((id, index) => self.set(id, (self.get(id) ?? 0) + (data.timeDeltas[index] ?? 0)));
       const byName = new Map<string, number>();
@@ -158,9 +262,12 @@ async function main(): Promise<void> {
         const key = `${node.callFrame.functionName || '(anon)'} ${node.callFrame.url.split('/').pop()}:${node.callFrame.lineNumber}`;
         byName.set(key, (byName.get(key) ?? 0) + (self.get(node.id) ?? 0) / 1000);
       }
-      for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
+      for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 40))
+        console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
     }
-    console.log(`mirror_${TURNS}_turns_ms: ${median(mirrors).toFixed(0)} ms (runs: ${mirrors.map((value) => value.toFixed(0)).join(', ')})`);
+    console.log(
+      `mirror_${TURNS}_turns_ms: ${median(mirrors).toFixed(0)} ms (runs: ${mirrors.map((value) => value.toFixed(0)).join(', ')})`,
+    );
 
     // Live follow: mirror the 20-turn session with "Follow live", then append turns to its file.
     await page.getByTestId('tab-atlas').click();
@@ -170,7 +277,11 @@ async function main(): Promise<void> {
     await detail.getByTestId('session-turn').first().waitFor();
     await detail.getByTestId('follow-live').check();
     await detail.getByTestId('mirror-new').click();
-    await page.waitForFunction(`(window.weft.store.getState().graph?.ledgers ?? []).some((ledger) => ledger.sessionId === ${JSON.stringify(liveId)} && ledger.following)`, undefined, { timeout: 30_000 });
+    await page.waitForFunction(
+      `(window.weft.store.getState().graph?.ledgers ?? []).some((ledger) => ledger.sessionId === ${JSON.stringify(liveId)} && ledger.following)`,
+      undefined,
+      { timeout: 30_000 },
+    );
     // The server is watching the file once the follow list has it.
     for (let attempt = 0; attempt < 200; attempt += 1) {
       const follows = (await (await api('/api/atlas/follows')).json()) as { follows: { sessionId: string }[] };
@@ -182,13 +293,28 @@ async function main(): Promise<void> {
       const turn = 20 + round;
       const text = `Live turn ${turn}: tidy up`;
       const started = performance.now();
-      if (process.env.BENCH_PROFILE) console.log('append', Math.round(started), JSON.stringify(await (await api('/api/atlas/follows')).json()), JSON.stringify(await page.evaluate('window.weft.store.getState().toasts')));
-      appendFileSync(liveFile, `${piTurn(turn, `a${turn - 1}`, start + 5_000 + turn * 2000, 'Live turn').join('\n')}\n`);
-      await page.waitForFunction(`[...(window.weft.store.getState().graph?.nodes.values() ?? [])].some((node) => node.kind === 'mirror' && node.question.startsWith(${JSON.stringify(text)}))`, undefined, { timeout: 15_000, polling: 'raf' });
+      if (process.env.BENCH_PROFILE)
+        console.log(
+          'append',
+          Math.round(started),
+          JSON.stringify(await (await api('/api/atlas/follows')).json()),
+          JSON.stringify(await page.evaluate('window.weft.store.getState().toasts')),
+        );
+      appendFileSync(
+        liveFile,
+        `${piTurn(turn, `a${turn - 1}`, start + 5_000 + turn * 2000, 'Live turn').join('\n')}\n`,
+      );
+      await page.waitForFunction(
+        `[...(window.weft.store.getState().graph?.nodes.values() ?? [])].some((node) => node.kind === 'mirror' && node.question.startsWith(${JSON.stringify(text)}))`,
+        undefined,
+        { timeout: 15_000, polling: 'raf' },
+      );
       latencies.push(performance.now() - started);
       await page.waitForTimeout(300);
     }
-    console.log(`live_append_latency_ms: ${median(latencies).toFixed(0)} ms (runs: ${latencies.map((value) => value.toFixed(0)).join(', ')})`);
+    console.log(
+      `live_append_latency_ms: ${median(latencies).toFixed(0)} ms (runs: ${latencies.map((value) => value.toFixed(0)).join(', ')})`,
+    );
     await browser.close();
   } finally {
     console.log(`load_average: ${loadavg()[0]!.toFixed(1)}`);

@@ -47,7 +47,11 @@ interface Builder {
 }
 
 function builder(seed: number): Builder {
-  return { document: emptyCanvasDocument({ id: 'bench', name: 'bench', workingDirectory: null, createdAt: 0 }), random: seededRandom(seed), clock: 1 };
+  return {
+    document: emptyCanvasDocument({ id: 'bench', name: 'bench', workingDirectory: null, createdAt: 0 }),
+    random: seededRandom(seed),
+    clock: 1,
+  };
 }
 
 const HASH = '0'.repeat(64);
@@ -132,7 +136,8 @@ export function wideUpstreamCanvas(upstream: number, seed = 1): { document: Canv
       // Always from the previous node, so every chain node is upstream of the target; often
       // a second parent further back, so the chain branches and merges.
       wire(build, chainIds[index - 1]!, id, 'solid');
-      if (index > 10 && build.random() < 0.3) wire(build, chainIds[Math.floor(build.random() * (index - 5))]!, id, 'solid');
+      if (index > 10 && build.random() < 0.3)
+        wire(build, chainIds[Math.floor(build.random() * (index - 5))]!, id, 'solid');
     }
     chainIds.push(id);
   }

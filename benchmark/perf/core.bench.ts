@@ -4,7 +4,15 @@
  */
 import { availableParallelism, loadavg } from 'node:os';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
-import { applyChange, compile, computeStaleFull, graphFromDocument, hashCanonical, StaleTracker, type Graph } from '../../src/core/index.ts';
+import {
+  applyChange,
+  compile,
+  computeStaleFull,
+  graphFromDocument,
+  hashCanonical,
+  StaleTracker,
+  type Graph,
+} from '../../src/core/index.ts';
 import { canonicalJson } from '../../src/core/hashing.ts';
 import { deepChainCanvas, prose, seededRandom, threadsCanvas, wideUpstreamCanvas } from './core-canvas.ts';
 
@@ -42,7 +50,8 @@ function settle(document: CanvasDocument): Graph {
   const fingerprints = computeStaleFull(graphFromDocument(document)).fingerprints;
   for (const node of document.nodes) {
     if (node.kind !== 'question') continue;
-    for (const version of node.versions) version.upstreamFingerprint = fingerprints.get(node.id) ?? version.upstreamFingerprint;
+    for (const version of node.versions)
+      version.upstreamFingerprint = fingerprints.get(node.id) ?? version.upstreamFingerprint;
   }
   return graphFromDocument(document);
 }
@@ -71,9 +80,11 @@ function benchCompile(upstream: number, runs: number): { wall: number; cpu: numb
   const warm: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     evictCaches();
-    samples.push(time(() => {
-      bytes = compile(graph, targetId).messages.length;
-    }));
+    samples.push(
+      time(() => {
+        bytes = compile(graph, targetId).messages.length;
+      }),
+    );
   }
   const cpu = cpuMedian();
   for (let run = 0; run < runs; run += 1) warm.push(time(() => compile(graph, targetId)));
@@ -109,12 +120,18 @@ function benchIncremental(total: number, runs: number): void {
   const applying: number[] = [];
   for (let run = 0; run < runs; run += 1) {
     let touched: string[] = [];
-    applying.push(time(() => {
-      const result = applyChange(graph, { type: 'edit-node', nodeId: editId, patch: { question: `edited ${run}?` } }, { now: 10_000_000 + run, newId: () => `e${run}` });
-      if (!result.ok) throw result.error;
-      graph = result.value.graph;
-      touched = result.value.touched;
-    }));
+    applying.push(
+      time(() => {
+        const result = applyChange(
+          graph,
+          { type: 'edit-node', nodeId: editId, patch: { question: `edited ${run}?` } },
+          { now: 10_000_000 + run, newId: () => `e${run}` },
+        );
+        if (!result.ok) throw result.error;
+        graph = result.value.graph;
+        touched = result.value.touched;
+      }),
+    );
     cpuSamples = [];
     incremental.push(time(() => tracker.update(graph, touched)));
     incrementalCpu.push(cpuMedian());
@@ -132,7 +149,12 @@ function benchIncremental(total: number, runs: number): void {
 
 function benchHashing(): void {
   const random = seededRandom(3);
-  const value = Array.from({ length: 4000 }, (_, index) => ({ id: `n${index}`, at: index, text: prose(random, 1024, 2048), tags: { kind: 'question', depth: index % 7 } }));
+  const value = Array.from({ length: 4000 }, (_, index) => ({
+    id: `n${index}`,
+    at: index,
+    text: prose(random, 1024, 2048),
+    tags: { kind: 'question', depth: index % 7 },
+  }));
   const megabytes = canonicalJson(value).length / 1e6;
   hashCanonical(value);
   cpuSamples = [];
@@ -155,6 +177,10 @@ benchHashing();
 {
   const graph = settle(deepChainCanvas(1000));
   computeStaleFull(graph);
-  print('stale_full_chain_1000_deep_ms', median(Array.from({ length: 3 }, () => time(() => computeStaleFull(graph)))), 'ms');
+  print(
+    'stale_full_chain_1000_deep_ms',
+    median(Array.from({ length: 3 }, () => time(() => computeStaleFull(graph)))),
+    'ms',
+  );
 }
 if (sweepSum < 0) console.log('unreachable');

@@ -64,11 +64,23 @@ async function main(): Promise<void> {
     await fetch(`${origin}/api/settings`, {
       method: 'PUT',
       headers,
-      body: JSON.stringify({ providers: [{ id: 'bench', kind: 'openai-compatible', baseUrl: `${provider.info.url}/v1`, models: ['scripted', 'long'] }] }),
+      body: JSON.stringify({
+        providers: [
+          { id: 'bench', kind: 'openai-compatible', baseUrl: `${provider.info.url}/v1`, models: ['scripted', 'long'] },
+        ],
+      }),
     });
-    const direct = createOpenAICompatible({ name: 'bench', baseURL: `${provider.info.url}/v1`, includeUsage: true }).chatModel('scripted');
+    const direct = createOpenAICompatible({
+      name: 'bench',
+      baseURL: `${provider.info.url}/v1`,
+      includeUsage: true,
+    }).chatModel('scripted');
     const bodyFor = (model: string) => {
-      const request: CanonicalRequest = { model, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }], tools: {} };
+      const request: CanonicalRequest = {
+        model,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],
+        tools: {},
+      };
       return JSON.stringify({ request, requestHash: hashCanonical(request), images: [] });
     };
     const shortBody = bodyFor('bench/scripted');
@@ -84,7 +96,11 @@ async function main(): Promise<void> {
     };
     const directCall = async (): Promise<number> => {
       const started = performance.now();
-      const result = streamText({ model: direct, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }], maxRetries: 0 });
+      const result = streamText({
+        model: direct,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],
+        maxRetries: 0,
+      });
       let first = 0;
       for await (const chunk of result.textStream) if (chunk && !first) first = performance.now() - started;
       return first;
@@ -111,10 +127,18 @@ async function main(): Promise<void> {
     const seconds = (performance.now() - started) / 1000;
 
     // Reference: the same long answer read by the AI SDK client straight from the provider.
-    const directLong = createOpenAICompatible({ name: 'bench', baseURL: `${provider.info.url}/v1`, includeUsage: true }).chatModel('long');
+    const directLong = createOpenAICompatible({
+      name: 'bench',
+      baseURL: `${provider.info.url}/v1`,
+      includeUsage: true,
+    }).chatModel('long');
     const directStarted = performance.now();
     let directDeltas = 0;
-    const directResult = streamText({ model: directLong, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }], maxRetries: 0 });
+    const directResult = streamText({
+      model: directLong,
+      messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],
+      maxRetries: 0,
+    });
     for await (const chunk of directResult.textStream) if (chunk) directDeltas++;
     const directSeconds = (performance.now() - directStarted) / 1000;
 

@@ -5,16 +5,35 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { applyChange, documentFromGraph, emptyGraph, upstreamSnapshot, type Graph, type GraphChange } from '../../src/core/index.ts';
+import {
+  applyChange,
+  documentFromGraph,
+  emptyGraph,
+  upstreamSnapshot,
+  type Graph,
+  type GraphChange,
+} from '../../src/core/index.ts';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 const repoRoot = new URL('../../', import.meta.url).pathname;
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 /** Starts the app exactly as `npm start` does (build, then serve) and reads the printed URL. */
 function startApp(home: string): Promise<{ child: ChildProcess; url: URL }> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.mjs')], { cwd: repoRoot, env: { ...process.env, WEFT_PORT: '0', WEFT_HOME: home }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.mjs')], {
+    cwd: repoRoot,
+    env: { ...process.env, WEFT_PORT: '0', WEFT_HOME: home },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolve, reject) => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -26,15 +45,28 @@ function startApp(home: string): Promise<{ child: ChildProcess; url: URL }> {
   });
 }
 
-async function openApp(): Promise<{ page: Page; browser: Browser; origin: string; token: string; close(): Promise<void> }> {
+async function openApp(): Promise<{
+  page: Page;
+  browser: Browser;
+  origin: string;
+  token: string;
+  close(): Promise<void>;
+}> {
   const home = mkdtempSync(path.join(tmpdir(), 'weft-bench-ui-'));
   const { child, url } = await startApp(home);
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(url.href);
   await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
   return {
-    page, browser, origin: url.origin, token: url.searchParams.get('token')!,
+    page,
+    browser,
+    origin: url.origin,
+    token: url.searchParams.get('token')!,
     async close() {
       await browser.close().catch(() => {});
       child.kill('SIGTERM');
@@ -52,7 +84,12 @@ export function generateCanvas(): CanvasDocument {
   let clock = 1_760_000_000_000;
   let counter = 0;
   const context = () => ({ now: (clock += 1000), newId: () => `n${(counter += 1).toString(36)}` });
-  let graph: Graph = emptyGraph({ id: 'bench-2000', name: 'Benchmark: 2,000 nodes', workingDirectory: null, createdAt: clock });
+  let graph: Graph = emptyGraph({
+    id: 'bench-2000',
+    name: 'Benchmark: 2,000 nodes',
+    workingDirectory: null,
+    createdAt: clock,
+  });
   const apply = (change: GraphChange) => {
     const result = applyChange(graph, change, context());
     if (!result.ok) throw new Error(result.error.message);
@@ -63,7 +100,14 @@ export function generateCanvas(): CanvasDocument {
   for (let column = 0; column < COLUMNS; column += 1) {
     ids.push([]);
     for (let row = 0; row < ROWS; row += 1) {
-      const { created } = apply({ type: 'add-node', node: { kind: 'question', question: `Question ${column}.${row}: what follows from the step above?`, position: { x: column * 340, y: row * 210 } } });
+      const { created } = apply({
+        type: 'add-node',
+        node: {
+          kind: 'question',
+          question: `Question ${column}.${row}: what follows from the step above?`,
+          position: { x: column * 340, y: row * 210 },
+        },
+      });
       ids[column]!.push(created[0]!);
       if (row > 0) apply({ type: 'wire', from: ids[column]![row - 1]!, to: created[0]!, kind: 'solid' });
     }
@@ -73,8 +117,20 @@ export function generateCanvas(): CanvasDocument {
       const nodeId = ids[column]![row]!;
       const snapshot = upstreamSnapshot(graph, nodeId);
       apply({
-        type: 'add-version', nodeId, select: true,
-        version: { text: `An answer for ${column}.${row}, long enough to wrap over a few lines on the card so that rendering does real layout work.`, question: `Question ${column}.${row}`, model: 'offline/receipt', requestHash: null, upstreamFingerprint: snapshot.upstreamFingerprint, upstreamParts: snapshot.upstreamParts, origin: 'demo', status: 'complete', branchOf: null },
+        type: 'add-version',
+        nodeId,
+        select: true,
+        version: {
+          text: `An answer for ${column}.${row}, long enough to wrap over a few lines on the card so that rendering does real layout work.`,
+          question: `Question ${column}.${row}`,
+          model: 'offline/receipt',
+          requestHash: null,
+          upstreamFingerprint: snapshot.upstreamFingerprint,
+          upstreamParts: snapshot.upstreamParts,
+          origin: 'demo',
+          status: 'complete',
+          branchOf: null,
+        },
       });
     }
   }
@@ -91,29 +147,48 @@ async function main(): Promise<void> {
   const app = await openApp();
   try {
     const page = app.page;
-    const put = await fetch(`${app.origin}/api/canvases/${document.canvas.id}`, { method: 'PUT', headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' }, body: JSON.stringify(document) });
+    const put = await fetch(`${app.origin}/api/canvases/${document.canvas.id}`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(document),
+    });
     if (!put.ok) throw new Error(`PUT failed: ${put.status} ${await put.text()}`);
 
     // Cold: IndexedDB does not hold the canvas; the app restores it from the durable record.
     await page.evaluate(async (id) => {
-      const weft = (window as unknown as { weft: { store: { getState(): { flush(): Promise<void>; openCanvas(id: string): Promise<void> } } } }).weft;
+      const weft = (
+        window as unknown as {
+          weft: { store: { getState(): { flush(): Promise<void>; openCanvas(id: string): Promise<void> } } };
+        }
+      ).weft;
       await weft.store.getState().flush();
       await weft.store.getState().openCanvas(id);
     }, document.canvas.id);
     await page.waitForSelector('[data-testid="node-card"]');
 
     if (process.env.WEFT_BENCH_VERBOSE) {
-      await page.addInitScript(`window.longTasks_ = []; new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks_.push(Math.round(entry.startTime) + '+' + Math.round(entry.duration)); }).observe({ type: 'longtask', buffered: true });`);
+      await page.addInitScript(
+        `window.longTasks_ = []; new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks_.push(Math.round(entry.startTime) + '+' + Math.round(entry.duration)); }).observe({ type: 'longtask', buffered: true });`,
+      );
     }
     // Warm: reload with the canvas active and in IndexedDB; time from navigation start to first painted card.
     const samples: number[] = [];
     for (let run = 0; run < 3; run += 1) {
       const profiler = process.env.WEFT_BENCH_PROFILE && run === 0 ? await page.context().newCDPSession(page) : null;
-      if (profiler) { await profiler.send('Profiler.enable'); await profiler.send('Profiler.start'); }
+      if (profiler) {
+        await profiler.send('Profiler.enable');
+        await profiler.send('Profiler.start');
+      }
       await page.reload();
       await page.waitForSelector('[data-testid="node-card"]', { timeout: 60_000 });
       if (profiler) {
-        const { profile } = await profiler.send('Profiler.stop') as { profile: { nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[]; samples: number[]; timeDeltas: number[] } };
+        const { profile } = (await profiler.send('Profiler.stop')) as {
+          profile: {
+            nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number } }[];
+            samples: number[];
+            timeDeltas: number[];
+          };
+        };
         const byNode = new Map(profile.nodes.map((node) => [node.id, node] as const));
         const self = new Map<string, number>();
         profile.samples.forEach((id, index) => {
@@ -121,16 +196,36 @@ async function main(): Promise<void> {
           const key = `${frame.functionName || '(anon)'} ${frame.url.split('/').pop()}:${frame.lineNumber}`;
           self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
         });
-        console.log([...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([key, ms]) => `${ms.toFixed(0)}ms ${key}`).join('\n'));
+        console.log(
+          [...self.entries()]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 25)
+            .map(([key, ms]) => `${ms.toFixed(0)}ms ${key}`)
+            .join('\n'),
+        );
       }
-      samples.push(await page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now())))));
+      samples.push(
+        await page.evaluate(
+          () => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now()))),
+        ),
+      );
     }
     const cards = await page.locator('[data-testid="node-card"]').count();
-    const marks = await page.evaluate(() => performance.getEntriesByType('mark').map((entry) => `${entry.name}=${Math.round(entry.startTime)}`).join(' '));
+    const marks = await page.evaluate(() =>
+      performance
+        .getEntriesByType('mark')
+        .map((entry) => `${entry.name}=${Math.round(entry.startTime)}`)
+        .join(' '),
+    );
     if (process.env.WEFT_BENCH_VERBOSE) {
       console.log(`marks: ${marks}`);
       console.log(`long tasks: ${await page.evaluate('window.longTasks_.join(" ")')}`);
-      console.log(await page.evaluate(() => `dom=${window.document.querySelectorAll('*').length} flowNodes=${window.document.querySelectorAll('.react-flow__node').length} edges=${window.document.querySelectorAll('.react-flow__edge').length} minimap=${window.document.querySelectorAll('.react-flow__minimap-node').length}`));
+      console.log(
+        await page.evaluate(
+          () =>
+            `dom=${window.document.querySelectorAll('*').length} flowNodes=${window.document.querySelectorAll('.react-flow__node').length} edges=${window.document.querySelectorAll('.react-flow__edge').length} minimap=${window.document.querySelectorAll('.react-flow__minimap-node').length}`,
+        ),
+      );
     }
 
     // Scripted pan: drag the pane for ~90 frames and record rAF intervals.
@@ -156,17 +251,31 @@ async function main(): Promise<void> {
 
     // One question edit through the panel; count rows the persistence layer writes.
     if (process.env.WEFT_BENCH_SHOT) await page.screenshot({ path: process.env.WEFT_BENCH_SHOT });
-    const cardIds = await page.locator('[data-testid="node-card"]').evaluateAll((elements) => elements.filter((element) => {
-      const box = element.getBoundingClientRect();
-      return box.top > 120 && box.bottom < window.innerHeight - 40 && box.left > 20 && box.right < window.innerWidth - 500;
-    }).map((element) => element.getAttribute('data-node-id')));
+    const cardIds = await page.locator('[data-testid="node-card"]').evaluateAll((elements) =>
+      elements
+        .filter((element) => {
+          const box = element.getBoundingClientRect();
+          return (
+            box.top > 120 &&
+            box.bottom < window.innerHeight - 40 &&
+            box.left > 20 &&
+            box.right < window.innerWidth - 500
+          );
+        })
+        .map((element) => element.getAttribute('data-node-id')),
+    );
     const nodeId = cardIds[0];
     await page.locator(`[data-testid="node-card"][data-node-id="${nodeId}"] .card-header`).click();
-    const flushAndCount = () => page.evaluate(async () => {
-      const weft = (window as unknown as { weft: { store: { getState(): { flush(): Promise<void> } }; persistence: { rowsWritten: number } } }).weft;
-      await weft.store.getState().flush();
-      return weft.persistence.rowsWritten;
-    });
+    const flushAndCount = () =>
+      page.evaluate(async () => {
+        const weft = (
+          window as unknown as {
+            weft: { store: { getState(): { flush(): Promise<void> } }; persistence: { rowsWritten: number } };
+          }
+        ).weft;
+        await weft.store.getState().flush();
+        return weft.persistence.rowsWritten;
+      });
     const before = await flushAndCount();
     const input = page.getByTestId('question-input');
     await input.fill('An edited question: does the chain still hold?');
@@ -175,11 +284,16 @@ async function main(): Promise<void> {
 
     // Every save echoes back as canvas-changed; the page re-reads the record and finds it identical.
     const echoChecks = await page.evaluate(async (id) => {
-      const state = (window as unknown as { weft: { store: { getState(): { canvasChangedElsewhere(id: string): Promise<boolean> } } } }).weft.store.getState();
+      const state = (
+        window as unknown as {
+          weft: { store: { getState(): { canvasChangedElsewhere(id: string): Promise<boolean> } } };
+        }
+      ).weft.store.getState();
       const times: number[] = [];
       for (let round = 0; round < 3; round += 1) {
         const started = performance.now();
-        if (await state.canvasChangedElsewhere(id)) throw new Error('an echo of this page\'s own save changed the canvas');
+        if (await state.canvasChangedElsewhere(id))
+          throw new Error("an echo of this page's own save changed the canvas");
         times.push(performance.now() - started);
       }
       return times;
@@ -189,7 +303,9 @@ async function main(): Promise<void> {
     console.log(`cards_rendered_after_open: ${cards} count`);
     console.log(`first_paint_2000_ms: ${Math.round(median(samples))} ms`);
     console.log(`pan_frame_median_ms: ${median(frames).toFixed(1)} ms`);
-    console.log(`pan_frame_p95_ms: ${[...frames].sort((a, b) => a - b)[Math.floor(frames.length * 0.95)]!.toFixed(1)} ms`);
+    console.log(
+      `pan_frame_p95_ms: ${[...frames].sort((a, b) => a - b)[Math.floor(frames.length * 0.95)]!.toFixed(1)} ms`,
+    );
     console.log(`idb_rows_written_per_edit: ${after - before} rows`);
     console.log(`echo_check_2000_ms: ${Math.round(median(echoChecks))} ms`);
     console.log(`nproc: ${cpus().length} count`);

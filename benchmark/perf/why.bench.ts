@@ -19,7 +19,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 const realSessions = process.env.WEFT_FIXTURES
   ? join(process.env.WEFT_FIXTURES, 'real-sessions')
   : join(here, '..', '..', 'tests', 'fixtures', 'real-sessions');
-const tsxLoader = pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs')).href;
+const tsxLoader = pathToFileURL(
+  join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs'),
+).href;
 
 function print(name: string, value: number, unit: string, digits = 1): void {
   console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
@@ -32,7 +34,9 @@ function median(values: number[]): number {
 
 function runChild(script: string, args: string[], env: NodeJS.ProcessEnv): Record<string, number> {
   const result = spawnSync(process.execPath, ['--import', tsxLoader, join(here, 'why', script), ...args], {
-    env, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
   });
   if (result.status !== 0) throw new Error(`${script} failed: ${result.stderr}`);
   if (result.stderr.trim()) console.error(result.stderr.trim());
@@ -55,7 +59,7 @@ try {
   let parsed = 0;
   for (const file of corpus.files) {
     const text = readFileSync(file, 'utf8');
-    for (let start = 0; start < text.length; ) {
+    for (let start = 0; start < text.length;) {
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
       if (end > start) JSON.parse(text.slice(start, end));
@@ -67,7 +71,12 @@ try {
   const jsonParseMBps = corpus.bytes / 1e6 / parseSeconds;
   print('json_parse_MBps', jsonParseMBps, 'MB/s');
 
-  const env = { ...process.env, WEFT_HOME: join(workspace, 'weft-home'), WEFT_SESSION_ROOTS: corpus.roots.join(delimiter), HOME: join(workspace, 'home') };
+  const env = {
+    ...process.env,
+    WEFT_HOME: join(workspace, 'weft-home'),
+    WEFT_SESSION_ROOTS: corpus.roots.join(delimiter),
+    HOME: join(workspace, 'home'),
+  };
   const indexed = runChild('index-child.ts', [], env);
   const indexMBps = indexed.bytesRead! / 1e6 / (indexed.durationMs! / 1000);
   print('index_MBps', indexMBps, 'MB/s');
@@ -94,12 +103,20 @@ try {
   index.close();
 
   // Queries in a fresh process: rare phrases written into prompts, a common phrase, and edited paths.
-  const phrases = corpus.phrases.filter((_, position) => position % Math.max(1, Math.floor(corpus.phrases.length / 50)) === 0).slice(0, 50);
-  const paths = corpus.touchedPaths.filter((_, position) => position % Math.max(1, Math.floor(corpus.touchedPaths.length / 50)) === 0).slice(0, 50);
+  const phrases = corpus.phrases
+    .filter((_, position) => position % Math.max(1, Math.floor(corpus.phrases.length / 50)) === 0)
+    .slice(0, 50);
+  const paths = corpus.touchedPaths
+    .filter((_, position) => position % Math.max(1, Math.floor(corpus.touchedPaths.length / 50)) === 0)
+    .slice(0, 50);
   const queryInput = join(workspace, 'queries.json');
-  writeFileSync(queryInput, JSON.stringify({ phrases, commonPhrases: ['Mark the first item as done', 'update docs'], paths }));
+  writeFileSync(
+    queryInput,
+    JSON.stringify({ phrases, commonPhrases: ['Mark the first item as done', 'update docs'], paths }),
+  );
   const queried = runChild('query-child.ts', [queryInput], env);
-  if (queried.findEmpty || queried.whyEmpty) console.error(`warning: ${queried.findEmpty} finds and ${queried.whyEmpty} whys came back empty`);
+  if (queried.findEmpty || queried.whyEmpty)
+    console.error(`warning: ${queried.findEmpty} finds and ${queried.whyEmpty} whys came back empty`);
   print('stat_pass_ms', queried.statPassMs!, 'ms');
   print('find_p50_ms', queried.findP50!, 'ms', 2);
   print('find_p95_ms', queried.findP95!, 'ms', 2);
@@ -113,7 +130,8 @@ try {
   const scanTimes: number[] = [];
   for (const phrase of phrases.slice(0, 5)) {
     started = performance.now();
-    const args = scanner === 'rg' ? ['-F', '-l', '--no-messages', phrase, ...corpus.roots] : ['-rFl', phrase, ...corpus.roots];
+    const args =
+      scanner === 'rg' ? ['-F', '-l', '--no-messages', phrase, ...corpus.roots] : ['-rFl', phrase, ...corpus.roots];
     spawnSync(scanner, args, { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
     scanTimes.push(performance.now() - started);
   }

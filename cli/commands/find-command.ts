@@ -27,8 +27,12 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       return 0;
     }
     for (const hit of hits) {
-      const where = hit.sessionId ? `${hit.runner ?? ''} ${shortId(hit.sessionId)}${hit.turn ? ` #${hit.turn}` : ''}` : hit.turnKey;
-      io.out(`${hit.field.padEnd(8)}  ${formatTime(hit.at)}  ${where}${hit.cwd ? `  ${hit.cwd}` : ''}\n    ${hit.snippet}\n`);
+      const where = hit.sessionId
+        ? `${hit.runner ?? ''} ${shortId(hit.sessionId)}${hit.turn ? ` #${hit.turn}` : ''}`
+        : hit.turnKey;
+      io.out(
+        `${hit.field.padEnd(8)}  ${formatTime(hit.at)}  ${where}${hit.cwd ? `  ${hit.cwd}` : ''}\n    ${hit.snippet}\n`,
+      );
     }
     return 0;
   } finally {

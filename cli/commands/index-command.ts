@@ -9,7 +9,9 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   const index = WhyIndex.open({ env: io.env });
   try {
     const progress = progressBar(io);
-    const summary = command.flags.full ? await index.rebuild(progress.onProgress) : await index.index(progress.onProgress);
+    const summary = command.flags.full
+      ? await index.rebuild(progress.onProgress)
+      : await index.index(progress.onProgress);
     progress.done();
     const status = index.status();
     if (command.flags.json) {
@@ -22,7 +24,8 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
           `${summary.turnsWritten} turns written, ${status.turns} turns in ${status.sessions} sessions, ${seconds} s\n`,
       );
     }
-    for (const failure of summary.failed) io.err(printable(`weft: could not read ${failure.path}: ${failure.reason}\n`));
+    for (const failure of summary.failed)
+      io.err(printable(`weft: could not read ${failure.path}: ${failure.reason}\n`));
     return 0;
   } finally {
     index.close();

@@ -21,7 +21,8 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     request = { turnKey: first };
   } else {
     const turn = Number(second);
-    if (!Number.isInteger(turn) || turn <= 0) throw new CliError('bad-usage', `turn must be a positive number, got "${second}"`, 2);
+    if (!Number.isInteger(turn) || turn <= 0)
+      throw new CliError('bad-usage', `turn must be a positive number, got "${second}"`, 2);
     request = { sessionId: first, turn };
   }
   const index = await openFreshIndex(io);
@@ -47,7 +48,9 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     if (steps.length > 0) {
       lines.push('', '## Tool steps');
       steps.forEach((step, position) => {
-        lines.push(`${position + 1}. ${step.name ?? '?'} [${step.op ?? 'other'}]${step.isError ? ' (error)' : ''} ${step.inputSummary ?? ''}`.trimEnd());
+        lines.push(
+          `${position + 1}. ${step.name ?? '?'} [${step.op ?? 'other'}]${step.isError ? ' (error)' : ''} ${step.inputSummary ?? ''}`.trimEnd(),
+        );
         for (const file of step.files ?? []) lines.push(`   file: ${file}`);
         if (step.resultSummary) lines.push(`   → ${step.resultSummary.replaceAll('\n', '\n     ')}`);
       });

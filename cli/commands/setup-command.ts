@@ -1,4 +1,14 @@
-import { chmodSync, lstatSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,10 +32,20 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     command: process.execPath,
     args: [fileURLToPath(new URL('../../bin/weft.mjs', import.meta.url)), 'mcp'],
   };
-  const codexHome = io.env.CODEX_HOME?.trim() ? resolve(io.env.CODEX_HOME) : join(io.env.HOME?.trim() || homedir(), '.codex');
+  const codexHome = io.env.CODEX_HOME?.trim()
+    ? resolve(io.env.CODEX_HOME)
+    : join(io.env.HOME?.trim() || homedir(), '.codex');
   const targets = [
-    { client: 'claude-code', path: join(io.cwd, '.mcp.json'), edit: command.flags.remove ? removeFromMcpJson : (text: string | null) => addToMcpJson(text, launch) },
-    { client: 'codex', path: join(codexHome, 'config.toml'), edit: command.flags.remove ? removeFromCodexToml : (text: string | null) => addToCodexToml(text, launch) },
+    {
+      client: 'claude-code',
+      path: join(io.cwd, '.mcp.json'),
+      edit: command.flags.remove ? removeFromMcpJson : (text: string | null) => addToMcpJson(text, launch),
+    },
+    {
+      client: 'codex',
+      path: join(codexHome, 'config.toml'),
+      edit: command.flags.remove ? removeFromCodexToml : (text: string | null) => addToCodexToml(text, launch),
+    },
   ];
   // Every edit is planned before any is written: a file refused leaves the other one untouched too.
   const edits = targets.map((target) => {
@@ -42,7 +62,13 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   if (command.flags.json) printJson(io.out, results);
   else {
     for (const result of results) {
-      const verb = command.flags.remove ? (result.changed ? 'removed from' : 'not in') : result.changed ? 'registered in' : 'already in';
+      const verb = command.flags.remove
+        ? result.changed
+          ? 'removed from'
+          : 'not in'
+        : result.changed
+          ? 'registered in'
+          : 'already in';
       io.out(`${result.client}: weft MCP server ${verb} ${result.path}\n`);
     }
   }

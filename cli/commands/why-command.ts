@@ -36,7 +36,9 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       );
     }
     if (result.hiddenReads > 0) {
-      io.out(`(${result.hiddenReads} read-only turn${result.hiddenReads === 1 ? '' : 's'} hidden; --include-read shows them)\n`);
+      io.out(
+        `(${result.hiddenReads} read-only turn${result.hiddenReads === 1 ? '' : 's'} hidden; --include-read shows them)\n`,
+      );
     }
     return 0;
   } finally {

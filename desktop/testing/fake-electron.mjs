@@ -6,13 +6,19 @@ const report = (entry) => process.stdout.write(JSON.stringify(entry) + '\n');
 class BrowserWindow {
   constructor(options) {
     report({ window: options.webPreferences });
-    this.webContents = { send: (...args) => report({ send: args }), on: () => undefined, setWindowOpenHandler: () => undefined };
+    this.webContents = {
+      send: (...args) => report({ send: args }),
+      on: () => undefined,
+      setWindowOpenHandler: () => undefined,
+    };
   }
   async loadURL(url) {
     const landing = await fetch(url, { redirect: 'manual' });
     const cookie = String(landing.headers.get('set-cookie')).split(';')[0];
     const health = await fetch(new URL('/api/health', url), { headers: { cookie } });
-    report({ loaded: { status: landing.status, location: landing.headers.get('location'), health: await health.json() } });
+    report({
+      loaded: { status: landing.status, location: landing.headers.get('location'), health: await health.json() },
+    });
     setTimeout(() => process.exit(0), 50);
   }
   once() {}
@@ -38,7 +44,10 @@ const app = {
 export default {
   app,
   BrowserWindow,
-  Menu: { buildFromTemplate: (template) => template, setApplicationMenu: (menu) => report({ menu: menu.map((item) => item.label) }) },
+  Menu: {
+    buildFromTemplate: (template) => template,
+    setApplicationMenu: (menu) => report({ menu: menu.map((item) => item.label) }),
+  },
   shell: { openExternal: async () => undefined },
   dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
   ipcMain: { handle: () => undefined },

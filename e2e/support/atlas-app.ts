@@ -12,7 +12,9 @@ export interface AtlasApp {
  * The real app in Chromium with `WEFT_SESSION_ROOTS` pointing at a temporary copy of the real fixture sessions
  * (one root per recorded case, laid out as the runners do). The server reads the roots from the process environment.
  */
-export async function launchAtlasApp(options: { viewport?: { width: number; height: number } } = {}): Promise<AtlasApp> {
+export async function launchAtlasApp(
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<AtlasApp> {
   const fixtures = copyAtlasFixtures('weft-atlas-e2e-');
   const saved = process.env.WEFT_SESSION_ROOTS;
   process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
@@ -45,8 +47,22 @@ export const canvasSnapshot = `(() => {
 
 export interface CanvasSnapshot {
   id: string;
-  nodes: { id: string; kind: string; position: { x: number; y: number }; question: string | null; answer: string | null; turnKey: string | null; delegatedBy: string | null }[];
+  nodes: {
+    id: string;
+    kind: string;
+    position: { x: number; y: number };
+    question: string | null;
+    answer: string | null;
+    turnKey: string | null;
+    delegatedBy: string | null;
+  }[];
   wires: { from: string; to: string; kind: string }[];
-  ledgers: { runner: string; sessionId: string; turnKeys: string[]; nodeIdByTurnKey: Record<string, string>; following: boolean }[];
+  ledgers: {
+    runner: string;
+    sessionId: string;
+    turnKeys: string[];
+    nodeIdByTurnKey: Record<string, string>;
+    following: boolean;
+  }[];
   events: { op: string; meta: Record<string, unknown> }[];
 }

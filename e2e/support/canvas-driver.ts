@@ -66,8 +66,12 @@ export class CanvasDriver {
   async connect(fromId: string, toId: string): Promise<void> {
     await this.command('fit-view');
     await this.page.waitForTimeout(350);
-    const from = (await this.page.locator(`.react-flow__node[data-id="${fromId}"] .react-flow__handle.source`).boundingBox())!;
-    const to = (await this.page.locator(`.react-flow__node[data-id="${toId}"] .react-flow__handle.target`).boundingBox())!;
+    const from = (await this.page
+      .locator(`.react-flow__node[data-id="${fromId}"] .react-flow__handle.source`)
+      .boundingBox())!;
+    const to = (await this.page
+      .locator(`.react-flow__node[data-id="${toId}"] .react-flow__handle.target`)
+      .boundingBox())!;
     await this.page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
     await this.page.mouse.down();
     await this.page.mouse.move((from.x + to.x) / 2, (from.y + to.y) / 2, { steps: 6 });
@@ -77,7 +81,13 @@ export class CanvasDriver {
 
   /** Runs a registered command the way the desktop menu does. */
   async command(id: string): Promise<boolean> {
-    return this.page.evaluate((commandId) => (window as unknown as { weft: { commands: { run(id: string): Promise<boolean> } } }).weft.commands.run(commandId), id);
+    return this.page.evaluate(
+      (commandId) =>
+        (window as unknown as { weft: { commands: { run(id: string): Promise<boolean> } } }).weft.commands.run(
+          commandId,
+        ),
+      id,
+    );
   }
 
   async ask(nodeId: string): Promise<void> {
@@ -88,7 +98,9 @@ export class CanvasDriver {
   }
 
   async previewSources(): Promise<string[]> {
-    return this.panel.getByTestId('preview-message').evaluateAll((elements) => elements.map((element) => element.getAttribute('data-source-node') ?? ''));
+    return this.panel
+      .getByTestId('preview-message')
+      .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-source-node') ?? ''));
   }
 
   async previewHash(): Promise<string> {
@@ -100,7 +112,11 @@ export class CanvasDriver {
     mkdirSync(folder, { recursive: true });
     // Transient toasts are not part of the screen being documented.
     await this.page.evaluate(() => {
-      const state = (window as unknown as { weft: { store: { getState(): { toasts: { id: string }[]; dismissToast(id: string): void } } } }).weft.store.getState();
+      const state = (
+        window as unknown as {
+          weft: { store: { getState(): { toasts: { id: string }[]; dismissToast(id: string): void } } };
+        }
+      ).weft.store.getState();
       for (const toast of state.toasts) state.dismissToast(toast.id);
     });
     await this.page.waitForTimeout(250);

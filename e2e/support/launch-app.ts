@@ -9,7 +9,15 @@ import { startServer, type RunningServer } from '../../server/start-server.ts';
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 const distIndex = path.join(repoRoot, 'dist/ui/index.html');
 
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
 
 function newestMtime(folder: string): number {
   let newest = 0;
@@ -23,9 +31,16 @@ function newestMtime(folder: string): number {
 
 /** Builds the renderer the way `npm start` does, unless dist/ui is newer than every source. */
 export function ensureBuilt(): void {
-  const sources = Math.max(...['src/ui', 'src/core', 'protocol'].map((folder) => newestMtime(path.join(repoRoot, folder))), statSync(path.join(repoRoot, 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    ...['src/ui', 'src/core', 'protocol'].map((folder) => newestMtime(path.join(repoRoot, folder))),
+    statSync(path.join(repoRoot, 'vite.config.ts')).mtimeMs,
+  );
   if (existsSync(distIndex) && statSync(distIndex).mtimeMs > sources) return;
-  const build = spawnSync(process.execPath, [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: repoRoot, stdio: 'inherit' });
+  const build = spawnSync(
+    process.execPath,
+    [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: repoRoot, stdio: 'inherit' },
+  );
   if (build.status !== 0) throw new Error('vite build failed');
 }
 
@@ -43,12 +58,29 @@ export interface LaunchedApp {
 }
 
 /** Starts the real server on 127.0.0.1:0 with a temp home and opens the app in headless Chromium. */
-export async function launchApp(options: { home?: string; viewport?: { width: number; height: number } } = {}): Promise<LaunchedApp> {
+export async function launchApp(
+  options: { home?: string; viewport?: { width: number; height: number } } = {},
+): Promise<LaunchedApp> {
   ensureBuilt();
   const home = options.home ?? mkdtempSync(path.join(tmpdir(), 'weft-e2e-'));
-  const server = await startServer({ port: 0, home, staticDir: path.join(repoRoot, 'dist/ui'), env: {}, dotenvPath: null, ollamaUrl: null, allowLoopbackTargets: true });
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
-  const context = await browser.newContext({ viewport: options.viewport ?? { width: 1440, height: 900 }, acceptDownloads: true });
+  const server = await startServer({
+    port: 0,
+    home,
+    staticDir: path.join(repoRoot, 'dist/ui'),
+    env: {},
+    dotenvPath: null,
+    ollamaUrl: null,
+    allowLoopbackTargets: true,
+  });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+  const context = await browser.newContext({
+    viewport: options.viewport ?? { width: 1440, height: 900 },
+    acceptDownloads: true,
+  });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -58,7 +90,12 @@ export async function launchApp(options: { home?: string; viewport?: { width: nu
   await page.goto(server.url);
   await page.waitForSelector('[data-testid="canvas"]', { timeout: 30_000 });
   return {
-    server, home, browser, context, page, pageErrors,
+    server,
+    home,
+    browser,
+    context,
+    page,
+    pageErrors,
     async reload() {
       await page.reload();
       await page.waitForSelector('[data-testid="canvas"]', { timeout: 30_000 });

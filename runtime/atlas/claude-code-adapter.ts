@@ -3,8 +3,23 @@ import type { Adapter, RecordContext } from './adapter-types.ts';
 import { getOwn, setOwn } from './own-record.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
-  addAssistantText, addStep, addUserText, attachResult, buildSession, initialBuilder, linkSubagentToCall, markCompaction,
-  noteBranch, noteCwd, noteModel, noteTime, openTurn, setTitle, toMillis, type AtlasSession, type BuilderState,
+  addAssistantText,
+  addStep,
+  addUserText,
+  attachResult,
+  buildSession,
+  initialBuilder,
+  linkSubagentToCall,
+  markCompaction,
+  noteBranch,
+  noteCwd,
+  noteModel,
+  noteTime,
+  openTurn,
+  setTitle,
+  toMillis,
+  type AtlasSession,
+  type BuilderState,
 } from './session-builder.ts';
 import { linkSessions } from './subagent-links.ts';
 import { asRecord, asString, classifyTool, textOf } from './tool-steps.ts';
@@ -30,15 +45,38 @@ interface ClaudeState {
 
 /** Record types we read or deliberately ignore; anything else is counted as unknown. */
 const KNOWN_TYPES = new Set([
-  'user', 'assistant', 'system', 'summary', 'progress', 'attachment', 'file-history-snapshot', 'queue-operation',
-  'last-prompt', 'custom-title', 'ai-title', 'agent-name', 'permission-mode', 'mode', 'pr-link', 'worktree-state',
-  'frame-link', 'turn_end',
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'progress',
+  'attachment',
+  'file-history-snapshot',
+  'queue-operation',
+  'last-prompt',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'permission-mode',
+  'mode',
+  'pr-link',
+  'worktree-state',
+  'frame-link',
+  'turn_end',
 ]);
 
-const NON_PROMPT_PREFIXES = ['<local-command-stdout>', '<local-command-stderr>', '<local-command-caveat>', '<task-notification>', '[Request interrupted'];
+const NON_PROMPT_PREFIXES = [
+  '<local-command-stdout>',
+  '<local-command-stderr>',
+  '<local-command-caveat>',
+  '<task-notification>',
+  '[Request interrupted',
+];
 
 function initial(sourcePath: string): ClaudeState {
-  const match = /[\\/]([^\\/]+)[\\/]subagents[\\/](?:workflows[\\/][^\\/]+[\\/])?agent-([^\\/]+)\.jsonl$/.exec(sourcePath);
+  const match = /[\\/]([^\\/]+)[\\/]subagents[\\/](?:workflows[\\/][^\\/]+[\\/])?agent-([^\\/]+)\.jsonl$/.exec(
+    sourcePath,
+  );
   const flat = /[\\/]agent-([^\\/]+)\.jsonl$/.exec(sourcePath);
   return {
     main: initialBuilder('claude-code'),
@@ -68,7 +106,8 @@ function builderFor(state: ClaudeState, record: Record<string, unknown>): Builde
       builder.isSubagent = true;
       builder.agentId = agentId;
       const recordSession = asString(record['sessionId']);
-      const parent = recordSession !== '' && recordSession !== `agent-${agentId}` ? recordSession : state.parentFromPath;
+      const parent =
+        recordSession !== '' && recordSession !== `agent-${agentId}` ? recordSession : state.parentFromPath;
       builder.parentSessionId = parent;
       builder.sessionId = parent === null ? `agent-${agentId}` : `${parent}/agent-${agentId}`;
     }
@@ -137,11 +176,14 @@ function onUser(state: ClaudeState, builder: BuilderState, record: Record<string
     const item = asRecord(block);
     if (item['type'] === 'tool_result') {
       const callId = asString(item['tool_use_id']);
-      const images = Array.isArray(item['content']) ? item['content'].filter((part) => asRecord(part)['type'] === 'image').length : 0;
+      const images = Array.isArray(item['content'])
+        ? item['content'].filter((part) => asRecord(part)['type'] === 'image').length
+        : 0;
       const text = textOf(item['content']) || asString(item['text']) || (images > 0 ? `[${images} image(s)]` : '');
       if (callId !== '') attachResult(builder, callId, text, item['is_error'] === true, at);
       const agentId = asString(result['agentId']) || (/agentId: ([A-Za-z0-9-]+)/.exec(text)?.[1] ?? '');
-      if (callId !== '' && agentId !== '' && builder === state.main) linkSubagentToCall(builder, callId, subagentId(state, agentId));
+      if (callId !== '' && agentId !== '' && builder === state.main)
+        linkSubagentToCall(builder, callId, subagentId(state, agentId));
     } else if (item['type'] === 'text') {
       addUserText(builder, uuid, asString(item['text']), at);
     }
@@ -163,7 +205,12 @@ function onAssistant(builder: BuilderState, record: Record<string, unknown>, at:
     if (item['type'] === 'text') addAssistantText(builder, uuid, asString(item['text']), at);
     else if (item['type'] === 'tool_use') {
       const callId = asString(item['id']) || null;
-      addStep(builder, uuid, classifyTool(callId, asString(item['name']) || 'tool', asRecord(item['input']), builder.currentCwd), at);
+      addStep(
+        builder,
+        uuid,
+        classifyTool(callId, asString(item['name']) || 'tool', asRecord(item['input']), builder.currentCwd),
+        at,
+      );
     }
   }
 }
@@ -183,7 +230,11 @@ function record(state: ClaudeState, value: Record<string, unknown>, context: Rec
   }
   const at = toMillis(value['timestamp']);
   if (type === 'custom-title' || type === 'ai-title') {
-    setTitle(state.main, asString(value['customTitle']) || asString(value['aiTitle']), type === 'custom-title' || !state.main.titleIsExplicit);
+    setTitle(
+      state.main,
+      asString(value['customTitle']) || asString(value['aiTitle']),
+      type === 'custom-title' || !state.main.titleIsExplicit,
+    );
     return;
   }
   if (type === 'summary') {

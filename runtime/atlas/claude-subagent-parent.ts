@@ -18,12 +18,19 @@ async function readSmallJson(file: string, fence: Fence): Promise<Record<string,
       const buffer = Buffer.alloc(MAX_META_BYTES);
       const { bytesRead } = await handle.read(buffer, 0, MAX_META_BYTES, 0);
       const value: unknown = JSON.parse(buffer.subarray(0, bytesRead).toString('utf8'));
-      return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+      return value !== null && typeof value === 'object' && !Array.isArray(value)
+        ? (value as Record<string, unknown>)
+        : null;
     } finally {
       await handle.close();
     }
   } catch (error) {
-    if (error instanceof FenceError || error instanceof SyntaxError || (error as NodeJS.ErrnoException).code !== undefined) return null;
+    if (
+      error instanceof FenceError ||
+      error instanceof SyntaxError ||
+      (error as NodeJS.ErrnoException).code !== undefined
+    )
+      return null;
     throw error;
   }
 }
@@ -50,19 +57,25 @@ async function readParent(file: string, fence: Fence): Promise<AtlasSession[] | 
  * `agent-<id>.jsonl` beside the parent), read the `.meta.json` sidecar (spawning `toolUseId`) and the
  * parent transcript, and link the subagent session to the parent turn that delegated it.
  */
-export async function linkClaudeSubagent(realPath: string, sessions: AtlasSession[], fence: Fence): Promise<AtlasSession[]> {
+export async function linkClaudeSubagent(
+  realPath: string,
+  sessions: AtlasSession[],
+  fence: Fence,
+): Promise<AtlasSession[]> {
   const child = sessions[0];
   if (child === undefined || !child.isSubagent || child.agentId === null) return sessions;
   const meta = await readSmallJson(realPath.replace(/\.jsonl$/, '.meta.json'), fence);
   if (meta !== null && typeof meta['toolUseId'] === 'string') child.parentToolCallId = meta['toolUseId'];
   if (child.parentSessionId === null) return sessions;
   const directory = path.dirname(realPath);
-  const candidates = path.basename(directory) === 'subagents'
-    ? [path.join(path.dirname(path.dirname(directory)), `${child.parentSessionId}.jsonl`)]
-    : [path.join(directory, `${child.parentSessionId}.jsonl`)];
+  const candidates =
+    path.basename(directory) === 'subagents'
+      ? [path.join(path.dirname(path.dirname(directory)), `${child.parentSessionId}.jsonl`)]
+      : [path.join(directory, `${child.parentSessionId}.jsonl`)];
   // Workflow runs sit one level deeper: <parent>/subagents/workflows/<run>/agent-*.jsonl.
   const workflow = /[\\/]([^\\/]+)[\\/]subagents[\\/]workflows[\\/][^\\/]+$/.exec(directory);
-  if (workflow !== null) candidates.push(path.join(directory, '..', '..', '..', '..', `${child.parentSessionId}.jsonl`));
+  if (workflow !== null)
+    candidates.push(path.join(directory, '..', '..', '..', '..', `${child.parentSessionId}.jsonl`));
   for (const candidate of candidates) {
     const parentSessions = await readParent(path.normalize(candidate), fence);
     if (parentSessions === null) continue;

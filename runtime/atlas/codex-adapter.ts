@@ -4,10 +4,33 @@ import type { Adapter, RecordContext } from './adapter-types.ts';
 import { getOwn, setOwn } from './own-record.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
-  addAssistantText, addStep, attachResult, buildSession, initialBuilder, markCompaction, noteBranch, noteCwd, noteModel,
-  noteTime, openTurn, addUserText, fillPrompt, setTitle, toMillis, type AtlasSession, type BuilderState,
+  addAssistantText,
+  addStep,
+  attachResult,
+  buildSession,
+  initialBuilder,
+  markCompaction,
+  noteBranch,
+  noteCwd,
+  noteModel,
+  noteTime,
+  openTurn,
+  addUserText,
+  fillPrompt,
+  setTitle,
+  toMillis,
+  type AtlasSession,
+  type BuilderState,
 } from './session-builder.ts';
-import { asRecord, asString, classifyTool, derivedRecordId, parseApplyPatch, summarizeInput, textOf } from './tool-steps.ts';
+import {
+  asRecord,
+  asString,
+  classifyTool,
+  derivedRecordId,
+  parseApplyPatch,
+  summarizeInput,
+  textOf,
+} from './tool-steps.ts';
 
 /**
  * Codex rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl`). Records carry no ids, so a
@@ -34,14 +57,41 @@ interface CodexState {
   openedIds: Record<string, number>;
 }
 
-const KNOWN_KINDS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state', 'inter_agent_communication', 'inter_agent_communication_metadata']);
-const LEGACY_ITEMS = new Set(['message', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'reasoning', 'local_shell_call', 'web_search_call']);
-const INJECTED = /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|<skills_instructions>|<turn_aborted>|<permissions instructions>|<collaboration_mode>|<user_shell_command>|# AGENTS\.md instructions|<subagent_notification>)/;
+const KNOWN_KINDS = new Set([
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+  'world_state',
+  'inter_agent_communication',
+  'inter_agent_communication_metadata',
+]);
+const LEGACY_ITEMS = new Set([
+  'message',
+  'function_call',
+  'function_call_output',
+  'custom_tool_call',
+  'custom_tool_call_output',
+  'reasoning',
+  'local_shell_call',
+  'web_search_call',
+]);
+const INJECTED =
+  /^\s*(<environment_context>|<user_instructions>|<INSTRUCTIONS>|<skills_instructions>|<turn_aborted>|<permissions instructions>|<collaboration_mode>|<user_shell_command>|# AGENTS\.md instructions|<subagent_notification>)/;
 
 function initial(): CodexState {
   return {
-    main: initialBuilder('codex'), metaSeen: false, hasUserEvents: false, candidate: null, taskTurnOpen: false,
-    taskTurnHasPrompt: false, turnHasTask: false, activity: false, lastAssistantText: '', openedIds: {},
+    main: initialBuilder('codex'),
+    metaSeen: false,
+    hasUserEvents: false,
+    candidate: null,
+    taskTurnOpen: false,
+    taskTurnHasPrompt: false,
+    turnHasTask: false,
+    activity: false,
+    lastAssistantText: '',
+    openedIds: {},
   };
 }
 
@@ -126,17 +176,40 @@ function commandOf(input: Record<string, unknown>): string {
   return asString(command);
 }
 
-function addToolCall(state: CodexState, id: string, callId: string | null, name: string, input: Record<string, unknown>, at: number | null): void {
+function addToolCall(
+  state: CodexState,
+  id: string,
+  callId: string | null,
+  name: string,
+  input: Record<string, unknown>,
+  at: number | null,
+): void {
   const builder = state.main;
   const cwd = typeof input['workdir'] === 'string' ? input['workdir'] : builder.currentCwd;
   const command = commandOf(input);
   // apply_patch, whether freeform or sent through the shell, names its files in the patch body.
-  const patch = name === 'apply_patch' ? asString(input['input']) || asString(input['raw']) || command
-    : /^\s*apply_patch\b/.test(command) || command.includes('*** Begin Patch') ? command : '';
+  const patch =
+    name === 'apply_patch'
+      ? asString(input['input']) || asString(input['raw']) || command
+      : /^\s*apply_patch\b/.test(command) || command.includes('*** Begin Patch')
+        ? command
+        : '';
   if (patch.includes('*** ')) {
     const groups = parseApplyPatch(patch, cwd);
     for (const group of groups) {
-      addStep(builder, id, { callId, name, inputSummary: `apply_patch ${group.files.join(' ')}`, op: group.op, files: group.files, referenceText: '' }, at);
+      addStep(
+        builder,
+        id,
+        {
+          callId,
+          name,
+          inputSummary: `apply_patch ${group.files.join(' ')}`,
+          op: group.op,
+          files: group.files,
+          referenceText: '',
+        },
+        at,
+      );
     }
     if (groups.length > 0) return;
   }
@@ -145,7 +218,13 @@ function addToolCall(state: CodexState, id: string, callId: string | null, name:
   addStep(builder, id, step, at);
 }
 
-function onResponseItem(state: CodexState, item: Record<string, unknown>, context: RecordContext, at: number | null, timestamp: unknown): void {
+function onResponseItem(
+  state: CodexState,
+  item: Record<string, unknown>,
+  context: RecordContext,
+  at: number | null,
+  timestamp: unknown,
+): void {
   const builder = state.main;
   const type = asString(item['type']);
   if (type === 'message') {
@@ -168,17 +247,41 @@ function onResponseItem(state: CodexState, item: Record<string, unknown>, contex
   if (type === 'function_call' || type === 'custom_tool_call') {
     noteActivity(state);
     const name = asString(item['name']) || 'tool';
-    const input = type === 'custom_tool_call' ? (name === 'apply_patch' ? { input: item['input'] } : parseArguments(item['input'])) : parseArguments(item['arguments']);
+    const input =
+      type === 'custom_tool_call'
+        ? name === 'apply_patch'
+          ? { input: item['input'] }
+          : parseArguments(item['input'])
+        : parseArguments(item['arguments']);
     addToolCall(state, id, callId, name, input, at);
   } else if (type === 'local_shell_call') {
     noteActivity(state);
     const action = asRecord(item['action']);
-    addToolCall(state, id, callId, 'local_shell_call', { command: action['command'], workdir: action['working_directory'] }, at);
+    addToolCall(
+      state,
+      id,
+      callId,
+      'local_shell_call',
+      { command: action['command'], workdir: action['working_directory'] },
+      at,
+    );
   } else if (type === 'web_search_call') {
     noteActivity(state);
     const action = asRecord(item['action']);
     const query = asString(action['query']) || asString(action['url']);
-    addStep(builder, id, { callId, name: 'web_search', inputSummary: summarizeInput('web_search', { query }), op: action['type'] === 'open_page' ? 'fetch' : 'search', files: [], referenceText: JSON.stringify(action) }, at);
+    addStep(
+      builder,
+      id,
+      {
+        callId,
+        name: 'web_search',
+        inputSummary: summarizeInput('web_search', { query }),
+        op: action['type'] === 'open_page' ? 'fetch' : 'search',
+        files: [],
+        referenceText: JSON.stringify(action),
+      },
+      at,
+    );
   } else if (type === 'function_call_output' || type === 'custom_tool_call_output') {
     const { text, isError } = outputText(item['output']);
     if (callId !== null) attachResult(builder, callId, text, isError, at);
@@ -187,7 +290,13 @@ function onResponseItem(state: CodexState, item: Record<string, unknown>, contex
   }
 }
 
-function onEvent(state: CodexState, event: Record<string, unknown>, context: RecordContext, at: number | null, timestamp: unknown): void {
+function onEvent(
+  state: CodexState,
+  event: Record<string, unknown>,
+  context: RecordContext,
+  at: number | null,
+  timestamp: unknown,
+): void {
   const type = asString(event['type']);
   const builder = state.main;
   if (type === 'user_message') {
@@ -195,13 +304,26 @@ function onEvent(state: CodexState, event: Record<string, unknown>, context: Rec
     state.candidate = null;
     const text = asString(event['message']);
     const images = Array.isArray(event['images']) ? event['images'].length : 0;
-    applyPrompt(state, derivedRecordId(timestamp, context.line), text === '' && images > 0 ? `[${images} image(s)]` : text, at);
+    applyPrompt(
+      state,
+      derivedRecordId(timestamp, context.line),
+      text === '' && images > 0 ? `[${images} image(s)]` : text,
+      at,
+    );
   } else if (type === 'task_started') {
     // A waiting response_item prompt stays waiting: it becomes this task's prompt unless an event copy follows.
     const turnId = asString(event['turn_id']);
     const current = builder.turns[builder.turns.length - 1];
     // A prompt that came just before its task_started already opened this turn; keep that key.
-    if (current !== undefined && !state.turnHasTask && !state.taskTurnOpen && !state.activity && current.steps.length === 0 && current.assistantText === '' && current.userText !== '') {
+    if (
+      current !== undefined &&
+      !state.turnHasTask &&
+      !state.taskTurnOpen &&
+      !state.activity &&
+      current.steps.length === 0 &&
+      current.assistantText === '' &&
+      current.userText !== ''
+    ) {
       state.taskTurnOpen = true;
       state.taskTurnHasPrompt = true;
       state.turnHasTask = true;
@@ -236,7 +358,8 @@ function onSessionMeta(state: CodexState, meta: Record<string, unknown>, at: num
   noteBranch(builder, asRecord(meta['git'])['branch']);
   const source = asRecord(meta['source']);
   const spawn = asRecord(asRecord(source['subagent'])['thread_spawn']);
-  const parent = asString(spawn['parent_thread_id']) || asString(meta['parent_thread_id']) || asString(meta['forked_from_id']);
+  const parent =
+    asString(spawn['parent_thread_id']) || asString(meta['parent_thread_id']) || asString(meta['forked_from_id']);
   if (parent !== '') builder.parentSessionId = parent;
   builder.isSubagent = 'subagent' in source || asString(meta['parent_thread_id']) !== '';
   if (typeof spawn['agent_nickname'] === 'string') builder.agentId = spawn['agent_nickname'];
@@ -284,7 +407,9 @@ function record(state: CodexState, value: Record<string, unknown>, context: Reco
 function sessions(state: CodexState, sourcePath: string): AtlasSession[] {
   // The state is a copy here: a prompt still waiting for its event copy is shown as a prompt.
   settleCandidate(state);
-  const fallback = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(sourcePath)?.[1] ?? path.basename(sourcePath, '.jsonl');
+  const fallback =
+    /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(sourcePath)?.[1] ??
+    path.basename(sourcePath, '.jsonl');
   return [buildSession(state.main, sourcePath, fallback)];
 }
 

@@ -3,8 +3,20 @@ import { splitGluedJson } from './line-decoder.ts';
 
 const CODEX_KINDS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state']);
 const CLAUDE_TYPES = new Set([
-  'user', 'assistant', 'system', 'summary', 'progress', 'attachment', 'file-history-snapshot', 'queue-operation',
-  'last-prompt', 'custom-title', 'ai-title', 'agent-name', 'permission-mode', 'turn_end',
+  'user',
+  'assistant',
+  'system',
+  'summary',
+  'progress',
+  'attachment',
+  'file-history-snapshot',
+  'queue-operation',
+  'last-prompt',
+  'custom-title',
+  'ai-title',
+  'agent-name',
+  'permission-mode',
+  'turn_end',
 ]);
 
 function parseFirstObject(line: string): Record<string, unknown> | null {
@@ -22,7 +34,9 @@ function parseFirstObject(line: string): Record<string, unknown> | null {
       return null;
     }
   }
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** Which runner wrote one record, or null when the record says nothing decisive. */
@@ -33,10 +47,17 @@ export function runnerOfRecord(record: Record<string, unknown>): Runner | null {
   if (record['record_type'] === 'state') return 'codex';
   if (type === undefined && typeof record['id'] === 'string' && 'instructions' in record) return 'codex';
   if (type === 'session' && typeof record['id'] === 'string' && ('cwd' in record || 'version' in record)) return 'pi';
-  if (type === 'message' && typeof record['message'] === 'object' && !('uuid' in record) && !('payload' in record)) return 'pi';
+  if (type === 'message' && typeof record['message'] === 'object' && !('uuid' in record) && !('payload' in record))
+    return 'pi';
   if (type === 'model_change' || type === 'thinking_level_change') return 'pi';
   if (typeof type === 'string' && CLAUDE_TYPES.has(type)) {
-    if ('uuid' in record || 'sessionId' in record || 'parentUuid' in record || 'leafUuid' in record || 'messageId' in record) {
+    if (
+      'uuid' in record ||
+      'sessionId' in record ||
+      'parentUuid' in record ||
+      'leafUuid' in record ||
+      'messageId' in record
+    ) {
       return 'claude-code';
     }
   }

@@ -53,7 +53,11 @@ describe('Fence', () => {
     ['an absolute path outside every root', (): string => path.join(outside, 'secret.jsonl'), 'FENCE_OUTSIDE_ROOTS'],
     ['/etc/passwd', (): string => '/etc/passwd', 'FENCE_OUTSIDE_ROOTS'],
     ['a file symlink pointing out', (): string => path.join(root, 'project', 'escape.jsonl'), 'FENCE_SYMLINK_ESCAPE'],
-    ['a directory symlink pointing out', (): string => path.join(root, 'escape-dir', 'secret.jsonl'), 'FENCE_SYMLINK_ESCAPE'],
+    [
+      'a directory symlink pointing out',
+      (): string => path.join(root, 'escape-dir', 'secret.jsonl'),
+      'FENCE_SYMLINK_ESCAPE',
+    ],
     ['an encoded slash', (): string => `${root}/project%2Finside.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
     ['encoded dots', (): string => `${root}/%2e%2e/outside/secret.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
     ['upper-case encoded dots', (): string => `${root}/%2E%2E/outside/secret.jsonl`, 'FENCE_ENCODED_SEPARATOR'],
@@ -68,44 +72,58 @@ describe('Fence', () => {
 
   it('readSessionFile refuses outside paths before opening anything', async () => {
     const fence = new Fence([root]);
-    await expect(readSessionFile(path.join(outside, 'secret.jsonl'), { fence })).rejects.toMatchObject({ code: 'FENCE_OUTSIDE_ROOTS' });
-    await expect(readSessionFile(path.join(root, 'project', 'escape.jsonl'), { fence })).rejects.toMatchObject({ code: 'FENCE_SYMLINK_ESCAPE' });
+    await expect(readSessionFile(path.join(outside, 'secret.jsonl'), { fence })).rejects.toMatchObject({
+      code: 'FENCE_OUTSIDE_ROOTS',
+    });
+    await expect(readSessionFile(path.join(root, 'project', 'escape.jsonl'), { fence })).rejects.toMatchObject({
+      code: 'FENCE_SYMLINK_ESCAPE',
+    });
   });
 
-  it.skipIf(process.platform === 'win32')('opens only regular files: a FIFO planted under a root is refused at once instead of blocking the read', async () => {
-    const fence = new Fence([root]);
-    const fifo = path.join(root, 'project', 'pipe.jsonl');
-    execFileSync('mkfifo', [fifo]);
-    try {
-      await expect(readSessionFile(fifo, { fence })).rejects.toMatchObject({ code: 'FENCE_NOT_FILE' });
-      await expect(readSessionFile(path.join(root, 'project'), { fence })).rejects.toMatchObject({ code: 'FENCE_NOT_FILE' });
-      const { handle } = await fence.open(path.join(root, 'project', 'inside.jsonl'));
-      await handle.close();
-    } finally {
-      rmSync(fifo);
-    }
-  });
-
-  it.skipIf(!existsSync('/proc/self/fd'))('refuses a file whose folder is swapped for a symlink out between resolving and opening', async () => {
-    const swapped = path.join(root, 'swapped');
-    mkdirSync(swapped);
-    writeFileSync(path.join(swapped, 'secret.jsonl'), '{}\n');
-    class RacedFence extends Fence {
-      override async resolve(requested: string): Promise<string> {
-        const real = await super.resolve(requested);
-        // The race, made deterministic: after the check, the folder becomes a link to `outside`.
-        renameSync(swapped, `${swapped}.moved`);
-        symlinkSync(outside, swapped);
-        return real;
+  it.skipIf(process.platform === 'win32')(
+    'opens only regular files: a FIFO planted under a root is refused at once instead of blocking the read',
+    async () => {
+      const fence = new Fence([root]);
+      const fifo = path.join(root, 'project', 'pipe.jsonl');
+      execFileSync('mkfifo', [fifo]);
+      try {
+        await expect(readSessionFile(fifo, { fence })).rejects.toMatchObject({ code: 'FENCE_NOT_FILE' });
+        await expect(readSessionFile(path.join(root, 'project'), { fence })).rejects.toMatchObject({
+          code: 'FENCE_NOT_FILE',
+        });
+        const { handle } = await fence.open(path.join(root, 'project', 'inside.jsonl'));
+        await handle.close();
+      } finally {
+        rmSync(fifo);
       }
-    }
-    try {
-      await expect(new RacedFence([root]).open(path.join(swapped, 'secret.jsonl'))).rejects.toMatchObject({ code: 'FENCE_SYMLINK_ESCAPE' });
-    } finally {
-      rmSync(swapped, { force: true });
-      rmSync(`${swapped}.moved`, { recursive: true, force: true });
-    }
-  });
+    },
+  );
+
+  it.skipIf(!existsSync('/proc/self/fd'))(
+    'refuses a file whose folder is swapped for a symlink out between resolving and opening',
+    async () => {
+      const swapped = path.join(root, 'swapped');
+      mkdirSync(swapped);
+      writeFileSync(path.join(swapped, 'secret.jsonl'), '{}\n');
+      class RacedFence extends Fence {
+        override async resolve(requested: string): Promise<string> {
+          const real = await super.resolve(requested);
+          // The race, made deterministic: after the check, the folder becomes a link to `outside`.
+          renameSync(swapped, `${swapped}.moved`);
+          symlinkSync(outside, swapped);
+          return real;
+        }
+      }
+      try {
+        await expect(new RacedFence([root]).open(path.join(swapped, 'secret.jsonl'))).rejects.toMatchObject({
+          code: 'FENCE_SYMLINK_ESCAPE',
+        });
+      } finally {
+        rmSync(swapped, { force: true });
+        rmSync(`${swapped}.moved`, { recursive: true, force: true });
+      }
+    },
+  );
 
   it('listing never follows symlinks out of the roots and lists each real file once', async () => {
     const files = await listSessionFiles(new Fence([root]));
@@ -129,13 +147,21 @@ describe('Fence', () => {
 
 describe('session roots', () => {
   it('defaults to the three runners folders under home', () => {
-    expect(defaultSessionRoots('/home/u')).toEqual(['/home/u/.claude/projects', '/home/u/.codex/sessions', '/home/u/.pi/agent/sessions']);
+    expect(defaultSessionRoots('/home/u')).toEqual([
+      '/home/u/.claude/projects',
+      '/home/u/.codex/sessions',
+      '/home/u/.pi/agent/sessions',
+    ]);
     expect(sessionRootsFromEnv({}, '/home/u')).toEqual(defaultSessionRoots('/home/u'));
     expect(sessionRootsFromEnv({ WEFT_SESSION_ROOTS: '  ' }, '/home/u')).toEqual(defaultSessionRoots('/home/u'));
   });
 
   it('WEFT_SESSION_ROOTS replaces them, split on path.delimiter', () => {
     const value = ['/data/a', '~/b', 'c', '/data/a'].join(path.delimiter);
-    expect(sessionRootsFromEnv({ WEFT_SESSION_ROOTS: value }, '/home/u')).toEqual(['/data/a', '/home/u/b', '/home/u/c']);
+    expect(sessionRootsFromEnv({ WEFT_SESSION_ROOTS: value }, '/home/u')).toEqual([
+      '/data/a',
+      '/home/u/b',
+      '/home/u/c',
+    ]);
   });
 });

@@ -70,9 +70,12 @@ export class Fence {
   static checkSyntax(requested: string): void {
     if (requested.length === 0) throw new FenceError('FENCE_EMPTY_PATH', 'empty path', requested);
     if (requested.includes('\0')) throw new FenceError('FENCE_NUL_BYTE', 'path contains a NUL byte', requested);
-    if (ENCODED.test(requested)) throw new FenceError('FENCE_ENCODED_SEPARATOR', 'path contains an encoded separator or dot', requested);
-    if (path.sep === '/' && requested.includes('\\')) throw new FenceError('FENCE_BACKSLASH', 'path contains a backslash', requested);
-    if (requested.split(/[\\/]/).includes('..')) throw new FenceError('FENCE_DOT_DOT', 'path contains a ".." segment', requested);
+    if (ENCODED.test(requested))
+      throw new FenceError('FENCE_ENCODED_SEPARATOR', 'path contains an encoded separator or dot', requested);
+    if (path.sep === '/' && requested.includes('\\'))
+      throw new FenceError('FENCE_BACKSLASH', 'path contains a backslash', requested);
+    if (requested.split(/[\\/]/).includes('..'))
+      throw new FenceError('FENCE_DOT_DOT', 'path contains a ".." segment', requested);
   }
 
   /** The root (as given) whose real path contains `real`, or null. */
@@ -90,8 +93,9 @@ export class Fence {
   async resolve(requested: string): Promise<string> {
     Fence.checkSyntax(requested);
     const absolute = path.isAbsolute(requested) ? path.normalize(requested) : path.join(this.roots[0]!, requested);
-    const lexicalInside = this.roots.some((root) => absolute === root || absolute.startsWith(root + path.sep))
-      || this.realRoots.some((root) => absolute === root || absolute.startsWith(root + path.sep));
+    const lexicalInside =
+      this.roots.some((root) => absolute === root || absolute.startsWith(root + path.sep)) ||
+      this.realRoots.some((root) => absolute === root || absolute.startsWith(root + path.sep));
     if (!lexicalInside) throw new FenceError('FENCE_OUTSIDE_ROOTS', 'path is outside every session root', requested);
     let real: string;
     try {
@@ -99,7 +103,8 @@ export class Fence {
     } catch {
       throw new FenceError('FENCE_NOT_FOUND', 'path does not exist', requested);
     }
-    if (this.rootOfReal(real) === null) throw new FenceError('FENCE_SYMLINK_ESCAPE', 'path resolves outside every session root', requested);
+    if (this.rootOfReal(real) === null)
+      throw new FenceError('FENCE_SYMLINK_ESCAPE', 'path resolves outside every session root', requested);
     return real;
   }
 
@@ -124,7 +129,11 @@ export class Fence {
     const opened = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => null);
     if (opened !== null && this.rootOfReal(opened) === null) {
       await handle.close();
-      throw new FenceError('FENCE_SYMLINK_ESCAPE', 'path was redirected outside every session root while opening', requested);
+      throw new FenceError(
+        'FENCE_SYMLINK_ESCAPE',
+        'path was redirected outside every session root while opening',
+        requested,
+      );
     }
     return { real, handle };
   }

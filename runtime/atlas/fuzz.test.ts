@@ -10,23 +10,43 @@ import { MAX_LINE_BYTES } from './line-decoder.ts';
 import { readSessionFile } from './read-session-file.ts';
 import { createSessionAccumulator, SessionAccumulator as SessionAccumulatorForTest } from './session-accumulator.ts';
 
-const FIXTURES = FIXTURES;
 const SEEDS: [Runner, string][] = [
-  ['claude-code', 'real-sessions/claude/basic-tools/projects/-tmp-realsessions-out-claude-basic-tools-repo/fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl'],
+  [
+    'claude-code',
+    'real-sessions/claude/basic-tools/projects/-tmp-realsessions-out-claude-basic-tools-repo/fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl',
+  ],
   ['claude-code', 'sessions/claude-code/marot-spotter/test/fixtures/transcripts/subagent.jsonl'],
-  ['codex', 'sessions/codex/madshn-localpush/src-tauri/tests/fixtures/codex/2026-02-23/raw/sessions/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl'],
-  ['codex', 'real-sessions/codex/basic-tools/sessions/2026/11/29/rollout-2026-11-29T12-05-10-01a22731-e203-7a90-a141-a1a3778f3fdf.jsonl'],
+  [
+    'codex',
+    'sessions/codex/madshn-localpush/src-tauri/tests/fixtures/codex/2026-02-23/raw/sessions/rollout-2026-02-23T12-40-23-019c8a4c-ed82-79a1-aa28-7738fc5ab61a.jsonl',
+  ],
+  [
+    'codex',
+    'real-sessions/codex/basic-tools/sessions/2026/11/29/rollout-2026-11-29T12-05-10-01a22731-e203-7a90-a141-a1a3778f3fdf.jsonl',
+  ],
   ['pi', 'sessions/pi/badlogic-pi-mono/packages/coding-agent/test/fixtures/large-session.jsonl'],
 ];
 
 function seedLines(file: string): string[] {
-  return readFileSync(path.join(FIXTURES, file), 'utf8').split('\n').filter((line) => line.startsWith('{') && line.endsWith('}'));
+  return readFileSync(path.join(FIXTURES, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.startsWith('{') && line.endsWith('}'));
 }
 
-type Mutation = 'truncate' | 'glue' | 'notObject' | 'wrongField' | 'badUtf8' | 'lineSeparator' | 'empty' | 'crlf' | 'intact';
+type Mutation =
+  'truncate' | 'glue' | 'notObject' | 'wrongField' | 'badUtf8' | 'lineSeparator' | 'empty' | 'crlf' | 'intact';
 
 /** Record types each adapter reads (others are counted as unknown types, not as wrong shapes). */
-const READ_TYPES = new Set(['user', 'assistant', 'message', 'session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+const READ_TYPES = new Set([
+  'user',
+  'assistant',
+  'message',
+  'session_meta',
+  'response_item',
+  'event_msg',
+  'turn_context',
+  'compacted',
+]);
 
 /** Replace the object field a read record relies on (`message` / `payload`) with a number. */
 function wrongField(line: string): string {
@@ -44,12 +64,27 @@ function wrongField(line: string): string {
 describe('fuzz: mutated real lines never crash and every oddity is counted', () => {
   it.each(SEEDS)('%s %s', (runner, file) => {
     const lines = seedLines(file);
-    const mutations: Mutation[] = ['truncate', 'glue', 'notObject', 'wrongField', 'badUtf8', 'lineSeparator', 'empty', 'crlf', 'intact'];
+    const mutations: Mutation[] = [
+      'truncate',
+      'glue',
+      'notObject',
+      'wrongField',
+      'badUtf8',
+      'lineSeparator',
+      'empty',
+      'crlf',
+      'intact',
+    ];
     const expected = { truncate: 0, glue: 0, notObject: 0, wrongField: 0, badUtf8: 0, empty: 0 };
     const accumulator = createSessionAccumulator(runner, `/fuzz/${path.basename(file)}`);
     let pushed = 0;
     const cases = fc.sample(
-      fc.record({ index: fc.nat(), other: fc.nat(), mutation: fc.constantFrom(...mutations), cut: fc.double({ min: 0.01, max: 0.99, noNaN: true }) }),
+      fc.record({
+        index: fc.nat(),
+        other: fc.nat(),
+        mutation: fc.constantFrom(...mutations),
+        cut: fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+      }),
       { numRuns: 2200, seed: 42 },
     );
     for (const { index, other, mutation, cut } of cases) {
@@ -78,7 +113,11 @@ describe('fuzz: mutated real lines never crash and every oddity is counted', () 
         case 'badUtf8': {
           const at = line.indexOf('"type":"') + 8;
           if (at < 8) continue;
-          bytes = Buffer.concat([Buffer.from(line.slice(0, at)), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(line.slice(at))]);
+          bytes = Buffer.concat([
+            Buffer.from(line.slice(0, at)),
+            Buffer.from([0xc3, 0x28, 0xff]),
+            Buffer.from(line.slice(at)),
+          ]);
           expected.badUtf8 += 1;
           break;
         }
@@ -120,10 +159,17 @@ describe('fuzz: mutated real lines never crash and every oddity is counted', () 
   it.each(['claude-code', 'codex', 'pi'] as const)('%s: arbitrary bytes and arbitrary JSON never throw', (runner) => {
     const accumulator = createSessionAccumulator(runner, '/fuzz/random.jsonl');
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 200 }), fc.json().map((text) => Buffer.from(text)), fc.object().map((value) => Buffer.from(JSON.stringify(value)))), (bytes) => {
-        accumulator.push(bytes);
-        accumulator.sessions();
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 200 }),
+          fc.json().map((text) => Buffer.from(text)),
+          fc.object().map((value) => Buffer.from(JSON.stringify(value))),
+        ),
+        (bytes) => {
+          accumulator.push(bytes);
+          accumulator.sessions();
+        },
+      ),
       { numRuns: 1500, seed: 7 },
     );
     expect(accumulator.report().lines).toBe(1500);
@@ -151,7 +197,9 @@ describe('fuzz: mutated real lines never crash and every oddity is counted', () 
       expect(result.bytesConsumed).toBe(result.size);
       const direct = createSessionAccumulator('pi', file);
       for (const line of [lines[0]!, lines[1]!, ...lines.slice(2, 40)]) direct.push(Buffer.from(line));
-      expect(result.sessions[0]!.turns.map((turn) => turn.key)).toEqual(direct.sessions()[0]!.turns.map((turn) => turn.key));
+      expect(result.sessions[0]!.turns.map((turn) => turn.key)).toEqual(
+        direct.sessions()[0]!.turns.map((turn) => turn.key),
+      );
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
@@ -159,25 +207,40 @@ describe('fuzz: mutated real lines never crash and every oddity is counted', () 
 });
 
 describe('ids that collide with Object.prototype', () => {
-  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])('%s as record id, call id and record type', (id) => {
-    const claude = createSessionAccumulator('claude-code', '/x/c.jsonl');
-    const lines = [
-      { type: 'user', uuid: id, sessionId: 's', message: { role: 'user', content: 'a' } },
-      { type: 'user', uuid: id, sessionId: 's', message: { role: 'user', content: 'b' } },
-      { type: 'assistant', uuid: 'a1', sessionId: 's', message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: '/f' } }] } },
-      { type: 'user', uuid: 'r1', sessionId: 's', message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] } },
-      { type: id, sessionId: 's' },
-    ];
-    for (const line of lines) claude.push(Buffer.from(JSON.stringify(line)));
-    const restored = SessionAccumulatorForTest.restore(claude.saveState());
-    for (const accumulator of [claude, restored]) {
-      const session = accumulator.sessions()[0]!;
-      expect(session.turns.map((turn) => turn.openingRecordId)).toEqual([id, `${id}~2`]);
-      expect(session.turns[1]!.steps[0]!.resultSummary).toBe('ok');
-      expect(Object.hasOwn(accumulator.report().unknownRecordTypes, id)).toBe(true);
-    }
-    const pi = createSessionAccumulator('pi', '/x/p.jsonl');
-    pi.push(Buffer.from(JSON.stringify({ type: 'message', id, parentId: id, message: { role: 'user', content: 'x' } })));
-    expect(pi.sessions()[0]!.turns).toHaveLength(1);
-  });
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty'])(
+    '%s as record id, call id and record type',
+    (id) => {
+      const claude = createSessionAccumulator('claude-code', '/x/c.jsonl');
+      const lines = [
+        { type: 'user', uuid: id, sessionId: 's', message: { role: 'user', content: 'a' } },
+        { type: 'user', uuid: id, sessionId: 's', message: { role: 'user', content: 'b' } },
+        {
+          type: 'assistant',
+          uuid: 'a1',
+          sessionId: 's',
+          message: { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Read', input: { file_path: '/f' } }] },
+        },
+        {
+          type: 'user',
+          uuid: 'r1',
+          sessionId: 's',
+          message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'ok' }] },
+        },
+        { type: id, sessionId: 's' },
+      ];
+      for (const line of lines) claude.push(Buffer.from(JSON.stringify(line)));
+      const restored = SessionAccumulatorForTest.restore(claude.saveState());
+      for (const accumulator of [claude, restored]) {
+        const session = accumulator.sessions()[0]!;
+        expect(session.turns.map((turn) => turn.openingRecordId)).toEqual([id, `${id}~2`]);
+        expect(session.turns[1]!.steps[0]!.resultSummary).toBe('ok');
+        expect(Object.hasOwn(accumulator.report().unknownRecordTypes, id)).toBe(true);
+      }
+      const pi = createSessionAccumulator('pi', '/x/p.jsonl');
+      pi.push(
+        Buffer.from(JSON.stringify({ type: 'message', id, parentId: id, message: { role: 'user', content: 'x' } })),
+      );
+      expect(pi.sessions()[0]!.turns).toHaveLength(1);
+    },
+  );
 });

@@ -5,7 +5,13 @@ export { detectRunner } from './detect-runner.ts';
 export { createSessionAccumulator, SessionAccumulator, SessionStateError } from './session-accumulator.ts';
 export { readSessionFile, PREFIX_HASH_BYTES } from './read-session-file.ts';
 export type { ReadSessionOptions, ReadSessionResult } from './read-session-file.ts';
-export { listSessionFiles, listSessionFilesSync, SESSION_LIST_MAX_DEPTH, SESSION_SKIP_DIRS, SESSION_SKIP_FILES } from './list-session-files.ts';
+export {
+  listSessionFiles,
+  listSessionFilesSync,
+  SESSION_LIST_MAX_DEPTH,
+  SESSION_SKIP_DIRS,
+  SESSION_SKIP_FILES,
+} from './list-session-files.ts';
 export type { SessionFileInfo } from './list-session-files.ts';
 export { Fence, FenceError } from './fence.ts';
 export type { FenceErrorCode } from './fence.ts';

@@ -91,7 +91,8 @@ function decodeText(line: string, report: ParseReport): Record<string, unknown>[
   }
   const objects: Record<string, unknown>[] = [];
   for (const value of values) {
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) objects.push(value as Record<string, unknown>);
+    if (value !== null && typeof value === 'object' && !Array.isArray(value))
+      objects.push(value as Record<string, unknown>);
     else report.wrongShape += 1;
   }
   report.records += objects.length;

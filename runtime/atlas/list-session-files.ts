@@ -14,7 +14,11 @@ export const SESSION_LIST_MAX_DEPTH = 10;
 /** Folders that hold no transcripts (Claude's per-project memory, dependency and VCS folders). */
 export const SESSION_SKIP_DIRS: ReadonlySet<string> = new Set(['memory', 'node_modules', '.git']);
 /** JSONL files under the roots that are not transcripts. */
-export const SESSION_SKIP_FILES: ReadonlySet<string> = new Set(['journal.jsonl', 'history.jsonl', 'session_index.jsonl']);
+export const SESSION_SKIP_FILES: ReadonlySet<string> = new Set([
+  'journal.jsonl',
+  'history.jsonl',
+  'session_index.jsonl',
+]);
 
 function byName(left: Dirent, right: Dirent): number {
   return left.name < right.name ? -1 : left.name > right.name ? 1 : 0;

@@ -51,7 +51,10 @@ describe('discoverMemoryFiles', () => {
       'pi/badlogic-pi-mono/AGENTS.md',
     ]);
     expect(byPath.get('claude-code/marot-spotter/CLAUDE.md')).toMatchObject({ runner: 'claude-code', kind: 'project' });
-    expect(byPath.get('codex/drlove2002-ai-config/memories/memory_summary.md')).toMatchObject({ runner: 'codex', kind: 'generated-memory' });
+    expect(byPath.get('codex/drlove2002-ai-config/memories/memory_summary.md')).toMatchObject({
+      runner: 'codex',
+      kind: 'generated-memory',
+    });
     expect(byPath.get('codex/drlove2002-ai-config/memories/memory_summary.md')!.text.startsWith('v1')).toBe(true);
     expect(byPath.get('pi/badlogic-pi-mono/AGENTS.md')!.readBy).toEqual(['codex', 'pi']);
     for (const file of files) {
@@ -61,7 +64,11 @@ describe('discoverMemoryFiles', () => {
   });
 
   it('classifies user, rules, auto-memory and generated memory under agent homes; follows symlinks once', async () => {
-    const files = await discoverMemoryFiles([path.join(home, '.claude'), path.join(home, '.codex'), path.join(home, '.pi', 'agent')], [path.join(home, 'work', 'app')], { home });
+    const files = await discoverMemoryFiles(
+      [path.join(home, '.claude'), path.join(home, '.codex'), path.join(home, '.pi', 'agent')],
+      [path.join(home, 'work', 'app')],
+      { home },
+    );
     const summary = files.map((file) => `${path.relative(home, file.path)} ${file.runner} ${file.kind}`);
     expect(summary.sort()).toEqual([
       '.claude/CLAUDE.md claude-code user',

@@ -28,7 +28,23 @@ const MAX_DEPTH = 5;
 const MAX_DIRECTORIES = 5000;
 const INSTRUCTION_FILES = new Set(['CLAUDE.md', 'CLAUDE.local.md', 'AGENTS.md', 'AGENTS.override.md']);
 // Build output, transcripts, and agent-home folders that hold copies of other people's files (plugin checkouts, backups).
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'build', 'target', 'sessions', 'archived_sessions', 'subagents', 'log', 'plugins', 'file-history', 'shell-snapshots', 'todos', 'debug', 'cache']);
+const SKIP_DIRS = new Set([
+  'node_modules',
+  '.git',
+  'dist',
+  'build',
+  'target',
+  'sessions',
+  'archived_sessions',
+  'subagents',
+  'log',
+  'plugins',
+  'file-history',
+  'shell-snapshots',
+  'todos',
+  'debug',
+  'cache',
+]);
 
 function classify(file: string, home: string | null): { runner: Runner; readBy: Runner[]; kind: MemoryKind } | null {
   const name = path.basename(file);
@@ -42,12 +58,16 @@ function classify(file: string, home: string | null): { runner: Runner; readBy: 
   if (name.endsWith('.md') && memoryIndex >= 2 && parts[memoryIndex - 2] === 'projects') {
     return { runner: 'claude-code', readBy: ['claude-code'], kind: 'auto-memory' };
   }
-  if (name.endsWith('.md') && underCodexMemories) return { runner: 'codex', readBy: ['codex'], kind: 'generated-memory' };
+  if (name.endsWith('.md') && underCodexMemories)
+    return { runner: 'codex', readBy: ['codex'], kind: 'generated-memory' };
   if (name.endsWith('.md') && parent === 'rules' && (grand === '.claude' || grand === '')) {
     return { runner: 'claude-code', readBy: ['claude-code'], kind: 'rules' };
   }
   if (!INSTRUCTION_FILES.has(name)) return null;
-  const isUserLevel = parent === '.codex' || (parent === 'agent' && grand === '.pi') || (parent === '.claude' && home !== null && parts.slice(0, -2).join(path.sep) === home);
+  const isUserLevel =
+    parent === '.codex' ||
+    (parent === 'agent' && grand === '.pi') ||
+    (parent === '.claude' && home !== null && parts.slice(0, -2).join(path.sep) === home);
   const kind: MemoryKind = isUserLevel ? 'user' : 'project';
   if (name.startsWith('CLAUDE')) return { runner: underPi ? 'pi' : 'claude-code', readBy: ['claude-code', 'pi'], kind };
   return { runner: underPi ? 'pi' : 'codex', readBy: ['codex', 'pi'], kind };
@@ -96,7 +116,15 @@ export async function discoverMemoryFiles(
       const info = await stat(target);
       if (!info.isFile()) return;
       const { text, truncated } = await readCapped(target);
-      results.set(file, { path: file, realPath: target, ...kind, mtimeMs: info.mtimeMs, size: info.size, text, truncated });
+      results.set(file, {
+        path: file,
+        realPath: target,
+        ...kind,
+        mtimeMs: info.mtimeMs,
+        size: info.size,
+        text,
+        truncated,
+      });
     } catch {
       // Dangling symlink or vanished file: nothing to read.
     }

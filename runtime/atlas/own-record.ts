@@ -9,6 +9,7 @@ export function getOwn<T>(map: Record<string, T>, key: string): T | undefined {
 export function setOwn<T>(map: Record<string, T>, key: string, value: T): void {
   // Only `__proto__` is an accessor on Object.prototype: plain assignment of any other key creates (or
   // updates) an own data property, and is far cheaper than defineProperty on every record.
-  if (key === '__proto__') Object.defineProperty(map, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(map, key, { value, writable: true, enumerable: true, configurable: true });
   else map[key] = value;
 }

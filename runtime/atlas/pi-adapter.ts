@@ -3,8 +3,20 @@ import type { Adapter, RecordContext } from './adapter-types.ts';
 import { getOwn, setOwn } from './own-record.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
-  addAssistantText, addStep, attachResult, buildSession, initialBuilder, markCompaction, noteCwd, noteModel,
-  noteTime, openTurn, setTitle, toMillis, type AtlasSession, type BuilderState,
+  addAssistantText,
+  addStep,
+  attachResult,
+  buildSession,
+  initialBuilder,
+  markCompaction,
+  noteCwd,
+  noteModel,
+  noteTime,
+  openTurn,
+  setTitle,
+  toMillis,
+  type AtlasSession,
+  type BuilderState,
 } from './session-builder.ts';
 import { asRecord, asString, classifyTool, derivedRecordId, textOf } from './tool-steps.ts';
 
@@ -21,7 +33,18 @@ interface PiState {
   openedIds: Record<string, number>;
 }
 
-const KNOWN_TYPES = new Set(['session', 'message', 'model_change', 'thinking_level_change', 'compaction', 'branch_summary', 'custom', 'custom_message', 'label', 'session_info']);
+const KNOWN_TYPES = new Set([
+  'session',
+  'message',
+  'model_change',
+  'thinking_level_change',
+  'compaction',
+  'branch_summary',
+  'custom',
+  'custom_message',
+  'label',
+  'session_info',
+]);
 
 function initial(): PiState {
   return { main: initialBuilder('pi'), turnOfEntry: {}, openedIds: {} };
@@ -43,15 +66,22 @@ function onMessage(state: PiState, entry: Record<string, unknown>, context: Reco
   const role = asString(message['role']);
   const entryId = asString(entry['id']);
   // v1 entries have no id: derive one, but only where it can open a turn (hashing every line is waste).
-  const recordId = entryId || (role === 'user' || builder.turns.length === 0 ? derivedRecordId(entry['timestamp'], context.line) : '');
+  const recordId =
+    entryId || (role === 'user' || builder.turns.length === 0 ? derivedRecordId(entry['timestamp'], context.line) : '');
   const when = at ?? toMillis(message['timestamp']);
   if (role === 'user') {
     const content = message['content'];
     const images = Array.isArray(content) ? content.filter((block) => asRecord(block)['type'] === 'image').length : 0;
     const text = textOf(content);
     const parentId = asString(entry['parentId']);
-    const follows = parentId === '' ? currentOpeningId(state) : (getOwn(state.turnOfEntry, parentId) ?? currentOpeningId(state));
-    openTurn(builder, uniqueId(state, recordId), images > 0 && text.trim() === '' ? `[${images} image(s)]` : text, when);
+    const follows =
+      parentId === '' ? currentOpeningId(state) : (getOwn(state.turnOfEntry, parentId) ?? currentOpeningId(state));
+    openTurn(
+      builder,
+      uniqueId(state, recordId),
+      images > 0 && text.trim() === '' ? `[${images} image(s)]` : text,
+      when,
+    );
     const turn = builder.turns[builder.turns.length - 1]!;
     // v1 entries have no tree: each turn simply follows the previous one.
     turn.followsOpeningId = follows === '' ? null : follows;
@@ -65,7 +95,12 @@ function onMessage(state: PiState, entry: Record<string, unknown>, context: Reco
         if (item['type'] === 'text') addAssistantText(builder, recordId, asString(item['text']), when);
         else if (item['type'] === 'toolCall') {
           const callId = asString(item['id']) || null;
-          addStep(builder, recordId, classifyTool(callId, asString(item['name']) || 'tool', asRecord(item['arguments']), builder.currentCwd), when);
+          addStep(
+            builder,
+            recordId,
+            classifyTool(callId, asString(item['name']) || 'tool', asRecord(item['arguments']), builder.currentCwd),
+            when,
+          );
         }
       }
     }
@@ -81,7 +116,12 @@ function onMessage(state: PiState, entry: Record<string, unknown>, context: Reco
   } else if (role === 'bashExecution') {
     // A user's `!command`: a run step with its own output, outside any model tool call.
     const command = asString(message['command']);
-    addStep(builder, recordId, { callId: null, name: 'bash', inputSummary: `command: ${command}`, op: 'run', files: [], referenceText: command }, when);
+    addStep(
+      builder,
+      recordId,
+      { callId: null, name: 'bash', inputSummary: `command: ${command}`, op: 'run', files: [], referenceText: command },
+      when,
+    );
     const turn = builder.turns[builder.turns.length - 1]!;
     const step = turn.steps[turn.steps.length - 1]!;
     step.resultSummary = asString(message['output']).slice(0, 600);
@@ -109,7 +149,9 @@ function record(state: PiState, entry: Record<string, unknown>, context: RecordC
     noteModel(builder, entry['modelId'], false);
     const parent = asString(entry['parentSession']);
     if (parent !== '') {
-      builder.parentSessionId = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(parent)?.[1] ?? path.basename(parent, '.jsonl');
+      builder.parentSessionId =
+        /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(parent)?.[1] ??
+        path.basename(parent, '.jsonl');
     }
     noteTime(builder, at);
   } else if (type === 'message') {

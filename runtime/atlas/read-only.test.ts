@@ -33,7 +33,8 @@ function snapshot(root: string): Map<string, string> {
 
 beforeAll(() => {
   base = mkdtempSync(path.join(tmpdir(), 'atlas-readonly-'));
-  for (const name of ['real-sessions', 'sessions', 'memory']) cpSync(path.join(FIXTURES, name), path.join(base, name), { recursive: true });
+  for (const name of ['real-sessions', 'sessions', 'memory'])
+    cpSync(path.join(FIXTURES, name), path.join(base, name), { recursive: true });
   execFileSync('chmod', ['-R', 'a-w', base]);
 });
 

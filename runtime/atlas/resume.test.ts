@@ -7,7 +7,6 @@ import { Fence } from './fence.ts';
 import { readSessionFile } from './read-session-file.ts';
 import { createSessionAccumulator, SessionAccumulator } from './session-accumulator.ts';
 
-const FIXTURES = FIXTURES;
 const SOURCES = [
   'real-sessions/claude/multi-turn/projects/-tmp-realsessions-out-claude-multi-turn-repo/4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b.jsonl',
   'real-sessions/codex/multi-turn/sessions/2026/11/29/rollout-2026-11-29T12-05-43-01a22732-657a-7592-b814-5874c3ab6165.jsonl',
@@ -34,33 +33,36 @@ function splitAt(bytes: Buffer, fraction: number): number {
 }
 
 describe('append-aware resumption', () => {
-  it.each(SOURCES.map((source) => [source.split('/').pop()!, source] as const))('%s: resume after an append equals a full re-read', async (_name, source) => {
-    const bytes = readFileSync(path.join(FIXTURES, source));
-    const target = path.join(base, path.basename(source));
-    for (const fraction of [0.3, 0.7]) {
-      const cut = splitAt(bytes, fraction);
-      // A line still being written: half of the next line, no newline yet.
-      const nextEnd = bytes.indexOf(0x0a, cut);
-      const partial = Math.floor((cut + (nextEnd === -1 ? bytes.length : nextEnd)) / 2);
-      writeFileSync(target, bytes.subarray(0, partial));
-      const first = await readSessionFile(target, { fence });
-      expect(first.bytesConsumed).toBe(cut);
-      expect(first.report.truncatedLastLine).toBe(1);
+  it.each(SOURCES.map((source) => [source.split('/').pop()!, source] as const))(
+    '%s: resume after an append equals a full re-read',
+    async (_name, source) => {
+      const bytes = readFileSync(path.join(FIXTURES, source));
+      const target = path.join(base, path.basename(source));
+      for (const fraction of [0.3, 0.7]) {
+        const cut = splitAt(bytes, fraction);
+        // A line still being written: half of the next line, no newline yet.
+        const nextEnd = bytes.indexOf(0x0a, cut);
+        const partial = Math.floor((cut + (nextEnd === -1 ? bytes.length : nextEnd)) / 2);
+        writeFileSync(target, bytes.subarray(0, partial));
+        const first = await readSessionFile(target, { fence });
+        expect(first.bytesConsumed).toBe(cut);
+        expect(first.report.truncatedLastLine).toBe(1);
 
-      appendFileSync(target, bytes.subarray(partial));
-      const resumed = await readSessionFile(target, { fence, fromOffset: first.bytesConsumed, state: first.state });
-      expect(resumed.resumed).toBe(true);
-      const full = await readSessionFile(target, { fence });
-      expect(resumed.sessions).toEqual(full.sessions);
-      expect(resumed.report).toEqual(full.report);
-      expect(resumed.bytesConsumed).toBe(full.bytesConsumed);
-      expect(resumed.prefixHash).toBe(full.prefixHash);
-      expect(resumed.state).toBe(full.state);
-      // Keys seen before the append are unchanged after it.
-      const before = first.sessions[0]!.turns.slice(0, -1).map((turn) => turn.key);
-      expect(full.sessions[0]!.turns.slice(0, before.length).map((turn) => turn.key)).toEqual(before);
-    }
-  });
+        appendFileSync(target, bytes.subarray(partial));
+        const resumed = await readSessionFile(target, { fence, fromOffset: first.bytesConsumed, state: first.state });
+        expect(resumed.resumed).toBe(true);
+        const full = await readSessionFile(target, { fence });
+        expect(resumed.sessions).toEqual(full.sessions);
+        expect(resumed.report).toEqual(full.report);
+        expect(resumed.bytesConsumed).toBe(full.bytesConsumed);
+        expect(resumed.prefixHash).toBe(full.prefixHash);
+        expect(resumed.state).toBe(full.state);
+        // Keys seen before the append are unchanged after it.
+        const before = first.sessions[0]!.turns.slice(0, -1).map((turn) => turn.key);
+        expect(full.sessions[0]!.turns.slice(0, before.length).map((turn) => turn.key)).toEqual(before);
+      }
+    },
+  );
 
   it('lines straddling the 1 MiB read chunks are read exactly as pushed line by line', async () => {
     const bytes = readFileSync(path.join(FIXTURES, SOURCES[4]!));
@@ -128,7 +130,10 @@ describe('append-aware resumption', () => {
   it('a file with no trailing newline is parsed but not consumed', async () => {
     const target = path.join(base, 'no-newline.jsonl');
     mkdirSync(base, { recursive: true });
-    copyFileSync(path.join(FIXTURES, 'sessions/codex/AcidicSoil-codex-session-view/public/demos/example-session-metadata.jsonl'), target);
+    copyFileSync(
+      path.join(FIXTURES, 'sessions/codex/AcidicSoil-codex-session-view/public/demos/example-session-metadata.jsonl'),
+      target,
+    );
     const result = await readSessionFile(target, { fence });
     expect(result.runner).toBe('codex');
     expect(result.bytesConsumed).toBe(0);
@@ -161,8 +166,20 @@ describe('SessionAccumulator', () => {
 
   it('an unterminated tail shows in sessions() but not in bytesConsumed or saved state', () => {
     const accumulator = createSessionAccumulator('pi', '/x/s.jsonl');
-    accumulator.push(Buffer.from(JSON.stringify({ type: 'session', version: 3, id: 'p1', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' })));
-    const tail = Buffer.from(JSON.stringify({ type: 'message', id: 'a', parentId: null, timestamp: '2026-01-01T00:00:01.000Z', message: { role: 'user', content: 'hi' } }));
+    accumulator.push(
+      Buffer.from(
+        JSON.stringify({ type: 'session', version: 3, id: 'p1', timestamp: '2026-01-01T00:00:00.000Z', cwd: '/w' }),
+      ),
+    );
+    const tail = Buffer.from(
+      JSON.stringify({
+        type: 'message',
+        id: 'a',
+        parentId: null,
+        timestamp: '2026-01-01T00:00:01.000Z',
+        message: { role: 'user', content: 'hi' },
+      }),
+    );
     const consumed = accumulator.bytesConsumed;
     accumulator.finish(tail);
     expect(accumulator.sessions()[0]!.turns).toHaveLength(1);

@@ -63,7 +63,11 @@ export class SessionAccumulator {
     if (state === null || typeof state !== 'object' || state.version !== STATE_VERSION) {
       throw new SessionStateError('state has an unknown version');
     }
-    if (typeof state.runner !== 'string' || typeof state.sourcePath !== 'string' || typeof state.bytesConsumed !== 'number') {
+    if (
+      typeof state.runner !== 'string' ||
+      typeof state.sourcePath !== 'string' ||
+      typeof state.bytesConsumed !== 'number'
+    ) {
       throw new SessionStateError('state is missing fields');
     }
     const accumulator = new SessionAccumulator(state.runner, state.sourcePath);

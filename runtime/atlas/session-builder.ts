@@ -91,8 +91,16 @@ export function toMillis(value: unknown): number | null {
  * caller falls back to `Date.parse`, which stays the reference.
  */
 function isoUtcMillis(value: string): number | null {
-  if (value.length !== 24 || value.charCodeAt(23) !== 0x5a || value.charCodeAt(4) !== 0x2d || value.charCodeAt(7) !== 0x2d
-    || value.charCodeAt(10) !== 0x54 || value.charCodeAt(13) !== 0x3a || value.charCodeAt(16) !== 0x3a || value.charCodeAt(19) !== 0x2e) {
+  if (
+    value.length !== 24 ||
+    value.charCodeAt(23) !== 0x5a ||
+    value.charCodeAt(4) !== 0x2d ||
+    value.charCodeAt(7) !== 0x2d ||
+    value.charCodeAt(10) !== 0x54 ||
+    value.charCodeAt(13) !== 0x3a ||
+    value.charCodeAt(16) !== 0x3a ||
+    value.charCodeAt(19) !== 0x2e
+  ) {
     return null;
   }
   const year = digits(value, 0, 4);
@@ -102,7 +110,18 @@ function isoUtcMillis(value: string): number | null {
   const minute = digits(value, 14, 2);
   const second = digits(value, 17, 2);
   const millisecond = digits(value, 20, 3);
-  if (year < 1970 || month < 1 || month > 12 || day < 1 || day > 28 || hour > 23 || minute > 59 || second > 59 || millisecond < 0) return null;
+  if (
+    year < 1970 ||
+    month < 1 ||
+    month > 12 ||
+    day < 1 ||
+    day > 28 ||
+    hour > 23 ||
+    minute > 59 ||
+    second > 59 ||
+    millisecond < 0
+  )
+    return null;
   return Date.UTC(year, month - 1, day, hour, minute, second, millisecond);
 }
 
@@ -265,7 +284,13 @@ export function addStep(state: BuilderState, recordId: string, step: StepInput, 
 }
 
 /** Attach a result to every step of a call. Returns false when the call is unknown. */
-export function attachResult(state: BuilderState, callId: string, text: string, isError: boolean, at: number | null): boolean {
+export function attachResult(
+  state: BuilderState,
+  callId: string,
+  text: string,
+  isError: boolean,
+  at: number | null,
+): boolean {
   const targets = getOwn(state.calls, callId);
   if (targets === undefined) return false;
   for (const [turnIndex, stepIndex] of targets) {
@@ -317,8 +342,13 @@ export function buildSession(state: BuilderState, sourcePath: string, fallbackId
     isSubagent: state.isSubagent,
     turns: state.turns.map((turn, index) => {
       const { followsOpeningId, ...rest } = turn;
-      const built: AtlasTurn = { ...rest, key: turnKey(state.runner, sessionId, turn.openingRecordId), number: index + 1 };
-      if (followsOpeningId !== undefined) built.followsTurnKey = followsOpeningId === null ? null : turnKey(state.runner, sessionId, followsOpeningId);
+      const built: AtlasTurn = {
+        ...rest,
+        key: turnKey(state.runner, sessionId, turn.openingRecordId),
+        number: index + 1,
+      };
+      if (followsOpeningId !== undefined)
+        built.followsTurnKey = followsOpeningId === null ? null : turnKey(state.runner, sessionId, followsOpeningId);
       return built;
     }),
     compactions: state.compactions.map((entry) => ({ ...entry })),

@@ -91,7 +91,9 @@ function parseSaved(state: string | undefined): SavedState | null {
   if (state === undefined || state === '') return null;
   try {
     const parsed = JSON.parse(state) as SavedState;
-    return parsed !== null && (parsed.version === 1 || parsed.version === 2) && typeof parsed.prefixHash === 'string' ? parsed : null;
+    return parsed !== null && (parsed.version === 1 || parsed.version === 2) && typeof parsed.prefixHash === 'string'
+      ? parsed
+      : null;
   } catch {
     return null;
   }
@@ -150,11 +152,14 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     let resumed = false;
     let restarted = false;
     if (saved !== null && saved.accumulator !== null && options.fromOffset !== undefined) {
-      const candidate = typeof saved.accumulator === 'string'
-        ? SessionAccumulator.restore(saved.accumulator)
-        : SessionAccumulator.fromState(saved.accumulator);
-      const fits = candidate.bytesConsumed === options.fromOffset && size >= options.fromOffset
-        && (await prefixHashOf(handle, saved.prefixLength)) === saved.prefixHash;
+      const candidate =
+        typeof saved.accumulator === 'string'
+          ? SessionAccumulator.restore(saved.accumulator)
+          : SessionAccumulator.fromState(saved.accumulator);
+      const fits =
+        candidate.bytesConsumed === options.fromOffset &&
+        size >= options.fromOffset &&
+        (await prefixHashOf(handle, saved.prefixLength)) === saved.prefixHash;
       if (fits) {
         accumulator = candidate;
         resumed = true;
@@ -174,8 +179,17 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
       if (runner === null) {
         const emptyHash = sha256Hex(new Uint8Array());
         return {
-          path: real, runner: null, sessions: [], report: emptyParseReport(), bytesConsumed: 0, size,
-          mtimeMs: stat.mtimeMs, state: savedStateJson(0, emptyHash, null), prefixHash: emptyHash, resumed: false, restarted,
+          path: real,
+          runner: null,
+          sessions: [],
+          report: emptyParseReport(),
+          bytesConsumed: 0,
+          size,
+          mtimeMs: stat.mtimeMs,
+          state: savedStateJson(0, emptyHash, null),
+          prefixHash: emptyHash,
+          resumed: false,
+          restarted,
         };
       }
       accumulator = new SessionAccumulator(runner, real);
@@ -188,7 +202,8 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     let pieces: Buffer[] = [];
     let pendingLength = 0;
     while (position < size) {
-      const bytesRead = preloaded > 0 ? preloaded : await readInto(handle, chunk, position, Math.min(chunk.length, size - position));
+      const bytesRead =
+        preloaded > 0 ? preloaded : await readInto(handle, chunk, position, Math.min(chunk.length, size - position));
       preloaded = 0;
       if (bytesRead === 0) break;
       if (position === prefixFilled && prefixFilled < PREFIX_HASH_BYTES) {
@@ -223,7 +238,10 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     const { sessions, state: accumulatorState } = accumulator.finalSnapshot();
 
     const prefixLength = Math.min(accumulator.bytesConsumed, PREFIX_HASH_BYTES);
-    const prefixHash = prefixFilled >= prefixLength ? sha256Hex(prefix.subarray(0, prefixLength)) : await prefixHashOf(handle, prefixLength);
+    const prefixHash =
+      prefixFilled >= prefixLength
+        ? sha256Hex(prefix.subarray(0, prefixLength))
+        : await prefixHashOf(handle, prefixLength);
     return {
       path: real,
       runner: accumulator.runner,

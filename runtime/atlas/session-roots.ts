@@ -20,6 +20,8 @@ export function sessionRootsFromEnv(env: Record<string, string | undefined>, hom
     .split(path.delimiter)
     .map((entry) => entry.trim())
     .filter((entry) => entry.length > 0)
-    .map((entry) => (entry === '~' ? home : entry.startsWith('~/') ? path.join(home, entry.slice(2)) : path.resolve(home, entry)));
+    .map((entry) =>
+      entry === '~' ? home : entry.startsWith('~/') ? path.join(home, entry.slice(2)) : path.resolve(home, entry),
+    );
   return [...new Set(roots)];
 }

@@ -13,7 +13,8 @@ import { promptKey } from './tool-steps.ts';
 export function linkSessions(sessions: readonly AtlasSession[]): AtlasSession[] {
   // Most files hold one session with no parent among them: nothing to link, so nothing to copy.
   const ids = new Set(sessions.map((session) => session.sessionId));
-  if (!sessions.some((session) => session.parentSessionId !== null && ids.has(session.parentSessionId))) return [...sessions];
+  if (!sessions.some((session) => session.parentSessionId !== null && ids.has(session.parentSessionId)))
+    return [...sessions];
   const copies = sessions.map((session) => structuredClone(session));
   const byId = new Map<string, AtlasSession>();
   for (const session of copies) if (!byId.has(session.sessionId)) byId.set(session.sessionId, session);
@@ -28,17 +29,26 @@ export function linkSessions(sessions: readonly AtlasSession[]): AtlasSession[] 
     const firstPrompt = child.turns[0] === undefined ? '' : promptKey(child.turns[0].userText);
     if (turn === undefined && firstPrompt.length >= 8) {
       // Older layouts record neither call id nor agent id: the subagent's first prompt is the call's prompt.
-      turn = parent.turns.find((candidate) => candidate.steps.some((step) => step.op === 'agent' && step.inputSummary.includes(`prompt: ${firstPrompt}`)));
+      turn = parent.turns.find((candidate) =>
+        candidate.steps.some((step) => step.op === 'agent' && step.inputSummary.includes(`prompt: ${firstPrompt}`)),
+      );
     }
     if (turn === undefined && child.startedAt !== null) {
       // Claude: only a turn that spawned an agent qualifies; Codex parents record no spawn call reliably.
       const started = child.startedAt;
-      turn = [...parent.turns].reverse().find((candidate) => candidate.startedAt !== null && candidate.startedAt <= started
-        && (child.runner === 'codex' || candidate.steps.some((step) => step.op === 'agent')));
+      turn = [...parent.turns]
+        .reverse()
+        .find(
+          (candidate) =>
+            candidate.startedAt !== null &&
+            candidate.startedAt <= started &&
+            (child.runner === 'codex' || candidate.steps.some((step) => step.op === 'agent')),
+        );
     }
     if (turn === undefined) continue;
     if (child.parentTurnKey === null) child.parentTurnKey = turn.key;
-    if (child.isSubagent && !turn.subagentSessionIds.includes(child.sessionId)) turn.subagentSessionIds.push(child.sessionId);
+    if (child.isSubagent && !turn.subagentSessionIds.includes(child.sessionId))
+      turn.subagentSessionIds.push(child.sessionId);
   }
   return copies;
 }

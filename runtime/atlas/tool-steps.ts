@@ -67,7 +67,8 @@ export function resolveAgainst(cwd: string | null, value: string): string {
     const home = homeOf(cwd);
     return home === null ? trimmed : path.join(home, trimmed.slice(1));
   }
-  if (path.isAbsolute(trimmed) || /^[A-Za-z]:[\\/]/.test(trimmed) || trimmed.startsWith('~')) return path.normalize(trimmed);
+  if (path.isAbsolute(trimmed) || /^[A-Za-z]:[\\/]/.test(trimmed) || trimmed.startsWith('~'))
+    return path.normalize(trimmed);
   return cwd === null ? path.normalize(trimmed) : path.resolve(cwd, trimmed);
 }
 
@@ -81,7 +82,18 @@ export function asString(value: unknown): string {
 
 /** A one-line human summary of a tool input. */
 export function summarizeInput(name: string, input: Record<string, unknown>): string {
-  const preferred = ['command', 'cmd', 'file_path', 'path', 'notebook_path', 'pattern', 'url', 'query', 'description', 'prompt'];
+  const preferred = [
+    'command',
+    'cmd',
+    'file_path',
+    'path',
+    'notebook_path',
+    'pattern',
+    'url',
+    'query',
+    'description',
+    'prompt',
+  ];
   for (const key of preferred) {
     const value = input[key];
     if (typeof value === 'string' && value.length > 0) return `${key}: ${value.replace(/\s+/g, ' ')}`;
@@ -107,7 +119,12 @@ function summarizeAgentInput(input: Record<string, unknown>): string | null {
 }
 
 /** Classify one tool call into a step (op and absolute files). */
-export function classifyTool(callId: string | null, name: string, input: Record<string, unknown>, cwd: string | null): StepInput {
+export function classifyTool(
+  callId: string | null,
+  name: string,
+  input: Record<string, unknown>,
+  cwd: string | null,
+): StepInput {
   const lower = name.toLowerCase();
   const known = getOwn(TOOLS, lower);
   let op: ToolOp = known?.op ?? 'other';
@@ -122,7 +139,8 @@ export function classifyTool(callId: string | null, name: string, input: Record<
   }
   if (lower.startsWith('mcp__')) op = 'other';
   const referenceText = JSON.stringify(input) ?? '';
-  const inputSummary = op === 'agent' ? summarizeAgentInput(input) ?? summarizeInput(name, input) : summarizeInput(name, input);
+  const inputSummary =
+    op === 'agent' ? (summarizeAgentInput(input) ?? summarizeInput(name, input)) : summarizeInput(name, input);
   return { callId, name, inputSummary, op, files, referenceText };
 }
 
@@ -139,7 +157,10 @@ export function parseApplyPatch(patch: string, cwd: string | null): { op: ToolOp
     const match = /^\*\*\* (Add File|Update File|Delete File|Move to): (.+?)\s*$/.exec(line);
     if (match === null) continue;
     const kind = match[1]!;
-    add(kind === 'Add File' ? 'write' : kind === 'Delete File' ? 'delete' : kind === 'Move to' ? 'write' : 'edit', match[2]!);
+    add(
+      kind === 'Add File' ? 'write' : kind === 'Delete File' ? 'delete' : kind === 'Move to' ? 'write' : 'edit',
+      match[2]!,
+    );
   }
   return [...groups.entries()].map(([op, files]) => ({ op, files }));
 }
@@ -161,7 +182,8 @@ export function textOf(content: unknown): string {
   for (const block of content) {
     const record = asRecord(block);
     const type = record['type'];
-    if ((type === 'text' || type === 'input_text' || type === 'output_text') && typeof record['text'] === 'string') parts.push(record['text']);
+    if ((type === 'text' || type === 'input_text' || type === 'output_text') && typeof record['text'] === 'string')
+      parts.push(record['text']);
   }
   return parts.join('\n');
 }

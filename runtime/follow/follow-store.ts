@@ -27,7 +27,9 @@ export class FollowStore {
   }
 
   /** Adds or removes one follow; returns the list as written. */
-  update(change: { follow: AtlasFollow } | { unfollow: { runner: string; sessionId: string } }): Promise<AtlasFollow[]> {
+  update(
+    change: { follow: AtlasFollow } | { unfollow: { runner: string; sessionId: string } },
+  ): Promise<AtlasFollow[]> {
     return this.queue.run('follows', async () => {
       const current = await this.list();
       const key = 'follow' in change ? change.follow : change.unfollow;

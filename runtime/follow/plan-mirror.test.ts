@@ -9,10 +9,14 @@ import { Fence, readSessionFile } from '../atlas/index.ts';
 
 // planMirror (src/core/mirror) on the real recorded sessions, read through the atlas adapters.
 const FIXTURES = fileURLToPath(new URL('../../tests/fixtures/real-sessions/', import.meta.url));
-const CLAUDE_SUBAGENT = 'claude/subagent/projects/-tmp-realsessions-out-claude-subagent-repo/195b5b8f-a852-4bc6-b7e0-b737f1ca64d3';
-const CLAUDE_MULTI = 'claude/multi-turn/projects/-tmp-realsessions-out-claude-multi-turn-repo/4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b.jsonl';
-const CODEX_MULTI = 'codex/multi-turn/sessions/2026/11/29/rollout-2026-11-29T12-05-43-01a22732-657a-7592-b814-5874c3ab6165.jsonl';
-const PI_BASIC = 'pi/basic-tools/sessions/--tmp-realsessions-out-pi-basic-tools-repo--/2026-11-29T12-05-15-761Z_01a22731-f770-772e-87d6-0c5b4c4356ca.jsonl';
+const CLAUDE_SUBAGENT =
+  'claude/subagent/projects/-tmp-realsessions-out-claude-subagent-repo/195b5b8f-a852-4bc6-b7e0-b737f1ca64d3';
+const CLAUDE_MULTI =
+  'claude/multi-turn/projects/-tmp-realsessions-out-claude-multi-turn-repo/4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b.jsonl';
+const CODEX_MULTI =
+  'codex/multi-turn/sessions/2026/11/29/rollout-2026-11-29T12-05-43-01a22732-657a-7592-b814-5874c3ab6165.jsonl';
+const PI_BASIC =
+  'pi/basic-tools/sessions/--tmp-realsessions-out-pi-basic-tools-repo--/2026-11-29T12-05-15-761Z_01a22731-f770-772e-87d6-0c5b4c4356ca.jsonl';
 
 const fence = new Fence([FIXTURES]);
 async function read(relative: string): Promise<Session[]> {
@@ -24,21 +28,32 @@ let claudeMulti: Session[];
 let codexMulti: Session[];
 let piBasic: Session[];
 beforeAll(async () => {
-  subagent = [...(await read(`${CLAUDE_SUBAGENT}.jsonl`)), ...(await read(`${CLAUDE_SUBAGENT}/subagents/agent-a364d2f0ac3b26c85.jsonl`))];
+  subagent = [
+    ...(await read(`${CLAUDE_SUBAGENT}.jsonl`)),
+    ...(await read(`${CLAUDE_SUBAGENT}/subagents/agent-a364d2f0ac3b26c85.jsonl`)),
+  ];
   claudeMulti = await read(CLAUDE_MULTI);
   codexMulti = await read(CODEX_MULTI);
   piBasic = await read(PI_BASIC);
 });
 
 function mirror(canvas: TestCanvas, sessions: Session[], following?: boolean) {
-  const ledger = canvas.graph.ledgers.find((item) => item.sessionId === sessions.find((session) => !session.isSubagent)!.sessionId) ?? null;
+  const ledger =
+    canvas.graph.ledgers.find(
+      (item) => item.sessionId === sessions.find((session) => !session.isSubagent)!.sessionId,
+    ) ?? null;
   const context = canvas.context();
-  const plan = planMirror(canvas.graph, sessions, ledger, { ...context, origin: { x: 100, y: 50 }, ...(following !== undefined ? { following } : {}) });
+  const plan = planMirror(canvas.graph, sessions, ledger, {
+    ...context,
+    origin: { x: 100, y: 50 },
+    ...(following !== undefined ? { following } : {}),
+  });
   if (plan.changes.length > 0) canvas.apply({ type: 'batch', changes: plan.changes });
   return plan;
 }
 
-const mirrors = (graph: Graph) => [...graph.nodes.values()].filter((node): node is MirrorNode => node.kind === 'mirror');
+const mirrors = (graph: Graph) =>
+  [...graph.nodes.values()].filter((node): node is MirrorNode => node.kind === 'mirror');
 const positions = (graph: Graph) => new Map([...graph.nodes.values()].map((node) => [node.id, { ...node.position }]));
 
 describe('planMirror on real sessions', () => {
@@ -57,7 +72,9 @@ describe('planMirror on real sessions', () => {
       expect(wires[0]).toMatchObject({ from: nodes[0]!.id, to: nodes[1]!.id, kind: 'solid' });
       expect(nodes.every((node) => !node.includeExecution)).toBe(true);
       expect(plan.ledger.turnKeys).toEqual(turns.map((turn) => turn.key));
-      expect(canvas.graph.events.some((event) => event.op === 'mirror' && event.objectId === sessions[0]!.sessionId)).toBe(true);
+      expect(
+        canvas.graph.events.some((event) => event.op === 'mirror' && event.objectId === sessions[0]!.sessionId),
+      ).toBe(true);
     }
   });
 
@@ -90,7 +107,9 @@ describe('planMirror on real sessions', () => {
 
   it('never overwrites a node the person edited, and never re-adds a turn they deleted', () => {
     const canvas = new TestCanvas();
-    const partial: Session[] = [{ ...piBasic[0]!, turns: piBasic[0]!.turns.map((turn) => ({ ...turn, assistantText: '' })) }];
+    const partial: Session[] = [
+      { ...piBasic[0]!, turns: piBasic[0]!.turns.map((turn) => ({ ...turn, assistantText: '' })) },
+    ];
     const first = mirror(canvas, partial);
     const id = first.nodeIdByTurnKey[piBasic[0]!.turns[0]!.key]!;
     canvas.edit(id, { question: 'My own wording' });
@@ -109,7 +128,9 @@ describe('planMirror on real sessions', () => {
   it('refreshes an unedited node in place when its (live) turn grew, keeping id, position and wires', () => {
     const canvas = new TestCanvas();
     const turns = claudeMulti[0]!.turns;
-    const partial: Session[] = [{ ...claudeMulti[0]!, turns: [turns[0]!, { ...turns[1]!, assistantText: '', steps: [] }] }];
+    const partial: Session[] = [
+      { ...claudeMulti[0]!, turns: [turns[0]!, { ...turns[1]!, assistantText: '', steps: [] }] },
+    ];
     const first = mirror(canvas, partial);
     const lastId = first.nodeIdByTurnKey[turns[1]!.key]!;
     const downstream = canvas.addQuestion('And then?');
@@ -129,7 +150,9 @@ describe('planMirror on real sessions', () => {
   it('leaves a node the person archived archived when its (live) turn grows', () => {
     const canvas = new TestCanvas();
     const turns = claudeMulti[0]!.turns;
-    const partial: Session[] = [{ ...claudeMulti[0]!, turns: [turns[0]!, { ...turns[1]!, assistantText: '', steps: [] }] }];
+    const partial: Session[] = [
+      { ...claudeMulti[0]!, turns: [turns[0]!, { ...turns[1]!, assistantText: '', steps: [] }] },
+    ];
     const lastId = mirror(canvas, partial).nodeIdByTurnKey[turns[1]!.key]!;
     canvas.archive(lastId);
     const archivedAt = canvas.graph.nodes.get(lastId)!.archivedAt;
@@ -152,7 +175,9 @@ describe('planMirror on real sessions', () => {
     expect(branch.source.delegatedBy).toBe(parentTurn.key);
     expect(branch.position.x).toBeGreaterThan(parent.position.x);
     expect(branch.position.y).toBe(parent.position.y);
-    expect([...canvas.graph.wires.values()]).toEqual([expect.objectContaining({ from: parentId, to: childId, kind: 'solid' })]);
+    expect([...canvas.graph.wires.values()]).toEqual([
+      expect.objectContaining({ from: parentId, to: childId, kind: 'solid' }),
+    ]);
     expect(plan.counts).toMatchObject({ turns: 1, subagentTurns: 1 });
     expect(mirror(canvas, subagent).changes).toEqual([]);
   });
@@ -182,11 +207,16 @@ describe('planMirror on real sessions', () => {
     const lastId = plan.nodeIdByTurnKey[claudeMulti[0]!.turns[1]!.key]!;
     const question = canvas.addQuestion('What is left to do?');
     canvas.wire(lastId, question);
-    const text = (graph: Graph) => compile(graph, question).messages.flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.text : ''))).join('\n');
+    const text = (graph: Graph) =>
+      compile(graph, question)
+        .messages.flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')))
+        .join('\n');
     const compiled = text(canvas.graph);
     expect(compiled).toContain(claudeMulti[0]!.turns[0]!.userText);
     expect(compiled).toContain(claudeMulti[0]!.turns[1]!.assistantText);
-    expect(compiled).toMatch(/\[Execution: \d+ tool steps? touched \/tmp\/realsessions\/out\/claude\/multi-turn\/repo\/TODO\.md; their contents were left out of this context\]/);
+    expect(compiled).toMatch(
+      /\[Execution: \d+ tool steps? touched \/tmp\/realsessions\/out\/claude\/multi-turn\/repo\/TODO\.md; their contents were left out of this context\]/,
+    );
     canvas.edit(lastId, { includeExecution: true });
     expect(text(canvas.graph)).toContain('[Execution record:');
   });
@@ -195,7 +225,8 @@ describe('planMirror on real sessions', () => {
     const plan = () => {
       let counter = 0;
       const canvas = new TestCanvas();
-      return planMirror(canvas.graph, subagent, null, { now: 1, newId: () => `id${++counter}`, origin: { x: 0, y: 0 } }).changes;
+      return planMirror(canvas.graph, subagent, null, { now: 1, newId: () => `id${++counter}`, origin: { x: 0, y: 0 } })
+        .changes;
     };
     expect(plan()).toEqual(plan());
   });

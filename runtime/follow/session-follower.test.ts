@@ -8,8 +8,10 @@ import { FollowStore, followsPath } from './follow-store.ts';
 import { SessionFollower } from './session-follower.ts';
 
 const FIXTURES = fileURLToPath(new URL('../../tests/fixtures/real-sessions/', import.meta.url));
-const PI = 'pi/multi-turn/sessions/--tmp-realsessions-out-pi-multi-turn-repo--/2026-11-29T12-05-48-923Z_01a22732-78f8-7285-85e1-77d70ff3cfd9.jsonl';
-const PI_OTHER = 'pi/basic-tools/sessions/--tmp-realsessions-out-pi-basic-tools-repo--/2026-11-29T12-05-15-761Z_01a22731-f770-772e-87d6-0c5b4c4356ca.jsonl';
+const PI =
+  'pi/multi-turn/sessions/--tmp-realsessions-out-pi-multi-turn-repo--/2026-11-29T12-05-48-923Z_01a22732-78f8-7285-85e1-77d70ff3cfd9.jsonl';
+const PI_OTHER =
+  'pi/basic-tools/sessions/--tmp-realsessions-out-pi-basic-tools-repo--/2026-11-29T12-05-15-761Z_01a22731-f770-772e-87d6-0c5b4c4356ca.jsonl';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -20,11 +22,20 @@ function workspace() {
   const directory = mkdtempSync(join(tmpdir(), 'weft-follow-'));
   cpSync(FIXTURES, join(directory, 'roots'), { recursive: true });
   cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
-  return { directory, home: join(directory, 'home'), file: join(directory, 'roots', PI), other: join(directory, 'roots', PI_OTHER) };
+  return {
+    directory,
+    home: join(directory, 'home'),
+    file: join(directory, 'roots', PI),
+    other: join(directory, 'roots', PI_OTHER),
+  };
 }
 
 function follower(home: string, grew: AtlasFollow[]) {
-  const instance = new SessionFollower({ store: new FollowStore(followsPath(home)), onGrew: (follow) => void grew.push(follow), debounceMs: 100 });
+  const instance = new SessionFollower({
+    store: new FollowStore(followsPath(home)),
+    onGrew: (follow) => void grew.push(follow),
+    debounceMs: 100,
+  });
   cleanups.push(() => instance.close());
   return instance;
 }
@@ -63,7 +74,9 @@ describe('SessionFollower', () => {
     const first = follower(home, []);
     await first.follow({ runner: 'pi', sessionId: 'kept', sourcePath: file, since: 5 });
     await first.close();
-    expect(JSON.parse(readFileSync(followsPath(home), 'utf8')).follows).toEqual([{ runner: 'pi', sessionId: 'kept', sourcePath: file, since: 5 }]);
+    expect(JSON.parse(readFileSync(followsPath(home), 'utf8')).follows).toEqual([
+      { runner: 'pi', sessionId: 'kept', sourcePath: file, since: 5 },
+    ]);
     expect(statSync(followsPath(home)).mode & 0o777).toBe(0o600);
 
     const grew: AtlasFollow[] = [];
@@ -87,7 +100,7 @@ describe('SessionFollower', () => {
     expect(instance.list()).toEqual([]);
   });
 
-  it('resumes after a restart even when a followed session\'s folder was deleted meanwhile', async () => {
+  it("resumes after a restart even when a followed session's folder was deleted meanwhile", async () => {
     const { home, file, other } = workspace();
     mkdirSync(home, { recursive: true });
     const first = follower(home, []);

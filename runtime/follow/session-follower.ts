@@ -101,12 +101,15 @@ export class SessionFollower {
   private schedule(key: string): void {
     const previous = this.timers.get(key);
     if (previous) clearTimeout(previous);
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      const follow = this.follows.get(key);
-      if (!follow || this.closed) return;
-      Promise.resolve(this.options.onGrew(follow)).catch((error) => this.options.onError?.(error));
-    }, this.options.debounceMs ?? 400));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        const follow = this.follows.get(key);
+        if (!follow || this.closed) return;
+        Promise.resolve(this.options.onGrew(follow)).catch((error) => this.options.onError?.(error));
+      }, this.options.debounceMs ?? 400),
+    );
   }
 
   private async stop(key: string): Promise<void> {

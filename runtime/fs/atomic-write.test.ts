@@ -45,25 +45,33 @@ describe('writeFileAtomic', () => {
     expect(await readdir(directory)).toEqual(['record.json']);
   });
 
-  it.each<Step>(['after temp write', 'after fsync', 'before rename'])('a failure %s leaves the previous file intact', async (step) => {
-    const target = join(directory, 'record.json');
-    await writeFile(target, 'previous contents');
-    await expect(writeFileAtomic(target, 'half-written new contents', { fileSystem: failingAt(step) })).rejects.toThrow(/injected/);
-    expect(await readFile(target, 'utf8')).toBe('previous contents');
-    expect(await readdir(directory)).toEqual(['record.json']);
-  });
+  it.each<Step>(['after temp write', 'after fsync', 'before rename'])(
+    'a failure %s leaves the previous file intact',
+    async (step) => {
+      const target = join(directory, 'record.json');
+      await writeFile(target, 'previous contents');
+      await expect(
+        writeFileAtomic(target, 'half-written new contents', { fileSystem: failingAt(step) }),
+      ).rejects.toThrow(/injected/);
+      expect(await readFile(target, 'utf8')).toBe('previous contents');
+      expect(await readdir(directory)).toEqual(['record.json']);
+    },
+  );
 });
 
 describe('CanvasRecords', () => {
-  it.each<Step>(['after temp write', 'after fsync', 'before rename'])('an interrupted write (%s) keeps the previous record readable', async (step) => {
-    const good = new CanvasRecords({ directory });
-    await good.write('alpha', sampleCanvas('alpha', 'Alpha', 'first text'));
-    const faulty = new CanvasRecords({ directory, fileSystem: failingAt(step) });
-    await expect(faulty.write('alpha', sampleCanvas('alpha', 'Alpha', 'second text'))).rejects.toThrow(/injected/);
-    const { document } = await good.read('alpha');
-    expect(document.nodes[0]).toMatchObject({ kind: 'note', text: 'first text' });
-    expect(await readdir(directory)).toEqual(['alpha.weft.json']);
-  });
+  it.each<Step>(['after temp write', 'after fsync', 'before rename'])(
+    'an interrupted write (%s) keeps the previous record readable',
+    async (step) => {
+      const good = new CanvasRecords({ directory });
+      await good.write('alpha', sampleCanvas('alpha', 'Alpha', 'first text'));
+      const faulty = new CanvasRecords({ directory, fileSystem: failingAt(step) });
+      await expect(faulty.write('alpha', sampleCanvas('alpha', 'Alpha', 'second text'))).rejects.toThrow(/injected/);
+      const { document } = await good.read('alpha');
+      expect(document.nodes[0]).toMatchObject({ kind: 'note', text: 'first text' });
+      expect(await readdir(directory)).toEqual(['alpha.weft.json']);
+    },
+  );
 
   it('serialises concurrent writes to one canvas: steps never interleave and the last write wins', async () => {
     const log: string[] = [];
@@ -87,7 +95,9 @@ describe('CanvasRecords', () => {
       },
     };
     const records = new CanvasRecords({ directory, fileSystem: slow });
-    const writes = Array.from({ length: 12 }, (_, index) => records.write('alpha', sampleCanvas('alpha', 'Alpha', `text ${index}`)));
+    const writes = Array.from({ length: 12 }, (_, index) =>
+      records.write('alpha', sampleCanvas('alpha', 'Alpha', `text ${index}`)),
+    );
     // Meanwhile another canvas writes in parallel, unaffected.
     writes.push(records.write('beta', sampleCanvas('beta', 'Beta', 'beta text')));
     await Promise.all(writes);
@@ -107,7 +117,10 @@ describe('CanvasRecords', () => {
     await records.write('alpha', sampleCanvas('alpha'));
     const before = await readFile(join(directory, 'alpha.weft.json'), 'utf8');
     await expect(records.write('alpha', sampleCanvas('other'))).rejects.toMatchObject({ code: 'invalid-canvas' });
-    await expect(records.write('alpha', { hello: 'world' })).rejects.toMatchObject({ code: 'invalid-canvas', message: expect.stringContaining('format') });
+    await expect(records.write('alpha', { hello: 'world' })).rejects.toMatchObject({
+      code: 'invalid-canvas',
+      message: expect.stringContaining('format'),
+    });
     await expect(records.write('../escape', sampleCanvas('alpha'))).rejects.toMatchObject({ code: 'invalid-id' });
     expect(await readFile(join(directory, 'alpha.weft.json'), 'utf8')).toBe(before);
   });
@@ -118,6 +131,8 @@ describe('CanvasRecords', () => {
     await expect(records.read('broken')).rejects.toMatchObject({ code: 'corrupt-record' });
     const listing = await records.list();
     expect(listing.unreadable).toEqual(['broken']);
-    expect(await readFile(join(directory, 'broken.weft.json'), 'utf8')).toBe('{"format":"weft.canvas","version":1,"nodes":[');
+    expect(await readFile(join(directory, 'broken.weft.json'), 'utf8')).toBe(
+      '{"format":"weft.canvas","version":1,"nodes":[',
+    );
   });
 });

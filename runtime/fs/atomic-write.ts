@@ -54,7 +54,11 @@ export interface AtomicWriteOptions {
  * Write `data` to `target` so a reader sees either the old file or the new one, never a mix:
  * temp file in the same directory, fsync, rename over the target, fsync the directory.
  */
-export async function writeFileAtomic(target: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
+export async function writeFileAtomic(
+  target: string,
+  data: string | Uint8Array,
+  options: AtomicWriteOptions = {},
+): Promise<void> {
   const fileSystem = options.fileSystem ?? nodeAtomicFileSystem;
   const mode = options.mode ?? 0o600;
   const directory = dirname(target);

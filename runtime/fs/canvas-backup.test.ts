@@ -14,7 +14,13 @@ afterEach(async () => {
 });
 
 function backupTo(directory: string): CanvasBackup {
-  return new CanvasBackup({ folder: async () => directory, delayMs: 10_000, onError: (error) => { throw error; } });
+  return new CanvasBackup({
+    folder: async () => directory,
+    delayMs: 10_000,
+    onError: (error) => {
+      throw error;
+    },
+  });
 }
 
 describe('backupFileName', () => {
@@ -51,19 +57,34 @@ describe('CanvasBackup', () => {
     await backup.flush();
     expect((await readdir(folder)).sort()).toEqual(['Plan (second).weft.json', 'Plan.weft.json']);
     expect(JSON.parse(await readFile(join(folder, 'Plan.weft.json'), 'utf8')).nodes[0].text).toBe('first, edited');
-    expect(JSON.parse(await readFile(join(folder, 'Plan (second).weft.json'), 'utf8')).nodes[0].text).toBe('second text');
+    expect(JSON.parse(await readFile(join(folder, 'Plan (second).weft.json'), 'utf8')).nodes[0].text).toBe(
+      'second text',
+    );
   });
 
-  it('discard drops a canvas\'s pending backup, keeps the others, and returns only after a write under way', async () => {
+  it("discard drops a canvas's pending backup, keeps the others, and returns only after a write under way", async () => {
     let releaseWrite!: () => void;
-    const writeHeld = new Promise<void>((resolve) => { releaseWrite = resolve; });
-    const backup = new CanvasBackup({ folder: async () => { await writeHeld; return folder; }, delayMs: 10_000, onError: (error) => { throw error; } });
+    const writeHeld = new Promise<void>((resolve) => {
+      releaseWrite = resolve;
+    });
+    const backup = new CanvasBackup({
+      folder: async () => {
+        await writeHeld;
+        return folder;
+      },
+      delayMs: 10_000,
+      onError: (error) => {
+        throw error;
+      },
+    });
     backup.schedule(sampleCanvas('busy', 'Busy', 'text'));
     const flushing = backup.flush();
     backup.schedule(sampleCanvas('dropped', 'Dropped', 'text'));
     backup.schedule(sampleCanvas('kept', 'Kept', 'text'));
     let discarded = false;
-    const discarding = backup.discard('busy').then(() => { discarded = true; });
+    const discarding = backup.discard('busy').then(() => {
+      discarded = true;
+    });
     await backup.discard('dropped');
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(discarded).toBe(false);

@@ -91,7 +91,10 @@ export class CanvasBackup {
         // Two canvases may share a name; the second one's backup gets its id so neither replaces the other.
         let target = join(folder, backupFileName(entry.document.canvas.name, id));
         if (!(await isFreeFor(target, id))) target = join(folder, backupFileName(entry.document.canvas.name, id, true));
-        await writeFileAtomic(target, JSON.stringify(entry.document, null, 2) + '\n', { mode: 0o600, fileSystem: this.options.fileSystem });
+        await writeFileAtomic(target, JSON.stringify(entry.document, null, 2) + '\n', {
+          mode: 0o600,
+          fileSystem: this.options.fileSystem,
+        });
       } catch (error) {
         this.options.onError?.(error);
       }

@@ -82,7 +82,10 @@ export class CanvasRecords {
     let text: string;
     let updatedAt: number;
     try {
-      [text, updatedAt] = await Promise.all([readFile(path, 'utf8'), stat(path).then((info) => Math.floor(info.mtimeMs))]);
+      [text, updatedAt] = await Promise.all([
+        readFile(path, 'utf8'),
+        stat(path).then((info) => Math.floor(info.mtimeMs)),
+      ]);
     } catch {
       throw new WeftError('not-found', `No canvas record "${id}".`, 404);
     }
@@ -90,12 +93,20 @@ export class CanvasRecords {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new WeftError('corrupt-record', `The stored record for "${id}" is not valid JSON; it was left untouched.`, 422);
+      throw new WeftError(
+        'corrupt-record',
+        `The stored record for "${id}" is not valid JSON; it was left untouched.`,
+        422,
+      );
     }
     // Older records are lifted in memory through the named migrations; the file stays as it is.
     const loaded = migrateCanvasDocument(json);
     if (!loaded.ok) {
-      throw new WeftError('corrupt-record', `The stored record for "${id}" cannot be read: ${loaded.error.message} It was left untouched.`, 422);
+      throw new WeftError(
+        'corrupt-record',
+        `The stored record for "${id}" cannot be read: ${loaded.error.message} It was left untouched.`,
+        422,
+      );
     }
     return { document: loaded.document, updatedAt };
   }
@@ -105,7 +116,11 @@ export class CanvasRecords {
     const path = this.pathOf(id);
     const parsed = CanvasDocumentSchema.safeParse(document);
     if (!parsed.success) {
-      throw new WeftError('invalid-canvas', `Not a valid canvas document: ${describeIssues(parsed.error.issues)}.`, 400);
+      throw new WeftError(
+        'invalid-canvas',
+        `Not a valid canvas document: ${describeIssues(parsed.error.issues)}.`,
+        400,
+      );
     }
     if (parsed.data.canvas.id !== id) {
       throw new WeftError('invalid-canvas', `The document is canvas "${parsed.data.canvas.id}", not "${id}".`, 400);

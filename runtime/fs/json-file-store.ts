@@ -53,7 +53,10 @@ export class JsonFileStore<T> {
         await rename(this.path, `${this.path}.corrupt-${Date.now()}`);
         this.corrupt = false;
       }
-      await writeFileAtomic(this.path, JSON.stringify(next, null, 2) + '\n', { mode: 0o600, fileSystem: this.fileSystem });
+      await writeFileAtomic(this.path, JSON.stringify(next, null, 2) + '\n', {
+        mode: 0o600,
+        fileSystem: this.fileSystem,
+      });
       this.cached = structuredClone(next);
       return next;
     });

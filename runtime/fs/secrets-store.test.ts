@@ -39,9 +39,17 @@ describe('SecretsStore', () => {
 
   it('never drops a key it cannot open: one sealed elsewhere survives a change, and a store without the cipher may only remove', async () => {
     await new SecretsStore(home, undefined, rot).setKey('openai', 'sk-from-desktop');
-    const otherMachine: SecretsCipher = { seal: rot.seal, open: () => { throw new Error('not this keychain'); } };
+    const otherMachine: SecretsCipher = {
+      seal: rot.seal,
+      open: () => {
+        throw new Error('not this keychain');
+      },
+    };
     await new SecretsStore(home, undefined, otherMachine).setKey('anthropic', 'sk-ant-here');
-    expect(await new SecretsStore(home, undefined, rot).allKeys()).toEqual({ openai: 'sk-from-desktop', anthropic: 'sk-ant-here' });
+    expect(await new SecretsStore(home, undefined, rot).allKeys()).toEqual({
+      openai: 'sk-from-desktop',
+      anthropic: 'sk-ant-here',
+    });
 
     const web = new SecretsStore(home);
     await expect(web.setKey('openrouter', 'sk-or-web')).rejects.toMatchObject({ code: 'keys-sealed' });

@@ -26,8 +26,17 @@ export interface SecretsCipher {
 export class SecretsStore {
   private readonly file: JsonFileStore<Secrets>;
 
-  constructor(home: string, fileSystem?: AtomicFileSystem, private readonly cipher?: SecretsCipher) {
-    this.file = new JsonFileStore(join(home, 'secrets.json'), SecretsSchema, () => ({ version: 1, keys: {} }), fileSystem);
+  constructor(
+    home: string,
+    fileSystem?: AtomicFileSystem,
+    private readonly cipher?: SecretsCipher,
+  ) {
+    this.file = new JsonFileStore(
+      join(home, 'secrets.json'),
+      SecretsSchema,
+      () => ({ version: 1, keys: {} }),
+      fileSystem,
+    );
   }
 
   private openAll(secrets: Secrets): Record<string, string> {
@@ -68,10 +77,17 @@ export class SecretsStore {
     await this.file.update((current) => {
       const cipher = this.cipher;
       if (entries.some(([, key]) => key) && current.sealed && !cipher) {
-        throw new WeftError('keys-sealed', 'The stored keys are sealed by the desktop app (OS keychain); add keys there, or remove them here first.', 409);
+        throw new WeftError(
+          'keys-sealed',
+          'The stored keys are sealed by the desktop app (OS keychain); add keys there, or remove them here first.',
+          409,
+        );
       }
       // A plain file meeting a cipher for the first time is sealed whole.
-      const keys = cipher && !current.sealed ? Object.fromEntries(Object.entries(current.keys).map(([id, plain]) => [id, cipher.seal(plain)])) : { ...current.keys };
+      const keys =
+        cipher && !current.sealed
+          ? Object.fromEntries(Object.entries(current.keys).map(([id, plain]) => [id, cipher.seal(plain)]))
+          : { ...current.keys };
       for (const [providerId, key] of entries) {
         if (key) keys[providerId] = cipher ? cipher.seal(key) : key;
         else delete keys[providerId];

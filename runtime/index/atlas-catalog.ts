@@ -9,7 +9,12 @@ import {
   readSessionFile,
   sessionRootsFromEnv,
 } from '../atlas/index.ts';
-import { sessionFileReadFromAtlas, type MemoryFile, type SessionCatalog, type SessionFileRead } from './session-catalog.ts';
+import {
+  sessionFileReadFromAtlas,
+  type MemoryFile,
+  type SessionCatalog,
+  type SessionFileRead,
+} from './session-catalog.ts';
 import { SessionReadPool } from './session-read-pool.ts';
 
 /** Memory files a runner loads from a project's working directory. */
@@ -41,13 +46,16 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
   ];
   let pool: SessionReadPool | null = null;
   const configured = Number(options.env.WEFT_INDEX_WORKERS);
-  const workers = options.workers ?? (options.env.WEFT_INDEX_WORKERS && Number.isInteger(configured) ? configured : availableParallelism());
+  const workers =
+    options.workers ??
+    (options.env.WEFT_INDEX_WORKERS && Number.isInteger(configured) ? configured : availableParallelism());
   return {
     roots,
     // The atlas lists synchronously: thousands of async stats would dominate every query's stat pass.
     listSessionFiles: async () => listSessionFilesSync(fence),
     beginBulk(bytes) {
-      if (pool === null && workers > 0 && bytes >= (options.bulkBytes ?? BULK_BYTES)) pool = new SessionReadPool(roots, workers);
+      if (pool === null && workers > 0 && bytes >= (options.bulkBytes ?? BULK_BYTES))
+        pool = new SessionReadPool(roots, workers);
     },
     async endBulk() {
       const running = pool;
@@ -82,7 +90,11 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
         { home: options.home },
       );
       return found.map((file) => ({
-        path: file.path, size: file.size, mtimeMs: file.mtimeMs, runner: file.runner, text: file.text,
+        path: file.path,
+        size: file.size,
+        mtimeMs: file.mtimeMs,
+        runner: file.runner,
+        text: file.text,
       }));
     },
   };
@@ -124,4 +136,3 @@ function splitList(value: string | undefined, home: string): string[] {
     .filter((entry) => entry !== '')
     .map((entry) => resolve(home, entry));
 }
-

@@ -32,31 +32,97 @@ function canvas(archivedQuestion: boolean): CanvasDocument {
     canvas: { id: 'c1', name: 'Research', workingDirectory: '/work/project', createdAt: 1 },
     nodes: [
       {
-        ...base, id: 'q-live', kind: 'question', archived: false, question: 'Why does the parser drop unicode quotes?',
-        versions: [{
-          id: 'v1', text: 'Because the tokenizer strips curly quotes; see https://example.org/tokenizer and arXiv:2401.01234v2.',
-          question: 'Why does the parser drop unicode quotes?', model: 'demo', createdAt: 5, requestHash: null,
-          upstreamFingerprint: hash, upstreamParts: [], origin: 'demo', status: 'complete', branchOf: null,
-        }],
-        currentVersionId: 'v1', autoRerun: { enabled: false, rounds: 1 }, model: null, attachments: [],
+        ...base,
+        id: 'q-live',
+        kind: 'question',
+        archived: false,
+        question: 'Why does the parser drop unicode quotes?',
+        versions: [
+          {
+            id: 'v1',
+            text: 'Because the tokenizer strips curly quotes; see https://example.org/tokenizer and arXiv:2401.01234v2.',
+            question: 'Why does the parser drop unicode quotes?',
+            model: 'demo',
+            createdAt: 5,
+            requestHash: null,
+            upstreamFingerprint: hash,
+            upstreamParts: [],
+            origin: 'demo',
+            status: 'complete',
+            branchOf: null,
+          },
+        ],
+        currentVersionId: 'v1',
+        autoRerun: { enabled: false, rounds: 1 },
+        model: null,
+        attachments: [],
       },
       {
-        ...base, id: 'q-archived', kind: 'question', archived: archivedQuestion, question: 'What about the zebra stripes secret?',
-        versions: [], currentVersionId: null, autoRerun: { enabled: false, rounds: 1 }, model: null, attachments: [],
+        ...base,
+        id: 'q-archived',
+        kind: 'question',
+        archived: archivedQuestion,
+        question: 'What about the zebra stripes secret?',
+        versions: [],
+        currentVersionId: null,
+        autoRerun: { enabled: false, rounds: 1 },
+        model: null,
+        attachments: [],
       },
-      { ...base, id: 'm-live', kind: 'material', archived: false, title: 'Tokenizer notes', text: 'Curly quotes become plain quotes early.', provenance: { type: 'pasted' } },
-      { ...base, id: 'm-archived', kind: 'material', archived: true, title: 'Old', text: 'An archived platypus paragraph.', provenance: { type: 'pasted' } },
       {
-        ...base, id: 'mirror-archived', kind: 'mirror', archived: true, question: 'Edit the walrus module', answer: 'Edited.',
+        ...base,
+        id: 'm-live',
+        kind: 'material',
+        archived: false,
+        title: 'Tokenizer notes',
+        text: 'Curly quotes become plain quotes early.',
+        provenance: { type: 'pasted' },
+      },
+      {
+        ...base,
+        id: 'm-archived',
+        kind: 'material',
+        archived: true,
+        title: 'Old',
+        text: 'An archived platypus paragraph.',
+        provenance: { type: 'pasted' },
+      },
+      {
+        ...base,
+        id: 'mirror-archived',
+        kind: 'mirror',
+        archived: true,
+        question: 'Edit the walrus module',
+        answer: 'Edited.',
         includeExecution: false,
         source: {
-          runner: 'codex', sessionId: 's', turnKey: 'codex:s#1', turnNumber: 1, question: 'Edit the walrus module',
-          answer: 'Edited.', model: null, at: 3, delegatedBy: null,
-          steps: [{ name: 'apply_patch', op: 'edit', inputSummary: '', files: ['/work/project/walrus.ts'], resultSummary: '', isError: false }],
+          runner: 'codex',
+          sessionId: 's',
+          turnKey: 'codex:s#1',
+          turnNumber: 1,
+          question: 'Edit the walrus module',
+          answer: 'Edited.',
+          model: null,
+          at: 3,
+          delegatedBy: null,
+          steps: [
+            {
+              name: 'apply_patch',
+              op: 'edit',
+              inputSummary: '',
+              files: ['/work/project/walrus.ts'],
+              resultSummary: '',
+              isError: false,
+            },
+          ],
         },
       },
     ],
-    wires: [], attachments: [], dismissals: [], ledgers: [], events: [],
+    wires: [],
+    attachments: [],
+    dismissals: [],
+    ledgers: [],
+    events: [],
   };
 }
 
@@ -71,7 +137,12 @@ describe('canvas records in the why index', () => {
       await index.refresh();
       const question = index.find('drop unicode quotes', { in: 'question' });
       expect(question).toHaveLength(1);
-      expect(question[0]).toMatchObject({ runner: 'canvas', sessionId: 'c1', turnKey: 'canvas:c1#q-live', cwd: '/work/project' });
+      expect(question[0]).toMatchObject({
+        runner: 'canvas',
+        sessionId: 'c1',
+        turnKey: 'canvas:c1#q-live',
+        cwd: '/work/project',
+      });
       expect(index.find('tokenizer strips curly quotes', { in: 'answer' })).toHaveLength(1);
       expect(index.find('plain quotes early', { in: 'material' })[0]?.turnKey).toBe('canvas:c1#m-live');
       expect(index.why('https://example.org/tokenizer', { cwd: '/' }).hits[0]?.turnKey).toBe('canvas:c1#q-live');

@@ -53,11 +53,27 @@ export function indexCanvas(document: CanvasDocument): IndexedCanvas {
     const turn = turnOfNode(node, key, turns.length + 1, canvas.workingDirectory);
     if (turn) turns.push(turn);
     if (node.kind === 'material') {
-      materials.push({ kind: 'canvas-material', runner: 'canvas', sessionId: canvas.id, title: node.title, text: node.text, turnKey: key,
-        cwd: canvas.workingDirectory, at: node.createdAt });
+      materials.push({
+        kind: 'canvas-material',
+        runner: 'canvas',
+        sessionId: canvas.id,
+        title: node.title,
+        text: node.text,
+        turnKey: key,
+        cwd: canvas.workingDirectory,
+        at: node.createdAt,
+      });
     } else if (node.kind === 'note' && node.text.trim() !== '') {
-      materials.push({ kind: 'canvas-note', runner: 'canvas', sessionId: canvas.id, title: canvas.name, text: node.text, turnKey: key,
-        cwd: canvas.workingDirectory, at: node.createdAt });
+      materials.push({
+        kind: 'canvas-note',
+        runner: 'canvas',
+        sessionId: canvas.id,
+        title: canvas.name,
+        text: node.text,
+        turnKey: key,
+        cwd: canvas.workingDirectory,
+        at: node.createdAt,
+      });
     }
   }
   const times = turns.map((turn) => turn.at).filter((at): at is number => at !== null);
@@ -84,18 +100,36 @@ function turnOfNode(node: CanvasNode, key: string, number: number, cwd: string |
     const version = node.versions.find((candidate) => candidate.id === node.currentVersionId) ?? node.versions.at(-1);
     const answer = version?.text ?? '';
     return withReferences({
-      key, number, userText: node.question, assistantText: answer, cwd,
-      at: version?.createdAt ?? node.createdAt, model: version?.model ?? node.model,
-      steps: [], touches: [], urls: [], arxivIds: [], dois: [],
+      key,
+      number,
+      userText: node.question,
+      assistantText: answer,
+      cwd,
+      at: version?.createdAt ?? node.createdAt,
+      model: version?.model ?? node.model,
+      steps: [],
+      touches: [],
+      urls: [],
+      arxivIds: [],
+      dois: [],
     });
   }
   if (node.kind === 'mirror') {
     const touches: TouchRow[] = [];
     for (const step of node.source.steps) for (const path of step.files) touches.push({ path, op: step.op });
     return withReferences({
-      key, number, userText: node.question, assistantText: node.answer, cwd,
-      at: node.source.at ?? node.createdAt, model: node.source.model,
-      steps: node.source.steps, touches, urls: [], arxivIds: [], dois: [],
+      key,
+      number,
+      userText: node.question,
+      assistantText: node.answer,
+      cwd,
+      at: node.source.at ?? node.createdAt,
+      model: node.source.model,
+      steps: node.source.steps,
+      touches,
+      urls: [],
+      arxivIds: [],
+      dois: [],
     });
   }
   return null;

@@ -24,7 +24,8 @@ export interface FixtureWorkspace {
 /** A fresh workspace: `roots/real-sessions`, `roots/sessions`, `memory`, and an empty `weft-home`. */
 export function copyFixtures(prefix = 'weft-index-'): FixtureWorkspace {
   const source = fixturesDirectory();
-  if (!existsSync(join(source, 'real-sessions'))) throw new Error(`fixtures not found at ${source} (set WEFT_FIXTURES)`);
+  if (!existsSync(join(source, 'real-sessions')))
+    throw new Error(`fixtures not found at ${source} (set WEFT_FIXTURES)`);
   const directory = mkdtempSync(join(tmpdir(), prefix));
   const roots = [join(directory, 'roots', 'real-sessions'), join(directory, 'roots', 'sessions')];
   cpSync(join(source, 'real-sessions'), roots[0]!, { recursive: true });
@@ -48,7 +49,9 @@ export function copyFixtures(prefix = 'weft-index-'): FixtureWorkspace {
 }
 
 /** Relative paths of the real fixtures the tests rely on. */
-export const CLAUDE_BASIC = 'claude/basic-tools/projects/-tmp-realsessions-out-claude-basic-tools-repo/fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl';
-export const CLAUDE_MULTI_TURN = 'claude/multi-turn/projects/-tmp-realsessions-out-claude-multi-turn-repo/4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b.jsonl';
+export const CLAUDE_BASIC =
+  'claude/basic-tools/projects/-tmp-realsessions-out-claude-basic-tools-repo/fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl';
+export const CLAUDE_MULTI_TURN =
+  'claude/multi-turn/projects/-tmp-realsessions-out-claude-multi-turn-repo/4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b.jsonl';
 /** The file the basic-tools scenario wrote (the Claude Code run). */
 export const CLAUDE_HELLO = '/tmp/realsessions/out/claude/basic-tools/repo/src/hello.ts';

@@ -34,7 +34,11 @@ END;
 
 /** Triggers a fresh build drops while it writes and creates again (after an FTS rebuild) before the swap. */
 export const INDEX_TRIGGER_NAMES = [
-  'turns_after_insert', 'turns_after_delete', 'turns_after_update', 'materials_after_insert', 'materials_after_delete',
+  'turns_after_insert',
+  'turns_after_delete',
+  'turns_after_update',
+  'materials_after_insert',
+  'materials_after_delete',
 ];
 
 /** The FTS5 tables over external content, rebuilt from it after a fresh build. */

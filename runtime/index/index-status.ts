@@ -30,8 +30,7 @@ export function readIndexStatus(
     .all() as { kind: string; n: number; fullReads: number; appendReads: number }[];
   const byKind = (kind: string) => sources.find((row) => row.kind === kind)?.n ?? 0;
   const last = database.prepare("SELECT value FROM meta WHERE key = 'last_indexed_at'").get() as
-    | { value: string }
-    | undefined;
+    { value: string } | undefined;
   return {
     weftHome: context.weftHome,
     databasePath: context.databasePath,

@@ -2,7 +2,13 @@ import Database from 'better-sqlite3';
 import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { IndexError } from './index-error.ts';
-import { INDEX_FTS_TABLES, INDEX_SCHEMA, INDEX_SCHEMA_VERSION, INDEX_TRIGGER_NAMES, INDEX_TRIGGERS } from './index-schema.ts';
+import {
+  INDEX_FTS_TABLES,
+  INDEX_SCHEMA,
+  INDEX_SCHEMA_VERSION,
+  INDEX_TRIGGER_NAMES,
+  INDEX_TRIGGERS,
+} from './index-schema.ts';
 import { ensurePrivateDirectory } from './weft-home.ts';
 
 export type IndexDatabase = Database.Database;
@@ -51,10 +57,12 @@ export function createFreshDatabase(path: string): { database: IndexDatabase; te
 
 /** Closes the fresh database and renames it over `path` (atomic on one file system). */
 export function commitFreshDatabase(database: IndexDatabase, temporaryPath: string, path: string): void {
-  database.transaction(() => {
-    for (const table of INDEX_FTS_TABLES) database.exec(`INSERT INTO ${table}(${table}) VALUES ('rebuild')`);
-    database.exec(INDEX_TRIGGERS);
-  }).immediate();
+  database
+    .transaction(() => {
+      for (const table of INDEX_FTS_TABLES) database.exec(`INSERT INTO ${table}(${table}) VALUES ('rebuild')`);
+      database.exec(INDEX_TRIGGERS);
+    })
+    .immediate();
   database.pragma('journal_mode = WAL');
   database.pragma('wal_checkpoint(TRUNCATE)');
   database.close();
@@ -74,9 +82,7 @@ function createDatabase(path: string): IndexDatabase {
   const database = new Database(path);
   configure(database);
   database.exec(INDEX_SCHEMA);
-  database
-    .prepare('INSERT INTO meta(key, value) VALUES (?, ?)')
-    .run('schema_version', String(INDEX_SCHEMA_VERSION));
+  database.prepare('INSERT INTO meta(key, value) VALUES (?, ?)').run('schema_version', String(INDEX_SCHEMA_VERSION));
   return database;
 }
 
@@ -93,8 +99,7 @@ function tryOpen(path: string): IndexDatabase | null {
 function readSchemaVersion(database: IndexDatabase): number | null {
   try {
     const row = database.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as
-      | { value: string }
-      | undefined;
+      { value: string } | undefined;
     return row ? Number(row.value) : null;
   } catch {
     return null;

@@ -31,10 +31,9 @@ export function recallTurn(database: IndexDatabase, request: RecallRequest): Rec
     row = database.prepare(`${SELECT} WHERE t.turn_key = ?`).get(request.turnKey) as typeof row;
     if (!row) throw new IndexError('turn-not-found', `no turn ${request.turnKey} in the index`);
   } else {
-    const exact = database.prepare(`${SELECT} WHERE s.session_id = ? AND t.number = ? LIMIT 2`).all(
-      request.sessionId,
-      request.turn,
-    ) as (typeof row)[];
+    const exact = database
+      .prepare(`${SELECT} WHERE s.session_id = ? AND t.number = ? LIMIT 2`)
+      .all(request.sessionId, request.turn) as (typeof row)[];
     const rows =
       exact.length > 0
         ? exact

@@ -31,14 +31,18 @@ export class SessionReadPool {
   constructor(roots: readonly string[], size: number) {
     for (let position = 0; position < size; position += 1) {
       const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { roots: [...roots] } });
-      worker.on('message', (message: { id: number; result?: SessionFileRead; error?: { message: string; code?: string } }) => {
-        const waiting = this.pending.get(message.id);
-        if (!waiting) return;
-        this.pending.delete(message.id);
-        this.load[position]! -= 1;
-        if (message.error) waiting.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
-        else waiting.resolve(message.result!);
-      });
+      worker.on(
+        'message',
+        (message: { id: number; result?: SessionFileRead; error?: { message: string; code?: string } }) => {
+          const waiting = this.pending.get(message.id);
+          if (!waiting) return;
+          this.pending.delete(message.id);
+          this.load[position]! -= 1;
+          if (message.error)
+            waiting.reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
+          else waiting.resolve(message.result!);
+        },
+      );
       const fail = (error: Error) => {
         this.failure ??= error;
         for (const waiting of this.pending.values()) waiting.reject(error);

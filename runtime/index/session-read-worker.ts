@@ -25,6 +25,9 @@ parentPort!.on('message', async (request: ReadRequest) => {
       result: sessionFileReadFromAtlas(read),
     });
   } catch (error) {
-    parentPort!.postMessage({ id: request.id, error: { message: (error as Error).message, code: (error as { code?: string }).code } });
+    parentPort!.postMessage({
+      id: request.id,
+      error: { message: (error as Error).message, code: (error as { code?: string }).code },
+    });
   }
 });

@@ -90,14 +90,24 @@ export async function updateIndex(
   }
   const knownMemory = [...known.values()].filter((row) => row.kind === 'memory');
   const workingDirectories = options.discoverMemory
-    ? (database.prepare("SELECT DISTINCT cwd FROM sessions WHERE cwd IS NOT NULL AND runner <> 'canvas'").pluck().all() as string[])
+    ? (database
+        .prepare("SELECT DISTINCT cwd FROM sessions WHERE cwd IS NOT NULL AND runner <> 'canvas'")
+        .pluck()
+        .all() as string[])
     : [];
   const [sessionFiles, memoryFiles, canvasFiles] = await Promise.all([
     catalog.listSessionFiles(),
     catalog
       .listMemoryFiles({ discover: options.discoverMemory ?? false, known: knownMemory, workingDirectories })
       // Discovery failing must not read as "every memory file vanished": keep what is known as it is.
-      .catch(() => knownMemory.map((row): MemoryFile => ({ path: row.path, size: row.size, mtimeMs: row.mtimeMs, runner: row.runner }))),
+      .catch(() =>
+        knownMemory.map((row): MemoryFile => ({
+          path: row.path,
+          size: row.size,
+          mtimeMs: row.mtimeMs,
+          runner: row.runner,
+        })),
+      ),
     listCanvasFiles(options.canvasesDirectory),
   ]);
 
@@ -116,13 +126,22 @@ export async function updateIndex(
   const vanished = [...known.values()].filter((row) => !seen.has(row.path));
 
   const summary: UpdateSummary = {
-    files: seen.size, fullReads: 0, appendReads: 0, removed: 0, failed: [], bytesRead: 0, turnsWritten: 0, durationMs: 0,
+    files: seen.size,
+    fullReads: 0,
+    appendReads: 0,
+    removed: 0,
+    failed: [],
+    bytesRead: 0,
+    turnsWritten: 0,
+    durationMs: 0,
   };
   const writer = new IndexWriter(database, now);
   if (vanished.length > 0) {
-    database.transaction(() => {
-      for (const row of vanished) writer.removeSource(row.id);
-    }).immediate();
+    database
+      .transaction(() => {
+        for (const row of vanished) writer.removeSource(row.id);
+      })
+      .immediate();
     summary.removed = vanished.length;
   }
 
@@ -135,9 +154,11 @@ export async function updateIndex(
     const work = pending;
     pending = [];
     pendingBytes = 0;
-    database.transaction(() => {
-      for (const write of work) write();
-    }).immediate();
+    database
+      .transaction(() => {
+        for (const write of work) write();
+      })
+      .immediate();
   };
 
   // Reads overlap (their waits, or parallel workers); writes stay on this thread, batched in transactions.
@@ -167,7 +188,11 @@ export async function updateIndex(
   }
   flush();
   // A query's stat pass that found nothing to do writes nothing.
-  if (planned.length > 0 || vanished.length > 0 || !database.prepare("SELECT 1 FROM meta WHERE key = 'last_indexed_at'").get()) {
+  if (
+    planned.length > 0 ||
+    vanished.length > 0 ||
+    !database.prepare("SELECT 1 FROM meta WHERE key = 'last_indexed_at'").get()
+  ) {
     database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('last_indexed_at', ?)").run(String(now()));
   }
   summary.durationMs = performance.now() - started;
@@ -205,8 +230,14 @@ async function readPlanned(
     summary.bytesRead += file.size;
     summary.fullReads += 1;
     const material: MaterialRow = {
-      kind: 'memory', runner: item.runner, sessionId: null, title: file.path, text, turnKey: `memory:${file.path}`,
-      cwd: null, at: Math.round(file.mtimeMs),
+      kind: 'memory',
+      runner: item.runner,
+      sessionId: null,
+      title: file.path,
+      text,
+      turnKey: `memory:${file.path}`,
+      cwd: null,
+      at: Math.round(file.mtimeMs),
     };
     return () => writer.writeMaterialsSource(file, 'memory', item.runner, null, [material]);
   }
@@ -269,7 +300,10 @@ class IndexWriter {
   private readonly upsertState;
   private readonly deleteState;
 
-  constructor(database: IndexDatabase, private readonly now: () => number) {
+  constructor(
+    database: IndexDatabase,
+    private readonly now: () => number,
+  ) {
     this.rows = new SessionRowWriter(database);
     this.upsertSource = database.prepare(
       `INSERT INTO sources (path, kind, runner, size, mtime_ms, bytes_read, prefix_hash, full_reads, append_reads,
@@ -307,8 +341,16 @@ class IndexWriter {
   /** `resumedFrom` > 0: the rows already stored stay and the read's sessions are merged in. */
   writeSessionSource(path: string, read: SessionFileRead, resumedFrom: number): void {
     const sourceId = this.saveSource({
-      path, kind: 'session', runner: read.runner, size: read.size, mtimeMs: read.mtimeMs, bytesRead: read.bytesConsumed,
-      prefixHash: read.prefixHash, state: read.state, resumedFrom, report: read.report ? JSON.stringify(read.report) : null,
+      path,
+      kind: 'session',
+      runner: read.runner,
+      size: read.size,
+      mtimeMs: read.mtimeMs,
+      bytesRead: read.bytesConsumed,
+      prefixHash: read.prefixHash,
+      state: read.state,
+      resumedFrom,
+      report: read.report ? JSON.stringify(read.report) : null,
     });
     if (resumedFrom === 0) this.deleteSessionsOf.run(sourceId);
     for (const session of read.sessions) this.rows.writeSession(sourceId, session, resumedFrom > 0);
@@ -322,8 +364,16 @@ class IndexWriter {
     materials: MaterialRow[],
   ): void {
     const sourceId = this.saveSource({
-      path: file.path, kind, runner, size: file.size, mtimeMs: file.mtimeMs, bytesRead: file.size, prefixHash: null,
-      state: null, resumedFrom: 0, report: null,
+      path: file.path,
+      kind,
+      runner,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      bytesRead: file.size,
+      prefixHash: null,
+      state: null,
+      resumedFrom: 0,
+      report: null,
     });
     this.deleteSessionsOf.run(sourceId);
     this.deleteMaterialsOf.run(sourceId);
@@ -332,14 +382,30 @@ class IndexWriter {
   }
 
   private saveSource(source: {
-    path: string; kind: SourceKind; runner: string | null; size: number; mtimeMs: number; bytesRead: number;
-    prefixHash: string | null; state: string | null; resumedFrom: number; report: string | null;
+    path: string;
+    kind: SourceKind;
+    runner: string | null;
+    size: number;
+    mtimeMs: number;
+    bytesRead: number;
+    prefixHash: string | null;
+    state: string | null;
+    resumedFrom: number;
+    report: string | null;
   }): number {
     const row = this.upsertSource.get({
-      path: source.path, kind: source.kind, runner: source.runner, size: source.size, mtimeMs: source.mtimeMs,
-      bytesRead: source.bytesRead, prefixHash: source.prefixHash,
-      full: source.resumedFrom > 0 ? 0 : 1, append: source.resumedFrom > 0 ? 1 : 0, from: source.resumedFrom,
-      report: source.report, at: this.now(),
+      path: source.path,
+      kind: source.kind,
+      runner: source.runner,
+      size: source.size,
+      mtimeMs: source.mtimeMs,
+      bytesRead: source.bytesRead,
+      prefixHash: source.prefixHash,
+      full: source.resumedFrom > 0 ? 0 : 1,
+      append: source.resumedFrom > 0 ? 1 : 0,
+      from: source.resumedFrom,
+      report: source.report,
+      at: this.now(),
     }) as { id: number };
     if (source.state === null) this.deleteState.run(row.id);
     else this.upsertState.run(row.id, source.state);

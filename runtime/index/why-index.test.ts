@@ -1,4 +1,13 @@
-import { appendFileSync, chmodSync, mkdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  truncateSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLAUDE_BASIC, CLAUDE_HELLO, CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from './fixture-roots.ts';
@@ -108,7 +117,9 @@ describe('WhyIndex over the real fixtures', () => {
     const second = index.find('Mark the first item as done', { in: 'question', cwd: CLAUDE_CWD });
     expect(second).toHaveLength(1);
     expect(second[0]!.turn).toBe(2);
-    expect(index.why('TODO.md', { cwd: '/', all: true, includeRead: true }).hits.some((hit) => hit.turn === 2)).toBe(true);
+    expect(index.why('TODO.md', { cwd: '/', all: true, includeRead: true }).hits.some((hit) => hit.turn === 2)).toBe(
+      true,
+    );
 
     // Rewritten with other content: replaced, the old turns are gone.
     writeFileSync(path, readFileSync(join(space.roots[0]!, CLAUDE_BASIC)));
@@ -160,20 +171,27 @@ describe('WhyIndex over the real fixtures', () => {
     expect(index.find('zanzibar protocol', { in: 'material' })).toHaveLength(1);
   });
 
-  it('with the default roots, reads the agents\' own memory in ~/.claude beside the transcripts', async () => {
+  it("with the default roots, reads the agents' own memory in ~/.claude beside the transcripts", async () => {
     const space = workspace();
     const home = join(space.directory, 'home');
     const project = join(home, '.claude', 'projects', '-tmp-realsessions-out-claude-basic-tools-repo');
     mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, 'fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl'), readFileSync(join(space.roots[0]!, CLAUDE_BASIC)));
+    writeFileSync(
+      join(project, 'fb8acab2-b67b-454f-91b5-f87d156f0f09.jsonl'),
+      readFileSync(join(space.roots[0]!, CLAUDE_BASIC)),
+    );
     writeFileSync(join(home, '.claude', 'CLAUDE.md'), '# Me\nAlways answer in haiku when asked about weather.\n');
     const index = WhyIndex.open({ env: { WEFT_HOME: space.weftHome }, home });
     indexes.push(index);
     await index.index();
     expect(index.status().roots).toEqual([
-      join(home, '.claude', 'projects'), join(home, '.codex', 'sessions'), join(home, '.pi', 'agent', 'sessions'),
+      join(home, '.claude', 'projects'),
+      join(home, '.codex', 'sessions'),
+      join(home, '.pi', 'agent', 'sessions'),
     ]);
-    expect(index.find('answer in haiku', { in: 'material' })[0]?.turnKey).toBe(`memory:${join(home, '.claude', 'CLAUDE.md')}`);
+    expect(index.find('answer in haiku', { in: 'material' })[0]?.turnKey).toBe(
+      `memory:${join(home, '.claude', 'CLAUDE.md')}`,
+    );
     expect(index.why(CLAUDE_HELLO, { cwd: '/' }).hits).toHaveLength(1);
   });
 
@@ -207,7 +225,13 @@ describe('WhyIndex over the real fixtures', () => {
     // A session appears; the app's next refresh must land where every other reader looks.
     const copy = join(space.roots[0]!, 'claude/extra/projects/-tmp-extra/11111111-2222-4333-8444-555555555555.jsonl');
     mkdirSync(join(copy, '..'), { recursive: true });
-    writeFileSync(copy, readFileSync(join(space.roots[0]!, CLAUDE_MULTI_TURN), 'utf8').replaceAll('4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b', '11111111-2222-4333-8444-555555555555'));
+    writeFileSync(
+      copy,
+      readFileSync(join(space.roots[0]!, CLAUDE_MULTI_TURN), 'utf8').replaceAll(
+        '4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b',
+        '11111111-2222-4333-8444-555555555555',
+      ),
+    );
     await app.refresh();
     const reader = open(space);
     expect(reader.status().sessions).toBe(sessions + 1);

@@ -30,7 +30,8 @@ export function resolveWhyTarget(input: string, options: WhyTargetOptions): WhyT
     return { kind: 'paper', paperKind, identifier: identifier.toLowerCase() };
   }
   if (isAbsolute(text)) return { kind: 'path', path: trimSlash(resolve(text)) };
-  if (text.includes('/') || text === '.' || text === '..') return { kind: 'path', path: trimSlash(resolve(options.cwd, text)) };
+  if (text.includes('/') || text === '.' || text === '..')
+    return { kind: 'path', path: trimSlash(resolve(options.cwd, text)) };
   return { kind: 'name', name: text, under: options.all ? null : findGitRoot(options.cwd) };
 }
 

@@ -29,15 +29,21 @@ function expandIpv6(address: string): number[] | null {
   if (v4) {
     const parts = ipv4Parts(v4[1]!);
     if (!parts) return null;
-    text = text.slice(0, -v4[1]!.length) + `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
+    text =
+      text.slice(0, -v4[1]!.length) +
+      `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
   }
   const [head, tail] = text.split('::') as [string, string | undefined];
   const headGroups = head ? head.split(':') : [];
   const tailGroups = tail ? tail.split(':') : [];
   const missing = 8 - headGroups.length - tailGroups.length;
   if (tail === undefined && missing !== 0) return null;
-  const groups = [...headGroups, ...Array(Math.max(0, missing)).fill('0'), ...tailGroups].map((group) => parseInt(group, 16));
-  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff) ? groups : null;
+  const groups = [...headGroups, ...Array(Math.max(0, missing)).fill('0'), ...tailGroups].map((group) =>
+    parseInt(group, 16),
+  );
+  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
+    ? groups
+    : null;
 }
 
 function classifyIpv6(address: string): AddressClass {
@@ -47,8 +53,9 @@ function classifyIpv6(address: string): AddressClass {
   if (groups.every((group, index) => group === (index === 7 ? 1 : 0))) return 'loopback';
   if (groups.every((group) => group === 0)) return 'private';
   // IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and IPv4-compatible: judge the IPv4 inside.
-  const embedsIpv4 = groups.slice(0, 4).every((group) => group === 0)
-    && ((groups[4] === 0 && (groups[5] === 0xffff || groups[5] === 0)) || (groups[4] === 0xffff && groups[5] === 0));
+  const embedsIpv4 =
+    groups.slice(0, 4).every((group) => group === 0) &&
+    ((groups[4] === 0 && (groups[5] === 0xffff || groups[5] === 0)) || (groups[4] === 0xffff && groups[5] === 0));
   if (embedsIpv4) {
     const v4 = `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
     return classifyIpv4(v4);

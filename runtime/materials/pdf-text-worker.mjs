@@ -7,7 +7,14 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 const { bytes, standardFontDataUrl, maxPages } = workerData;
 
 async function extract() {
-  const task = getDocument({ data: bytes, standardFontDataUrl, isEvalSupported: false, useSystemFonts: false, disableFontFace: true, verbosity: 0 });
+  const task = getDocument({
+    data: bytes,
+    standardFontDataUrl,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+  });
   let document;
   try {
     document = await task.promise;

@@ -20,7 +20,9 @@ describe('extractPdfText', () => {
   });
 
   it('refuses bytes that are not a PDF, and a damaged PDF, with a clear code', async () => {
-    await expect(extractPdfText(new TextEncoder().encode('<html>nope</html>'))).rejects.toMatchObject({ code: 'pdf-invalid' });
+    await expect(extractPdfText(new TextEncoder().encode('<html>nope</html>'))).rejects.toMatchObject({
+      code: 'pdf-invalid',
+    });
     const damaged = new TextEncoder().encode('%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\ngarbage');
     await expect(extractPdfText(damaged)).rejects.toMatchObject({ code: 'pdf-invalid' });
   });
@@ -29,7 +31,13 @@ describe('extractPdfText', () => {
 describe('extractPdfText limits', () => {
   it('gives up on a PDF that takes too long, and one with too many pages', async () => {
     const many = minimalPdf(Array.from({ length: 5 }, (_, index) => [`page ${index + 1}`]));
-    await expect(extractPdfText(many, { maxPages: 3 })).rejects.toMatchObject({ code: 'pdf-invalid', message: expect.stringContaining('5 pages') });
-    await expect(extractPdfText(many, { timeoutMs: 1 })).rejects.toMatchObject({ code: 'pdf-invalid', message: expect.stringContaining('longer than') });
+    await expect(extractPdfText(many, { maxPages: 3 })).rejects.toMatchObject({
+      code: 'pdf-invalid',
+      message: expect.stringContaining('5 pages'),
+    });
+    await expect(extractPdfText(many, { timeoutMs: 1 })).rejects.toMatchObject({
+      code: 'pdf-invalid',
+      message: expect.stringContaining('longer than'),
+    });
   });
 });

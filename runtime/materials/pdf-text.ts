@@ -41,14 +41,29 @@ export async function extractPdfText(bytes: Uint8Array, options: PdfTextOptions 
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const answer = await new Promise<WorkerAnswer>((resolve, reject) => {
-      timer = setTimeout(() => reject(new WeftError('pdf-invalid', `The PDF took longer than ${Math.round(timeoutMs / 1000)} seconds to read; it was given up.`, 400)), timeoutMs);
+      timer = setTimeout(
+        () =>
+          reject(
+            new WeftError(
+              'pdf-invalid',
+              `The PDF took longer than ${Math.round(timeoutMs / 1000)} seconds to read; it was given up.`,
+              400,
+            ),
+          ),
+        timeoutMs,
+      );
       worker.once('message', resolve);
-      worker.once('error', () => reject(new WeftError('pdf-invalid', 'The PDF could not be read; it may be damaged.', 400)));
-      worker.once('exit', (code) => reject(new WeftError('pdf-invalid', `The PDF reader stopped unexpectedly (${code}).`, 400)));
+      worker.once('error', () =>
+        reject(new WeftError('pdf-invalid', 'The PDF could not be read; it may be damaged.', 400)),
+      );
+      worker.once('exit', (code) =>
+        reject(new WeftError('pdf-invalid', `The PDF reader stopped unexpectedly (${code}).`, 400)),
+      );
     });
     if (answer.ok) return { pages: answer.pages };
     if (answer.reason === 'password') throw new WeftError('pdf-invalid', 'The PDF is password-protected.', 400);
-    if (answer.reason === 'too-many-pages') throw new WeftError('pdf-invalid', `The PDF has ${answer.pages} pages; at most ${maxPages} are read.`, 400);
+    if (answer.reason === 'too-many-pages')
+      throw new WeftError('pdf-invalid', `The PDF has ${answer.pages} pages; at most ${maxPages} are read.`, 400);
     throw new WeftError('pdf-invalid', 'The PDF could not be read; it may be damaged.', 400);
   } finally {
     clearTimeout(timer);

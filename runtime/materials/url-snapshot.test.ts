@@ -81,7 +81,9 @@ describe('snapshotUrl', () => {
   it('refuses loopback targets unless the test option allows them', async () => {
     const before = hits.length;
     await expect(snapshotUrl(`${base}/article`)).rejects.toMatchObject({ code: 'url-refused' });
-    await expect(snapshotUrl('http://localhost:1/x', { resolve: async () => [{ address: '127.0.0.1', family: 4 }] })).rejects.toMatchObject({ code: 'url-refused' });
+    await expect(
+      snapshotUrl('http://localhost:1/x', { resolve: async () => [{ address: '127.0.0.1', family: 4 }] }),
+    ).rejects.toMatchObject({ code: 'url-refused' });
     expect(hits.length).toBe(before);
   });
 
@@ -90,7 +92,10 @@ describe('snapshotUrl', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.5', family: 4 },
     ];
-    await expect(snapshotUrl('http://mixed.example/', { resolve })).rejects.toMatchObject({ code: 'url-refused', message: expect.stringContaining('10.0.0.5') });
+    await expect(snapshotUrl('http://mixed.example/', { resolve })).rejects.toMatchObject({
+      code: 'url-refused',
+      message: expect.stringContaining('10.0.0.5'),
+    });
     await expect(snapshotUrl('http://[::ffff:192.168.0.1]/')).rejects.toMatchObject({ code: 'url-refused' });
     await expect(snapshotUrl('http://169.254.169.254/latest/meta-data')).rejects.toMatchObject({ code: 'url-refused' });
   });
@@ -98,7 +103,18 @@ describe('snapshotUrl', () => {
   it('refuses loopback and unspecified hosts in every spelling the URL parser accepts', async () => {
     const port = new URL(base).port;
     const before = hits.length;
-    for (const host of ['2130706433', '0x7f000001', '0177.0.0.1', '127.1', '[::ffff:7f00:1]', '[::ffff:127.0.0.1]', '[::1]', '0.0.0.0', '0', '[::]']) {
+    for (const host of [
+      '2130706433',
+      '0x7f000001',
+      '0177.0.0.1',
+      '127.1',
+      '[::ffff:7f00:1]',
+      '[::ffff:127.0.0.1]',
+      '[::1]',
+      '0.0.0.0',
+      '0',
+      '[::]',
+    ]) {
       await expect(snapshotUrl(`http://${host}:${port}/article`), host).rejects.toMatchObject({ code: 'url-refused' });
     }
     expect(hits.length).toBe(before);
@@ -116,7 +132,10 @@ describe('snapshotUrl', () => {
   it('checks every redirect hop with the same rules', async () => {
     await expect(snapshotUrl(`${base}/to-private`, loopback)).rejects.toMatchObject({ code: 'url-refused' });
     await expect(snapshotUrl(`${base}/to-file`, loopback)).rejects.toMatchObject({ code: 'url-refused' });
-    await expect(snapshotUrl(`${base}/loop`, loopback)).rejects.toMatchObject({ code: 'fetch-failed', message: expect.stringContaining('redirects') });
+    await expect(snapshotUrl(`${base}/loop`, loopback)).rejects.toMatchObject({
+      code: 'fetch-failed',
+      message: expect.stringContaining('redirects'),
+    });
   });
 
   it('refuses other schemes, credentials, oversized pages, slow pages and non-pages', async () => {
@@ -124,11 +143,20 @@ describe('snapshotUrl', () => {
     await expect(snapshotUrl('ftp://example.com/')).rejects.toMatchObject({ code: 'url-refused' });
     await expect(snapshotUrl(`http://user:pw@127.0.0.1/`, loopback)).rejects.toMatchObject({ code: 'url-refused' });
     await expect(snapshotUrl('not a url')).rejects.toMatchObject({ code: 'url-refused' });
-    await expect(snapshotUrl(`${base}/huge`, { ...loopback, maxBytes: 1024 })).rejects.toMatchObject({ code: 'fetch-too-large' });
-    await expect(snapshotUrl(`${base}/slow`, { ...loopback, timeoutMs: 200 })).rejects.toMatchObject({ code: 'fetch-timeout' });
+    await expect(snapshotUrl(`${base}/huge`, { ...loopback, maxBytes: 1024 })).rejects.toMatchObject({
+      code: 'fetch-too-large',
+    });
+    await expect(snapshotUrl(`${base}/slow`, { ...loopback, timeoutMs: 200 })).rejects.toMatchObject({
+      code: 'fetch-timeout',
+    });
     // A resolver that never answers is cut off by the same limit.
-    await expect(snapshotUrl('http://stuck.example/', { timeoutMs: 200, resolve: () => new Promise(() => undefined) })).rejects.toMatchObject({ code: 'fetch-timeout' });
+    await expect(
+      snapshotUrl('http://stuck.example/', { timeoutMs: 200, resolve: () => new Promise(() => undefined) }),
+    ).rejects.toMatchObject({ code: 'fetch-timeout' });
     await expect(snapshotUrl(`${base}/pdf`, loopback)).rejects.toMatchObject({ code: 'unsupported-media-type' });
-    await expect(snapshotUrl(`${base}/missing`, loopback)).rejects.toMatchObject({ code: 'fetch-failed', message: expect.stringContaining('404') });
+    await expect(snapshotUrl(`${base}/missing`, loopback)).rejects.toMatchObject({
+      code: 'fetch-failed',
+      message: expect.stringContaining('404'),
+    });
   });
 });

@@ -22,12 +22,26 @@ export function createLanguageModel(provider: ProviderConfig, model: string): La
     case 'anthropic':
       return createAnthropic({ apiKey, baseURL: provider.baseUrl ?? undefined })(model);
     case 'openrouter':
-      return createOpenAICompatible({ name: provider.id, baseURL: provider.baseUrl ?? OPENROUTER_URL, apiKey, includeUsage: true }).chatModel(model);
+      return createOpenAICompatible({
+        name: provider.id,
+        baseURL: provider.baseUrl ?? OPENROUTER_URL,
+        apiKey,
+        includeUsage: true,
+      }).chatModel(model);
     case 'openai-compatible':
       if (!provider.baseUrl) throw new WeftError('model-missing', `Provider "${provider.id}" has no base URL.`, 400);
-      return createOpenAICompatible({ name: provider.id, baseURL: trimSlash(provider.baseUrl), apiKey, includeUsage: true }).chatModel(model);
+      return createOpenAICompatible({
+        name: provider.id,
+        baseURL: trimSlash(provider.baseUrl),
+        apiKey,
+        includeUsage: true,
+      }).chatModel(model);
     case 'ollama':
       // Ollama's own OpenAI-compatible endpoint: no extra provider package needed.
-      return createOpenAICompatible({ name: 'ollama', baseURL: trimSlash(provider.baseUrl ?? DEFAULT_OLLAMA_URL) + '/v1', includeUsage: true }).chatModel(model);
+      return createOpenAICompatible({
+        name: 'ollama',
+        baseURL: trimSlash(provider.baseUrl ?? DEFAULT_OLLAMA_URL) + '/v1',
+        includeUsage: true,
+      }).chatModel(model);
   }
 }

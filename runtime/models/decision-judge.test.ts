@@ -8,7 +8,10 @@ function answering(text: string): MockLanguageModelV3 {
     doGenerate: async (): Promise<LanguageModelV3GenerateResult> => ({
       content: [{ type: 'text', text }],
       finishReason: { unified: 'stop', raw: 'stop' },
-      usage: { inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: 1, text: 1, reasoning: undefined } },
+      usage: {
+        inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: 1, text: 1, reasoning: undefined },
+      },
       warnings: [],
     }),
   });
@@ -18,7 +21,9 @@ function answering(text: string): MockLanguageModelV3 {
 function silent(): MockLanguageModelV3 {
   return new MockLanguageModelV3({
     doGenerate: (options: LanguageModelV3CallOptions) =>
-      new Promise((_resolve, reject) => options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason))),
+      new Promise((_resolve, reject) =>
+        options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason)),
+      ),
   });
 }
 
@@ -30,7 +35,10 @@ afterEach(() => {
 
 describe('parseJudgeAnswer', () => {
   it('reads JSON in prose or fences and normalises over the options', () => {
-    expect(parseJudgeAnswer('```json\n{"stale": 3, "fresh": 1}\n```', ['stale', 'fresh'])).toEqual({ stale: 0.75, fresh: 0.25 });
+    expect(parseJudgeAnswer('```json\n{"stale": 3, "fresh": 1}\n```', ['stale', 'fresh'])).toEqual({
+      stale: 0.75,
+      fresh: 0.25,
+    });
     expect(parseJudgeAnswer('{"stale": 0.2, "other": 5}', ['stale', 'fresh'])).toEqual({ stale: 1, fresh: 0 });
     expect(parseJudgeAnswer('I think it is stale.', ['stale', 'fresh'])).toBeNull();
     expect(parseJudgeAnswer('{"stale": "high"}', ['stale', 'fresh'])).toBeNull();
@@ -45,13 +53,23 @@ describe('parseJudgeAnswer', () => {
 
 describe('DecisionJudge', () => {
   it('returns the judge probabilities and its model id', async () => {
-    const judge = new DecisionJudge({ judgeModel: async () => ({ id: 'local/judge', model: answering('{"stale":0.9,"fresh":0.1}') }) });
-    expect(await judge.decide(request)).toEqual({ probabilities: { stale: 0.9, fresh: 0.1 }, fallback: false, model: 'local/judge' });
+    const judge = new DecisionJudge({
+      judgeModel: async () => ({ id: 'local/judge', model: answering('{"stale":0.9,"fresh":0.1}') }),
+    });
+    expect(await judge.decide(request)).toEqual({
+      probabilities: { stale: 0.9, fresh: 0.1 },
+      fallback: false,
+      model: 'local/judge',
+    });
   });
 
   it('uses the rule fallback when no judge is configured', async () => {
     const judge = new DecisionJudge({ judgeModel: async () => null });
-    expect(await judge.decide(request)).toEqual({ probabilities: { stale: 0.5, fresh: 0.5 }, fallback: true, model: null });
+    expect(await judge.decide(request)).toEqual({
+      probabilities: { stale: 0.5, fresh: 0.5 },
+      fallback: true,
+      model: null,
+    });
   });
 
   it('falls back after six seconds without an answer, then skips the judge for a minute', async () => {
@@ -95,7 +113,11 @@ describe('DecisionJudge', () => {
     await judge.decide(request);
     expect(model.doGenerateCalls).toHaveLength(2);
 
-    const throwing = new MockLanguageModelV3({ doGenerate: async () => { throw new Error('HTTP 500'); } });
+    const throwing = new MockLanguageModelV3({
+      doGenerate: async () => {
+        throw new Error('HTTP 500');
+      },
+    });
     const failing = new DecisionJudge({ judgeModel: async () => ({ id: 'x/y', model: throwing }), now: () => now });
     expect(await failing.decide(request)).toMatchObject({ fallback: true });
     expect(failing.isCoolingDown()).toBe(true);

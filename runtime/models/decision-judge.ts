@@ -10,7 +10,8 @@ export const JUDGE_COOLDOWN_MS = 60_000;
 export function fallbackProbabilities(options: readonly string[]): Record<string, number> {
   const probabilities: Record<string, number> = {};
   const hasDefault = options.includes('default');
-  for (const option of options) probabilities[option] = hasDefault ? (option === 'default' ? 1 : 0) : 1 / options.length;
+  for (const option of options)
+    probabilities[option] = hasDefault ? (option === 'default' ? 1 : 0) : 1 / options.length;
   return probabilities;
 }
 
@@ -36,7 +37,12 @@ export function parseJudgeAnswer(text: string, options: readonly string[]): Reco
 }
 
 export function judgePrompt(request: DecideRequest): { system: string; prompt: string } {
-  const example = Object.fromEntries(request.options.map((option, index) => [option, index === 0 ? 0.7 : Number((0.3 / Math.max(1, request.options.length - 1)).toFixed(2))]));
+  const example = Object.fromEntries(
+    request.options.map((option, index) => [
+      option,
+      index === 0 ? 0.7 : Number((0.3 / Math.max(1, request.options.length - 1)).toFixed(2)),
+    ]),
+  );
   return {
     system:
       'You are a decision model. You never answer in prose. You answer with one JSON object that maps every option to a probability between 0 and 1; the probabilities sum to 1.',
@@ -80,7 +86,11 @@ export class DecisionJudge {
   }
 
   async decide(request: DecideRequest): Promise<DecideResponse> {
-    const fallback = (): DecideResponse => ({ probabilities: fallbackProbabilities(request.options), fallback: true, model: null });
+    const fallback = (): DecideResponse => ({
+      probabilities: fallbackProbabilities(request.options),
+      fallback: true,
+      model: null,
+    });
     if (this.isCoolingDown()) return fallback();
     let judge: JudgeModel | null;
     try {
@@ -100,7 +110,14 @@ export class DecisionJudge {
       }, this.timeoutMs);
     });
     const { system, prompt } = judgePrompt(request);
-    const call = generateText({ model: judge.model, system, prompt, abortSignal: controller.signal, maxRetries: 0, temperature: 0 }).then(
+    const call = generateText({
+      model: judge.model,
+      system,
+      prompt,
+      abortSignal: controller.signal,
+      maxRetries: 0,
+      temperature: 0,
+    }).then(
       (result) => ({ text: result.text }),
       (error: unknown) => ({ error }),
     );

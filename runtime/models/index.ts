@@ -14,5 +14,12 @@ export { streamAnswer } from './stream-answer.ts';
 export type { StreamAnswerOptions } from './stream-answer.ts';
 export { mapProviderError, redactSecrets } from './provider-errors.ts';
 export type { ProviderFailure } from './provider-errors.ts';
-export { DecisionJudge, fallbackProbabilities, parseJudgeAnswer, judgePrompt, JUDGE_TIMEOUT_MS, JUDGE_COOLDOWN_MS } from './decision-judge.ts';
+export {
+  DecisionJudge,
+  fallbackProbabilities,
+  parseJudgeAnswer,
+  judgePrompt,
+  JUDGE_TIMEOUT_MS,
+  JUDGE_COOLDOWN_MS,
+} from './decision-judge.ts';
 export type { DecisionJudgeOptions, JudgeModel } from './decision-judge.ts';

@@ -69,7 +69,15 @@ export class ModelRegistry {
       const installed = await this.ollamaModels(probeUrl);
       if (configuredOllama && installed && configuredOllama.models.length === 0) configuredOllama.models = installed;
       if (!configuredOllama && installed) {
-        providers.push({ id: 'ollama', kind: 'ollama', baseUrl: probeUrl, enabled: true, models: installed, apiKey: null, source: 'detected' });
+        providers.push({
+          id: 'ollama',
+          kind: 'ollama',
+          baseUrl: probeUrl,
+          enabled: true,
+          models: installed,
+          apiKey: null,
+          source: 'detected',
+        });
       }
     }
     return providers;
@@ -125,7 +133,12 @@ export class ModelRegistry {
     const split = splitModelId(modelId);
     if (!split) throw new WeftError('model-missing', `"${modelId}" is not a model id of the form provider/model.`, 404);
     const provider = (await this.providers()).find((candidate) => candidate.id === split.providerId);
-    if (!provider) throw new WeftError('model-missing', `No provider "${split.providerId}" is configured for model "${modelId}".`, 404);
+    if (!provider)
+      throw new WeftError(
+        'model-missing',
+        `No provider "${split.providerId}" is configured for model "${modelId}".`,
+        404,
+      );
     if (!isUsable(provider)) {
       const reason = provider.enabled ? 'has no API key' : 'is turned off';
       throw new WeftError(provider.enabled ? 'bad-key' : 'model-missing', `Provider "${provider.id}" ${reason}.`, 400);
@@ -135,7 +148,11 @@ export class ModelRegistry {
 
   /** Every key value known, so error messages and logs can be scrubbed of them. */
   async secretValues(): Promise<string[]> {
-    const providers = mergeProviders(await this.options.settings.read(), await this.options.secrets.allKeys(), this.options.environment);
+    const providers = mergeProviders(
+      await this.options.settings.read(),
+      await this.options.secrets.allKeys(),
+      this.options.environment,
+    );
     return providers.map((provider) => provider.apiKey).filter((key): key is string => Boolean(key));
   }
 }

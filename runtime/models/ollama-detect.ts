@@ -8,7 +8,11 @@ const TagsSchema = z.object({ models: z.array(z.object({ name: z.string() })) })
  * Ask a local Ollama which models are installed (`GET /api/tags`), with a short timeout.
  * Returns null when nothing answers: Ollama is simply not running.
  */
-export async function detectOllamaModels(baseUrl: string, timeoutMs = 400, fetchFunction: typeof fetch = fetch): Promise<string[] | null> {
+export async function detectOllamaModels(
+  baseUrl: string,
+  timeoutMs = 400,
+  fetchFunction: typeof fetch = fetch,
+): Promise<string[] | null> {
   try {
     const response = await fetchFunction(new URL('/api/tags', baseUrl), { signal: AbortSignal.timeout(timeoutMs) });
     if (!response.ok) return null;

@@ -20,7 +20,11 @@ export const ENVIRONMENT_KEYS: { variable: string; id: string; kind: ProviderKin
 ];
 
 /** Merge stored settings, stored keys and environment keys; a key entered in the app wins over the environment. */
-export function mergeProviders(settings: StoredSettings, storedKeys: Record<string, string>, environment: Record<string, string | undefined>): ProviderConfig[] {
+export function mergeProviders(
+  settings: StoredSettings,
+  storedKeys: Record<string, string>,
+  environment: Record<string, string | undefined>,
+): ProviderConfig[] {
   const environmentKeyFor = (id: string): string | null => {
     const entry = ENVIRONMENT_KEYS.find((candidate) => candidate.id === id);
     const value = entry ? environment[entry.variable]?.trim() : undefined;
@@ -38,7 +42,15 @@ export function mergeProviders(settings: StoredSettings, storedKeys: Record<stri
   for (const entry of ENVIRONMENT_KEYS) {
     const key = environmentKeyFor(entry.id);
     if (!key || providers.some((provider) => provider.id === entry.id)) continue;
-    providers.push({ id: entry.id, kind: entry.kind, baseUrl: null, enabled: true, models: [], apiKey: storedKeys[entry.id] ?? key, source: 'environment' });
+    providers.push({
+      id: entry.id,
+      kind: entry.kind,
+      baseUrl: null,
+      enabled: true,
+      models: [],
+      apiKey: storedKeys[entry.id] ?? key,
+      source: 'environment',
+    });
   }
   return providers;
 }

@@ -8,8 +8,19 @@ export interface ProviderFailure {
   message: string;
 }
 
-const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT']);
-const CONTEXT_WORDING = /context[ _-]?(length|window)|too many tokens|maximum.*tokens|prompt is too long|too long|exceeds.*(context|limit)/i;
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const CONTEXT_WORDING =
+  /context[ _-]?(length|window)|too many tokens|maximum.*tokens|prompt is too long|too long|exceeds.*(context|limit)/i;
 
 /** Replace every known secret in a text, so a provider that echoes a key cannot leak it. */
 export function redactSecrets(text: string, secrets: readonly string[]): string {
@@ -55,21 +66,44 @@ function classify(error: unknown): ProviderFailure {
   if (APICallError.isInstance(error)) {
     const status = error.statusCode;
     const detail = shortProviderMessage(error);
-    if (status === 401 || status === 403) return { code: 'bad-key', message: `The provider refused the API key (HTTP ${status}). Check the key in Settings. ${detail}`.trim() };
-    if (status === 429) return { code: 'rate-limit', message: `The provider is rate-limiting requests (HTTP 429). Wait a moment and try again. ${detail}`.trim() };
-    if (status === 404) return { code: 'model-missing', message: `The provider does not know this model (HTTP 404). ${detail}`.trim() };
-    if ((status === 400 || status === 413 || status === 422) && CONTEXT_WORDING.test(`${error.message} ${error.responseBody ?? ''}`)) {
-      return { code: 'context-too-long', message: `The request is longer than the model's context window. Leave out some context and try again. ${detail}`.trim() };
+    if (status === 401 || status === 403)
+      return {
+        code: 'bad-key',
+        message: `The provider refused the API key (HTTP ${status}). Check the key in Settings. ${detail}`.trim(),
+      };
+    if (status === 429)
+      return {
+        code: 'rate-limit',
+        message: `The provider is rate-limiting requests (HTTP 429). Wait a moment and try again. ${detail}`.trim(),
+      };
+    if (status === 404)
+      return { code: 'model-missing', message: `The provider does not know this model (HTTP 404). ${detail}`.trim() };
+    if (
+      (status === 400 || status === 413 || status === 422) &&
+      CONTEXT_WORDING.test(`${error.message} ${error.responseBody ?? ''}`)
+    ) {
+      return {
+        code: 'context-too-long',
+        message:
+          `The request is longer than the model's context window. Leave out some context and try again. ${detail}`.trim(),
+      };
     }
     if (status === undefined && errorCodes(error).some((code) => NETWORK_CODES.has(code))) {
-      return { code: 'network', message: `Could not reach the provider (${errorCodes(error).find((code) => NETWORK_CODES.has(code))}).` };
+      return {
+        code: 'network',
+        message: `Could not reach the provider (${errorCodes(error).find((code) => NETWORK_CODES.has(code))}).`,
+      };
     }
-    return { code: 'provider-error', message: `The provider answered with an error${status ? ` (HTTP ${status})` : ''}. ${detail}`.trim() };
+    return {
+      code: 'provider-error',
+      message: `The provider answered with an error${status ? ` (HTTP ${status})` : ''}. ${detail}`.trim(),
+    };
   }
   const codes = errorCodes(error);
   const network = codes.find((code) => NETWORK_CODES.has(code));
   if (network) return { code: 'network', message: `Could not reach the provider (${network}).` };
-  if (error instanceof TypeError && /fetch failed|network/i.test(error.message)) return { code: 'network', message: 'Could not reach the provider (network error).' };
+  if (error instanceof TypeError && /fetch failed|network/i.test(error.message))
+    return { code: 'network', message: 'Could not reach the provider (network error).' };
   const message = error instanceof Error ? error.message : String(error);
   return { code: 'provider-error', message: `The model call failed: ${message.slice(0, 300)}` };
 }

@@ -14,13 +14,21 @@ describe('ReceiptModel', () => {
       messages: [
         { role: 'user', content: 'First question?' },
         { role: 'assistant', content: 'First answer.' },
-        { role: 'user', content: [{ type: 'text', text: 'Now this one, with a picture.' }, { type: 'image', image: new Uint8Array([1, 2, 3]), mediaType: 'image/png' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Now this one, with a picture.' },
+            { type: 'image', image: new Uint8Array([1, 2, 3]), mediaType: 'image/png' },
+          ],
+        },
       ],
     });
     expect(result.text).toContain('Offline receipt: no model was called');
     expect(result.text).toContain('Messages: 4');
     expect(result.text).toContain(`Request hash: ${hash}`);
-    expect(result.text).toContain('1. system: "Be brief."\n2. user: "First question?"\n3. assistant: "First answer."\n4. user: "Now this one, with a picture." (+1 image)');
+    expect(result.text).toContain(
+      '1. system: "Be brief."\n2. user: "First question?"\n3. assistant: "First answer."\n4. user: "Now this one, with a picture." (+1 image)',
+    );
     expect(result.usage.inputTokens).toBeGreaterThan(0);
   });
 
@@ -30,7 +38,9 @@ describe('ReceiptModel', () => {
     const chunks: string[] = [];
     for await (const chunk of result.textStream) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(10);
-    expect(chunks.join('')).toBe(formatReceipt([{ role: 'user', content: [{ type: 'text', text: 'Hello there' }] }], hash));
+    expect(chunks.join('')).toBe(
+      formatReceipt([{ role: 'user', content: [{ type: 'text', text: 'Hello there' }] }], hash),
+    );
   });
 
   it('estimates tokens at four characters each and cuts long openings', () => {

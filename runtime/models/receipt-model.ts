@@ -29,7 +29,8 @@ export function receiptSources(prompt: LanguageModelV3Prompt): ReceiptSource[] {
     const text = messageText(message);
     const firstLine = text.trim().split(/\r?\n/, 1)[0] ?? '';
     const opening = firstLine.length > OPENING_LENGTH ? firstLine.slice(0, OPENING_LENGTH - 1) + '…' : firstLine;
-    const images = typeof message.content === 'string' ? 0 : message.content.filter((part) => part.type === 'file').length;
+    const images =
+      typeof message.content === 'string' ? 0 : message.content.filter((part) => part.type === 'file').length;
     return { role: message.role, opening, images };
   });
 }
@@ -123,7 +124,11 @@ export class ReceiptModel implements LanguageModelV3 {
       { type: 'stream-start', warnings: [] },
       { type: 'response-metadata', modelId: OFFLINE_RECEIPT_MODEL_ID },
       { type: 'text-start', id: 'receipt' },
-      ...chunksOf(text, this.chunkSize).map((delta): LanguageModelV3StreamPart => ({ type: 'text-delta', id: 'receipt', delta })),
+      ...chunksOf(text, this.chunkSize).map((delta): LanguageModelV3StreamPart => ({
+        type: 'text-delta',
+        id: 'receipt',
+        delta,
+      })),
       { type: 'text-end', id: 'receipt' },
       { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: usageOf(options.prompt, text) },
     ];

@@ -39,27 +39,42 @@ export async function* streamAnswer(options: StreamAnswerOptions): AsyncGenerato
           if (part.text) yield { type: 'text-delta', delta: part.text };
           break;
         case 'error': {
-          const failure = options.abortSignal.aborted ? { code: 'aborted' as const, message: 'The request was stopped before the answer finished.' } : mapProviderError(part.error, secrets);
+          const failure = options.abortSignal.aborted
+            ? { code: 'aborted' as const, message: 'The request was stopped before the answer finished.' }
+            : mapProviderError(part.error, secrets);
           yield { type: 'answer-failed', ...failure };
           return;
         }
         case 'abort':
-          yield { type: 'answer-failed', code: 'aborted', message: 'The request was stopped before the answer finished.' };
+          yield {
+            type: 'answer-failed',
+            code: 'aborted',
+            message: 'The request was stopped before the answer finished.',
+          };
           return;
         case 'finish':
           yield {
             type: 'answer-finished',
             finishReason: part.finishReason,
-            usage: { inputTokens: count(part.totalUsage.inputTokens), outputTokens: count(part.totalUsage.outputTokens) },
+            usage: {
+              inputTokens: count(part.totalUsage.inputTokens),
+              outputTokens: count(part.totalUsage.outputTokens),
+            },
           };
           return;
         default:
           break;
       }
     }
-    yield { type: 'answer-failed', code: 'provider-error', message: 'The provider closed the stream without finishing the answer.' };
+    yield {
+      type: 'answer-failed',
+      code: 'provider-error',
+      message: 'The provider closed the stream without finishing the answer.',
+    };
   } catch (error) {
-    const failure = options.abortSignal.aborted ? { code: 'aborted' as const, message: 'The request was stopped before the answer finished.' } : mapProviderError(error, secrets);
+    const failure = options.abortSignal.aborted
+      ? { code: 'aborted' as const, message: 'The request was stopped before the answer finished.' }
+      : mapProviderError(error, secrets);
     yield { type: 'answer-failed', ...failure };
   }
 }

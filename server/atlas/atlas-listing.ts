@@ -46,11 +46,17 @@ export function listIndexedSessions(
     )
     .all() as Row[];
   const turnCounts = new Map<number, number>();
-  for (const row of database.prepare('SELECT session_row AS rowId, count(*) AS turns FROM turns GROUP BY session_row').all() as { rowId: number; turns: number }[]) {
+  for (const row of database
+    .prepare('SELECT session_row AS rowId, count(*) AS turns FROM turns GROUP BY session_row')
+    .all() as { rowId: number; turns: number }[]) {
     turnCounts.set(row.rowId, row.turns);
   }
   const parents = new Set(
-    (database.prepare('SELECT DISTINCT parent_session_id AS id FROM sessions WHERE parent_session_id IS NOT NULL').all() as { id: string }[]).map((row) => row.id),
+    (
+      database
+        .prepare('SELECT DISTINCT parent_session_id AS id FROM sessions WHERE parent_session_id IS NOT NULL')
+        .all() as { id: string }[]
+    ).map((row) => row.id),
   );
 
   // Counts for the side bar cover every top-level session, whatever the filters.
@@ -80,7 +86,12 @@ export function listIndexedSessions(
         parent = parentOf.get(parent) ?? null;
       }
     }
-    matches = matches.filter((row) => fromText.has(row.sessionId) || row.title.toLowerCase().includes(needle) || (row.cwd ?? '').toLowerCase().includes(needle));
+    matches = matches.filter(
+      (row) =>
+        fromText.has(row.sessionId) ||
+        row.title.toLowerCase().includes(needle) ||
+        (row.cwd ?? '').toLowerCase().includes(needle),
+    );
   }
 
   const sorted = [...matches].sort(comparator(request.sort ?? 'recent', turnCounts));
@@ -102,7 +113,9 @@ export function listIndexedSessions(
     following: isFollowing(row.runner, row.sessionId),
   }));
   return {
-    runners: [...runnerCounts].sort((left, right) => left[0].localeCompare(right[0])).map(([runner, count]) => ({ runner, sessions: count })),
+    runners: [...runnerCounts]
+      .sort((left, right) => left[0].localeCompare(right[0]))
+      .map(([runner, count]) => ({ runner, sessions: count })),
     projects: [...projectCounts]
       .sort((left, right) => right[1] - left[1] || (left[0] ?? '').localeCompare(right[0] ?? ''))
       .map(([cwd, count]) => ({ cwd, sessions: count })),
@@ -112,26 +125,40 @@ export function listIndexedSessions(
 }
 
 function comparator(sort: AtlasSort, turnCounts: Map<number, number>): (left: Row, right: Row) => number {
-  const tie = (left: Row, right: Row) => (left.sessionId < right.sessionId ? -1 : left.sessionId > right.sessionId ? 1 : 0);
+  const tie = (left: Row, right: Row) =>
+    left.sessionId < right.sessionId ? -1 : left.sessionId > right.sessionId ? 1 : 0;
   const time = (row: Row) => row.startedAt ?? 0;
   switch (sort) {
-    case 'recent': return (left, right) => time(right) - time(left) || tie(left, right);
-    case 'oldest': return (left, right) => time(left) - time(right) || tie(left, right);
-    case 'size': return (left, right) => right.size - left.size || tie(left, right);
-    case 'turns': return (left, right) => (turnCounts.get(right.rowId) ?? 0) - (turnCounts.get(left.rowId) ?? 0) || tie(left, right);
-    case 'title': return (left, right) => left.title.localeCompare(right.title) || tie(left, right);
+    case 'recent':
+      return (left, right) => time(right) - time(left) || tie(left, right);
+    case 'oldest':
+      return (left, right) => time(left) - time(right) || tie(left, right);
+    case 'size':
+      return (left, right) => right.size - left.size || tie(left, right);
+    case 'turns':
+      return (left, right) =>
+        (turnCounts.get(right.rowId) ?? 0) - (turnCounts.get(left.rowId) ?? 0) || tie(left, right);
+    case 'title':
+      return (left, right) => left.title.localeCompare(right.title) || tie(left, right);
   }
 }
 
 /** The index rows of a session and of every subagent run below it (the files to read). */
-export function sessionRowsFor(index: WhyIndex, sessionId: string, runner?: string): { sessionId: string; path: string }[] {
+export function sessionRowsFor(
+  index: WhyIndex,
+  sessionId: string,
+  runner?: string,
+): { sessionId: string; path: string }[] {
   const database = index.database;
   const own = database
-    .prepare(`SELECT s.session_id AS sessionId, src.path FROM sessions s JOIN sources src ON src.id = s.source_id
-      WHERE s.session_id = @sessionId AND (@runner IS NULL OR s.runner = @runner)`)
+    .prepare(
+      `SELECT s.session_id AS sessionId, src.path FROM sessions s JOIN sources src ON src.id = s.source_id
+      WHERE s.session_id = @sessionId AND (@runner IS NULL OR s.runner = @runner)`,
+    )
     .all({ sessionId, runner: runner ?? null }) as { sessionId: string; path: string }[];
   if (own.length === 0) return [];
-  const children = database.prepare(`SELECT s.session_id AS sessionId, src.path FROM sessions s JOIN sources src ON src.id = s.source_id
+  const children =
+    database.prepare(`SELECT s.session_id AS sessionId, src.path FROM sessions s JOIN sources src ON src.id = s.source_id
       WHERE s.parent_session_id = ?`);
   const found = [...own];
   const queue = [sessionId];

@@ -3,7 +3,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { atlasServiceFor, closeAtlasService } from './atlas-registry.ts';
-import { CLAUDE_SUBAGENT_SESSION, copyAtlasFixtures, PI_MULTI_FILE, PI_MULTI_SESSION, type AtlasFixtures } from './testing/atlas-fixtures.ts';
+import {
+  CLAUDE_SUBAGENT_SESSION,
+  copyAtlasFixtures,
+  PI_MULTI_FILE,
+  PI_MULTI_SESSION,
+  type AtlasFixtures,
+} from './testing/atlas-fixtures.ts';
 
 let fixtures: AtlasFixtures;
 let server: TestServer;
@@ -32,7 +38,11 @@ it('a session file removed since it was indexed is 404 session-not-found, not a 
 
 it('a subagent run whose file went since it was indexed leaves the session readable without it', async () => {
   expect((await server.api('/api/atlas/sessions')).status).toBe(200);
-  const run = join(fixtures.sessions, 'claude/subagent/projects/-tmp-realsessions-out-claude-subagent-repo', `${CLAUDE_SUBAGENT_SESSION}/subagents/agent-a364d2f0ac3b26c85.jsonl`);
+  const run = join(
+    fixtures.sessions,
+    'claude/subagent/projects/-tmp-realsessions-out-claude-subagent-repo',
+    `${CLAUDE_SUBAGENT_SESSION}/subagents/agent-a364d2f0ac3b26c85.jsonl`,
+  );
   renameSync(run, join(fixtures.directory, 'moved-run.jsonl'));
   const response = await server.api(`/api/atlas/sessions/${CLAUDE_SUBAGENT_SESSION}?runner=claude-code`);
   expect(response.status).toBe(200);

@@ -1,7 +1,13 @@
 import { homedir } from 'node:os';
 import { delimiter } from 'node:path';
 import type { Session } from '../../protocol/atlas-session.ts';
-import type { AtlasFollow, AtlasSessionSummary, AtlasSessionsResponse, AtlasSort, AtlasWhyResponse } from '../../protocol/http-api.ts';
+import type {
+  AtlasFollow,
+  AtlasSessionSummary,
+  AtlasSessionsResponse,
+  AtlasSort,
+  AtlasWhyResponse,
+} from '../../protocol/http-api.ts';
 import { Fence, readSessionFile, sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
 import { FollowStore, followsPath, SessionFollower } from '../../runtime/follow/index.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
@@ -45,17 +51,30 @@ export class AtlasService {
       store: new FollowStore(followsPath(options.weftHome)),
       debounceMs: options.followDebounceMs ?? 400,
       onGrew: (follow) => this.sessionGrew(follow),
-      onError: (error) => options.logger.warn('follow watcher error', { message: error instanceof Error ? error.message : String(error) }),
+      onError: (error) =>
+        options.logger.warn('follow watcher error', {
+          message: error instanceof Error ? error.message : String(error),
+        }),
     });
     this.started = this.follower.start().catch((error: unknown) => {
-      options.logger.warn('could not resume follows', { message: error instanceof Error ? error.message : String(error) });
+      options.logger.warn('could not resume follows', {
+        message: error instanceof Error ? error.message : String(error),
+      });
     });
   }
 
   private whyIndex(): WhyIndex {
     if (!this.index) {
-      const env = { ...this.options.env, WEFT_HOME: this.options.weftHome, WEFT_SESSION_ROOTS: this.roots.join(delimiter) };
-      this.index = WhyIndex.open({ env, home: this.options.home ?? homedir(), ...(this.options.now ? { now: this.options.now } : {}) });
+      const env = {
+        ...this.options.env,
+        WEFT_HOME: this.options.weftHome,
+        WEFT_SESSION_ROOTS: this.roots.join(delimiter),
+      };
+      this.index = WhyIndex.open({
+        env,
+        home: this.options.home ?? homedir(),
+        ...(this.options.now ? { now: this.options.now } : {}),
+      });
     }
     return this.index;
   }
@@ -63,9 +82,11 @@ export class AtlasService {
   /** The cheap stat pass (appended files read from where they stopped); concurrent callers share one pass. */
   refresh(): Promise<UpdateSummary> {
     if (!this.refreshing) {
-      this.refreshing = this.whyIndex().refresh().finally(() => {
-        this.refreshing = null;
-      });
+      this.refreshing = this.whyIndex()
+        .refresh()
+        .finally(() => {
+          this.refreshing = null;
+        });
     }
     return this.refreshing;
   }
@@ -73,11 +94,20 @@ export class AtlasService {
   async listSessions(request: ListRequest): Promise<AtlasSessionsResponse> {
     const summary = await this.refresh();
     const following = new Set(this.follower.list().map((follow) => `${follow.runner}\u0000${follow.sessionId}`));
-    const listed = listIndexedSessions(this.whyIndex(), request, (runner, sessionId) => following.has(`${runner}\u0000${sessionId}`));
+    const listed = listIndexedSessions(this.whyIndex(), request, (runner, sessionId) =>
+      following.has(`${runner}\u0000${sessionId}`),
+    );
     return {
       ...listed,
       roots: this.roots,
-      refresh: summary ? { files: summary.files, fullReads: summary.fullReads, appendReads: summary.appendReads, durationMs: Math.round(summary.durationMs) } : EMPTY_REFRESH,
+      refresh: summary
+        ? {
+            files: summary.files,
+            fullReads: summary.fullReads,
+            appendReads: summary.appendReads,
+            durationMs: Math.round(summary.durationMs),
+          }
+        : EMPTY_REFRESH,
     };
   }
 
@@ -88,7 +118,8 @@ export class AtlasService {
       await this.refresh();
       rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
     }
-    if (rows.length === 0) throw new WeftError('session-not-found', `No session ${sessionId} in the session roots.`, 404);
+    if (rows.length === 0)
+      throw new WeftError('session-not-found', `No session ${sessionId} in the session roots.`, 404);
     const wanted = new Set(rows.map((row) => row.sessionId));
     const sessions: Session[] = [];
     const seen = new Set<string>();
@@ -103,10 +134,19 @@ export class AtlasService {
         // file gone leaves the session readable without that run.
         if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') {
           if (path !== ownPath) continue;
-          throw new WeftError('session-not-found', `The session file of ${sessionId} is no longer there (${code}).`, 404);
+          throw new WeftError(
+            'session-not-found',
+            `The session file of ${sessionId} is no longer there (${code}).`,
+            404,
+          );
         }
-        if (code.startsWith('FENCE_')) throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
-        throw new WeftError('session-unreadable', `The session file could not be read: ${(error as Error).message}`, 500);
+        if (code.startsWith('FENCE_'))
+          throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
+        throw new WeftError(
+          'session-unreadable',
+          `The session file could not be read: ${(error as Error).message}`,
+          500,
+        );
       }
       for (const session of read.sessions) {
         if (!wanted.has(session.sessionId) || seen.has(session.sessionId)) continue;
@@ -130,7 +170,9 @@ export class AtlasService {
       if (code === 'bad-target' || code === 'bad-query') throw new WeftError(code, (error as Error).message, 400);
       throw error;
     }
-    const parents = index.database.prepare('SELECT parent_session_id AS parent FROM sessions WHERE session_id = ? AND parent_session_id IS NOT NULL LIMIT 1');
+    const parents = index.database.prepare(
+      'SELECT parent_session_id AS parent FROM sessions WHERE session_id = ? AND parent_session_id IS NOT NULL LIMIT 1',
+    );
     const mainOf = (sessionId: string): string => {
       let current = sessionId;
       for (let depth = 0; depth < 8; depth += 1) {
@@ -140,7 +182,11 @@ export class AtlasService {
       }
       return current;
     };
-    return { target, hits: result.hits.map((hit) => ({ ...hit, mainSessionId: mainOf(hit.sessionId) })), hiddenReads: result.hiddenReads };
+    return {
+      target,
+      hits: result.hits.map((hit) => ({ ...hit, mainSessionId: mainOf(hit.sessionId) })),
+      hiddenReads: result.hiddenReads,
+    };
   }
 
   async follows(): Promise<AtlasFollow[]> {
@@ -156,7 +202,12 @@ export class AtlasService {
     await this.fence.resolve(rows[0]!.path);
     const sessions = await this.readSession(sessionId, runner);
     this.turnCounts.set(`${runner}\u0000${sessionId}`, sessions[0]?.turns.length ?? 0);
-    return this.follower.follow({ runner, sessionId, sourcePath: rows[0]!.path, since: (this.options.now ?? Date.now)() });
+    return this.follower.follow({
+      runner,
+      sessionId,
+      sourcePath: rows[0]!.path,
+      since: (this.options.now ?? Date.now)(),
+    });
   }
 
   private async sessionGrew(follow: AtlasFollow): Promise<void> {
@@ -169,7 +220,12 @@ export class AtlasService {
     this.turnCounts.set(key, turns);
     this.options.hub.publish({ type: 'session-grew', runner: follow.runner, sessionId: follow.sessionId, turns });
     for (const turn of main?.turns.slice(before ?? turns) ?? []) {
-      this.options.hub.publish({ type: 'mirror-appended', runner: follow.runner, sessionId: follow.sessionId, turnKey: turn.key });
+      this.options.hub.publish({
+        type: 'mirror-appended',
+        runner: follow.runner,
+        sessionId: follow.sessionId,
+        turnKey: turn.key,
+      });
     }
   }
 
@@ -198,9 +254,20 @@ function toSession(session: Session): Session {
     parentTurnKey: session.parentTurnKey,
     isSubagent: session.isSubagent,
     turns: session.turns.map((turn) => ({
-      key: turn.key, number: turn.number, openingRecordId: turn.openingRecordId, userText: turn.userText, assistantText: turn.assistantText,
-      steps: turn.steps, urls: turn.urls, arxivIds: turn.arxivIds, dois: turn.dois, model: turn.model, startedAt: turn.startedAt,
-      endedAt: turn.endedAt, afterCompaction: turn.afterCompaction, subagentSessionIds: turn.subagentSessionIds,
+      key: turn.key,
+      number: turn.number,
+      openingRecordId: turn.openingRecordId,
+      userText: turn.userText,
+      assistantText: turn.assistantText,
+      steps: turn.steps,
+      urls: turn.urls,
+      arxivIds: turn.arxivIds,
+      dois: turn.dois,
+      model: turn.model,
+      startedAt: turn.startedAt,
+      endedAt: turn.endedAt,
+      afterCompaction: turn.afterCompaction,
+      subagentSessionIds: turn.subagentSessionIds,
     })),
     compactions: session.compactions,
   };

@@ -51,13 +51,23 @@ describe('GET /api/atlas/sessions', () => {
     expect(existsSync(join(fixtures.weftHome, 'index.db'))).toBe(true);
     expect(listing.sessions).toHaveLength(13);
     expect(listing.sessions.every((session) => !session.isSubagent)).toBe(true);
-    expect(listing.runners).toEqual([{ runner: 'claude-code', sessions: 5 }, { runner: 'codex', sessions: 4 }, { runner: 'pi', sessions: 4 }]);
-    expect(listing.projects.find((project) => project.cwd === '/tmp/realsessions/out/pi/multi-turn/repo')?.sessions).toBe(1);
+    expect(listing.runners).toEqual([
+      { runner: 'claude-code', sessions: 5 },
+      { runner: 'codex', sessions: 4 },
+      { runner: 'pi', sessions: 4 },
+    ]);
+    expect(
+      listing.projects.find((project) => project.cwd === '/tmp/realsessions/out/pi/multi-turn/repo')?.sessions,
+    ).toBe(1);
     const withRun = listing.sessions.find((session) => session.sessionId === CLAUDE_SUBAGENT_SESSION)!;
     expect(withRun).toMatchObject({ runner: 'claude-code', hasSubagents: true, turnCount: 1, following: false });
     expect(withRun.size).toBe(statSync(withRun.sourcePath).size);
     const codex = listing.sessions.find((session) => session.sessionId === CODEX_MULTI_SESSION)!;
-    expect(codex).toMatchObject({ turnCount: 2, hasSubagents: false, cwd: '/tmp/realsessions/out/codex/multi-turn/repo' });
+    expect(codex).toMatchObject({
+      turnCount: 2,
+      hasSubagents: false,
+      cwd: '/tmp/realsessions/out/codex/multi-turn/repo',
+    });
   });
 
   it('filters by runner, shows subagent runs on request, sorts, and searches through the why index', async () => {
@@ -70,19 +80,31 @@ describe('GET /api/atlas/sessions', () => {
     const byTurns = AtlasSessionsResponseSchema.parse((await getJson('/api/atlas/sessions?sort=turns')).body);
     expect(byTurns.sessions[0]!.turnCount).toBe(2);
     const bySize = AtlasSessionsResponseSchema.parse((await getJson('/api/atlas/sessions?sort=size')).body);
-    expect(bySize.sessions.map((session) => session.size)).toEqual([...bySize.sessions.map((session) => session.size)].sort((a, b) => b - a));
+    expect(bySize.sessions.map((session) => session.size)).toEqual(
+      [...bySize.sessions.map((session) => session.size)].sort((a, b) => b - a),
+    );
 
     // "Mark the first item as done" is only in the second turns' text: found through the index's phrase search.
-    const found = AtlasSessionsResponseSchema.parse((await getJson(`/api/atlas/sessions?q=${encodeURIComponent('first item as done')}`)).body);
+    const found = AtlasSessionsResponseSchema.parse(
+      (await getJson(`/api/atlas/sessions?q=${encodeURIComponent('first item as done')}`)).body,
+    );
     expect(found.sessions.map((session) => session.runner).sort()).toEqual(['claude-code', 'codex', 'pi']);
     // A phrase only a subagent run contains surfaces the session that delegated it.
-    const delegated = AtlasSessionsResponseSchema.parse((await getJson(`/api/atlas/sessions?q=${encodeURIComponent('reply with just the number')}`)).body);
+    const delegated = AtlasSessionsResponseSchema.parse(
+      (await getJson(`/api/atlas/sessions?q=${encodeURIComponent('reply with just the number')}`)).body,
+    );
     expect(delegated.sessions.map((session) => session.sessionId)).toContain(CLAUDE_SUBAGENT_SESSION);
   });
 
   it('refuses bad parameters with coded errors', async () => {
-    expect(await getJson('/api/atlas/sessions?runner=gemini')).toMatchObject({ status: 400, body: { error: { code: 'invalid-query' } } });
-    expect(await getJson('/api/atlas/sessions?sort=random')).toMatchObject({ status: 400, body: { error: { code: 'invalid-query' } } });
+    expect(await getJson('/api/atlas/sessions?runner=gemini')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid-query' } },
+    });
+    expect(await getJson('/api/atlas/sessions?sort=random')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid-query' } },
+    });
     expect((await server.api('/api/atlas/sessions', { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
   });
 });
@@ -92,31 +114,48 @@ describe('GET /api/atlas/sessions/:sessionId', () => {
     const { status, body } = await getJson(`/api/atlas/sessions/${CLAUDE_SUBAGENT_SESSION}`);
     expect(status).toBe(200);
     const sessions = (body.sessions as unknown[]).map((session) => SessionSchema.parse(session));
-    expect(sessions.map((session) => [session.sessionId, session.isSubagent])).toEqual([[CLAUDE_SUBAGENT_SESSION, false], [CLAUDE_SUBAGENT_RUN, true]]);
+    expect(sessions.map((session) => [session.sessionId, session.isSubagent])).toEqual([
+      [CLAUDE_SUBAGENT_SESSION, false],
+      [CLAUDE_SUBAGENT_RUN, true],
+    ]);
     expect(sessions[1]!.parentTurnKey).toBe(sessions[0]!.turns[0]!.key);
     expect(sessions[0]!.turns[0]!.subagentSessionIds).toEqual([CLAUDE_SUBAGENT_RUN]);
   });
 
   it('reads a subagent run by its own id (which holds a slash) when asked for it', async () => {
-    const { status, body } = await getJson(`/api/atlas/sessions/${encodeURIComponent(CLAUDE_SUBAGENT_RUN)}?runner=claude-code`);
+    const { status, body } = await getJson(
+      `/api/atlas/sessions/${encodeURIComponent(CLAUDE_SUBAGENT_RUN)}?runner=claude-code`,
+    );
     expect(status).toBe(200);
     const sessions = (body.sessions as unknown[]).map((session) => SessionSchema.parse(session));
     expect(sessions.map((session) => session.sessionId)).toEqual([CLAUDE_SUBAGENT_RUN]);
   });
 
   it('answers 404 session-not-found for an unknown id', async () => {
-    expect(await getJson('/api/atlas/sessions/no-such-session')).toMatchObject({ status: 404, body: { error: { code: 'session-not-found' } } });
+    expect(await getJson('/api/atlas/sessions/no-such-session')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'session-not-found' } },
+    });
   });
 });
 
 describe('GET /api/atlas/why', () => {
   it('names the turns that touched a file', async () => {
     const target = '/tmp/realsessions/out/pi/multi-turn/repo/TODO.md';
-    const why = AtlasWhyResponseSchema.parse((await getJson(`/api/atlas/why?target=${encodeURIComponent(target)}`)).body);
+    const why = AtlasWhyResponseSchema.parse(
+      (await getJson(`/api/atlas/why?target=${encodeURIComponent(target)}`)).body,
+    );
     expect(why.hits.length).toBeGreaterThan(0);
-    expect(why.hits.every((hit) => hit.path === target && hit.sessionId === PI_MULTI_SESSION && hit.mainSessionId === PI_MULTI_SESSION)).toBe(true);
+    expect(
+      why.hits.every(
+        (hit) => hit.path === target && hit.sessionId === PI_MULTI_SESSION && hit.mainSessionId === PI_MULTI_SESSION,
+      ),
+    ).toBe(true);
     expect(why.hits.map((hit) => hit.op)).toContain('write');
-    expect(await getJson('/api/atlas/why?target=')).toMatchObject({ status: 400, body: { error: { code: 'bad-target' } } });
+    expect(await getJson('/api/atlas/why?target=')).toMatchObject({
+      status: 400,
+      body: { error: { code: 'bad-target' } },
+    });
   });
 });
 
@@ -134,7 +173,9 @@ describe('following a session', () => {
     })();
 
     const follow = await server.api('/api/atlas/follows', {
-      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: true }),
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: true }),
     });
     expect(follow.status).toBe(200);
     const followsFile = JSON.parse(readFileSync(join(fixtures.weftHome, 'follows.json'), 'utf8'));
@@ -144,17 +185,22 @@ describe('following a session', () => {
     const file = join(fixtures.sessions, PI_MULTI_FILE);
     appendFileSync(file, piTurnLines('Add a third item: ship it.', 'Added "ship it" to TODO.md.', 3));
     const deadline = Date.now() + 8000;
-    while (!pushes.some((event) => event.type === 'session-grew') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!pushes.some((event) => event.type === 'session-grew') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pushes).toContainEqual({ type: 'session-grew', runner: 'pi', sessionId: PI_MULTI_SESSION, turns: 3 });
     expect(pushes.some((event) => event.type === 'mirror-appended' && event.sessionId === PI_MULTI_SESSION)).toBe(true);
     controller.abort();
     await reading;
 
     const session = (await getJson(`/api/atlas/sessions/${PI_MULTI_SESSION}`)).body;
-    expect(SessionSchema.parse((session.sessions as unknown[])[0]).turns.map((turn) => turn.userText)).toContain('Add a third item: ship it.');
+    expect(SessionSchema.parse((session.sessions as unknown[])[0]).turns.map((turn) => turn.userText)).toContain(
+      'Add a third item: ship it.',
+    );
 
     const unfollow = await server.api('/api/atlas/follows', {
-      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: false }),
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: false }),
     });
     expect(await unfollow.json()).toEqual({ follows: [] });
 
@@ -169,14 +215,19 @@ describe('following a session', () => {
 describe('following across a restart', () => {
   it('a new server on the same WEFT_HOME resumes the follows in follows.json and pushes growth', async () => {
     const follow = await server.api('/api/atlas/follows', {
-      method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: true }),
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: true }),
     });
     expect(follow.status).toBe(200);
     await closeAtlasService(server.context);
     await server.close();
 
     server = await startTestServer({ home: fixtures.weftHome });
-    expect(await getJson('/api/atlas/follows')).toMatchObject({ status: 200, body: { follows: [expect.objectContaining({ sessionId: PI_MULTI_SESSION })] } });
+    expect(await getJson('/api/atlas/follows')).toMatchObject({
+      status: 200,
+      body: { follows: [expect.objectContaining({ sessionId: PI_MULTI_SESSION })] },
+    });
     const controller = new AbortController();
     const pushes: StreamEvent[] = [];
     const stream = await server.api('/api/stream', { signal: controller.signal });
@@ -187,9 +238,13 @@ describe('following across a restart', () => {
         /* aborted */
       }
     })();
-    appendFileSync(join(fixtures.sessions, PI_MULTI_FILE), piTurnLines('After the restart: add a fourth item.', 'Added.', 4, 'a0000003'));
+    appendFileSync(
+      join(fixtures.sessions, PI_MULTI_FILE),
+      piTurnLines('After the restart: add a fourth item.', 'Added.', 4, 'a0000003'),
+    );
     const deadline = Date.now() + 8000;
-    while (!pushes.some((event) => event.type === 'session-grew') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!pushes.some((event) => event.type === 'session-grew') && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     controller.abort();
     await reading;
     expect(pushes).toContainEqual({ type: 'session-grew', runner: 'pi', sessionId: PI_MULTI_SESSION, turns: 4 });

@@ -14,8 +14,10 @@ import { validateBody } from '../validate-body.ts';
 
 function queryString(value: unknown, name: string, max = 2000): string | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new WeftError('invalid-query', `The ${name} parameter must be given once, as text.`, 400);
-  if (value.length > max) throw new WeftError('invalid-query', `The ${name} parameter is longer than ${max} characters.`, 400);
+  if (typeof value !== 'string')
+    throw new WeftError('invalid-query', `The ${name} parameter must be given once, as text.`, 400);
+  if (value.length > max)
+    throw new WeftError('invalid-query', `The ${name} parameter is longer than ${max} characters.`, 400);
   return value;
 }
 
@@ -23,7 +25,8 @@ function runnerParameter(value: unknown) {
   const text = queryString(value, 'runner', 40);
   if (text === undefined || text === '' || text === 'all') return undefined;
   const parsed = RunnerSchema.safeParse(text);
-  if (!parsed.success) throw new WeftError('invalid-query', `Unknown runner "${text}" (claude-code, codex or pi).`, 400);
+  if (!parsed.success)
+    throw new WeftError('invalid-query', `Unknown runner "${text}" (claude-code, codex or pi).`, 400);
   return parsed.data;
 }
 
@@ -40,7 +43,8 @@ export function atlasRoute(context: ServerContext): Router {
   router.get('/atlas/sessions', async (request, response) => {
     const sortText = queryString(request.query.sort, 'sort', 20);
     const sort = sortText ? AtlasSortSchema.safeParse(sortText) : null;
-    if (sort && !sort.success) throw new WeftError('invalid-query', `Unknown sort "${sortText}" (recent, oldest, size, turns, title).`, 400);
+    if (sort && !sort.success)
+      throw new WeftError('invalid-query', `Unknown sort "${sortText}" (recent, oldest, size, turns, title).`, 400);
     const subagents = queryString(request.query.subagents, 'subagents', 10);
     const body = await atlas().listSessions({
       runner: runnerParameter(request.query.runner),
@@ -56,7 +60,9 @@ export function atlasRoute(context: ServerContext): Router {
     const runner = runnerParameter(request.query.runner);
     const sessions = await atlas().readSession(sessionId, runner);
     const main = sessions[0]!;
-    const following = (await atlas().follows()).some((follow) => follow.runner === main.runner && follow.sessionId === main.sessionId);
+    const following = (await atlas().follows()).some(
+      (follow) => follow.runner === main.runner && follow.sessionId === main.sessionId,
+    );
     const body: AtlasSessionResponse = { sessions, following };
     response.json(body);
   });

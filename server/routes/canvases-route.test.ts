@@ -19,7 +19,12 @@ afterAll(async () => {
   await rm(backupFolder, { recursive: true, force: true });
 });
 
-const put = (id: string, body: unknown) => server.api(`/api/canvases/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const put = (id: string, body: unknown) =>
+  server.api(`/api/canvases/${id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('canvas records over HTTP', () => {
   it('writes, lists, reads and deletes a record, pushing canvas events', async () => {
@@ -42,7 +47,9 @@ describe('canvas records over HTTP', () => {
     expect(stored.canvas.name).toBe('First canvas');
 
     const list = await (await server.api('/api/canvases')).json();
-    expect(list.canvases).toEqual([{ id: 'first', name: 'First canvas', updatedAt: savedBody.updatedAt, nodeCount: 2 }]);
+    expect(list.canvases).toEqual([
+      { id: 'first', name: 'First canvas', updatedAt: savedBody.updatedAt, nodeCount: 2 },
+    ]);
     const read = await (await server.api('/api/canvases/first')).json();
     expect(read).toEqual(sampleCanvas('first', 'First canvas'));
 
@@ -54,7 +61,10 @@ describe('canvas records over HTTP', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     controller.abort();
     await reading;
-    expect(pushes).toEqual([{ type: 'canvas-changed', id: 'first' }, { type: 'canvas-deleted', id: 'first' }]);
+    expect(pushes).toEqual([
+      { type: 'canvas-changed', id: 'first' },
+      { type: 'canvas-deleted', id: 'first' },
+    ]);
   });
 
   it('refuses a corrupt or foreign document and keeps the stored one', async () => {
@@ -76,16 +86,35 @@ describe('canvas records over HTTP', () => {
     const draft = sampleCanvas('draft') as unknown as Record<string, unknown>;
     const { dismissals: _dismissals, ledgers: _ledgers, events, ...rest } = draft;
     const older = { ...rest, version: 0, log: events };
-    const migrated = await server.api('/api/canvases/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(older) });
+    const migrated = await server.api('/api/canvases/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(older),
+    });
     expect(migrated.status).toBe(200);
     expect(await migrated.json()).toMatchObject({ version: 1, dismissals: [], ledgers: [], canvas: { id: 'draft' } });
 
-    const foreign = await server.api('/api/canvases/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ cells: [] }) });
+    const foreign = await server.api('/api/canvases/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ cells: [] }),
+    });
     expect((await foreign.json()).error.code).toBe('invalid-canvas');
-    const newer = await server.api('/api/canvases/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...sampleCanvas('n'), version: 99 }) });
+    const newer = await server.api('/api/canvases/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ...sampleCanvas('n'), version: 99 }),
+    });
     expect(newer.status).toBe(409);
-    expect((await newer.json()).error).toMatchObject({ code: 'newer-version', message: expect.stringContaining('newer') });
-    expect((await readdir(join(server.home, 'canvases'))).filter((name) => name.startsWith('draft') || name.startsWith('n.'))).toEqual([]);
+    expect((await newer.json()).error).toMatchObject({
+      code: 'newer-version',
+      message: expect.stringContaining('newer'),
+    });
+    expect(
+      (await readdir(join(server.home, 'canvases'))).filter(
+        (name) => name.startsWith('draft') || name.startsWith('n.'),
+      ),
+    ).toEqual([]);
   });
 
   it('lists around an unreadable record instead of failing', async () => {
@@ -99,7 +128,9 @@ describe('canvas records over HTTP', () => {
   });
 
   it('keeps a concurrent burst of saves to one canvas whole: the record is always one complete document', async () => {
-    const saves = Array.from({ length: 25 }, (_, index) => put('burst', sampleCanvas('burst', 'Burst', `version ${index}`)));
+    const saves = Array.from({ length: 25 }, (_, index) =>
+      put('burst', sampleCanvas('burst', 'Burst', `version ${index}`)),
+    );
     const responses = await Promise.all(saves);
     expect(responses.every((response) => response.status === 200)).toBe(true);
     const stored = JSON.parse(await readFile(join(server.home, 'canvases', 'burst.weft.json'), 'utf8'));
@@ -109,7 +140,11 @@ describe('canvas records over HTTP', () => {
   });
 
   it('backs up to the chosen folder as <name>.weft.json, debounced to the last write', async () => {
-    const settings = await server.api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ backupFolder }) });
+    const settings = await server.api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ backupFolder }),
+    });
     expect((await settings.json()).backupFolder).toBe(backupFolder);
     await put('backed', sampleCanvas('backed', 'Project: plan/v2', 'one'));
     await put('backed', sampleCanvas('backed', 'Project: plan/v2', 'two'));
@@ -120,7 +155,11 @@ describe('canvas records over HTTP', () => {
   });
 
   it('deleting a canvas cancels its pending backup: no backup of it appears afterwards', async () => {
-    await server.api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ backupFolder }) });
+    await server.api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ backupFolder }),
+    });
     expect((await put('doomed', sampleCanvas('doomed', 'Doomed plan', 'draft'))).status).toBe(200);
     expect((await server.api('/api/canvases/doomed', { method: 'DELETE' })).status).toBe(200);
     // Past the debounce (50 ms in tests), then everything still pending is written.

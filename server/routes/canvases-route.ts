@@ -35,17 +35,22 @@ export function canvasesRoute(context: ServerContext): Router {
     response.json(document);
   });
 
-  router.put('/canvases/:id', (request, _response, next) => {
-    // Refuse a bad id before the body is read.
-    assertCanvasId(String(request.params.id));
-    next();
-  }, json, async (request, response) => {
-    const { document, updatedAt } = await context.canvases.write(String(request.params.id), request.body);
-    context.backup.schedule(document);
-    context.hub.publish({ type: 'canvas-changed', id: document.canvas.id });
-    const body: CanvasSavedResponse = { ok: true, updatedAt };
-    response.json(body);
-  });
+  router.put(
+    '/canvases/:id',
+    (request, _response, next) => {
+      // Refuse a bad id before the body is read.
+      assertCanvasId(String(request.params.id));
+      next();
+    },
+    json,
+    async (request, response) => {
+      const { document, updatedAt } = await context.canvases.write(String(request.params.id), request.body);
+      context.backup.schedule(document);
+      context.hub.publish({ type: 'canvas-changed', id: document.canvas.id });
+      const body: CanvasSavedResponse = { ok: true, updatedAt };
+      response.json(body);
+    },
+  );
 
   router.delete('/canvases/:id', async (request, response) => {
     const removed = await context.canvases.delete(String(request.params.id));

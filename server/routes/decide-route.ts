@@ -11,7 +11,12 @@ export function decideRoute(context: ServerContext): Router {
     const body = validateBody(DecideRequestSchema, request.body);
     const options = [...new Set(body.options)];
     const answer: DecideResponse = await context.judge.decide({ ...body, options });
-    context.logger.info('decide', { kind: body.kind, options: options.length, fallback: answer.fallback, model: answer.model });
+    context.logger.info('decide', {
+      kind: body.kind,
+      options: options.length,
+      fallback: answer.fallback,
+      model: answer.model,
+    });
     response.json(answer);
   });
   return router;

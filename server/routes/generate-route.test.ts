@@ -43,17 +43,30 @@ function canonical(model: string, question = 'What is two plus two?'): Canonical
     model,
     messages: [
       { role: 'system', content: [{ type: 'text', text: 'You answer briefly.' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Context: arithmetic.' }, { type: 'text', text: question }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Context: arithmetic.' },
+          { type: 'text', text: question },
+        ],
+      },
     ],
     tools: { webSearch: false },
   };
 }
 
-function generate(request: CanonicalRequest, options: { requestHash?: string; images?: unknown[]; signal?: AbortSignal } = {}) {
+function generate(
+  request: CanonicalRequest,
+  options: { requestHash?: string; images?: unknown[]; signal?: AbortSignal } = {},
+) {
   return server.api('/api/generate', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ request, requestHash: options.requestHash ?? hashCanonical(request), images: options.images ?? [] }),
+    body: JSON.stringify({
+      request,
+      requestHash: options.requestHash ?? hashCanonical(request),
+      images: options.images ?? [],
+    }),
     signal: options.signal,
   });
 }
@@ -90,7 +103,9 @@ describe('POST /api/generate', () => {
   it('hashes only what it hands over: extra fields the client slipped in make a mismatch', async () => {
     const request = canonical('local/scripted-model');
     const tampered = { ...request, messages: [...request.messages], extra: 'ignored by the schema' };
-    const events = await collectStreamEvents(await generate(tampered as CanonicalRequest, { requestHash: hashCanonical(tampered) }));
+    const events = await collectStreamEvents(
+      await generate(tampered as CanonicalRequest, { requestHash: hashCanonical(tampered) }),
+    );
     expect(events[1]).toMatchObject({ type: 'answer-failed', code: 'hash-mismatch' });
     expect(provider.requests).toHaveLength(0);
   });
@@ -101,7 +116,11 @@ describe('POST /api/generate', () => {
     const events = await collectStreamEvents(await generate(request));
     expect(events[0]).toEqual({ type: 'request-accepted', requestHash: hashCanonical(request) });
     expect(textOf(events)).toBe('Four. The sum of two and two is four.');
-    expect(events.at(-1)).toMatchObject({ type: 'answer-finished', finishReason: 'stop', usage: { inputTokens: 11, outputTokens: 8 } });
+    expect(events.at(-1)).toMatchObject({
+      type: 'answer-finished',
+      finishReason: 'stop',
+      usage: { inputTokens: 11, outputTokens: 8 },
+    });
     expect(provider.requests).toHaveLength(1);
     const sent = provider.requests[0]!;
     expect(sent.protocol).toBe('openai');
@@ -144,7 +163,15 @@ describe('POST /api/generate', () => {
     const hash = sha256Hex(bytes);
     const request: CanonicalRequest = {
       model: 'local/scripted-model',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in the picture?' }, { type: 'image', hash, mediaType: 'image/png' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in the picture?' },
+            { type: 'image', hash, mediaType: 'image/png' },
+          ],
+        },
+      ],
       tools: {},
     };
     const image = { hash, mediaType: 'image/png', dataBase64: Buffer.from(bytes).toString('base64') };
@@ -153,7 +180,9 @@ describe('POST /api/generate', () => {
     expect(textOf(events)).toBe('A picture.');
     expect(JSON.stringify(provider.requests[0]!.body)).toContain(Buffer.from(bytes).toString('base64'));
 
-    const forged = await generate(request, { images: [{ ...image, dataBase64: Buffer.from([1, 2, 3]).toString('base64') }] });
+    const forged = await generate(request, {
+      images: [{ ...image, dataBase64: Buffer.from([1, 2, 3]).toString('base64') }],
+    });
     expect(forged.status).toBe(400);
     expect((await forged.json()).error.code).toBe('image-mismatch');
     const missing = await generate(request, { images: [] });
@@ -163,7 +192,11 @@ describe('POST /api/generate', () => {
   });
 
   it('aborts the provider request when the client closes the stream', async () => {
-    provider.script({ text: 'This answer never finishes because the provider hangs after one chunk.', chunkSize: 10, hang: true });
+    provider.script({
+      text: 'This answer never finishes because the provider hangs after one chunk.',
+      chunkSize: 10,
+      hang: true,
+    });
     const controller = new AbortController();
     const response = await generate(canonical('local/scripted-model'), { signal: controller.signal });
     const seen: StreamEvent[] = [];
@@ -185,7 +218,11 @@ describe('POST /api/generate', () => {
     [403, 'bad-key', undefined],
     [429, 'rate-limit', undefined],
     [404, 'model-missing', undefined],
-    [400, 'context-too-long', "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens."],
+    [
+      400,
+      'context-too-long',
+      "This model's maximum context length is 8192 tokens. However, your messages resulted in 9000 tokens.",
+    ],
     [500, 'provider-error', undefined],
   ] as const)('maps HTTP %i from the openai-compatible provider to %s', async (status, code, message) => {
     provider.script({ status, errorMessage: message });
@@ -215,7 +252,11 @@ describe('POST /api/generate', () => {
     await server.api('/api/settings', {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ providers: [{ id: 'gone', kind: 'openai-compatible', baseUrl: `http://127.0.0.1:${closedPort}/v1`, models: ['m'] }] }),
+      body: JSON.stringify({
+        providers: [
+          { id: 'gone', kind: 'openai-compatible', baseUrl: `http://127.0.0.1:${closedPort}/v1`, models: ['m'] },
+        ],
+      }),
     });
     const events = await collectStreamEvents(await generate(canonical('gone/m')));
     expect(events.at(-1)).toMatchObject({ type: 'answer-failed', code: 'network' });
@@ -228,7 +269,11 @@ describe('POST /api/generate', () => {
   });
 
   it('refuses an invalid body with a coded 400 before streaming', async () => {
-    const response = await server.api('/api/generate', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ request: { model: '' } }) });
+    const response = await server.api('/api/generate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ request: { model: '' } }),
+    });
     expect(response.status).toBe(400);
     expect((await response.json()).error.code).toBe('invalid-body');
   });

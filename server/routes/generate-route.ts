@@ -43,7 +43,8 @@ export function generateRoute(context: ServerContext): Router {
 
     const controller = new AbortController();
     response.on('close', () => {
-      if (!response.writableFinished) controller.abort(new DOMException('The client closed the request.', 'AbortError'));
+      if (!response.writableFinished)
+        controller.abort(new DOMException('The client closed the request.', 'AbortError'));
     });
     const stream = openEventStream(response);
     stream.send({ type: 'request-accepted', requestHash });
@@ -60,7 +61,12 @@ export function generateRoute(context: ServerContext): Router {
     let outcome = 'finished';
     try {
       const model = await context.registry.resolve(body.request.model, { requestHash });
-      for await (const event of streamAnswer({ model, messages, abortSignal: controller.signal, secrets: context.secretValues() })) {
+      for await (const event of streamAnswer({
+        model,
+        messages,
+        abortSignal: controller.signal,
+        secrets: context.secretValues(),
+      })) {
         if (event.type === 'answer-failed') outcome = event.code;
         stream.send(event);
       }
@@ -69,7 +75,13 @@ export function generateRoute(context: ServerContext): Router {
       outcome = failure.code;
       stream.send({ type: 'answer-failed', ...failure });
     }
-    context.logger.info('generate', { model: body.request.model, messages: body.request.messages.length, requestHash, outcome, ms: Date.now() - startedAt });
+    context.logger.info('generate', {
+      model: body.request.model,
+      messages: body.request.messages.length,
+      requestHash,
+      outcome,
+      ms: Date.now() - startedAt,
+    });
     stream.end();
   });
   return router;

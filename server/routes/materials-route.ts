@@ -18,11 +18,16 @@ export function materialsRoute(context: ServerContext): Router {
     context.logger.info('url snapshot', { host: new URL(snapshot.finalUrl).host, characters: snapshot.text.length });
     response.json(snapshot);
   });
-  router.post('/materials/pdf', rawBody(PDF_BODY_LIMIT, ['application/pdf', 'application/octet-stream']), async (request, response) => {
-    if (!Buffer.isBuffer(request.body)) throw new WeftError('unsupported-media-type', 'Send the PDF bytes with Content-Type: application/pdf.', 415);
-    const result = await extractPdfText(new Uint8Array(request.body));
-    context.logger.info('pdf text', { pages: result.pages.length });
-    response.json(result);
-  });
+  router.post(
+    '/materials/pdf',
+    rawBody(PDF_BODY_LIMIT, ['application/pdf', 'application/octet-stream']),
+    async (request, response) => {
+      if (!Buffer.isBuffer(request.body))
+        throw new WeftError('unsupported-media-type', 'Send the PDF bytes with Content-Type: application/pdf.', 415);
+      const result = await extractPdfText(new Uint8Array(request.body));
+      context.logger.info('pdf text', { pages: result.pages.length });
+      response.json(result);
+    },
+  );
   return router;
 }

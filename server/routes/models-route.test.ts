@@ -24,7 +24,16 @@ describe('GET /api/models', () => {
     try {
       const body = ModelsResponseSchema.parse(await (await server.api('/api/models')).json());
       expect(body.models).toEqual([
-        { id: 'offline/receipt', provider: 'offline', label: 'Offline receipt (no model called)', contextWindow: expect.any(Number), takesImages: true, offline: true, pricePerMTokIn: 0, pricePerMTokOut: 0 },
+        {
+          id: 'offline/receipt',
+          provider: 'offline',
+          label: 'Offline receipt (no model called)',
+          contextWindow: expect.any(Number),
+          takesImages: true,
+          offline: true,
+          pricePerMTokIn: 0,
+          pricePerMTokOut: 0,
+        },
       ]);
       expect(body.defaultModelId).toBe('offline/receipt');
     } finally {
@@ -42,7 +51,11 @@ describe('GET /api/models', () => {
       expect(ids).toContain('openai/gpt-4o');
       expect(ids).toContain('anthropic/claude-sonnet-4-5');
       expect(ids).not.toContain('openrouter/openai/gpt-4o-mini');
-      expect(body.models.find((model) => model.id === 'openai/gpt-4o')).toMatchObject({ contextWindow: 128_000, takesImages: true, offline: false });
+      expect(body.models.find((model) => model.id === 'openai/gpt-4o')).toMatchObject({
+        contextWindow: 128_000,
+        takesImages: true,
+        offline: false,
+      });
       expect(body.defaultModelId).not.toBe('offline/receipt');
       const settings = SettingsResponseSchema.parse(await (await server.api('/api/settings')).json());
       expect(settings.providers.map((entry) => [entry.id, entry.hasKey])).toEqual([
@@ -59,7 +72,9 @@ describe('GET /api/models', () => {
     const server = await startTestServer({ ollamaUrl: provider.url });
     try {
       const body = ModelsResponseSchema.parse(await (await server.api('/api/models')).json());
-      expect(body.models.filter((model) => model.provider === 'ollama').map((model) => [model.id, model.takesImages])).toEqual([
+      expect(
+        body.models.filter((model) => model.provider === 'ollama').map((model) => [model.id, model.takesImages]),
+      ).toEqual([
         ['ollama/llama3.2:3b', false],
         ['ollama/llava:7b', true],
       ]);
@@ -80,7 +95,17 @@ describe('GET /api/models', () => {
       await server.api('/api/settings', {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ providers: [{ id: 'lmstudio', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['qwen-7b', 'mistral'] }], defaultModelId: 'lmstudio/mistral' }),
+        body: JSON.stringify({
+          providers: [
+            {
+              id: 'lmstudio',
+              kind: 'openai-compatible',
+              baseUrl: `${provider.url}/v1`,
+              models: ['qwen-7b', 'mistral'],
+            },
+          ],
+          defaultModelId: 'lmstudio/mistral',
+        }),
       });
       const body = ModelsResponseSchema.parse(await (await server.api('/api/models')).json());
       expect(body.models.map((model) => model.id)).toEqual(['offline/receipt', 'lmstudio/qwen-7b', 'lmstudio/mistral']);
@@ -95,27 +120,52 @@ describe('POST /api/decide', () => {
   it('asks only the configured judge and returns normalised probabilities', async () => {
     const server = await startTestServer();
     try {
-      const fallback = await (await server.api('/api/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'memory', prompt: 'Is this durable?', options: ['keep', 'default'] }) })).json();
+      const fallback = await (
+        await server.api('/api/decide', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ kind: 'memory', prompt: 'Is this durable?', options: ['keep', 'default'] }),
+        })
+      ).json();
       expect(fallback).toEqual({ probabilities: { keep: 0, default: 1 }, fallback: true, model: null });
 
       await server.api('/api/settings', {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['small'] }], judgeModelId: 'judge/small' }),
+        body: JSON.stringify({
+          providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['small'] }],
+          judgeModelId: 'judge/small',
+        }),
       });
       provider.script({ text: 'Here you go: {"stale": 3, "fresh": 1}' });
       const before = provider.requests.length;
-      const answer = await (await server.api('/api/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'stale', prompt: 'Upstream changed a number.', options: ['stale', 'fresh'] }) })).json();
+      const answer = await (
+        await server.api('/api/decide', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ kind: 'stale', prompt: 'Upstream changed a number.', options: ['stale', 'fresh'] }),
+        })
+      ).json();
       expect(answer).toEqual({ probabilities: { stale: 0.75, fresh: 0.25 }, fallback: false, model: 'judge/small' });
       expect(provider.requests.length).toBe(before + 1);
       expect(JSON.stringify(provider.requests.at(-1)!.body)).toContain('Upstream changed a number.');
 
       // A provider error: fallback now, and the judge is skipped on the next call.
       provider.script({ status: 500 });
-      const failed = await (await server.api('/api/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'stale', prompt: 'x', options: ['stale', 'fresh'] }) })).json();
+      const failed = await (
+        await server.api('/api/decide', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ kind: 'stale', prompt: 'x', options: ['stale', 'fresh'] }),
+        })
+      ).json();
       expect(failed).toMatchObject({ fallback: true, probabilities: { stale: 0.5, fresh: 0.5 } });
       const count = provider.requests.length;
-      await server.api('/api/decide', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'stale', prompt: 'x', options: ['stale', 'fresh'] }) });
+      await server.api('/api/decide', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ kind: 'stale', prompt: 'x', options: ['stale', 'fresh'] }),
+      });
       expect(provider.requests.length).toBe(count);
     } finally {
       await server.dispose();

@@ -21,11 +21,26 @@ afterAll(async () => {
   else process.env.WEFT_SESSION_ROOTS = savedRoots;
 });
 
-const put = (body: unknown) => server.api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const put = (body: unknown) =>
+  server.api('/api/settings', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 describe('PUT /api/settings', () => {
   it('stores a key write-only: the answer says hasKey, never the key', async () => {
-    const response = await put({ providers: [{ id: 'local', kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'sk-settings-test-key', models: ['m'] }] });
+    const response = await put({
+      providers: [
+        {
+          id: 'local',
+          kind: 'openai-compatible',
+          baseUrl: 'http://127.0.0.1:9/v1',
+          apiKey: 'sk-settings-test-key',
+          models: ['m'],
+        },
+      ],
+    });
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).not.toContain('sk-settings-test-key');
@@ -35,7 +50,12 @@ describe('PUT /api/settings', () => {
   it('refuses a backup folder that is relative, inside a session root or inside its own records, and keeps the previous one', async () => {
     const chosen = join(tmpdir(), 'weft-backup-chosen');
     expect((await put({ backupFolder: chosen })).status).toBe(200);
-    for (const folder of ['backups', sessionRoot, join(sessionRoot, 'project', 'backup'), join(server.home, 'canvases')]) {
+    for (const folder of [
+      'backups',
+      sessionRoot,
+      join(sessionRoot, 'project', 'backup'),
+      join(server.home, 'canvases'),
+    ]) {
       const response = await put({ backupFolder: folder });
       expect(response.status, folder).toBe(400);
       expect((await response.json()).error.code).toBe('invalid-body');
@@ -51,17 +71,31 @@ describe('PUT /api/settings is all or nothing', () => {
   const fileSystem: AtomicFileSystem = {
     ...nodeAtomicFileSystem,
     async rename(from, to) {
-      if (failing.has(basename(to))) throw Object.assign(new Error(`injected failure writing ${basename(to)}`), { code: 'EIO' });
+      if (failing.has(basename(to)))
+        throw Object.assign(new Error(`injected failure writing ${basename(to)}`), { code: 'EIO' });
       await nodeAtomicFileSystem.rename(from, to);
     },
   };
-  const putFaulty = (body: unknown) => faulty.api('/api/settings', { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const provider = (id: string, apiKey: string) => ({ id, kind: 'openai-compatible', baseUrl: 'http://127.0.0.1:9/v1', apiKey, models: ['m'] });
+  const putFaulty = (body: unknown) =>
+    faulty.api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const provider = (id: string, apiKey: string) => ({
+    id,
+    kind: 'openai-compatible',
+    baseUrl: 'http://127.0.0.1:9/v1',
+    apiKey,
+    models: ['m'],
+  });
 
   beforeAll(async () => {
     faulty = await startTestServer({ fileSystem });
     failing.clear();
-    expect((await putFaulty({ providers: [provider('kept', 'sk-kept-key')], judgeModelId: 'kept:m' })).status).toBe(200);
+    expect((await putFaulty({ providers: [provider('kept', 'sk-kept-key')], judgeModelId: 'kept:m' })).status).toBe(
+      200,
+    );
   });
   afterAll(async () => {
     await faulty.dispose();
@@ -85,7 +119,11 @@ describe('PUT /api/settings is all or nothing', () => {
   it('a failed key write puts the previous settings back', async () => {
     failing.add('secrets.json');
     try {
-      const response = await putFaulty({ providers: [provider('fresh', 'sk-fresh-key'), provider('kept', 'sk-replaced-key')], judgeModelId: 'fresh:m', defaultModelId: 'fresh:m' });
+      const response = await putFaulty({
+        providers: [provider('fresh', 'sk-fresh-key'), provider('kept', 'sk-replaced-key')],
+        judgeModelId: 'fresh:m',
+        defaultModelId: 'fresh:m',
+      });
       expect(response.status).toBeGreaterThanOrEqual(500);
     } finally {
       failing.clear();

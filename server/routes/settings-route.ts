@@ -30,18 +30,26 @@ async function currentSettings(context: ServerContext): Promise<SettingsResponse
 function checkBaseUrl(url: string | null | undefined): void {
   if (url === null || url === undefined) return;
   const protocol = new URL(url).protocol;
-  if (protocol !== 'http:' && protocol !== 'https:') throw new WeftError('invalid-body', 'A provider base URL must be http or https.', 400);
+  if (protocol !== 'http:' && protocol !== 'https:')
+    throw new WeftError('invalid-body', 'A provider base URL must be http or https.', 400);
 }
 
 /** The backup folder must be absolute and outside what Weft keeps apart: session roots (never written) and its own records. */
 function checkBackupFolder(folder: string | null | undefined, home: string): void {
   if (!folder) return;
-  if (!folder.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(folder)) throw new WeftError('invalid-body', 'The backup folder must be an absolute path.', 400);
+  if (!folder.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(folder))
+    throw new WeftError('invalid-body', 'The backup folder must be an absolute path.', 400);
   const target = resolve(folder);
   const inside = (root: string) => target === root || target.startsWith(root.endsWith(sep) ? root : root + sep);
   const root = sessionRootsFromEnv(process.env, homedir()).find(inside);
-  if (root) throw new WeftError('invalid-body', `The backup folder is inside the session root ${root}, which Weft never writes to.`, 400);
-  if (inside(join(home, 'canvases'))) throw new WeftError('invalid-body', 'The backup folder cannot be inside Weft\'s own canvas records folder.', 400);
+  if (root)
+    throw new WeftError(
+      'invalid-body',
+      `The backup folder is inside the session root ${root}, which Weft never writes to.`,
+      400,
+    );
+  if (inside(join(home, 'canvases')))
+    throw new WeftError('invalid-body', "The backup folder cannot be inside Weft's own canvas records folder.", 400);
 }
 
 /** `GET/PUT /api/settings`: providers, keys (write-only), judge, backup folder, default model. */
@@ -88,9 +96,13 @@ export function settingsRoute(context: ServerContext): Router {
       await context.secrets.setKeys(keys);
     } catch (error) {
       const restore = previous!;
-      await context.settings.update(() => restore).catch((restoreError: unknown) => {
-        context.logger.error('settings could not be restored after a failed key write', { code: (restoreError as { code?: string }).code });
-      });
+      await context.settings
+        .update(() => restore)
+        .catch((restoreError: unknown) => {
+          context.logger.error('settings could not be restored after a failed key write', {
+            code: (restoreError as { code?: string }).code,
+          });
+        });
       throw error;
     }
     await context.refreshSecrets();

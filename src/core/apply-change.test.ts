@@ -36,11 +36,17 @@ describe('applyChange', () => {
     canvas.wire(note, question);
     expect(refusal(canvas.graph, { type: 'wire', from: 'nope', to: question, kind: 'solid' }).code).toBe('not-found');
     expect(refusal(canvas.graph, { type: 'wire', from: frame, to: question, kind: 'solid' }).code).toBe('invalid');
-    expect(refusal(canvas.graph, { type: 'wire', from: note, to: question, kind: 'dashed', depth: 'quote' }).code).toBe('duplicate');
+    expect(refusal(canvas.graph, { type: 'wire', from: note, to: question, kind: 'dashed', depth: 'quote' }).code).toBe(
+      'duplicate',
+    );
     expect(refusal(canvas.graph, { type: 'edit-node', nodeId: note, patch: { question: 'x' } }).code).toBe('invalid');
-    expect(refusal(canvas.graph, { type: 'add-node', node: { kind: 'note', text: 'x', id: note } }).code).toBe('duplicate');
+    expect(refusal(canvas.graph, { type: 'add-node', node: { kind: 'note', text: 'x', id: note } }).code).toBe(
+      'duplicate',
+    );
     expect(refusal(canvas.graph, { type: 'select-version', nodeId: question, versionId: 'v' }).code).toBe('not-found');
-    expect(refusal(canvas.graph, { type: 'set-auto-rerun', nodeId: question, enabled: true, rounds: 11 }).code).toBe('invalid');
+    expect(refusal(canvas.graph, { type: 'set-auto-rerun', nodeId: question, enabled: true, rounds: 11 }).code).toBe(
+      'invalid',
+    );
   });
 
   it('refuses a change of unknown type', () => {
@@ -77,7 +83,19 @@ describe('applyChange', () => {
     canvas.unarchive(question);
     canvas.apply({ type: 'set-auto-rerun', nodeId: question, enabled: true, rounds: 3 });
     canvas.delete(material);
-    expect(canvas.eventOps()).toEqual(['import', 'add', 'wire', 'commit', 'version', 'edit', 'exclude', 'archive', 'unarchive', 'auto-rerun', 'delete']);
+    expect(canvas.eventOps()).toEqual([
+      'import',
+      'add',
+      'wire',
+      'commit',
+      'version',
+      'edit',
+      'exclude',
+      'archive',
+      'unarchive',
+      'auto-rerun',
+      'delete',
+    ]);
     const events = canvas.graph.events;
     expect(JSON.stringify(events)).not.toContain(secret);
     expect(events.find((event) => event.op === 'edit')!.meta).toEqual({ kind: 'question', fields: 'question' });
@@ -100,7 +118,17 @@ describe('applyChange', () => {
     canvas.apply({
       type: 'add-version',
       nodeId: question,
-      version: { text: 'partial', question: 'q', model: 'm', requestHash: null, upstreamFingerprint: '0'.repeat(64), upstreamParts: [], origin: 'generated', status: 'failed', branchOf: null },
+      version: {
+        text: 'partial',
+        question: 'q',
+        model: 'm',
+        requestHash: null,
+        upstreamFingerprint: '0'.repeat(64),
+        upstreamParts: [],
+        origin: 'generated',
+        status: 'failed',
+        branchOf: null,
+      },
     });
     expect(canvas.transcript(target)).not.toContain('partial');
   });
@@ -149,10 +177,20 @@ describe('applyChange keeps the document loadable', () => {
     const question = canvas.addQuestion('q', { id: 'q' });
     const fingerprint = 'f'.repeat(64);
     for (const probability of [Number.NaN, -0.1, 1.5]) {
-      const error = refusal(canvas.graph, { type: 'set-dismissal', nodeId: question, fingerprint, probability, reason: 'r' });
+      const error = refusal(canvas.graph, {
+        type: 'set-dismissal',
+        nodeId: question,
+        fingerprint,
+        probability,
+        reason: 'r',
+      });
       expect(error.code).toBe('invalid');
     }
-    const accepted = applyChange(canvas.graph, { type: 'set-dismissal', nodeId: question, fingerprint, probability: 0.2, reason: 'r' }, context);
+    const accepted = applyChange(
+      canvas.graph,
+      { type: 'set-dismissal', nodeId: question, fingerprint, probability: 0.2, reason: 'r' },
+      context,
+    );
     expect(accepted.ok).toBe(true);
   });
 
@@ -174,7 +212,11 @@ describe('applyChange time', () => {
     const canvas = new TestCanvas();
     const question = canvas.addQuestion('q', { id: 'q' });
     for (const now of [1.5, -1, Number.NaN]) {
-      const result = applyChange(canvas.graph, { type: 'edit-node', nodeId: question, patch: { question: 'r' } }, { now, newId: () => 'x' });
+      const result = applyChange(
+        canvas.graph,
+        { type: 'edit-node', nodeId: question, patch: { question: 'r' } },
+        { now, newId: () => 'x' },
+      );
       expect(!result.ok && result.error.code).toBe('invalid');
     }
   });
@@ -193,7 +235,10 @@ describe('applyChange with text that has no canonical form', () => {
     const error = refusal(canvas.graph, { type: 'add-node', node: { kind: 'note', text: 'fine', id: 'note-\ud800' } });
     expect(error.code).toBe('invalid');
     expect(error.message).toMatch(/cannot be recorded/);
-    const record = refusal(canvas.graph, { type: 'record', event: { op: 'recall', objectId: 'x', meta: { label: '\udfff' } } });
+    const record = refusal(canvas.graph, {
+      type: 'record',
+      event: { op: 'recall', objectId: 'x', meta: { label: '\udfff' } },
+    });
     expect(record.code).toBe('invalid');
     expect(canvas.graph).toBe(before);
     expect(canvas.graph.nodes.size).toBe(0);

@@ -14,11 +14,17 @@ import type { ChangeScope, Working } from './working-graph.ts';
  * The one apply path (ARCHITECTURE §3): validates the change, returns the new graph with the
  * events it implies appended to the hash-chained log, or a coded refusal. Never mutates `graph`.
  */
-export function applyChange(graph: Graph, change: GraphChange, context: ChangeContext): Result<ApplyOutcome, GraphError> {
+export function applyChange(
+  graph: Graph,
+  change: GraphChange,
+  context: ChangeContext,
+): Result<ApplyOutcome, GraphError> {
   // Every stored time is a whole non-negative millisecond count; a fractional clock (performance.now)
   // would write events the document schema refuses on the next load.
   if (!Number.isSafeInteger(context.now) || context.now < 0) {
-    return failure(new GraphError('invalid', `The change time must be whole milliseconds since the epoch, not ${context.now}.`));
+    return failure(
+      new GraphError('invalid', `The change time must be whole milliseconds since the epoch, not ${context.now}.`),
+    );
   }
   const working: Working = {
     canvas: graph.canvas,
@@ -34,7 +40,9 @@ export function applyChange(graph: Graph, change: GraphChange, context: ChangeCo
     touched: new Set(),
   };
   const copied = new Set<keyof Working>();
-  const writable = <Key extends 'nodes' | 'wires' | 'incoming' | 'outgoing' | 'attachments'>(key: Key): Working[Key] => {
+  const writable = <Key extends 'nodes' | 'wires' | 'incoming' | 'outgoing' | 'attachments'>(
+    key: Key,
+  ): Working[Key] => {
     if (!copied.has(key)) {
       (working as unknown as Record<string, unknown>)[key] = new Map(working[key] as Map<string, unknown>);
       copied.add(key);
@@ -53,10 +61,17 @@ export function applyChange(graph: Graph, change: GraphChange, context: ChangeCo
     } catch (problem) {
       // Only text with no canonical form (a lone surrogate in an id or a metadata string) gets here.
       const reason = problem instanceof Error ? problem.message : String(problem);
-      return failure(new GraphError('invalid', `The ${draft.op} event for ${JSON.stringify(draft.objectId)} cannot be recorded: ${reason}.`));
+      return failure(
+        new GraphError(
+          'invalid',
+          `The ${draft.op} event for ${JSON.stringify(draft.objectId)} cannot be recorded: ${reason}.`,
+        ),
+      );
     }
     if (typeof record.id !== 'string' || record.id.length === 0) {
-      return failure(new GraphError('invalid', `The ${draft.op} event got an empty id: newId must return a non-empty string.`));
+      return failure(
+        new GraphError('invalid', `The ${draft.op} event got an empty id: newId must return a non-empty string.`),
+      );
     }
     events.push(record);
     appended ??= [...graph.events];
@@ -76,7 +91,6 @@ export function applyChange(graph: Graph, change: GraphChange, context: ChangeCo
   };
   return success({ graph: next, events, created: working.created, touched: [...working.touched] });
 }
-
 
 /** Applies one change to the working set; `batch` applies its changes in order, all or nothing. */
 function applyOne(scope: ChangeScope, change: GraphChange): GraphError | null {

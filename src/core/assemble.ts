@@ -65,7 +65,11 @@ export class ContextEmitter {
       if (this.seenAttachments.has(hash) || (this.excluded !== null && this.excluded.has(partId))) continue;
       this.seenAttachments.add(hash);
       // The media type is stored as given; like every text in context it must be well-formed to hash.
-      this.sink.image(partId, hash, wellFormed(this.graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream'));
+      this.sink.image(
+        partId,
+        hash,
+        wellFormed(this.graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream'),
+      );
     }
   }
 
@@ -117,7 +121,8 @@ export class ContextEmitter {
         this.cachedText(node, 'answer', 'answer');
       }
     }
-    if (nodeText(node, 'execution') !== null && !this.isExcluded(node, 'execution')) this.cachedText(node, 'execution', 'execution');
+    if (nodeText(node, 'execution') !== null && !this.isExcluded(node, 'execution'))
+      this.cachedText(node, 'execution', 'execution');
     sink.end();
   }
 
@@ -136,7 +141,12 @@ export class ContextEmitter {
 }
 
 /** Lays the partition out in C5 order, honouring exclusions and de-duplicating images. */
-export function walkContext(graph: Graph, partition: Partition, options: WalkOptions, sink: ContextSink): ContextEmitter {
+export function walkContext(
+  graph: Graph,
+  partition: Partition,
+  options: WalkOptions,
+  sink: ContextSink,
+): ContextEmitter {
   const emitter = new ContextEmitter(graph, partition.target, options, sink);
   for (const node of partition.materials) emitter.material(node);
   for (const { node, depth } of partition.references) emitter.reference(node, depth);
@@ -188,7 +198,13 @@ export class MessageSink implements ContextSink {
     const node = this.node;
     if (this.content.length === 0 || node === null) return;
     this.messages.push({ role: this.role, content: this.content });
-    this.sources.push({ nodeId: node.id, layer: this.layer, part: this.part, partId: partIdOf(node, this.part), contentPartIds: this.partIds });
+    this.sources.push({
+      nodeId: node.id,
+      layer: this.layer,
+      part: this.part,
+      partId: partIdOf(node, this.part),
+      contentPartIds: this.partIds,
+    });
     if (this.wantsDigests) this.digests.push(this.partDigests);
   }
 }

@@ -10,7 +10,10 @@ const IMAGE = 'c'.repeat(64);
 
 function canvasWithImage() {
   const canvas = new TestCanvas();
-  canvas.apply({ type: 'add-attachment', attachment: { hash: IMAGE, mediaType: 'image/png', name: 'plot.png', byteLength: 3, dataBase64: 'AAAA' } });
+  canvas.apply({
+    type: 'add-attachment',
+    attachment: { hash: IMAGE, mediaType: 'image/png', name: 'plot.png', byteLength: 3, dataBase64: 'AAAA' },
+  });
   const parent = canvas.addQuestion('look at this', { attachments: [IMAGE] });
   canvas.answer(parent, 'a plot');
   const target = canvas.addQuestion('and now?');
@@ -27,7 +30,9 @@ describe('buildRequest (C9)', () => {
     expect(CanonicalRequestSchema.parse(first.request)).toEqual(first.request);
     expect(first.requestHash).toBe(again.requestHash);
     expect(first.requestHash).toBe(hashCanonical(first.request));
-    expect(buildRequest(compiled, { model: 'other', tools: { webSearch: false } }).requestHash).not.toBe(first.requestHash);
+    expect(buildRequest(compiled, { model: 'other', tools: { webSearch: false } }).requestHash).not.toBe(
+      first.requestHash,
+    );
     expect(buildRequest(compiled, { model: 'm', tools: { webSearch: true } }).requestHash).not.toBe(first.requestHash);
   });
 
@@ -35,15 +40,26 @@ describe('buildRequest (C9)', () => {
     const { canvas, target } = canvasWithImage();
     const compiled = canvas.compiled(target);
     const plain = buildRequest(compiled, { model: 'm' });
-    const withBlocks = buildRequest(compiled, { model: 'm', memoryBlock: '[Memory]\nprefers SI units', recallBlock: '[Recall]\nexcerpt' });
-    const texts = withBlocks.request.messages.map((message) => (message.content[0]!.type === 'text' ? message.content[0]!.text : ''));
+    const withBlocks = buildRequest(compiled, {
+      model: 'm',
+      memoryBlock: '[Memory]\nprefers SI units',
+      recallBlock: '[Recall]\nexcerpt',
+    });
+    const texts = withBlocks.request.messages.map((message) =>
+      message.content[0]!.type === 'text' ? message.content[0]!.text : '',
+    );
     expect(texts.slice(-3)).toEqual(['[Memory]\nprefers SI units', '[Recall]\nexcerpt', 'and now?']);
     expect(withBlocks.request.messages).toHaveLength(plain.request.messages.length + 2);
     expect(withBlocks.requestHash).not.toBe(plain.requestHash);
     expect(withBlocks.commit).toEqual({
       op: 'commit',
       objectId: target,
-      meta: { requestHash: withBlocks.requestHash, messageCount: compiled.messages.length + 2, model: 'm', lane: 'chat' },
+      meta: {
+        requestHash: withBlocks.requestHash,
+        messageCount: compiled.messages.length + 2,
+        model: 'm',
+        lane: 'chat',
+      },
     });
   });
 
@@ -52,7 +68,10 @@ describe('buildRequest (C9)', () => {
     const compiled = canvas.compiled(target);
     const plain = buildRequest(compiled, { model: 'm' });
     const withSystem = buildRequest(compiled, { model: 'm', system: 'You are terse.' });
-    expect(withSystem.request.messages[0]).toEqual({ role: 'system', content: [{ type: 'text', text: 'You are terse.' }] });
+    expect(withSystem.request.messages[0]).toEqual({
+      role: 'system',
+      content: [{ type: 'text', text: 'You are terse.' }],
+    });
     expect(withSystem.request.messages.slice(1)).toEqual(plain.request.messages);
     expect(withSystem.requestHash).not.toBe(plain.requestHash);
   });

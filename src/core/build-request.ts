@@ -39,16 +39,22 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
   const messages: RequestMessage[] = compiled.messages.map((message) => ({
     role: message.role,
     content: message.content.map((part): RequestPart => {
-      if (part.type === 'image' && !takesImages) return { type: 'text', text: imagePlaceholder(part.hash, part.mediaType) };
-      return part.type === 'text' ? { type: 'text', text: part.text } : { type: 'image', hash: part.hash, mediaType: part.mediaType };
+      if (part.type === 'image' && !takesImages)
+        return { type: 'text', text: imagePlaceholder(part.hash, part.mediaType) };
+      return part.type === 'text'
+        ? { type: 'text', text: part.text }
+        : { type: 'image', hash: part.hash, mediaType: part.mediaType };
     }),
   }));
   const late: RequestMessage[] = [];
-  if (options.memoryBlock) late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.memoryBlock) }] });
-  if (options.recallBlock) late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.recallBlock) }] });
+  if (options.memoryBlock)
+    late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.memoryBlock) }] });
+  if (options.recallBlock)
+    late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.recallBlock) }] });
   // Late blocks sit just before the question, which compile always puts last.
   messages.splice(Math.max(0, messages.length - 1), 0, ...late);
-  if (options.system) messages.unshift({ role: 'system', content: [{ type: 'text', text: wellFormed(options.system) }] });
+  if (options.system)
+    messages.unshift({ role: 'system', content: [{ type: 'text', text: wellFormed(options.system) }] });
   const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };
   const requestHash = hashCanonical(request);
   const lane = options.lane ?? 'chat';

@@ -33,7 +33,8 @@ function prepare(value: unknown, path: Set<object>): unknown {
       if (!isWellFormed(value)) throw new Error('Lone surrogate is not allowed');
       return value;
     case 'number':
-      if (!Number.isFinite(value)) throw new Error(Number.isNaN(value) ? 'NaN is not allowed' : 'Infinity is not allowed');
+      if (!Number.isFinite(value))
+        throw new Error(Number.isNaN(value) ? 'NaN is not allowed' : 'Infinity is not allowed');
       return value;
     case 'object': {
       if (value === null) return value;
@@ -94,7 +95,8 @@ function serialize(value: unknown, path: Set<object>): string | undefined {
       if (!isWellFormed(value)) throw new Error('Lone surrogate is not allowed');
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new Error(Number.isNaN(value) ? 'NaN is not allowed' : 'Infinity is not allowed');
+      if (!Number.isFinite(value))
+        throw new Error(Number.isNaN(value) ? 'NaN is not allowed' : 'Infinity is not allowed');
       return JSON.stringify(value);
     case 'boolean':
       return value ? 'true' : 'false';

@@ -15,7 +15,8 @@ export type CanvasChange = Extract<
 export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): GraphError | null {
   const { working, context, writable } = scope;
   const needNode = (nodeId: string) => findNode(working, nodeId);
-  const emit = (op: string, objectId: string, meta: EventDraft['meta'] = {}) => recordEvent(working, op, objectId, meta);
+  const emit = (op: string, objectId: string, meta: EventDraft['meta'] = {}) =>
+    recordEvent(working, op, objectId, meta);
 
   switch (change.type) {
     case 'add-attachment':
@@ -34,19 +35,30 @@ export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): Gra
       });
       if (!checked.success) {
         const issue = checked.error.issues[0]!;
-        return new GraphError('invalid', `Stale verdict: ${issue.path.join('.')}: ${issue.message}`, { nodeId: node.id });
+        return new GraphError('invalid', `Stale verdict: ${issue.path.join('.')}: ${issue.message}`, {
+          nodeId: node.id,
+        });
       }
       const dismissal: StaleDismissal = checked.data;
       working.dismissals = [
         ...working.dismissals.filter((item) => !(item.nodeId === node.id && item.fingerprint === change.fingerprint)),
         dismissal,
       ];
-      emit('stale-verdict', node.id, { fingerprint: change.fingerprint, probability: change.probability, dismissed: change.probability < DISMISS_BELOW });
+      emit('stale-verdict', node.id, {
+        fingerprint: change.fingerprint,
+        probability: change.probability,
+        dismissed: change.probability < DISMISS_BELOW,
+      });
       return null;
     }
     case 'overrule-dismissal': {
-      const index = working.dismissals.findIndex((item) => item.nodeId === change.nodeId && item.fingerprint === change.fingerprint);
-      if (index < 0) return new GraphError('not-found', `No stale verdict on ${change.nodeId} for that fingerprint.`, { nodeId: change.nodeId });
+      const index = working.dismissals.findIndex(
+        (item) => item.nodeId === change.nodeId && item.fingerprint === change.fingerprint,
+      );
+      if (index < 0)
+        return new GraphError('not-found', `No stale verdict on ${change.nodeId} for that fingerprint.`, {
+          nodeId: change.nodeId,
+        });
       const dismissals = [...working.dismissals];
       dismissals[index] = { ...dismissals[index]!, overruled: change.overruled };
       working.dismissals = dismissals;
@@ -61,12 +73,17 @@ export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): Gra
         ...working.ledgers.filter((item) => !(item.runner === ledger.runner && item.sessionId === ledger.sessionId)),
         ledger,
       ];
-      emit('mirror-ledger', ledger.sessionId, { runner: ledger.runner, turns: ledger.turnKeys.length, following: ledger.following });
+      emit('mirror-ledger', ledger.sessionId, {
+        runner: ledger.runner,
+        turns: ledger.turnKeys.length,
+        following: ledger.following,
+      });
       return null;
     }
     case 'rename-canvas': {
       const name = change.name.trim();
-      if (name.length === 0 || name.length > 200) return new GraphError('invalid', 'A canvas name has 1 to 200 characters.');
+      if (name.length === 0 || name.length > 200)
+        return new GraphError('invalid', 'A canvas name has 1 to 200 characters.');
       working.canvas = { ...working.canvas, name };
       emit('rename', working.canvas.id, {});
       return null;
@@ -74,7 +91,10 @@ export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): Gra
     case 'record': {
       const checked = EventMetaSchema.safeParse(change.event.meta);
       if (!checked.success || change.event.op.length === 0) {
-        return new GraphError('invalid', `Event ${change.event.op || '(no op)'}: metadata must be short strings, numbers, booleans or null.`);
+        return new GraphError(
+          'invalid',
+          `Event ${change.event.op || '(no op)'}: metadata must be short strings, numbers, booleans or null.`,
+        );
       }
       emit(change.event.op, change.event.objectId, checked.data);
       return null;

@@ -10,9 +10,11 @@ import { TestCanvas } from './test-canvas.ts';
 const IMAGE_A = 'a'.repeat(64);
 
 function texts(canvas: TestCanvas, nodeId: string): string[] {
-  return canvas.compiled(nodeId).messages.map((message) =>
-    message.content.map((part) => (part.type === 'text' ? part.text : `<image ${part.hash.slice(0, 4)}>`)).join('|'),
-  );
+  return canvas
+    .compiled(nodeId)
+    .messages.map((message) =>
+      message.content.map((part) => (part.type === 'text' ? part.text : `<image ${part.hash.slice(0, 4)}>`)).join('|'),
+    );
 }
 
 describe('compile robustness', () => {
@@ -34,7 +36,11 @@ describe('attachments stay hashable', () => {
     const document = new TestCanvas().document();
     const canvas = new TestCanvas({ document: { ...document, attachments: [attachment] } });
     const target = canvas.addQuestion('T', { attachments: [IMAGE_A] });
-    expect(canvas.compiled(target).messages.at(-1)!.content[1]).toEqual({ type: 'image', hash: IMAGE_A, mediaType: 'image/\ufffd' });
+    expect(canvas.compiled(target).messages.at(-1)!.content[1]).toEqual({
+      type: 'image',
+      hash: IMAGE_A,
+      mediaType: 'image/\ufffd',
+    });
     const built = canvas.dispatch(target);
     expect(built.requestHash).toBe(hashCanonical(built.request));
   });
@@ -92,8 +98,18 @@ describe('any text can be sent', () => {
     );
     const text = fc.string({ unit, maxLength: 120 });
     const spec = fc.record({
-      nodes: fc.array(fc.record({ kind: fc.constantFrom('question', 'note', 'material'), text, answer: fc.option(text) }), { minLength: 2, maxLength: 7 }),
-      wires: fc.array(fc.record({ from: fc.nat(), to: fc.nat(), kind: fc.constantFrom('solid', 'quote', 'full') as fc.Arbitrary<'solid' | 'quote' | 'full'> }), { maxLength: 12 }),
+      nodes: fc.array(
+        fc.record({ kind: fc.constantFrom('question', 'note', 'material'), text, answer: fc.option(text) }),
+        { minLength: 2, maxLength: 7 },
+      ),
+      wires: fc.array(
+        fc.record({
+          from: fc.nat(),
+          to: fc.nat(),
+          kind: fc.constantFrom('solid', 'quote', 'full') as fc.Arbitrary<'solid' | 'quote' | 'full'>,
+        }),
+        { maxLength: 12 },
+      ),
     });
     fc.assert(
       fc.property(spec, ({ nodes, wires }) => {
@@ -110,9 +126,11 @@ describe('any text can be sent', () => {
           const from = wire.from % ids.length;
           const to = wire.to % ids.length;
           if (from >= to || nodes[to]!.kind !== 'question') continue;
-          canvas.tryApply(wire.kind === 'solid'
-            ? { type: 'wire', from: ids[from]!, to: ids[to]!, kind: 'solid' }
-            : { type: 'wire', from: ids[from]!, to: ids[to]!, kind: 'dashed', depth: wire.kind });
+          canvas.tryApply(
+            wire.kind === 'solid'
+              ? { type: 'wire', from: ids[from]!, to: ids[to]!, kind: 'solid' }
+              : { type: 'wire', from: ids[from]!, to: ids[to]!, kind: 'dashed', depth: wire.kind },
+          );
         }
         nodes.forEach((node, index) => {
           if (node.kind !== 'question') return;

@@ -9,9 +9,11 @@ const IMAGE_A = 'a'.repeat(64);
 const IMAGE_B = 'b'.repeat(64);
 
 function texts(canvas: TestCanvas, nodeId: string): string[] {
-  return canvas.compiled(nodeId).messages.map((message) =>
-    message.content.map((part) => (part.type === 'text' ? part.text : `<image ${part.hash.slice(0, 4)}>`)).join('|'),
-  );
+  return canvas
+    .compiled(nodeId)
+    .messages.map((message) =>
+      message.content.map((part) => (part.type === 'text' ? part.text : `<image ${part.hash.slice(0, 4)}>`)).join('|'),
+    );
 }
 
 function golden(canvas: TestCanvas, nodeId: string): string {
@@ -92,7 +94,12 @@ describe('compile order (C5)', () => {
     canvas.wire(material, parent);
     canvas.wire(reference, parent, 'quote');
     canvas.wire(parent, target);
-    expect(canvas.compiled(target).sources.map((source) => source.layer)).toEqual(['materials', 'references', 'chain', 'question']);
+    expect(canvas.compiled(target).sources.map((source) => source.layer)).toEqual([
+      'materials',
+      'references',
+      'chain',
+      'question',
+    ]);
   });
 
   it('treats a material wired dashed as a material, and a reference already in the chain as chain only', () => {
@@ -174,7 +181,14 @@ describe('compile exclusions and attachments', () => {
     const question = canvas.addQuestion('Q');
     canvas.answer(question, 'A');
     const mirror = canvas.addMirror({
-      runner: 'pi', sessionId: 's', turnKey: 'pi:s#1', turnNumber: 1, question: 'MQ', answer: 'MA', model: null, at: null,
+      runner: 'pi',
+      sessionId: 's',
+      turnKey: 'pi:s#1',
+      turnNumber: 1,
+      question: 'MQ',
+      answer: 'MA',
+      model: null,
+      at: null,
       steps: [{ name: 'Write', op: 'write', inputSummary: '', files: ['/w/x.ts'], resultSummary: '', isError: false }],
       delegatedBy: null,
     });
@@ -186,10 +200,23 @@ describe('compile exclusions and attachments', () => {
     canvas.wire(mirror, target);
     const partIds = () => canvas.compiled(target).sources.flatMap((source) => source.contentPartIds);
     expect(partIds()).toEqual([
-      `${material}:material`, `${reference}:reference`, `${note}:note`, `${question}:question`, `${question}:answer`,
-      `${mirror}:question`, `${mirror}:answer`, `${mirror}:execution`, `${target}:question`,
+      `${material}:material`,
+      `${reference}:reference`,
+      `${note}:note`,
+      `${question}:question`,
+      `${question}:answer`,
+      `${mirror}:question`,
+      `${mirror}:answer`,
+      `${mirror}:execution`,
+      `${target}:question`,
     ]);
-    for (const part of [`${material}:material`, `${reference}:reference`, `${note}:note`, `${question}:question`, `${mirror}:execution`]) {
+    for (const part of [
+      `${material}:material`,
+      `${reference}:reference`,
+      `${note}:note`,
+      `${question}:question`,
+      `${mirror}:execution`,
+    ]) {
       canvas.exclude(target, part);
       expect(partIds()).not.toContain(part);
     }
@@ -208,7 +235,11 @@ describe('compile exclusions and attachments', () => {
     canvas.wire(second, target);
     expect(texts(canvas, target)).toEqual(['Q1|<image aaaa>|<image bbbb>', 'Q2', 'T']);
     expect(canvas.compiled(target).attachments).toEqual([IMAGE_A, IMAGE_B]);
-    expect(canvas.compiled(target).sources[0]!.contentPartIds).toEqual([`${first}:question`, `attachment:${IMAGE_A}`, `attachment:${IMAGE_B}`]);
+    expect(canvas.compiled(target).sources[0]!.contentPartIds).toEqual([
+      `${first}:question`,
+      `attachment:${IMAGE_A}`,
+      `attachment:${IMAGE_B}`,
+    ]);
   });
 
   it('never includes archived nodes, at any layer, while keeping the wiring behind them', () => {
@@ -238,8 +269,22 @@ describe('compile exclusions and attachments', () => {
       model: null,
       at: null,
       steps: [
-        { name: 'Read', op: 'read', inputSummary: 'src/a.ts', files: ['/p/src/a.ts'], resultSummary: 'secret body', isError: false },
-        { name: 'Edit', op: 'edit', inputSummary: 'src/a.ts', files: ['/p/src/a.ts', '/p/src/b.ts'], resultSummary: 'ok', isError: false },
+        {
+          name: 'Read',
+          op: 'read',
+          inputSummary: 'src/a.ts',
+          files: ['/p/src/a.ts'],
+          resultSummary: 'secret body',
+          isError: false,
+        },
+        {
+          name: 'Edit',
+          op: 'edit',
+          inputSummary: 'src/a.ts',
+          files: ['/p/src/a.ts', '/p/src/b.ts'],
+          resultSummary: 'ok',
+          isError: false,
+        },
       ],
       delegatedBy: null,
     });
@@ -281,7 +326,9 @@ describe('compile exclusions and attachments', () => {
     const second = compile(canvas.graph, target, { estimateTokens: (text) => text.length });
     expect(hashCanonical(first.messages)).toBe(hashCanonical(second.messages));
     expect(first.tokens.question).toBe(1);
-    expect(first.tokens.total).toBe(first.tokens.materials + first.tokens.references + first.tokens.chain + first.tokens.question);
+    expect(first.tokens.total).toBe(
+      first.tokens.materials + first.tokens.references + first.tokens.chain + first.tokens.question,
+    );
     expect(second.tokens.materials).toBe(texts(canvas, target)[0]!.length);
   });
 
@@ -316,7 +363,12 @@ describe('golden compiled output', () => {
       fetchedAt: 1_700_000_000_000,
       title: 'A page',
     });
-    const pdf = canvas.addMaterial('Paper', 'Passage.', { type: 'pdf', fileName: 'paper.pdf', pages: [3, 4], documentHash: null });
+    const pdf = canvas.addMaterial('Paper', 'Passage.', {
+      type: 'pdf',
+      fileName: 'paper.pdf',
+      pages: [3, 4],
+      documentHash: null,
+    });
     const source = canvas.addQuestion('Side question?');
     canvas.answer(source, 'Side answer.');
     const target = canvas.addQuestion('Main question?');
@@ -340,7 +392,10 @@ describe('golden compiled output', () => {
     const full = canvas.addQuestion('Full target?');
     canvas.wire(source, quoted, 'quote');
     canvas.wire(source, full, 'full');
-    const both = { quote: JSON.parse(golden(canvas, quoted)) as unknown, full: JSON.parse(golden(canvas, full)) as unknown };
+    const both = {
+      quote: JSON.parse(golden(canvas, quoted)) as unknown,
+      full: JSON.parse(golden(canvas, full)) as unknown,
+    };
     await expect(`${JSON.stringify(both, null, 2)}\n`).toMatchFileSnapshot('./__golden__/quote-vs-full.json');
   });
 

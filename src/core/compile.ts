@@ -30,5 +30,11 @@ export function compile(graph: Graph, nodeId: string, options: CompileOptions = 
     tokens[assembled.sources[index]!.layer] += count;
     tokens.total += count;
   });
-  return { nodeId, messages: assembled.messages, sources: assembled.sources, tokens, attachments: assembled.attachments };
+  return {
+    nodeId,
+    messages: assembled.messages,
+    sources: assembled.sources,
+    tokens,
+    attachments: assembled.attachments,
+  };
 }

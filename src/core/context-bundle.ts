@@ -11,7 +11,11 @@ export interface ContextBundleOptions {
 }
 
 /** C26: a node's compiled context with its sources and request hash, portable to other tools. */
-export function buildContextBundle(graph: Graph, compiled: CompiledContext, options: ContextBundleOptions): ContextBundle {
+export function buildContextBundle(
+  graph: Graph,
+  compiled: CompiledContext,
+  options: ContextBundleOptions,
+): ContextBundle {
   const built = buildRequest(compiled, { model: options.model, images: options.images ?? true });
   return {
     format: CONTEXT_BUNDLE_FORMAT,

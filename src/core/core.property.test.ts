@@ -20,7 +20,13 @@ const HASH = (seed: number) => seed.toString(16).padStart(64, '0');
 const KINDS = ['question', 'question', 'question', 'note', 'material', 'mirror'] as const;
 
 interface Spec {
-  nodes: { kind: (typeof KINDS)[number]; createdAt: number; archived: boolean; answered: boolean; autoRerun: boolean }[];
+  nodes: {
+    kind: (typeof KINDS)[number];
+    createdAt: number;
+    archived: boolean;
+    answered: boolean;
+    autoRerun: boolean;
+  }[];
   edges: { from: number; to: number; kind: 'solid' | 'quote' | 'full' }[];
 }
 
@@ -39,9 +45,17 @@ const specArbitrary: fc.Arbitrary<Spec> = fc.integer({ min: 2, max: 10 }).chain(
     ),
     edges: fc.uniqueArray(
       fc
-        .record({ a: fc.integer({ min: 0, max: count - 1 }), b: fc.integer({ min: 0, max: count - 1 }), kind: fc.constantFrom('solid', 'solid', 'quote', 'full') })
+        .record({
+          a: fc.integer({ min: 0, max: count - 1 }),
+          b: fc.integer({ min: 0, max: count - 1 }),
+          kind: fc.constantFrom('solid', 'solid', 'quote', 'full'),
+        })
         .filter(({ a, b }) => a !== b)
-        .map(({ a, b, kind }) => ({ from: Math.min(a, b), to: Math.max(a, b), kind: kind as 'solid' | 'quote' | 'full' })),
+        .map(({ a, b, kind }) => ({
+          from: Math.min(a, b),
+          to: Math.max(a, b),
+          kind: kind as 'solid' | 'quote' | 'full',
+        })),
       { selector: (edge) => `${edge.from}-${edge.to}`, maxLength: count * 2 },
     ),
   }),
@@ -92,7 +106,16 @@ function nodeOf(spec: Spec['nodes'][number], index: number): CanvasNode {
           answer: `mirror answer ${marker(index)}`,
           model: null,
           at: null,
-          steps: [{ name: 'Edit', op: 'edit', inputSummary: `edit ${marker(index)}`, files: [`/w/${marker(index)}.ts`], resultSummary: '', isError: false }],
+          steps: [
+            {
+              name: 'Edit',
+              op: 'edit',
+              inputSummary: `edit ${marker(index)}`,
+              files: [`/w/${marker(index)}.ts`],
+              resultSummary: '',
+              isError: false,
+            },
+          ],
           delegatedBy: null,
         },
         question: `mirror question ${marker(index)}`,
@@ -113,10 +136,21 @@ function wireOf(edge: Spec['edges'][number], index: number): Wire {
  * answer changes become stale, as on a real canvas.
  */
 function buildGraph(spec: Spec): Graph {
-  const document: CanvasDocument = emptyCanvasDocument({ id: 'c', name: 'random', workingDirectory: null, createdAt: 0 });
+  const document: CanvasDocument = emptyCanvasDocument({
+    id: 'c',
+    name: 'random',
+    workingDirectory: null,
+    createdAt: 0,
+  });
   document.nodes = spec.nodes.map(nodeOf);
   document.wires = spec.edges.map(wireOf);
-  document.attachments = [0, 1].map((seed) => ({ hash: HASH(seed), mediaType: 'image/png', name: `i${seed}.png`, byteLength: 1, dataBase64: 'AA==' }));
+  document.attachments = [0, 1].map((seed) => ({
+    hash: HASH(seed),
+    mediaType: 'image/png',
+    name: `i${seed}.png`,
+    byteLength: 1,
+    dataBase64: 'AA==',
+  }));
   let graph = graphFromDocument(document);
   let clock = 100;
   let counter = 0;
@@ -132,7 +166,16 @@ function buildGraph(spec: Spec): Graph {
     apply({
       type: 'add-version',
       nodeId: id,
-      version: { text: `answer ${marker(index)}`, question: 'q', model: 'm', requestHash: null, ...upstreamSnapshot(graph, id), origin: 'generated', status: 'complete', branchOf: null },
+      version: {
+        text: `answer ${marker(index)}`,
+        question: 'q',
+        model: 'm',
+        requestHash: null,
+        ...upstreamSnapshot(graph, id),
+        origin: 'generated',
+        status: 'complete',
+        branchOf: null,
+      },
     });
   });
   // Re-answer the first answered node after everything, so some downstream answers go stale.
@@ -142,7 +185,16 @@ function buildGraph(spec: Spec): Graph {
     apply({
       type: 'add-version',
       nodeId: id,
-      version: { text: `answer again ${marker(first)}`, question: 'q', model: 'm', requestHash: null, ...upstreamSnapshot(graph, id), origin: 'generated', status: 'complete', branchOf: null },
+      version: {
+        text: `answer again ${marker(first)}`,
+        question: 'q',
+        model: 'm',
+        requestHash: null,
+        ...upstreamSnapshot(graph, id),
+        origin: 'generated',
+        status: 'complete',
+        branchOf: null,
+      },
     });
   }
   spec.nodes.forEach((node, index) => {
@@ -152,7 +204,9 @@ function buildGraph(spec: Spec): Graph {
 }
 
 function compilable(graph: Graph): string[] {
-  return [...graph.nodes.values()].filter((node) => node.kind === 'question' || node.kind === 'mirror').map((node) => node.id);
+  return [...graph.nodes.values()]
+    .filter((node) => node.kind === 'question' || node.kind === 'mirror')
+    .map((node) => node.id);
 }
 
 function shuffled<T>(items: readonly T[], keys: readonly number[]): T[] {
@@ -165,24 +219,28 @@ function shuffled<T>(items: readonly T[], keys: readonly number[]): T[] {
 describe('compile properties on random DAGs', () => {
   it('is deterministic and independent of the insertion order of nodes and wires', () => {
     fc.assert(
-      fc.property(specArbitrary, fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 20 }), (spec, keys) => {
-        const graph = buildGraph(spec);
-        const document = documentFromGraph(graph);
-        const reordered = graphFromDocument({
-          ...document,
-          nodes: shuffled(document.nodes, keys),
-          wires: shuffled(document.wires, [...keys].reverse()),
-        });
-        const stale = shownStale(graph, computeStaleFull(graph));
-        const staleReordered = shownStale(reordered, computeStaleFull(reordered));
-        expect([...staleReordered].sort()).toEqual([...stale].sort());
-        for (const id of compilable(graph)) {
-          const once = canonicalJson(compile(graph, id, { stale }));
-          expect(canonicalJson(compile(graph, id, { stale }))).toBe(once);
-          expect(canonicalJson(compile(reordered, id, { stale: staleReordered }))).toBe(once);
-          expect(upstreamFingerprint(reordered, id)).toBe(upstreamFingerprint(graph, id));
-        }
-      }),
+      fc.property(
+        specArbitrary,
+        fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 20 }),
+        (spec, keys) => {
+          const graph = buildGraph(spec);
+          const document = documentFromGraph(graph);
+          const reordered = graphFromDocument({
+            ...document,
+            nodes: shuffled(document.nodes, keys),
+            wires: shuffled(document.wires, [...keys].reverse()),
+          });
+          const stale = shownStale(graph, computeStaleFull(graph));
+          const staleReordered = shownStale(reordered, computeStaleFull(reordered));
+          expect([...staleReordered].sort()).toEqual([...stale].sort());
+          for (const id of compilable(graph)) {
+            const once = canonicalJson(compile(graph, id, { stale }));
+            expect(canonicalJson(compile(graph, id, { stale }))).toBe(once);
+            expect(canonicalJson(compile(reordered, id, { stale: staleReordered }))).toBe(once);
+            expect(upstreamFingerprint(reordered, id)).toBe(upstreamFingerprint(graph, id));
+          }
+        },
+      ),
       { numRuns: 120 },
     );
   });
@@ -196,9 +254,13 @@ describe('compile properties on random DAGs', () => {
           messages.push({ role: 'user', content: [{ type: 'text', text: '' }] });
           const digests = messages.map((message) => [
             message.role,
-            message.content.map((part) => (part.type === 'text' ? sha256Hex(part.text) : `image:${part.hash}:${part.mediaType}`)),
+            message.content.map((part) =>
+              part.type === 'text' ? sha256Hex(part.text) : `image:${part.hash}:${part.mediaType}`,
+            ),
           ]);
-          expect(upstreamFingerprint(graph, id)).toBe(hashCanonical({ format: 'weft.fingerprint', version: 1, messages: digests }));
+          expect(upstreamFingerprint(graph, id)).toBe(
+            hashCanonical({ format: 'weft.fingerprint', version: 1, messages: digests }),
+          );
         }
       }),
       { numRuns: 60 },
@@ -236,12 +298,20 @@ describe('compile properties on random DAGs', () => {
           const before = partIds(graph, id);
           const beforeText = textPartIds(graph, id);
           // Attachments are de-duplicated by hash across the whole context.
-          const images = compile(graph, id).messages.flatMap((message) => message.content.flatMap((part) => (part.type === 'image' ? [part.hash] : [])));
+          const images = compile(graph, id).messages.flatMap((message) =>
+            message.content.flatMap((part) => (part.type === 'image' ? [part.hash] : [])),
+          );
           expect(new Set(images).size).toBe(images.length);
-          const owners = [...new Set(compile(graph, id).sources.map((source) => source.nodeId))].filter((owner) => owner !== id);
+          const owners = [...new Set(compile(graph, id).sources.map((source) => source.nodeId))].filter(
+            (owner) => owner !== id,
+          );
           // The target's own question is never excluded; every other part and every upstream node can be.
           for (const excluded of [...new Set(before)].filter((part) => part !== `${id}:question`).concat(owners)) {
-            const result = applyChange(graph, { type: 'exclude-part', nodeId: id, partId: excluded }, { now: 1_000_000, newId: () => 'x' });
+            const result = applyChange(
+              graph,
+              { type: 'exclude-part', nodeId: id, partId: excluded },
+              { now: 1_000_000, newId: () => 'x' },
+            );
             if (!result.ok) throw result.error;
             const after = partIds(result.value.graph, id);
             const gone = (part: string) => part === excluded || part.startsWith(`${excluded}:`);
@@ -307,13 +377,30 @@ describe('compile properties on random DAGs', () => {
 const changeArbitrary = (count: number): fc.Arbitrary<GraphChange> => {
   const node = fc.integer({ min: 0, max: count - 1 }).map((index) => `node-${index}`);
   return fc.oneof(
-    fc.record({ type: fc.constant('edit-node' as const), nodeId: node, patch: fc.record({ question: fc.string({ maxLength: 4 }) }) }),
-    fc.record({ type: fc.constant('edit-node' as const), nodeId: node, patch: fc.record({ text: fc.string({ maxLength: 4 }) }) }),
+    fc.record({
+      type: fc.constant('edit-node' as const),
+      nodeId: node,
+      patch: fc.record({ question: fc.string({ maxLength: 4 }) }),
+    }),
+    fc.record({
+      type: fc.constant('edit-node' as const),
+      nodeId: node,
+      patch: fc.record({ text: fc.string({ maxLength: 4 }) }),
+    }),
     fc.record({ type: fc.constantFrom('archive' as const, 'unarchive' as const), nodeId: node }),
     fc.record({ type: fc.constant('delete-node' as const), nodeId: node }),
     fc.record({ type: fc.constant('wire' as const), from: node, to: node, kind: fc.constant('solid' as const) }),
-    fc.record({ type: fc.constant('wire' as const), from: node, to: node, kind: fc.constant('dashed' as const), depth: fc.constantFrom('quote' as const, 'full' as const) }),
-    fc.record({ type: fc.constant('unwire' as const), wireId: fc.integer({ min: 0, max: count * 2 }).map((index) => `wire-${index}`) }),
+    fc.record({
+      type: fc.constant('wire' as const),
+      from: node,
+      to: node,
+      kind: fc.constant('dashed' as const),
+      depth: fc.constantFrom('quote' as const, 'full' as const),
+    }),
+    fc.record({
+      type: fc.constant('unwire' as const),
+      wireId: fc.integer({ min: 0, max: count * 2 }).map((index) => `wire-${index}`),
+    }),
     fc.record({
       type: fc.constant('set-wire-kind' as const),
       wireId: fc.integer({ min: 0, max: count * 2 }).map((index) => `wire-${index}`),
@@ -321,7 +408,11 @@ const changeArbitrary = (count: number): fc.Arbitrary<GraphChange> => {
       depth: fc.constantFrom('quote' as const, 'full' as const),
     }),
     fc.record({ type: fc.constant('exclude-part' as const), nodeId: node, partId: node.map((id) => `${id}:answer`) }),
-    fc.record({ type: fc.constantFrom('exclude-part' as const, 'include-part' as const), nodeId: node, partId: fc.oneof(node, fc.constant(`attachment:${HASH(0)}`)) }),
+    fc.record({
+      type: fc.constantFrom('exclude-part' as const, 'include-part' as const),
+      nodeId: node,
+      partId: fc.oneof(node, fc.constant(`attachment:${HASH(0)}`)),
+    }),
     fc.record({
       type: fc.constant('set-wire-kind' as const),
       wireId: fc.integer({ min: 0, max: count * 2 }).map((index) => `wire-${index}`),
@@ -330,13 +421,24 @@ const changeArbitrary = (count: number): fc.Arbitrary<GraphChange> => {
     // A question names an image whose record arrives later (its media type changes what descendants see).
     {
       weight: 3,
-      arbitrary: fc.record({ type: fc.constant('edit-node' as const), nodeId: node, patch: fc.constant({ attachments: [HASH(2)] }) }),
+      arbitrary: fc.record({
+        type: fc.constant('edit-node' as const),
+        nodeId: node,
+        patch: fc.constant({ attachments: [HASH(2)] }),
+      }),
     },
     {
       weight: 3,
-      arbitrary: fc.constant({ type: 'add-attachment' as const, attachment: { hash: HASH(2), mediaType: 'image/jpeg', name: 'late.jpg', byteLength: 1, dataBase64: 'AA==' } }),
+      arbitrary: fc.constant({
+        type: 'add-attachment' as const,
+        attachment: { hash: HASH(2), mediaType: 'image/jpeg', name: 'late.jpg', byteLength: 1, dataBase64: 'AA==' },
+      }),
     },
-    fc.record({ type: fc.constant('add-version' as const), nodeId: node, version: fc.constant(null) }) as unknown as fc.Arbitrary<GraphChange>,
+    fc.record({
+      type: fc.constant('add-version' as const),
+      nodeId: node,
+      version: fc.constant(null),
+    }) as unknown as fc.Arbitrary<GraphChange>,
     // Marker for "select the node's first version" (its id is only known at run time).
     fc.record({ type: fc.constant('select-version' as const), nodeId: node, versionId: fc.constant('') }),
   ) as fc.Arbitrary<GraphChange>;
@@ -346,7 +448,9 @@ describe('incremental staleness', () => {
   it('equals a full recompute after random change sequences', () => {
     fc.assert(
       fc.property(
-        specArbitrary.chain((spec) => fc.tuple(fc.constant(spec), fc.array(changeArbitrary(spec.nodes.length), { maxLength: 12 }))),
+        specArbitrary.chain((spec) =>
+          fc.tuple(fc.constant(spec), fc.array(changeArbitrary(spec.nodes.length), { maxLength: 12 })),
+        ),
         ([spec, changes]) => {
           let graph = buildGraph(spec);
           const tracker = new StaleTracker(graph);
@@ -357,14 +461,27 @@ describe('incremental staleness', () => {
             const first = graph.nodes.get(raw.type === 'select-version' ? raw.nodeId : '');
             const change: GraphChange =
               raw.type === 'select-version'
-                ? { type: 'select-version', nodeId: raw.nodeId, versionId: first?.kind === 'question' ? (first.versions[0]?.id ?? 'none') : 'none' }
-                : raw.type === 'add-version'
                 ? {
-                    type: 'add-version',
+                    type: 'select-version',
                     nodeId: raw.nodeId,
-                    version: { text: 'regenerated', question: 'q', model: 'm', requestHash: null, ...safeSnapshot(graph, raw.nodeId), origin: 'generated', status: 'complete', branchOf: null },
+                    versionId: first?.kind === 'question' ? (first.versions[0]?.id ?? 'none') : 'none',
                   }
-                : raw;
+                : raw.type === 'add-version'
+                  ? {
+                      type: 'add-version',
+                      nodeId: raw.nodeId,
+                      version: {
+                        text: 'regenerated',
+                        question: 'q',
+                        model: 'm',
+                        requestHash: null,
+                        ...safeSnapshot(graph, raw.nodeId),
+                        origin: 'generated',
+                        status: 'complete',
+                        branchOf: null,
+                      },
+                    }
+                  : raw;
             const result = applyChange(graph, change, { now: clock++, newId: () => `id-${clock++}` });
             if (!result.ok) continue;
             graph = result.value.graph;
@@ -375,7 +492,9 @@ describe('incremental staleness', () => {
             const fresh = graphFromDocument(documentFromGraph(graph));
             const full = computeStaleFull(fresh);
             for (const id of compilable(graph)) {
-              expect(canonicalJson(compile(graph, id, { stale: full.stale }))).toBe(canonicalJson(compile(fresh, id, { stale: full.stale })));
+              expect(canonicalJson(compile(graph, id, { stale: full.stale }))).toBe(
+                canonicalJson(compile(fresh, id, { stale: full.stale })),
+              );
             }
             expect([...tracker.stale].sort()).toEqual([...full.stale].sort());
             expect(new Map([...tracker.fingerprints].sort())).toEqual(new Map([...full.fingerprints].sort()));
@@ -390,6 +509,7 @@ describe('incremental staleness', () => {
 
 function safeSnapshot(graph: Graph, nodeId: string): { upstreamFingerprint: string; upstreamParts: [] } {
   const node = graph.nodes.get(nodeId);
-  if (!node || (node.kind !== 'question' && node.kind !== 'mirror')) return { upstreamFingerprint: HASH(7), upstreamParts: [] };
+  if (!node || (node.kind !== 'question' && node.kind !== 'mirror'))
+    return { upstreamFingerprint: HASH(7), upstreamParts: [] };
   return { upstreamFingerprint: upstreamFingerprint(graph, nodeId), upstreamParts: [] };
 }

@@ -55,16 +55,29 @@ describe('demoCanvas', () => {
     const text = JSON.stringify(compiled.messages);
     expect(text).not.toContain(archived.kind === 'question' ? archived.question : '?');
     expect(compiled.sources.map((source) => source.layer)).toEqual([
-      'materials', 'materials', 'references', 'references', 'chain', 'chain', 'chain', 'chain', 'chain', 'question',
+      'materials',
+      'materials',
+      'references',
+      'references',
+      'chain',
+      'chain',
+      'chain',
+      'chain',
+      'chain',
+      'question',
     ]);
     // A question asked below the stale answer receives it with the mark.
-    const below = applyChange(graph, {
-      type: 'batch',
-      changes: [
-        { type: 'add-node', node: { kind: 'question', question: 'And at dusk?', id: 'below' } },
-        { type: 'wire', from: staleId!, to: 'below', kind: 'solid' },
-      ],
-    }, { now: 1_780_000_100_000, newId: () => 'w-below' });
+    const below = applyChange(
+      graph,
+      {
+        type: 'batch',
+        changes: [
+          { type: 'add-node', node: { kind: 'question', question: 'And at dusk?', id: 'below' } },
+          { type: 'wire', from: staleId!, to: 'below', kind: 'solid' },
+        ],
+      },
+      { now: 1_780_000_100_000, newId: () => 'w-below' },
+    );
     if (!below.ok) throw below.error;
     const downstream = compile(below.value.graph, 'below', { stale: shownStale(graph, state) });
     const answer = downstream.messages[downstream.messages.length - 2]!.content[0]!;

@@ -25,7 +25,8 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
   };
   const add = (node: NodeDraft) => apply({ type: 'add-node', node })[0]!;
   const solid = (from: string, to: string) => apply({ type: 'wire', from, to, kind: 'solid' });
-  const dashed = (from: string, to: string, depth: 'quote' | 'full') => apply({ type: 'wire', from, to, kind: 'dashed', depth });
+  const dashed = (from: string, to: string, depth: 'quote' | 'full') =>
+    apply({ type: 'wire', from, to, kind: 'dashed', depth });
   const answer = (nodeId: string, text: string) => {
     const node = graph.nodes.get(nodeId);
     apply({
@@ -85,9 +86,21 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
     },
   })[0]!;
 
-  const first = add({ kind: 'question', question: 'How much more is blue light scattered than red, and why?', position: { x: 400, y: 0 } });
-  const second = add({ kind: 'question', question: 'Then why is the daytime sky blue rather than violet?', position: { x: 400, y: 280 } });
-  const third = add({ kind: 'question', question: 'Why does the sky turn red and orange at sunset?', position: { x: 400, y: 560 } });
+  const first = add({
+    kind: 'question',
+    question: 'How much more is blue light scattered than red, and why?',
+    position: { x: 400, y: 0 },
+  });
+  const second = add({
+    kind: 'question',
+    question: 'Then why is the daytime sky blue rather than violet?',
+    position: { x: 400, y: 280 },
+  });
+  const third = add({
+    kind: 'question',
+    question: 'Why does the sky turn red and orange at sunset?',
+    position: { x: 400, y: 560 },
+  });
   const note = add({
     kind: 'note',
     text: 'A note wired solid joins the chain as my own words: keep answers to the physics, in three sentences or fewer.',
@@ -101,7 +114,11 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
   const mie = add({ kind: 'question', question: 'What is Mie scattering?', position: { x: 820, y: -40 } });
   const clouds = add({ kind: 'question', question: 'Why are clouds white, then?', position: { x: 820, y: 200 } });
   const water = add({ kind: 'question', question: 'What colour is pure water itself?', position: { x: 1240, y: 400 } });
-  const sea = add({ kind: 'question', question: 'Does the sea look blue for the same reason?', position: { x: 820, y: 400 } });
+  const sea = add({
+    kind: 'question',
+    question: 'Does the sea look blue for the same reason?',
+    position: { x: 820, y: 400 },
+  });
 
   solid(notes, first);
   solid(first, second);
@@ -114,15 +131,36 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
   dashed(sea, second, 'full');
   dashed(clouds, third, 'quote');
 
-  answer(mie, 'Mie scattering is scattering by particles about as large as the wavelength or larger, such as cloud droplets. It depends only weakly on wavelength and sends most light forward.');
-  answer(clouds, 'Cloud droplets are large enough for Mie scattering, which treats all visible wavelengths about equally, so the scattered light stays white.');
-  answer(water, 'Very slightly blue: water molecules absorb a little red light, which only shows over metres of depth.');
-  answer(sea, 'Only partly. The sea reflects the sky, but water also absorbs red light slightly, so deep water looks blue even under grey skies.');
-  answer(discarded, 'No. The sky is blue over deserts and far from any ocean; the colour comes from scattering in the air itself.');
+  answer(
+    mie,
+    'Mie scattering is scattering by particles about as large as the wavelength or larger, such as cloud droplets. It depends only weakly on wavelength and sends most light forward.',
+  );
+  answer(
+    clouds,
+    'Cloud droplets are large enough for Mie scattering, which treats all visible wavelengths about equally, so the scattered light stays white.',
+  );
+  answer(
+    water,
+    'Very slightly blue: water molecules absorb a little red light, which only shows over metres of depth.',
+  );
+  answer(
+    sea,
+    'Only partly. The sea reflects the sky, but water also absorbs red light slightly, so deep water looks blue even under grey skies.',
+  );
+  answer(
+    discarded,
+    'No. The sky is blue over deserts and far from any ocean; the colour comes from scattering in the air itself.',
+  );
   apply({ type: 'archive', nodeId: discarded });
-  answer(first, 'Scattering by air molecules grows as 1/λ⁴, so 450 nm blue light is scattered about (700/450)⁴ ≈ 5.5 times more than 700 nm red light.');
+  answer(
+    first,
+    'Scattering by air molecules grows as 1/λ⁴, so 450 nm blue light is scattered about (700/450)⁴ ≈ 5.5 times more than 700 nm red light.',
+  );
   answer(second, 'Violet is scattered even more, but sunlight has less violet and our eyes are less sensitive to it.');
-  answer(third, 'At sunset light crosses much more air, so most blue is scattered out of the direct beam and the remaining light is red and orange.');
+  answer(
+    third,
+    'At sunset light crosses much more air, so most blue is scattered out of the direct beam and the remaining light is red and orange.',
+  );
   // A newer version of the answer above: the sunset answer was written against the old one,
   // so its recorded fingerprint no longer matches and it shows as stale until replayed.
   answer(

@@ -5,7 +5,13 @@ import type { EventRecord } from '../../protocol/event-record.ts';
 function log(count: number): EventRecord[] {
   const events: EventRecord[] = [];
   for (let index = 0; index < count; index += 1) {
-    events.push(appendEvent(events, { op: 'edit', objectId: `n${index}`, meta: { fields: 'question' } }, { now: 1_700_000_000_000 + index, newId: () => `e${index}` }));
+    events.push(
+      appendEvent(
+        events,
+        { op: 'edit', objectId: `n${index}`, meta: { fields: 'question' } },
+        { now: 1_700_000_000_000 + index, newId: () => `e${index}` },
+      ),
+    );
   }
   return events;
 }
@@ -34,11 +40,19 @@ describe('event log (C10)', () => {
   });
 
   it('exports RFC 4180 CSV with quoting and formula guarding', () => {
-    const events = [appendEvent([], { op: 'edit', objectId: '=cmd()', meta: { fields: 'question,text' } }, { now: 0, newId: () => 'e"1' })];
+    const events = [
+      appendEvent(
+        [],
+        { op: 'edit', objectId: '=cmd()', meta: { fields: 'question,text' } },
+        { now: 0, newId: () => 'e"1' },
+      ),
+    ];
     const csv = eventsToCsv(events);
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe('id,at,time,op,objectId,meta,prevHash,hash');
-    expect(lines[1]).toBe(`"e""1",0,1970-01-01T00:00:00.000Z,edit,'=cmd(),"{""fields"":""question,text""}",,${events[0]!.hash}`);
+    expect(lines[1]).toBe(
+      `"e""1",0,1970-01-01T00:00:00.000Z,edit,'=cmd(),"{""fields"":""question,text""}",,${events[0]!.hash}`,
+    );
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 });
@@ -62,7 +76,10 @@ describe('event log against crafted input', () => {
     for (const [index, objectId] of cells.entries()) {
       events.push(appendEvent(events, { op: 'edit', objectId, meta: {} }, { now: index, newId: () => `e${index}` }));
     }
-    const rows = eventsToCsv(events).split('\r\n').slice(1, -1).map((row) => row.split(',')[4]);
+    const rows = eventsToCsv(events)
+      .split('\r\n')
+      .slice(1, -1)
+      .map((row) => row.split(',')[4]);
     expect(rows.slice(0, 4)).toEqual(["'=1+1", "'+1", "'-1", "'@SUM(A1)"]);
     expect(eventsToCsv(events)).toContain(`,'\tx,`);
     expect(eventsToCsv(events)).toContain(`,"'\rx",`);

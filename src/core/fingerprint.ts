@@ -27,7 +27,12 @@ const OPENING_LENGTH = 240;
 const BLANK: WalkOptions = { stale: NO_STALE, blankOwn: true };
 
 function walkBlank(graph: Graph, nodeId: string, sink: ContextSink, session?: FingerprintSession): ContextEmitter {
-  return walkContext(graph, partitionUpstream(graph, nodeId), { ...BLANK, referenceMemo: session?.referenceMemo ?? new Map() }, sink);
+  return walkContext(
+    graph,
+    partitionUpstream(graph, nodeId),
+    { ...BLANK, referenceMemo: session?.referenceMemo ?? new Map() },
+    sink,
+  );
 }
 
 /**
@@ -44,7 +49,13 @@ function extendedParent(graph: Graph, nodeId: string): CanvasNode | null {
   const wire = graph.wires.get(incoming[0]!)!;
   if (wire.kind !== 'solid') return null;
   const parent = graph.nodes.get(wire.from);
-  if (!parent || !isLive(parent) || (parent.kind !== 'question' && parent.kind !== 'mirror') || parent.excludedParts.length > 0) return null;
+  if (
+    !parent ||
+    !isLive(parent) ||
+    (parent.kind !== 'question' && parent.kind !== 'mirror') ||
+    parent.excludedParts.length > 0
+  )
+    return null;
   return parent;
 }
 
@@ -91,7 +102,11 @@ function prefixOf(graph: Graph, nodeId: string, session: FingerprintSession): Fi
  * part, which is a function of exactly the compiled bytes and lets per-node digests be cached:
  * `hashCanonical({ format: 'weft.fingerprint', version: 1, messages: [[role, [digest…]]…] })`.
  */
-export function upstreamFingerprint(graph: Graph, nodeId: string, session: FingerprintSession = fingerprintSession()): string {
+export function upstreamFingerprint(
+  graph: Graph,
+  nodeId: string,
+  session: FingerprintSession = fingerprintSession(),
+): string {
   const target = graph.nodes.get(nodeId);
   if (!target) throw new GraphError('not-found', `There is no node ${nodeId} on this canvas.`, { nodeId });
   if (target.kind !== 'question' && target.kind !== 'mirror') {
@@ -134,7 +149,10 @@ export interface UpstreamPartsDiff {
 }
 
 /** What changed between the parts a version recorded and the parts now (the UI says *what*). */
-export function diffUpstreamParts(recorded: readonly UpstreamPart[], current: readonly UpstreamPart[]): UpstreamPartsDiff {
+export function diffUpstreamParts(
+  recorded: readonly UpstreamPart[],
+  current: readonly UpstreamPart[],
+): UpstreamPartsDiff {
   const before = new Map(recorded.map((part) => [part.nodeId, part]));
   const after = new Map(current.map((part) => [part.nodeId, part]));
   const diff: UpstreamPartsDiff = { added: [], removed: [], changed: [], unchanged: 0 };
@@ -149,7 +167,13 @@ export function diffUpstreamParts(recorded: readonly UpstreamPart[], current: re
 }
 
 /** What a version records at dispatch (C6): fingerprint and parts, from one compile. */
-export function upstreamSnapshot(graph: Graph, nodeId: string): { upstreamFingerprint: string; upstreamParts: UpstreamPart[] } {
+export function upstreamSnapshot(
+  graph: Graph,
+  nodeId: string,
+): { upstreamFingerprint: string; upstreamParts: UpstreamPart[] } {
   const session = fingerprintSession();
-  return { upstreamFingerprint: upstreamFingerprint(graph, nodeId, session), upstreamParts: upstreamParts(graph, nodeId, session) };
+  return {
+    upstreamFingerprint: upstreamFingerprint(graph, nodeId, session),
+    upstreamParts: upstreamParts(graph, nodeId, session),
+  };
 }

@@ -21,17 +21,32 @@ describe('sha256Hex', () => {
       const bytes = Uint8Array.from({ length }, (_, index) => (index * 31 + length) & 0xff);
       expect(sha256Hex(bytes)).toBe(bytesToHex(sha256(bytes)));
     }
-    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => sha256Hex(bytes) === bytesToHex(sha256(bytes))), { numRuns: 200 });
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (text) => sha256Hex(text) === bytesToHex(sha256(utf8ToBytes(text)))), { numRuns: 200 });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => sha256Hex(bytes) === bytesToHex(sha256(bytes))),
+      { numRuns: 200 },
+    );
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (text) => sha256Hex(text) === bytesToHex(sha256(utf8ToBytes(text)))),
+      { numRuns: 200 },
+    );
     // Any UTF-16 code units, lone surrogates included (both encode them as U+FFFD), across block boundaries.
     const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
-    fc.assert(fc.property(fc.string({ unit: anyUnit, maxLength: 200 }), (text) => sha256Hex(text) === bytesToHex(sha256(utf8ToBytes(text)))), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.string({ unit: anyUnit, maxLength: 200 }),
+        (text) => sha256Hex(text) === bytesToHex(sha256(utf8ToBytes(text))),
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
 describe('canonicalJson (RFC 8785)', () => {
   it('produces exactly what the canonicalize package produces', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => canonicalJson(value) === canonicalize(value)), { numRuns: 400 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => canonicalJson(value) === canonicalize(value)),
+      { numRuns: 400 },
+    );
   });
 
   it('agrees with canonicalize on random values with any UTF-16 text, lone surrogates and edge numbers', () => {
@@ -42,14 +57,38 @@ describe('canonicalJson (RFC 8785)', () => {
       fc.constantFrom('\ud800', '\udfff', '\ud83d\ude00', '\u2028', '\u0000', '"', '\\', 'é', 'a', 'Z'),
       fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }),
     );
-    const text = fc.oneof(fc.string({ unit, maxLength: 8 }), fc.constantFrom('__proto__', '10', '9', '0', '01', 'toJSON'));
+    const text = fc.oneof(
+      fc.string({ unit, maxLength: 8 }),
+      fc.constantFrom('__proto__', '10', '9', '0', '01', 'toJSON'),
+    );
     const number = fc.oneof(
       fc.double(),
       fc.integer(),
-      fc.constantFrom(1e21, 1e20, -0, 5e-324, 1e-7, 1e-6, 0.1 + 0.2, Number.MAX_VALUE, -Number.MAX_SAFE_INTEGER, Number.EPSILON, Number.NaN, Infinity),
+      fc.constantFrom(
+        1e21,
+        1e20,
+        -0,
+        5e-324,
+        1e-7,
+        1e-6,
+        0.1 + 0.2,
+        Number.MAX_VALUE,
+        -Number.MAX_SAFE_INTEGER,
+        Number.EPSILON,
+        Number.NaN,
+        Infinity,
+      ),
     );
     const { value } = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, text, number, fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        text,
+        number,
+        fc.boolean(),
+        fc.constant(null),
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('value'), { maxLength: 5 }),
       object: fc.dictionary(text, tie('value'), { maxKeys: 5 }),
     }));
@@ -69,7 +108,10 @@ describe('canonicalJson (RFC 8785)', () => {
   });
 
   it('takes the general path for index-like and __proto__ keys and toJSON, with the same output', () => {
-    const tricky = JSON.parse('{"b":1,"10":2,"9":3,"__proto__":{"z":1,"a":2},"when":{"x":1}}') as Record<string, unknown>;
+    const tricky = JSON.parse('{"b":1,"10":2,"9":3,"__proto__":{"z":1,"a":2},"when":{"x":1}}') as Record<
+      string,
+      unknown
+    >;
     expect(canonicalJson(tricky)).toBe(canonicalize(tricky));
     expect(canonicalJson(tricky)).toBe('{"10":2,"9":3,"__proto__":{"a":2,"z":1},"b":1,"when":{"x":1}}');
     const dated = { at: new Date(0), list: [undefined, () => 1] };
@@ -100,23 +142,29 @@ describe('canonicalJson (RFC 8785)', () => {
 describe('Sha256Stream', () => {
   it('gives the one-shot digest however the input is split, and clones mid-stream', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 400 }), fc.array(fc.nat({ max: 400 }), { maxLength: 5 }), (bytes, cuts) => {
-        const points = [...new Set(cuts.map((cut) => Math.min(cut, bytes.length)))].sort((left, right) => left - right);
-        const stream = new Sha256Stream();
-        let start = 0;
-        const prefixes: { at: number; copy: Sha256Stream }[] = [];
-        for (const point of [...points, bytes.length]) {
-          stream.update(bytes.subarray(start, point));
-          prefixes.push({ at: point, copy: stream.clone() });
-          start = point;
-        }
-        expect(stream.digestHex()).toBe(bytesToHex(sha256(bytes)));
-        expect(stream.digestHex()).toBe(bytesToHex(sha256(bytes)));
-        for (const { at, copy } of prefixes) {
-          expect(copy.clone().update(bytes.subarray(at)).digestHex()).toBe(bytesToHex(sha256(bytes)));
-          expect(copy.digestHex()).toBe(bytesToHex(sha256(bytes.subarray(0, at))));
-        }
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 400 }),
+        fc.array(fc.nat({ max: 400 }), { maxLength: 5 }),
+        (bytes, cuts) => {
+          const points = [...new Set(cuts.map((cut) => Math.min(cut, bytes.length)))].sort(
+            (left, right) => left - right,
+          );
+          const stream = new Sha256Stream();
+          let start = 0;
+          const prefixes: { at: number; copy: Sha256Stream }[] = [];
+          for (const point of [...points, bytes.length]) {
+            stream.update(bytes.subarray(start, point));
+            prefixes.push({ at: point, copy: stream.clone() });
+            start = point;
+          }
+          expect(stream.digestHex()).toBe(bytesToHex(sha256(bytes)));
+          expect(stream.digestHex()).toBe(bytesToHex(sha256(bytes)));
+          for (const { at, copy } of prefixes) {
+            expect(copy.clone().update(bytes.subarray(at)).digestHex()).toBe(bytesToHex(sha256(bytes)));
+            expect(copy.digestHex()).toBe(bytesToHex(sha256(bytes.subarray(0, at))));
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -14,7 +14,9 @@ export function canonicalJson(value: unknown): string {
 
 /** TextEncoder is a global of every runtime core runs in (browsers, Node); typed here because
  * core compiles without DOM or Node types. It returns a fresh array: no defensive copy needed. */
-const encoder = new (globalThis as unknown as { TextEncoder: new () => { encode(text: string): Uint8Array } }).TextEncoder();
+const encoder = new (
+  globalThis as unknown as { TextEncoder: new () => { encode(text: string): Uint8Array } }
+).TextEncoder();
 
 export function sha256Hex(input: string | Uint8Array): string {
   return sha256HexOfBytes(typeof input === 'string' ? encoder.encode(input) : input);

@@ -51,7 +51,15 @@ export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';
 export { buildContextBundle } from './context-bundle.ts';
 export type { ContextBundleOptions } from './context-bundle.ts';
 export { demoCanvas } from './demo-canvas.ts';
-export { planMirror, compactionKey, mirrorSourceFromTurn, isMirrorEdited, touchedFiles, MIRROR_ROW_GAP, MIRROR_BRANCH_GAP } from './mirror/index.ts';
+export {
+  planMirror,
+  compactionKey,
+  mirrorSourceFromTurn,
+  isMirrorEdited,
+  touchedFiles,
+  MIRROR_ROW_GAP,
+  MIRROR_BRANCH_GAP,
+} from './mirror/index.ts';
 export type { MirrorPlan, MirrorPlanCounts, MirrorPlanOptions, MirrorSource } from './mirror/index.ts';
 export { TestCanvas } from './test-canvas.ts';
 export type { TestCanvasOptions } from './test-canvas.ts';

@@ -27,8 +27,14 @@ export function loadCanvas(input: unknown): Result<LoadedCanvas, CanvasLoadError
   if (!migrated.ok) return failure(migrated.error);
   const document = migrated.document;
   const problem = integrityProblem(document);
-  if (problem) return failure({ code: 'corrupt', message: `The canvas file is damaged: ${problem.message}`, path: problem.path });
-  return success({ graph: graphFromDocument(document), document, applied: migrated.applied, brokenEventAt: verifyChain(document.events) });
+  if (problem)
+    return failure({ code: 'corrupt', message: `The canvas file is damaged: ${problem.message}`, path: problem.path });
+  return success({
+    graph: graphFromDocument(document),
+    document,
+    applied: migrated.applied,
+    brokenEventAt: verifyChain(document.events),
+  });
 }
 
 function integrityProblem(document: CanvasDocument): { message: string; path: string } | null {
@@ -42,13 +48,16 @@ function integrityProblem(document: CanvasDocument): { message: string; path: st
   for (const [index, wire] of document.wires.entries()) {
     if (wireIds.has(wire.id)) return { message: `two wires share the id ${wire.id}`, path: `wires.${index}.id` };
     wireIds.add(wire.id);
-    if (!ids.has(wire.from)) return { message: `wire ${wire.id} starts at a missing node ${wire.from}`, path: `wires.${index}.from` };
-    if (!ids.has(wire.to)) return { message: `wire ${wire.id} ends at a missing node ${wire.to}`, path: `wires.${index}.to` };
+    if (!ids.has(wire.from))
+      return { message: `wire ${wire.id} starts at a missing node ${wire.from}`, path: `wires.${index}.from` };
+    if (!ids.has(wire.to))
+      return { message: `wire ${wire.id} ends at a missing node ${wire.to}`, path: `wires.${index}.to` };
     const pair = `${wire.from}\u0000${wire.to}`;
     if (pairs.has(pair)) return { message: `${wire.from} is wired into ${wire.to} twice`, path: `wires.${index}` };
     pairs.add(pair);
   }
   const graph = graphFromDocument(document);
-  if (topologicalOrder(graph, ids, 'all').length !== ids.size) return { message: 'its wires form a cycle', path: 'wires' };
+  if (topologicalOrder(graph, ids, 'all').length !== ids.size)
+    return { message: 'its wires form a cycle', path: 'wires' };
   return null;
 }

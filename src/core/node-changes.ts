@@ -4,7 +4,15 @@ import type { EventDraft } from './event-log.ts';
 import { incomingWires, outgoingWires } from './graph.ts';
 import { GraphError } from './graph-error.ts';
 import { EDITABLE_FIELDS, nodeFromDraft } from './node-factory.ts';
-import { addAttachment, asGraph, findNode, recordEvent, removeWire, storeNode, type ChangeScope } from './working-graph.ts';
+import {
+  addAttachment,
+  asGraph,
+  findNode,
+  recordEvent,
+  removeWire,
+  storeNode,
+  type ChangeScope,
+} from './working-graph.ts';
 
 export type NodeChange = Extract<
   GraphChange,
@@ -30,14 +38,16 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
   const { working, context, writable } = scope;
   const needNode = (nodeId: string) => findNode(working, nodeId);
   const putNode = (node: CanvasNode) => storeNode(scope, node);
-  const emit = (op: string, objectId: string, meta: EventDraft['meta'] = {}) => recordEvent(working, op, objectId, meta);
+  const emit = (op: string, objectId: string, meta: EventDraft['meta'] = {}) =>
+    recordEvent(working, op, objectId, meta);
 
   switch (change.type) {
     case 'add-node':
     case 'import-material': {
       const draft = change.type === 'add-node' ? change.node : change.material;
       const id = draft.id ?? context.newId();
-      if (working.nodes.has(id)) return new GraphError('duplicate', `A node with id ${id} already exists.`, { nodeId: id });
+      if (working.nodes.has(id))
+        return new GraphError('duplicate', `A node with id ${id} already exists.`, { nodeId: id });
       if (change.type === 'import-material') {
         for (const attachment of change.attachments ?? []) {
           const failed = addAttachment(working, attachment, writable);
@@ -61,11 +71,15 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
     case 'edit-node': {
       const node = needNode(change.nodeId);
       if (node instanceof GraphError) return node;
-      const fields = Object.keys(change.patch).filter((key) => (change.patch as Record<string, unknown>)[key] !== undefined);
+      const fields = Object.keys(change.patch).filter(
+        (key) => (change.patch as Record<string, unknown>)[key] !== undefined,
+      );
       const allowed = EDITABLE_FIELDS[node.kind];
       const refused = fields.filter((field) => !allowed.includes(field));
       if (refused.length > 0) {
-        return new GraphError('invalid', `A ${node.kind} node has no editable ${refused.join(', ')}.`, { nodeId: node.id });
+        return new GraphError('invalid', `A ${node.kind} node has no editable ${refused.join(', ')}.`, {
+          nodeId: node.id,
+        });
       }
       if (fields.length === 0) return null;
       const patched = { ...node } as Record<string, unknown>;
@@ -91,15 +105,21 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
       const node = needNode(change.nodeId);
       if (node instanceof GraphError) return node;
       const moved = { ...node, position: { x: change.position.x, y: change.position.y } };
-      if (change.size !== undefined) moved.size = change.size ? { width: change.size.width, height: change.size.height } : null;
+      if (change.size !== undefined)
+        moved.size = change.size ? { width: change.size.width, height: change.size.height } : null;
       // Moving is layout, not a semantic mutation: no event, nothing touched.
       return putNode(moved);
     }
     case 'add-version': {
       const node = needNode(change.nodeId);
       if (node instanceof GraphError) return node;
-      if (node.kind !== 'question') return new GraphError('invalid', `A ${node.kind} node has no versions.`, { nodeId: node.id });
-      const version = { ...change.version, id: change.version.id ?? context.newId(), createdAt: change.version.createdAt ?? context.now };
+      if (node.kind !== 'question')
+        return new GraphError('invalid', `A ${node.kind} node has no versions.`, { nodeId: node.id });
+      const version = {
+        ...change.version,
+        id: change.version.id ?? context.newId(),
+        createdAt: change.version.createdAt ?? context.now,
+      };
       const checked = VersionSchema.safeParse(version);
       if (!checked.success) {
         const issue = checked.error.issues[0]!;
@@ -109,7 +129,11 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
         return new GraphError('duplicate', `Version ${version.id} already exists on ${node.id}.`, { nodeId: node.id });
       }
       const select = change.select ?? true;
-      const failed = putNode({ ...node, versions: [...node.versions, checked.data], currentVersionId: select ? version.id : node.currentVersionId });
+      const failed = putNode({
+        ...node,
+        versions: [...node.versions, checked.data],
+        currentVersionId: select ? version.id : node.currentVersionId,
+      });
       if (failed) return failed;
       working.touched.add(node.id);
       emit('version', node.id, {
@@ -125,7 +149,8 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
     case 'select-version': {
       const node = needNode(change.nodeId);
       if (node instanceof GraphError) return node;
-      if (node.kind !== 'question') return new GraphError('invalid', `A ${node.kind} node has no versions.`, { nodeId: node.id });
+      if (node.kind !== 'question')
+        return new GraphError('invalid', `A ${node.kind} node has no versions.`, { nodeId: node.id });
       if (!node.versions.some((version) => version.id === change.versionId)) {
         return new GraphError('not-found', `Node ${node.id} has no version ${change.versionId}.`, { nodeId: node.id });
       }
@@ -151,7 +176,8 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
     case 'set-auto-rerun': {
       const node = needNode(change.nodeId);
       if (node instanceof GraphError) return node;
-      if (node.kind !== 'question') return new GraphError('invalid', `A ${node.kind} node cannot rerun.`, { nodeId: node.id });
+      if (node.kind !== 'question')
+        return new GraphError('invalid', `A ${node.kind} node cannot rerun.`, { nodeId: node.id });
       const autoRerun = { enabled: change.enabled, rounds: change.rounds ?? node.autoRerun.rounds };
       const failed = putNode({ ...node, autoRerun });
       if (failed) return failed;
@@ -165,7 +191,9 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
       const has = node.excludedParts.includes(change.partId);
       const exclude = change.type === 'exclude-part';
       if (has === exclude) return null;
-      const excludedParts = exclude ? [...node.excludedParts, change.partId] : node.excludedParts.filter((part) => part !== change.partId);
+      const excludedParts = exclude
+        ? [...node.excludedParts, change.partId]
+        : node.excludedParts.filter((part) => part !== change.partId);
       const failed = putNode({ ...node, excludedParts });
       if (failed) return failed;
       working.touched.add(node.id);

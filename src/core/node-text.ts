@@ -102,7 +102,8 @@ function provenanceLine(node: MaterialNode): string {
       return `${provenance.finalUrl} (snapshot fetched ${fetched}${requested})`;
     }
     case 'pdf': {
-      const pages = provenance.pages.length === 1 ? `page ${provenance.pages[0]}` : `pages ${provenance.pages.join(', ')}`;
+      const pages =
+        provenance.pages.length === 1 ? `page ${provenance.pages[0]}` : `pages ${provenance.pages.join(', ')}`;
       return `${provenance.fileName}, ${pages}`;
     }
     case 'image':
@@ -120,7 +121,8 @@ function executionText(node: MirrorNode): string | null {
   const plural = steps.length === 1 ? 'step' : 'steps';
   if (!node.includeExecution) {
     const files = [...new Set(steps.flatMap((step) => step.files))];
-    if (files.length === 0) return `[Execution: ${steps.length} tool ${plural}; their output was left out of this context]`;
+    if (files.length === 0)
+      return `[Execution: ${steps.length} tool ${plural}; their output was left out of this context]`;
     return `[Execution: ${steps.length} tool ${plural} touched ${files.join(', ')}; their contents were left out of this context]`;
   }
   const lines = [`[Execution record: ${steps.length} tool ${plural}]`];

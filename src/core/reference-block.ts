@@ -12,7 +12,12 @@ const TRAIL_QUESTION_LENGTH = 80;
  * a one-line trail of the questions upstream of it. `full`: the source's whole solid chain
  * (questions, answers, notes; materials stay with the source) ending with the source itself.
  */
-export function referenceText(graph: Graph, node: CanvasNode, depth: ReferenceDepth, stale: ReadonlySet<string>): string {
+export function referenceText(
+  graph: Graph,
+  node: CanvasNode,
+  depth: ReferenceDepth,
+  stale: ReadonlySet<string>,
+): string {
   const upstream = liveSolidChain(graph, node.id);
   const lines: string[] = [];
   if (depth === 'quote') {

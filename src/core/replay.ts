@@ -32,13 +32,18 @@ export function autoRerunTargets(
   return dependencyOrder(graph, targets);
 }
 
-export type RerunVerdict = { ok: true } | { ok: false; code: 'archived' | 'not-runnable' | 'not-found'; reason: string };
+export type RerunVerdict =
+  { ok: true } | { ok: false; code: 'archived' | 'not-runnable' | 'not-found'; reason: string };
 
 /** Every manual or automatic rerun asks this first; archived nodes are refused with a reason. */
 export function rerunAllowed(node: CanvasNode | undefined): RerunVerdict {
   if (!node) return { ok: false, code: 'not-found', reason: 'This node no longer exists.' };
   if (!isLive(node)) {
-    return { ok: false, code: 'archived', reason: 'This node is archived, so it never runs. Unarchive it to run it again.' };
+    return {
+      ok: false,
+      code: 'archived',
+      reason: 'This node is archived, so it never runs. Unarchive it to run it again.',
+    };
   }
   if (node.kind !== 'question') {
     return { ok: false, code: 'not-runnable', reason: `A ${node.kind} node has no question to run.` };
@@ -74,9 +79,14 @@ export interface ReplayEstimate {
  * stale set, exactly as its request would be; answers written during Replay can only make
  * later requests shorter or longer by their own length, which the estimate cannot know.
  */
-export function replayEstimate(graph: Graph, shown: ReadonlySet<string>, estimateTokens?: EstimateTokens): ReplayEstimate {
+export function replayEstimate(
+  graph: Graph,
+  shown: ReadonlySet<string>,
+  estimateTokens?: EstimateTokens,
+): ReplayEstimate {
   const order = replayOrder(graph, shown);
   let inputTokens = 0;
-  for (const id of order) inputTokens += compile(graph, id, { stale: shown, ...(estimateTokens ? { estimateTokens } : {}) }).tokens.total;
+  for (const id of order)
+    inputTokens += compile(graph, id, { stale: shown, ...(estimateTokens ? { estimateTokens } : {}) }).tokens.total;
   return { order, count: order.length, inputTokens };
 }

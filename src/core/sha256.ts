@@ -5,14 +5,14 @@
  * request-hash paths need; checked against @noble/hashes and NIST vectors in hashing.test.ts.
  */
 const K = new Int32Array([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-  0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-  0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-  0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-  0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-  0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-  0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
+  0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786,
+  0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8,
+  0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13,
+  0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819,
+  0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a,
+  0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+  0xc67178f2,
 ]);
 
 const W = new Int32Array(64);
@@ -20,8 +20,14 @@ const W = new Int32Array(64);
 function compress(state: Int32Array, data: Uint8Array, offset: number, end: number): void {
   const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
   const w = W;
-  let h0 = state[0]!, h1 = state[1]!, h2 = state[2]!, h3 = state[3]!;
-  let h4 = state[4]!, h5 = state[5]!, h6 = state[6]!, h7 = state[7]!;
+  let h0 = state[0]!,
+    h1 = state[1]!,
+    h2 = state[2]!,
+    h3 = state[3]!;
+  let h4 = state[4]!,
+    h5 = state[5]!,
+    h6 = state[6]!,
+    h7 = state[7]!;
   for (let position = offset; position < end; position += 64) {
     for (let index = 0; index < 16; index += 1) w[index] = view.getInt32(position + index * 4);
     for (let index = 16; index < 64; index += 1) {
@@ -31,7 +37,14 @@ function compress(state: Int32Array, data: Uint8Array, offset: number, end: numb
       const sigma1 = ((before2 >>> 17) | (before2 << 15)) ^ ((before2 >>> 19) | (before2 << 13)) ^ (before2 >>> 10);
       w[index] = (sigma1 + w[index - 7]! + sigma0 + w[index - 16]!) | 0;
     }
-    let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
+    let a = h0,
+      b = h1,
+      c = h2,
+      d = h3,
+      e = h4,
+      f = h5,
+      g = h6,
+      h = h7;
     for (let index = 0; index < 64; index += 1) {
       const sum1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
       const choose = (e & f) ^ (~e & g);
@@ -48,11 +61,23 @@ function compress(state: Int32Array, data: Uint8Array, offset: number, end: numb
       b = a;
       a = (temp1 + temp2) | 0;
     }
-    h0 = (h0 + a) | 0; h1 = (h1 + b) | 0; h2 = (h2 + c) | 0; h3 = (h3 + d) | 0;
-    h4 = (h4 + e) | 0; h5 = (h5 + f) | 0; h6 = (h6 + g) | 0; h7 = (h7 + h) | 0;
+    h0 = (h0 + a) | 0;
+    h1 = (h1 + b) | 0;
+    h2 = (h2 + c) | 0;
+    h3 = (h3 + d) | 0;
+    h4 = (h4 + e) | 0;
+    h5 = (h5 + f) | 0;
+    h6 = (h6 + g) | 0;
+    h7 = (h7 + h) | 0;
   }
-  state[0] = h0; state[1] = h1; state[2] = h2; state[3] = h3;
-  state[4] = h4; state[5] = h5; state[6] = h6; state[7] = h7;
+  state[0] = h0;
+  state[1] = h1;
+  state[2] = h2;
+  state[3] = h3;
+  state[4] = h4;
+  state[5] = h5;
+  state[6] = h6;
+  state[7] = h7;
 }
 
 const HEX: string[] = Array.from({ length: 256 }, (_, value) => value.toString(16).padStart(2, '0'));

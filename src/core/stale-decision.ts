@@ -18,7 +18,9 @@ export function staleDecision(graph: Graph, node: QuestionNode): DecideRequest |
   if (!version) return null;
   const diff = diffUpstreamParts(version.upstreamParts, upstreamParts(graph, node.id));
   const lines = [
-    ...diff.changed.map((entry) => `Changed upstream part:\n  before: ${entry.before.opening}\n  after:  ${entry.after.opening}`),
+    ...diff.changed.map(
+      (entry) => `Changed upstream part:\n  before: ${entry.before.opening}\n  after:  ${entry.after.opening}`,
+    ),
     ...diff.added.map((part) => `Added upstream part: ${part.opening}`),
     ...diff.removed.map((part) => `Removed upstream part: ${part.opening}`),
   ];

@@ -18,7 +18,13 @@ function recordedFingerprint(node: CanvasNode | undefined): string | null {
   return currentAnswer(node)?.upstreamFingerprint ?? null;
 }
 
-function check(graph: Graph, id: string, session: FingerprintSession, stale: Set<string>, fingerprints: Map<string, string>): void {
+function check(
+  graph: Graph,
+  id: string,
+  session: FingerprintSession,
+  stale: Set<string>,
+  fingerprints: Map<string, string>,
+): void {
   const recorded = recordedFingerprint(graph.nodes.get(id));
   if (recorded === null) return;
   const current = upstreamFingerprint(graph, id, session);
@@ -72,8 +78,16 @@ export class StaleTracker implements StaleState {
     const previous = this.current;
     const seeds = new Set(touched ?? touchedBetween(previous, graph));
     const affected = new Set<string>(seeds);
-    for (const id of descendants(previous, [...seeds].filter((id) => previous.nodes.has(id)))) affected.add(id);
-    for (const id of descendants(graph, [...seeds].filter((id) => graph.nodes.has(id)))) affected.add(id);
+    for (const id of descendants(
+      previous,
+      [...seeds].filter((id) => previous.nodes.has(id)),
+    ))
+      affected.add(id);
+    for (const id of descendants(
+      graph,
+      [...seeds].filter((id) => graph.nodes.has(id)),
+    ))
+      affected.add(id);
     const session = fingerprintSession();
     for (const id of affected) {
       this.staleIds.delete(id);
@@ -106,4 +120,3 @@ export function touchedBetween(before: Graph, after: Graph): Set<string> {
   }
   return touched;
 }
-

@@ -74,7 +74,12 @@ describe('staleness (C6)', () => {
     expect(canvas.staleIds()).toEqual([]);
     canvas.edit(first!, { question: 'reworded again' });
     expect(canvas.staleIds()).toEqual([second]);
-    expect(canvas.eventOps().filter((op) => op.startsWith('stale-'))).toEqual(['stale-verdict', 'stale-verdict', 'stale-overrule', 'stale-overrule']);
+    expect(canvas.eventOps().filter((op) => op.startsWith('stale-'))).toEqual([
+      'stale-verdict',
+      'stale-verdict',
+      'stale-overrule',
+      'stale-overrule',
+    ]);
   });
 
   it('re-checks the descendants of a question when the record of an image it names arrives later', () => {
@@ -85,9 +90,14 @@ describe('staleness (C6)', () => {
     canvas.answer(second!, 'answer 1 with the image unknown');
     expect(canvas.staleIds()).toEqual([]);
     // The image's media type now reaches second's context: its recorded answer no longer matches.
-    canvas.apply({ type: 'add-attachment', attachment: { hash: image, mediaType: 'image/jpeg', name: 'late.jpg', byteLength: 1, dataBase64: 'AA==' } });
+    canvas.apply({
+      type: 'add-attachment',
+      attachment: { hash: image, mediaType: 'image/jpeg', name: 'late.jpg', byteLength: 1, dataBase64: 'AA==' },
+    });
     expect(canvas.staleIds()).toEqual([second]);
-    expect(new Map([...canvas.tracker.fingerprints].sort())).toEqual(new Map([...computeStaleFull(canvas.graph).fingerprints].sort()));
+    expect(new Map([...canvas.tracker.fingerprints].sort())).toEqual(
+      new Map([...computeStaleFull(canvas.graph).fingerprints].sort()),
+    );
   });
 
   it('records per-upstream parts so the UI can say what changed', () => {

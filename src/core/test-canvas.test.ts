@@ -17,7 +17,19 @@ describe('TestCanvas', () => {
     canvas.wire(follow, last);
     canvas.assertTranscript(
       last,
-      ['--- user', 'What is a wire, exactly?', '--- assistant', 'Context.', '--- user', 'And a dashed one?', '--- assistant', `${STALE_MARK}`, 'A quoted reference.', '--- user', 'Last?'].join('\n'),
+      [
+        '--- user',
+        'What is a wire, exactly?',
+        '--- assistant',
+        'Context.',
+        '--- user',
+        'And a dashed one?',
+        '--- assistant',
+        `${STALE_MARK}`,
+        'A quoted reference.',
+        '--- user',
+        'Last?',
+      ].join('\n'),
     );
     expect(() => canvas.assertStale([])).toThrow(/shown stale set: expected \[\], got/);
     expect(() => canvas.assertLastEvents(['archive'])).toThrow(/last events/);

@@ -88,8 +88,10 @@ export class TestCanvas {
   }
 
   addMaterial(title: string, text: string, provenance: MaterialProvenance = { type: 'pasted' }, id?: string): string {
-    return this.apply({ type: 'import-material', material: { kind: 'material', title, text, provenance, ...(id ? { id } : {}) } })
-      .created[0]!;
+    return this.apply({
+      type: 'import-material',
+      material: { kind: 'material', title, text, provenance, ...(id ? { id } : {}) },
+    }).created[0]!;
   }
 
   addFrame(label: string): string {
@@ -103,7 +105,9 @@ export class TestCanvas {
   /** Solid by default; `'quote'` or `'full'` for a dashed reference. */
   wire(from: string, to: string, kind: 'solid' | 'quote' | 'full' = 'solid'): string {
     const change: GraphChange =
-      kind === 'solid' ? { type: 'wire', from, to, kind: 'solid' } : { type: 'wire', from, to, kind: 'dashed', depth: kind };
+      kind === 'solid'
+        ? { type: 'wire', from, to, kind: 'solid' }
+        : { type: 'wire', from, to, kind: 'dashed', depth: kind };
     return this.apply(change).events[0]!.objectId;
   }
 
@@ -174,14 +178,19 @@ export class TestCanvas {
   transcript(nodeId: string): string {
     return this.compiled(nodeId)
       .messages.map((message) => {
-        const body = message.content.map((part) => (part.type === 'text' ? part.text : `<image ${part.hash} ${part.mediaType}>`));
+        const body = message.content.map((part) =>
+          part.type === 'text' ? part.text : `<image ${part.hash} ${part.mediaType}>`,
+        );
         return `--- ${message.role}\n${body.join('\n')}`;
       })
       .join('\n');
   }
 
   /** Builds the request, records its `commit` event, returns what was sent. */
-  dispatch(nodeId: string, options: { model?: string; lane?: DispatchLane; memoryBlock?: string; recallBlock?: string } = {}): BuiltRequest {
+  dispatch(
+    nodeId: string,
+    options: { model?: string; lane?: DispatchLane; memoryBlock?: string; recallBlock?: string } = {},
+  ): BuiltRequest {
     const built = buildRequest(this.compiled(nodeId), {
       model: options.model ?? 'test/model',
       lane: options.lane ?? 'chat',

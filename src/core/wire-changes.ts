@@ -11,7 +11,8 @@ export type WireChange = Extract<GraphChange, { type: 'wire' | 'unwire' | 'set-w
 export function applyWireChange(scope: ChangeScope, change: WireChange): GraphError | null {
   const { working, context, writable } = scope;
   const needNode = (nodeId: string) => findNode(working, nodeId);
-  const emit = (op: string, objectId: string, meta: EventDraft['meta'] = {}) => recordEvent(working, op, objectId, meta);
+  const emit = (op: string, objectId: string, meta: EventDraft['meta'] = {}) =>
+    recordEvent(working, op, objectId, meta);
 
   switch (change.type) {
     case 'wire': {
@@ -20,7 +21,9 @@ export function applyWireChange(scope: ChangeScope, change: WireChange): GraphEr
       const to = needNode(change.to);
       if (to instanceof GraphError) return to;
       if (from.kind === 'frame' || to.kind === 'frame') {
-        return new GraphError('invalid', 'Frames group nodes visually; they cannot be wired.', { nodeId: from.kind === 'frame' ? from.id : to.id });
+        return new GraphError('invalid', 'Frames group nodes visually; they cannot be wired.', {
+          nodeId: from.kind === 'frame' ? from.id : to.id,
+        });
       }
       for (const wireId of outgoingWires(asGraph(working), from.id)) {
         if (working.wires.get(wireId)!.to === to.id) {
@@ -29,10 +32,13 @@ export function applyWireChange(scope: ChangeScope, change: WireChange): GraphEr
       }
       const path = cyclePath(asGraph(working), from.id, to.id);
       if (path) {
-        return new GraphError('cycle', `This wire would close a loop: ${path.join(' → ')}. Canvases are acyclic.`, { path });
+        return new GraphError('cycle', `This wire would close a loop: ${path.join(' → ')}. Canvases are acyclic.`, {
+          path,
+        });
       }
       const id = change.id ?? context.newId();
-      if (working.wires.has(id)) return new GraphError('duplicate', `A wire with id ${id} already exists.`, { wireId: id });
+      if (working.wires.has(id))
+        return new GraphError('duplicate', `A wire with id ${id} already exists.`, { wireId: id });
       const wire = makeWire(id, from.id, to.id, context.now, change);
       if (wire instanceof GraphError) return wire;
       writable('wires').set(id, wire);
@@ -57,7 +63,8 @@ export function applyWireChange(scope: ChangeScope, change: WireChange): GraphEr
       if (!wire) return new GraphError('not-found', `There is no wire ${change.wireId}.`, { wireId: change.wireId });
       const next = makeWire(wire.id, wire.from, wire.to, wire.createdAt, change);
       if (next instanceof GraphError) return next;
-      const unchanged = next.kind === 'solid' ? wire.kind === 'solid' : wire.kind === 'dashed' && wire.depth === next.depth;
+      const unchanged =
+        next.kind === 'solid' ? wire.kind === 'solid' : wire.kind === 'dashed' && wire.depth === next.depth;
       if (unchanged) return null;
       writable('wires').set(wire.id, next);
       working.touched.add(wire.to);

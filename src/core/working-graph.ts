@@ -30,7 +30,9 @@ export interface Working {
 }
 
 /** Copies a map of the working set on first write (copy-on-write). */
-export type Writable = <Key extends 'nodes' | 'wires' | 'incoming' | 'outgoing' | 'attachments'>(key: Key) => Working[Key];
+export type Writable = <Key extends 'nodes' | 'wires' | 'incoming' | 'outgoing' | 'attachments'>(
+  key: Key,
+) => Working[Key];
 
 /** What every change handler works in: the working set, the time and ids, copy-on-write access. */
 export interface ChangeScope {
@@ -40,7 +42,9 @@ export interface ChangeScope {
 }
 
 export function findNode(working: Working, nodeId: string): CanvasNode | GraphError {
-  return working.nodes.get(nodeId) ?? new GraphError('not-found', `There is no node ${nodeId} on this canvas.`, { nodeId });
+  return (
+    working.nodes.get(nodeId) ?? new GraphError('not-found', `There is no node ${nodeId} on this canvas.`, { nodeId })
+  );
 }
 
 /** Stores a node after checking it against the document schema, so the file always loads again. */
@@ -48,7 +52,9 @@ export function storeNode(scope: ChangeScope, node: CanvasNode): GraphError | nu
   const checked = CanvasNodeSchema.safeParse(node);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
-    return new GraphError('invalid', `Node ${node.id}: ${issue.path.join('.') || 'node'}: ${issue.message}`, { nodeId: node.id });
+    return new GraphError('invalid', `Node ${node.id}: ${issue.path.join('.') || 'node'}: ${issue.message}`, {
+      nodeId: node.id,
+    });
   }
   scope.writable('nodes').set(node.id, node);
   return null;
@@ -65,15 +71,19 @@ export function addAttachment(working: Working, attachment: Attachment, writable
   if (working.attachments.has(attachment.hash)) return null; // content-addressed: already here
   writable('attachments').set(attachment.hash, checked.data);
   for (const id of nodesUsingAttachments(asGraph(working), new Set([attachment.hash]))) working.touched.add(id);
-  recordEvent(working, 'attach', attachment.hash, { mediaType: attachment.mediaType, byteLength: attachment.byteLength });
+  recordEvent(working, 'attach', attachment.hash, {
+    mediaType: attachment.mediaType,
+    byteLength: attachment.byteLength,
+  });
   return null;
 }
 
 /** The wire, or a refusal when it would not pass the document schema (a bad depth from an untyped caller). */
 export function makeWire(id: string, from: string, to: string, createdAt: number, spec: WireSpec): Wire | GraphError {
-  const wire = spec.kind === 'solid'
-    ? { id, from, to, createdAt, kind: 'solid' }
-    : { id, from, to, createdAt, kind: 'dashed', depth: spec.depth };
+  const wire =
+    spec.kind === 'solid'
+      ? { id, from, to, createdAt, kind: 'solid' }
+      : { id, from, to, createdAt, kind: 'dashed', depth: spec.depth };
   const checked = WireSchema.safeParse(wire);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;

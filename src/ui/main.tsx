@@ -34,11 +34,16 @@ window.addEventListener('unhandledrejection', (event) => {
 
 // The surface the desktop menu and the end-to-end tests drive.
 declare global {
-  interface Window { weft: unknown }
+  interface Window {
+    weft: unknown;
+  }
 }
 window.weft = {
   store,
-  commands: { run: (id: string) => runCommand(store, id), list: () => commandRegistry.list().map(({ id, label, shortcut }) => ({ id, label, shortcut })) },
+  commands: {
+    run: (id: string) => runCommand(store, id),
+    list: () => commandRegistry.list().map(({ id, label, shortcut }) => ({ id, label, shortcut })),
+  },
   persistence: persistenceCounters,
 };
 

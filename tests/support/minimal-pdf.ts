@@ -13,8 +13,17 @@ export function minimalPdf(pages: string[][]): Uint8Array {
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   pages.forEach((lines, index) => {
     const contentId = 5 + index * 2;
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentId} 0 R >>`);
-    const drawing = ['BT', '/F1 14 Tf', '16 TL', '72 720 Td', ...lines.map((line, lineIndex) => `${lineIndex === 0 ? '' : 'T* '}(${escape(line)}) Tj`), 'ET'].join('\n');
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${contentId} 0 R >>`,
+    );
+    const drawing = [
+      'BT',
+      '/F1 14 Tf',
+      '16 TL',
+      '72 720 Td',
+      ...lines.map((line, lineIndex) => `${lineIndex === 0 ? '' : 'T* '}(${escape(line)}) Tj`),
+      'ET',
+    ].join('\n');
     objects.push(`<< /Length ${Buffer.byteLength(drawing, 'latin1')} >>\nstream\n${drawing}\nendstream`);
   });
   let output = '%PDF-1.4\n';

@@ -7,7 +7,17 @@ export function sampleCanvas(id: string, name = `Canvas ${id}`, noteText = 'A no
     version: 1,
     canvas: { id, name, workingDirectory: null, createdAt: 1_700_000_000_000 },
     nodes: [
-      { id: 'note-1', kind: 'note', text: noteText, createdAt: 1, position: { x: 0, y: 0 }, size: null, archived: false, archivedAt: null, excludedParts: [] },
+      {
+        id: 'note-1',
+        kind: 'note',
+        text: noteText,
+        createdAt: 1,
+        position: { x: 0, y: 0 },
+        size: null,
+        archived: false,
+        archivedAt: null,
+        excludedParts: [],
+      },
       {
         id: 'question-1',
         kind: 'question',

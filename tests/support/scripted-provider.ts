@@ -76,10 +76,21 @@ function errorBody(protocol: 'openai' | 'anthropic', reply: ScriptedReply): stri
   const status = reply.status ?? 500;
   const message = reply.errorMessage ?? `scripted error ${status}`;
   if (protocol === 'anthropic') {
-    const type = status === 401 ? 'authentication_error' : status === 429 ? 'rate_limit_error' : status === 404 ? 'not_found_error' : status === 400 ? 'invalid_request_error' : 'api_error';
+    const type =
+      status === 401
+        ? 'authentication_error'
+        : status === 429
+          ? 'rate_limit_error'
+          : status === 404
+            ? 'not_found_error'
+            : status === 400
+              ? 'invalid_request_error'
+              : 'api_error';
     return JSON.stringify({ type: 'error', error: { type, message } });
   }
-  return JSON.stringify({ error: { message, type: 'invalid_request_error', code: reply.errorCode ?? null, param: null } });
+  return JSON.stringify({
+    error: { message, type: 'invalid_request_error', code: reply.errorCode ?? null, param: null },
+  });
 }
 
 export async function startScriptedProvider(): Promise<ScriptedProvider> {
@@ -114,15 +125,20 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       notifyEnd(index);
     });
     if (protocol === 'other' && request.method === 'GET' && path === '/api/tags') {
-      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ models: provider.ollamaModels.map((name) => ({ name, model: name, size: 1 })) }));
+      response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ models: provider.ollamaModels.map((name) => ({ name, model: name, size: 1 })) }));
       return;
     }
     if (protocol === 'other') {
-      response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'no such route' } }));
+      response
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'no such route' } }));
       return;
     }
     const requestedModel = String((body as { model?: unknown } | null)?.model ?? '');
-    const reply = queue.shift() ?? (Object.hasOwn(provider.byModel, requestedModel) ? provider.byModel[requestedModel]! : fallback);
+    const reply =
+      queue.shift() ?? (Object.hasOwn(provider.byModel, requestedModel) ? provider.byModel[requestedModel]! : fallback);
     if (reply.firstDelayMs) await sleep(reply.firstDelayMs);
     if (reply.status && reply.status >= 400) {
       response.writeHead(reply.status, { 'content-type': 'application/json' }).end(errorBody(protocol, reply));
@@ -135,20 +151,53 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       const full = pieces.join('');
       const json =
         protocol === 'openai'
-          ? { id: 'chatcmpl-scripted', object: 'chat.completion', created: 0, model: (body as { model?: string }).model, choices: [{ index: 0, message: { role: 'assistant', content: full }, finish_reason: 'stop' }], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } }
-          : { id: 'msg_scripted', type: 'message', role: 'assistant', model: (body as { model?: string }).model, content: [{ type: 'text', text: full }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: usage.output } };
+          ? {
+              id: 'chatcmpl-scripted',
+              object: 'chat.completion',
+              created: 0,
+              model: (body as { model?: string }).model,
+              choices: [{ index: 0, message: { role: 'assistant', content: full }, finish_reason: 'stop' }],
+              usage: {
+                prompt_tokens: usage.input,
+                completion_tokens: usage.output,
+                total_tokens: usage.input + usage.output,
+              },
+            }
+          : {
+              id: 'msg_scripted',
+              type: 'message',
+              role: 'assistant',
+              model: (body as { model?: string }).model,
+              content: [{ type: 'text', text: full }],
+              stop_reason: 'end_turn',
+              stop_sequence: null,
+              usage: { input_tokens: usage.input, output_tokens: usage.output },
+            };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(json));
       return;
     }
-    response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     response.socket?.setNoDelay(true);
     const send = (event: string | null, data: unknown) => {
       if (response.writableEnded || response.destroyed) return;
-      response.write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`);
+      response.write(
+        `${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`,
+      );
     };
     const model = (body as { model?: string }).model ?? 'scripted';
     if (protocol === 'openai') {
-      const chunk = (delta: object, finish: string | null = null) => send(null, { id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 0, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+      const chunk = (delta: object, finish: string | null = null) =>
+        send(null, {
+          id: 'chatcmpl-scripted',
+          object: 'chat.completion.chunk',
+          created: 0,
+          model,
+          choices: [{ index: 0, delta, finish_reason: finish }],
+        });
       chunk({ role: 'assistant', content: '' });
       for (const [position, piece] of pieces.entries()) {
         if (response.destroyed) return;
@@ -158,22 +207,53 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       }
       if (reply.hang) return;
       chunk({}, 'stop');
-      send(null, { id: 'chatcmpl-scripted', object: 'chat.completion.chunk', created: 0, model, choices: [], usage: { prompt_tokens: usage.input, completion_tokens: usage.output, total_tokens: usage.input + usage.output } });
+      send(null, {
+        id: 'chatcmpl-scripted',
+        object: 'chat.completion.chunk',
+        created: 0,
+        model,
+        choices: [],
+        usage: {
+          prompt_tokens: usage.input,
+          completion_tokens: usage.output,
+          total_tokens: usage.input + usage.output,
+        },
+      });
       send(null, '[DONE]');
       response.end();
       return;
     }
-    send('message_start', { type: 'message_start', message: { id: 'msg_scripted', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input, output_tokens: 1 } } });
+    send('message_start', {
+      type: 'message_start',
+      message: {
+        id: 'msg_scripted',
+        type: 'message',
+        role: 'assistant',
+        model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: usage.input, output_tokens: 1 },
+      },
+    });
     send('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } });
     for (const [position, piece] of pieces.entries()) {
       if (response.destroyed) return;
-      send('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } });
+      send('content_block_delta', {
+        type: 'content_block_delta',
+        index: 0,
+        delta: { type: 'text_delta', text: piece },
+      });
       if (reply.hang && position === 0) return;
       if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
     }
     if (reply.hang) return;
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
-    send('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output } });
+    send('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: usage.output },
+    });
     send('message_stop', { type: 'message_stop' });
     response.end();
   }
@@ -202,7 +282,10 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     },
     waitForRequests: (count, timeoutMs = 5000) =>
       new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error(`only ${requests.length} of ${count} requests arrived`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`only ${requests.length} of ${count} requests arrived`)),
+          timeoutMs,
+        );
         const check = () => {
           if (requests.length >= count) {
             clearTimeout(timer);

@@ -52,7 +52,8 @@ interface Template extends CorpusTemplate {
   blockDefined: string[];
 }
 
-const TOKEN = /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|"(parentUuid|parentId)":"([0-9a-f-]{8,36})"|"id":"([0-9a-f]{8})"|\b((?:toolu|call|msg|req|fco|fc|rs)_[A-Za-z0-9_]{8,})|(\/tmp\/realsessions\/out\/[a-z]+\/multi-turn\/repo)|(TODO\.md)|(\[multi-turn:\d\])/g;
+const TOKEN =
+  /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})|"(parentUuid|parentId)":"([0-9a-f-]{8,36})"|"id":"([0-9a-f]{8})"|\b((?:toolu|call|msg|req|fco|fc|rs)_[A-Za-z0-9_]{8,})|(\/tmp\/realsessions\/out\/[a-z]+\/multi-turn\/repo)|(TODO\.md)|(\[multi-turn:\d\])/g;
 
 function loadTemplate(realSessions: string, template: CorpusTemplate): Template {
   const lines = readFileSync(join(realSessions, template.file), 'utf8').split('\n');
@@ -60,12 +61,14 @@ function loadTemplate(realSessions: string, template: CorpusTemplate): Template 
   const prefix = `${lines.slice(0, template.blockStart - 1).join('\n')}\n`;
   const block = `${lines.slice(template.blockStart - 1).join('\n')}\n`;
   const prefixIds = new Set<string>();
-  for (const match of prefix.matchAll(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|"id":"([0-9a-f]{8})"/g)) {
+  for (const match of prefix.matchAll(
+    /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|"id":"([0-9a-f]{8})"/g,
+  )) {
     prefixIds.add(match[1] ?? match[0]);
   }
-  const blockDefined = [...block.matchAll(/"(?:uuid|id)":"([0-9a-f]{8}(?:-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?)"/g)].map(
-    (match) => match[1]!,
-  );
+  const blockDefined = [
+    ...block.matchAll(/"(?:uuid|id)":"([0-9a-f]{8}(?:-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})?)"/g),
+  ].map((match) => match[1]!);
   return { ...template, prefix, block, prefixIds, blockDefined };
 }
 
@@ -84,7 +87,10 @@ class FileWriter {
 
   private hex(length: number): string {
     let text = '';
-    while (text.length < length) text += Math.floor(this.random() * 0x100000000).toString(16).padStart(8, '0');
+    while (text.length < length)
+      text += Math.floor(this.random() * 0x100000000)
+        .toString(16)
+        .padStart(8, '0');
     return text.slice(0, length);
   }
 
@@ -120,7 +126,7 @@ class FileWriter {
     const local = new Map<string, string>();
     const defined = new Set(inBlock ? this.template.blockDefined : []);
     const id = (original: string) => {
-      if (!inBlock || this.template.prefixIds.has(original) && !defined.has(original)) return this.fileId(original);
+      if (!inBlock || (this.template.prefixIds.has(original) && !defined.has(original))) return this.fileId(original);
       let mapped = local.get(original);
       if (!mapped) {
         mapped = this.freshLike(original);
@@ -248,7 +254,8 @@ function filePath(
   const slug = project.replace(/[^A-Za-z0-9]/g, '-');
   const day = String(1 + (fileNumber % 28)).padStart(2, '0');
   if (runner === 'claude-code') return join(roots['claude-code'], slug, `${sessionId}.jsonl`);
-  if (runner === 'codex') return join(roots.codex, '2026', '11', day, `rollout-2026-11-${day}T12-00-00-${sessionId}.jsonl`);
+  if (runner === 'codex')
+    return join(roots.codex, '2026', '11', day, `rollout-2026-11-${day}T12-00-00-${sessionId}.jsonl`);
   return join(roots.pi, `-${slug}--`, `2026-11-${day}T12-00-00-000Z_${sessionId}.jsonl`);
 }
 

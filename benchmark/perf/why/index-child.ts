@@ -11,7 +11,8 @@ const summary = await index.index();
 const durationMs = performance.now() - started;
 const status = index.status();
 index.close();
-if (summary.failed.length > 0) console.error(`unreadable: ${summary.failed.length}, first: ${summary.failed[0]!.reason}`);
+if (summary.failed.length > 0)
+  console.error(`unreadable: ${summary.failed.length}, first: ${summary.failed[0]!.reason}`);
 console.log(
   JSON.stringify({
     durationMs,

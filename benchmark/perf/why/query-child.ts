@@ -5,7 +5,11 @@
 import { readFileSync } from 'node:fs';
 import { WhyIndex } from '../../../runtime/index/index.ts';
 
-const input = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { phrases: string[]; commonPhrases: string[]; paths: string[] };
+const input = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as {
+  phrases: string[];
+  commonPhrases: string[];
+  paths: string[];
+};
 
 function percentile(values: number[], fraction: number): number {
   const sorted = [...values].sort((left, right) => left - right);

@@ -26,11 +26,23 @@ export function copyAtlasFixtures(prefix = 'weft-atlas-'): AtlasFixtures {
   const sessions = join(directory, 'real-sessions');
   cpSync(REAL_SESSIONS, sessions, { recursive: true });
   const roots: string[] = [];
-  for (const [runner, folder] of [['claude', 'projects'], ['codex', 'sessions'], ['pi', 'sessions']] as const) {
-    for (const recordedCase of readdirSync(join(sessions, runner)).sort()) roots.push(join(sessions, runner, recordedCase, folder));
+  for (const [runner, folder] of [
+    ['claude', 'projects'],
+    ['codex', 'sessions'],
+    ['pi', 'sessions'],
+  ] as const) {
+    for (const recordedCase of readdirSync(join(sessions, runner)).sort())
+      roots.push(join(sessions, runner, recordedCase, folder));
   }
   const weftHome = join(directory, 'weft-home');
-  return { directory, sessions, roots, rootsVariable: roots.join(delimiter), weftHome, dispose: () => rmSync(directory, { recursive: true, force: true }) };
+  return {
+    directory,
+    sessions,
+    roots,
+    rootsVariable: roots.join(delimiter),
+    weftHome,
+    dispose: () => rmSync(directory, { recursive: true, force: true }),
+  };
 }
 
 /** SHA-256 of every file under `folder` (relative path → hash), to prove nothing under a root was written. */
@@ -51,18 +63,37 @@ export const CLAUDE_SUBAGENT_SESSION = '195b5b8f-a852-4bc6-b7e0-b737f1ca64d3';
 export const CLAUDE_SUBAGENT_RUN = '195b5b8f-a852-4bc6-b7e0-b737f1ca64d3/agent-a364d2f0ac3b26c85';
 export const CODEX_MULTI_SESSION = '01a22732-657a-7592-b814-5874c3ab6165';
 export const PI_MULTI_SESSION = '01a22732-78f8-7285-85e1-77d70ff3cfd9';
-export const PI_MULTI_FILE = 'pi/multi-turn/sessions/--tmp-realsessions-out-pi-multi-turn-repo--/2026-11-29T12-05-48-923Z_01a22732-78f8-7285-85e1-77d70ff3cfd9.jsonl';
-export const CODEX_MULTI_FILE = 'codex/multi-turn/sessions/2026/11/29/rollout-2026-11-29T12-05-43-01a22732-657a-7592-b814-5874c3ab6165.jsonl';
+export const PI_MULTI_FILE =
+  'pi/multi-turn/sessions/--tmp-realsessions-out-pi-multi-turn-repo--/2026-11-29T12-05-48-923Z_01a22732-78f8-7285-85e1-77d70ff3cfd9.jsonl';
+export const CODEX_MULTI_FILE =
+  'codex/multi-turn/sessions/2026/11/29/rollout-2026-11-29T12-05-43-01a22732-657a-7592-b814-5874c3ab6165.jsonl';
 
 /** Two pi session lines (a user turn and the assistant's answer) to append to the pi multi-turn fixture. */
 export function piTurnLines(question: string, answer: string, number: number, parentId = '6ac96fd0'): string {
   const at = Date.UTC(2026, 10, 29, 13, 0, number);
   const userId = `u${number.toString(16).padStart(7, '0')}`;
   const assistantId = `a${number.toString(16).padStart(7, '0')}`;
-  const user = { type: 'message', id: userId, parentId, timestamp: new Date(at).toISOString(), message: { role: 'user', content: [{ type: 'text', text: question }], timestamp: at } };
+  const user = {
+    type: 'message',
+    id: userId,
+    parentId,
+    timestamp: new Date(at).toISOString(),
+    message: { role: 'user', content: [{ type: 'text', text: question }], timestamp: at },
+  };
   const assistant = {
-    type: 'message', id: assistantId, parentId: userId, timestamp: new Date(at + 500).toISOString(),
-    message: { role: 'assistant', content: [{ type: 'text', text: answer }], api: 'openai-completions', provider: 'scripted', model: 'scripted-coder', stopReason: 'stop', timestamp: at + 500 },
+    type: 'message',
+    id: assistantId,
+    parentId: userId,
+    timestamp: new Date(at + 500).toISOString(),
+    message: {
+      role: 'assistant',
+      content: [{ type: 'text', text: answer }],
+      api: 'openai-completions',
+      provider: 'scripted',
+      model: 'scripted-coder',
+      stopReason: 'stop',
+      timestamp: at + 500,
+    },
   };
   return `${JSON.stringify(user)}\n${JSON.stringify(assistant)}\n`;
 }

@@ -43,7 +43,12 @@ export function compactionKey(sessionId: string, beforeTurnNumber: number): stri
  * boundaries as notes. The ledger makes it idempotent: turns already in it are never added again, nodes
  * are never moved, and a node the person edited is never touched. Pure: time and ids are parameters.
  */
-export function planMirror(graph: Graph, sessions: readonly Session[], ledger: MirrorLedger | null, options: MirrorPlanOptions): MirrorPlan {
+export function planMirror(
+  graph: Graph,
+  sessions: readonly Session[],
+  ledger: MirrorLedger | null,
+  options: MirrorPlanOptions,
+): MirrorPlan {
   const main = sessions.find((session) => !session.isSubagent) ?? sessions[0];
   if (!main) throw new RangeError('planMirror needs at least one session');
   const nodeIdByTurnKey: Record<string, string> = { ...(ledger?.nodeIdByTurnKey ?? {}) };
@@ -78,7 +83,8 @@ export function planMirror(graph: Graph, sessions: readonly Session[], ledger: M
     placed.set(id, position);
   };
   const addWire = (from: string | undefined, to: string) => {
-    if (from !== undefined && (graph.nodes.has(from) || placed.has(from))) changes.push({ type: 'wire', id: options.newId(), from, to, kind: 'solid' });
+    if (from !== undefined && (graph.nodes.has(from) || placed.has(from)))
+      changes.push({ type: 'wire', id: options.newId(), from, to, kind: 'solid' });
   };
 
   const sessionsById = new Map(sessions.map((session) => [session.sessionId, session] as const));
@@ -88,7 +94,8 @@ export function planMirror(graph: Graph, sessions: readonly Session[], ledger: M
       const session = sessionsById.get(id);
       if (session && session !== main) found.set(id, session);
     }
-    for (const session of sessions) if (session.parentTurnKey === turn.key && session !== main) found.set(session.sessionId, session);
+    for (const session of sessions)
+      if (session.parentTurnKey === turn.key && session !== main) found.set(session.sessionId, session);
     return [...found.values()];
   };
 
@@ -115,7 +122,9 @@ export function planMirror(graph: Graph, sessions: readonly Session[], ledger: M
   const mirrorSession = (session: Session, start: () => Position, previousKey: string | undefined, depth: number) => {
     refreshIfGrown(session);
     let previous = previousKey === undefined ? undefined : nodeIdByTurnKey[previousKey];
-    const compactions = new Map(session.compactions.map((compaction) => [compaction.beforeTurnNumber, compaction] as const));
+    const compactions = new Map(
+      session.compactions.map((compaction) => [compaction.beforeTurnNumber, compaction] as const),
+    );
     let next: Position | null = null;
     const nextPosition = (gap: number): Position => {
       const position = place(next ?? start());
@@ -140,7 +149,10 @@ export function planMirror(graph: Graph, sessions: readonly Session[], ledger: M
       }
       const id = options.newId();
       const position = nextPosition(MIRROR_ROW_GAP);
-      changes.push({ type: 'add-node', node: { kind: 'mirror', id, source: mirrorSourceFromTurn(session, turn), position } });
+      changes.push({
+        type: 'add-node',
+        node: { kind: 'mirror', id, source: mirrorSourceFromTurn(session, turn), position },
+      });
       addWire(previous, id);
       remember(turn.key, id, position);
       previous = id;
@@ -163,12 +175,17 @@ export function planMirror(graph: Graph, sessions: readonly Session[], ledger: M
     }
   };
 
-  mirrorSession(main, () => {
-    const bottom = lowest();
-    const last = [...main.turns].reverse().find((turn) => positionOf(turn.key) !== undefined);
-    const x = last ? positionOf(last.key)!.x : options.origin.x;
-    return bottom === null ? { ...options.origin } : { x, y: bottom + MIRROR_ROW_GAP };
-  }, undefined, 0);
+  mirrorSession(
+    main,
+    () => {
+      const bottom = lowest();
+      const last = [...main.turns].reverse().find((turn) => positionOf(turn.key) !== undefined);
+      const x = last ? positionOf(last.key)!.x : options.origin.x;
+      return bottom === null ? { ...options.origin } : { x, y: bottom + MIRROR_ROW_GAP };
+    },
+    undefined,
+    0,
+  );
 
   const nextLedger: MirrorLedger = {
     runner: main.runner,
@@ -178,14 +195,24 @@ export function planMirror(graph: Graph, sessions: readonly Session[], ledger: M
     nodeIdByTurnKey,
     following: options.following ?? ledger?.following ?? false,
   };
-  const ledgerChanged = ledger === null || changes.length > 0 || nextLedger.following !== ledger.following || nextLedger.sourcePath !== ledger.sourcePath;
+  const ledgerChanged =
+    ledger === null ||
+    changes.length > 0 ||
+    nextLedger.following !== ledger.following ||
+    nextLedger.sourcePath !== ledger.sourcePath;
   if (changes.length > 0) {
     changes.push({
       type: 'record',
       event: {
         op: 'mirror',
         objectId: main.sessionId,
-        meta: { runner: main.runner, turns: counts.turns, subagentTurns: counts.subagentTurns, notes: counts.notes, refreshed: counts.refreshed },
+        meta: {
+          runner: main.runner,
+          turns: counts.turns,
+          subagentTurns: counts.subagentTurns,
+          notes: counts.notes,
+          refreshed: counts.refreshed,
+        },
       },
     });
   }
@@ -205,13 +232,22 @@ function replaceMirrorNode(graph: Graph, node: MirrorNode, source: MirrorNode['s
     { type: 'delete-node', nodeId: node.id },
     {
       type: 'add-node',
-      node: { kind: 'mirror', id: node.id, source, position: node.position, size: node.size, includeExecution: node.includeExecution },
+      node: {
+        kind: 'mirror',
+        id: node.id,
+        source,
+        position: node.position,
+        size: node.size,
+        includeExecution: node.includeExecution,
+      },
     },
   ];
   for (const wire of wires) {
-    changes.push(wire.kind === 'solid'
-      ? { type: 'wire', id: wire.id, from: wire.from, to: wire.to, kind: 'solid' }
-      : { type: 'wire', id: wire.id, from: wire.from, to: wire.to, kind: 'dashed', depth: wire.depth });
+    changes.push(
+      wire.kind === 'solid'
+        ? { type: 'wire', id: wire.id, from: wire.from, to: wire.to, kind: 'solid' }
+        : { type: 'wire', id: wire.id, from: wire.from, to: wire.to, kind: 'dashed', depth: wire.depth },
+    );
   }
   return changes;
 }

@@ -50,7 +50,12 @@ export async function readJson<T>(response: Response, schema: z.ZodType<T>): Pro
     throw new ApiClientError('http-' + response.status, `The server answered ${response.status}.`, response.status);
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiClientError('bad-response', `Unexpected response: ${parsed.error.issues[0]?.message ?? ''}`, response.status);
+  if (!parsed.success)
+    throw new ApiClientError(
+      'bad-response',
+      `Unexpected response: ${parsed.error.issues[0]?.message ?? ''}`,
+      response.status,
+    );
   return parsed.data;
 }
 
@@ -90,11 +95,21 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),
     fetchUrl: (url) => call('/api/materials/url', UrlMaterialResponseSchema, json('POST', { url })),
     extractPdf: (bytes) =>
-      call('/api/materials/pdf', PdfMaterialResponseSchema, { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: bytes }),
+      call('/api/materials/pdf', PdfMaterialResponseSchema, {
+        method: 'POST',
+        headers: { 'content-type': 'application/pdf' },
+        body: bytes,
+      }),
     listCanvases: async () => (await call('/api/canvases', CanvasListResponseSchema)).canvases,
     getCanvas: (id) => call(`/api/canvases/${encodeURIComponent(id)}`, CanvasDocumentSchema),
     putCanvas: async (document, options = {}) =>
-      (await call(`/api/canvases/${encodeURIComponent(document.canvas.id)}`, CanvasSavedResponseSchema, json('PUT', document, { keepalive: options.keepalive ?? false }))).updatedAt,
+      (
+        await call(
+          `/api/canvases/${encodeURIComponent(document.canvas.id)}`,
+          CanvasSavedResponseSchema,
+          json('PUT', document, { keepalive: options.keepalive ?? false }),
+        )
+      ).updatedAt,
     deleteCanvas: async (id) => {
       await call(`/api/canvases/${encodeURIComponent(id)}`, OkResponseSchema, { method: 'DELETE' });
     },

@@ -36,7 +36,11 @@ export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): A
 }
 
 /** POST /api/generate and yield its stream events; aborting the signal closes the request. */
-export async function* streamGenerate(body: GenerateRequest, signal: AbortSignal, options: ApiClientOptions = {}): AsyncGenerator<StreamEvent> {
+export async function* streamGenerate(
+  body: GenerateRequest,
+  signal: AbortSignal,
+  options: ApiClientOptions = {},
+): AsyncGenerator<StreamEvent> {
   let response: Response;
   try {
     response = await fetch((options.baseUrl ?? '') + '/api/generate', {

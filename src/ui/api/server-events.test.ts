@@ -12,12 +12,22 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-function nextEvent(events: StreamEvent[], predicate: (event: StreamEvent) => boolean, timeoutMs = 3000): Promise<StreamEvent> {
+function nextEvent(
+  events: StreamEvent[],
+  predicate: (event: StreamEvent) => boolean,
+  timeoutMs = 3000,
+): Promise<StreamEvent> {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const poll = setInterval(() => {
       const found = events.find(predicate);
-      if (found) { clearInterval(poll); resolve(found); } else if (Date.now() - started > timeoutMs) { clearInterval(poll); reject(new Error('no such event')); }
+      if (found) {
+        clearInterval(poll);
+        resolve(found);
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(poll);
+        reject(new Error('no such event'));
+      }
     }, 10);
   });
 }
@@ -28,7 +38,9 @@ describe('server events (GET /api/stream)', () => {
     const events = createServerEvents(options);
     const first: StreamEvent[] = [];
     const second: StreamEvent[] = [];
-    const stopThrowing = events.subscribe(() => { throw new Error('a broken listener'); });
+    const stopThrowing = events.subscribe(() => {
+      throw new Error('a broken listener');
+    });
     const stopFirst = events.subscribe((event) => first.push(event));
     const stopSecond = events.subscribe((event) => second.push(event));
     await events.connected();

@@ -17,7 +17,10 @@ import type { View } from '../store/weft-state.ts';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 function isTextField(target: EventTarget | null): boolean {
-  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+  return (
+    target instanceof HTMLElement &&
+    (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
+  );
 }
 
 function useKeyboardCommands(): void {
@@ -52,12 +55,23 @@ export function App() {
   return (
     <div className="app">
       <header className="topbar">
-        <div className="brand"><span className="brand-mark" aria-hidden /> Weft</div>
+        <div className="brand">
+          <span className="brand-mark" aria-hidden /> Weft
+        </div>
         <span className="topbar-separator" />
         <CanvasSwitcher />
         <nav className="tabs" role="tablist">
           {VIEWS.map((entry) => (
-            <button key={entry.view} role="tab" className="tab" aria-selected={view === entry.view} data-testid={`tab-${entry.view}`} onClick={() => store.getState().setView(entry.view)}>{entry.label}</button>
+            <button
+              key={entry.view}
+              role="tab"
+              className="tab"
+              aria-selected={view === entry.view}
+              data-testid={`tab-${entry.view}`}
+              onClick={() => store.getState().setView(entry.view)}
+            >
+              {entry.label}
+            </button>
           ))}
           <AtlasTabs />
         </nav>
@@ -66,11 +80,15 @@ export function App() {
       </header>
       <ErrorBoundary area={view}>
         {!ready || !hasGraph ? (
-          <div className="empty-state" data-testid="loading">{ready ? 'No canvas open.' : 'Opening your canvases…'}</div>
+          <div className="empty-state" data-testid="loading">
+            {ready ? 'No canvas open.' : 'Opening your canvases…'}
+          </div>
         ) : view === 'canvas' ? (
           <div className="workspace">
             <CanvasView onOpenMaterial={openMaterial} />
-            <ErrorBoundary area="panel"><NodePanel /></ErrorBoundary>
+            <ErrorBoundary area="panel">
+              <NodePanel />
+            </ErrorBoundary>
           </div>
         ) : view === 'events' ? (
           <EventLogView />

@@ -12,14 +12,22 @@ export function CanvasSwitcher() {
   const activeName = useWeft((state) => state.graph?.canvas.name ?? '');
   const [menuOpen, setMenuOpen] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
-  useEscape(pending !== null, useCallback(() => setPending(null), []));
+  useEscape(
+    pending !== null,
+    useCallback(() => setPending(null), []),
+  );
   const fileInput = useRef<HTMLInputElement>(null);
   const state = store.getState();
 
   const exportCanvas = async () => {
     await state.flush();
     const document = state.exportDocument();
-    if (document) downloadText(`${safeFileName(document.canvas.name)}.weft.json`, JSON.stringify(document, null, 2), 'application/json');
+    if (document)
+      downloadText(
+        `${safeFileName(document.canvas.name)}.weft.json`,
+        JSON.stringify(document, null, 2),
+        'application/json',
+      );
   };
   const importFile = async (file: File) => {
     let raw: unknown;
@@ -32,15 +40,39 @@ export function CanvasSwitcher() {
     await state.importDocument(raw);
   };
   const item = (label: string, testId: string, action: () => void) => (
-    <button data-testid={testId} onClick={() => { setMenuOpen(false); action(); }}>{label}</button>
+    <button
+      data-testid={testId}
+      onClick={() => {
+        setMenuOpen(false);
+        action();
+      }}
+    >
+      {label}
+    </button>
   );
 
   return (
     <div className="canvas-switcher">
-      <select className="select" data-testid="canvas-select" value={activeId ?? ''} onChange={(event) => void state.openCanvas(event.target.value)}>
-        {canvases.map((canvas) => <option key={canvas.id} value={canvas.id}>{canvas.id === activeId ? activeName : canvas.name}</option>)}
+      <select
+        className="select"
+        data-testid="canvas-select"
+        value={activeId ?? ''}
+        onChange={(event) => void state.openCanvas(event.target.value)}
+      >
+        {canvases.map((canvas) => (
+          <option key={canvas.id} value={canvas.id}>
+            {canvas.id === activeId ? activeName : canvas.name}
+          </option>
+        ))}
       </select>
-      <button className="button ghost" data-testid="canvas-menu" aria-haspopup="menu" onClick={() => setMenuOpen(!menuOpen)}>⋯</button>
+      <button
+        className="button ghost"
+        data-testid="canvas-menu"
+        aria-haspopup="menu"
+        onClick={() => setMenuOpen(!menuOpen)}
+      >
+        ⋯
+      </button>
       {menuOpen && (
         <div className="menu" role="menu" style={{ top: 36, left: 0 }} onMouseLeave={() => setMenuOpen(false)}>
           {item('New canvas…', 'canvas-new', () => setPending({ kind: 'new', value: 'Untitled canvas' }))}
@@ -53,33 +85,76 @@ export function CanvasSwitcher() {
           {item('Delete canvas…', 'canvas-delete', () => setPending({ kind: 'delete' }))}
         </div>
       )}
-      <input ref={fileInput} type="file" accept=".json,application/json" hidden data-testid="canvas-import-file"
-        onChange={(event) => { const file = event.target.files?.[0]; event.target.value = ''; if (file) void importFile(file); }} />
+      <input
+        ref={fileInput}
+        type="file"
+        accept=".json,application/json"
+        hidden
+        data-testid="canvas-import-file"
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          event.target.value = '';
+          if (file) void importFile(file);
+        }}
+      />
       {pending && (
         <div className="overlay" onClick={() => setPending(null)}>
-          <div className="dialog" role="dialog" data-testid="canvas-dialog" onClick={(event) => event.stopPropagation()}>
+          <div
+            className="dialog"
+            role="dialog"
+            data-testid="canvas-dialog"
+            onClick={(event) => event.stopPropagation()}
+          >
             {pending.kind === 'delete' ? (
               <>
                 <h2>Delete “{activeName}”?</h2>
-                <p>The canvas, its answers and its event log are removed from this browser and from the durable record on disk. Export it first if you may want it back.</p>
+                <p>
+                  The canvas, its answers and its event log are removed from this browser and from the durable record on
+                  disk. Export it first if you may want it back.
+                </p>
                 <div className="actions">
-                  <button className="button" onClick={() => setPending(null)}>Cancel</button>
-                  <button className="button danger solid" data-testid="canvas-delete-confirm" onClick={() => { setPending(null); if (activeId) void state.deleteCanvas(activeId); }}>Delete canvas</button>
+                  <button className="button" onClick={() => setPending(null)}>
+                    Cancel
+                  </button>
+                  <button
+                    className="button danger solid"
+                    data-testid="canvas-delete-confirm"
+                    onClick={() => {
+                      setPending(null);
+                      if (activeId) void state.deleteCanvas(activeId);
+                    }}
+                  >
+                    Delete canvas
+                  </button>
                 </div>
               </>
             ) : (
-              <form onSubmit={(event) => {
-                event.preventDefault();
-                if (pending.kind === 'rename') state.renameCanvas(pending.value);
-                else void state.createCanvas(pending.value);
-                setPending(null);
-              }}>
+              <form
+                onSubmit={(event) => {
+                  event.preventDefault();
+                  if (pending.kind === 'rename') state.renameCanvas(pending.value);
+                  else void state.createCanvas(pending.value);
+                  setPending(null);
+                }}
+              >
                 <h2>{pending.kind === 'rename' ? 'Rename canvas' : 'New canvas'}</h2>
-                <label className="field"><span>Name</span>
-                  <input className="input" autoFocus data-testid="canvas-name" value={pending.value} onChange={(event) => setPending({ ...pending, value: event.target.value })} /></label>
+                <label className="field">
+                  <span>Name</span>
+                  <input
+                    className="input"
+                    autoFocus
+                    data-testid="canvas-name"
+                    value={pending.value}
+                    onChange={(event) => setPending({ ...pending, value: event.target.value })}
+                  />
+                </label>
                 <div className="actions">
-                  <button type="button" className="button" onClick={() => setPending(null)}>Cancel</button>
-                  <button type="submit" className="button primary" data-testid="canvas-name-save">{pending.kind === 'rename' ? 'Rename' : 'Create'}</button>
+                  <button type="button" className="button" onClick={() => setPending(null)}>
+                    Cancel
+                  </button>
+                  <button type="submit" className="button primary" data-testid="canvas-name-save">
+                    {pending.kind === 'rename' ? 'Rename' : 'Create'}
+                  </button>
                 </div>
               </form>
             )}

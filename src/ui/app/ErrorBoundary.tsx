@@ -1,7 +1,12 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 
-interface Props { children: ReactNode; area: string }
-interface State { error: Error | null }
+interface Props {
+  children: ReactNode;
+  area: string;
+}
+interface State {
+  error: Error | null;
+}
 
 /** A failing area shows a coded message and a way back, never a blank screen. */
 export class ErrorBoundary extends Component<Props, State> {
@@ -20,10 +25,15 @@ export class ErrorBoundary extends Component<Props, State> {
     return (
       <div className="page" data-testid={`error-${this.props.area}`}>
         <div className="banner" role="alert">
-          <strong>Something in the {this.props.area} went wrong.</strong> <code>render-failed</code>: {this.state.error.message}
+          <strong>Something in the {this.props.area} went wrong.</strong> <code>render-failed</code>:{' '}
+          {this.state.error.message}
           <div style={{ marginTop: 8 }}>
-            <button className="button small" onClick={() => this.setState({ error: null })}>Try again</button>{' '}
-            <button className="button small" onClick={() => window.location.reload()}>Reload</button>
+            <button className="button small" onClick={() => this.setState({ error: null })}>
+              Try again
+            </button>{' '}
+            <button className="button small" onClick={() => window.location.reload()}>
+              Reload
+            </button>
           </div>
         </div>
       </div>

@@ -8,14 +8,31 @@ export function Toasts() {
   return (
     <div className="toasts" aria-live="polite">
       {toasts.map((toast) => (
-        <div key={toast.id} className={`toast ${toast.kind}`} role={toast.kind === 'error' ? 'alert' : 'status'} data-testid="toast" data-code={toast.code}>
+        <div
+          key={toast.id}
+          className={`toast ${toast.kind}`}
+          role={toast.kind === 'error' ? 'alert' : 'status'}
+          data-testid="toast"
+          data-code={toast.code}
+        >
           <div>
             {toast.kind === 'error' && <code>{toast.code}</code>} {toast.message}
           </div>
           {toast.action && (
-            <button className="toast-action" data-testid="toast-action" onClick={() => { dismiss(toast.id); void runCommand(store, toast.action!.command); }}>{toast.action.label}</button>
+            <button
+              className="toast-action"
+              data-testid="toast-action"
+              onClick={() => {
+                dismiss(toast.id);
+                void runCommand(store, toast.action!.command);
+              }}
+            >
+              {toast.action.label}
+            </button>
           )}
-          <button aria-label="Dismiss" onClick={() => dismiss(toast.id)}>✕</button>
+          <button aria-label="Dismiss" onClick={() => dismiss(toast.id)}>
+            ✕
+          </button>
         </div>
       ))}
     </div>

@@ -17,7 +17,9 @@ export function AtlasSync() {
     () =>
       serverEvents.subscribe((event) => {
         if (event.type !== 'session-grew') return;
-        const ledger = store.getState().graph?.ledgers.find((item) => item.sessionId === event.sessionId && item.runner === event.runner);
+        const ledger = store
+          .getState()
+          .graph?.ledgers.find((item) => item.sessionId === event.sessionId && item.runner === event.runner);
         if (ledger?.following) void syncFollowed(store, { runner: ledger.runner, sessionId: ledger.sessionId });
       }),
     [store],

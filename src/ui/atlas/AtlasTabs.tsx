@@ -15,8 +15,26 @@ export function AtlasTabs() {
   }, []);
   return (
     <>
-      <button role="tab" className="tab" data-atlas-tab aria-selected={open === 'atlas'} data-testid="tab-atlas" onClick={() => atlasStore.setState({ open: open === 'atlas' ? null : 'atlas' })}>Atlas</button>
-      <button role="tab" className="tab" data-atlas-tab aria-selected={open === 'why'} data-testid="tab-why" onClick={() => atlasStore.setState({ open: open === 'why' ? null : 'why' })}>Why</button>
+      <button
+        role="tab"
+        className="tab"
+        data-atlas-tab
+        aria-selected={open === 'atlas'}
+        data-testid="tab-atlas"
+        onClick={() => atlasStore.setState({ open: open === 'atlas' ? null : 'atlas' })}
+      >
+        Atlas
+      </button>
+      <button
+        role="tab"
+        className="tab"
+        data-atlas-tab
+        aria-selected={open === 'why'}
+        data-testid="tab-why"
+        onClick={() => atlasStore.setState({ open: open === 'why' ? null : 'why' })}
+      >
+        Why
+      </button>
     </>
   );
 }

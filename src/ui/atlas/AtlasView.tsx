@@ -15,7 +15,15 @@ const SORTS: { value: AtlasSort; label: string }[] = [
   { value: 'title', label: 'Title A–Z' },
 ];
 
-function SessionCard({ session, selected, folder }: { session: AtlasSessionSummary; selected: boolean; folder: string }) {
+function SessionCard({
+  session,
+  selected,
+  folder,
+}: {
+  session: AtlasSessionSummary;
+  selected: boolean;
+  folder: string;
+}) {
   return (
     <button
       className={`atlas-card${selected ? ' selected' : ''}`}
@@ -28,16 +36,25 @@ function SessionCard({ session, selected, folder }: { session: AtlasSessionSumma
         <span className={`runner-dot ${session.runner}`} aria-hidden />
         <span className="atlas-card-runner">{RUNNER_LABEL[session.runner]}</span>
         {session.isSubagent && <span className="badge">subagent run</span>}
-        {session.hasSubagents && <span className="badge atlas-sub" data-testid="has-subagents">subagents</span>}
+        {session.hasSubagents && (
+          <span className="badge atlas-sub" data-testid="has-subagents">
+            subagents
+          </span>
+        )}
         {session.following && <span className="badge atlas-live">following</span>}
       </div>
       <div className="atlas-card-title">{session.title || 'Untitled session'}</div>
       <div className="atlas-card-meta">
         <span>{formatDate(session.startedAt)}</span>
-        <span data-testid="turn-count">{session.turnCount} turn{session.turnCount === 1 ? '' : 's'}</span>
+        <span data-testid="turn-count">
+          {session.turnCount} turn{session.turnCount === 1 ? '' : 's'}
+        </span>
         <span>{formatBytes(session.size)}</span>
       </div>
-      <div className="atlas-card-folder" title={session.cwd ?? ''}>{folder}{session.gitBranch ? ` · ${session.gitBranch}` : ''}</div>
+      <div className="atlas-card-folder" title={session.cwd ?? ''}>
+        {folder}
+        {session.gitBranch ? ` · ${session.gitBranch}` : ''}
+      </div>
     </button>
   );
 }
@@ -67,7 +84,10 @@ export function AtlasView() {
     return () => clearTimeout(timer);
   }, [draft]);
 
-  const sessions = useMemo(() => (listing?.sessions ?? []).filter((session) => project === null || session.cwd === project), [listing, project]);
+  const sessions = useMemo(
+    () => (listing?.sessions ?? []).filter((session) => project === null || session.cwd === project),
+    [listing, project],
+  );
   const labels = useMemo(() => folderLabels((listing?.projects ?? []).map((entry) => entry.cwd)), [listing]);
   const total = listing?.runners.reduce((sum, entry) => sum + entry.sessions, 0) ?? 0;
 
@@ -75,47 +95,110 @@ export function AtlasView() {
     <div className="atlas" data-testid="atlas-view">
       <aside className="atlas-side">
         <div className="atlas-side-title">Runners</div>
-        <button className={`atlas-filter${runner === null ? ' active' : ''}`} data-testid="runner-all" onClick={() => atlasStore.setState({ runner: null, project: null })}>
-          <span>All sessions</span><span className="atlas-count">{total}</span>
+        <button
+          className={`atlas-filter${runner === null ? ' active' : ''}`}
+          data-testid="runner-all"
+          onClick={() => atlasStore.setState({ runner: null, project: null })}
+        >
+          <span>All sessions</span>
+          <span className="atlas-count">{total}</span>
         </button>
         {(['claude-code', 'codex', 'pi'] as Runner[]).map((id) => {
           const count = listing?.runners.find((entry) => entry.runner === id)?.sessions ?? 0;
           return (
-            <button key={id} className={`atlas-filter${runner === id ? ' active' : ''}`} data-testid={`runner-${id}`} onClick={() => atlasStore.setState({ runner: runner === id ? null : id, project: null })}>
-              <span><span className={`runner-dot ${id}`} aria-hidden /> {RUNNER_LABEL[id]}</span><span className="atlas-count">{count}</span>
+            <button
+              key={id}
+              className={`atlas-filter${runner === id ? ' active' : ''}`}
+              data-testid={`runner-${id}`}
+              onClick={() => atlasStore.setState({ runner: runner === id ? null : id, project: null })}
+            >
+              <span>
+                <span className={`runner-dot ${id}`} aria-hidden /> {RUNNER_LABEL[id]}
+              </span>
+              <span className="atlas-count">{count}</span>
             </button>
           );
         })}
         <div className="atlas-side-title">Project folders</div>
         <div className="atlas-projects">
           {(listing?.projects ?? []).map((entry) => (
-            <button key={entry.cwd ?? '(none)'} className={`atlas-filter${project === entry.cwd ? ' active' : ''}`} title={entry.cwd ?? 'Unknown folder'} data-testid="atlas-project" onClick={() => atlasStore.setState({ project: project === entry.cwd ? null : entry.cwd })}>
-              <span className="atlas-folder">{labels.get(entry.cwd) ?? shortFolder(entry.cwd)}</span><span className="atlas-count">{entry.sessions}</span>
+            <button
+              key={entry.cwd ?? '(none)'}
+              className={`atlas-filter${project === entry.cwd ? ' active' : ''}`}
+              title={entry.cwd ?? 'Unknown folder'}
+              data-testid="atlas-project"
+              onClick={() => atlasStore.setState({ project: project === entry.cwd ? null : entry.cwd })}
+            >
+              <span className="atlas-folder">{labels.get(entry.cwd) ?? shortFolder(entry.cwd)}</span>
+              <span className="atlas-count">{entry.sessions}</span>
             </button>
           ))}
         </div>
-        {listing && <div className="hint atlas-roots" title={listing.roots.join('\n')}>{listing.roots.length} session root{listing.roots.length === 1 ? '' : 's'}, read-only · index refreshed in {listing.refresh.durationMs} ms</div>}
+        {listing && (
+          <div className="hint atlas-roots" title={listing.roots.join('\n')}>
+            {listing.roots.length} session root{listing.roots.length === 1 ? '' : 's'}, read-only · index refreshed in{' '}
+            {listing.refresh.durationMs} ms
+          </div>
+        )}
       </aside>
       <section className="atlas-main">
         <div className="atlas-toolbar">
-          <input className="input atlas-search" data-testid="atlas-search" placeholder="Search titles, folders and what was said…" value={draft} onChange={(event) => setDraft(event.target.value)} />
-          <select className="select" data-testid="atlas-sort" value={sort} onChange={(event) => atlasStore.setState({ sort: event.target.value as AtlasSort })}>
-            {SORTS.map((entry) => <option key={entry.value} value={entry.value}>{entry.label}</option>)}
+          <input
+            className="input atlas-search"
+            data-testid="atlas-search"
+            placeholder="Search titles, folders and what was said…"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+          <select
+            className="select"
+            data-testid="atlas-sort"
+            value={sort}
+            onChange={(event) => atlasStore.setState({ sort: event.target.value as AtlasSort })}
+          >
+            {SORTS.map((entry) => (
+              <option key={entry.value} value={entry.value}>
+                {entry.label}
+              </option>
+            ))}
           </select>
           <label className="atlas-toggle">
-            <input type="checkbox" data-testid="atlas-subagents" checked={subagents} onChange={(event) => atlasStore.setState({ subagents: event.target.checked })} /> Show subagent runs
+            <input
+              type="checkbox"
+              data-testid="atlas-subagents"
+              checked={subagents}
+              onChange={(event) => atlasStore.setState({ subagents: event.target.checked })}
+            />{' '}
+            Show subagent runs
           </label>
-          <button className="button" onClick={() => void loadSessions()} disabled={loading}>{loading ? 'Refreshing…' : 'Refresh'}</button>
+          <button className="button" onClick={() => void loadSessions()} disabled={loading}>
+            {loading ? 'Refreshing…' : 'Refresh'}
+          </button>
         </div>
-        {error && <div className="banner atlas-error" data-testid="atlas-error">{error}</div>}
+        {error && (
+          <div className="banner atlas-error" data-testid="atlas-error">
+            {error}
+          </div>
+        )}
         <div className="atlas-summary hint" data-testid="atlas-summary">
-          {listing ? `${sessions.length} of ${listing.total} session${listing.total === 1 ? '' : 's'}${project ? ` in ${shortFolder(project)}` : ''}` : 'Reading the session index…'}
+          {listing
+            ? `${sessions.length} of ${listing.total} session${listing.total === 1 ? '' : 's'}${project ? ` in ${shortFolder(project)}` : ''}`
+            : 'Reading the session index…'}
         </div>
         <div className="atlas-grid">
           {sessions.map((session) => (
-            <SessionCard key={`${session.runner}:${session.sessionId}`} session={session} folder={labels.get(session.cwd) ?? shortFolder(session.cwd)} selected={selected?.sessionId === session.sessionId && selected.runner === session.runner} />
+            <SessionCard
+              key={`${session.runner}:${session.sessionId}`}
+              session={session}
+              folder={labels.get(session.cwd) ?? shortFolder(session.cwd)}
+              selected={selected?.sessionId === session.sessionId && selected.runner === session.runner}
+            />
           ))}
-          {listing && sessions.length === 0 && <div className="empty-state atlas-empty">No sessions match. Agents' sessions appear here once Claude Code, Codex or Pi has run on this machine.</div>}
+          {listing && sessions.length === 0 && (
+            <div className="empty-state atlas-empty">
+              No sessions match. Agents' sessions appear here once Claude Code, Codex or Pi has run on this machine.
+            </div>
+          )}
         </div>
       </section>
       {selected && <SessionDetail key={`${selected.runner}:${selected.sessionId}`} target={selected} />}

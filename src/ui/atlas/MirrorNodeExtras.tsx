@@ -10,53 +10,104 @@ export function MirrorNodeExtras({ node }: { node: MirrorNode }) {
   const apply = useWeft((state) => state.apply);
   const edited = isMirrorEdited(node);
   const files = touchedFiles(node.source);
-  const mentioned = pathsInText(`${node.question}\n${node.answer}`).filter((path) => !files.some((file) => file === path || file.endsWith(`/${path.replace(/^\.\//, '')}`)));
+  const mentioned = pathsInText(`${node.question}\n${node.answer}`).filter(
+    (path) => !files.some((file) => file === path || file.endsWith(`/${path.replace(/^\.\//, '')}`)),
+  );
   const steps = node.source.steps.length;
   return (
     <div className="mirror-extras" data-testid="mirror-extras">
       <div className="section-title">Source</div>
       <div className="hint">
-        {RUNNER_LABEL[node.source.runner]} · turn {node.source.turnNumber}{node.source.delegatedBy ? ' of a subagent run' : ''} · {formatDate(node.source.at)}{node.source.model ? ` · ${node.source.model}` : ''}
+        {RUNNER_LABEL[node.source.runner]} · turn {node.source.turnNumber}
+        {node.source.delegatedBy ? ' of a subagent run' : ''} · {formatDate(node.source.at)}
+        {node.source.model ? ` · ${node.source.model}` : ''}
       </div>
       {edited ? (
         <div className="banner mirror-differs" data-testid="mirror-differs">
           Edited: this copy differs from its frozen source.
-          <button className="button small" data-testid="mirror-restore" onClick={() => apply({ type: 'edit-node', nodeId: node.id, patch: { question: node.source.question, answer: node.source.answer } })}>Restore source text</button>
+          <button
+            className="button small"
+            data-testid="mirror-restore"
+            onClick={() =>
+              apply({
+                type: 'edit-node',
+                nodeId: node.id,
+                patch: { question: node.source.question, answer: node.source.answer },
+              })
+            }
+          >
+            Restore source text
+          </button>
         </div>
       ) : (
-        <div className="hint" data-testid="mirror-same">Same as the source.</div>
+        <div className="hint" data-testid="mirror-same">
+          Same as the source.
+        </div>
       )}
       {edited && (
         <details className="mirror-source">
           <summary>Show the frozen source</summary>
-          <div className="mirror-source-text"><strong>Question</strong><pre>{node.source.question}</pre><strong>Answer</strong><pre>{node.source.answer}</pre></div>
+          <div className="mirror-source-text">
+            <strong>Question</strong>
+            <pre>{node.source.question}</pre>
+            <strong>Answer</strong>
+            <pre>{node.source.answer}</pre>
+          </div>
         </details>
       )}
-      <div className="section-title" style={{ marginTop: 14 }}>Execution record</div>
+      <div className="section-title" style={{ marginTop: 14 }}>
+        Execution record
+      </div>
       {steps === 0 ? (
         <div className="hint">This turn ran no tools.</div>
       ) : (
         <>
           <label className="atlas-toggle">
-            <input type="checkbox" data-testid="include-execution" checked={node.includeExecution} onChange={(event) => apply({ type: 'edit-node', nodeId: node.id, patch: { includeExecution: event.target.checked } })} />
+            <input
+              type="checkbox"
+              data-testid="include-execution"
+              checked={node.includeExecution}
+              onChange={(event) =>
+                apply({ type: 'edit-node', nodeId: node.id, patch: { includeExecution: event.target.checked } })
+              }
+            />
             Include the full execution record ({steps} tool step{steps === 1 ? '' : 's'}) in context
           </label>
-          <div className="hint">{node.includeExecution ? 'Every step enters context.' : 'Only one line naming the touched files enters context; their contents are left out.'}</div>
+          <div className="hint">
+            {node.includeExecution
+              ? 'Every step enters context.'
+              : 'Only one line naming the touched files enters context; their contents are left out.'}
+          </div>
           <ol className="mirror-steps">
             {node.source.steps.map((step, index) => (
-              <li key={index}><code>{step.name}</code> <span className="hint">{step.op}{step.isError ? ' · error' : ''}</span> {step.inputSummary && <span className="mirror-step-input">{step.inputSummary.slice(0, 160)}</span>}</li>
+              <li key={index}>
+                <code>{step.name}</code>{' '}
+                <span className="hint">
+                  {step.op}
+                  {step.isError ? ' · error' : ''}
+                </span>{' '}
+                {step.inputSummary && <span className="mirror-step-input">{step.inputSummary.slice(0, 160)}</span>}
+              </li>
             ))}
           </ol>
         </>
       )}
       {(files.length > 0 || mentioned.length > 0) && (
         <>
-          <div className="section-title" style={{ marginTop: 14 }}>Files</div>
+          <div className="section-title" style={{ marginTop: 14 }}>
+            Files
+          </div>
           <ul className="mirror-files">
             {[...files, ...mentioned].map((file) => (
               <li key={file}>
                 <code title={file}>{file}</code>
-                <button className="button small" data-testid="why-this-file" onClick={() => void askWhy(whyTargetFor(file))}>Why this file</button>
+                <button
+                  className="button small"
+                  data-testid="why-this-file"
+                  onClick={() => void askWhy(whyTargetFor(file))}
+                >
+                  Why this file
+                </button>
               </li>
             ))}
           </ul>
@@ -71,9 +122,21 @@ export function MirrorCardMarks({ node }: { node: MirrorNode }) {
   const files = touchedFiles(node.source).length;
   return (
     <span className="mirror-marks">
-      {isMirrorEdited(node) && <span className="badge mirror-edited" data-testid="mirror-edited" title="The editable copy differs from the frozen source">edited</span>}
+      {isMirrorEdited(node) && (
+        <span
+          className="badge mirror-edited"
+          data-testid="mirror-edited"
+          title="The editable copy differs from the frozen source"
+        >
+          edited
+        </span>
+      )}
       {node.source.delegatedBy && <span className="badge mirror-subagent">subagent</span>}
-      {files > 0 && <span className="badge" title="Files the turn's tools touched">{files} file{files === 1 ? '' : 's'}</span>}
+      {files > 0 && (
+        <span className="badge" title="Files the turn's tools touched">
+          {files} file{files === 1 ? '' : 's'}
+        </span>
+      )}
     </span>
   );
 }

@@ -9,7 +9,6 @@ import { clip, formatDate, RUNNER_LABEL } from './format.ts';
 import { ledgerFor, mirrorSession, setFollowing } from './mirror-actions.ts';
 import { useAtlas } from './use-atlas.ts';
 
-
 /** A long session lists its first turns only; the mirror takes every turn. */
 const SHOWN_TURNS = 200;
 
@@ -20,7 +19,9 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
   const [error, setError] = useState<string | null>(null);
   const [followLive, setFollowLive] = useState(false);
   const mirroring = useAtlas((state) => state.mirroring === target.sessionId);
-  const canvasName = useWeft((state) => state.canvases.find((canvas) => canvas.id === state.activeCanvasId)?.name ?? 'this canvas');
+  const canvasName = useWeft(
+    (state) => state.canvases.find((canvas) => canvas.id === state.activeCanvasId)?.name ?? 'this canvas',
+  );
   const ledger = useWeft((state) => ledgerFor(state.graph, target));
 
   useEffect(() => {
@@ -41,7 +42,9 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
   }, [target.runner, target.sessionId]);
 
   const main = sessions?.find((session) => !session.isSubagent) ?? sessions?.[0];
-  const runs = new Map((sessions ?? []).filter((session) => session !== main).map((session) => [session.sessionId, session] as const));
+  const runs = new Map(
+    (sessions ?? []).filter((session) => session !== main).map((session) => [session.sessionId, session] as const),
+  );
   const mirror = async (where: 'new' | 'current') => {
     await mirrorSession(store, target, where, { follow: followLive, ...(sessions ? { sessions } : {}) });
     void loadSessions();
@@ -56,7 +59,13 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
       <div className="panel-header">
         <span className={`runner-dot ${target.runner}`} aria-hidden />
         <span className="panel-title">{main ? clip(main.title, 90) : 'Session'}</span>
-        <button className="button small ghost" aria-label="Close session" onClick={() => atlasStore.setState({ selected: null })}>✕</button>
+        <button
+          className="button small ghost"
+          aria-label="Close session"
+          onClick={() => atlasStore.setState({ selected: null })}
+        >
+          ✕
+        </button>
       </div>
       <div className="panel-body">
         {error && <div className="banner atlas-error">{error}</div>}
@@ -64,23 +73,66 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
         {main && (
           <>
             <div className="atlas-detail-meta">
-              <div><span>Runner</span>{RUNNER_LABEL[main.runner]}</div>
-              <div><span>Started</span>{formatDate(main.startedAt)}</div>
-              <div><span>Folder</span><code>{main.cwd ?? 'unknown'}</code></div>
-              {main.gitBranch && <div><span>Branch</span>{main.gitBranch}</div>}
-              <div><span>Models</span>{main.models.join(', ') || 'unknown'}</div>
+              <div>
+                <span>Runner</span>
+                {RUNNER_LABEL[main.runner]}
+              </div>
+              <div>
+                <span>Started</span>
+                {formatDate(main.startedAt)}
+              </div>
+              <div>
+                <span>Folder</span>
+                <code>{main.cwd ?? 'unknown'}</code>
+              </div>
+              {main.gitBranch && (
+                <div>
+                  <span>Branch</span>
+                  {main.gitBranch}
+                </div>
+              )}
+              <div>
+                <span>Models</span>
+                {main.models.join(', ') || 'unknown'}
+              </div>
             </div>
             <div className="atlas-actions">
-              <button className="button primary" data-testid="mirror-new" disabled={mirroring} onClick={() => void mirror('new')}>{mirroring ? 'Mirroring…' : 'Mirror to a new canvas'}</button>
-              <button className="button" data-testid="mirror-current" disabled={mirroring} onClick={() => void mirror('current')} title={`Append to “${canvasName}”`}>
+              <button
+                className="button primary"
+                data-testid="mirror-new"
+                disabled={mirroring}
+                onClick={() => void mirror('new')}
+              >
+                {mirroring ? 'Mirroring…' : 'Mirror to a new canvas'}
+              </button>
+              <button
+                className="button"
+                data-testid="mirror-current"
+                disabled={mirroring}
+                onClick={() => void mirror('current')}
+                title={`Append to “${canvasName}”`}
+              >
                 {ledger ? `Update on “${clip(canvasName, 24)}”` : `Mirror onto “${clip(canvasName, 24)}”`}
               </button>
               <label className="atlas-toggle" title="New turns appear on the canvas as the agent writes them">
-                <input type="checkbox" data-testid="follow-live" checked={followLive} onChange={(event) => void toggleFollow(event.target.checked)} /> Follow live
+                <input
+                  type="checkbox"
+                  data-testid="follow-live"
+                  checked={followLive}
+                  onChange={(event) => void toggleFollow(event.target.checked)}
+                />{' '}
+                Follow live
               </label>
             </div>
-            {ledger && <div className="hint" data-testid="already-mirrored">{ledger.turnKeys.length} item{ledger.turnKeys.length === 1 ? '' : 's'} of this session are on “{canvasName}”; mirroring again appends only new turns.</div>}
-            <div className="section-title" style={{ marginTop: 16 }}>{main.turns.length} turn{main.turns.length === 1 ? '' : 's'}</div>
+            {ledger && (
+              <div className="hint" data-testid="already-mirrored">
+                {ledger.turnKeys.length} item{ledger.turnKeys.length === 1 ? '' : 's'} of this session are on “
+                {canvasName}”; mirroring again appends only new turns.
+              </div>
+            )}
+            <div className="section-title" style={{ marginTop: 16 }}>
+              {main.turns.length} turn{main.turns.length === 1 ? '' : 's'}
+            </div>
             <ol className="atlas-turns">
               {main.turns.slice(0, SHOWN_TURNS).map((turn) => (
                 <li key={turn.key} data-testid="session-turn">
@@ -88,21 +140,29 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
                   <div className="atlas-turn-question">{clip(turn.userText, 220) || <em>(no text)</em>}</div>
                   <div className="atlas-turn-meta">
                     {turn.steps.length} tool step{turn.steps.length === 1 ? '' : 's'}
-                    {turn.steps.some((step) => step.files.length > 0) && ` · ${[...new Set(turn.steps.flatMap((step) => step.files))].length} file(s)`}
+                    {turn.steps.some((step) => step.files.length > 0) &&
+                      ` · ${[...new Set(turn.steps.flatMap((step) => step.files))].length} file(s)`}
                     {turn.model && ` · ${turn.model}`}
                   </div>
                   {turn.subagentSessionIds.map((id) => {
                     const run = runs.get(id);
                     return (
                       <div key={id} className="atlas-subrun" data-testid="subagent-run">
-                        ↳ Subagent run: {run ? `${clip(run.turns[0]?.userText ?? run.title, 120)} (${run.turns.length} turn${run.turns.length === 1 ? '' : 's'})` : id}
+                        ↳ Subagent run:{' '}
+                        {run
+                          ? `${clip(run.turns[0]?.userText ?? run.title, 120)} (${run.turns.length} turn${run.turns.length === 1 ? '' : 's'})`
+                          : id}
                       </div>
                     );
                   })}
                 </li>
               ))}
             </ol>
-            {main.turns.length > SHOWN_TURNS && <div className="hint" style={{ marginTop: 8 }}>…and {main.turns.length - SHOWN_TURNS} more turns (all of them are mirrored).</div>}
+            {main.turns.length > SHOWN_TURNS && (
+              <div className="hint" style={{ marginTop: 8 }}>
+                …and {main.turns.length - SHOWN_TURNS} more turns (all of them are mirrored).
+              </div>
+            )}
           </>
         )}
       </div>

@@ -5,10 +5,14 @@ import { pathsInText, whyTargetFor } from './format.ts';
 
 function textOf(node: CanvasNode): string {
   switch (node.kind) {
-    case 'question': return `${node.question}\n${currentAnswer(node)?.text ?? ''}`;
-    case 'note': return node.text;
-    case 'material': return `${node.title}\n${node.text.slice(0, 20_000)}`;
-    default: return '';
+    case 'question':
+      return `${node.question}\n${currentAnswer(node)?.text ?? ''}`;
+    case 'note':
+      return node.text;
+    case 'material':
+      return `${node.title}\n${node.text.slice(0, 20_000)}`;
+    default:
+      return '';
   }
 }
 
@@ -24,7 +28,13 @@ export function WhyFileLinks({ node }: { node: CanvasNode }) {
         {paths.map((path) => (
           <li key={path}>
             <code title={path}>{path}</code>
-            <button className="button small" data-testid="why-this-file" onClick={() => void askWhy(whyTargetFor(path))}>Why this file</button>
+            <button
+              className="button small"
+              data-testid="why-this-file"
+              onClick={() => void askWhy(whyTargetFor(path))}
+            >
+              Why this file
+            </button>
           </li>
         ))}
       </ul>

@@ -22,44 +22,100 @@ export function WhyPanel() {
     <div className="atlas why" data-testid="why-view">
       <section className="atlas-main why-main">
         <h2 className="why-title">Why — which agent turn touched it?</h2>
-        <form className="atlas-toolbar" onSubmit={(event) => { event.preventDefault(); if (draft.trim()) void askWhy(draft.trim()); }}>
-          <input className="input atlas-search" data-testid="why-input" placeholder="/path/to/file.ts, a file name, https://…, arxiv:2401.01234" value={draft} onChange={(event) => setDraft(event.target.value)} />
-          <button className="button primary" data-testid="why-ask" type="submit" disabled={loading || !draft.trim()}>{loading ? 'Looking…' : 'Ask why'}</button>
+        <form
+          className="atlas-toolbar"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (draft.trim()) void askWhy(draft.trim());
+          }}
+        >
+          <input
+            className="input atlas-search"
+            data-testid="why-input"
+            placeholder="/path/to/file.ts, a file name, https://…, arxiv:2401.01234"
+            value={draft}
+            onChange={(event) => setDraft(event.target.value)}
+          />
+          <button className="button primary" data-testid="why-ask" type="submit" disabled={loading || !draft.trim()}>
+            {loading ? 'Looking…' : 'Ask why'}
+          </button>
           <label className="atlas-toggle" title="Read-only turns show anyway when no turn changed it">
-            <input type="checkbox" data-testid="why-include-read" checked={includeRead} onChange={(event) => void setWhyIncludeRead(event.target.checked)} /> Include read-only turns
+            <input
+              type="checkbox"
+              data-testid="why-include-read"
+              checked={includeRead}
+              onChange={(event) => void setWhyIncludeRead(event.target.checked)}
+            />{' '}
+            Include read-only turns
           </label>
         </form>
-        {error && <div className="banner atlas-error" data-testid="why-error">{error}</div>}
+        {error && (
+          <div className="banner atlas-error" data-testid="why-error">
+            {error}
+          </div>
+        )}
         {result && (
           <div className="hint atlas-summary" data-testid="why-summary">
-            {result.hits.length === 0 ? `No recorded turn touched ${result.target}.` : `${result.hits.length} turn${result.hits.length === 1 ? '' : 's'} touched ${result.target}`}
-            {result.hiddenReads > 0 && ` · ${result.hiddenReads} read-only turn${result.hiddenReads === 1 ? '' : 's'} hidden`}
+            {result.hits.length === 0
+              ? `No recorded turn touched ${result.target}.`
+              : `${result.hits.length} turn${result.hits.length === 1 ? '' : 's'} touched ${result.target}`}
+            {result.hiddenReads > 0 &&
+              ` · ${result.hiddenReads} read-only turn${result.hiddenReads === 1 ? '' : 's'} hidden`}
           </div>
         )}
         <ol className="why-hits">
           {(result?.hits ?? []).map((hit) => {
             const runner = RunnerSchema.safeParse(hit.runner);
             return (
-              <li key={`${hit.turnKey}:${hit.path}`} className="why-hit" data-testid="why-hit" data-turn-key={hit.turnKey}>
+              <li
+                key={`${hit.turnKey}:${hit.path}`}
+                className="why-hit"
+                data-testid="why-hit"
+                data-turn-key={hit.turnKey}
+              >
                 <div className="why-hit-head">
                   <span className={`badge why-op ${hit.op}`}>{hit.op}</span>
                   <span className={`runner-dot ${hit.runner}`} aria-hidden />
-                  <span>{RUNNER_LABEL[hit.runner] ?? hit.runner} · turn {hit.turn}{hit.sessionId !== hit.mainSessionId ? ' (subagent run)' : ''}</span>
+                  <span>
+                    {RUNNER_LABEL[hit.runner] ?? hit.runner} · turn {hit.turn}
+                    {hit.sessionId !== hit.mainSessionId ? ' (subagent run)' : ''}
+                  </span>
                   <span className="hint">{formatDate(hit.at)}</span>
                   <span className="topbar-spacer" />
                   {runner.success && (
-                    <button className="button small" data-testid="why-open" onClick={() => void openTurn(store, { runner: runner.data, sessionId: hit.mainSessionId }, hit.turnKey)}>Open on canvas</button>
+                    <button
+                      className="button small"
+                      data-testid="why-open"
+                      onClick={() =>
+                        void openTurn(store, { runner: runner.data, sessionId: hit.mainSessionId }, hit.turnKey)
+                      }
+                    >
+                      Open on canvas
+                    </button>
                   )}
                 </div>
                 <div className="why-question">{hit.question.slice(0, 400) || <em>(no text)</em>}</div>
-                <div className="why-path"><code>{hit.path}</code></div>
+                <div className="why-path">
+                  <code>{hit.path}</code>
+                </div>
               </li>
             );
           })}
         </ol>
-        {!result && !loading && !error && <div className="hint">Turns come from the why index over your agents' sessions. Mirror nodes offer “why this file” for the files they touched.</div>}
+        {!result && !loading && !error && (
+          <div className="hint">
+            Turns come from the why index over your agents' sessions. Mirror nodes offer “why this file” for the files
+            they touched.
+          </div>
+        )}
       </section>
-      <button className="button small ghost why-close" onClick={() => atlasStore.setState({ open: null })} aria-label="Close Why">✕</button>
+      <button
+        className="button small ghost why-close"
+        onClick={() => atlasStore.setState({ open: null })}
+        aria-label="Close Why"
+      >
+        ✕
+      </button>
     </div>
   );
 }

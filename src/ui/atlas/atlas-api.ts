@@ -43,10 +43,16 @@ export const atlasApi = {
     return call(`/api/atlas/sessions${search ? `?${search}` : ''}`, AtlasSessionsResponseSchema);
   },
   session(runner: Runner | string, sessionId: string): Promise<AtlasSessionResponse> {
-    return call(`/api/atlas/sessions/${encodeURIComponent(sessionId)}?runner=${encodeURIComponent(runner)}`, AtlasSessionResponseSchema);
+    return call(
+      `/api/atlas/sessions/${encodeURIComponent(sessionId)}?runner=${encodeURIComponent(runner)}`,
+      AtlasSessionResponseSchema,
+    );
   },
   why(target: string, includeRead = false): Promise<AtlasWhyResponse> {
-    return call(`/api/atlas/why?target=${encodeURIComponent(target)}${includeRead ? '&includeRead=true' : ''}`, AtlasWhyResponseSchema);
+    return call(
+      `/api/atlas/why?target=${encodeURIComponent(target)}${includeRead ? '&includeRead=true' : ''}`,
+      AtlasWhyResponseSchema,
+    );
   },
   follows(): Promise<AtlasFollowsResponse> {
     return call('/api/atlas/follows', AtlasFollowsResponseSchema);

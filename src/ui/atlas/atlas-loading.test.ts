@@ -55,7 +55,12 @@ describe('the Why panel', () => {
 
     await setWhyIncludeRead(true);
     expect(requested[1]).toBe(`/api/atlas/why?target=${encodeURIComponent(PI_TODO)}&includeRead=true`);
-    expect(atlasStore.getState()).toMatchObject({ whyIncludeRead: true, whyTarget: PI_TODO, whyLoading: false, whyError: null });
+    expect(atlasStore.getState()).toMatchObject({
+      whyIncludeRead: true,
+      whyTarget: PI_TODO,
+      whyLoading: false,
+      whyError: null,
+    });
     await askWhy(CODEX_TODO);
     expect(requested[2]).toContain('&includeRead=true');
   });

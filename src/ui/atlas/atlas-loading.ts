@@ -33,7 +33,8 @@ export async function askWhy(target: string): Promise<void> {
     if (current === whyGeneration) atlasStore.setState({ whyResult, whyLoading: false });
   } catch (error) {
     const { code, message } = describeError(error);
-    if (current === whyGeneration) atlasStore.setState({ whyLoading: false, whyResult: null, whyError: `${code}: ${message}` });
+    if (current === whyGeneration)
+      atlasStore.setState({ whyLoading: false, whyResult: null, whyError: `${code}: ${message}` });
   }
 }
 

@@ -6,7 +6,13 @@ export function formatBytes(bytes: number): string {
 }
 
 // One formatter for every card: `toLocaleString` builds a new one per call, which shows on 500 cards.
-const DATE_FORMAT = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const DATE_FORMAT = new Intl.DateTimeFormat(undefined, {
+  year: 'numeric',
+  month: 'short',
+  day: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
 
 export function formatDate(at: number | null): string {
   if (at === null) return 'unknown time';
@@ -28,7 +34,8 @@ export function shortFolder(path: string | null): string {
  */
 export function pathsInText(text: string): string[] {
   const found = new Set<string>();
-  const pattern = /(?:^|[\s`'"(\[])((?:\/|\.\.?\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{1,8}|\/(?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;\]])/g;
+  const pattern =
+    /(?:^|[\s`'"(\[])((?:\/|\.\.?\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{1,8}|\/(?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;\]])/g;
   for (const match of text.matchAll(pattern)) {
     const path = match[1]!;
     if (/^https?:/.test(path) || path.includes('//')) continue;

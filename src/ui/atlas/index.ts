@@ -2,7 +2,16 @@
 export { AtlasTabs } from './AtlasTabs.tsx';
 export { AtlasLayer } from './AtlasLayer.tsx';
 export { MirrorNodeExtras, MirrorCardMarks } from './MirrorNodeExtras.tsx';
-export { mirrorSession, applyMirror, setFollowing, syncFollowed, openTurn, revealNode, ledgerFor, mirrorOrigin } from './mirror-actions.ts';
+export {
+  mirrorSession,
+  applyMirror,
+  setFollowing,
+  syncFollowed,
+  openTurn,
+  revealNode,
+  ledgerFor,
+  mirrorOrigin,
+} from './mirror-actions.ts';
 export type { MirrorTarget } from './mirror-actions.ts';
 export { atlasApi } from './atlas-api.ts';
 export { atlasStore } from './atlas-state.ts';

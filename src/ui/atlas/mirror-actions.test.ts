@@ -19,7 +19,9 @@ beforeAll(async () => {
   process.env.WEFT_SESSION_ROOTS = FIXTURES;
   server = await startTestServer();
   const response = await server.api(`/api/atlas/sessions/${CLAUDE_SUBAGENT_SESSION}?runner=claude-code`);
-  sessions = ((await response.json()) as { sessions: unknown[] }).sessions.map((session) => SessionSchema.parse(session));
+  sessions = ((await response.json()) as { sessions: unknown[] }).sessions.map((session) =>
+    SessionSchema.parse(session),
+  );
 });
 afterAll(async () => {
   await server?.dispose();
@@ -36,16 +38,23 @@ describe('applyMirror through the canvas store', () => {
     const plan = applyMirror(app.store, sessions)!;
     expect(plan.counts).toMatchObject({ turns: 1, subagentTurns: 1 });
     const mirrors = [...app.graph.nodes.values()].filter((node): node is MirrorNode => node.kind === 'mirror');
-    expect(mirrors.map((node) => node.source.sessionId).sort()).toEqual(sessions.map((session) => session.sessionId).sort());
+    expect(mirrors.map((node) => node.source.sessionId).sort()).toEqual(
+      sessions.map((session) => session.sessionId).sort(),
+    );
     expect(app.state.past.length).toBe(historyBefore + 1);
     const mirrorEvent = app.graph.events.find((event) => event.op === 'mirror')!;
     expect(mirrorEvent.meta).toEqual({ runner: 'claude-code', turns: 1, subagentTurns: 1, notes: 0, refreshed: 0 });
     expect(JSON.stringify(app.graph.events)).not.toContain(sessions[0]!.turns[0]!.userText);
 
     await app.state.flush();
-    const stored = (await (await server.api(`/api/canvases/${app.state.activeCanvasId}`)).json()) as { nodes: { id: string; kind: string }[]; ledgers: { sessionId: string; turnKeys: string[] }[] };
+    const stored = (await (await server.api(`/api/canvases/${app.state.activeCanvasId}`)).json()) as {
+      nodes: { id: string; kind: string }[];
+      ledgers: { sessionId: string; turnKeys: string[] }[];
+    };
     expect(stored.nodes.filter((node) => node.kind === 'mirror')).toHaveLength(2);
-    expect(stored.ledgers).toEqual([expect.objectContaining({ sessionId: CLAUDE_SUBAGENT_SESSION, turnKeys: plan.ledger.turnKeys })]);
+    expect(stored.ledgers).toEqual([
+      expect.objectContaining({ sessionId: CLAUDE_SUBAGENT_SESSION, turnKeys: plan.ledger.turnKeys }),
+    ]);
 
     // Mirroring again changes nothing and adds no undo step.
     expect(applyMirror(app.store, sessions)!.changes).toEqual([]);

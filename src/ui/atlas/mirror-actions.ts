@@ -20,7 +20,9 @@ export interface MirrorTarget {
 }
 
 export function ledgerFor(graph: Graph | null, target: MirrorTarget): MirrorLedger | null {
-  return graph?.ledgers.find((ledger) => ledger.runner === target.runner && ledger.sessionId === target.sessionId) ?? null;
+  return (
+    graph?.ledgers.find((ledger) => ledger.runner === target.runner && ledger.sessionId === target.sessionId) ?? null
+  );
 }
 
 /** Where a session's first turn goes on a canvas that already has nodes: to the right of everything. */
@@ -39,7 +41,11 @@ export function mirrorOrigin(graph: Graph): { x: number; y: number } {
  * Plans the session onto the open canvas from its ledger and applies the plan as one batch through the store
  * (so persistence, the event log and undo see an ordinary change). Returns the plan, or null when refused.
  */
-export function applyMirror(store: WeftStore, sessions: Session[], options: { following?: boolean } = {}): MirrorPlan | null {
+export function applyMirror(
+  store: WeftStore,
+  sessions: Session[],
+  options: { following?: boolean } = {},
+): MirrorPlan | null {
   const graph = store.getState().graph;
   const main = sessions.find((session) => !session.isSubagent) ?? sessions[0];
   if (!graph || !main) return null;
@@ -67,7 +73,8 @@ export function revealNode(store: WeftStore, nodeId: string): void {
   store.getState().setSelection([nodeId]);
   store.getState().focusNode(nodeId);
   const tryCenter = (attempt: number) => {
-    if (document.querySelector(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`) || attempt > 40) canvasBridge.centerOn(nodeId);
+    if (document.querySelector(`.react-flow__node[data-id="${CSS.escape(nodeId)}"]`) || attempt > 40)
+      canvasBridge.centerOn(nodeId);
     else requestAnimationFrame(() => tryCenter(attempt + 1));
   };
   requestAnimationFrame(() => tryCenter(0));
@@ -102,7 +109,15 @@ export async function mirrorSession(
     showCanvas(store);
     if (plan) {
       const added = plan.counts.turns + plan.counts.subagentTurns;
-      store.getState().toast('info', 'mirrored', added > 0 ? `Mirrored ${added} turn${added === 1 ? '' : 's'} of “${clip(main.title, 60)}”.` : 'Already on this canvas: no new turns.');
+      store
+        .getState()
+        .toast(
+          'info',
+          'mirrored',
+          added > 0
+            ? `Mirrored ${added} turn${added === 1 ? '' : 's'} of “${clip(main.title, 60)}”.`
+            : 'Already on this canvas: no new turns.',
+        );
       // A few turns: show them all. A long session: start at its first new turn at a readable zoom.
       const known = new Set(ledgerBefore?.turnKeys ?? []);
       const firstKey = plan.ledger.turnKeys.find((key) => !known.has(key));
@@ -166,7 +181,9 @@ export async function openTurn(store: WeftStore, target: MirrorTarget, turnKey: 
       for (const summary of store.getState().canvases) {
         if (summary.id === store.getState().activeCanvasId) continue;
         const document = await store.api.getCanvas(summary.id).catch(() => null);
-        if (document?.ledgers.some((ledger) => ledger.runner === target.runner && ledger.sessionId === target.sessionId)) {
+        if (
+          document?.ledgers.some((ledger) => ledger.runner === target.runner && ledger.sessionId === target.sessionId)
+        ) {
           await store.getState().openCanvas(summary.id);
           break;
         }
@@ -175,12 +192,16 @@ export async function openTurn(store: WeftStore, target: MirrorTarget, turnKey: 
     }
     let nodeId = ledgerFor(graph, target)?.nodeIdByTurnKey[turnKey];
     if (!nodeId || !graph?.nodes.has(nodeId)) {
-      const plan = ledgerFor(graph, target) ? await mirrorSession(store, target, 'current') : await mirrorSession(store, target, 'new');
+      const plan = ledgerFor(graph, target)
+        ? await mirrorSession(store, target, 'current')
+        : await mirrorSession(store, target, 'new');
       nodeId = plan?.nodeIdByTurnKey[turnKey];
     }
     showCanvas(store);
     if (!nodeId || !store.getState().graph?.nodes.has(nodeId)) {
-      store.getState().toast('error', 'turn-not-on-canvas', 'That turn is not on the canvas (it may have been deleted there).');
+      store
+        .getState()
+        .toast('error', 'turn-not-on-canvas', 'That turn is not on the canvas (it may have been deleted there).');
       return null;
     }
     revealNode(store, nodeId);

@@ -5,7 +5,13 @@ import { useWeft } from '../app/store-context.tsx';
 const WIDTH = 200;
 const HEIGHT = 140;
 const CARD = { width: 300, height: 150 };
-const COLORS: Record<string, string> = { question: '#c7cbf7', note: '#f1e3b0', material: '#b9e3dd', mirror: '#d9dce3', frame: 'rgba(120,130,150,0.12)' };
+const COLORS: Record<string, string> = {
+  question: '#c7cbf7',
+  note: '#f1e3b0',
+  material: '#b9e3dd',
+  mirror: '#d9dce3',
+  frame: 'rgba(120,130,150,0.12)',
+};
 
 /**
  * A minimap drawn on one <canvas>: one rectangle per node from the graph records. React Flow's
@@ -20,12 +26,17 @@ export function CanvasMinimap() {
   const canvas = useRef<HTMLCanvasElement>(null);
 
   const bounds = useMemo(() => {
-    let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+    let minX = Infinity,
+      minY = Infinity,
+      maxX = -Infinity,
+      maxY = -Infinity;
     for (const node of records?.values() ?? []) {
       const width = node.size?.width ?? CARD.width;
       const height = node.size?.height ?? CARD.height;
-      minX = Math.min(minX, node.position.x); minY = Math.min(minY, node.position.y);
-      maxX = Math.max(maxX, node.position.x + width); maxY = Math.max(maxY, node.position.y + height);
+      minX = Math.min(minX, node.position.x);
+      minY = Math.min(minY, node.position.y);
+      maxX = Math.max(maxX, node.position.x + width);
+      maxY = Math.max(maxY, node.position.y + height);
     }
     if (!Number.isFinite(minX)) return null;
     return { minX, minY, maxX, maxY };
@@ -40,7 +51,13 @@ export function CanvasMinimap() {
     const maxX = Math.max(bounds.maxX, (paneWidth - x) / zoom) + pad;
     const maxY = Math.max(bounds.maxY, (paneHeight - y) / zoom) + pad;
     const scale = Math.min(WIDTH / (maxX - minX), HEIGHT / (maxY - minY));
-    return { minX, minY, scale, offsetX: (WIDTH - (maxX - minX) * scale) / 2, offsetY: (HEIGHT - (maxY - minY) * scale) / 2 };
+    return {
+      minX,
+      minY,
+      scale,
+      offsetX: (WIDTH - (maxX - minX) * scale) / 2,
+      offsetY: (HEIGHT - (maxY - minY) * scale) / 2,
+    };
   }, [bounds, x, y, zoom, paneWidth, paneHeight]);
 
   useEffect(() => {
@@ -62,7 +79,12 @@ export function CanvasMinimap() {
     // The visible part of the canvas.
     context.strokeStyle = '#4f46e5';
     context.lineWidth = 1.5;
-    context.strokeRect(toX(-x / zoom), toY(-y / zoom), (paneWidth / zoom) * layout.scale, (paneHeight / zoom) * layout.scale);
+    context.strokeRect(
+      toX(-x / zoom),
+      toY(-y / zoom),
+      (paneWidth / zoom) * layout.scale,
+      (paneHeight / zoom) * layout.scale,
+    );
   }, [records, layout, x, y, zoom, paneWidth, paneHeight]);
 
   const panTo = (event: React.PointerEvent<HTMLCanvasElement>) => {
@@ -75,8 +97,15 @@ export function CanvasMinimap() {
 
   return (
     <div className="minimap" data-testid="minimap">
-      <canvas ref={canvas} width={WIDTH * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1)} height={HEIGHT * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1)}
-        style={{ width: WIDTH, height: HEIGHT }} onPointerDown={panTo} onPointerMove={panTo} aria-label="Minimap: click or drag to move the view" />
+      <canvas
+        ref={canvas}
+        width={WIDTH * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1)}
+        height={HEIGHT * (typeof window === 'undefined' ? 1 : window.devicePixelRatio || 1)}
+        style={{ width: WIDTH, height: HEIGHT }}
+        onPointerDown={panTo}
+        onPointerMove={panTo}
+        aria-label="Minimap: click or drag to move the view"
+      />
     </div>
   );
 }

@@ -24,14 +24,26 @@ export function CanvasSearch() {
   };
   return (
     <div className="canvas-search" data-testid="canvas-search">
-      <input ref={input} className="input" placeholder="Search questions, answers, notes, materials" value={query}
-        onChange={(event) => { setSearch(true, event.target.value); setCursor(0); }}
+      <input
+        ref={input}
+        className="input"
+        placeholder="Search questions, answers, notes, materials"
+        value={query}
+        onChange={(event) => {
+          setSearch(true, event.target.value);
+          setCursor(0);
+        }}
         onKeyDown={(event) => {
           if (event.key === 'Enter') go();
           if (event.key === 'Escape') setSearch(false);
-        }} />
-      <span className="hint" data-testid="search-count">{query.trim() ? `${ids.length} found` : ''}</span>
-      <button className="button small ghost" onClick={() => setSearch(false)} aria-label="Close search">✕</button>
+        }}
+      />
+      <span className="hint" data-testid="search-count">
+        {query.trim() ? `${ids.length} found` : ''}
+      </span>
+      <button className="button small ghost" onClick={() => setSearch(false)} aria-label="Close search">
+        ✕
+      </button>
     </div>
   );
 }

@@ -22,7 +22,6 @@ import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
 
-
 // Room at the top for the toolbar and frame labels.
 const FIT_PADDING = { top: '88px', left: '40px', right: '40px', bottom: '40px' } as const;
 const LARGE_CANVAS = 300;
@@ -30,12 +29,18 @@ const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
 
 /** The first spot near `start` (below, then to the right) where a new card overlaps no other card. */
 function freeSpot(nodes: readonly FlowNode[], start: { x: number; y: number }): { x: number; y: number } {
-  const overlaps = (x: number, y: number) => nodes.some((node) => {
-    if (node.type === 'frame') return false;
-    const width = node.measured?.width ?? CARD.width;
-    const height = node.measured?.height ?? CARD.height;
-    return x < node.position.x + width + CARD.gapX && x + CARD.width + CARD.gapX > node.position.x && y < node.position.y + height + CARD.gapY && y + CARD.height + CARD.gapY > node.position.y;
-  });
+  const overlaps = (x: number, y: number) =>
+    nodes.some((node) => {
+      if (node.type === 'frame') return false;
+      const width = node.measured?.width ?? CARD.width;
+      const height = node.measured?.height ?? CARD.height;
+      return (
+        x < node.position.x + width + CARD.gapX &&
+        x + CARD.width + CARD.gapX > node.position.x &&
+        y < node.position.y + height + CARD.gapY &&
+        y + CARD.height + CARD.gapY > node.position.y
+      );
+    });
   for (let ring = 0; ring < 12; ring += 1) {
     for (let column = 0; column <= ring; column += 1) {
       const x = start.x + column * (CARD.width + CARD.gapX);
@@ -57,13 +62,18 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
   // Built during the first render, so the canvas does not render once empty and then again full.
-  const [nodes, setNodes] = useState<FlowNode[]>(() => (records ? syncFlowNodes([], records, selected, sources.current) : []));
+  const [nodes, setNodes] = useState<FlowNode[]>(() =>
+    records ? syncFlowNodes([], records, selected, sources.current) : [],
+  );
 
   useEffect(() => {
     if (records) setNodes((previous) => syncFlowNodes(previous, records, selected, sources.current));
   }, [records, selected]);
   const edgesRef = useRef<FlowEdge[]>([]);
-  const edges = useMemo(() => (edgesRef.current = wires ? syncFlowEdges(edgesRef.current, wires, selectedEdgeId) : []), [wires, selectedEdgeId]);
+  const edges = useMemo(
+    () => (edgesRef.current = wires ? syncFlowEdges(edgesRef.current, wires, selectedEdgeId) : []),
+    [wires, selectedEdgeId],
+  );
 
   // Fit the view once per opened canvas. includeHiddenNodes: cards never rendered (culled) have
   // no measured size yet; their estimated size still counts.
@@ -73,8 +83,13 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       fittedFor.current = canvasId;
       // A large canvas opens on its newest node at a readable zoom, not as 2,000 specks.
       if (nodes.length > LARGE_CANVAS) {
-        const newest = [...(records?.values() ?? [])].reduce((latest, node) => (node.createdAt >= latest.createdAt ? node : latest));
-        requestAnimationFrame(() => void flow.setCenter(newest.position.x + CARD.width / 2, newest.position.y + CARD.height / 2, { zoom: 0.8 }));
+        const newest = [...(records?.values() ?? [])].reduce((latest, node) =>
+          node.createdAt >= latest.createdAt ? node : latest,
+        );
+        requestAnimationFrame(
+          () =>
+            void flow.setCenter(newest.position.x + CARD.width / 2, newest.position.y + CARD.height / 2, { zoom: 0.8 }),
+        );
       } else {
         requestAnimationFrame(() => void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, includeHiddenNodes: true }));
       }
@@ -82,66 +97,101 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   }, [canvasId, nodes.length, flow, records]);
 
   useEffect(() => {
-    canvasBridge.fitView = () => void flow.fitView({ padding: FIT_PADDING, duration: 200, maxZoom: 1, includeHiddenNodes: true });
+    canvasBridge.fitView = () =>
+      void flow.fitView({ padding: FIT_PADDING, duration: 200, maxZoom: 1, includeHiddenNodes: true });
     canvasBridge.centerOn = (nodeId) => {
       const node = flow.getNode(nodeId);
-      if (node) void flow.setCenter(node.position.x + 150, node.position.y + 80, { zoom: Math.max(flow.getZoom(), 0.8), duration: 250 });
+      if (node)
+        void flow.setCenter(node.position.x + 150, node.position.y + 80, {
+          zoom: Math.max(flow.getZoom(), 0.8),
+          duration: 250,
+        });
     };
     // After the next frame, so the bounds are those left once the node panel has opened.
-    canvasBridge.ensureVisible = (nodeId) => requestAnimationFrame(() => {
-      const record = store.getState().graph?.nodes.get(nodeId);
-      const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
-      if (!record || !bounds) return;
-      const topLeft = flow.flowToScreenPosition(record.position);
-      const bottomRight = flow.flowToScreenPosition({ x: record.position.x + CARD.width, y: record.position.y + CARD.height });
-      const inside = topLeft.x >= bounds.left && topLeft.y >= bounds.top + 50 && bottomRight.x <= bounds.right && bottomRight.y <= bounds.bottom;
-      if (!inside) void flow.setCenter(record.position.x + CARD.width / 2, record.position.y + CARD.height / 2, { zoom: flow.getZoom(), duration: 0 });
-    });
+    canvasBridge.ensureVisible = (nodeId) =>
+      requestAnimationFrame(() => {
+        const record = store.getState().graph?.nodes.get(nodeId);
+        const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
+        if (!record || !bounds) return;
+        const topLeft = flow.flowToScreenPosition(record.position);
+        const bottomRight = flow.flowToScreenPosition({
+          x: record.position.x + CARD.width,
+          y: record.position.y + CARD.height,
+        });
+        const inside =
+          topLeft.x >= bounds.left &&
+          topLeft.y >= bounds.top + 50 &&
+          bottomRight.x <= bounds.right &&
+          bottomRight.y <= bounds.bottom;
+        if (!inside)
+          void flow.setCenter(record.position.x + CARD.width / 2, record.position.y + CARD.height / 2, {
+            zoom: flow.getZoom(),
+            duration: 0,
+          });
+      });
     canvasBridge.newNodePosition = () => {
       const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
-      const centre = flow.screenToFlowPosition({ x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2, y: (bounds?.top ?? 0) + (bounds?.height ?? 600) / 3 });
+      const centre = flow.screenToFlowPosition({
+        x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2,
+        y: (bounds?.top ?? 0) + (bounds?.height ?? 600) / 3,
+      });
       return freeSpot(flow.getNodes(), { x: Math.round(centre.x - 150), y: Math.round(centre.y - 60) });
     };
     canvasBridge.openMaterialDialog = onOpenMaterial;
   }, [flow, store, onOpenMaterial]);
 
-  const onNodesChange = useCallback((changes: NodeChange<FlowNode>[]) => {
-    const state = store.getState();
-    let selection: Set<string> | null = null;
-    const moves: GraphChange[] = [];
-    for (const change of changes) {
-      if (change.type === 'select') {
-        selection ??= new Set(state.selectedNodeIds);
-        if (change.selected) selection.add(change.id);
-        else selection.delete(change.id);
-      } else if (change.type === 'position' && change.dragging === false && change.position) {
-        moves.push({ type: 'move-node', nodeId: change.id, position: { x: Math.round(change.position.x), y: Math.round(change.position.y) } });
+  const onNodesChange = useCallback(
+    (changes: NodeChange<FlowNode>[]) => {
+      const state = store.getState();
+      let selection: Set<string> | null = null;
+      const moves: GraphChange[] = [];
+      for (const change of changes) {
+        if (change.type === 'select') {
+          selection ??= new Set(state.selectedNodeIds);
+          if (change.selected) selection.add(change.id);
+          else selection.delete(change.id);
+        } else if (change.type === 'position' && change.dragging === false && change.position) {
+          moves.push({
+            type: 'move-node',
+            nodeId: change.id,
+            position: { x: Math.round(change.position.x), y: Math.round(change.position.y) },
+          });
+        }
       }
-    }
-    setNodes((previous) => {
-      const next = applyNodeChanges(changes.filter((change) => change.type !== 'remove'), previous).map(dropEstimatedHandles);
-      const before = new Map(previous.map((node) => [node.id, node] as const));
-      for (const node of next) {
-        const old = before.get(node.id);
-        const record = old ? sources.current.get(old) : undefined;
-        if (record && node !== old) sources.current.set(node, record);
-      }
-      return next;
-    });
-    if (selection) state.setSelection([...selection]);
-    if (moves.length === 1) state.apply(moves[0]!);
-    else if (moves.length > 1) state.apply({ type: 'batch', changes: moves });
-  }, [store]);
+      setNodes((previous) => {
+        const next = applyNodeChanges(
+          changes.filter((change) => change.type !== 'remove'),
+          previous,
+        ).map(dropEstimatedHandles);
+        const before = new Map(previous.map((node) => [node.id, node] as const));
+        for (const node of next) {
+          const old = before.get(node.id);
+          const record = old ? sources.current.get(old) : undefined;
+          if (record && node !== old) sources.current.set(node, record);
+        }
+        return next;
+      });
+      if (selection) state.setSelection([...selection]);
+      if (moves.length === 1) state.apply(moves[0]!);
+      else if (moves.length > 1) state.apply({ type: 'batch', changes: moves });
+    },
+    [store],
+  );
 
   const onEdgesChange = useCallback((changes: EdgeChange<FlowEdge>[]) => {
     for (const change of changes) {
-      if (change.type === 'select') setSelectedEdgeId((current) => (change.selected ? change.id : current === change.id ? null : current));
+      if (change.type === 'select')
+        setSelectedEdgeId((current) => (change.selected ? change.id : current === change.id ? null : current));
     }
   }, []);
 
-  const onConnect = useCallback((connection: Connection) => {
-    if (connection.source && connection.target) store.getState().apply({ type: 'wire', from: connection.source, to: connection.target, kind: 'solid' });
-  }, [store]);
+  const onConnect = useCallback(
+    (connection: Connection) => {
+      if (connection.source && connection.target)
+        store.getState().apply({ type: 'wire', from: connection.source, to: connection.target, kind: 'solid' });
+    },
+    [store],
+  );
 
   return (
     <ReactFlow<FlowNode, FlowEdge>
@@ -153,7 +203,10 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       onEdgesChange={onEdgesChange}
       onConnect={onConnect}
       onNodeClick={(_, node) => store.getState().focusNode(node.id)}
-      onPaneClick={() => { store.getState().focusNode(null); setSelectedEdgeId(null); }}
+      onPaneClick={() => {
+        store.getState().focusNode(null);
+        setSelectedEdgeId(null);
+      }}
       deleteKeyCode={null}
       selectionKeyCode="Shift"
       multiSelectionKeyCode={['Meta', 'Control']}

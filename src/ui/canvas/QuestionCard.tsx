@@ -18,26 +18,57 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
   if (!node) return null;
   const index = node.versions.findIndex((version) => version.id === node.currentVersionId);
   const version = index >= 0 ? node.versions[index] : undefined;
-  const text = stream ? stream.text : version?.text ?? '';
+  const text = stream ? stream.text : (version?.text ?? '');
   const model = stream ? stream.model : version?.model;
   const select = (offset: number) => {
     const next = node.versions[index + offset];
     if (next) apply({ type: 'select-version', nodeId: id, versionId: next.id });
   };
   return (
-    <div className={`card question${node.archived ? ' archived' : ''}${selected ? ' selected' : ''}${searchHit ? ' search-hit' : ''}`} data-testid="node-card" data-node-id={id} data-stale={shownStale ? 'true' : 'false'}>
+    <div
+      className={`card question${node.archived ? ' archived' : ''}${selected ? ' selected' : ''}${searchHit ? ' search-hit' : ''}`}
+      data-testid="node-card"
+      data-node-id={id}
+      data-stale={shownStale ? 'true' : 'false'}
+    >
       <Handle type="target" position={Position.Left} />
       <div className="card-header">
         <span className="card-kind">Question</span>
-        {shownStale && <span className="badge stale" data-testid="badge-stale" title="Written against an earlier version of its upstream">Stale</span>}
-        {dismissed && <span className="badge dismissed" data-testid="badge-dismissed" title="A judge ruled the upstream change does not bear on this answer">Stale · dismissed by judge</span>}
-        {node.archived && <span className="badge archived" data-testid="badge-archived">Archived</span>}
-        {node.autoRerun.enabled && <span className="badge auto" title="Regenerates when an ancestor completes">Auto-rerun</span>}
+        {shownStale && (
+          <span
+            className="badge stale"
+            data-testid="badge-stale"
+            title="Written against an earlier version of its upstream"
+          >
+            Stale
+          </span>
+        )}
+        {dismissed && (
+          <span
+            className="badge dismissed"
+            data-testid="badge-dismissed"
+            title="A judge ruled the upstream change does not bear on this answer"
+          >
+            Stale · dismissed by judge
+          </span>
+        )}
+        {node.archived && (
+          <span className="badge archived" data-testid="badge-archived">
+            Archived
+          </span>
+        )}
+        {node.autoRerun.enabled && (
+          <span className="badge auto" title="Regenerates when an ancestor completes">
+            Auto-rerun
+          </span>
+        )}
         {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
         {version?.status === 'failed' && !stream && <span className="badge failed">Failed</span>}
         {version?.status === 'aborted' && !stream && <span className="badge failed">Stopped</span>}
       </div>
-      <div className={`card-question${node.question.trim() ? '' : ' empty'}`} data-testid="node-question">{node.question.trim() || 'Write a question…'}</div>
+      <div className={`card-question${node.question.trim() ? '' : ' empty'}`} data-testid="node-question">
+        {node.question.trim() || 'Write a question…'}
+      </div>
       {(text || stream) && (
         <div className="card-body" data-testid="node-answer">
           <Markdown text={text} className={stream ? 'clamp streaming-caret' : 'clamp'} />
@@ -46,20 +77,37 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
       <div className="card-footer">
         {node.versions.length > 0 && (
           <span className="pager nodrag" data-testid="version-pager">
-            <button disabled={index <= 0 || !!stream} onClick={() => select(-1)} aria-label="Previous version">‹</button>
+            <button disabled={index <= 0 || !!stream} onClick={() => select(-1)} aria-label="Previous version">
+              ‹
+            </button>
             {index + 1}/{node.versions.length}
-            <button disabled={index >= node.versions.length - 1 || !!stream} onClick={() => select(1)} aria-label="Next version">›</button>
+            <button
+              disabled={index >= node.versions.length - 1 || !!stream}
+              onClick={() => select(1)}
+              aria-label="Next version"
+            >
+              ›
+            </button>
           </span>
         )}
-        {model && <span className={`badge ${isReceiptModel(model) ? 'receipt' : 'model'}`} data-testid="model-badge">{shortModel(model)}</span>}
+        {model && (
+          <span className={`badge ${isReceiptModel(model) ? 'receipt' : 'model'}`} data-testid="model-badge">
+            {shortModel(model)}
+          </span>
+        )}
         <span className="spacer" />
-        {stream ? <span>streaming…</span> : text ? <span>{estimateTokensByLength(text).toLocaleString()} tok</span> : <span>no answer yet</span>}
+        {stream ? (
+          <span>streaming…</span>
+        ) : text ? (
+          <span>{estimateTokensByLength(text).toLocaleString()} tok</span>
+        ) : (
+          <span>no answer yet</span>
+        )}
       </div>
       <Handle type="source" position={Position.Right} />
     </div>
   );
 });
-
 
 let firstCardMarked = false;
 /** For `bench:ui`: when the first card reached the DOM. */

@@ -28,7 +28,11 @@ export const NoteCard = memo(function NoteCard({ id, selected }: NodeProps) {
         {note.archived && <span className="badge archived">Archived</span>}
       </div>
       <div className="card-body" style={{ borderTop: 0 }}>
-        {note.text.trim() ? <Markdown text={note.text} className="clamp" /> : <span className="hint">Empty note — edit it in the panel.</span>}
+        {note.text.trim() ? (
+          <Markdown text={note.text} className="clamp" />
+        ) : (
+          <span className="hint">Empty note — edit it in the panel.</span>
+        )}
       </div>
       <Handle type="source" position={Position.Right} />
     </div>
@@ -38,10 +42,14 @@ export const NoteCard = memo(function NoteCard({ id, selected }: NodeProps) {
 function provenanceLine(material: MaterialNode): string {
   const provenance = material.provenance;
   switch (provenance.type) {
-    case 'pdf': return `${provenance.fileName} · ${provenance.pages.length === 1 ? 'page' : 'pages'} ${provenance.pages.join(', ')}`;
-    case 'url': return `${new URL(provenance.finalUrl || provenance.url).host} · fetched ${formatTime(provenance.fetchedAt)}`;
-    case 'pasted': return 'Pasted text';
-    case 'image': return `Image · ${provenance.fileName}`;
+    case 'pdf':
+      return `${provenance.fileName} · ${provenance.pages.length === 1 ? 'page' : 'pages'} ${provenance.pages.join(', ')}`;
+    case 'url':
+      return `${new URL(provenance.finalUrl || provenance.url).host} · fetched ${formatTime(provenance.fetchedAt)}`;
+    case 'pasted':
+      return 'Pasted text';
+    case 'image':
+      return `Image · ${provenance.fileName}`;
   }
 }
 
@@ -49,12 +57,18 @@ export const MaterialCard = memo(function MaterialCard({ id, selected }: NodePro
   const { node, searchHit } = useCardState(id);
   const attachment = useWeft((state) => {
     const record = state.graph?.nodes.get(id);
-    return record?.kind === 'material' && record.provenance.type === 'image' ? state.graph?.attachments.get(record.provenance.attachmentHash) : undefined;
+    return record?.kind === 'material' && record.provenance.type === 'image'
+      ? state.graph?.attachments.get(record.provenance.attachmentHash)
+      : undefined;
   });
   if (!node || node.kind !== 'material') return null;
   const material = node as MaterialNode;
   return (
-    <div className={classes('material', material.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>
+    <div
+      className={classes('material', material.archived, selected, searchHit)}
+      data-testid="node-card"
+      data-node-id={id}
+    >
       <Handle type="target" position={Position.Left} />
       <div className="card-header">
         <span className="card-kind">Material</span>
@@ -63,11 +77,23 @@ export const MaterialCard = memo(function MaterialCard({ id, selected }: NodePro
       </div>
       <div className="card-question">{material.title || 'Untitled material'}</div>
       {attachment ? (
-        <div className="card-body"><img alt={material.title} style={{ maxWidth: '100%', borderRadius: 6 }} src={`data:${attachment.mediaType};base64,${attachment.dataBase64}`} /></div>
+        <div className="card-body">
+          <img
+            alt={material.title}
+            style={{ maxWidth: '100%', borderRadius: 6 }}
+            src={`data:${attachment.mediaType};base64,${attachment.dataBase64}`}
+          />
+        </div>
       ) : (
-        <div className="card-body"><div className="clamp" style={{ whiteSpace: 'pre-wrap' }}>{material.text.slice(0, 700)}</div></div>
+        <div className="card-body">
+          <div className="clamp" style={{ whiteSpace: 'pre-wrap' }}>
+            {material.text.slice(0, 700)}
+          </div>
+        </div>
       )}
-      <div className="card-footer"><span>{provenanceLine(material)}</span></div>
+      <div className="card-footer">
+        <span>{provenanceLine(material)}</span>
+      </div>
       <Handle type="source" position={Position.Right} />
     </div>
   );
@@ -86,7 +112,9 @@ export const MirrorCard = memo(function MirrorCard({ id, selected }: NodeProps) 
         <MirrorCardMarks node={mirror} />
       </div>
       <div className="card-question">{mirror.question}</div>
-      <div className="card-body"><Markdown text={mirror.answer} className="clamp" /></div>
+      <div className="card-body">
+        <Markdown text={mirror.answer} className="clamp" />
+      </div>
       <Handle type="source" position={Position.Right} />
     </div>
   );
@@ -98,10 +126,28 @@ export const FrameCard = memo(function FrameCard({ id, selected }: NodeProps) {
   if (!node || node.kind !== 'frame') return null;
   const frame = node as FrameNode;
   return (
-    <div className="frame-node" data-testid="frame-node" data-node-id={id} style={{ opacity: frame.archived ? 0.4 : 1 }}>
-      <NodeResizer isVisible={selected} minWidth={200} minHeight={120}
-        onResizeEnd={(_, params) => apply({ type: 'move-node', nodeId: id, position: { x: params.x, y: params.y }, size: { width: params.width, height: params.height } })} />
-      <div className="frame-label" title={frame.label}>{frame.label}</div>
+    <div
+      className="frame-node"
+      data-testid="frame-node"
+      data-node-id={id}
+      style={{ opacity: frame.archived ? 0.4 : 1 }}
+    >
+      <NodeResizer
+        isVisible={selected}
+        minWidth={200}
+        minHeight={120}
+        onResizeEnd={(_, params) =>
+          apply({
+            type: 'move-node',
+            nodeId: id,
+            position: { x: params.x, y: params.y },
+            size: { width: params.width, height: params.height },
+          })
+        }
+      />
+      <div className="frame-label" title={frame.label}>
+        {frame.label}
+      </div>
     </div>
   );
 });

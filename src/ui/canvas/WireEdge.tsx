@@ -1,5 +1,13 @@
 import { memo } from 'react';
-import { BaseEdge, EdgeLabelRenderer, Position, getBezierPath, useInternalNode, type EdgeProps, type InternalNode } from '@xyflow/react';
+import {
+  BaseEdge,
+  EdgeLabelRenderer,
+  Position,
+  getBezierPath,
+  useInternalNode,
+  type EdgeProps,
+  type InternalNode,
+} from '@xyflow/react';
 import { useWeft } from '../app/store-context.tsx';
 import type { FlowEdge } from './flow-elements.ts';
 
@@ -18,11 +26,29 @@ export const WireEdge = memo(function WireEdge(props: EdgeProps<FlowEdge>) {
       <BaseEdge id={id} path={path} markerEnd={markerEnd} style={dashed ? { strokeDasharray: '6 5' } : undefined} />
       {selected && wire && (
         <EdgeLabelRenderer>
-          <div className="wire-toolbar nodrag nopan" data-testid="wire-toolbar" style={{ position: 'absolute', transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}>
-            <button aria-pressed={!dashed} onClick={() => apply({ type: 'set-wire-kind', wireId: id, kind: 'solid' })}>Solid</button>
-            <button aria-pressed={dashed && wire.depth === 'quote'} onClick={() => apply({ type: 'set-wire-kind', wireId: id, kind: 'dashed', depth: 'quote' })}>Dashed · quote</button>
-            <button aria-pressed={dashed && wire.depth === 'full'} onClick={() => apply({ type: 'set-wire-kind', wireId: id, kind: 'dashed', depth: 'full' })}>Dashed · full</button>
-            <button onClick={() => apply({ type: 'unwire', wireId: id })} style={{ color: 'var(--danger)' }}>Remove</button>
+          <div
+            className="wire-toolbar nodrag nopan"
+            data-testid="wire-toolbar"
+            style={{ position: 'absolute', transform: `translate(-50%, -50%) translate(${labelX}px, ${labelY}px)` }}
+          >
+            <button aria-pressed={!dashed} onClick={() => apply({ type: 'set-wire-kind', wireId: id, kind: 'solid' })}>
+              Solid
+            </button>
+            <button
+              aria-pressed={dashed && wire.depth === 'quote'}
+              onClick={() => apply({ type: 'set-wire-kind', wireId: id, kind: 'dashed', depth: 'quote' })}
+            >
+              Dashed · quote
+            </button>
+            <button
+              aria-pressed={dashed && wire.depth === 'full'}
+              onClick={() => apply({ type: 'set-wire-kind', wireId: id, kind: 'dashed', depth: 'full' })}
+            >
+              Dashed · full
+            </button>
+            <button onClick={() => apply({ type: 'unwire', wireId: id })} style={{ color: 'var(--danger)' }}>
+              Remove
+            </button>
           </div>
         </EdgeLabelRenderer>
       )}
@@ -30,7 +56,14 @@ export const WireEdge = memo(function WireEdge(props: EdgeProps<FlowEdge>) {
   );
 });
 
-interface Ends { sourceX: number; sourceY: number; targetX: number; targetY: number; sourcePosition: Position; targetPosition: Position }
+interface Ends {
+  sourceX: number;
+  sourceY: number;
+  targetX: number;
+  targetY: number;
+  sourcePosition: Position;
+  targetPosition: Position;
+}
 
 /** Wires leave and enter the facing sides of two cards, so columns and rows both read cleanly. */
 function floatingEnds(source: InternalNode, target: InternalNode): Ends {
@@ -42,17 +75,26 @@ function floatingEnds(source: InternalNode, target: InternalNode): Ends {
   };
   const from = box(source);
   const to = box(target);
-  const horizontal = Math.abs(to.cx - from.cx) - (from.width + to.width) / 2 > Math.abs(to.cy - from.cy) - (from.height + to.height) / 2;
+  const horizontal =
+    Math.abs(to.cx - from.cx) - (from.width + to.width) / 2 > Math.abs(to.cy - from.cy) - (from.height + to.height) / 2;
   if (horizontal) {
     const rightward = to.cx >= from.cx;
     return {
-      sourceX: rightward ? from.x + from.width : from.x, sourceY: from.cy, sourcePosition: rightward ? Position.Right : Position.Left,
-      targetX: rightward ? to.x : to.x + to.width, targetY: to.cy, targetPosition: rightward ? Position.Left : Position.Right,
+      sourceX: rightward ? from.x + from.width : from.x,
+      sourceY: from.cy,
+      sourcePosition: rightward ? Position.Right : Position.Left,
+      targetX: rightward ? to.x : to.x + to.width,
+      targetY: to.cy,
+      targetPosition: rightward ? Position.Left : Position.Right,
     };
   }
   const downward = to.cy >= from.cy;
   return {
-    sourceX: from.cx, sourceY: downward ? from.y + from.height : from.y, sourcePosition: downward ? Position.Bottom : Position.Top,
-    targetX: to.cx, targetY: downward ? to.y : to.y + to.height, targetPosition: downward ? Position.Top : Position.Bottom,
+    sourceX: from.cx,
+    sourceY: downward ? from.y + from.height : from.y,
+    sourcePosition: downward ? Position.Bottom : Position.Top,
+    targetX: to.cx,
+    targetY: downward ? to.y : to.y + to.height,
+    targetPosition: downward ? Position.Top : Position.Bottom,
   };
 }

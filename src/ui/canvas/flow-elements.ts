@@ -30,7 +30,12 @@ export function dropEstimatedHandles(node: FlowNode): FlowNode {
  * Builds React Flow nodes from graph records, reusing the previous object when neither the record
  * nor the selection changed, so React Flow re-renders only the nodes that moved or changed.
  */
-export function syncFlowNodes(previous: readonly FlowNode[], records: ReadonlyMap<string, CanvasNode>, selected: ReadonlySet<string>, sources: WeakMap<FlowNode, CanvasNode>): FlowNode[] {
+export function syncFlowNodes(
+  previous: readonly FlowNode[],
+  records: ReadonlyMap<string, CanvasNode>,
+  selected: ReadonlySet<string>,
+  sources: WeakMap<FlowNode, CanvasNode>,
+): FlowNode[] {
   const previousById = new Map(previous.map((node) => [node.id, node] as const));
   const next: FlowNode[] = [];
   for (const record of records.values()) {
@@ -67,7 +72,11 @@ export function syncFlowNodes(previous: readonly FlowNode[], records: ReadonlyMa
   return next;
 }
 
-export function syncFlowEdges(previous: readonly FlowEdge[], wires: ReadonlyMap<string, Wire>, selectedEdgeId: string | null): FlowEdge[] {
+export function syncFlowEdges(
+  previous: readonly FlowEdge[],
+  wires: ReadonlyMap<string, Wire>,
+  selectedEdgeId: string | null,
+): FlowEdge[] {
   const previousById = new Map(previous.map((edge) => [edge.id, edge] as const));
   const next: FlowEdge[] = [];
   for (const wire of wires.values()) {

@@ -6,11 +6,16 @@ export function nodeTitle(node: CanvasNode | undefined): string {
   if (!node) return 'a deleted node';
   const text = (() => {
     switch (node.kind) {
-      case 'question': return node.question;
-      case 'note': return node.text;
-      case 'material': return node.title || node.text;
-      case 'frame': return node.label;
-      case 'mirror': return node.question;
+      case 'question':
+        return node.question;
+      case 'note':
+        return node.text;
+      case 'material':
+        return node.title || node.text;
+      case 'frame':
+        return node.label;
+      case 'mirror':
+        return node.question;
     }
   })();
   const line = text.trim().split('\n')[0] ?? '';
@@ -24,10 +29,14 @@ export function nodeSearchText(node: CanvasNode): string {
       const current = node.versions.find((version) => version.id === node.currentVersionId);
       return `${node.question}\n${current?.text ?? ''}`.toLowerCase();
     }
-    case 'note': return node.text.toLowerCase();
-    case 'material': return `${node.title}\n${node.text}`.toLowerCase();
-    case 'frame': return node.label.toLowerCase();
-    case 'mirror': return `${node.question}\n${node.answer}`.toLowerCase();
+    case 'note':
+      return node.text.toLowerCase();
+    case 'material':
+      return `${node.title}\n${node.text}`.toLowerCase();
+    case 'frame':
+      return node.label.toLowerCase();
+    case 'mirror':
+      return `${node.question}\n${node.answer}`.toLowerCase();
   }
 }
 

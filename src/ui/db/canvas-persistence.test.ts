@@ -9,19 +9,33 @@ const hash = (digit: string) => digit.repeat(64);
 
 function question(id: string, text: string, createdAt: number): QuestionNode {
   return {
-    id, kind: 'question', createdAt, position: { x: createdAt, y: 0 }, size: null, archived: false, archivedAt: null,
-    excludedParts: [], question: text, versions: [], currentVersionId: null, autoRerun: { enabled: false, rounds: 1 },
-    model: null, attachments: [],
+    id,
+    kind: 'question',
+    createdAt,
+    position: { x: createdAt, y: 0 },
+    size: null,
+    archived: false,
+    archivedAt: null,
+    excludedParts: [],
+    question: text,
+    versions: [],
+    currentVersionId: null,
+    autoRerun: { enabled: false, rounds: 1 },
+    model: null,
+    attachments: [],
   };
 }
 
 function documentWith(nodes: CanvasNode[]): CanvasDocument {
   return {
-    format: 'weft.canvas', version: 1,
+    format: 'weft.canvas',
+    version: 1,
     canvas: { id: 'c1', name: 'Test', workingDirectory: null, createdAt: 1 },
-    nodes, wires: [{ id: 'w1', from: 'a', to: 'b', createdAt: 3, kind: 'solid' }],
+    nodes,
+    wires: [{ id: 'w1', from: 'a', to: 'b', createdAt: 3, kind: 'solid' }],
     attachments: [{ hash: hash('a'), mediaType: 'image/png', name: 'x.png', byteLength: 3, dataBase64: 'AAAA' }],
-    dismissals: [], ledgers: [],
+    dismissals: [],
+    ledgers: [],
     events: [{ id: 'e1', at: 1, op: 'create', objectId: 'a', meta: {}, prevHash: '', hash: hash('b') }],
   };
 }
@@ -50,7 +64,10 @@ describe('canvas persistence on IndexedDB', () => {
     const edited: CanvasRecords = {
       ...first,
       nodes: [nodes[0]!, { ...(nodes[1] as QuestionNode), question: 'Why not?' }],
-      events: [...first.events, { id: 'e2', at: 2, op: 'edit', objectId: 'b', meta: {}, prevHash: hash('b'), hash: hash('c') }],
+      events: [
+        ...first.events,
+        { id: 'e2', at: 2, op: 'edit', objectId: 'b', meta: {}, prevHash: hash('b'), hash: hash('c') },
+      ],
     };
     const before = persistenceCounters.rowsWritten;
     const written = await writeCanvasChanges(database, first, edited, 200);
@@ -67,7 +84,10 @@ describe('canvas persistence on IndexedDB', () => {
     await writeCanvasChanges(database, null, first, 100);
     await writeCanvasChanges(database, first, { ...first, nodes: [[...first.nodes][0]!] }, 200);
     expect((await loadCanvasDocument(database, 'c1'))!.nodes.map((node) => node.id)).toEqual(['a']);
-    const other = recordsFromDocument({ ...documentWith([]), canvas: { id: 'c2', name: 'Other', workingDirectory: null, createdAt: 5 } });
+    const other = recordsFromDocument({
+      ...documentWith([]),
+      canvas: { id: 'c2', name: 'Other', workingDirectory: null, createdAt: 5 },
+    });
     await writeCanvasChanges(database, null, other, 300);
     await deleteCanvasRows(database, 'c1');
     expect(await loadCanvasDocument(database, 'c1')).toBeNull();

@@ -3,7 +3,10 @@ import { CANVAS_FORMAT, CANVAS_VERSION } from '../../../protocol/canvas-document
 import { dismissalKey, ledgerKey, type WeftDatabase } from './weft-database.ts';
 import type { CanvasRecords } from './canvas-records.ts';
 
-interface Keyed<T> { key: string; record: T }
+interface Keyed<T> {
+  key: string;
+  record: T;
+}
 
 function byKey<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T> {
   const map = new Map<string, T>();
@@ -12,7 +15,11 @@ function byKey<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T
 }
 
 /** Rows whose record object changed (by identity) and keys that disappeared. */
-export function diffRecords<T>(previous: Iterable<T> | null, next: Iterable<T>, keyOf: (item: T) => string): { put: Keyed<T>[]; remove: string[] } {
+export function diffRecords<T>(
+  previous: Iterable<T> | null,
+  next: Iterable<T>,
+  keyOf: (item: T) => string,
+): { put: Keyed<T>[]; remove: string[] } {
   const before = previous ? byKey(previous, keyOf) : new Map<string, T>();
   const put: Keyed<T>[] = [];
   const seen = new Set<string>();
@@ -32,7 +39,12 @@ export const persistenceCounters = { rowsWritten: 0, flushes: 0 };
  * Writes the rows that differ between two snapshots of one canvas in one transaction.
  * `previous = null` writes everything (first save, import, duplicate).
  */
-export async function writeCanvasChanges(database: WeftDatabase, previous: CanvasRecords | null, next: CanvasRecords, now: number): Promise<number> {
+export async function writeCanvasChanges(
+  database: WeftDatabase,
+  previous: CanvasRecords | null,
+  next: CanvasRecords,
+  now: number,
+): Promise<number> {
   const canvasId = next.canvas.id;
   const nodes = diffRecords(previous?.nodes ?? null, next.nodes, (node) => node.id);
   const wires = diffRecords(previous?.wires ?? null, next.wires, (wire) => wire.id);
@@ -41,33 +53,74 @@ export async function writeCanvasChanges(database: WeftDatabase, previous: Canva
   const ledgers = diffRecords(previous?.ledgers ?? null, next.ledgers, ledgerKey);
   const events = diffRecords(previous?.events ?? null, next.events, (event) => event.id);
   const nodeCount = [...next.nodes].length;
-  const touched = nodes.put.length + nodes.remove.length + wires.put.length + wires.remove.length + attachments.put.length
-    + dismissals.put.length + dismissals.remove.length + ledgers.put.length + ledgers.remove.length + events.put.length;
+  const touched =
+    nodes.put.length +
+    nodes.remove.length +
+    wires.put.length +
+    wires.remove.length +
+    attachments.put.length +
+    dismissals.put.length +
+    dismissals.remove.length +
+    ledgers.put.length +
+    ledgers.remove.length +
+    events.put.length;
   const metaChanged = !previous || previous.canvas !== next.canvas;
   if (touched === 0 && !metaChanged) return 0;
   let written = 0;
   const eventIndex = new Map(next.events.map((event, index) => [event.id, index] as const));
-  await database.transaction('rw', [database.canvases, database.nodes, database.wires, database.attachments, database.events, database.dismissals, database.ledgers], async () => {
-    await database.canvases.put({ id: canvasId, meta: next.canvas, updatedAt: now, nodeCount });
-    written += 1;
-    if (nodes.put.length) await database.nodes.bulkPut(nodes.put.map(({ key, record }) => ({ canvasId, id: key, record })));
-    if (nodes.remove.length) await database.nodes.bulkDelete(nodes.remove.map((key) => [canvasId, key] as [string, string]));
-    if (wires.put.length) await database.wires.bulkPut(wires.put.map(({ key, record }) => ({ canvasId, id: key, record })));
-    if (wires.remove.length) await database.wires.bulkDelete(wires.remove.map((key) => [canvasId, key] as [string, string]));
-    for (const { key, record } of attachments.put) {
-      const existing = await database.attachments.get(key);
-      const canvasIds = existing ? [...new Set([...existing.canvasIds, canvasId])] : [canvasId];
-      await database.attachments.put({ hash: key, record, canvasIds });
-    }
-    if (dismissals.put.length) await database.dismissals.bulkPut(dismissals.put.map(({ key, record }) => ({ canvasId, id: key, record })));
-    if (dismissals.remove.length) await database.dismissals.bulkDelete(dismissals.remove.map((key) => [canvasId, key] as [string, string]));
-    if (ledgers.put.length) await database.ledgers.bulkPut(ledgers.put.map(({ key, record }) => ({ canvasId, id: key, record })));
-    if (ledgers.remove.length) await database.ledgers.bulkDelete(ledgers.remove.map((key) => [canvasId, key] as [string, string]));
-    // The event log is append-only: only new events are written, never removed.
-    if (events.put.length) await database.events.bulkPut(events.put.map(({ key, record }) => ({ canvasId, id: key, seq: eventIndex.get(key) ?? 0, record })));
-    written += nodes.put.length + nodes.remove.length + wires.put.length + wires.remove.length + attachments.put.length
-      + dismissals.put.length + dismissals.remove.length + ledgers.put.length + ledgers.remove.length + events.put.length;
-  });
+  await database.transaction(
+    'rw',
+    [
+      database.canvases,
+      database.nodes,
+      database.wires,
+      database.attachments,
+      database.events,
+      database.dismissals,
+      database.ledgers,
+    ],
+    async () => {
+      await database.canvases.put({ id: canvasId, meta: next.canvas, updatedAt: now, nodeCount });
+      written += 1;
+      if (nodes.put.length)
+        await database.nodes.bulkPut(nodes.put.map(({ key, record }) => ({ canvasId, id: key, record })));
+      if (nodes.remove.length)
+        await database.nodes.bulkDelete(nodes.remove.map((key) => [canvasId, key] as [string, string]));
+      if (wires.put.length)
+        await database.wires.bulkPut(wires.put.map(({ key, record }) => ({ canvasId, id: key, record })));
+      if (wires.remove.length)
+        await database.wires.bulkDelete(wires.remove.map((key) => [canvasId, key] as [string, string]));
+      for (const { key, record } of attachments.put) {
+        const existing = await database.attachments.get(key);
+        const canvasIds = existing ? [...new Set([...existing.canvasIds, canvasId])] : [canvasId];
+        await database.attachments.put({ hash: key, record, canvasIds });
+      }
+      if (dismissals.put.length)
+        await database.dismissals.bulkPut(dismissals.put.map(({ key, record }) => ({ canvasId, id: key, record })));
+      if (dismissals.remove.length)
+        await database.dismissals.bulkDelete(dismissals.remove.map((key) => [canvasId, key] as [string, string]));
+      if (ledgers.put.length)
+        await database.ledgers.bulkPut(ledgers.put.map(({ key, record }) => ({ canvasId, id: key, record })));
+      if (ledgers.remove.length)
+        await database.ledgers.bulkDelete(ledgers.remove.map((key) => [canvasId, key] as [string, string]));
+      // The event log is append-only: only new events are written, never removed.
+      if (events.put.length)
+        await database.events.bulkPut(
+          events.put.map(({ key, record }) => ({ canvasId, id: key, seq: eventIndex.get(key) ?? 0, record })),
+        );
+      written +=
+        nodes.put.length +
+        nodes.remove.length +
+        wires.put.length +
+        wires.remove.length +
+        attachments.put.length +
+        dismissals.put.length +
+        dismissals.remove.length +
+        ledgers.put.length +
+        ledgers.remove.length +
+        events.put.length;
+    },
+  );
   persistenceCounters.rowsWritten += written;
   persistenceCounters.flushes += 1;
   return written;
@@ -100,16 +153,28 @@ export async function loadCanvasDocument(database: WeftDatabase, canvasId: strin
 
 /** Removes a canvas and every row it owns; shared attachments stay for the other canvases. */
 export async function deleteCanvasRows(database: WeftDatabase, canvasId: string): Promise<void> {
-  await database.transaction('rw', [database.canvases, database.nodes, database.wires, database.attachments, database.events, database.dismissals, database.ledgers], async () => {
-    await database.canvases.delete(canvasId);
-    for (const table of [database.nodes, database.wires, database.events, database.dismissals, database.ledgers]) {
-      await table.where('canvasId').equals(canvasId).delete();
-    }
-    const shared = await database.attachments.where('canvasIds').equals(canvasId).toArray();
-    for (const row of shared) {
-      const canvasIds = row.canvasIds.filter((id) => id !== canvasId);
-      if (canvasIds.length === 0) await database.attachments.delete(row.hash);
-      else await database.attachments.put({ ...row, canvasIds });
-    }
-  });
+  await database.transaction(
+    'rw',
+    [
+      database.canvases,
+      database.nodes,
+      database.wires,
+      database.attachments,
+      database.events,
+      database.dismissals,
+      database.ledgers,
+    ],
+    async () => {
+      await database.canvases.delete(canvasId);
+      for (const table of [database.nodes, database.wires, database.events, database.dismissals, database.ledgers]) {
+        await table.where('canvasId').equals(canvasId).delete();
+      }
+      const shared = await database.attachments.where('canvasIds').equals(canvasId).toArray();
+      for (const row of shared) {
+        const canvasIds = row.canvasIds.filter((id) => id !== canvasId);
+        if (canvasIds.length === 0) await database.attachments.delete(row.hash);
+        else await database.attachments.put({ ...row, canvasIds });
+      }
+    },
+  );
 }

@@ -9,17 +9,40 @@ import { CanvasWriter } from './canvas-writer.ts';
 import { WeftDatabase } from './weft-database.ts';
 
 let server: TestServer;
-beforeAll(async () => { server = await startTestServer(); });
-afterAll(async () => { await server?.dispose(); });
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.dispose();
+});
 
 const question = (id: string, text: string): QuestionNode => ({
-  id, kind: 'question', createdAt: 1, position: { x: 0, y: 0 }, size: null, archived: false, archivedAt: null, excludedParts: [],
-  question: text, versions: [], currentVersionId: null, autoRerun: { enabled: false, rounds: 1 }, model: null, attachments: [],
+  id,
+  kind: 'question',
+  createdAt: 1,
+  position: { x: 0, y: 0 },
+  size: null,
+  archived: false,
+  archivedAt: null,
+  excludedParts: [],
+  question: text,
+  versions: [],
+  currentVersionId: null,
+  autoRerun: { enabled: false, rounds: 1 },
+  model: null,
+  attachments: [],
 });
 
 const document: CanvasDocument = {
-  format: 'weft.canvas', version: 1, canvas: { id: 'writer-test', name: 'Writer', workingDirectory: null, createdAt: 1 },
-  nodes: [question('a', 'First?')], wires: [], attachments: [], dismissals: [], ledgers: [], events: [],
+  format: 'weft.canvas',
+  version: 1,
+  canvas: { id: 'writer-test', name: 'Writer', workingDirectory: null, createdAt: 1 },
+  nodes: [question('a', 'First?')],
+  wires: [],
+  attachments: [],
+  dismissals: [],
+  ledgers: [],
+  events: [],
 };
 
 describe('CanvasWriter', () => {
@@ -29,9 +52,15 @@ describe('CanvasWriter', () => {
     let puts = 0;
     const errors: unknown[] = [];
     const writer = new CanvasWriter({
-      database, now: () => 1000, onError: (error) => errors.push(error),
-      putDurable: async (next, options) => { puts += 1; await api.putCanvas(next, options); },
-      localDelayMs: 40, durableDelayMs: 80,
+      database,
+      now: () => 1000,
+      onError: (error) => errors.push(error),
+      putDurable: async (next, options) => {
+        puts += 1;
+        await api.putCanvas(next, options);
+      },
+      localDelayMs: 40,
+      durableDelayMs: 80,
     });
     let records: CanvasRecords = recordsFromDocument(document);
     writer.schedule(records);

@@ -10,15 +10,48 @@ import type {
 import type { EventRecord } from '../../../protocol/event-record.ts';
 
 /** One row per record, keyed by canvas and record id, so a change writes only what it touched (C26). */
-export interface CanvasRow { id: string; meta: CanvasMeta; updatedAt: number; nodeCount: number }
-export interface NodeRow { canvasId: string; id: string; record: CanvasNode }
-export interface WireRow { canvasId: string; id: string; record: Wire }
+export interface CanvasRow {
+  id: string;
+  meta: CanvasMeta;
+  updatedAt: number;
+  nodeCount: number;
+}
+export interface NodeRow {
+  canvasId: string;
+  id: string;
+  record: CanvasNode;
+}
+export interface WireRow {
+  canvasId: string;
+  id: string;
+  record: Wire;
+}
 /** Attachments are stored once by the hash of their bytes and shared by the canvases that use them. */
-export interface AttachmentRow { hash: string; record: Attachment; canvasIds: string[] }
-export interface EventRow { canvasId: string; id: string; seq: number; record: EventRecord }
-export interface DismissalRow { canvasId: string; id: string; record: StaleDismissal }
-export interface LedgerRow { canvasId: string; id: string; record: MirrorLedger }
-export interface SettingRow { key: string; value: unknown }
+export interface AttachmentRow {
+  hash: string;
+  record: Attachment;
+  canvasIds: string[];
+}
+export interface EventRow {
+  canvasId: string;
+  id: string;
+  seq: number;
+  record: EventRecord;
+}
+export interface DismissalRow {
+  canvasId: string;
+  id: string;
+  record: StaleDismissal;
+}
+export interface LedgerRow {
+  canvasId: string;
+  id: string;
+  record: MirrorLedger;
+}
+export interface SettingRow {
+  key: string;
+  value: unknown;
+}
 
 export const DATABASE_NAME = 'weft';
 

@@ -27,45 +27,116 @@ export function EventLogView() {
     const needle = object.trim().toLowerCase();
     return events
       .map((event, index) => ({ event, index }))
-      .filter(({ event }) => (!op || event.op === op) && (!needle || event.objectId.toLowerCase().includes(needle) || nodeTitle(graph?.nodes.get(event.objectId)).toLowerCase().includes(needle)));
+      .filter(
+        ({ event }) =>
+          (!op || event.op === op) &&
+          (!needle ||
+            event.objectId.toLowerCase().includes(needle) ||
+            nodeTitle(graph?.nodes.get(event.objectId)).toLowerCase().includes(needle)),
+      );
   }, [events, op, object, graph]);
   if (!graph) return null;
   return (
     <div className="page" data-testid="event-log">
       <div className="page-inner">
         <h1>Event log</h1>
-        <p className="subtitle">Every change and dispatch on “{graph.canvas.name}”, append-only and hash-chained. Metadata only: no question or answer text is stored here.</p>
+        <p className="subtitle">
+          Every change and dispatch on “{graph.canvas.name}”, append-only and hash-chained. Metadata only: no question
+          or answer text is stored here.
+        </p>
         <div className="card-panel">
           <div className="toolbar-row">
-            <select className="select" data-testid="event-filter-op" value={op} onChange={(event) => setOp(event.target.value)}>
+            <select
+              className="select"
+              data-testid="event-filter-op"
+              value={op}
+              onChange={(event) => setOp(event.target.value)}
+            >
               <option value="">All operations</option>
-              {ops.map((name) => <option key={name} value={name}>{name}</option>)}
+              {ops.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
             </select>
-            <input className="input" data-testid="event-filter-object" placeholder="Filter by object id or title" value={object} onChange={(event) => setObject(event.target.value)} style={{ width: 240 }} />
-            <span className="hint">{filtered.length} of {events.length} events</span>
+            <input
+              className="input"
+              data-testid="event-filter-object"
+              placeholder="Filter by object id or title"
+              value={object}
+              onChange={(event) => setObject(event.target.value)}
+              style={{ width: 240 }}
+            />
+            <span className="hint">
+              {filtered.length} of {events.length} events
+            </span>
             <span style={{ flex: 1 }} />
-            {verdict && (verdict.broken === null
-              ? <span className="verify intact" data-testid="verify-result">✓ Chain intact · {verdict.count} events</span>
-              : <span className="verify broken" data-testid="verify-result">✕ Chain broken at event {verdict.broken + 1}</span>)}
-            <button className="button" data-testid="verify" onClick={() => setVerdict({ broken: verifyChain(events), count: events.length })}>Verify</button>
-            <button className="button" data-testid="export-csv" onClick={() => downloadText(`${safeFileName(graph.canvas.name)}-events.csv`, eventsToCsv(events), 'text/csv')}>Export CSV</button>
+            {verdict &&
+              (verdict.broken === null ? (
+                <span className="verify intact" data-testid="verify-result">
+                  ✓ Chain intact · {verdict.count} events
+                </span>
+              ) : (
+                <span className="verify broken" data-testid="verify-result">
+                  ✕ Chain broken at event {verdict.broken + 1}
+                </span>
+              ))}
+            <button
+              className="button"
+              data-testid="verify"
+              onClick={() => setVerdict({ broken: verifyChain(events), count: events.length })}
+            >
+              Verify
+            </button>
+            <button
+              className="button"
+              data-testid="export-csv"
+              onClick={() =>
+                downloadText(`${safeFileName(graph.canvas.name)}-events.csv`, eventsToCsv(events), 'text/csv')
+              }
+            >
+              Export CSV
+            </button>
           </div>
           <table className="table">
-            <thead><tr><th>#</th><th>Time</th><th>Operation</th><th>Object</th><th>Details</th><th>Hash</th></tr></thead>
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>Time</th>
+                <th>Operation</th>
+                <th>Object</th>
+                <th>Details</th>
+                <th>Hash</th>
+              </tr>
+            </thead>
             <tbody>
-              {filtered.slice(-PAGE).reverse().map(({ event, index }) => (
-                <tr key={event.id} data-testid="event-row" data-op={event.op} data-meta={JSON.stringify(event.meta)}>
-                  <td>{index + 1}</td>
-                  <td style={{ whiteSpace: 'nowrap' }}>{new Date(event.at).toLocaleString()}</td>
-                  <td><span className="badge">{event.op}</span></td>
-                  <td>{objectLabel(graph, event.objectId)}</td>
-                  <td className="mono">{Object.entries(event.meta).map(([key, value]) => `${key}=${typeof value === 'string' && value.length > 20 ? value.slice(0, 16) + '…' : String(value)}`).join(' ')}</td>
-                  <td className="mono">{event.hash.slice(0, 12)}</td>
-                </tr>
-              ))}
+              {filtered
+                .slice(-PAGE)
+                .reverse()
+                .map(({ event, index }) => (
+                  <tr key={event.id} data-testid="event-row" data-op={event.op} data-meta={JSON.stringify(event.meta)}>
+                    <td>{index + 1}</td>
+                    <td style={{ whiteSpace: 'nowrap' }}>{new Date(event.at).toLocaleString()}</td>
+                    <td>
+                      <span className="badge">{event.op}</span>
+                    </td>
+                    <td>{objectLabel(graph, event.objectId)}</td>
+                    <td className="mono">
+                      {Object.entries(event.meta)
+                        .map(
+                          ([key, value]) =>
+                            `${key}=${typeof value === 'string' && value.length > 20 ? value.slice(0, 16) + '…' : String(value)}`,
+                        )
+                        .join(' ')}
+                    </td>
+                    <td className="mono">{event.hash.slice(0, 12)}</td>
+                  </tr>
+                ))}
             </tbody>
           </table>
-          {filtered.length > PAGE && <p className="hint">Showing the newest {PAGE}; filter or export CSV for the rest.</p>}
+          {filtered.length > PAGE && (
+            <p className="hint">Showing the newest {PAGE}; filter or export CSV for the rest.</p>
+          )}
         </div>
       </div>
     </div>

@@ -5,7 +5,13 @@ import { QuestionPanel } from './QuestionPanel.tsx';
 import { TextNodePanel } from './TextNodePanel.tsx';
 import { WhyFileLinks } from '../atlas/WhyFileLinks.tsx';
 
-const KIND_LABEL = { question: 'Question', note: 'Note', material: 'Material', frame: 'Frame', mirror: 'Mirrored turn' } as const;
+const KIND_LABEL = {
+  question: 'Question',
+  note: 'Note',
+  material: 'Material',
+  frame: 'Frame',
+  mirror: 'Mirrored turn',
+} as const;
 
 export function NodePanel() {
   const store = useWeftStore();
@@ -21,13 +27,33 @@ export function NodePanel() {
     <aside className="panel" data-testid="node-panel" data-node-id={node.id}>
       <div className="panel-header">
         <span className="badge">{KIND_LABEL[node.kind]}</span>
-        <span className="panel-title" title={nodeTitle(node)}>{nodeTitle(node)}</span>
-        <button className="button small" data-testid="archive-toggle" onClick={() => withTarget('archive')}>{node.archived ? 'Unarchive' : 'Archive'}</button>
-        <button className="button small danger" data-testid="delete-node" onClick={() => withTarget('delete')}>Delete</button>
-        <button className="button small ghost" aria-label="Close panel" onClick={() => state.focusNode(null)}>✕</button>
+        <span className="panel-title" title={nodeTitle(node)}>
+          {nodeTitle(node)}
+        </span>
+        <button className="button small" data-testid="archive-toggle" onClick={() => withTarget('archive')}>
+          {node.archived ? 'Unarchive' : 'Archive'}
+        </button>
+        <button className="button small danger" data-testid="delete-node" onClick={() => withTarget('delete')}>
+          Delete
+        </button>
+        <button className="button small ghost" aria-label="Close panel" onClick={() => state.focusNode(null)}>
+          ✕
+        </button>
       </div>
       <div className="panel-body">
-        {node.archived && <div className="banner" style={{ marginBottom: 12, background: 'var(--surface-muted)', color: 'var(--text-muted)', borderColor: 'var(--border)' }}>Archived: left out of every context, the stale set, Replay and reruns. Unarchive to restore it.</div>}
+        {node.archived && (
+          <div
+            className="banner"
+            style={{
+              marginBottom: 12,
+              background: 'var(--surface-muted)',
+              color: 'var(--text-muted)',
+              borderColor: 'var(--border)',
+            }}
+          >
+            Archived: left out of every context, the stale set, Replay and reruns. Unarchive to restore it.
+          </div>
+        )}
         {node.kind === 'question' ? <QuestionPanel node={node} /> : <TextNodePanel node={node} />}
         <WhyFileLinks node={node} />
       </div>

@@ -39,7 +39,10 @@ function StaleSection({ node }: { node: QuestionNode }) {
   const stale = useWeft((state) => state.stale.has(node.id));
   const fingerprint = useWeft((state) => state.fingerprints.get(node.id));
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
-  const diff = useMemo(() => (graph && version && stale ? diffUpstreamParts(version.upstreamParts, upstreamParts(graph, node.id)) : null), [graph, version, stale, node.id]);
+  const diff = useMemo(
+    () => (graph && version && stale ? diffUpstreamParts(version.upstreamParts, upstreamParts(graph, node.id)) : null),
+    [graph, version, stale, node.id],
+  );
   if (!graph || !stale || !diff) return null;
   const dismissal = shown ? null : activeDismissal(graph, node.id, fingerprint);
   return (
@@ -48,13 +51,34 @@ function StaleSection({ node }: { node: QuestionNode }) {
       {dismissal && (
         <div className="hint" style={{ marginBottom: 6 }} data-testid="dismissal">
           Judge: {Math.round(dismissal.probability * 100)}% that the change bears on this answer. {dismissal.reason}{' '}
-          <button className="button small" onClick={() => store.getState().apply({ type: 'overrule-dismissal', nodeId: node.id, fingerprint: dismissal.fingerprint, overruled: true })}>Overrule</button>
+          <button
+            className="button small"
+            onClick={() =>
+              store.getState().apply({
+                type: 'overrule-dismissal',
+                nodeId: node.id,
+                fingerprint: dismissal.fingerprint,
+                overruled: true,
+              })
+            }
+          >
+            Overrule
+          </button>
         </div>
       )}
       <ul className="changed-list">
-        {diff.changed.map((entry) => <li key={entry.nodeId}>Changed: {nodeTitle(graph.nodes.get(entry.nodeId))}</li>)}
-        {diff.added.map((part) => <li key={'a' + part.nodeId}>Added: {nodeTitle(graph.nodes.get(part.nodeId))}</li>)}
-        {diff.removed.map((part) => <li key={'r' + part.nodeId}>Removed or archived: {graph.nodes.get(part.nodeId) ? nodeTitle(graph.nodes.get(part.nodeId)) : part.opening.slice(0, 60)}</li>)}
+        {diff.changed.map((entry) => (
+          <li key={entry.nodeId}>Changed: {nodeTitle(graph.nodes.get(entry.nodeId))}</li>
+        ))}
+        {diff.added.map((part) => (
+          <li key={'a' + part.nodeId}>Added: {nodeTitle(graph.nodes.get(part.nodeId))}</li>
+        ))}
+        {diff.removed.map((part) => (
+          <li key={'r' + part.nodeId}>
+            Removed or archived:{' '}
+            {graph.nodes.get(part.nodeId) ? nodeTitle(graph.nodes.get(part.nodeId)) : part.opening.slice(0, 60)}
+          </li>
+        ))}
       </ul>
     </div>
   );
@@ -79,36 +103,78 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
       <div className="section">
         <label className="field">
           <span>Question</span>
-          <textarea ref={questionRef} className="textarea" data-testid="question-input" value={draft} placeholder="What do you want to ask?"
-            onChange={(event) => change(event.target.value)} onBlur={() => commit()}
-            onKeyDown={(event) => { if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) { event.preventDefault(); ask(false); } }} />
+          <textarea
+            ref={questionRef}
+            className="textarea"
+            data-testid="question-input"
+            value={draft}
+            placeholder="What do you want to ask?"
+            onChange={(event) => change(event.target.value)}
+            onBlur={() => commit()}
+            onKeyDown={(event) => {
+              if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
+                event.preventDefault();
+                ask(false);
+              }
+            }}
+          />
         </label>
         <div className="button-row">
           {stream ? (
-            <button className="button danger" data-testid="stop" onClick={() => state.stop(node.id)}>■ Stop</button>
+            <button className="button danger" data-testid="stop" onClick={() => state.stop(node.id)}>
+              ■ Stop
+            </button>
           ) : (
             <>
-              <button className="button primary" data-testid="ask" disabled={node.archived || !draft.trim()} onClick={() => ask(false)}>
+              <button
+                className="button primary"
+                data-testid="ask"
+                disabled={node.archived || !draft.trim()}
+                onClick={() => ask(false)}
+              >
                 {node.versions.length ? 'Regenerate' : 'Ask'}
               </button>
               {node.versions.length > 0 && (
-                <button className="button" data-testid="regenerate-branch" disabled={node.archived} onClick={() => ask(true)}>Regenerate as branch</button>
+                <button
+                  className="button"
+                  data-testid="regenerate-branch"
+                  disabled={node.archived}
+                  onClick={() => ask(true)}
+                >
+                  Regenerate as branch
+                </button>
               )}
             </>
           )}
         </div>
         <label className="model-row">
           <span>Model</span>
-          <select className="select" data-testid="model-picker" value={node.model ?? ''}
-            onChange={(event) => state.apply({ type: 'edit-node', nodeId: node.id, patch: { model: event.target.value || null } })}>
+          <select
+            className="select"
+            data-testid="model-picker"
+            value={node.model ?? ''}
+            onChange={(event) =>
+              state.apply({ type: 'edit-node', nodeId: node.id, patch: { model: event.target.value || null } })
+            }
+          >
             <option value="">Default ({shortModel(defaultModelId)})</option>
-            {models.map((model) => <option key={model.id} value={model.id}>{model.label}</option>)}
+            {models.map((model) => (
+              <option key={model.id} value={model.id}>
+                {model.label}
+              </option>
+            ))}
           </select>
         </label>
         <div className="button-row" style={{ marginTop: 10 }}>
           <label className="switch">
-            <input type="checkbox" data-testid="auto-rerun" checked={node.autoRerun.enabled}
-              onChange={(event) => state.apply({ type: 'set-auto-rerun', nodeId: node.id, enabled: event.target.checked })} />
+            <input
+              type="checkbox"
+              data-testid="auto-rerun"
+              checked={node.autoRerun.enabled}
+              onChange={(event) =>
+                state.apply({ type: 'set-auto-rerun', nodeId: node.id, enabled: event.target.checked })
+              }
+            />
             Auto-rerun when an ancestor completes
           </label>
         </div>
@@ -121,9 +187,15 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
           <div className="section-title">
             Answer
             {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
-            {(stream?.model ?? version?.model) && <span className={`badge ${isReceiptModel(stream?.model ?? version!.model) ? 'receipt' : 'model'}`}>{shortModel(stream?.model ?? version!.model)}</span>}
+            {(stream?.model ?? version?.model) && (
+              <span className={`badge ${isReceiptModel(stream?.model ?? version!.model) ? 'receipt' : 'model'}`}>
+                {shortModel(stream?.model ?? version!.model)}
+              </span>
+            )}
           </div>
-          <div className="answer-box" data-testid="panel-answer"><Markdown text={stream ? stream.text : version!.text} className={stream ? 'streaming-caret' : undefined} /></div>
+          <div className="answer-box" data-testid="panel-answer">
+            <Markdown text={stream ? stream.text : version!.text} className={stream ? 'streaming-caret' : undefined} />
+          </div>
         </div>
       )}
 
@@ -132,12 +204,26 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
           <div className="section-title">Versions</div>
           <div className="version-list" data-testid="version-list">
             {node.versions.map((candidate, index) => (
-              <button key={candidate.id} className="version-item" aria-current={candidate.id === node.currentVersionId} data-testid="version-item"
-                onClick={() => state.apply({ type: 'select-version', nodeId: node.id, versionId: candidate.id })}>
-                <span className="number">v{index + 1}{candidate.branchOf ? ' ⑂' : ''}</span>
-                <span className="meta">{shortModel(candidate.model)} · {formatTime(candidate.createdAt)}{candidate.origin === 'demo' ? ' · demo' : ''}{candidate.status !== 'complete' ? ` · ${candidate.status}` : ''}</span>
+              <button
+                key={candidate.id}
+                className="version-item"
+                aria-current={candidate.id === node.currentVersionId}
+                data-testid="version-item"
+                onClick={() => state.apply({ type: 'select-version', nodeId: node.id, versionId: candidate.id })}
+              >
+                <span className="number">
+                  v{index + 1}
+                  {candidate.branchOf ? ' ⑂' : ''}
+                </span>
+                <span className="meta">
+                  {shortModel(candidate.model)} · {formatTime(candidate.createdAt)}
+                  {candidate.origin === 'demo' ? ' · demo' : ''}
+                  {candidate.status !== 'complete' ? ` · ${candidate.status}` : ''}
+                </span>
                 <span />
-                <span className="hash" data-testid="version-hash">{candidate.requestHash ?? 'no request (pre-written)'}</span>
+                <span className="hash" data-testid="version-hash">
+                  {candidate.requestHash ?? 'no request (pre-written)'}
+                </span>
               </button>
             ))}
           </div>
@@ -148,7 +234,9 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
         <div className="section-title">
           Will send
           <span className="spacer" />
-          <button className="button small ghost" data-testid="toggle-preview" onClick={() => state.togglePreview()}>{previewOpen ? 'Hide' : 'Show'}</button>
+          <button className="button small ghost" data-testid="toggle-preview" onClick={() => state.togglePreview()}>
+            {previewOpen ? 'Hide' : 'Show'}
+          </button>
         </div>
         {previewOpen && <WillSendPreview node={node} />}
       </div>

@@ -11,14 +11,24 @@ export function ReplayChip() {
     return (
       <span className="replay-chip" data-testid="replay-progress">
         Replaying {Math.min(replay.done + 1, replay.total)}/{replay.total}
-        <button className="button small" data-testid="replay-stop" onClick={() => store.getState().stopReplay()}>Stop</button>
+        <button className="button small" data-testid="replay-stop" onClick={() => store.getState().stopReplay()}>
+          Stop
+        </button>
       </span>
     );
   }
   return (
-    <button className="replay-chip" data-testid="replay-chip" disabled={count === 0} onClick={() => store.getState().openReplayDialog(true)}
-      title="Regenerate the stale answers in dependency order">
-      <span className="count" data-testid="stale-count">{count}</span> stale · Replay
+    <button
+      className="replay-chip"
+      data-testid="replay-chip"
+      disabled={count === 0}
+      onClick={() => store.getState().openReplayDialog(true)}
+      title="Regenerate the stale answers in dependency order"
+    >
+      <span className="count" data-testid="stale-count">
+        {count}
+      </span>{' '}
+      stale · Replay
     </button>
   );
 }
@@ -30,23 +40,57 @@ export function ReplayDialog() {
   const models = useWeft((state) => state.models);
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const store = useWeftStore();
-  const estimate = useMemo(() => (open ? replayEstimate({ graph, shown, models, defaultModelId }) : null), [open, graph, shown, models, defaultModelId]);
+  const estimate = useMemo(
+    () => (open ? replayEstimate({ graph, shown, models, defaultModelId }) : null),
+    [open, graph, shown, models, defaultModelId],
+  );
   const close = useCallback(() => store.getState().openReplayDialog(false), [store]);
   useEscape(open, close);
   if (!open || !estimate) return null;
   return (
     <div className="overlay" onClick={close}>
-      <div className="dialog" role="dialog" aria-label="Replay stale answers" data-testid="replay-dialog" onClick={(event) => event.stopPropagation()}>
+      <div
+        className="dialog"
+        role="dialog"
+        aria-label="Replay stale answers"
+        data-testid="replay-dialog"
+        onClick={(event) => event.stopPropagation()}
+      >
         <h2>Replay stale answers</h2>
-        <p>Each stale answer is regenerated in dependency order, upstream first. Every regeneration adds a new version; the old ones are kept. Archived nodes never run.</p>
+        <p>
+          Each stale answer is regenerated in dependency order, upstream first. Every regeneration adds a new version;
+          the old ones are kept. Archived nodes never run.
+        </p>
         <div className="figures">
-          <div className="figure"><div className="label">Answers</div><div className="value" data-testid="replay-count">{estimate.order.length}</div></div>
-          <div className="figure"><div className="label">Input tokens (est.)</div><div className="value" data-testid="replay-tokens">{estimate.tokens.toLocaleString()}</div></div>
-          <div className="figure"><div className="label">Price (est.)</div><div className="value" data-testid="replay-price">{estimate.price === null ? 'unknown' : `$${estimate.price.toFixed(estimate.price < 0.01 ? 4 : 2)}`}</div></div>
+          <div className="figure">
+            <div className="label">Answers</div>
+            <div className="value" data-testid="replay-count">
+              {estimate.order.length}
+            </div>
+          </div>
+          <div className="figure">
+            <div className="label">Input tokens (est.)</div>
+            <div className="value" data-testid="replay-tokens">
+              {estimate.tokens.toLocaleString()}
+            </div>
+          </div>
+          <div className="figure">
+            <div className="label">Price (est.)</div>
+            <div className="value" data-testid="replay-price">
+              {estimate.price === null ? 'unknown' : `$${estimate.price.toFixed(estimate.price < 0.01 ? 4 : 2)}`}
+            </div>
+          </div>
         </div>
         <div className="actions">
-          <button className="button" onClick={close}>Cancel</button>
-          <button className="button primary" data-testid="replay-confirm" disabled={estimate.order.length === 0} onClick={() => void store.getState().replayStale()}>
+          <button className="button" onClick={close}>
+            Cancel
+          </button>
+          <button
+            className="button primary"
+            data-testid="replay-confirm"
+            disabled={estimate.order.length === 0}
+            onClick={() => void store.getState().replayStale()}
+          >
             Replay {estimate.order.length}
           </button>
         </div>

@@ -10,7 +10,16 @@ const KINDS: { kind: ProviderKind; label: string; needsBaseUrl: boolean }[] = [
   { kind: 'ollama', label: 'Ollama', needsBaseUrl: true },
 ];
 
-interface ProviderDraft { id: string; kind: ProviderKind; baseUrl: string; apiKey: string; models: string; enabled: boolean; hasKey: boolean; isNew: boolean }
+interface ProviderDraft {
+  id: string;
+  kind: ProviderKind;
+  baseUrl: string;
+  apiKey: string;
+  models: string;
+  enabled: boolean;
+  hasKey: boolean;
+  isNew: boolean;
+}
 
 function ProviderEditor({ draft, onChange }: { draft: ProviderDraft; onChange: (next: ProviderDraft) => void }) {
   const kind = KINDS.find((entry) => entry.kind === draft.kind)!;
@@ -18,26 +27,65 @@ function ProviderEditor({ draft, onChange }: { draft: ProviderDraft; onChange: (
     <div className="provider-row" data-testid="provider-row" data-provider-id={draft.id}>
       <label className="field" style={{ margin: 0 }}>
         <span>Id</span>
-        <input className="input" data-testid="provider-id" value={draft.id} disabled={!draft.isNew} onChange={(event) => onChange({ ...draft, id: event.target.value })} />
+        <input
+          className="input"
+          data-testid="provider-id"
+          value={draft.id}
+          disabled={!draft.isNew}
+          onChange={(event) => onChange({ ...draft, id: event.target.value })}
+        />
       </label>
       <label className="field" style={{ margin: 0 }}>
         <span>{kind.needsBaseUrl ? 'Base URL' : 'Kind'}</span>
-        {kind.needsBaseUrl
-          ? <input className="input" data-testid="provider-base-url" placeholder="http://127.0.0.1:1234/v1" value={draft.baseUrl} onChange={(event) => onChange({ ...draft, baseUrl: event.target.value })} />
-          : <input className="input" value={kind.label} disabled />}
+        {kind.needsBaseUrl ? (
+          <input
+            className="input"
+            data-testid="provider-base-url"
+            placeholder="http://127.0.0.1:1234/v1"
+            value={draft.baseUrl}
+            onChange={(event) => onChange({ ...draft, baseUrl: event.target.value })}
+          />
+        ) : (
+          <input className="input" value={kind.label} disabled />
+        )}
       </label>
       <label className="field" style={{ margin: 0 }}>
-        <span>API key {draft.hasKey && <span className="key-saved" data-testid="key-saved">· key saved</span>}</span>
-        <input className="input" type="password" autoComplete="off" data-testid="provider-key" placeholder={draft.hasKey ? 'Enter a new key to replace it' : 'Paste a key (stored on this machine only)'}
-          value={draft.apiKey} onChange={(event) => onChange({ ...draft, apiKey: event.target.value })} />
+        <span>
+          API key{' '}
+          {draft.hasKey && (
+            <span className="key-saved" data-testid="key-saved">
+              · key saved
+            </span>
+          )}
+        </span>
+        <input
+          className="input"
+          type="password"
+          autoComplete="off"
+          data-testid="provider-key"
+          placeholder={draft.hasKey ? 'Enter a new key to replace it' : 'Paste a key (stored on this machine only)'}
+          value={draft.apiKey}
+          onChange={(event) => onChange({ ...draft, apiKey: event.target.value })}
+        />
       </label>
       <label className="switch" style={{ paddingBottom: 6 }}>
-        <input type="checkbox" checked={draft.enabled} onChange={(event) => onChange({ ...draft, enabled: event.target.checked })} /> Enabled
+        <input
+          type="checkbox"
+          checked={draft.enabled}
+          onChange={(event) => onChange({ ...draft, enabled: event.target.checked })}
+        />{' '}
+        Enabled
       </label>
       {draft.kind === 'openai-compatible' && (
         <label className="field" style={{ gridColumn: '2 / 4', margin: 0 }}>
           <span>Model ids offered (comma separated)</span>
-          <input className="input" data-testid="provider-models" placeholder="llama-3.1-8b-instruct" value={draft.models} onChange={(event) => onChange({ ...draft, models: event.target.value })} />
+          <input
+            className="input"
+            data-testid="provider-models"
+            placeholder="llama-3.1-8b-instruct"
+            value={draft.models}
+            onChange={(event) => onChange({ ...draft, models: event.target.value })}
+          />
         </label>
       )}
     </div>
@@ -60,23 +108,52 @@ export function SettingsView() {
   useEffect(() => {
     if (!settings) return;
     // Offered model ids are not part of GET /api/settings; the model list shows what each provider offers.
-    const offered = (id: string) => models.filter((model) => model.provider === id).map((model) => model.id.slice(id.length + 1)).join(', ');
-    setDrafts(settings.providers.map((provider) => ({ id: provider.id, kind: provider.kind, baseUrl: provider.baseUrl ?? '', apiKey: '', models: provider.kind === 'openai-compatible' ? offered(provider.id) : '', enabled: provider.enabled, hasKey: provider.hasKey, isNew: false })));
+    const offered = (id: string) =>
+      models
+        .filter((model) => model.provider === id)
+        .map((model) => model.id.slice(id.length + 1))
+        .join(', ');
+    setDrafts(
+      settings.providers.map((provider) => ({
+        id: provider.id,
+        kind: provider.kind,
+        baseUrl: provider.baseUrl ?? '',
+        apiKey: '',
+        models: provider.kind === 'openai-compatible' ? offered(provider.id) : '',
+        enabled: provider.enabled,
+        hasKey: provider.hasKey,
+        isNew: false,
+      })),
+    );
     setJudge(settings.judgeModelId ?? '');
     setDefaultModel(settings.defaultModelId ?? '');
     setBackup(settings.backupFolder ?? '');
   }, [settings, models]);
 
   const save = async () => {
-    const providers: ProviderUpdate[] = drafts.filter((draft) => draft.id.trim()).map((draft) => ({
-      id: draft.id.trim(),
-      kind: draft.kind,
-      enabled: draft.enabled,
-      ...(draft.baseUrl.trim() ? { baseUrl: draft.baseUrl.trim() } : {}),
-      ...(draft.apiKey ? { apiKey: draft.apiKey } : {}),
-      ...(draft.models.trim() ? { models: draft.models.split(',').map((model) => model.trim()).filter(Boolean) } : {}),
-    }));
-    const ok = await saveSettings({ providers, judgeModelId: judge || null, defaultModelId: defaultModel || null, backupFolder: backup.trim() || null });
+    const providers: ProviderUpdate[] = drafts
+      .filter((draft) => draft.id.trim())
+      .map((draft) => ({
+        id: draft.id.trim(),
+        kind: draft.kind,
+        enabled: draft.enabled,
+        ...(draft.baseUrl.trim() ? { baseUrl: draft.baseUrl.trim() } : {}),
+        ...(draft.apiKey ? { apiKey: draft.apiKey } : {}),
+        ...(draft.models.trim()
+          ? {
+              models: draft.models
+                .split(',')
+                .map((model) => model.trim())
+                .filter(Boolean),
+            }
+          : {}),
+      }));
+    const ok = await saveSettings({
+      providers,
+      judgeModelId: judge || null,
+      defaultModelId: defaultModel || null,
+      backupFolder: backup.trim() || null,
+    });
     setSaved(ok);
     if (ok) setTimeout(() => setSaved(false), 3000);
   };
@@ -88,31 +165,89 @@ export function SettingsView() {
         <p className="subtitle">Keys are stored on this machine only and are never shown again, exported or logged.</p>
         <div className="card-panel">
           <h2>Model providers</h2>
-          {drafts.length === 0 && <p className="hint">No provider configured: the offline receipt model answers every request with a receipt of what it received.</p>}
+          {drafts.length === 0 && (
+            <p className="hint">
+              No provider configured: the offline receipt model answers every request with a receipt of what it
+              received.
+            </p>
+          )}
           {drafts.map((draft, index) => (
-            <ProviderEditor key={index} draft={draft} onChange={(next) => setDrafts(drafts.map((candidate, at) => (at === index ? next : candidate)))} />
+            <ProviderEditor
+              key={index}
+              draft={draft}
+              onChange={(next) => setDrafts(drafts.map((candidate, at) => (at === index ? next : candidate)))}
+            />
           ))}
           <div className="toolbar-row" style={{ marginTop: 12, marginBottom: 0 }}>
-            <select className="select" data-testid="new-provider-kind" value={newKind} onChange={(event) => setNewKind(event.target.value as ProviderKind)}>
-              {KINDS.map((entry) => <option key={entry.kind} value={entry.kind}>{entry.label}</option>)}
+            <select
+              className="select"
+              data-testid="new-provider-kind"
+              value={newKind}
+              onChange={(event) => setNewKind(event.target.value as ProviderKind)}
+            >
+              {KINDS.map((entry) => (
+                <option key={entry.kind} value={entry.kind}>
+                  {entry.label}
+                </option>
+              ))}
             </select>
-            <button className="button" data-testid="add-provider" onClick={() => setDrafts([...drafts, { id: newKind === 'openai-compatible' ? 'local' : newKind, kind: newKind, baseUrl: '', apiKey: '', models: '', enabled: true, hasKey: false, isNew: true }])}>Add provider</button>
+            <button
+              className="button"
+              data-testid="add-provider"
+              onClick={() =>
+                setDrafts([
+                  ...drafts,
+                  {
+                    id: newKind === 'openai-compatible' ? 'local' : newKind,
+                    kind: newKind,
+                    baseUrl: '',
+                    apiKey: '',
+                    models: '',
+                    enabled: true,
+                    hasKey: false,
+                    isNew: true,
+                  },
+                ])
+              }
+            >
+              Add provider
+            </button>
           </div>
         </div>
         <div className="card-panel">
           <h2>Models</h2>
           <label className="field">
             <span>Default chat model</span>
-            <select className="select" data-testid="default-model" value={defaultModel} onChange={(event) => setDefaultModel(event.target.value)}>
+            <select
+              className="select"
+              data-testid="default-model"
+              value={defaultModel}
+              onChange={(event) => setDefaultModel(event.target.value)}
+            >
               <option value="">Server default</option>
-              {models.map((model) => <option key={model.id} value={model.id}>{model.label}</option>)}
+              {models.map((model) => (
+                <option key={model.id} value={model.id}>
+                  {model.label}
+                </option>
+              ))}
             </select>
           </label>
           <label className="field">
             <span>Decision model (judge for stale marks) — optional; rules decide when none answers</span>
-            <select className="select" data-testid="judge-model" value={judge} onChange={(event) => setJudge(event.target.value)}>
+            <select
+              className="select"
+              data-testid="judge-model"
+              value={judge}
+              onChange={(event) => setJudge(event.target.value)}
+            >
               <option value="">None (rule fallback)</option>
-              {models.filter((model) => !model.offline).map((model) => <option key={model.id} value={model.id}>{model.label}</option>)}
+              {models
+                .filter((model) => !model.offline)
+                .map((model) => (
+                  <option key={model.id} value={model.id}>
+                    {model.label}
+                  </option>
+                ))}
             </select>
           </label>
         </div>
@@ -120,12 +255,24 @@ export function SettingsView() {
           <h2>Backup</h2>
           <label className="field">
             <span>Backup folder (each canvas is written there as &lt;name&gt;.weft.json)</span>
-            <input className="input" data-testid="backup-folder" placeholder="/home/you/Documents/weft-backup" value={backup} onChange={(event) => setBackup(event.target.value)} />
+            <input
+              className="input"
+              data-testid="backup-folder"
+              placeholder="/home/you/Documents/weft-backup"
+              value={backup}
+              onChange={(event) => setBackup(event.target.value)}
+            />
           </label>
         </div>
         <div className="button-row">
-          <button className="button primary" data-testid="save-settings" onClick={() => void save()}>Save settings</button>
-          {saved && <span className="key-saved" data-testid="settings-saved">Saved</span>}
+          <button className="button primary" data-testid="save-settings" onClick={() => void save()}>
+            Save settings
+          </button>
+          {saved && (
+            <span className="key-saved" data-testid="settings-saved">
+              Saved
+            </span>
+          )}
         </div>
       </div>
     </div>

@@ -7,7 +7,21 @@ import { MirrorNodeExtras } from '../atlas/MirrorNodeExtras.tsx';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 
 /** A text field that commits one edit when it loses focus (not one event per keystroke). */
-function DraftField({ nodeId, field, value, multiline, label, testId }: { nodeId: string; field: keyof NodePatch; value: string; multiline?: boolean; label: string; testId: string }) {
+function DraftField({
+  nodeId,
+  field,
+  value,
+  multiline,
+  label,
+  testId,
+}: {
+  nodeId: string;
+  field: keyof NodePatch;
+  value: string;
+  multiline?: boolean;
+  label: string;
+  testId: string;
+}) {
   const apply = useWeft((state) => state.apply);
   const [draft, setDraft] = useState(value);
   const typing = useRef<string | null>(null);
@@ -24,9 +38,30 @@ function DraftField({ nodeId, field, value, multiline, label, testId }: { nodeId
     <label className="field">
       <span>{label}</span>
       {multiline ? (
-        <textarea ref={textareaRef} className="textarea" rows={10} data-testid={testId} value={draft} onChange={(event) => { typing.current = nodeId; setDraft(event.target.value); }} onBlur={commit} />
+        <textarea
+          ref={textareaRef}
+          className="textarea"
+          rows={10}
+          data-testid={testId}
+          value={draft}
+          onChange={(event) => {
+            typing.current = nodeId;
+            setDraft(event.target.value);
+          }}
+          onBlur={commit}
+        />
       ) : (
-        <input className="input" data-testid={testId} value={draft} onChange={(event) => { typing.current = nodeId; setDraft(event.target.value); }} onBlur={commit} onKeyDown={(event) => event.key === 'Enter' && commit()} />
+        <input
+          className="input"
+          data-testid={testId}
+          value={draft}
+          onChange={(event) => {
+            typing.current = nodeId;
+            setDraft(event.target.value);
+          }}
+          onBlur={commit}
+          onKeyDown={(event) => event.key === 'Enter' && commit()}
+        />
       )}
     </label>
   );
@@ -48,12 +83,36 @@ export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameN
       return (
         <>
           <DraftField nodeId={node.id} field="title" value={node.title} label="Title" testId="material-title" />
-          <DraftField nodeId={node.id} field="text" value={node.text} multiline label="Text sent as material" testId="material-text" />
+          <DraftField
+            nodeId={node.id}
+            field="text"
+            value={node.text}
+            multiline
+            label="Text sent as material"
+            testId="material-text"
+          />
           <div className="hint" data-testid="material-provenance">
-            {provenance.type === 'pdf' && <>From {provenance.fileName}, {provenance.pages.length === 1 ? 'page' : 'pages'} {provenance.pages.join(', ')}.</>}
-            {provenance.type === 'url' && <>Snapshot of <a href={provenance.finalUrl} target="_blank" rel="noreferrer">{provenance.finalUrl}</a>, fetched {formatTime(provenance.fetchedAt)}.</>}
+            {provenance.type === 'pdf' && (
+              <>
+                From {provenance.fileName}, {provenance.pages.length === 1 ? 'page' : 'pages'}{' '}
+                {provenance.pages.join(', ')}.
+              </>
+            )}
+            {provenance.type === 'url' && (
+              <>
+                Snapshot of{' '}
+                <a href={provenance.finalUrl} target="_blank" rel="noreferrer">
+                  {provenance.finalUrl}
+                </a>
+                , fetched {formatTime(provenance.fetchedAt)}.
+              </>
+            )}
             {provenance.type === 'pasted' && <>Pasted text.</>}
-            {provenance.type === 'image' && <>Image {provenance.fileName} (stored once by hash {provenance.attachmentHash.slice(0, 12)}…).</>}
+            {provenance.type === 'image' && (
+              <>
+                Image {provenance.fileName} (stored once by hash {provenance.attachmentHash.slice(0, 12)}…).
+              </>
+            )}
           </div>
         </>
       );
@@ -61,9 +120,26 @@ export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameN
     case 'mirror':
       return (
         <>
-          <DraftField nodeId={node.id} field="question" value={node.question} multiline label="Question (editable copy)" testId="mirror-question" />
-          <DraftField nodeId={node.id} field="answer" value={node.answer} multiline label="Answer (editable copy)" testId="mirror-answer" />
-          <p className="hint">Mirrored from {node.source.runner} session {node.source.sessionId}, turn {node.source.turnNumber}. The source snapshot stays frozen.</p>
+          <DraftField
+            nodeId={node.id}
+            field="question"
+            value={node.question}
+            multiline
+            label="Question (editable copy)"
+            testId="mirror-question"
+          />
+          <DraftField
+            nodeId={node.id}
+            field="answer"
+            value={node.answer}
+            multiline
+            label="Answer (editable copy)"
+            testId="mirror-answer"
+          />
+          <p className="hint">
+            Mirrored from {node.source.runner} session {node.source.sessionId}, turn {node.source.turnNumber}. The
+            source snapshot stays frozen.
+          </p>
           <MirrorNodeExtras node={node} />
         </>
       );

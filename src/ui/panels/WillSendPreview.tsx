@@ -8,7 +8,12 @@ import { nodeTitle } from '../canvas/node-labels.ts';
 import { plannedRequest } from '../store/dispatch-actions.ts';
 import { estimateTokensByLength } from '../../core/index.ts';
 
-const LAYER_LABEL: Record<CompiledSource['layer'], string> = { materials: 'Material', references: 'Reference', chain: 'Chain', question: 'Question' };
+const LAYER_LABEL: Record<CompiledSource['layer'], string> = {
+  materials: 'Material',
+  references: 'Reference',
+  chain: 'Chain',
+  question: 'Question',
+};
 
 function withStaleMark(text: string) {
   const parts = text.split(STALE_MARK);
@@ -28,7 +33,10 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
   const models = useWeft((state) => state.models);
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const highlighted = useWeft((state) => state.highlightedNodeId);
-  const planned = useMemo(() => plannedRequest({ graph, shown, models, defaultModelId }, node.id), [graph, shown, models, defaultModelId, node.id]);
+  const planned = useMemo(
+    () => plannedRequest({ graph, shown, models, defaultModelId }, node.id),
+    [graph, shown, models, defaultModelId, node.id],
+  );
   if (!planned || !graph) return null;
   const { compiled, built } = planned;
   const apply = store.getState().apply;
@@ -50,20 +58,39 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
       </div>
       {built.request.messages.map((message, index) => {
         const source = compiled.sources[index];
-        const text = message.content.map((part) => (part.type === 'text' ? part.text : `[image ${part.hash.slice(0, 12)} · ${part.mediaType}]`)).join('\n');
+        const text = message.content
+          .map((part) => (part.type === 'text' ? part.text : `[image ${part.hash.slice(0, 12)} · ${part.mediaType}]`))
+          .join('\n');
         const ownQuestion = source?.nodeId === node.id && source.layer === 'question';
         return (
-          <div key={index} className={`preview-message layer-${source?.layer ?? 'chain'}${source && highlighted === source.nodeId ? ' highlight' : ''}`}
-            data-testid="preview-message" data-source-node={source?.nodeId ?? ''} data-layer={source?.layer ?? 'late'}
-            onClick={() => source && jump(source.nodeId)}>
+          <div
+            key={index}
+            className={`preview-message layer-${source?.layer ?? 'chain'}${source && highlighted === source.nodeId ? ' highlight' : ''}`}
+            data-testid="preview-message"
+            data-source-node={source?.nodeId ?? ''}
+            data-layer={source?.layer ?? 'late'}
+            onClick={() => source && jump(source.nodeId)}
+          >
             <div className="preview-head">
               <span className="role">{message.role}</span>
-              <span className="source-label">· {source ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}` : 'late block'}</span>
+              <span className="source-label">
+                ·{' '}
+                {source ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}` : 'late block'}
+              </span>
               <span className="spacer" />
               <span>{estimateTokensByLength(text).toLocaleString()} tok</span>
               {source && !ownQuestion && (
-                <button className="button small ghost" data-testid="exclude-part" title="Leave this part out of this node's request"
-                  onClick={(event) => { event.stopPropagation(); apply({ type: 'exclude-part', nodeId: node.id, partId: source.partId }); }}>Exclude</button>
+                <button
+                  className="button small ghost"
+                  data-testid="exclude-part"
+                  title="Leave this part out of this node's request"
+                  onClick={(event) => {
+                    event.stopPropagation();
+                    apply({ type: 'exclude-part', nodeId: node.id, partId: source.partId });
+                  }}
+                >
+                  Exclude
+                </button>
               )}
             </div>
             <div className="preview-text">{withStaleMark(text)}</div>
@@ -76,22 +103,50 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
           {node.excludedParts.map((partId) => (
             <div key={partId} className="preview-message excluded" data-testid="excluded-part">
               <div className="preview-head">
-                <span>{partId.startsWith('attachment:') ? `Image ${partId.slice(11, 23)}` : nodeTitle(graph.nodes.get(partId.split(':')[0]!))}</span>
+                <span>
+                  {partId.startsWith('attachment:')
+                    ? `Image ${partId.slice(11, 23)}`
+                    : nodeTitle(graph.nodes.get(partId.split(':')[0]!))}
+                </span>
                 <span className="spacer" />
-                <button className="button small" data-testid="include-part" onClick={() => apply({ type: 'include-part', nodeId: node.id, partId })}>Include again</button>
+                <button
+                  className="button small"
+                  data-testid="include-part"
+                  onClick={() => apply({ type: 'include-part', nodeId: node.id, partId })}
+                >
+                  Include again
+                </button>
               </div>
             </div>
           ))}
         </div>
       )}
-      <div className="section-title" style={{ marginTop: 8 }}>Request hash ({built.request.messages.length} messages · {planned.model.id})</div>
-      <div className="hash-line" data-testid="preview-hash">{built.requestHash}</div>
+      <div className="section-title" style={{ marginTop: 8 }}>
+        Request hash ({built.request.messages.length} messages · {planned.model.id})
+      </div>
+      <div className="hash-line" data-testid="preview-hash">
+        {built.requestHash}
+      </div>
       <div className="button-row" style={{ marginTop: 8 }}>
-        <button className="button small" data-testid="export-bundle" title="The compiled context with its sources and hash, portable to other tools"
+        <button
+          className="button small"
+          data-testid="export-bundle"
+          title="The compiled context with its sources and hash, portable to other tools"
           onClick={() => {
-            const bundle = buildContextBundle(graph, compiled, { model: planned.model.id, createdAt: Date.now(), images: planned.model.takesImages });
-            downloadText(`${safeFileName(nodeTitle(node))}.context.json`, JSON.stringify(bundle, null, 2), 'application/json');
-          }}>Export context bundle</button>
+            const bundle = buildContextBundle(graph, compiled, {
+              model: planned.model.id,
+              createdAt: Date.now(),
+              images: planned.model.takesImages,
+            });
+            downloadText(
+              `${safeFileName(nodeTitle(node))}.context.json`,
+              JSON.stringify(bundle, null, 2),
+              'application/json',
+            );
+          }}
+        >
+          Export context bundle
+        </button>
       </div>
     </div>
   );

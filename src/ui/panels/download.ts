@@ -12,5 +12,11 @@ export function downloadText(fileName: string, text: string, mediaType: string):
 
 /** A file name from a canvas name: letters, digits, dashes. */
 export function safeFileName(name: string): string {
-  return name.trim().replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 80) || 'canvas';
+  return (
+    name
+      .trim()
+      .replace(/[^\p{L}\p{N}]+/gu, '-')
+      .replace(/^-|-$/g, '')
+      .slice(0, 80) || 'canvas'
+  );
 }

@@ -2,7 +2,10 @@ import workerUrl from 'pdfjs-dist/build/pdf.worker.mjs?url';
 import type { PDFDocumentProxy } from 'pdfjs-dist';
 
 export type { PDFDocumentProxy };
-export interface PdfPageText { number: number; text: string }
+export interface PdfPageText {
+  number: number;
+  text: string;
+}
 
 /** Opens a PDF in the browser with pdf.js (loaded on first use: it is large). The caller destroys it. */
 export async function openPdfDocument(bytes: ArrayBuffer): Promise<PDFDocumentProxy> {

@@ -14,7 +14,11 @@ export interface StreamedAnswer {
 }
 
 /** The image bytes sent beside the request: only for models that take images (others get core's placeholder). */
-export function requestImages(graph: Graph, compiled: CompiledContext, model: Pick<ModelInfo, 'takesImages'>): GenerateImage[] {
+export function requestImages(
+  graph: Graph,
+  compiled: CompiledContext,
+  model: Pick<ModelInfo, 'takesImages'>,
+): GenerateImage[] {
   if (!model.takesImages) return [];
   const images: GenerateImage[] = [];
   for (const hash of compiled.attachments) {
@@ -43,7 +47,11 @@ export async function streamAnswer(
     for await (const event of dependencies.generate(body, controller.signal)) {
       if (event.type === 'request-accepted') {
         if (event.requestHash !== body.requestHash) {
-          toast('error', 'hash-mismatch', `The server hashed the request as ${event.requestHash.slice(0, 12)}…, not ${body.requestHash.slice(0, 12)}…; nothing was recorded.`);
+          toast(
+            'error',
+            'hash-mismatch',
+            `The server hashed the request as ${event.requestHash.slice(0, 12)}…, not ${body.requestHash.slice(0, 12)}…; nothing was recorded.`,
+          );
           controller.abort();
           outcome = 'failed';
           break;

@@ -20,7 +20,9 @@ export function createIdGenerator(now: () => number, random: () => number = Math
   let counter = 0;
   return () => {
     counter = (counter + 1) % 1296;
-    const tail = Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0');
+    const tail = Math.floor(random() * 36 ** 6)
+      .toString(36)
+      .padStart(6, '0');
     return `${now().toString(36)}${counter.toString(36).padStart(2, '0')}${tail}`;
   };
 }

@@ -18,12 +18,35 @@ function mark(name: string): void {
 /** Re-reads the canvas list (newest first) from IndexedDB. */
 export async function refreshCanvasList(set: SetState, database: AppDependencies['database']): Promise<void> {
   const rows = await database.canvases.orderBy('updatedAt').reverse().toArray();
-  set({ canvases: rows.map((row) => ({ id: row.id, name: row.meta.name, updatedAt: row.updatedAt, nodeCount: row.nodeCount })) });
+  set({
+    canvases: rows.map((row) => ({
+      id: row.id,
+      name: row.meta.name,
+      updatedAt: row.updatedAt,
+      nodeCount: row.nodeCount,
+    })),
+  });
 }
 
-type CanvasListActions = Pick<WeftState, 'initialise' | 'openCanvas' | 'createCanvas' | 'renameCanvas' | 'duplicateCanvas' | 'deleteCanvas' | 'importDocument' | 'exportDocument' | 'flush'>;
+type CanvasListActions = Pick<
+  WeftState,
+  | 'initialise'
+  | 'openCanvas'
+  | 'createCanvas'
+  | 'renameCanvas'
+  | 'duplicateCanvas'
+  | 'deleteCanvas'
+  | 'importDocument'
+  | 'exportDocument'
+  | 'flush'
+>;
 
-export function createCanvasListActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): CanvasListActions {
+export function createCanvasListActions(
+  set: SetState,
+  get: GetState,
+  dependencies: AppDependencies,
+  runtime: StoreRuntime,
+): CanvasListActions {
   const { database, api } = dependencies;
 
   const refreshList = () => refreshCanvasList(set, database);
@@ -62,11 +85,12 @@ export function createCanvasListActions(set: SetState, get: GetState, dependenci
       mark('weft:initialise');
       try {
         let count = await database.canvases.count();
-        if (count === 0) count = await restoreFromServer().catch((error) => {
-          const { code, message } = describeError(error);
-          get().toast('error', code, `Could not read the saved canvases: ${message}`);
-          return 0;
-        });
+        if (count === 0)
+          count = await restoreFromServer().catch((error) => {
+            const { code, message } = describeError(error);
+            get().toast('error', code, `Could not read the saved canvases: ${message}`);
+            return 0;
+          });
         if (count === 0) {
           const demo = demoCanvas(dependencies.now(), dependencies.newId);
           await storeDocument(demo);
@@ -98,7 +122,12 @@ export function createCanvasListActions(set: SetState, get: GetState, dependenci
     },
 
     async createCanvas(name) {
-      const document = emptyCanvasDocument({ id: dependencies.newId(), name: name.trim() || 'Untitled canvas', workingDirectory: null, createdAt: dependencies.now() });
+      const document = emptyCanvasDocument({
+        id: dependencies.newId(),
+        name: name.trim() || 'Untitled canvas',
+        workingDirectory: null,
+        createdAt: dependencies.now(),
+      });
       await storeDocument(document);
       await refreshList();
       await actions.openCanvas(document.canvas.id);
@@ -108,14 +137,26 @@ export function createCanvasListActions(set: SetState, get: GetState, dependenci
     renameCanvas(name) {
       const trimmed = name.trim();
       if (!trimmed || !get().apply({ type: 'rename-canvas', name: trimmed })) return;
-      set((state) => ({ canvases: state.canvases.map((canvas) => (canvas.id === state.activeCanvasId ? { ...canvas, name: trimmed } : canvas)) }));
+      set((state) => ({
+        canvases: state.canvases.map((canvas) =>
+          canvas.id === state.activeCanvasId ? { ...canvas, name: trimmed } : canvas,
+        ),
+      }));
     },
 
     async duplicateCanvas() {
       const graph = get().graph;
       if (!graph) return null;
       const source = documentFromGraph(graph);
-      const copy: CanvasDocument = { ...source, canvas: { ...source.canvas, id: dependencies.newId(), name: `${source.canvas.name} (copy)`, createdAt: dependencies.now() } };
+      const copy: CanvasDocument = {
+        ...source,
+        canvas: {
+          ...source.canvas,
+          id: dependencies.newId(),
+          name: `${source.canvas.name} (copy)`,
+          createdAt: dependencies.now(),
+        },
+      };
       await storeDocument(copy);
       await refreshList();
       await actions.openCanvas(copy.canvas.id);

@@ -32,13 +32,20 @@ interface InternalAskOptions extends AskOptions {
 }
 
 /** The model a node dispatches to: its pin, else the default, else the offline receipt. */
-export function modelFor(state: Pick<WeftState, 'models' | 'defaultModelId'>, pinned: string | null): ModelInfo | { id: string; takesImages: boolean; pricePerMTokIn: null } {
+export function modelFor(
+  state: Pick<WeftState, 'models' | 'defaultModelId'>,
+  pinned: string | null,
+): ModelInfo | { id: string; takesImages: boolean; pricePerMTokIn: null } {
   const id = pinned ?? state.defaultModelId ?? OFFLINE_RECEIPT_MODEL_ID;
   return state.models.find((model) => model.id === id) ?? { id, takesImages: false, pricePerMTokIn: null };
 }
 
 /** What the dispatch of `nodeId` will send now: the preview calls this, and so does `ask`. */
-export function plannedRequest(state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>, nodeId: string, lane: AskOptions['lane'] = 'chat') {
+export function plannedRequest(
+  state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>,
+  nodeId: string,
+  lane: AskOptions['lane'] = 'chat',
+) {
   const graph = state.graph;
   const node = graph?.nodes.get(nodeId);
   if (!graph || !node || node.kind !== 'question') return null;
@@ -49,7 +56,11 @@ export function plannedRequest(state: Pick<WeftState, 'graph' | 'shown' | 'model
 }
 
 /** Count, tokens and price of a Replay of the shown stale set (C8), shown before it runs. */
-export function replayEstimate(state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>): { order: string[]; tokens: number; price: number | null } {
+export function replayEstimate(state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>): {
+  order: string[];
+  tokens: number;
+  price: number | null;
+} {
   const graph = state.graph;
   if (!graph) return { order: [], tokens: 0, price: null };
   const order = replayOrder(graph, state.shown).filter((id) => rerunAllowed(graph.nodes.get(id)).ok);
@@ -60,7 +71,8 @@ export function replayEstimate(state: Pick<WeftState, 'graph' | 'shown' | 'model
     if (!planned) continue;
     tokens += planned.compiled.tokens.total;
     const perMillion = planned.model.pricePerMTokIn;
-    price = price === null || perMillion === null ? null : price + (planned.compiled.tokens.total * perMillion) / 1_000_000;
+    price =
+      price === null || perMillion === null ? null : price + (planned.compiled.tokens.total * perMillion) / 1_000_000;
   }
   return { order, tokens, price };
 }
@@ -70,7 +82,12 @@ function withEvent(graph: Graph, draft: EventDraft, dependencies: AppDependencie
   return { ...graph, events: [...graph.events, record] };
 }
 
-export function createDispatchActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): DispatchActions {
+export function createDispatchActions(
+  set: SetState,
+  get: GetState,
+  dependencies: AppDependencies,
+  runtime: StoreRuntime,
+): DispatchActions {
   function setStream(nodeId: string, update: WeftState['streams'][string] | null): void {
     set((state) => {
       const streams = { ...state.streams };
@@ -81,7 +98,12 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
   }
 
   /** Writes a commit event and/or a finished version into a canvas that is no longer open (nothing is lost). */
-  async function saveIntoLeftCanvas(canvasId: string, question: string, commit: EventDraft | null, change: GraphChange | null): Promise<void> {
+  async function saveIntoLeftCanvas(
+    canvasId: string,
+    question: string,
+    commit: EventDraft | null,
+    change: GraphChange | null,
+  ): Promise<void> {
     // Deleted (here or elsewhere) meanwhile: writing would re-create it.
     if (runtime.deletedCanvasIds.has(canvasId)) return;
     try {
@@ -94,7 +116,12 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
         }
         return next;
       });
-      if (saved && change) get().toast('info', 'answer-saved', `The answer to “${question.slice(0, 60)}” was saved in “${saved.canvas.name}”.`);
+      if (saved && change)
+        get().toast(
+          'info',
+          'answer-saved',
+          `The answer to “${question.slice(0, 60)}” was saved in “${saved.canvas.name}”.`,
+        );
     } catch (error) {
       const { code, message } = describeError(error);
       get().toast('error', code, `An answer that finished after you left its canvas could not be saved: ${message}`);
@@ -112,7 +139,8 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     const graph = graphFromDocument(document);
     const shown = shownStale(graph, new StaleTracker(graph));
     const node = graph.nodes.get(nodeId);
-    if (!node || node.kind !== 'question' || !rerunAllowed(node).ok || !shown.has(nodeId) || !node.question.trim()) return;
+    if (!node || node.kind !== 'question' || !rerunAllowed(node).ok || !shown.has(nodeId) || !node.question.trim())
+      return;
     const { models, defaultModelId } = get();
     const { built, compiled, model } = plannedRequest({ graph, shown, models, defaultModelId }, nodeId, 'replay')!;
     const snapshot = upstreamSnapshot(graph, nodeId);
@@ -123,7 +151,12 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     runtime.aborts.set(key, controller);
     let answer: StreamedAnswer;
     try {
-      answer = await streamAnswer(dependencies, { request: built.request, requestHash: built.requestHash, images }, controller, get().toast);
+      answer = await streamAnswer(
+        dependencies,
+        { request: built.request, requestHash: built.requestHash, images },
+        controller,
+        get().toast,
+      );
     } finally {
       runtime.aborts.delete(key);
     }
@@ -141,7 +174,12 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
       status: outcome,
       branchOf: null,
     };
-    await saveIntoLeftCanvas(canvasId, node.question, built.commit, keep ? { type: 'add-version', nodeId, select: true, version } : null);
+    await saveIntoLeftCanvas(
+      canvasId,
+      node.question,
+      built.commit,
+      keep ? { type: 'add-version', nodeId, select: true, version } : null,
+    );
   }
 
   async function ask(nodeId: string, options: InternalAskOptions = {}): Promise<boolean> {
@@ -150,7 +188,11 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     const node = graph?.nodes.get(nodeId);
     const verdict = rerunAllowed(node);
     if (!graph || !node || node.kind !== 'question' || !verdict.ok) {
-      state.toast('error', verdict.ok ? 'not-runnable' : verdict.code, verdict.ok ? 'Only question nodes can be asked.' : verdict.reason);
+      state.toast(
+        'error',
+        verdict.ok ? 'not-runnable' : verdict.code,
+        verdict.ok ? 'Only question nodes can be asked.' : verdict.reason,
+      );
       return false;
     }
     if (runtime.aborts.has(nodeId)) return false;
@@ -171,17 +213,23 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     let commitWritten = false;
     let answer: StreamedAnswer;
     try {
-      answer = await streamAnswer(dependencies, { request: built.request, requestHash: built.requestHash, images }, controller, get().toast, {
-        onAccepted() {
-          // C9: the commit event is written when the server confirms what it sends.
-          const current = get().graph;
-          if (current && current.canvas.id === canvasId) {
-            publishGraph(set, get, runtime, withEvent(current, built.commit, dependencies), [], 'keep');
-            commitWritten = true;
-          }
+      answer = await streamAnswer(
+        dependencies,
+        { request: built.request, requestHash: built.requestHash, images },
+        controller,
+        get().toast,
+        {
+          onAccepted() {
+            // C9: the commit event is written when the server confirms what it sends.
+            const current = get().graph;
+            if (current && current.canvas.id === canvasId) {
+              publishGraph(set, get, runtime, withEvent(current, built.commit, dependencies), [], 'keep');
+              commitWritten = true;
+            }
+          },
+          onDelta: (text) => setStream(nodeId, { text, requestHash: built.requestHash, model: model.id, lane }),
         },
-        onDelta: (text) => setStream(nodeId, { text, requestHash: built.requestHash, model: model.id, lane }),
-      });
+      );
     } finally {
       runtime.aborts.delete(nodeId);
       setStream(nodeId, null);
@@ -201,7 +249,13 @@ export function createDispatchActions(set: SetState, get: GetState, dependencies
     };
     if (get().graph?.canvas.id !== canvasId) {
       // The person switched canvases while this answer streamed: it is written into the canvas it came from.
-      if (committed) await saveIntoLeftCanvas(canvasId, node.question, commitWritten ? null : built.commit, keep ? { type: 'add-version', nodeId, select: true, version } : null);
+      if (committed)
+        await saveIntoLeftCanvas(
+          canvasId,
+          node.question,
+          commitWritten ? null : built.commit,
+          keep ? { type: 'add-version', nodeId, select: true, version } : null,
+        );
       return false;
     }
     if (keep) get().apply({ type: 'add-version', nodeId, select: true, version });

@@ -7,7 +7,14 @@ import type { GetState, SetState, WeftState } from './weft-state.ts';
 const UNDO_LIMIT = 200;
 
 /** Publishes a new graph: stale sets via core, then persistence of the touched rows. */
-export function publishGraph(set: SetState, get: GetState, runtime: StoreRuntime, next: Graph, touched: Iterable<string> | undefined, history: 'push' | 'keep' | 'reset'): void {
+export function publishGraph(
+  set: SetState,
+  get: GetState,
+  runtime: StoreRuntime,
+  next: Graph,
+  touched: Iterable<string> | undefined,
+  history: 'push' | 'keep' | 'reset',
+): void {
   const previous = get().graph;
   const previousShown = get().shown;
   if (!runtime.tracker || history === 'reset') runtime.tracker = new StaleTracker(next);
@@ -36,7 +43,12 @@ function withCurrentLog(restored: Graph, current: Graph): Graph {
   return { ...restored, events: current.events };
 }
 
-export function createGraphActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): Pick<WeftState, 'apply' | 'undo' | 'redo'> {
+export function createGraphActions(
+  set: SetState,
+  get: GetState,
+  dependencies: AppDependencies,
+  runtime: StoreRuntime,
+): Pick<WeftState, 'apply' | 'undo' | 'redo'> {
   return {
     apply(change: GraphChange): boolean {
       const graph = get().graph;
@@ -45,7 +57,9 @@ export function createGraphActions(set: SetState, get: GetState, dependencies: A
       if (!result.ok) {
         const path = result.error.code === 'cycle' ? result.error.details.path : undefined;
         // Name the loop by the nodes' titles, not their ids.
-        const message = path ? `This wire would close a loop: ${path.map((id) => `“${nodeTitle(graph.nodes.get(id))}”`).join(' → ')}. Canvases are acyclic.` : result.error.message;
+        const message = path
+          ? `This wire would close a loop: ${path.map((id) => `“${nodeTitle(graph.nodes.get(id))}”`).join(' → ')}. Canvases are acyclic.`
+          : result.error.message;
         get().toast('error', result.error.code, message);
         return false;
       }

@@ -14,7 +14,12 @@ import type { GetState, SetState, WeftState } from './weft-state.ts';
  * saved next); this page's own saves echo back identical and change nothing. Other canvases update their
  * IndexedDB copy, so opening one later shows (and never overwrites) the newer record.
  */
-export function createRemoteSyncActions(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime): Pick<WeftState, 'canvasChangedElsewhere' | 'canvasDeletedElsewhere'> {
+export function createRemoteSyncActions(
+  set: SetState,
+  get: GetState,
+  dependencies: AppDependencies,
+  runtime: StoreRuntime,
+): Pick<WeftState, 'canvasChangedElsewhere' | 'canvasDeletedElsewhere'> {
   const { api, database } = dependencies;
 
   /** True when the record's updatedAt is the one this page's own last save got back (cheap: the list is cached by the server). */
@@ -74,13 +79,15 @@ export function createRemoteSyncActions(set: SetState, get: GetState, dependenci
     async canvasDeletedElsewhere(id) {
       if (runtime.deletedCanvasIds.has(id)) return false;
       const open = get().activeCanvasId === id;
-      const name = get().canvases.find((canvas) => canvas.id === id)?.name ?? (open ? get().graph?.canvas.name : undefined);
+      const name =
+        get().canvases.find((canvas) => canvas.id === id)?.name ?? (open ? get().graph?.canvas.name : undefined);
       if (!open && !name && !(await database.canvases.get(id))) return false;
       runtime.deletedCanvasIds.add(id);
       try {
         // Answers still streaming into it have nowhere to land.
         const graph = get().graph;
-        if (open && graph) for (const [nodeId, controller] of runtime.aborts) if (graph.nodes.has(nodeId)) controller.abort();
+        if (open && graph)
+          for (const [nodeId, controller] of runtime.aborts) if (graph.nodes.has(nodeId)) controller.abort();
         const wasSaving = await runtime.writer.discard(id);
         // A save already on its way may have re-created the record after the delete: delete it again.
         if (wasSaving) await api.deleteCanvas(id).catch(() => undefined);

@@ -22,7 +22,7 @@ export class TestApp {
     this.clock = 1_760_000_000_000 + instances * 100_000_000;
     const now = () => (this.clock += 1000);
     let seed = 7 + instances;
-    const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     this.database = new WeftDatabase(databaseName);
     const options = { baseUrl: server.origin, token: server.token };
     this.store = createWeftStore({
@@ -56,7 +56,8 @@ export class TestApp {
   /** Adds a question and returns its id. */
   addQuestion(question: string): string {
     const before = new Set(this.graph.nodes.keys());
-    if (!this.state.apply({ type: 'add-node', node: { kind: 'question', question } })) throw new Error(`add refused: ${this.lastToast()?.code} ${this.lastToast()?.message}`);
+    if (!this.state.apply({ type: 'add-node', node: { kind: 'question', question } }))
+      throw new Error(`add refused: ${this.lastToast()?.code} ${this.lastToast()?.message}`);
     return [...this.graph.nodes.keys()].find((id) => !before.has(id))!;
   }
 

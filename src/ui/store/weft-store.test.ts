@@ -31,10 +31,14 @@ describe('first run and restore', () => {
     try {
       const app = await new TestApp(isolated, freshName()).start();
       expect(app.graph.nodes.size).toBeGreaterThan(5);
-      expect([...app.graph.nodes.values()].some((node) => node.kind === 'question' && node.versions.some((version) => version.origin === 'demo'))).toBe(true);
+      expect(
+        [...app.graph.nodes.values()].some(
+          (node) => node.kind === 'question' && node.versions.some((version) => version.origin === 'demo'),
+        ),
+      ).toBe(true);
       expect([...app.graph.nodes.values()].some((node) => node.archived)).toBe(true);
       expect(app.state.shown.size).toBeGreaterThan(0);
-      const listed = await (await isolated.api('/api/canvases')).json() as { canvases: { id: string }[] };
+      const listed = (await (await isolated.api('/api/canvases')).json()) as { canvases: { id: string }[] };
       expect(listed.canvases.map((canvas) => canvas.id)).toContain(app.state.activeCanvasId);
       await app.close();
 
@@ -133,7 +137,9 @@ describe('dispatch, stale and replay', () => {
     expect(node.versions).toHaveLength(2);
     expect(node.currentVersionId).toBe(node.versions[1]!.id);
     expect(app.state.shown.size).toBe(0);
-    expect(app.graph.events.filter((event) => event.op === 'commit').map((event) => event.meta.lane)).toContain('replay');
+    expect(app.graph.events.filter((event) => event.op === 'commit').map((event) => event.meta.lane)).toContain(
+      'replay',
+    );
     await app.close();
   });
 
@@ -142,9 +148,13 @@ describe('dispatch, stale and replay', () => {
     const upstream = app.addQuestion('What is Rayleigh scattering?');
     const downstream = app.addQuestion('So why is the sky blue?');
     app.wire(upstream, downstream);
-    expect(plannedRequest(app.state, downstream)!.compiled.sources.some((source) => source.nodeId === upstream)).toBe(true);
+    expect(plannedRequest(app.state, downstream)!.compiled.sources.some((source) => source.nodeId === upstream)).toBe(
+      true,
+    );
     app.state.apply({ type: 'archive', nodeId: upstream });
-    expect(plannedRequest(app.state, downstream)!.compiled.sources.some((source) => source.nodeId === upstream)).toBe(false);
+    expect(plannedRequest(app.state, downstream)!.compiled.sources.some((source) => source.nodeId === upstream)).toBe(
+      false,
+    );
     expect(await app.state.ask(upstream)).toBe(false);
     expect(app.lastToast()?.code).toBe('archived');
     expect(question(app.graph, upstream).versions).toHaveLength(0);
@@ -201,7 +211,9 @@ describe('canvas list, delete and auto-rerun', () => {
     const copyId = await app.state.duplicateCanvas();
     expect(copyId).not.toBe(originalId);
     expect(app.graph.canvas.name).toBe('Renamed (copy)');
-    expect([...app.graph.nodes.values()].map((node) => node.kind === 'question' && node.question)).toContain('Kept in the copy?');
+    expect([...app.graph.nodes.values()].map((node) => node.kind === 'question' && node.question)).toContain(
+      'Kept in the copy?',
+    );
     await app.state.flush();
     await app.state.deleteCanvas(copyId!);
     expect(app.state.canvases.map((canvas) => canvas.id)).not.toContain(copyId);
@@ -218,7 +230,10 @@ describe('canvas list, delete and auto-rerun', () => {
     app.state.apply({ type: 'set-auto-rerun', nodeId: downstream, enabled: true });
     await app.state.ask(upstream);
     expect(question(app.graph, downstream).versions).toHaveLength(1);
-    expect(app.graph.events.filter((event) => event.op === 'commit').map((event) => event.meta.lane)).toEqual(['chat', 'auto-rerun']);
+    expect(app.graph.events.filter((event) => event.op === 'commit').map((event) => event.meta.lane)).toEqual([
+      'chat',
+      'auto-rerun',
+    ]);
 
     app.state.apply({ type: 'archive', nodeId: downstream });
     await app.state.ask(upstream);
@@ -238,8 +253,18 @@ describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
 
     // Another tab or tool renames a node and saves the durable record.
     const remote = documentFromGraph(app.graph);
-    const put = (document: typeof remote) => server.api(`/api/canvases/${id}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify(document) });
-    await put({ ...remote, nodes: remote.nodes.map((node) => (node.id === asked ? { ...node, question: 'What is light, elsewhere?' } : node)) });
+    const put = (document: typeof remote) =>
+      server.api(`/api/canvases/${id}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(document),
+      });
+    await put({
+      ...remote,
+      nodes: remote.nodes.map((node) =>
+        node.id === asked ? { ...node, question: 'What is light, elsewhere?' } : node,
+      ),
+    });
     expect(await app.state.canvasChangedElsewhere(id)).toBe(true);
     expect(question(app.graph, asked).question).toBe('What is light, elsewhere?');
     const reloaded = await new TestApp(server, app.database.name).start();
@@ -248,7 +273,10 @@ describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
 
     // An edit not yet saved here wins over a remote change arriving meanwhile.
     app.edit(asked, 'My unsaved wording?');
-    await put({ ...remote, nodes: remote.nodes.map((node) => (node.id === asked ? { ...node, question: 'Remote wording?' } : node)) });
+    await put({
+      ...remote,
+      nodes: remote.nodes.map((node) => (node.id === asked ? { ...node, question: 'Remote wording?' } : node)),
+    });
     expect(await app.state.canvasChangedElsewhere(id)).toBe(false);
     expect(question(app.graph, asked).question).toBe('My unsaved wording?');
 
@@ -320,7 +348,12 @@ describe('an answer that outlives its canvas', () => {
     try {
       const app = await new TestApp(isolated, freshName()).start();
       const sourceId = await app.state.createCanvas('Source');
-      expect(await app.state.saveSettings({ providers: [{ id: 'slow', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['model'] }], defaultModelId: 'slow/model' })).toBe(true);
+      expect(
+        await app.state.saveSettings({
+          providers: [{ id: 'slow', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['model'] }],
+          defaultModelId: 'slow/model',
+        }),
+      ).toBe(true);
       const asked = app.addQuestion('What is Rayleigh scattering?');
       const asking = app.state.ask(asked);
       await provider.waitForRequests(1);
@@ -331,8 +364,13 @@ describe('an answer that outlives its canvas', () => {
       expect(app.lastToast()?.code).toBe('answer-saved');
 
       // The durable record and IndexedDB both hold the version and its commit event.
-      const durable = await (await isolated.api(`/api/canvases/${sourceId}`)).json() as { nodes: QuestionNode[]; events: { op: string }[] };
-      expect(durable.nodes.find((node) => node.id === asked)?.versions.map((version) => version.text)).toEqual(['Rayleigh scattering grows as 1/λ⁴.']);
+      const durable = (await (await isolated.api(`/api/canvases/${sourceId}`)).json()) as {
+        nodes: QuestionNode[];
+        events: { op: string }[];
+      };
+      expect(durable.nodes.find((node) => node.id === asked)?.versions.map((version) => version.text)).toEqual([
+        'Rayleigh scattering grows as 1/λ⁴.',
+      ]);
       expect(durable.events.filter((event) => event.op === 'commit')).toHaveLength(1);
       await app.state.openCanvas(sourceId);
       const node = question(app.graph, asked);
@@ -361,7 +399,12 @@ describe('a Replay that outlives its canvas', () => {
       app.wire(upstream, first);
       app.wire(upstream, second);
       for (const id of [upstream, first, second]) expect(await app.state.ask(id)).toBe(true);
-      expect(await app.state.saveSettings({ providers: [{ id: 'slow', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['model'] }], defaultModelId: 'slow/model' })).toBe(true);
+      expect(
+        await app.state.saveSettings({
+          providers: [{ id: 'slow', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['model'] }],
+          defaultModelId: 'slow/model',
+        }),
+      ).toBe(true);
       app.edit(upstream, 'What is Mie scattering?');
       expect([...app.state.shown].sort()).toEqual([first, second].sort());
 
@@ -374,9 +417,15 @@ describe('a Replay that outlives its canvas', () => {
       expect(app.state.replay).toMatchObject({ total: 2, done: 2, running: false });
 
       // Both answers landed in the canvas the Replay started in, on the durable record and in IndexedDB.
-      const durable = await (await isolated.api(`/api/canvases/${sourceId}`)).json() as { nodes: QuestionNode[]; events: { op: string; meta: { lane?: string } }[] };
+      const durable = (await (await isolated.api(`/api/canvases/${sourceId}`)).json()) as {
+        nodes: QuestionNode[];
+        events: { op: string; meta: { lane?: string } }[];
+      };
       for (const id of [first, second]) {
-        expect(durable.nodes.find((node) => node.id === id)?.versions.map((version) => version.text)).toEqual([expect.any(String), 'A slower, newer answer.']);
+        expect(durable.nodes.find((node) => node.id === id)?.versions.map((version) => version.text)).toEqual([
+          expect.any(String),
+          'A slower, newer answer.',
+        ]);
       }
       expect(durable.events.filter((event) => event.op === 'commit' && event.meta.lane === 'replay')).toHaveLength(2);
       await app.state.openCanvas(sourceId);
@@ -398,7 +447,13 @@ describe('stale judge (C7)', () => {
     try {
       const app = await new TestApp(isolated, freshName()).start();
       await app.state.createCanvas('Judged');
-      expect(await app.state.saveSettings({ providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${judge.url}/v1`, models: ['decider'] }], judgeModelId: 'judge/decider', defaultModelId: 'offline/receipt' })).toBe(true);
+      expect(
+        await app.state.saveSettings({
+          providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${judge.url}/v1`, models: ['decider'] }],
+          judgeModelId: 'judge/decider',
+          defaultModelId: 'offline/receipt',
+        }),
+      ).toBe(true);
       const upstream = app.addQuestion('What is Rayleigh scattering?');
       const downstream = app.addQuestion('So why is the sky blue?');
       app.wire(upstream, downstream);
@@ -416,7 +471,12 @@ describe('stale judge (C7)', () => {
       expect(dismissal.reason).toContain('20%');
       const eventCount = app.graph.events.length;
 
-      app.state.apply({ type: 'overrule-dismissal', nodeId: downstream, fingerprint: dismissal.fingerprint, overruled: true });
+      app.state.apply({
+        type: 'overrule-dismissal',
+        nodeId: downstream,
+        fingerprint: dismissal.fingerprint,
+        overruled: true,
+      });
       expect(app.state.shown.has(downstream)).toBe(true);
       expect(app.graph.events.length).toBeGreaterThan(eventCount);
       await app.store.runtime.pendingJudgement;

@@ -92,7 +92,8 @@ export function createWeftStore(given: AppDependencies): WeftStore {
       const needle = searchQuery.trim().toLowerCase();
       const searchHits = new Set<string>();
       if (open && needle.length > 0) {
-        for (const node of get().graph?.nodes.values() ?? []) if (nodeSearchText(node).includes(needle)) searchHits.add(node.id);
+        for (const node of get().graph?.nodes.values() ?? [])
+          if (nodeSearchText(node).includes(needle)) searchHits.add(node.id);
       }
       set({ searchOpen: open, searchQuery, searchHits });
     },
@@ -101,9 +102,12 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     toast(kind, code, message, action) {
       toastCounter += 1;
       const id = `toast-${toastCounter}`;
-      set((state) => ({ toasts: [...state.toasts, { id, kind, code, message, ...(action ? { action } : {}) }].slice(-TOAST_LIMIT) }));
+      set((state) => ({
+        toasts: [...state.toasts, { id, kind, code, message, ...(action ? { action } : {}) }].slice(-TOAST_LIMIT),
+      }));
       // A toast with a button stays a little longer, so there is time to press it.
-      if (typeof window !== 'undefined') window.setTimeout(() => get().dismissToast(id), kind === 'error' ? 9000 : action ? 8000 : 4000);
+      if (typeof window !== 'undefined')
+        window.setTimeout(() => get().dismissToast(id), kind === 'error' ? 9000 : action ? 8000 : 4000);
     },
     dismissToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
 

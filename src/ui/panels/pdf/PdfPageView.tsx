@@ -28,9 +28,12 @@ export function PdfPageView({ document, number, width, aspect, root }: PdfPageVi
   useEffect(() => {
     const element = frame.current;
     if (!element || visible) return;
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setVisible(true);
-    }, { root, rootMargin: '300px 0px' });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setVisible(true);
+      },
+      { root, rootMargin: '300px 0px' },
+    );
     observer.observe(element);
     return () => observer.disconnect();
   }, [root, visible]);
@@ -62,12 +65,24 @@ export function PdfPageView({ document, number, width, aspect, root }: PdfPageVi
       element.replaceChildren(canvas, layer);
 
       const render = page.render({ canvas, viewport, transform: ratio === 1 ? undefined : [ratio, 0, 0, ratio, 0, 0] });
-      const textLayer = new pdfjs.TextLayer({ textContentSource: page.streamTextContent(), container: layer, viewport });
-      cleanups.push(() => render.cancel(), () => textLayer.cancel());
+      const textLayer = new pdfjs.TextLayer({
+        textContentSource: page.streamTextContent(),
+        container: layer,
+        viewport,
+      });
+      cleanups.push(
+        () => render.cancel(),
+        () => textLayer.cancel(),
+      );
       await Promise.all([render.promise, textLayer.render()]);
       if (!cancelled) setState('ready');
     })().catch((error: unknown) => {
-      if (cancelled || (error as Error)?.name === 'RenderingCancelledException' || (error as Error)?.name === 'AbortException') return;
+      if (
+        cancelled ||
+        (error as Error)?.name === 'RenderingCancelledException' ||
+        (error as Error)?.name === 'AbortException'
+      )
+        return;
       setState('failed');
     });
     return () => {
@@ -78,7 +93,10 @@ export function PdfPageView({ document, number, width, aspect, root }: PdfPageVi
 
   return (
     <div className="pdf-page" data-page={number} data-state={state}>
-      <div className="pdf-page-label">Page {number}{state === 'failed' ? ' · could not be drawn' : ''}</div>
+      <div className="pdf-page-label">
+        Page {number}
+        {state === 'failed' ? ' · could not be drawn' : ''}
+      </div>
       <div ref={frame} className="pdf-page-frame" style={{ width, height }} />
     </div>
   );

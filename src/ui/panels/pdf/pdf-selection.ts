@@ -1,9 +1,17 @@
 /** The part of a selection that falls on one page. */
-export interface PageSelectionPart { page: number; text: string }
+export interface PageSelectionPart {
+  page: number;
+  text: string;
+}
 
 /** Whitespace as a reader expects it: runs of spaces collapsed, lines trimmed, no blank edges. */
 function tidy(text: string): string {
-  return text.split('\n').map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim()).join('\n').replace(/\n{3,}/g, '\n\n').trim();
+  return text
+    .split('\n')
+    .map((line) => line.replace(/[ \t\u00a0]+/g, ' ').trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /** Pages a selection carries: each page whose part holds text, in page order, once. */
@@ -14,7 +22,11 @@ export function selectionPages(parts: readonly PageSelectionPart[]): number[] {
 
 /** The selected text: each page's part, tidied, in page order, separated by a blank line. */
 export function selectionText(parts: readonly PageSelectionPart[]): string {
-  return [...parts].sort((left, right) => left.page - right.page).map((part) => tidy(part.text)).filter((text) => text !== '').join('\n\n');
+  return [...parts]
+    .sort((left, right) => left.page - right.page)
+    .map((part) => tidy(part.text))
+    .filter((text) => text !== '')
+    .join('\n\n');
 }
 
 /** A page label for a material title: "p. 3" or "pp. 3–5" (first to last page carried). */
@@ -27,7 +39,10 @@ export function pageLabel(pages: readonly number[]): string {
  * Splits a DOM range into per-page parts, reading only each page's pdf.js text layer (never the
  * page labels). A line break in the text layer (`<br>`) becomes a newline.
  */
-export function readSelectionParts(range: Range, layers: Iterable<{ page: number; layer: Element }>): PageSelectionPart[] {
+export function readSelectionParts(
+  range: Range,
+  layers: Iterable<{ page: number; layer: Element }>,
+): PageSelectionPart[] {
   const parts: PageSelectionPart[] = [];
   for (const { page, layer } of layers) {
     if (!range.intersectsNode(layer)) continue;
