@@ -22,7 +22,7 @@ describe('the bundled desktop main process', () => {
         },
       );
       let stdout = '';
-      child.stdout!.on('data', (part: Buffer) => (stdout += part.toString()));
+      child.stdout.on('data', (part: Buffer) => (stdout += part.toString()));
       const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
       expect(code).toBe(0);
       const lines = stdout

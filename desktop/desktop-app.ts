@@ -23,7 +23,7 @@ export interface ElectronModule {
   app: InstanceApp & {
     whenReady(): Promise<unknown>;
     setAsDefaultProtocolClient(scheme: string): boolean;
-    on(event: string, listener: (...args: any[]) => void): unknown;
+    on(event: string, listener: (...args: never[]) => void): unknown;
     getName(): string;
     isPackaged: boolean;
   };

@@ -126,8 +126,8 @@ describe('single instance and key sealing', () => {
 
 /** A stand-in for the electron module: records what the shell does, drives events like Electron would. */
 function fakeElectron() {
-  const appListeners = new Map<string, ((...args: any[]) => void)[]>();
-  const contentsListeners = new Map<string, ((...args: any[]) => void)[]>();
+  const appListeners = new Map<string, ((...args: never[]) => void)[]>();
+  const contentsListeners = new Map<string, ((...args: never[]) => void)[]>();
   const handlers = new Map<string, (event: { senderFrame?: { url: string } | null }, ...args: unknown[]) => unknown>();
   const record = {
     windowOptions: null as BrowserWindowConstructorOptions | null,
@@ -141,7 +141,7 @@ function fakeElectron() {
   class FakeWindow {
     webContents = {
       send: (...args: unknown[]) => record.sent.push(args),
-      on: (event: string, listener: (...args: any[]) => void) =>
+      on: (event: string, listener: (...args: never[]) => void) =>
         contentsListeners.set(event, [...(contentsListeners.get(event) ?? []), listener]),
       setWindowOpenHandler: (handler: typeof record.openHandler) => {
         record.openHandler = handler;
@@ -174,7 +174,7 @@ function fakeElectron() {
         record.protocol = scheme;
         return true;
       },
-      on: (event: string, listener: (...args: any[]) => void) =>
+      on: (event: string, listener: (...args: never[]) => void) =>
         appListeners.set(event, [...(appListeners.get(event) ?? []), listener]),
       getName: () => 'Weft',
       isPackaged: true,
@@ -193,7 +193,7 @@ function fakeElectron() {
     safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '' },
   };
   const emit = (map: typeof appListeners, event: string, ...args: unknown[]) => {
-    for (const listener of map.get(event) ?? []) listener(...args);
+    for (const listener of map.get(event) ?? []) listener(...(args as never[]));
   };
   return {
     electron: electron as unknown as ElectronModule,

@@ -149,7 +149,7 @@ describe('Weft in the browser', () => {
       page().waitForEvent('download'),
       page().getByTestId('canvas-export').click(),
     ]);
-    const exported = JSON.parse(readFileSync((await download.path())!, 'utf8'));
+    const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
     expect(exported.format).toBe('weft.canvas');
     expect(JSON.stringify(exported)).not.toMatch(/sk-[a-z0-9]/i);
     await page()
@@ -188,7 +188,7 @@ describe('Weft in the browser', () => {
     await page().getByTestId('event-filter-op').selectOption('');
     await canvas.screenshot('event-log');
     const [download] = await Promise.all([page().waitForEvent('download'), page().getByTestId('export-csv').click()]);
-    const csv = readFileSync((await download.path())!, 'utf8');
+    const csv = readFileSync(await download.path(), 'utf8');
     expect(csv.split('\r\n')[0]).toMatch(/op/);
     expect(csv).toContain(dispatchedHash);
   });

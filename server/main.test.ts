@@ -27,7 +27,7 @@ describe('server/main.ts (the web-mode process)', () => {
     try {
       const line = await new Promise<string>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('no startup line')), 20_000);
-        createInterface({ input: child.stdout! }).once('line', (text) => {
+        createInterface({ input: child.stdout }).once('line', (text) => {
           clearTimeout(timer);
           resolve(text);
         });
@@ -57,7 +57,7 @@ describe('server/main.ts (the web-mode process)', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
-    child.stderr!.on('data', (part: Buffer) => (stderr += part.toString()));
+    child.stderr.on('data', (part: Buffer) => (stderr += part.toString()));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toContain('WEFT_PORT must be a port number');

@@ -65,7 +65,7 @@ export function jsonBody(limit: number): RequestHandler {
         return next();
       }
       try {
-        request.body = JSON.parse(bytes.toString('utf8'));
+        request.body = JSON.parse(bytes.toString('utf8')) as unknown;
       } catch {
         return next(new WeftError('invalid-body', 'The request body is not valid JSON.', 400));
       }

@@ -30,7 +30,7 @@ function startChild(...args: string[]): Promise<{ child: ChildProcess; info: Rec
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`bench child ${args[0]} exited with ${code}`)));
-    createInterface({ input: child.stdout! }).once('line', (line) => resolve({ child, info: JSON.parse(line) }));
+    createInterface({ input: child.stdout }).once('line', (line) => resolve({ child, info: JSON.parse(line) }));
   });
 }
 

@@ -36,7 +36,7 @@ function startApp(home: string): Promise<{ child: ChildProcess; url: URL }> {
   });
   return new Promise((resolve, reject) => {
     let output = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[^\s]+)/.exec(output);
       if (match) resolve({ child, url: new URL(match[1]!) });

@@ -20,7 +20,6 @@ import {
   addToMcpJson,
   removeFromCodexToml,
   removeFromMcpJson,
-  type EditResult,
   type McpLaunch,
 } from '../mcp-registration.ts';
 import type { Terminal } from '../terminal.ts';
@@ -50,7 +49,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   // Every edit is planned before any is written: a file refused leaves the other one untouched too.
   const edits = targets.map((target) => {
     try {
-      return { target, result: target.edit(readOptional(target.path)) as EditResult };
+      return { target, result: target.edit(readOptional(target.path)) };
     } catch (error) {
       throw new CliError('setup-unreadable', `cannot edit ${target.path}: ${(error as Error).message}`);
     }

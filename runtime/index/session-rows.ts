@@ -6,7 +6,7 @@ const MAXIMUM_TEXT_CHARACTERS = 200_000;
 
 export interface TouchRow {
   path: string;
-  op: ToolOp | string;
+  op: ToolOp;
 }
 
 /** A turn reduced to what the index stores: texts, touched paths, URLs, papers and the steps for recall. */

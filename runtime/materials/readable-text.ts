@@ -8,7 +8,7 @@ export function extractReadableText(html: string, url: string): { title: string;
   try {
     // Readability reads documentURI/baseURI for relative links; linkedom leaves them unset.
     Object.defineProperty(document, 'documentURI', { value: url, configurable: true });
-    const article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
+    const article = new Readability(document, { charThreshold: 100 }).parse();
     if (article?.textContent?.trim()) {
       return { title: article.title?.trim() || fallbackTitle, text: normaliseWhitespace(article.textContent) };
     }

@@ -37,7 +37,7 @@ async function checkedAddress(
     // getaddrinfo cannot be cancelled, so the time limit races it (a stuck resolver takes far longer).
     const timedOut = new Promise<never>((_resolve, reject) => {
       signal.throwIfAborted();
-      signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
     });
     try {
       addresses = await Promise.race([(options.resolve ?? defaultResolve)(hostname), timedOut]);

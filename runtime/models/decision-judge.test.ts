@@ -22,7 +22,7 @@ function silent(): MockLanguageModelV3 {
   return new MockLanguageModelV3({
     doGenerate: (options: LanguageModelV3CallOptions) =>
       new Promise((_resolve, reject) =>
-        options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason)),
+        options.abortSignal?.addEventListener('abort', () => reject(options.abortSignal?.reason as Error)),
       ),
   });
 }

@@ -106,7 +106,7 @@ describe('any text can be sent', () => {
         fc.record({
           from: fc.nat(),
           to: fc.nat(),
-          kind: fc.constantFrom('solid', 'quote', 'full') as fc.Arbitrary<'solid' | 'quote' | 'full'>,
+          kind: fc.constantFrom<'solid' | 'quote' | 'full'>('solid', 'quote', 'full'),
         }),
         { maxLength: 12 },
       ),

@@ -54,7 +54,7 @@ const specArbitrary: fc.Arbitrary<Spec> = fc.integer({ min: 2, max: 10 }).chain(
         .map(({ a, b, kind }) => ({
           from: Math.min(a, b),
           to: Math.max(a, b),
-          kind: kind as 'solid' | 'quote' | 'full',
+          kind: kind,
         })),
       { selector: (edge) => `${edge.from}-${edge.to}`, maxLength: count * 2 },
     ),

@@ -73,7 +73,7 @@ export function topologicalOrder(graph: Graph, members: ReadonlySet<string>, fil
   for (let rank = 0; rank < count; rank += 1) rankOf.set(nodes[rank]!.id, rank);
   // Edges among members as adjacency lists over ranks.
   const pending = new Int32Array(count);
-  const successors: number[][] = new Array(count);
+  const successors: number[][] = [];
   for (let rank = 0; rank < count; rank += 1) {
     const list: number[] = [];
     for (const wireId of outgoingWires(graph, nodes[rank]!.id)) {
@@ -84,7 +84,7 @@ export function topologicalOrder(graph: Graph, members: ReadonlySet<string>, fil
       list.push(to);
       pending[to] = pending[to]! + 1;
     }
-    successors[rank] = list;
+    successors.push(list);
   }
   const heap = new RankHeap(count);
   for (let rank = 0; rank < count; rank += 1) if (pending[rank] === 0) heap.push(rank);

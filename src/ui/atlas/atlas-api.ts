@@ -42,7 +42,7 @@ export const atlasApi = {
     const search = parameters.toString();
     return call(`/api/atlas/sessions${search ? `?${search}` : ''}`, AtlasSessionsResponseSchema);
   },
-  session(runner: Runner | string, sessionId: string): Promise<AtlasSessionResponse> {
+  session(runner: Runner, sessionId: string): Promise<AtlasSessionResponse> {
     return call(
       `/api/atlas/sessions/${encodeURIComponent(sessionId)}?runner=${encodeURIComponent(runner)}`,
       AtlasSessionResponseSchema,

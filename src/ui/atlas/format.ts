@@ -35,7 +35,7 @@ export function shortFolder(path: string | null): string {
 export function pathsInText(text: string): string[] {
   const found = new Set<string>();
   const pattern =
-    /(?:^|[\s`'"(\[])((?:\/|\.\.?\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{1,8}|\/(?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;\]])/g;
+    /(?:^|[\s`'"([])((?:\/|\.\.?\/)?(?:[\w.-]+\/)+[\w.-]+\.[A-Za-z0-9]{1,8}|\/(?:[\w.-]+\/)*[\w.-]+\.[A-Za-z0-9]{1,8})(?=$|[\s`'"),.:;\]])/g;
   for (const match of text.matchAll(pattern)) {
     const path = match[1]!;
     if (/^https?:/.test(path) || path.includes('//')) continue;

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
-import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../protocol/canvas-document.ts';
+import type { MaterialNode } from '../../../protocol/canvas-document.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { Markdown } from './Markdown.tsx';
 import { MirrorCardMarks } from '../atlas/MirrorNodeExtras.tsx';
@@ -19,7 +19,7 @@ function classes(base: string, archived: boolean, selected: boolean, searchHit: 
 export const NoteCard = memo(function NoteCard({ id, selected }: NodeProps) {
   const { node, searchHit } = useCardState(id);
   if (!node || node.kind !== 'note') return null;
-  const note = node as NoteNode;
+  const note = node;
   return (
     <div className={classes('note', note.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>
       <Handle type="target" position={Position.Left} />
@@ -62,7 +62,7 @@ export const MaterialCard = memo(function MaterialCard({ id, selected }: NodePro
       : undefined;
   });
   if (!node || node.kind !== 'material') return null;
-  const material = node as MaterialNode;
+  const material = node;
   return (
     <div
       className={classes('material', material.archived, selected, searchHit)}
@@ -102,7 +102,7 @@ export const MaterialCard = memo(function MaterialCard({ id, selected }: NodePro
 export const MirrorCard = memo(function MirrorCard({ id, selected }: NodeProps) {
   const { node, searchHit } = useCardState(id);
   if (!node || node.kind !== 'mirror') return null;
-  const mirror = node as MirrorNode;
+  const mirror = node;
   return (
     <div className={classes('mirror', mirror.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>
       <Handle type="target" position={Position.Left} />
@@ -124,7 +124,7 @@ export const FrameCard = memo(function FrameCard({ id, selected }: NodeProps) {
   const node = useWeft((state) => state.graph?.nodes.get(id));
   const apply = useWeft((state) => state.apply);
   if (!node || node.kind !== 'frame') return null;
-  const frame = node as FrameNode;
+  const frame = node;
   return (
     <div
       className="frame-node"
