@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite in order — layer check, type checks, unit + integration tests, renderer build,
+// `npm test`: the whole suite in order — layer check, format check, lint, type checks, unit + integration tests, renderer build,
 // browser end-to-end tests in Chromium. Ends with one summary line `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdtempSync } from 'node:fs';
@@ -41,6 +41,19 @@ function vitest(project) {
 }
 
 step('layer check', process.execPath, ['--import', 'tsx', 'scripts/check-layers.ts']);
+step('format check (Prettier)', process.execPath, [
+  path.join(root, 'node_modules/prettier/bin/prettier.cjs'),
+  '--check',
+  '--log-level',
+  'warn',
+  '.',
+]);
+step('lint (ESLint, type-checked rules)', process.execPath, [
+  path.join(root, 'node_modules/eslint/bin/eslint.js'),
+  '--max-warnings',
+  '0',
+  '.',
+]);
 step('type check: protocol + core (ES2022, no DOM or Node types)', bin('tsc'), ['-p', 'tsconfig.core.json']);
 step('type check: whole repository', bin('tsc'), ['-p', 'tsconfig.json']);
 vitest('unit');
