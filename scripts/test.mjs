@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite in order — layer check, format check, lint, type checks, unit + integration tests, renderer build,
-// browser end-to-end tests in Chromium. Ends with one summary line `tests: N passed, N failed`.
+// `npm test`: the whole suite in order — layer check, format check, lint, type checks, unit + integration tests,
+// renderer build, browser end-to-end tests in Chromium. Ends with one summary line `tests: N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
