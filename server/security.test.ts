@@ -131,6 +131,23 @@ describe('security guards', () => {
       headers: { host: host(), cookie: 'weft_token=%E0%A4%A' },
     });
     expect(malformed.status).toBe(401);
+    // The browser sends the page's other cookies too, with or without the space after `;`.
+    for (const header of [
+      `theme=dark; weft_token=${server.token}; lang=en`,
+      `theme=dark;weft_token=${server.token}`,
+      `weft_token_old=stale; weft_token=${server.token}`,
+    ]) {
+      const response = await rawRequest(server.port, {
+        path: '/api/health',
+        headers: { host: host(), cookie: header },
+      });
+      expect(response.status, header).toBe(200);
+    }
+    const otherNameOnly = await rawRequest(server.port, {
+      path: '/api/health',
+      headers: { host: host(), cookie: `xweft_token=${server.token}` },
+    });
+    expect(otherNameOnly.status).toBe(401);
     // The redirect stays on this server even when the path normalises to `//host`.
     const offsite = await rawRequest(server.port, {
       path: `/.//evil.example/x?token=${server.token}&keep=1`,

@@ -1,4 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import type { RequestHandler } from 'express';
 import { sendError } from './api-error.ts';
 
@@ -11,19 +12,9 @@ function sameToken(candidate: string | undefined, token: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const piece of header.split(';')) {
-    const [key, ...rest] = piece.trim().split('=');
-    if (key !== name) continue;
-    // A malformed escape (`%E0%A4%A`) is simply no token: 401, not a 500.
-    try {
-      return decodeURIComponent(rest.join('='));
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
+/** The token cookie's value; `cookie` leaves a malformed escape (`%E0%A4%A`) as it is, so it simply fails to match. */
+function tokenCookie(header: string | undefined): string | undefined {
+  return header ? parseCookie(header)[TOKEN_COOKIE] : undefined;
 }
 
 export interface SecurityOptions {
@@ -72,7 +63,7 @@ export function tokenGuard(options: SecurityOptions): RequestHandler {
       next();
       return;
     }
-    if (sameToken(cookieValue(request.headers.cookie, TOKEN_COOKIE), options.token)) {
+    if (sameToken(tokenCookie(request.headers.cookie), options.token)) {
       // A cookie rides along on any request the browser makes; a change must also prove it comes from
       // our page (originGuard already refused a foreign Origin; here one of the two must be present).
       const safe = request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS';

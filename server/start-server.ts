@@ -9,7 +9,7 @@ import type { AtomicFileSystem } from '../runtime/fs/atomic-write.ts';
 import { writeFileAtomic } from '../runtime/fs/atomic-write.ts';
 import { CanvasBackup } from '../runtime/fs/canvas-backup.ts';
 import { CanvasRecords } from '../runtime/fs/canvas-records.ts';
-import { readDotenvFile } from '../runtime/fs/dotenv.ts';
+import { environmentWithDotenv } from '../runtime/fs/dotenv.ts';
 import { SecretsStore, type SecretsCipher } from '../runtime/fs/secrets-store.ts';
 import { SettingsStore } from '../runtime/fs/settings-store.ts';
 import { canvasesDirectory, ensureWeftHome } from '../runtime/fs/weft-home.ts';
@@ -77,7 +77,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   await ensureWeftHome(home);
   const dotenvPath =
     options.dotenvPath !== undefined ? options.dotenvPath : options.env ? null : join(process.cwd(), '.env');
-  const environment = { ...(dotenvPath ? readDotenvFile(dotenvPath) : {}), ...(options.env ?? process.env) };
+  const environment = environmentWithDotenv(options.env ?? process.env, dotenvPath);
   const settings = new SettingsStore(home, options.fileSystem);
   const secrets = new SecretsStore(home, options.fileSystem, options.secretsCipher);
   const registry = new ModelRegistry({

@@ -59,7 +59,12 @@ export interface LaunchedApp {
 
 /** Starts the real server on 127.0.0.1:0 with a temp home and opens the app in headless Chromium. */
 export async function launchApp(
-  options: { home?: string; viewport?: { width: number; height: number } } = {},
+  options: {
+    home?: string;
+    viewport?: { width: number; height: number };
+    /** Provider keys the server sees (none by default); no test sends a request to a hosted provider. */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<LaunchedApp> {
   ensureBuilt();
   const home = options.home ?? mkdtempSync(path.join(tmpdir(), 'weft-e2e-'));
@@ -67,7 +72,7 @@ export async function launchApp(
     port: 0,
     home,
     staticDir: path.join(repoRoot, 'dist/ui'),
-    env: {},
+    env: options.env ?? {},
     dotenvPath: null,
     ollamaUrl: null,
     allowLoopbackTargets: true,

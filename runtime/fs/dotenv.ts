@@ -1,32 +1,26 @@
 import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 
-/** Parse a `.env` file's text: KEY=value lines, optional `export`, quotes and `#` comments. */
-export function parseDotenv(text: string): Record<string, string> {
-  const values: Record<string, string> = {};
-  for (const rawLine of text.split(/\r?\n/)) {
-    const line = rawLine.trim();
-    if (!line || line.startsWith('#')) continue;
-    const match = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(line);
-    if (!match) continue;
-    const key = match[1]!;
-    let value = match[2]!;
-    const quote = value[0];
-    if ((quote === '"' || quote === "'") && value.lastIndexOf(quote) > 0) {
-      value = value.slice(1, value.lastIndexOf(quote));
-      if (quote === '"') value = value.replace(/\\n/g, '\n');
-    } else {
-      value = value.replace(/\s+#.*$/, '').trim();
-    }
-    values[key] = value;
-  }
-  return values;
-}
-
-/** Read `.env` if present; a missing or unreadable file is simply no values. */
+/**
+ * Read `.env` with Node's own parser (`util.parseEnv`: `export`, single/double/backtick quotes, `#`
+ * comments, `\n` in double quotes, LF or CRLF line ends). A missing or unreadable file is simply no values.
+ */
 export function readDotenvFile(path: string): Record<string, string> {
+  let text: string;
   try {
-    return parseDotenv(readFileSync(path, 'utf8'));
+    text = readFileSync(path, 'utf8');
   } catch {
     return {};
   }
+  const values: Record<string, string> = {};
+  for (const [key, value] of Object.entries(parseEnv(text))) if (value !== undefined) values[key] = value;
+  return values;
+}
+
+/** The environment a server sees: `.env` fills in only what is not already set (a set variable wins). */
+export function environmentWithDotenv(
+  environment: Record<string, string | undefined>,
+  dotenvPath: string | null,
+): Record<string, string | undefined> {
+  return { ...(dotenvPath ? readDotenvFile(dotenvPath) : {}), ...environment };
 }

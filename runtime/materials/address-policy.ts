@@ -1,79 +1,50 @@
 import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
 export type AddressClass = 'public' | 'loopback' | 'private';
 
-function ipv4Parts(address: string): number[] | null {
-  const parts = address.split('.').map(Number);
-  return parts.length === 4 && parts.every((part) => Number.isInteger(part) && part >= 0 && part <= 255) ? parts : null;
+/**
+ * Ranges of ipaddr.js's tables that are globally routable unicast: everything else it names (RFC 1918,
+ * link-local and cloud metadata, CGNAT, multicast, broadcast, documentation, benchmarking, reserved,
+ * unique-local, discard, ORCHID, segment routing…) is refused.
+ */
+const PUBLIC_IPV4_RANGES = new Set(['unicast', 'as112', 'amt']);
+const PUBLIC_IPV6_RANGES = new Set(['unicast', 'as112v6', 'amt']);
+
+/** `::a.b.c.d` (IPv4-compatible, deprecated) — ipaddr.js has no name for it, yet it carries an IPv4. */
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+function classifyIpv4(address: ipaddr.IPv4): AddressClass {
+  const range = address.range();
+  if (range === 'loopback') return 'loopback';
+  return PUBLIC_IPV4_RANGES.has(range) ? 'public' : 'private';
 }
 
-function classifyIpv4(address: string): AddressClass {
-  const parts = ipv4Parts(address);
-  if (!parts) return 'private';
-  const [a, b] = parts as [number, number, number, number];
-  if (a === 127) return 'loopback';
-  if (a === 0 || a === 10) return 'private';
-  if (a === 100 && b >= 64 && b <= 127) return 'private'; // carrier-grade NAT
-  if (a === 169 && b === 254) return 'private'; // link-local, cloud metadata
-  if (a === 172 && b >= 16 && b <= 31) return 'private';
-  if (a === 192 && b === 168) return 'private';
-  if (a === 192 && b === 0 && parts[2] === 0) return 'private';
-  if (a === 198 && (b === 18 || b === 19)) return 'private';
-  if (a >= 224) return 'private'; // multicast and reserved
-  return 'public';
+/** The IPv4 address an IPv6 form carries verbatim in its last 32 bits (mapped, translated, compatible). */
+function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | null {
+  const range = address.range();
+  const carries =
+    range === 'ipv4Mapped' || range === 'rfc6145' || (range === 'unicast' && address.match(IPV4_COMPATIBLE));
+  if (!carries) return null;
+  const bytes = address.toByteArray();
+  return new ipaddr.IPv4(bytes.slice(12));
 }
 
-function expandIpv6(address: string): number[] | null {
-  let text = address.toLowerCase().split('%')[0]!;
-  const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (v4) {
-    const parts = ipv4Parts(v4[1]!);
-    if (!parts) return null;
-    text =
-      text.slice(0, -v4[1]!.length) +
-      `${((parts[0]! << 8) | parts[1]!).toString(16)}:${((parts[2]! << 8) | parts[3]!).toString(16)}`;
-  }
-  const [head, tail] = text.split('::') as [string, string | undefined];
-  const headGroups = head ? head.split(':') : [];
-  const tailGroups = tail ? tail.split(':') : [];
-  const missing = 8 - headGroups.length - tailGroups.length;
-  if (tail === undefined && missing !== 0) return null;
-  const groups = [...headGroups, ...Array(Math.max(0, missing)).fill('0'), ...tailGroups].map((group) =>
-    parseInt(group, 16),
-  );
-  return groups.length === 8 && groups.every((group) => Number.isInteger(group) && group >= 0 && group <= 0xffff)
-    ? groups
-    : null;
-}
-
-function classifyIpv6(address: string): AddressClass {
-  const groups = expandIpv6(address);
-  if (!groups) return 'private';
-  const first = groups[0]!;
-  if (groups.every((group, index) => group === (index === 7 ? 1 : 0))) return 'loopback';
-  if (groups.every((group) => group === 0)) return 'private';
-  // IPv4-mapped (::ffff:a.b.c.d), IPv4-translated (::ffff:0:a.b.c.d) and IPv4-compatible: judge the IPv4 inside.
-  const embedsIpv4 =
-    groups.slice(0, 4).every((group) => group === 0) &&
-    ((groups[4] === 0 && (groups[5] === 0xffff || groups[5] === 0)) || (groups[4] === 0xffff && groups[5] === 0));
-  if (embedsIpv4) {
-    const v4 = `${groups[6]! >> 8}.${groups[6]! & 255}.${groups[7]! >> 8}.${groups[7]! & 255}`;
-    return classifyIpv4(v4);
-  }
-  if ((first & 0xfe00) === 0xfc00) return 'private'; // unique local
-  if ((first & 0xffc0) === 0xfe80) return 'private'; // link-local
-  if ((first & 0xff00) === 0xff00) return 'private'; // multicast
-  if (first === 0x2002 || first === 0x64) return 'private'; // 6to4 and NAT64 can wrap private IPv4
-  if (first === 0x2001 && groups[1] === 0) return 'private'; // Teredo wraps an (obfuscated) IPv4
-  if ((first & 0xffc0) === 0xfec0) return 'private'; // deprecated site-local
-  return 'public';
+function classifyIpv6(address: ipaddr.IPv6): AddressClass {
+  const inner = embeddedIpv4(address);
+  if (inner) return classifyIpv4(inner);
+  const range = address.range();
+  if (range === 'loopback') return 'loopback';
+  // 6to4, Teredo and NAT64 (rfc6052) are not in the public set: each can wrap a private IPv4.
+  return PUBLIC_IPV6_RANGES.has(range) ? 'public' : 'private';
 }
 
 /** Whether an IP address is public, loopback or private/reserved (anything unparseable counts as private). */
 export function classifyAddress(address: string): AddressClass {
+  // node:net accepts only the standard forms; ipaddr.js alone would also read "127.1" or "0x7f.0.0.1".
   const family = isIP(address);
-  if (family === 4) return classifyIpv4(address);
-  if (family === 6) return classifyIpv6(address);
+  if (family === 4) return classifyIpv4(ipaddr.IPv4.parse(address));
+  if (family === 6) return classifyIpv6(ipaddr.IPv6.parse(address));
   return 'private';
 }
 

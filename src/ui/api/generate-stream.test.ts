@@ -1,52 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRequest, compile, emptyGraph, applyChange } from '../../core/index.ts';
 import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
-import { readServerSentEvents, streamGenerate } from './generate-stream.ts';
-
-function streamOf(chunks: string[]): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  return new ReadableStream({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(encoder.encode(chunk));
-      controller.close();
-    },
-  });
-}
-
-async function collect(stream: ReadableStream<Uint8Array>) {
-  const events = [];
-  for await (const event of readServerSentEvents(stream)) events.push(event);
-  return events;
-}
-
-describe('SSE reader', () => {
-  it('reassembles events split anywhere across chunks, skips comments, and handles CRLF', async () => {
-    const text =
-      ': keep-alive\n\ndata: {"type":"text-delta","delta":"Hel"}\n\ndata: {"type":"text-delta","delta":"lo ✓"}\r\n\r\ndata: {"type":"answer-finished","finishReason":"stop","usage":null}\n\n';
-    const bytes = new TextEncoder().encode(text);
-    // Split inside a multi-byte character and inside the JSON.
-    const cut = [7, 30, 61, bytes.indexOf(0xe2) + 1, bytes.length - 3];
-    const pieces: Uint8Array[] = [];
-    let from = 0;
-    for (const at of cut) {
-      pieces.push(bytes.slice(from, at));
-      from = at;
-    }
-    pieces.push(bytes.slice(from));
-    const stream = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (const piece of pieces) controller.enqueue(piece);
-        controller.close();
-      },
-    });
-    expect(await collect(stream)).toEqual([
-      { type: 'text-delta', delta: 'Hel' },
-      { type: 'text-delta', delta: 'lo ✓' },
-      { type: 'answer-finished', finishReason: 'stop', usage: null },
-    ]);
-    expect(await collect(streamOf(['data: {"type":"unknown-thing"}\n\n']))).toEqual([]);
-  });
-});
+import { streamGenerate } from './generate-stream.ts';
 
 describe('streamGenerate against the real server', () => {
   let server: TestServer;

@@ -1,45 +1,15 @@
-import { StreamEventSchema, type StreamEvent } from '../../../protocol/stream-events.ts';
+import type { StreamEvent } from '../../../protocol/stream-events.ts';
 import type { GenerateRequest } from '../../../protocol/http-api.ts';
 import { ApiErrorSchema } from '../../../protocol/http-api.ts';
 import { ApiClientError } from './api-error.ts';
 import { authorizationHeaders, type ApiClientOptions } from './api-client.ts';
-
-/** Splits an SSE byte stream into the JSON of each `data:` field, event by event. */
-export async function* readServerSentEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<StreamEvent> {
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += decoder.decode(value, { stream: true });
-      let boundary = buffer.search(/\r?\n\r?\n/);
-      while (boundary >= 0) {
-        const block = buffer.slice(0, boundary);
-        buffer = buffer.slice(boundary).replace(/^\r?\n\r?\n/, '');
-        const data = block
-          .split(/\r?\n/)
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).replace(/^ /, ''))
-          .join('\n');
-        if (data) {
-          const parsed = StreamEventSchema.safeParse(JSON.parse(data));
-          if (parsed.success) yield parsed.data;
-        }
-        boundary = buffer.search(/\r?\n\r?\n/);
-      }
-    }
-  } finally {
-    reader.releaseLock();
-  }
-}
+import { readServerSentEvents, type ReadServerSentEventsOptions } from './read-server-sent-events.ts';
 
 /** POST /api/generate and yield its stream events; aborting the signal closes the request. */
 export async function* streamGenerate(
   body: GenerateRequest,
   signal: AbortSignal,
-  options: ApiClientOptions = {},
+  options: ApiClientOptions & ReadServerSentEventsOptions = {},
 ): AsyncGenerator<StreamEvent> {
   let response: Response;
   try {
@@ -59,5 +29,5 @@ export async function* streamGenerate(
     if (parsed.success) throw new ApiClientError(parsed.data.error.code, parsed.data.error.message, response.status);
     throw new ApiClientError('http-' + response.status, `The server answered ${response.status}.`, response.status);
   }
-  yield* readServerSentEvents(response.body);
+  yield* readServerSentEvents(response.body, options);
 }

@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../../protocol/stream-events.ts';
 import { authorizationHeaders, type ApiClientOptions } from './api-client.ts';
-import { readServerSentEvents } from './generate-stream.ts';
+import { readServerSentEvents, type ReadServerSentEventsOptions } from './read-server-sent-events.ts';
 
 export type ServerEventListener = (event: StreamEvent) => void;
 
@@ -11,7 +11,7 @@ export interface ServerEvents {
   connected(): Promise<void>;
 }
 
-export interface ServerEventsOptions extends ApiClientOptions {
+export interface ServerEventsOptions extends ApiClientOptions, ReadServerSentEventsOptions {
   /** Wait before reconnecting after the stream ends or fails; doubles up to `maxRetryMs`. */
   retryMs?: number;
   maxRetryMs?: number;
@@ -41,7 +41,7 @@ export function createServerEvents(options: ServerEventsOptions = {}): ServerEve
         if (response.ok && response.body) {
           wait = retryMs;
           onConnected?.();
-          for await (const event of readServerSentEvents(response.body)) {
+          for await (const event of readServerSentEvents(response.body, options)) {
             for (const listener of [...listeners]) {
               try {
                 listener(event);

@@ -1,11 +1,11 @@
 import { memo, useEffect } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import { estimateTokensByLength } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { Markdown } from './Markdown.tsx';
 import { isReceiptModel, shortModel } from './node-labels.ts';
 import type { FlowNodeData } from './flow-elements.ts';
+import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 
 export const QuestionCard = memo(function QuestionCard({ id, selected }: NodeProps & { data: FlowNodeData }) {
   const node = useWeft((state) => state.graph?.nodes.get(id)) as QuestionNode | undefined;
@@ -14,6 +14,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
   const dismissed = useWeft((state) => state.stale.has(id) && !state.shown.has(id));
   const searchHit = useWeft((state) => state.searchHits.has(id));
   const apply = useWeft((state) => state.apply);
+  useTokenizersVersion(); // the answer's count turns exact when its model's tokenizer arrives
   useEffect(markFirstCard, []);
   if (!node) return null;
   const index = node.versions.findIndex((version) => version.id === node.currentVersionId);
@@ -99,7 +100,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
         {stream ? (
           <span>streaming…</span>
         ) : text ? (
-          <span>{estimateTokensByLength(text).toLocaleString()} tok</span>
+          <span data-testid="answer-tokens">{answerTokens(text, model)} tok</span>
         ) : (
           <span>no answer yet</span>
         )}
@@ -115,4 +116,9 @@ function markFirstCard(): void {
   if (firstCardMarked) return;
   firstCardMarked = true;
   globalThis.performance?.mark?.('weft:first-card');
+}
+
+function answerTokens(text: string, model: string | undefined): string {
+  const counter = tokenCounterFor(model ?? '');
+  return formatTokens(counter.count(text), counter);
 }

@@ -2,6 +2,7 @@ import { useCallback, useMemo } from 'react';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { useEscape } from '../app/use-escape.ts';
 import { replayEstimate } from '../store/dispatch-actions.ts';
+import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 
 export function ReplayChip() {
   const count = useWeft((state) => state.shown.size);
@@ -40,10 +41,18 @@ export function ReplayDialog() {
   const models = useWeft((state) => state.models);
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const store = useWeftStore();
-  const estimate = useMemo(
-    () => (open ? replayEstimate({ graph, shown, models, defaultModelId }) : null),
-    [open, graph, shown, models, defaultModelId],
-  );
+  const tokenizers = useTokenizersVersion();
+  const estimate = useMemo(() => {
+    if (!open) return null;
+    // Exact only when every request Replay would send is counted by its model's own tokenizer.
+    let exact = true;
+    const result = replayEstimate({ graph, shown, models, defaultModelId }, (modelId) => {
+      const counter = tokenCounterFor(modelId);
+      exact &&= counter.exact;
+      return counter.count;
+    });
+    return { ...result, exact, tokenizers };
+  }, [open, graph, shown, models, defaultModelId, tokenizers]);
   const close = useCallback(() => store.getState().openReplayDialog(false), [store]);
   useEscape(open, close);
   if (!open || !estimate) return null;
@@ -69,15 +78,17 @@ export function ReplayDialog() {
             </div>
           </div>
           <div className="figure">
-            <div className="label">Input tokens (est.)</div>
-            <div className="value" data-testid="replay-tokens">
-              {estimate.tokens.toLocaleString()}
+            <div className="label">Input tokens</div>
+            <div className="value" data-testid="replay-tokens" data-exact={estimate.exact ? 'true' : 'false'}>
+              {formatTokens(estimate.tokens, estimate)}
             </div>
           </div>
           <div className="figure">
-            <div className="label">Price (est.)</div>
+            <div className="label">Input price</div>
             <div className="value" data-testid="replay-price">
-              {estimate.price === null ? 'unknown' : `$${estimate.price.toFixed(estimate.price < 0.01 ? 4 : 2)}`}
+              {estimate.price === null
+                ? 'unknown'
+                : `${estimate.exact ? '' : '≈'}$${estimate.price.toFixed(estimate.price < 0.01 ? 4 : 2)}`}
             </div>
           </div>
         </div>

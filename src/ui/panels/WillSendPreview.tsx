@@ -6,7 +6,13 @@ import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { nodeTitle } from '../canvas/node-labels.ts';
 import { plannedRequest } from '../store/dispatch-actions.ts';
-import { estimateTokensByLength } from '../../core/index.ts';
+import {
+  APPROXIMATE_COUNTER,
+  formatTokens,
+  tokenCounterFor,
+  useTokenizersVersion,
+  type TokenCounter,
+} from '../tokens/index.ts';
 
 const LAYER_LABEL: Record<CompiledSource['layer'], string> = {
   materials: 'Material',
@@ -33,12 +39,18 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
   const models = useWeft((state) => state.models);
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const highlighted = useWeft((state) => state.highlightedNodeId);
-  const planned = useMemo(
-    () => plannedRequest({ graph, shown, models, defaultModelId }, node.id),
-    [graph, shown, models, defaultModelId, node.id],
-  );
+  const tokenizers = useTokenizersVersion();
+  const planned = useMemo(() => {
+    // The counter of the node's model, as plannedRequest picks it; a tokenizer arriving re-runs this.
+    let counter: TokenCounter = APPROXIMATE_COUNTER;
+    const result = plannedRequest({ graph, shown, models, defaultModelId }, node.id, 'chat', (modelId) => {
+      counter = tokenCounterFor(modelId);
+      return counter.count;
+    });
+    return result && { ...result, counter, tokenizers };
+  }, [graph, shown, models, defaultModelId, node.id, tokenizers]);
   if (!planned || !graph) return null;
-  const { compiled, built } = planned;
+  const { compiled, built, counter } = planned;
   const apply = store.getState().apply;
   const jump = (nodeId: string) => {
     store.getState().highlightNode(nodeId);
@@ -48,11 +60,20 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
   const tokens = compiled.tokens;
   return (
     <div className="preview" data-testid="preview">
-      <div className="token-layers">
+      <div
+        className="token-layers"
+        data-testid="token-layers"
+        data-exact={counter.exact ? 'true' : 'false'}
+        title={
+          counter.exact
+            ? `Counted with ${planned.model.id}'s own tokenizer`
+            : `≈ estimated at about four characters per token: ${planned.model.id}'s tokenizer is not public`
+        }
+      >
         {(['materials', 'references', 'chain', 'question', 'total'] as const).map((layer) => (
           <div className="token-layer" key={layer} data-testid={`tokens-${layer}`}>
             <div className="label">{layer === 'total' ? 'Total' : LAYER_LABEL[layer]}</div>
-            <div className="value">{tokens[layer].toLocaleString()}</div>
+            <div className="value">{formatTokens(tokens[layer], counter)}</div>
           </div>
         ))}
       </div>
@@ -78,7 +99,7 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
                 {source ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}` : 'late block'}
               </span>
               <span className="spacer" />
-              <span>{estimateTokensByLength(text).toLocaleString()} tok</span>
+              <span>{formatTokens(counter.count(text), counter)} tok</span>
               {source && !ownQuestion && (
                 <button
                   className="button small ghost"

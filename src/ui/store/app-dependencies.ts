@@ -15,14 +15,20 @@ export interface AppDependencies {
   durableDelayMs?: number;
 }
 
-/** Short, sortable, collision-safe ids (time prefix + random tail). */
-export function createIdGenerator(now: () => number, random: () => number = Math.random): () => string {
+/**
+ * Sortable, collision-safe ids: a time prefix and a counter keep the creation order of ids made in the same
+ * millisecond (core orders ties by id), and 48 random bits from `crypto.randomUUID` keep two windows apart.
+ * `randomUuid` is injected only so tests can see what the tail comes from.
+ */
+export function createIdGenerator(
+  now: () => number,
+  randomUuid: () => string = () => globalThis.crypto.randomUUID(),
+): () => string {
   let counter = 0;
   return () => {
     counter = (counter + 1) % 1296;
-    const tail = Math.floor(random() * 36 ** 6)
-      .toString(36)
-      .padStart(6, '0');
+    // The last group of a version-4 UUID is 12 hex digits, all random.
+    const tail = randomUuid().slice(-12);
     return `${now().toString(36)}${counter.toString(36).padStart(2, '0')}${tail}`;
   };
 }

@@ -10,6 +10,7 @@ import {
   shownStale,
   StaleTracker,
   upstreamSnapshot,
+  type EstimateTokens,
   type EventDraft,
   type Graph,
   type GraphChange,
@@ -40,23 +41,32 @@ export function modelFor(
   return state.models.find((model) => model.id === id) ?? { id, takesImages: false, pricePerMTokIn: null };
 }
 
-/** What the dispatch of `nodeId` will send now: the preview calls this, and so does `ask`. */
+/**
+ * What the dispatch of `nodeId` will send now: the preview calls this, and so does `ask`. `countTokensFor`
+ * gives the token counter of the node's model (the preview and Replay pass one); the request bytes never
+ * depend on it.
+ */
 export function plannedRequest(
   state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>,
   nodeId: string,
   lane: AskOptions['lane'] = 'chat',
+  countTokensFor?: (modelId: string) => EstimateTokens,
 ) {
   const graph = state.graph;
   const node = graph?.nodes.get(nodeId);
   if (!graph || !node || node.kind !== 'question') return null;
   const model = modelFor(state, node.model);
-  const compiled = compile(graph, nodeId, { stale: state.shown });
+  const estimateTokens = countTokensFor?.(model.id);
+  const compiled = compile(graph, nodeId, { stale: state.shown, ...(estimateTokens ? { estimateTokens } : {}) });
   const built = buildRequest(compiled, { model: model.id, images: model.takesImages, lane });
   return { compiled, built, model };
 }
 
 /** Count, tokens and price of a Replay of the shown stale set (C8), shown before it runs. */
-export function replayEstimate(state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>): {
+export function replayEstimate(
+  state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>,
+  countTokensFor?: (modelId: string) => EstimateTokens,
+): {
   order: string[];
   tokens: number;
   price: number | null;
@@ -67,7 +77,7 @@ export function replayEstimate(state: Pick<WeftState, 'graph' | 'shown' | 'model
   let tokens = 0;
   let price: number | null = 0;
   for (const id of order) {
-    const planned = plannedRequest(state, id, 'replay');
+    const planned = plannedRequest(state, id, 'replay', countTokensFor);
     if (!planned) continue;
     tokens += planned.compiled.tokens.total;
     const perMillion = planned.model.pricePerMTokIn;

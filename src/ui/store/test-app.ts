@@ -18,11 +18,9 @@ export class TestApp {
 
   constructor(server: { origin: string; token: string }, databaseName: string) {
     instances += 1;
-    // Each instance gets its own clock range and random seed, so ids never collide across apps.
+    // Each instance gets its own clock range; ids take their random tail from crypto.randomUUID.
     this.clock = 1_760_000_000_000 + instances * 100_000_000;
     const now = () => (this.clock += 1000);
-    let seed = 7 + instances;
-    const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     this.database = new WeftDatabase(databaseName);
     const options = { baseUrl: server.origin, token: server.token };
     this.store = createWeftStore({
@@ -30,7 +28,7 @@ export class TestApp {
       database: this.database,
       generate: (body, signal) => streamGenerate(body, signal, options),
       now,
-      newId: createIdGenerator(now, random),
+      newId: createIdGenerator(now),
       localDelayMs: 5,
       durableDelayMs: 10,
     });
