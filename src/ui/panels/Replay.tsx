@@ -1,7 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { useEscape } from '../app/use-escape.ts';
-import { replayEstimate } from '../store/dispatch-actions.ts';
+import { replayEstimate } from '../../core/index.ts';
+import { nodePrices } from '../store/planned-request.ts';
 
 export function ReplayChip() {
   const count = useWeft((state) => state.shown.size);
@@ -41,7 +42,10 @@ export function ReplayDialog() {
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const store = useWeftStore();
   const estimate = useMemo(
-    () => (open ? replayEstimate({ graph, shown, models, defaultModelId }) : null),
+    () =>
+      open && graph
+        ? replayEstimate(graph, shown, { pricePerMTokIn: nodePrices({ graph, models, defaultModelId }) })
+        : null,
     [open, graph, shown, models, defaultModelId],
   );
   const close = useCallback(() => store.getState().openReplayDialog(false), [store]);
@@ -58,20 +62,20 @@ export function ReplayDialog() {
       >
         <h2>Replay stale answers</h2>
         <p>
-          Each stale answer is regenerated in dependency order, upstream first. Every regeneration adds a new version;
-          the old ones are kept. Archived nodes never run.
+          Each stale answer is regenerated in dependency order, upstream first, and auto-rerun nodes below them run once
+          in the same pass. Every regeneration adds a new version; the old ones are kept. Archived nodes never run.
         </p>
         <div className="figures">
           <div className="figure">
             <div className="label">Answers</div>
             <div className="value" data-testid="replay-count">
-              {estimate.order.length}
+              {estimate.count}
             </div>
           </div>
           <div className="figure">
             <div className="label">Input tokens (est.)</div>
             <div className="value" data-testid="replay-tokens">
-              {estimate.tokens.toLocaleString()}
+              {estimate.inputTokens.toLocaleString()}
             </div>
           </div>
           <div className="figure">
@@ -88,10 +92,10 @@ export function ReplayDialog() {
           <button
             className="button primary"
             data-testid="replay-confirm"
-            disabled={estimate.order.length === 0}
+            disabled={estimate.count === 0}
             onClick={() => void store.getState().replayStale()}
           >
-            Replay {estimate.order.length}
+            Replay {estimate.count}
           </button>
         </div>
       </div>

@@ -24,6 +24,7 @@ export function publishGraph(
     graph: next,
     shown: shownStale(next, tracker),
     stale: new Set(tracker.stale),
+    questionEdited: new Set(tracker.questionEdited),
     fingerprints: new Map(tracker.fingerprints),
   };
   if (history === 'push' && previous) {

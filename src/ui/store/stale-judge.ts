@@ -5,7 +5,7 @@ import type { GetState } from './weft-state.ts';
 /**
  * C7: asks the configured judge about each answer that has just become stale. A verdict becomes a
  * `set-dismissal` change (core decides what dismisses and writes the event); a rule fallback is not a
- * verdict and records nothing. Each node is judged once per fingerprint.
+ * verdict and records nothing. Each node is judged once per fingerprint, and only about upstream changes.
  */
 export function createStaleJudge(get: GetState, dependencies: AppDependencies) {
   const judged = new Set<string>();
@@ -13,7 +13,8 @@ export function createStaleJudge(get: GetState, dependencies: AppDependencies) {
     const state = get();
     if (!state.settings?.judgeModelId || !state.graph) return;
     for (const nodeId of state.shown) {
-      if (previousShown.has(nodeId)) continue;
+      // A person's edit of their own question is never judged away, so the judge is not asked about it.
+      if (previousShown.has(nodeId) || state.questionEdited.has(nodeId)) continue;
       const fingerprint = state.fingerprints.get(nodeId);
       const node = state.graph.nodes.get(nodeId);
       if (!fingerprint || !node || node.kind !== 'question' || judged.has(`${nodeId}:${fingerprint}`)) continue;
