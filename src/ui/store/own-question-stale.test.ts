@@ -98,13 +98,29 @@ describe('editing a node’s own question (C6)', () => {
       await app.store.runtime.pendingJudgement;
       expect(app.state.shown.has(downstream)).toBe(true);
       expect(judge.requests).toHaveLength(1);
-      await app.close();
+      // Once the wording is back, the earlier dismissal applies again.
+      app.edit(downstream, 'So why is the sky blue?');
+      await app.store.runtime.pendingJudgement;
+      expect(app.state.shown.has(downstream)).toBe(false);
 
+      // An upstream change made while the question stands edited is not judged then; once the wording is back it is.
+      app.edit(downstream, 'So why is the sky blue, in short?');
+      app.edit(upstream, 'What is Rayleigh scattering, in short?');
+      await app.store.runtime.pendingJudgement;
+      expect(judge.requests).toHaveLength(1);
+      expect(app.state.shown.has(downstream)).toBe(true);
+      app.edit(downstream, 'So why is the sky blue?');
+      await app.store.runtime.pendingJudgement;
+      expect(judge.requests).toHaveLength(2);
+      expect(app.state.shown.has(downstream)).toBe(false);
+
+      app.edit(downstream, 'So why is the sky blue, really?');
+      await app.close();
       // Reopened, every shown answer is looked at afresh: the edited one is still not put to the judge.
       const reopened = await new TestApp(isolated, app.database.name).start();
       await reopened.store.runtime.pendingJudgement;
       expect(reopened.state.shown.has(downstream)).toBe(true);
-      expect(judge.requests).toHaveLength(1);
+      expect(judge.requests).toHaveLength(2);
       await reopened.close();
     } finally {
       await isolated.dispose();
