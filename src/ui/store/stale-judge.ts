@@ -13,11 +13,11 @@ export function createStaleJudge(get: GetState, dependencies: AppDependencies) {
     const state = get();
     if (!state.settings?.judgeModelId || !state.graph) return;
     for (const nodeId of state.shown) {
-      // A person's edit of their own question is never judged away, so the judge is not asked about it.
-      if (previousShown.has(nodeId) || state.questionEdited.has(nodeId)) continue;
+      if (previousShown.has(nodeId)) continue;
       const fingerprint = state.fingerprints.get(nodeId);
       const node = state.graph.nodes.get(nodeId);
       if (!fingerprint || !node || node.kind !== 'question' || judged.has(`${nodeId}:${fingerprint}`)) continue;
+      // Null too for an answer whose own question was edited: a person's edit is never judged away (core's rule).
       const request = staleDecision(state.graph, node);
       if (!request) continue;
       judged.add(`${nodeId}:${fingerprint}`);
