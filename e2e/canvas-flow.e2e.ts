@@ -107,6 +107,19 @@ describe('Weft in the browser', () => {
     expect(await page().getByTestId('stale-count').textContent()).toBe('0');
   });
 
+  it('editing a node’s own question marks its answer stale, and the panel says the question was edited', async () => {
+    await canvas.editQuestion(ids.downstream, 'So why is the sky blue? At noon, say.');
+    await page().waitForSelector(`[data-testid="node-card"][data-node-id="${ids.downstream}"][data-stale="true"]`);
+    expect(await page().getByTestId('stale-count').textContent()).toBe('1');
+    await canvas.panel.getByTestId('stale-section').waitFor();
+    const edited = await canvas.panel.getByTestId('question-edited').textContent();
+    expect(edited).toContain('The question was edited');
+    expect(edited).toContain('“So why is the sky blue?”');
+    await canvas.ask(ids.downstream);
+    await page().waitForSelector(`[data-testid="node-card"][data-node-id="${ids.downstream}"][data-stale="false"]`);
+    expect(await canvas.panel.getByTestId('stale-section').count()).toBe(0);
+  });
+
   it('archiving the upstream removes it from the preview', async () => {
     await canvas.open(ids.upstream);
     await canvas.panel.getByTestId('archive-toggle').click();

@@ -58,6 +58,7 @@ const HASH = '0'.repeat(64);
 
 function addQuestion(build: Builder, id: string, answered = true): CanvasNode {
   const at = build.clock++;
+  const question = `${prose(build.random, 40, 120)}?`;
   const node: CanvasNode = {
     id,
     kind: 'question',
@@ -67,13 +68,14 @@ function addQuestion(build: Builder, id: string, answered = true): CanvasNode {
     archived: false,
     archivedAt: null,
     excludedParts: [],
-    question: `${prose(build.random, 40, 120)}?`,
+    question,
     versions: answered
       ? [
           {
             id: `${id}-v1`,
             text: prose(build.random, 1024, 2048),
-            question: 'asked',
+            // The answer was written for the question as it stands, so only upstream drift makes it stale.
+            question,
             model: 'bench/model',
             createdAt: at,
             requestHash: null,

@@ -122,7 +122,7 @@ export function generateCanvas(): CanvasDocument {
         select: true,
         version: {
           text: `An answer for ${column}.${row}, long enough to wrap over a few lines on the card so that rendering does real layout work.`,
-          question: `Question ${column}.${row}`,
+          question: `Question ${column}.${row}: what follows from the step above?`,
           model: 'offline/receipt',
           requestHash: null,
           upstreamFingerprint: snapshot.upstreamFingerprint,

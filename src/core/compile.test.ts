@@ -311,10 +311,14 @@ describe('compile exclusions and attachments', () => {
     const target = canvas.addQuestion('T');
     canvas.wire(middle, target);
     canvas.edit(root, { question: 'root, edited' });
-    expect(canvas.staleIds()).toEqual([middle]);
+    // root's answer was written for the old wording (C6); middle read it.
+    expect(canvas.staleIds()).toEqual([root, middle].sort());
+    expect(texts(canvas, target)[0]).toBe('root, edited');
+    expect(texts(canvas, target)[1]).toBe(`${STALE_MARK}\nroot answer`);
     expect(texts(canvas, target)[3]).toBe(`${STALE_MARK}\nmiddle answer`);
     canvas.judge(middle, 0.2);
     expect(texts(canvas, target)[3]).toBe('middle answer');
+    expect(texts(canvas, target)[1]).toBe(`${STALE_MARK}\nroot answer`);
   });
 
   it('is deterministic: the same graph gives the same bytes, and estimates tokens per layer', () => {

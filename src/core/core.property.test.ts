@@ -12,7 +12,8 @@ import { canonicalJson, hashCanonical, sha256Hex } from './hashing.ts';
 import { isLive } from './live.ts';
 import { partitionUpstream } from './partition.ts';
 import { ancestors, topologicalOrder } from './walk.ts';
-import { autoRerunTargets, replayOrder, rerunAllowed } from './replay.ts';
+import { rerunAllowed } from './rerun-allowed.ts';
+import { autoRerunWave, replayOrder, replayWave } from './rerun-wave.ts';
 import { shownStale } from './shown-stale.ts';
 import { computeStaleFull, StaleTracker } from './stale-tracker.ts';
 
@@ -160,6 +161,10 @@ function buildGraph(spec: Spec): Graph {
     if (!result.ok) throw result.error;
     graph = result.value.graph;
   };
+  const askedQuestion = (id: string) => {
+    const node = graph.nodes.get(id);
+    return node?.kind === 'question' ? node.question : '';
+  };
   spec.nodes.forEach((node, index) => {
     if (node.kind !== 'question' || !node.answered) return;
     const id = `node-${index}`;
@@ -168,7 +173,7 @@ function buildGraph(spec: Spec): Graph {
       nodeId: id,
       version: {
         text: `answer ${marker(index)}`,
-        question: 'q',
+        question: askedQuestion(id),
         model: 'm',
         requestHash: null,
         ...upstreamSnapshot(graph, id),
@@ -187,7 +192,7 @@ function buildGraph(spec: Spec): Graph {
       nodeId: id,
       version: {
         text: `answer again ${marker(first)}`,
-        question: 'q',
+        question: askedQuestion(id),
         model: 'm',
         requestHash: null,
         ...upstreamSnapshot(graph, id),
@@ -350,9 +355,11 @@ describe('compile properties on random DAGs', () => {
         for (const id of state.fingerprints.keys()) expect(archivedIds.has(id)).toBe(false);
         for (const id of replayOrder(graph, new Set([...graph.nodes.keys()]))) expect(archivedIds.has(id)).toBe(false);
         for (const id of replayOrder(graph, shown)) expect(archivedIds.has(id)).toBe(false);
+        for (const step of replayWave(graph, new Set(graph.nodes.keys())))
+          expect(archivedIds.has(step.nodeId)).toBe(false);
         for (const node of graph.nodes.values()) {
           // Auto-rerun after any completion, and a manual rerun.
-          for (const id of autoRerunTargets(graph, node.id)) expect(archivedIds.has(id)).toBe(false);
+          for (const step of autoRerunWave(graph, node.id)) expect(archivedIds.has(step.nodeId)).toBe(false);
           if (archivedIds.has(node.id)) expect(rerunAllowed(node).ok).toBe(false);
         }
         for (const id of compilable(graph)) {
@@ -434,11 +441,20 @@ const changeArbitrary = (count: number): fc.Arbitrary<GraphChange> => {
         attachment: { hash: HASH(2), mediaType: 'image/jpeg', name: 'late.jpg', byteLength: 1, dataBase64: 'AA==' },
       }),
     },
+    // Marker: `version: true` answers the node's current question, `false` an older wording.
     fc.record({
       type: fc.constant('add-version' as const),
       nodeId: node,
-      version: fc.constant(null),
+      version: fc.boolean(),
     }) as unknown as fc.Arbitrary<GraphChange>,
+    // Marker: a judge verdict on the node's current fingerprint (known at run time).
+    fc.record({
+      type: fc.constant('set-dismissal' as const),
+      nodeId: node,
+      fingerprint: fc.constant(''),
+      probability: fc.constantFrom(0.1, 0.9),
+      reason: fc.constant('judged'),
+    }),
     // Marker for "select the node's first version" (its id is only known at run time).
     fc.record({ type: fc.constant('select-version' as const), nodeId: node, versionId: fc.constant('') }),
   ) as fc.Arbitrary<GraphChange>;
@@ -466,22 +482,26 @@ describe('incremental staleness', () => {
                     nodeId: raw.nodeId,
                     versionId: first?.kind === 'question' ? (first.versions[0]?.id ?? 'none') : 'none',
                   }
-                : raw.type === 'add-version'
-                  ? {
-                      type: 'add-version',
-                      nodeId: raw.nodeId,
-                      version: {
-                        text: 'regenerated',
-                        question: 'q',
-                        model: 'm',
-                        requestHash: null,
-                        ...safeSnapshot(graph, raw.nodeId),
-                        origin: 'generated',
-                        status: 'complete',
-                        branchOf: null,
-                      },
-                    }
-                  : raw;
+                : raw.type === 'set-dismissal'
+                  ? { ...raw, fingerprint: tracker.fingerprints.get(raw.nodeId) ?? HASH(9) }
+                  : raw.type === 'add-version'
+                    ? {
+                        type: 'add-version',
+                        nodeId: raw.nodeId,
+                        version: {
+                          text: 'regenerated',
+                          question: (raw.version as unknown as boolean)
+                            ? questionOf(graph, raw.nodeId)
+                            : 'an older wording',
+                          model: 'm',
+                          requestHash: null,
+                          ...safeSnapshot(graph, raw.nodeId),
+                          origin: 'generated',
+                          status: 'complete',
+                          branchOf: null,
+                        },
+                      }
+                    : raw;
             const result = applyChange(graph, change, { now: clock++, newId: () => `id-${clock++}` });
             if (!result.ok) continue;
             graph = result.value.graph;
@@ -497,8 +517,20 @@ describe('incremental staleness', () => {
               );
             }
             expect([...tracker.stale].sort()).toEqual([...full.stale].sort());
+            expect([...tracker.questionEdited].sort()).toEqual([...full.questionEdited].sort());
             expect(new Map([...tracker.fingerprints].sort())).toEqual(new Map([...full.fingerprints].sort()));
             expect([...byDiff.stale].sort()).toEqual([...full.stale].sort());
+            expect([...byDiff.questionEdited].sort()).toEqual([...full.questionEdited].sort());
+            // The one shown set: incremental equals full, and no dismissal hides a person's own edit.
+            const shown = shownStale(graph, tracker);
+            expect([...shown].sort()).toEqual([...shownStale(fresh, full)].sort());
+            for (const id of full.questionEdited) expect(shown.has(id)).toBe(true);
+            for (const id of full.stale) {
+              const node = graph.nodes.get(id);
+              const answered =
+                node?.kind === 'question' ? node.versions.find((v) => v.id === node.currentVersionId) : null;
+              expect(full.questionEdited.has(id)).toBe(answered?.question !== questionOf(graph, id));
+            }
           }
         },
       ),
@@ -506,6 +538,11 @@ describe('incremental staleness', () => {
     );
   });
 });
+
+function questionOf(graph: Graph, nodeId: string): string {
+  const node = graph.nodes.get(nodeId);
+  return node?.kind === 'question' ? node.question : '';
+}
 
 function safeSnapshot(graph: Graph, nodeId: string): { upstreamFingerprint: string; upstreamParts: [] } {
   const node = graph.nodes.get(nodeId);

@@ -19,11 +19,16 @@ export function activeDismissal(graph: Graph, nodeId: string, fingerprint: strin
   return found;
 }
 
-/** C7: the one set the badge, the preview, every request and Replay read: stale − dismissed. */
+/**
+ * C7: the one set the badge, the preview, every request and Replay read: stale − dismissed. A
+ * judge rules only on upstream changes; an answer whose own question the person edited stays
+ * shown whatever a dismissal of its fingerprint says (the judge is not asked about it either).
+ */
 export function shownStale(graph: Graph, state: StaleState): Set<string> {
   const shown = new Set<string>();
   for (const nodeId of state.stale) {
-    if (!activeDismissal(graph, nodeId, state.fingerprints.get(nodeId))) shown.add(nodeId);
+    if (state.questionEdited.has(nodeId) || !activeDismissal(graph, nodeId, state.fingerprints.get(nodeId)))
+      shown.add(nodeId);
   }
   return shown;
 }

@@ -28,4 +28,18 @@ describe('staleDecision', () => {
     const node = canvas.addQuestion('Unanswered');
     expect(staleDecision(canvas.graph, question(canvas, node))).toBeNull();
   });
+
+  it('never asks about an answer whose own question the person edited, even with its upstream changed too', () => {
+    const canvas = new TestCanvas();
+    const upstream = canvas.addQuestion('Why is the sky blue?');
+    canvas.answer(upstream, 'Rayleigh scattering.');
+    const downstream = canvas.addQuestion('And at sunset?');
+    canvas.wire(upstream, downstream);
+    canvas.answer(downstream, 'Longer path, blue scattered out.');
+    canvas.edit(upstream, { question: 'Why is the daytime sky blue?' });
+    canvas.edit(downstream, { question: 'And at dawn?' });
+    expect(staleDecision(canvas.graph, question(canvas, downstream))).toBeNull();
+    canvas.edit(downstream, { question: 'And at sunset?' });
+    expect(staleDecision(canvas.graph, question(canvas, downstream))?.kind).toBe('stale');
+  });
 });

@@ -11,11 +11,12 @@ const clip = (text: string, length: number) => (text.length > length ? sliceWhol
 
 /**
  * C7: what the stale judge reads about one answer — the question, the answer's opening and each upstream part
- * before and after. Null when the answer has no current version or nothing upstream changed.
+ * before and after. Null when the answer has no current version, nothing upstream changed, or the person edited
+ * the node's own question since (that answer is stale whatever a judge would say, so the judge is not asked).
  */
 export function staleDecision(graph: Graph, node: QuestionNode): DecideRequest | null {
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
-  if (!version) return null;
+  if (!version || version.question !== node.question) return null;
   const diff = diffUpstreamParts(version.upstreamParts, upstreamParts(graph, node.id));
   const lines = [
     ...diff.changed.map(

@@ -1,61 +1,62 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import { fingerprintSession, upstreamFingerprint, type FingerprintSession } from './fingerprint.ts';
 import { nodesUsingAttachments, type Graph } from './graph.ts';
 import { isLive } from './live.ts';
 import { currentAnswer } from './node-text.ts';
 import { descendants } from './walk.ts';
 
-/** The stale set and the fingerprint each answered node has now. */
+/** The stale set, why each member is stale, and the fingerprint each answered node has now. */
 export interface StaleState {
+  /** Upstream drifted or own question edited (C6), before any judge dismissal. */
   stale: ReadonlySet<string>;
+  /**
+   * The members of `stale` whose node's question differs from the question its current answer
+   * answered. A person's own edit: no judge dismissal applies to these (see `shownStale`).
+   */
+  questionEdited: ReadonlySet<string>;
   /** Current upstream fingerprint of every live question node with a current complete answer. */
   fingerprints: ReadonlyMap<string, string>;
 }
 
-/** The recorded fingerprint of a node that can be stale (live, answered), else null. */
-function recordedFingerprint(node: CanvasNode | undefined): string | null {
-  if (!node || !isLive(node) || node.kind !== 'question') return null;
-  return currentAnswer(node)?.upstreamFingerprint ?? null;
+interface MutableStaleState {
+  stale: Set<string>;
+  questionEdited: Set<string>;
+  fingerprints: Map<string, string>;
 }
 
-function check(
-  graph: Graph,
-  id: string,
-  session: FingerprintSession,
-  stale: Set<string>,
-  fingerprints: Map<string, string>,
-): void {
-  const recorded = recordedFingerprint(graph.nodes.get(id));
-  if (recorded === null) return;
+/** Re-checks one node: a live question with a current complete answer can be stale. */
+function check(graph: Graph, id: string, session: FingerprintSession, into: MutableStaleState): void {
+  const node = graph.nodes.get(id);
+  if (!node || !isLive(node) || node.kind !== 'question') return;
+  const answer = currentAnswer(node);
+  if (!answer) return;
   const current = upstreamFingerprint(graph, id, session);
-  fingerprints.set(id, current);
-  if (current !== recorded) stale.add(id);
+  into.fingerprints.set(id, current);
+  const edited = answer.question !== node.question;
+  if (edited) into.questionEdited.add(id);
+  if (edited || current !== answer.upstreamFingerprint) into.stale.add(id);
 }
 
 /** Recomputes staleness for every node: the reference the incremental tracker must equal. */
 export function computeStaleFull(graph: Graph): StaleState {
-  const stale = new Set<string>();
-  const fingerprints = new Map<string, string>();
+  const state: MutableStaleState = { stale: new Set(), questionEdited: new Set(), fingerprints: new Map() };
   const session = fingerprintSession();
-  for (const id of graph.nodes.keys()) check(graph, id, session, stale, fingerprints);
-  return { stale, fingerprints };
+  for (const id of graph.nodes.keys()) check(graph, id, session, state);
+  return state;
 }
 
 /**
  * Incremental staleness (C6). A node's fingerprint reads only nodes upstream of it (over any
- * wire), so after a change only the touched nodes and their descendants — in the old graph and
- * the new one — are re-checked; everything else keeps its cached fingerprint.
+ * wire) and its question-edited test reads only the node itself, so after a change only the
+ * touched nodes and their descendants — in the old graph and the new one — are re-checked;
+ * everything else keeps its cached result.
  */
 export class StaleTracker implements StaleState {
   private current: Graph;
-  private readonly staleIds: Set<string>;
-  private readonly fingerprintById: Map<string, string>;
+  private readonly state: MutableStaleState;
 
   constructor(graph: Graph) {
-    const full = computeStaleFull(graph);
     this.current = graph;
-    this.staleIds = full.stale as Set<string>;
-    this.fingerprintById = full.fingerprints as Map<string, string>;
+    this.state = computeStaleFull(graph) as MutableStaleState;
   }
 
   get graph(): Graph {
@@ -63,11 +64,15 @@ export class StaleTracker implements StaleState {
   }
 
   get stale(): ReadonlySet<string> {
-    return this.staleIds;
+    return this.state.stale;
+  }
+
+  get questionEdited(): ReadonlySet<string> {
+    return this.state.questionEdited;
   }
 
   get fingerprints(): ReadonlyMap<string, string> {
-    return this.fingerprintById;
+    return this.state.fingerprints;
   }
 
   /**
@@ -90,9 +95,10 @@ export class StaleTracker implements StaleState {
       affected.add(id);
     const session = fingerprintSession();
     for (const id of affected) {
-      this.staleIds.delete(id);
-      this.fingerprintById.delete(id);
-      if (graph.nodes.has(id)) check(graph, id, session, this.staleIds, this.fingerprintById);
+      this.state.stale.delete(id);
+      this.state.questionEdited.delete(id);
+      this.state.fingerprints.delete(id);
+      if (graph.nodes.has(id)) check(graph, id, session, this.state);
     }
     this.current = graph;
     return affected;

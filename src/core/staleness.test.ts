@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { computeStaleFull } from './stale-tracker.ts';
 import { diffUpstreamParts, upstreamFingerprint, upstreamParts } from './fingerprint.ts';
-import { autoRerunTargets, replayEstimate, replayOrder, rerunAllowed } from './replay.ts';
+import { replayEstimate } from './replay-estimate.ts';
+import { rerunAllowed } from './rerun-allowed.ts';
+import { replayOrder } from './rerun-wave.ts';
+import { activeDismissal } from './shown-stale.ts';
+import { STALE_MARK } from './compiled-context.ts';
 import { TestCanvas } from './test-canvas.ts';
 
 function chain(canvas: TestCanvas, length: number): string[] {
@@ -22,26 +26,66 @@ describe('staleness (C6)', () => {
     const aside = canvas.addQuestion('aside');
     canvas.answer(aside, 'aside answer');
     expect(canvas.staleIds()).toEqual([]);
-    canvas.edit(second!, { question: 'question 1, reworded' });
-    expect(canvas.staleIds()).toEqual([third]);
     canvas.answer(first!, 'answer 0, regenerated');
     expect(canvas.staleIds()).toEqual([second, third].sort());
+    expect(canvas.tracker.questionEdited.size).toBe(0);
   });
 
-  it('blanks the node’s own content: editing its own question leaves its answer fresh', () => {
+  it('editing a node’s own question makes its answer stale (C6), though its fingerprint is blanked', () => {
     const canvas = new TestCanvas();
-    const [, second] = chain(canvas, 2);
+    const [first, second, third] = chain(canvas, 3);
     const before = upstreamFingerprint(canvas.graph, second!);
     canvas.edit(second!, { question: 'other wording' });
     expect(upstreamFingerprint(canvas.graph, second!)).toBe(before);
+    // Its own answer answered another question; below it, third read the old question.
+    expect(canvas.staleIds()).toEqual([second, third].sort());
+    expect([...canvas.tracker.questionEdited]).toEqual([second]);
+    // Replay runs it, and a downstream request sends its answer behind the stale mark.
+    expect(replayOrder(canvas.graph, canvas.shownStale())).toEqual([second, third]);
+    expect(canvas.transcript(third!)).toContain(`other wording\n--- assistant\n${STALE_MARK}\nanswer 1`);
+    expect(canvas.transcript(third!)).not.toContain(`${STALE_MARK}\nanswer 0`);
+    // Answering the edited question clears its own mark; third still read the old wording.
+    canvas.answer(second!, 'answer 1 to the new wording');
+    expect(canvas.staleIds()).toEqual([third]);
+    // Putting the question back to what its answer answered clears the mark too.
+    canvas.edit(first!, { question: 'question 0, edited' });
+    expect(canvas.staleIds()).toContain(first);
+    canvas.edit(first!, { question: 'question 0' });
+    expect(canvas.staleIds()).not.toContain(first);
+    expect(computeStaleFull(canvas.graph).stale).toEqual(canvas.tracker.stale);
+  });
+
+  it('a node with no complete answer, or an archived one, is never stale by its own edit', () => {
+    const canvas = new TestCanvas();
+    const unanswered = canvas.addQuestion('not asked yet');
+    canvas.edit(unanswered, { question: 'still not asked' });
+    const [answered] = chain(canvas, 1);
+    canvas.archive(answered!);
+    canvas.edit(answered!, { question: 'edited while archived' });
+    expect(canvas.staleIds()).toEqual([]);
+    canvas.unarchive(answered!);
+    expect(canvas.staleIds()).toEqual([answered]);
+  });
+
+  it('a person’s edit of their own question is never judged away: a dismissal of the upstream change does not hide it', () => {
+    const canvas = new TestCanvas();
+    const [first, second] = chain(canvas, 2);
+    canvas.answer(first!, 'answer 0, regenerated');
+    canvas.judge(second!, 0.1, 'the upstream change is only wording');
+    expect(canvas.staleIds()).toEqual([]);
+    canvas.edit(second!, { question: 'a different question now' });
+    // Same fingerprint, so the dismissal still matches it — but it rules on upstream changes only.
+    expect(activeDismissal(canvas.graph, second!, canvas.tracker.fingerprints.get(second!))).not.toBeNull();
+    expect(canvas.staleIds()).toEqual([second]);
+    canvas.edit(second!, { question: 'question 1' });
     expect(canvas.staleIds()).toEqual([]);
   });
 
   it('computes fingerprints without stale marks, so a stale mark upstream never spreads staleness by itself', () => {
     const canvas = new TestCanvas();
     const [first, second, third] = chain(canvas, 3);
-    canvas.edit(first!, { question: 'changed' });
-    // second and third both read first's question, so both drift; the mark on second's answer is not the reason.
+    canvas.answer(first!, 'answer 0, regenerated');
+    // second and third both read first's answer, so both drift; the mark on second's answer is not the reason.
     expect(canvas.staleIds()).toEqual([second, third].sort());
     canvas.answer(second!, 'answer 1, replayed');
     expect(canvas.staleIds()).toEqual([third]);
@@ -52,7 +96,7 @@ describe('staleness (C6)', () => {
     const [first, second, third] = chain(canvas, 3);
     canvas.archive(second!);
     expect(canvas.staleIds()).toEqual([third]);
-    canvas.edit(first!, { question: 'x' });
+    canvas.answer(first!, 'x');
     expect(canvas.staleIds()).toEqual([third]);
     expect(computeStaleFull(canvas.graph).stale.has(second!)).toBe(false);
   });
@@ -60,7 +104,7 @@ describe('staleness (C6)', () => {
   it('a judge dismissal hides the mark for the fingerprint it judged; an overrule brings it back; a new change too', () => {
     const canvas = new TestCanvas();
     const [first, second] = chain(canvas, 2);
-    canvas.edit(first!, { question: 'reworded' });
+    canvas.answer(first!, 'reworded');
     expect(canvas.staleIds()).toEqual([second]);
     canvas.judge(second!, 0.9, 'bears on it');
     expect(canvas.staleIds()).toEqual([second]);
@@ -72,7 +116,7 @@ describe('staleness (C6)', () => {
     expect(canvas.staleIds()).toEqual([second]);
     canvas.apply({ type: 'overrule-dismissal', nodeId: second!, fingerprint, overruled: false });
     expect(canvas.staleIds()).toEqual([]);
-    canvas.edit(first!, { question: 'reworded again' });
+    canvas.answer(first!, 'reworded again');
     expect(canvas.staleIds()).toEqual([second]);
     expect(canvas.eventOps().filter((op) => op.startsWith('stale-'))).toEqual([
       'stale-verdict',
@@ -125,40 +169,35 @@ describe('replay and reruns (C4, C8)', () => {
     const canvas = new TestCanvas();
     const [first, second, third, fourth] = chain(canvas, 4);
     canvas.edit(first!, { question: 'changed' });
-    expect(replayOrder(canvas.graph, canvas.shownStale())).toEqual([second, third, fourth]);
+    expect(replayOrder(canvas.graph, canvas.shownStale())).toEqual([first, second, third, fourth]);
     canvas.archive(third!);
     expect(replayOrder(canvas.graph, new Set([fourth!, third!, second!]))).toEqual([second, fourth]);
   });
 
-  it('estimates Replay before it runs: count and input tokens of each request as compiled now', () => {
+  it('estimates Replay before it runs: count, input tokens and price of each request as compiled now', () => {
     const canvas = new TestCanvas();
     const [first, second, third] = chain(canvas, 3);
-    canvas.edit(first!, { question: 'changed' });
+    canvas.answer(first!, 'answer 0, regenerated');
+    const reviewer = canvas.addQuestion('reviewer', { autoRerun: 1 });
+    canvas.wire(third!, reviewer);
     const shown = canvas.shownStale();
     const estimate = replayEstimate(canvas.graph, shown);
-    expect(estimate.order).toEqual([second, third]);
-    expect(estimate.count).toBe(2);
-    expect(estimate.inputTokens).toBe(canvas.compiled(second!).tokens.total + canvas.compiled(third!).tokens.total);
-    expect(replayEstimate(canvas.graph, shown, () => 1).inputTokens).toBe(
-      canvas.compiled(second!).messages.length + canvas.compiled(third!).messages.length,
+    // The auto-rerun below the stale set runs in the same wave, so it is counted and priced too.
+    expect(estimate.steps.map((step) => [step.nodeId, step.lane])).toEqual([
+      [second, 'replay'],
+      [third, 'replay'],
+      [reviewer, 'auto-rerun'],
+    ]);
+    expect(estimate.count).toBe(3);
+    const tokens = [second!, third!, reviewer].map((id) => canvas.compiled(id).tokens.total);
+    expect(estimate.inputTokens).toBe(tokens[0]! + tokens[1]! + tokens[2]!);
+    expect(estimate.price).toBeNull();
+    expect(replayEstimate(canvas.graph, shown, { estimateTokens: () => () => 1 }).inputTokens).toBe(
+      [second!, third!, reviewer].reduce((sum, id) => sum + canvas.compiled(id).messages.length, 0),
     );
-  });
-
-  it('auto-reruns live flagged descendants of a completed node, bounded by rounds, never archived', () => {
-    const canvas = new TestCanvas();
-    const root = canvas.addQuestion('root');
-    const reviewer = canvas.addQuestion('reviewer', { autoRerun: 2 });
-    const archivedReviewer = canvas.addQuestion('archived reviewer', { autoRerun: 2 });
-    const unflagged = canvas.addQuestion('plain');
-    const viaReference = canvas.addQuestion('via reference', { autoRerun: 1 });
-    canvas.wire(root, reviewer);
-    canvas.wire(root, archivedReviewer);
-    canvas.wire(root, unflagged);
-    canvas.wire(reviewer, viaReference, 'quote');
-    canvas.archive(archivedReviewer);
-    expect(autoRerunTargets(canvas.graph, root)).toEqual([reviewer, viaReference]);
-    expect(autoRerunTargets(canvas.graph, root, new Map([[reviewer, 2]]))).toEqual([viaReference]);
-    expect(autoRerunTargets(canvas.graph, reviewer)).toEqual([viaReference]);
+    const priced = replayEstimate(canvas.graph, shown, { pricePerMTokIn: (id) => (id === reviewer ? 2 : 1) });
+    expect(priced.price).toBeCloseTo((tokens[0]! + tokens[1]! + 2 * tokens[2]!) / 1_000_000, 12);
+    expect(replayEstimate(canvas.graph, shown, { pricePerMTokIn: (id) => (id === third ? null : 1) }).price).toBeNull();
   });
 
   it('refuses to rerun archived nodes with a reason', () => {

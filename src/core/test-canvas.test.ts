@@ -11,7 +11,7 @@ describe('TestCanvas', () => {
     canvas.wire(question, follow);
     canvas.answer(follow, 'A quoted reference.');
     canvas.edit(question, { question: 'What is a wire, exactly?' });
-    canvas.assertStale([follow]);
+    canvas.assertStale([question, follow]);
     canvas.assertLastEvents(['version', 'edit']);
     const last = canvas.addQuestion('Last?');
     canvas.wire(follow, last);
@@ -21,6 +21,7 @@ describe('TestCanvas', () => {
         '--- user',
         'What is a wire, exactly?',
         '--- assistant',
+        `${STALE_MARK}`,
         'Context.',
         '--- user',
         'And a dashed one?',

@@ -37,6 +37,7 @@ function StaleSection({ node }: { node: QuestionNode }) {
   const graph = useWeft((state) => state.graph);
   const shown = useWeft((state) => state.shown.has(node.id));
   const stale = useWeft((state) => state.stale.has(node.id));
+  const questionEdited = useWeft((state) => state.questionEdited.has(node.id));
   const fingerprint = useWeft((state) => state.fingerprints.get(node.id));
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
   const diff = useMemo(
@@ -47,7 +48,13 @@ function StaleSection({ node }: { node: QuestionNode }) {
   const dismissal = shown ? null : activeDismissal(graph, node.id, fingerprint);
   return (
     <div className="section" data-testid="stale-section">
-      <div className="section-title">{shown ? 'Stale: what changed upstream' : 'Stale, dismissed by the judge'}</div>
+      <div className="section-title">{shown ? 'Stale: what changed' : 'Stale, dismissed by the judge'}</div>
+      {questionEdited && version && (
+        <div className="hint" style={{ marginBottom: 6 }} data-testid="question-edited">
+          The question was edited. This answer was written for: “{version.question.slice(0, 120)}
+          {version.question.length > 120 ? '…' : ''}”
+        </div>
+      )}
       {dismissal && (
         <div className="hint" style={{ marginBottom: 6 }} data-testid="dismissal">
           Judge: {Math.round(dismissal.probability * 100)}% that the change bears on this answer. {dismissal.reason}{' '}

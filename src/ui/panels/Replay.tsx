@@ -1,7 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { useEscape } from '../app/use-escape.ts';
-import { replayEstimate } from '../store/dispatch-actions.ts';
+import { replayEstimate } from '../../core/index.ts';
+import { nodePrices, nodeTokenCounters } from '../store/planned-request.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 
 export function ReplayChip() {
@@ -43,13 +44,17 @@ export function ReplayDialog() {
   const store = useWeftStore();
   const tokenizers = useTokenizersVersion();
   const estimate = useMemo(() => {
-    if (!open) return null;
+    if (!open || !graph) return null;
     // Exact only when every request Replay would send is counted by its model's own tokenizer.
     let exact = true;
-    const result = replayEstimate({ graph, shown, models, defaultModelId }, (modelId) => {
+    const estimateTokens = nodeTokenCounters({ graph, models, defaultModelId }, (modelId) => {
       const counter = tokenCounterFor(modelId);
       exact &&= counter.exact;
       return counter.count;
+    });
+    const result = replayEstimate(graph, shown, {
+      pricePerMTokIn: nodePrices({ graph, models, defaultModelId }),
+      estimateTokens,
     });
     return { ...result, exact, tokenizers };
   }, [open, graph, shown, models, defaultModelId, tokenizers]);
@@ -67,20 +72,20 @@ export function ReplayDialog() {
       >
         <h2>Replay stale answers</h2>
         <p>
-          Each stale answer is regenerated in dependency order, upstream first. Every regeneration adds a new version;
-          the old ones are kept. Archived nodes never run.
+          Each stale answer is regenerated in dependency order, upstream first, and auto-rerun nodes below them run once
+          in the same pass. Every regeneration adds a new version; the old ones are kept. Archived nodes never run.
         </p>
         <div className="figures">
           <div className="figure">
             <div className="label">Answers</div>
             <div className="value" data-testid="replay-count">
-              {estimate.order.length}
+              {estimate.count}
             </div>
           </div>
           <div className="figure">
             <div className="label">Input tokens</div>
             <div className="value" data-testid="replay-tokens" data-exact={estimate.exact ? 'true' : 'false'}>
-              {formatTokens(estimate.tokens, estimate)}
+              {formatTokens(estimate.inputTokens, estimate)}
             </div>
           </div>
           <div className="figure">
@@ -99,10 +104,10 @@ export function ReplayDialog() {
           <button
             className="button primary"
             data-testid="replay-confirm"
-            disabled={estimate.order.length === 0}
+            disabled={estimate.count === 0}
             onClick={() => void store.getState().replayStale()}
           >
-            Replay {estimate.order.length}
+            Replay {estimate.count}
           </button>
         </div>
       </div>

@@ -5,7 +5,7 @@ import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { nodeTitle } from '../canvas/node-labels.ts';
-import { plannedRequest } from '../store/dispatch-actions.ts';
+import { plannedRequest } from '../store/planned-request.ts';
 import {
   APPROXIMATE_COUNTER,
   formatTokens,

@@ -16,7 +16,9 @@ export function publishGraph(
   history: 'push' | 'keep' | 'reset',
 ): void {
   const previous = get().graph;
-  const previousShown = get().shown;
+  // What the judge has already had its chance at: shown before, and not only for a question edit (never judged).
+  const previousQuestionEdited = get().questionEdited;
+  const previousShown = new Set([...get().shown].filter((id) => !previousQuestionEdited.has(id)));
   if (!runtime.tracker || history === 'reset') runtime.tracker = new StaleTracker(next);
   runtime.tracker.update(next, touched);
   const tracker = runtime.tracker;
@@ -24,6 +26,7 @@ export function publishGraph(
     graph: next,
     shown: shownStale(next, tracker),
     stale: new Set(tracker.stale),
+    questionEdited: new Set(tracker.questionEdited),
     fingerprints: new Map(tracker.fingerprints),
   };
   if (history === 'push' && previous) {

@@ -4,5 +4,5 @@ export type { WeftStore } from './weft-store.ts';
 export type { WeftState, View, Toast, LiveStream, ReplayProgress, AskOptions } from './weft-state.ts';
 export type { AppDependencies } from './app-dependencies.ts';
 export { createIdGenerator } from './app-dependencies.ts';
-export { plannedRequest, replayEstimate, modelFor } from './dispatch-actions.ts';
+export { plannedRequest, modelFor, nodePrices } from './planned-request.ts';
 export { recordsFromGraph } from './store-runtime.ts';

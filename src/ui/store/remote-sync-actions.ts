@@ -84,10 +84,8 @@ export function createRemoteSyncActions(
       if (!open && !name && !(await database.canvases.get(id))) return false;
       runtime.deletedCanvasIds.add(id);
       try {
-        // Answers still streaming into it have nowhere to land.
-        const graph = get().graph;
-        if (open && graph)
-          for (const [nodeId, controller] of runtime.aborts) if (graph.nodes.has(nodeId)) controller.abort();
+        // Answers still streaming into it (open or left) have nowhere to land.
+        for (const [key, controller] of runtime.aborts) if (key.startsWith(`${id}:`)) controller.abort();
         const wasSaving = await runtime.writer.discard(id);
         // A save already on its way may have re-created the record after the delete: delete it again.
         if (wasSaving) await api.deleteCanvas(id).catch(() => undefined);

@@ -5,7 +5,7 @@ import type { GetState } from './weft-state.ts';
 /**
  * C7: asks the configured judge about each answer that has just become stale. A verdict becomes a
  * `set-dismissal` change (core decides what dismisses and writes the event); a rule fallback is not a
- * verdict and records nothing. Each node is judged once per fingerprint.
+ * verdict and records nothing. Each node is judged once per fingerprint, and only about upstream changes.
  */
 export function createStaleJudge(get: GetState, dependencies: AppDependencies) {
   const judged = new Set<string>();
@@ -17,6 +17,7 @@ export function createStaleJudge(get: GetState, dependencies: AppDependencies) {
       const fingerprint = state.fingerprints.get(nodeId);
       const node = state.graph.nodes.get(nodeId);
       if (!fingerprint || !node || node.kind !== 'question' || judged.has(`${nodeId}:${fingerprint}`)) continue;
+      // Null too for an answer whose own question was edited: a person's edit is never judged away (core's rule).
       const request = staleDecision(state.graph, node);
       if (!request) continue;
       judged.add(`${nodeId}:${fingerprint}`);

@@ -44,6 +44,8 @@ export interface WeftState {
   shown: ReadonlySet<string>;
   /** Stale before dismissals, so a node can show "dismissed by judge". */
   stale: ReadonlySet<string>;
+  /** Stale because the node's own question was edited after its answer (never dismissed by the judge). */
+  questionEdited: ReadonlySet<string>;
   fingerprints: ReadonlyMap<string, string>;
   past: Graph[];
   future: Graph[];

@@ -4,7 +4,7 @@ import { documentFromGraph, type Graph } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import { startScriptedProvider, startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { persistenceCounters } from '../db/canvas-persistence.ts';
-import { plannedRequest } from './dispatch-actions.ts';
+import { plannedRequest } from './planned-request.ts';
 import { TestApp } from './test-app.ts';
 
 let server: TestServer;
@@ -358,7 +358,8 @@ describe('an answer that outlives its canvas', () => {
       const asking = app.state.ask(asked);
       await provider.waitForRequests(1);
       const otherId = await app.state.createCanvas('Elsewhere');
-      expect(await asking).toBe(false);
+      // It completed, in the canvas it came from.
+      expect(await asking).toBe(true);
       expect(app.state.activeCanvasId).toBe(otherId);
       expect(app.graph.nodes.has(asked)).toBe(false);
       expect(app.lastToast()?.code).toBe('answer-saved');
@@ -406,28 +407,29 @@ describe('a Replay that outlives its canvas', () => {
         }),
       ).toBe(true);
       app.edit(upstream, 'What is Mie scattering?');
-      expect([...app.state.shown].sort()).toEqual([first, second].sort());
+      // The edited question's own answer is stale too (C6), and so are the two that read it.
+      expect([...app.state.shown].sort()).toEqual([upstream, first, second].sort());
 
       const replaying = app.state.replayStale();
       await provider.waitForRequests(1);
       const otherId = await app.state.createCanvas('Elsewhere');
       await replaying;
       expect(app.state.activeCanvasId).toBe(otherId);
-      expect(provider.requests.length).toBe(2);
-      expect(app.state.replay).toMatchObject({ total: 2, done: 2, running: false });
+      expect(provider.requests.length).toBe(3);
+      expect(app.state.replay).toMatchObject({ total: 3, done: 3, running: false });
 
       // Both answers landed in the canvas the Replay started in, on the durable record and in IndexedDB.
       const durable = (await (await isolated.api(`/api/canvases/${sourceId}`)).json()) as {
         nodes: QuestionNode[];
         events: { op: string; meta: { lane?: string } }[];
       };
-      for (const id of [first, second]) {
+      for (const id of [upstream, first, second]) {
         expect(durable.nodes.find((node) => node.id === id)?.versions.map((version) => version.text)).toEqual([
           expect.any(String),
           'A slower, newer answer.',
         ]);
       }
-      expect(durable.events.filter((event) => event.op === 'commit' && event.meta.lane === 'replay')).toHaveLength(2);
+      expect(durable.events.filter((event) => event.op === 'commit' && event.meta.lane === 'replay')).toHaveLength(3);
       await app.state.openCanvas(sourceId);
       expect(app.state.shown.size).toBe(0);
       expect(question(app.graph, second).versions[1]!.model).toBe('slow/model');

@@ -60,6 +60,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     graph: null,
     shown: new Set(),
     stale: new Set(),
+    questionEdited: new Set(),
     fingerprints: new Map(),
     past: [],
     future: [],

@@ -29,11 +29,11 @@ export function requestImages(
 }
 
 /**
- * Reads one `/api/generate` stream: a server hash that differs from the client's is an error shown to the
- * person and aborts the answer; deltas count only after the server confirmed the hash. Shared by the open
- * canvas's Ask and a Replay that goes on in a canvas the person left.
+ * Receives one answer from the `/api/generate` stream (the server's `streamAnswer` sends it): a server hash
+ * that differs from the client's is an error shown to the person and aborts the answer; deltas count only
+ * after the server confirmed the hash. Every run of a node (`run-node.ts`) reads its answer through this.
  */
-export async function streamAnswer(
+export async function receiveAnswer(
   dependencies: AppDependencies,
   body: GenerateRequest,
   controller: AbortController,

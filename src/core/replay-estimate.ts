@@ -1,0 +1,45 @@
+import { compile } from './compile.ts';
+import type { Graph } from './graph.ts';
+import { replayWave, type WaveStep } from './rerun-wave.ts';
+import type { EstimateTokens } from './tokens.ts';
+
+export interface ReplayEstimateOptions {
+  /** The token counter of the model a node would be sent to; core's length estimate when absent. */
+  estimateTokens?: (nodeId: string) => EstimateTokens | undefined;
+  /** The input price of the model a node would be sent to, per million tokens; null when unknown. */
+  pricePerMTokIn?: (nodeId: string) => number | null;
+}
+
+export interface ReplayEstimate {
+  /** The wave Replay would run, in order: the shown stale set and the auto-reruns below it. */
+  steps: WaveStep[];
+  count: number;
+  /** Input tokens of every request Replay would send, each compiled as it stands now. */
+  inputTokens: number;
+  /** The input price of those requests; null when any node's price is unknown (or none was given). */
+  price: number | null;
+}
+
+/**
+ * What the Replay confirm dialog shows before anything runs (C8): the count, the input tokens and
+ * their price. Each node is compiled with the shown stale set, exactly as its request would be;
+ * answers written during Replay can only make later requests shorter or longer by their own
+ * length, which the estimate cannot know.
+ */
+export function replayEstimate(
+  graph: Graph,
+  shown: ReadonlySet<string>,
+  options: ReplayEstimateOptions = {},
+): ReplayEstimate {
+  const steps = replayWave(graph, shown);
+  let inputTokens = 0;
+  let price: number | null = options.pricePerMTokIn ? 0 : null;
+  for (const { nodeId } of steps) {
+    const estimateTokens = options.estimateTokens?.(nodeId);
+    const tokens = compile(graph, nodeId, { stale: shown, ...(estimateTokens ? { estimateTokens } : {}) }).tokens.total;
+    inputTokens += tokens;
+    const perMillion = options.pricePerMTokIn?.(nodeId) ?? null;
+    price = price === null || perMillion === null ? null : price + (tokens * perMillion) / 1_000_000;
+  }
+  return { steps, count: steps.length, inputTokens, price };
+}

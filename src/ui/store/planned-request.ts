@@ -1,0 +1,53 @@
+import { buildRequest, compile, type EstimateTokens } from '../../core/index.ts';
+import { OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../../protocol/http-api.ts';
+import type { AskOptions, WeftState } from './weft-state.ts';
+
+/** The model a node dispatches to: its pin, else the default, else the offline receipt. */
+export function modelFor(
+  state: Pick<WeftState, 'models' | 'defaultModelId'>,
+  pinned: string | null,
+): ModelInfo | { id: string; takesImages: boolean; pricePerMTokIn: null } {
+  const id = pinned ?? state.defaultModelId ?? OFFLINE_RECEIPT_MODEL_ID;
+  return state.models.find((model) => model.id === id) ?? { id, takesImages: false, pricePerMTokIn: null };
+}
+
+/**
+ * What the dispatch of `nodeId` will send now: the preview calls this, and so does every run. `countTokensFor`
+ * gives the token counter of the node's model (the preview passes one); the request bytes never depend on it.
+ */
+export function plannedRequest(
+  state: Pick<WeftState, 'graph' | 'shown' | 'models' | 'defaultModelId'>,
+  nodeId: string,
+  lane: AskOptions['lane'] = 'chat',
+  countTokensFor?: (modelId: string) => EstimateTokens,
+) {
+  const graph = state.graph;
+  const node = graph?.nodes.get(nodeId);
+  if (!graph || !node || node.kind !== 'question') return null;
+  const model = modelFor(state, node.model);
+  const estimateTokens = countTokensFor?.(model.id);
+  const compiled = compile(graph, nodeId, { stale: state.shown, ...(estimateTokens ? { estimateTokens } : {}) });
+  const built = buildRequest(compiled, { model: model.id, images: model.takesImages, lane });
+  return { compiled, built, model };
+}
+
+/** The input price per million tokens of the model each node would be sent to (for `replayEstimate`). */
+export function nodePrices(
+  state: Pick<WeftState, 'graph' | 'models' | 'defaultModelId'>,
+): (nodeId: string) => number | null {
+  return (nodeId) => {
+    const node = state.graph?.nodes.get(nodeId);
+    return node?.kind === 'question' ? modelFor(state, node.model).pricePerMTokIn : null;
+  };
+}
+
+/** The token counter of the model each node would be sent to (for `replayEstimate`). */
+export function nodeTokenCounters(
+  state: Pick<WeftState, 'graph' | 'models' | 'defaultModelId'>,
+  countTokensFor: (modelId: string) => EstimateTokens,
+): (nodeId: string) => EstimateTokens | undefined {
+  return (nodeId) => {
+    const node = state.graph?.nodes.get(nodeId);
+    return node?.kind === 'question' ? countTokensFor(modelFor(state, node.model).id) : undefined;
+  };
+}

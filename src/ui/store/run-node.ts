@@ -1,0 +1,186 @@
+import {
+  appendEvent,
+  applyChange,
+  graphFromDocument,
+  rerunAllowed,
+  shownStale,
+  StaleTracker,
+  upstreamSnapshot,
+  type EventDraft,
+  type Graph,
+  type GraphChange,
+  type StepOutcome,
+} from '../../core/index.ts';
+import type { DispatchLane } from '../../../protocol/dispatch-request.ts';
+import { describeError } from '../api/api-error.ts';
+import { loadCanvasDocument } from '../db/canvas-persistence.ts';
+import type { AppDependencies } from './app-dependencies.ts';
+import { publishGraph } from './graph-actions.ts';
+import { plannedRequest } from './planned-request.ts';
+import { receiveAnswer, requestImages } from './receive-answer.ts';
+import type { StoreRuntime } from './store-runtime.ts';
+import { updateStoredCanvas } from './stored-canvas.ts';
+import type { GetState, SetState, WeftState } from './weft-state.ts';
+
+export interface NodeRun {
+  canvasId: string;
+  nodeId: string;
+  lane: DispatchLane;
+  branchOf?: string | null;
+  /** A Replay step: run only while the node is still in the shown stale set (answered fresh meanwhile: skip). */
+  onlyIfStale?: boolean;
+}
+
+/** The key of a run in `runtime.aborts`: by canvas too, since a duplicated canvas shares node ids with its source. */
+export function runKey(canvasId: string, nodeId: string): string {
+  return `${canvasId}:${nodeId}`;
+}
+
+function withEvent(graph: Graph, draft: EventDraft, dependencies: AppDependencies): Graph {
+  const record = appendEvent(graph.events, draft, { now: dependencies.now(), newId: dependencies.newId });
+  return { ...graph, events: [...graph.events, record] };
+}
+
+/**
+ * The one execution path of a node's run — Ask, each auto-rerun and each Replay step — whether its canvas is
+ * open or the person has left it: check, compile, send, stream, then write the commit event and the version
+ * into the canvas the run belongs to (the open graph, or that canvas's stored copy).
+ */
+export function createNodeRunner(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime) {
+  function setStream(nodeId: string, update: WeftState['streams'][string] | null): void {
+    set((state) => {
+      const streams = { ...state.streams };
+      if (update) streams[nodeId] = update;
+      else delete streams[nodeId];
+      return { streams };
+    });
+  }
+
+  /** The canvas a run belongs to, as it is now: the open graph and its shown set, or its stored copy. */
+  async function canvasGraph(canvasId: string): Promise<{ graph: Graph; shown: ReadonlySet<string> } | null> {
+    const state = get();
+    if (state.graph?.canvas.id === canvasId) return { graph: state.graph, shown: state.shown };
+    // Deleted (here or elsewhere) meanwhile: nothing may run or be written there.
+    if (runtime.deletedCanvasIds.has(canvasId)) return null;
+    const document = await loadCanvasDocument(dependencies.database, canvasId);
+    if (!document) return null;
+    const graph = graphFromDocument(document);
+    return { graph, shown: shownStale(graph, new StaleTracker(graph)) };
+  }
+
+  /** Writes a commit event and/or a finished version into a canvas that is no longer open (nothing is lost). */
+  async function saveIntoLeftCanvas(
+    canvasId: string,
+    question: string,
+    commit: EventDraft | null,
+    change: GraphChange | null,
+  ): Promise<void> {
+    if (runtime.deletedCanvasIds.has(canvasId)) return;
+    try {
+      const saved = await updateStoredCanvas(dependencies, canvasId, (stored) => {
+        let next = commit ? withEvent(stored, commit, dependencies) : stored;
+        if (change) {
+          const result = applyChange(next, change, { now: dependencies.now(), newId: dependencies.newId });
+          if (!result.ok) return commit ? next : null;
+          next = result.value.graph;
+        }
+        return next;
+      });
+      if (saved && change)
+        get().toast(
+          'info',
+          'answer-saved',
+          `The answer to “${question.slice(0, 60)}” was saved in “${saved.canvas.name}”.`,
+        );
+    } catch (error) {
+      const { code, message } = describeError(error);
+      get().toast('error', code, `An answer that finished after you left its canvas could not be saved: ${message}`);
+    }
+  }
+
+  async function runNode(run: NodeRun): Promise<StepOutcome> {
+    const { canvasId, nodeId, lane } = run;
+    const key = runKey(canvasId, nodeId);
+    if (runtime.aborts.has(key)) return 'skipped';
+    const current = await canvasGraph(canvasId);
+    if (!current) return 'skipped';
+    const { graph, shown } = current;
+    const node = graph.nodes.get(nodeId);
+    // Re-checked at run time: a node archived, emptied or answered fresh meanwhile is skipped.
+    if (!node || node.kind !== 'question' || !rerunAllowed(node).ok || !node.question.trim()) return 'skipped';
+    if (run.onlyIfStale && !shown.has(nodeId)) return 'skipped';
+    if (runtime.aborts.has(key)) return 'skipped';
+    const { models, defaultModelId } = get();
+    const { built, compiled, model } = plannedRequest({ graph, shown, models, defaultModelId }, nodeId, lane)!;
+    const snapshot = upstreamSnapshot(graph, nodeId);
+    const images = requestImages(graph, compiled, model);
+    const controller = new AbortController();
+    runtime.aborts.set(key, controller);
+    // The answer streams on screen only while its canvas is open.
+    let streaming = false;
+    const show = (text: string) => {
+      if (get().graph?.canvas.id !== canvasId) return;
+      streaming = true;
+      setStream(nodeId, { text, requestHash: built.requestHash, model: model.id, lane });
+    };
+    show('');
+    let commitWritten = false;
+    let answer: Awaited<ReturnType<typeof receiveAnswer>>;
+    try {
+      answer = await receiveAnswer(
+        dependencies,
+        { request: built.request, requestHash: built.requestHash, images },
+        controller,
+        get().toast,
+        {
+          onAccepted() {
+            // C9: the commit event is written when the server confirms what it sends.
+            const open = get().graph;
+            if (open && open.canvas.id === canvasId) {
+              publishGraph(set, get, runtime, withEvent(open, built.commit, dependencies), [], 'keep');
+              commitWritten = true;
+            }
+          },
+          onDelta: show,
+        },
+      );
+    } finally {
+      runtime.aborts.delete(key);
+      if (streaming) setStream(nodeId, null);
+    }
+    const { text, committed, outcome } = answer;
+    if (!committed) return 'failed';
+    const keep = outcome === 'complete' || text.length > 0;
+    const change: GraphChange | null = keep
+      ? {
+          type: 'add-version',
+          nodeId,
+          select: true,
+          version: {
+            text,
+            question: node.question,
+            model: model.id,
+            requestHash: built.requestHash,
+            upstreamFingerprint: snapshot.upstreamFingerprint,
+            upstreamParts: snapshot.upstreamParts,
+            origin: 'generated',
+            status: outcome,
+            branchOf: run.branchOf ?? null,
+          },
+        }
+      : null;
+    const open = get().graph;
+    if (open?.canvas.id === canvasId) {
+      // Open again (or still): a commit missed while the person was away lands now, then the version.
+      if (!commitWritten) publishGraph(set, get, runtime, withEvent(open, built.commit, dependencies), [], 'keep');
+      if (change) get().apply(change);
+    } else {
+      await saveIntoLeftCanvas(canvasId, node.question, commitWritten ? null : built.commit, change);
+    }
+    return outcome === 'complete' ? 'complete' : 'failed';
+  }
+
+  return { runNode, canvasGraph };
+}
+
+export type NodeRunner = ReturnType<typeof createNodeRunner>;
