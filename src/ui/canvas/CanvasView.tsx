@@ -94,12 +94,17 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   const paneWidth = useStore((state) => state.width);
   const paneHeight = useStore((state) => state.height);
   const fittedFor = useRef<string | null>(null);
+  const resetFor = useRef<string | null>(null);
   useEffect(() => {
     if (!canvasId || !records || fittedFor.current === canvasId || paneWidth <= 0 || paneHeight <= 0) return;
-    fittedFor.current = canvasId;
     if (records.size === 0) {
-      requestAnimationFrame(() => void flow.setViewport({ x: 0, y: 0, zoom: 1 }));
-    } else if (records.size > LARGE_CANVAS) {
+      // An empty canvas starts at the origin at full size; its first card is fitted when it comes.
+      if (resetFor.current !== canvasId) requestAnimationFrame(() => void flow.setViewport({ x: 0, y: 0, zoom: 1 }));
+      resetFor.current = canvasId;
+      return;
+    }
+    fittedFor.current = canvasId;
+    if (records.size > LARGE_CANVAS) {
       // A large canvas opens on its newest node at a readable zoom, not as 2,000 specks.
       const newest = [...records.values()].reduce((latest, node) =>
         node.createdAt >= latest.createdAt ? node : latest,
