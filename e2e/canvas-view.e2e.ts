@@ -200,4 +200,88 @@ describe('the canvas view in Chromium', () => {
     await page().getByTestId('canvas-menu').click();
     await menu.waitFor({ state: 'detached', timeout: 2_000 });
   });
+
+  it('a mirrored-turn card shows whole lines only, never half of a clipped one', async () => {
+    await newCanvas('Mirrored turns');
+    const question =
+      'Refactor the ledger so that transfers between accounts are atomic, keep the old API working for the ' +
+      'reports module, add tests for the overdraft case and the currency rounding, then explain what changed ' +
+      'and why the old code could double-spend when two transfers raced each other on the same account.';
+    const answer = [
+      'I made `transfer` atomic by moving both balance updates into one transaction.',
+      '',
+      '## What changed',
+      '- `src/ledger/transfer.ts` now locks both accounts in id order, so two transfers cannot deadlock.',
+      '- The reports module keeps calling `legacyTransfer`, which wraps the new function.',
+      '',
+      '```ts',
+      'await ledger.transaction(async (tx) => { await tx.debit(from, amount); await tx.credit(to, amount); });',
+      '```',
+      '',
+      'The old code read both balances, then wrote them back separately, so a second transfer could read the',
+      'first balance before the first write landed.',
+    ].join('\n');
+    const id = await page().evaluate(
+      async ({ question: text, answer: reply }) => {
+        const state = (window as unknown as PageWindow).weft.store.getState();
+        state.apply({
+          type: 'add-node',
+          node: {
+            id: 'mirrored-turn',
+            kind: 'mirror',
+            position: { x: 0, y: 0 },
+            source: {
+              runner: 'claude-code',
+              sessionId: 'session-1',
+              turnKey: 'claude-code:session-1#1',
+              turnNumber: 1,
+              question: text,
+              answer: reply,
+              model: 'claude',
+              at: 1,
+              steps: [],
+              delegatedBy: null,
+            },
+          },
+        });
+        await state.flush();
+        return 'mirrored-turn';
+      },
+      { question, answer },
+    );
+    await canvas.card(id).waitFor();
+    const cut = await page().evaluate((nodeId) => {
+      const card = document.querySelector(`[data-testid="node-card"][data-node-id="${nodeId}"]`)!;
+      const straddling: string[] = [];
+      for (const box of card.querySelectorAll<HTMLElement>('.card-question, .card-body > .clamp')) {
+        // Overflow is clipped at the padding box: a line crossing its bottom edge shows only in part.
+        const clipBottom = box.getBoundingClientRect().bottom - parseFloat(getComputedStyle(box).borderBottomWidth);
+        const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+        for (let text = walker.nextNode(); text; text = walker.nextNode()) {
+          const range = document.createRange();
+          range.selectNodeContents(text);
+          for (const line of range.getClientRects())
+            if (line.height > 0 && line.top < clipBottom - 1 && line.bottom > clipBottom + 1)
+              straddling.push(`${box.className}: “${(text.textContent ?? '').slice(0, 40)}”`);
+        }
+      }
+      return straddling;
+    }, id);
+    expect(cut).toEqual([]);
+  });
+
+  it('a long hash in a preview message wraps inside the panel instead of running out of it', async () => {
+    const hash = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
+    await canvas.addQuestion(`Does the receipt sha256:${hash}${hash} match the request I sent?`);
+    await canvas.panel.getByTestId('preview-message').first().waitFor();
+    const overflowing = await canvas.panel.evaluate((panel) => {
+      const edge = panel.getBoundingClientRect().right;
+      return [...panel.querySelectorAll<HTMLElement>('[data-testid="preview-message"], .preview-text')]
+        .filter(
+          (element) => element.scrollWidth > element.clientWidth + 1 || element.getBoundingClientRect().right > edge,
+        )
+        .map((element) => `${element.className}: ${element.scrollWidth} > ${element.clientWidth}`);
+    });
+    expect(overflowing).toEqual([]);
+  });
 });
