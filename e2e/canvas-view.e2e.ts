@@ -180,6 +180,38 @@ describe('the canvas view in Chromium', () => {
     expect(await minimapPaintedPixels()).toBe(0);
   });
 
+  it('a click on the minimap moves the view to the cards drawn there, even cards never drawn on the canvas', async () => {
+    await newCanvas('Map reading');
+    const [near] = await addQuestionsAt([{ x: 0, y: 0 }], 'Near');
+    expect(await waitForCardsOnScreen([near!])).toContain(near);
+    // A note far away: the minimap paints it in the note colour; the canvas has never drawn it.
+    await page().evaluate(async () => {
+      const state = (window as unknown as PageWindow).weft.store.getState();
+      state.apply({
+        type: 'add-node',
+        node: { id: 'far-note', kind: 'note', text: 'Far away.', position: { x: 9000, y: 7000 } },
+      });
+      await state.flush();
+    });
+    expect(await cardsOnScreen()).not.toContain('far-note');
+    const spot = await page().evaluate(() => {
+      const element = document.querySelector<HTMLCanvasElement>('[data-testid="minimap"] canvas')!;
+      const ratio = element.width / element.getBoundingClientRect().width;
+      const data = element.getContext('2d')!.getImageData(0, 0, element.width, element.height).data;
+      for (let index = 0; index < data.length; index += 4) {
+        // #f1e3b0, the note colour.
+        if (Math.abs(data[index]! - 241) < 4 && Math.abs(data[index + 1]! - 227) < 4 && data[index + 3]! > 200) {
+          const pixel = index / 4;
+          return { x: (pixel % element.width) / ratio + 0.5, y: Math.floor(pixel / element.width) / ratio + 0.5 };
+        }
+      }
+      return null;
+    });
+    expect(spot).not.toBeNull();
+    await page().getByTestId('minimap').locator('canvas').click({ position: spot! });
+    expect(await waitForCardsOnScreen(['far-note'])).toContain('far-note');
+  });
+
   it('the ⋯ menu closes on Escape and on a click outside it', async () => {
     const menu = page().getByRole('menu');
     await page().getByTestId('canvas-menu').click();
