@@ -130,6 +130,7 @@ function turnOfNode(node: CanvasNode, key: string, number: number, cwd: string |
       urls: [],
       arxivIds: [],
       dois: [],
+      mirrors: node.source.turnKey,
     });
   }
   return null;

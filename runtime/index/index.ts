@@ -8,7 +8,7 @@ export { updateIndex } from './update-index.ts';
 export type { IndexProgress, UpdateOptions, UpdateSummary } from './update-index.ts';
 export { queryWhy, hasWhyHistory } from './why-query.ts';
 export type { WhyHit, WhyOptions, WhyResult } from './why-query.ts';
-export { resolveWhyTarget, findGitRoot } from './why-target.ts';
+export { resolveWhyTarget, resolveWhyTargets, findGitRoot } from './why-target.ts';
 export type { WhyTarget, WhyTargetOptions } from './why-target.ts';
 export { findPhrase, ftsPhrase } from './find-query.ts';
 export type { FindField, FindHit, FindOptions } from './find-query.ts';

@@ -24,6 +24,8 @@ export interface IndexedTurn {
   urls: string[];
   arxivIds: string[];
   dois: string[];
+  /** For a canvas copy of a session turn (a mirror node): the key of the turn it mirrors. */
+  mirrors?: string | null;
 }
 
 export interface IndexedSession {
@@ -67,8 +69,8 @@ export class SessionRowWriter {
     this.lastTurn = database.prepare('SELECT max(number) AS number FROM turns WHERE session_row = ?');
     this.deleteTurn = database.prepare('DELETE FROM turns WHERE id = ?');
     this.insertTurn = database.prepare(
-      `INSERT INTO turns (turn_key, session_row, number, user_text, assistant_text, cwd, at, model, steps)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO turns (turn_key, session_row, number, user_text, assistant_text, cwd, at, model, steps, mirrors)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertTouch = database.prepare('INSERT INTO touches (turn_id, path, name, op) VALUES (?, ?, ?, ?)');
     this.insertUrl = database.prepare('INSERT INTO urls (turn_id, url) VALUES (?, ?)');
@@ -120,6 +122,7 @@ export class SessionRowWriter {
         turn.at,
         turn.model,
         typeof turn.steps === 'string' ? turn.steps : JSON.stringify(turn.steps),
+        turn.mirrors ?? null,
       ).lastInsertRowid,
     );
     const seen = new Set<string>();

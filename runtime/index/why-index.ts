@@ -17,7 +17,7 @@ import type { SessionCatalog } from './session-catalog.ts';
 import { updateIndex, type IndexProgress, type UpdateSummary } from './update-index.ts';
 import { canvasesDirectory, indexDatabasePath, resolveWeftHome } from './weft-home.ts';
 import { hasWhyHistory, queryWhy, type WhyOptions, type WhyResult } from './why-query.ts';
-import { resolveWhyTarget, type WhyTargetOptions } from './why-target.ts';
+import { resolveWhyTargets, type WhyTargetOptions } from './why-target.ts';
 
 export interface WhyIndexOptions {
   env?: NodeJS.ProcessEnv;
@@ -139,11 +139,21 @@ export class WhyIndex {
   }
 
   why(input: string, options: WhyTargetOptions & WhyOptions): WhyResult {
-    return queryWhy(this.databaseHandle, resolveWhyTarget(input, options), options);
+    return queryWhy(this.databaseHandle, resolveWhyTargets(input, options), options);
   }
 
   hasHistory(input: string, options: WhyTargetOptions): boolean {
-    return hasWhyHistory(this.databaseHandle, resolveWhyTarget(input, options));
+    return hasWhyHistory(this.databaseHandle, resolveWhyTargets(input, options));
+  }
+
+  /** Every working directory a session or a turn recorded (what a relative path in the app may be relative to). */
+  workingDirectories(): string[] {
+    const rows = this.databaseHandle
+      .prepare(
+        `SELECT cwd FROM sessions WHERE cwd IS NOT NULL UNION SELECT cwd FROM turns WHERE cwd IS NOT NULL ORDER BY cwd`,
+      )
+      .all() as { cwd: string }[];
+    return rows.map((row) => row.cwd);
   }
 
   find(phrase: string, options: FindOptions = {}): FindHit[] {

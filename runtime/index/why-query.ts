@@ -42,22 +42,29 @@ interface Row {
   sessionId: string;
   path: string;
   op: string;
+  mirrors: string | null;
 }
 
-const SELECT = `SELECT t.id AS turnId, t.turn_key AS turnKey, t.number, t.at, t.cwd,
+const SELECT = `SELECT t.id AS turnId, t.turn_key AS turnKey, t.number, t.at, t.cwd, t.mirrors,
     substr(t.user_text, 1, ${QUESTION_CHARACTERS}) AS question, s.runner, s.session_id AS sessionId`;
 const JOIN = 'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row';
 
-/** The turns that touched `target`, newest first. */
-export function queryWhy(database: IndexDatabase, target: WhyTarget, options: WhyOptions = {}): WhyResult {
-  const rows = selectRows(database, target);
+/**
+ * The turns that touched any of `targets` (one, or a relative path resolved against several folders), newest
+ * first. A canvas copy of a session turn (a mirror node) is folded into the turn it mirrors when that turn is
+ * among the hits: it is the same work, recorded twice.
+ */
+export function queryWhy(database: IndexDatabase, targets: readonly WhyTarget[], options: WhyOptions = {}): WhyResult {
+  const rows = targets.flatMap((target) => selectRows(database, target));
   const byTurnAndPath = new Map<string, Row>();
   for (const row of rows) {
-    const key = `${row.turnId}\u0000${row.path}`;
+    const key = `${row.turnKey}\u0000${row.path}`;
     const previous = byTurnAndPath.get(key);
     if (!previous || OP_STRENGTH.indexOf(row.op) > OP_STRENGTH.indexOf(previous.op)) byTurnAndPath.set(key, row);
   }
-  const all = [...byTurnAndPath.values()].sort(newestFirst);
+  const all = [...byTurnAndPath.values()]
+    .filter((row) => row.mirrors === null || !byTurnAndPath.has(`${row.mirrors}\u0000${row.path}`))
+    .sort(newestFirst);
   const acting = all.filter((row) => !READ_ONLY_OPS.has(row.op));
   const shown = options.includeRead || acting.length === 0 ? all : acting;
   const limit = options.limit ?? 50;
@@ -65,8 +72,8 @@ export function queryWhy(database: IndexDatabase, target: WhyTarget, options: Wh
 }
 
 /** True when anything at all touched the target (reads included): `weft why --check`. */
-export function hasWhyHistory(database: IndexDatabase, target: WhyTarget): boolean {
-  return selectRows(database, target, 1).length > 0;
+export function hasWhyHistory(database: IndexDatabase, targets: readonly WhyTarget[]): boolean {
+  return targets.some((target) => selectRows(database, target, 1).length > 0);
 }
 
 function selectRows(database: IndexDatabase, target: WhyTarget, limit = -1): Row[] {

@@ -13,6 +13,11 @@ export interface WhyTargetOptions {
   cwd: string;
   /** Bare names match anywhere instead of only inside the current git root. */
   all?: boolean;
+  /**
+   * More folders a relative path may be relative to, besides `cwd` (the app has no working directory of
+   * its own: it passes the canvas's and the sessions' working directories).
+   */
+  alsoRelativeTo?: readonly string[];
 }
 
 /**
@@ -33,6 +38,19 @@ export function resolveWhyTarget(input: string, options: WhyTargetOptions): WhyT
   if (text.includes('/') || text === '.' || text === '..')
     return { kind: 'path', path: trimSlash(resolve(options.cwd, text)) };
   return { kind: 'name', name: text, under: options.all ? null : findGitRoot(options.cwd) };
+}
+
+/**
+ * `resolveWhyTarget`, with a relative path resolved against `cwd` and each of `alsoRelativeTo`: one path
+ * target per distinct folder. Anything else is the single target `resolveWhyTarget` gives.
+ */
+export function resolveWhyTargets(input: string, options: WhyTargetOptions): WhyTarget[] {
+  const target = resolveWhyTarget(input, options);
+  const text = input.trim();
+  if (target.kind !== 'path' || isAbsolute(text) || !options.alsoRelativeTo?.length) return [target];
+  const paths = new Set([target.path]);
+  for (const folder of options.alsoRelativeTo) if (isAbsolute(folder)) paths.add(trimSlash(resolve(folder, text)));
+  return [...paths].map((path) => ({ kind: 'path', path }));
 }
 
 /** The nearest directory at or above `start` holding `.git` (a folder or a worktree file), or null. */

@@ -159,12 +159,23 @@ export class AtlasService {
     return sessions;
   }
 
-  async why(target: string, includeRead: boolean): Promise<AtlasWhyResponse> {
+  /**
+   * The turns that touched `target`. The server has no working directory of its own, so a relative path is
+   * resolved against the open canvas's working directory and every session's (like `weft why` run there).
+   */
+  async why(target: string, includeRead: boolean, workingDirectory: string | null = null): Promise<AtlasWhyResponse> {
     await this.refresh();
     const index = this.whyIndex();
     let result;
     try {
-      result = index.why(target, { cwd: this.options.home ?? homedir(), all: true, includeRead, limit: 100 });
+      const alsoRelativeTo = [...(workingDirectory ? [workingDirectory] : []), ...index.workingDirectories()];
+      result = index.why(target, {
+        cwd: this.options.home ?? homedir(),
+        all: true,
+        includeRead,
+        limit: 100,
+        alsoRelativeTo,
+      });
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'bad-target' || code === 'bad-query') throw new WeftError(code, (error as Error).message, 400);

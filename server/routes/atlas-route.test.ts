@@ -1,11 +1,19 @@
-import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SessionSchema } from '../../protocol/atlas-session.ts';
+import { SessionSchema, type Session } from '../../protocol/atlas-session.ts';
 import { AtlasSessionsResponseSchema, AtlasWhyResponseSchema } from '../../protocol/http-api.ts';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
 import { readStreamEvents } from '../../tests/support/sse-client.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import {
+  applyChange,
+  documentFromGraph,
+  emptyCanvasDocument,
+  graphFromDocument,
+  mirrorSourceFromTurn,
+} from '../../src/core/index.ts';
+import { canvasesDirectory } from '../../runtime/index/index.ts';
 import { closeAtlasService } from '../atlas/atlas-registry.ts';
 import {
   CLAUDE_SUBAGENT_RUN,
@@ -156,6 +164,69 @@ describe('GET /api/atlas/why', () => {
       status: 400,
       body: { error: { code: 'bad-target' } },
     });
+  });
+});
+
+describe('GET /api/atlas/why in the app, which has no working directory of its own', () => {
+  const hello = (runner: string) => `/tmp/realsessions/out/${runner}/basic-tools/repo/src/hello.ts`;
+  const why = async (query: string) => AtlasWhyResponseSchema.parse((await getJson(`/api/atlas/why?${query}`)).body);
+
+  it("resolves a repo-relative path against the sessions' working directories, as `weft why` run there does", async () => {
+    const result = await why(`target=${encodeURIComponent('src/hello.ts')}`);
+    const paths = new Set(result.hits.map((hit) => hit.path));
+    expect(paths).toEqual(new Set([hello('claude'), hello('codex'), hello('pi')]));
+    expect(result.hits.some((hit) => hit.runner === 'claude-code' && hit.op === 'write')).toBe(true);
+  });
+
+  it("resolves it against the canvas's working directory too, and refuses a relative one", async () => {
+    const cwd = '/tmp/realsessions/out/claude/basic-tools';
+    const result = await why(`target=${encodeURIComponent('repo/src/hello.ts')}&cwd=${encodeURIComponent(cwd)}`);
+    expect(result.hits.length).toBeGreaterThan(0);
+    expect(result.hits.every((hit) => hit.path === hello('claude'))).toBe(true);
+    expect(await getJson(`/api/atlas/why?target=repo/src/hello.ts&cwd=relative/folder`)).toMatchObject({
+      status: 400,
+      body: { error: { code: 'invalid-query' } },
+    });
+  });
+
+  it('lists a mirrored turn once: the canvas copy folds into the session turn it mirrors', async () => {
+    const target = '/tmp/realsessions/out/codex/multi-turn/repo/TODO.md';
+    const before = await why(`target=${encodeURIComponent(target)}`);
+    expect(before.hits.length).toBeGreaterThan(0);
+    expect(before.hits.every((hit) => hit.runner === 'codex')).toBe(true);
+
+    // A canvas record that mirrors every turn of that session, as "Mirror to a new canvas" writes it.
+    const { sessions } = (await getJson(`/api/atlas/sessions/${CODEX_MULTI_SESSION}?runner=codex`)).body as {
+      sessions: Session[];
+    };
+    const session = sessions[0]!;
+    let graph = graphFromDocument(
+      emptyCanvasDocument({ id: 'mirror-canvas', name: 'Codex TODO', workingDirectory: null, createdAt: 1 }),
+    );
+    let counter = 0;
+    for (const turn of session.turns) {
+      const applied = applyChange(
+        graph,
+        { type: 'add-node', node: { kind: 'mirror', source: mirrorSourceFromTurn(session, turn) } },
+        { now: 2, newId: () => `id-${(counter += 1)}` },
+      );
+      if (!applied.ok) throw applied.error;
+      graph = applied.value.graph;
+    }
+    mkdirSync(canvasesDirectory(fixtures.weftHome), { recursive: true });
+    writeFileSync(
+      join(canvasesDirectory(fixtures.weftHome), 'mirror-canvas.weft.json'),
+      JSON.stringify(documentFromGraph(graph)),
+    );
+
+    const after = await why(`target=${encodeURIComponent(target)}`);
+    expect(after.hits.map((hit) => `${hit.turnKey} ${hit.op}`)).toEqual(
+      before.hits.map((hit) => `${hit.turnKey} ${hit.op}`),
+    );
+    // Read-only turns fold the same way.
+    const withReads = await why(`target=${encodeURIComponent(target)}&includeRead=true`);
+    expect(withReads.hits.filter((hit) => hit.runner === 'canvas')).toEqual([]);
+    expect(new Set(withReads.hits.map((hit) => hit.turnKey)).size).toBe(withReads.hits.length);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import express, { type Router } from 'express';
 import { RunnerSchema } from '../../protocol/atlas-session.ts';
 import {
@@ -71,7 +72,10 @@ export function atlasRoute(context: ServerContext): Router {
     const target = queryString(request.query.target, 'target', 4096)?.trim() ?? '';
     if (target === '') throw new WeftError('bad-target', 'Give a path, file name, URL or arxiv:<id>.', 400);
     const includeRead = queryString(request.query.includeRead, 'includeRead', 10) === 'true';
-    response.json(await atlas().why(target, includeRead));
+    const cwd = queryString(request.query.cwd, 'cwd', 4096)?.trim() || null;
+    if (cwd !== null && !isAbsolute(cwd))
+      throw new WeftError('invalid-query', 'The cwd parameter must be an absolute folder path.', 400);
+    response.json(await atlas().why(target, includeRead, cwd));
   });
 
   router.get('/atlas/follows', async (_request, response) => {

@@ -2,6 +2,7 @@ import { useCallback, useRef, useState } from 'react';
 import { downloadText, safeFileName } from '../panels/download.ts';
 import { useWeft, useWeftStore } from './store-context.tsx';
 import { useEscape } from './use-escape.ts';
+import { useOutsidePress } from './use-outside-press.ts';
 
 type Pending = { kind: 'rename'; value: string } | { kind: 'new'; value: string } | { kind: 'delete' } | null;
 
@@ -16,6 +17,11 @@ export function CanvasSwitcher() {
     pending !== null,
     useCallback(() => setPending(null), []),
   );
+  // The ⋯ menu closes like any popup menu: Escape, or a press anywhere outside the switcher.
+  const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const switcher = useRef<HTMLDivElement>(null);
+  useEscape(menuOpen, closeMenu);
+  useOutsidePress(menuOpen, switcher, closeMenu);
   const fileInput = useRef<HTMLInputElement>(null);
   const state = store.getState();
 
@@ -52,7 +58,7 @@ export function CanvasSwitcher() {
   );
 
   return (
-    <div className="canvas-switcher">
+    <div className="canvas-switcher" ref={switcher}>
       <select
         className="select"
         data-testid="canvas-select"
@@ -69,6 +75,7 @@ export function CanvasSwitcher() {
         className="button ghost"
         data-testid="canvas-menu"
         aria-haspopup="menu"
+        aria-expanded={menuOpen}
         onClick={() => setMenuOpen(!menuOpen)}
       >
         ⋯

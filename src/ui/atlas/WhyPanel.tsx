@@ -26,7 +26,7 @@ export function WhyPanel() {
           className="atlas-toolbar"
           onSubmit={(event) => {
             event.preventDefault();
-            if (draft.trim()) void askWhy(draft.trim());
+            if (draft.trim()) void askWhy(draft.trim(), store.getState().graph?.canvas.workingDirectory ?? null);
           }}
         >
           <input

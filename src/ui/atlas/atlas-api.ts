@@ -48,11 +48,12 @@ export const atlasApi = {
       AtlasSessionResponseSchema,
     );
   },
-  why(target: string, includeRead = false): Promise<AtlasWhyResponse> {
-    return call(
-      `/api/atlas/why?target=${encodeURIComponent(target)}${includeRead ? '&includeRead=true' : ''}`,
-      AtlasWhyResponseSchema,
-    );
+  /** `workingDirectory`: the open canvas's, which a relative target may be relative to. */
+  why(target: string, includeRead = false, workingDirectory: string | null = null): Promise<AtlasWhyResponse> {
+    const parameters = new URLSearchParams({ target });
+    if (includeRead) parameters.set('includeRead', 'true');
+    if (workingDirectory) parameters.set('cwd', workingDirectory);
+    return call(`/api/atlas/why?${parameters.toString()}`, AtlasWhyResponseSchema);
   },
   follows(): Promise<AtlasFollowsResponse> {
     return call('/api/atlas/follows', AtlasFollowsResponseSchema);

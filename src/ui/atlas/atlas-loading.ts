@@ -21,15 +21,26 @@ export async function loadSessions(): Promise<void> {
 let whyGeneration = 0;
 
 /**
- * Asks the why index which turns touched a path, URL or paper (read-only turns as the toggle says).
+ * Asks the why index which turns touched a path, URL or paper (read-only turns as the toggle says). A relative
+ * path is resolved on the server against `workingDirectory` (the open canvas's; the last one given when left
+ * out) and the sessions' working directories.
  * Only the latest question's answer or error lands: an older, slower one is dropped.
  */
-export async function askWhy(target: string): Promise<void> {
+export async function askWhy(
+  target: string,
+  workingDirectory: string | null = atlasStore.getState().whyWorkingDirectory,
+): Promise<void> {
   const current = ++whyGeneration;
   const includeRead = atlasStore.getState().whyIncludeRead;
-  atlasStore.setState({ open: 'why', whyTarget: target, whyLoading: true, whyError: null });
+  atlasStore.setState({
+    open: 'why',
+    whyTarget: target,
+    whyWorkingDirectory: workingDirectory,
+    whyLoading: true,
+    whyError: null,
+  });
   try {
-    const whyResult = await atlasApi.why(target, includeRead);
+    const whyResult = await atlasApi.why(target, includeRead, workingDirectory);
     if (current === whyGeneration) atlasStore.setState({ whyResult, whyLoading: false });
   } catch (error) {
     const { code, message } = describeError(error);

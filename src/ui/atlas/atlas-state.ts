@@ -20,6 +20,8 @@ export interface AtlasState {
   whyResult: AtlasWhyResponse | null;
   whyLoading: boolean;
   whyError: string | null;
+  /** The open canvas's working directory when the question was asked (a relative path may be relative to it). */
+  whyWorkingDirectory: string | null;
   /** Show read-only turns too (off by default, like `weft why`: reads show only when nothing else touched it). */
   whyIncludeRead: boolean;
 }
@@ -43,6 +45,7 @@ export function createAtlasStore(): AtlasStore {
     whyResult: null,
     whyLoading: false,
     whyError: null,
+    whyWorkingDirectory: null,
     whyIncludeRead: false,
   }));
 }

@@ -62,10 +62,12 @@ export function CanvasMinimap() {
 
   useEffect(() => {
     const context = canvas.current?.getContext('2d');
-    if (!context || !layout || !records) return;
+    if (!context) return;
     const ratio = window.devicePixelRatio || 1;
     context.setTransform(ratio, 0, 0, ratio, 0, 0);
+    // Cleared before anything else: an empty canvas has no layout, and must not keep the last one's drawing.
     context.clearRect(0, 0, WIDTH, HEIGHT);
+    if (!layout || !records) return;
     const toX = (value: number) => layout.offsetX + (value - layout.minX) * layout.scale;
     const toY = (value: number) => layout.offsetY + (value - layout.minY) * layout.scale;
     for (const node of records.values()) {

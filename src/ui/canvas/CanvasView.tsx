@@ -7,6 +7,8 @@ import {
   ReactFlowProvider,
   applyNodeChanges,
   useReactFlow,
+  useStore,
+  useStoreApi,
   type Connection,
   type EdgeChange,
   type NodeChange,
@@ -19,11 +21,10 @@ import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { CanvasMinimap } from './CanvasMinimap.tsx';
 import { CanvasSearch } from './CanvasSearch.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
+import { canvasBounds, fittedViewport } from './fit-canvas.ts';
 import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
 
-// Room at the top for the toolbar and frame labels.
-const FIT_PADDING = { top: '88px', left: '40px', right: '40px', bottom: '40px' } as const;
 const LARGE_CANVAS = 300;
 const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
 
@@ -75,30 +76,50 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     [wires, selectedEdgeId],
   );
 
-  // Fit the view once per opened canvas. includeHiddenNodes: cards never rendered (culled) have
-  // no measured size yet; their estimated size still counts.
+  // Fits every card, drawn or not, from the records (see fit-canvas.ts for why not React Flow's fitView).
+  const flowStore = useStoreApi<FlowNode, FlowEdge>();
+  const fitAll = useCallback(
+    (duration: number) => {
+      const { width, height, minZoom } = flowStore.getState();
+      const bounds = canvasBounds(store.getState().graph?.nodes.values() ?? [], (nodeId) => {
+        return flow.getInternalNode(nodeId)?.measured;
+      });
+      const viewport = fittedViewport(bounds, { width, height, minZoom });
+      if (viewport) void flow.setViewport(viewport, { duration });
+    },
+    [flow, flowStore, store],
+  );
+
+  // Once per opened canvas, as soon as the pane has a size: the new canvas's cards, never the old pan and zoom.
+  const paneWidth = useStore((state) => state.width);
+  const paneHeight = useStore((state) => state.height);
   const fittedFor = useRef<string | null>(null);
+  const resetFor = useRef<string | null>(null);
   useEffect(() => {
-    if (canvasId && nodes.length > 0 && (records?.size ?? 0) > 0 && fittedFor.current !== canvasId) {
-      fittedFor.current = canvasId;
-      // A large canvas opens on its newest node at a readable zoom, not as 2,000 specks.
-      if (nodes.length > LARGE_CANVAS) {
-        const newest = [...(records?.values() ?? [])].reduce((latest, node) =>
-          node.createdAt >= latest.createdAt ? node : latest,
-        );
-        requestAnimationFrame(
-          () =>
-            void flow.setCenter(newest.position.x + CARD.width / 2, newest.position.y + CARD.height / 2, { zoom: 0.8 }),
-        );
-      } else {
-        requestAnimationFrame(() => void flow.fitView({ padding: FIT_PADDING, maxZoom: 1, includeHiddenNodes: true }));
-      }
+    if (!canvasId || !records || fittedFor.current === canvasId || paneWidth <= 0 || paneHeight <= 0) return;
+    if (records.size === 0) {
+      // An empty canvas starts at the origin at full size; its first card is fitted when it comes.
+      if (resetFor.current !== canvasId) requestAnimationFrame(() => void flow.setViewport({ x: 0, y: 0, zoom: 1 }));
+      resetFor.current = canvasId;
+      return;
     }
-  }, [canvasId, nodes.length, flow, records]);
+    fittedFor.current = canvasId;
+    if (records.size > LARGE_CANVAS) {
+      // A large canvas opens on its newest node at a readable zoom, not as 2,000 specks.
+      const newest = [...records.values()].reduce((latest, node) =>
+        node.createdAt >= latest.createdAt ? node : latest,
+      );
+      requestAnimationFrame(
+        () =>
+          void flow.setCenter(newest.position.x + CARD.width / 2, newest.position.y + CARD.height / 2, { zoom: 0.8 }),
+      );
+    } else {
+      requestAnimationFrame(() => fitAll(0));
+    }
+  }, [canvasId, records, paneWidth, paneHeight, flow, fitAll]);
 
   useEffect(() => {
-    canvasBridge.fitView = () =>
-      void flow.fitView({ padding: FIT_PADDING, duration: 200, maxZoom: 1, includeHiddenNodes: true });
+    canvasBridge.fitView = () => fitAll(200);
     canvasBridge.centerOn = (nodeId) => {
       const node = flow.getNode(nodeId);
       if (node)
@@ -138,7 +159,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       return freeSpot(flow.getNodes(), { x: Math.round(centre.x - 150), y: Math.round(centre.y - 60) });
     };
     canvasBridge.openMaterialDialog = onOpenMaterial;
-  }, [flow, store, onOpenMaterial]);
+  }, [flow, store, onOpenMaterial, fitAll]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<FlowNode>[]) => {
