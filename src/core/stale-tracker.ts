@@ -1,5 +1,6 @@
 import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import { fingerprintSession, upstreamFingerprint, type FingerprintSession } from './fingerprint.ts';
+import { jsHashPort, type HashPort } from './hash-port.ts';
 import { nodesUsingAttachments, type Graph } from './graph.ts';
 import { isLive } from './live.ts';
 import { currentAnswer } from './node-text.ts';
@@ -33,10 +34,10 @@ function check(
 }
 
 /** Recomputes staleness for every node: the reference the incremental tracker must equal. */
-export function computeStaleFull(graph: Graph): StaleState {
+export function computeStaleFull(graph: Graph, hash: HashPort = jsHashPort): StaleState {
   const stale = new Set<string>();
   const fingerprints = new Map<string, string>();
-  const session = fingerprintSession();
+  const session = fingerprintSession(hash);
   for (const id of graph.nodes.keys()) check(graph, id, session, stale, fingerprints);
   return { stale, fingerprints };
 }
@@ -51,8 +52,11 @@ export class StaleTracker implements StaleState {
   private readonly staleIds: Set<string>;
   private readonly fingerprintById: Map<string, string>;
 
-  constructor(graph: Graph) {
-    const full = computeStaleFull(graph);
+  constructor(
+    graph: Graph,
+    private readonly hash: HashPort = jsHashPort,
+  ) {
+    const full = computeStaleFull(graph, hash);
     this.current = graph;
     this.staleIds = full.stale as Set<string>;
     this.fingerprintById = full.fingerprints as Map<string, string>;
@@ -88,7 +92,7 @@ export class StaleTracker implements StaleState {
       [...seeds].filter((id) => graph.nodes.has(id)),
     ))
       affected.add(id);
-    const session = fingerprintSession();
+    const session = fingerprintSession(this.hash);
     for (const id of affected) {
       this.staleIds.delete(id);
       this.fingerprintById.delete(id);
