@@ -44,12 +44,16 @@ export function runQuick(script: string, timeoutMs: number): Promise<QuickRun> {
     cwd: repoRoot,
     env: { ...process.env, WEFT_BENCH_QUICK: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group, so a timeout ends the benchmark's children (tsx, servers, Chromium) with it.
+    detached: true,
   });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  const timer = setTimeout(() => child.kill('SIGTERM'), timeoutMs);
+  const timer = setTimeout(() => {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+  }, timeoutMs);
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('close', (exitCode) => {
