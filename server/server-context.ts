@@ -5,6 +5,7 @@ import type { SettingsStore } from '../runtime/fs/settings-store.ts';
 import type { DecisionJudge } from '../runtime/models/decision-judge.ts';
 import type { ModelRegistry } from '../runtime/models/model-registry.ts';
 import type { UrlSnapshotOptions } from '../runtime/materials/url-snapshot.ts';
+import type { HashPort } from '../src/core/hash-port.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Logger } from './logger.ts';
 
@@ -20,6 +21,8 @@ export interface ServerContext {
   backup: CanvasBackup;
   judge: DecisionJudge;
   hub: EventHub;
+  /** SHA-256 for request hashes and image checks (OpenSSL's `nodeHashPort` unless a test injects another). */
+  hash: HashPort;
   urlSnapshot: Pick<UrlSnapshotOptions, 'allowLoopbackTargets' | 'maxBytes' | 'timeoutMs'>;
   /** Current key values (refreshed on settings change) for scrubbing messages. */
   secretValues: () => readonly string[];

@@ -19,6 +19,8 @@ import { closeAtlasService } from './atlas/atlas-registry.ts';
 import { createApp } from './create-app.ts';
 import { EventHub } from './event-hub.ts';
 import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
+import type { HashPort } from '../src/core/hash-port.ts';
+import { nodeHashPort } from '../runtime/hash/node-hash-port.ts';
 import type { ServerContext } from './server-context.ts';
 
 export interface StartServerOptions {
@@ -45,6 +47,8 @@ export interface StartServerOptions {
   apiRoutes?: readonly ((context: ServerContext) => Router)[];
   /** Seals stored keys at rest (the desktop shell passes Electron's safeStorage). */
   secretsCipher?: SecretsCipher;
+  /** SHA-256 port; default OpenSSL through `node:crypto` (images of up to 32 MiB are hashed per request). */
+  hash?: HashPort;
 }
 
 export interface RunningServer {
@@ -124,6 +128,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     }),
     judge,
     hub: new EventHub(),
+    hash: options.hash ?? nodeHashPort,
     urlSnapshot: { allowLoopbackTargets: options.allowLoopbackTargets ?? false },
     secretValues: () => secretValues,
     refreshSecrets,

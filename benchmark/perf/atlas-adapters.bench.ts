@@ -2,7 +2,7 @@
  * Atlas read performance, printed as `name: value unit` lines (figures go to benchmark/perf/README.md,
  * "## Atlas adapters"). Builds a corpus from the fixture sessions (copied `WEFT_ATLAS_COPIES` times,
  * default 40) in a temporary folder, then times listing, a full read, a resume after an append, and
- * reports the saved-state size. Run: `npm run bench:atlas-adapters`.
+ * reports the saved-state size. Run: `npm run bench:atlas-adapters` (`WEFT_BENCH_QUICK=1`: one copy).
  */
 import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
@@ -11,8 +11,9 @@ import { fileURLToPath } from 'node:url';
 import { Fence } from '../../runtime/atlas/fence.ts';
 import { listSessionFiles } from '../../runtime/atlas/list-session-files.ts';
 import { readSessionFile, type ReadSessionResult } from '../../runtime/atlas/read-session-file.ts';
+import { announceQuickMode, scale } from './quick-mode.ts';
 
-const copies = Number(process.env['WEFT_ATLAS_COPIES'] ?? '40');
+const copies = Number(process.env['WEFT_ATLAS_COPIES'] ?? scale('40', '1'));
 const fixtures = process.env['WEFT_FIXTURES'] ?? fileURLToPath(new URL('../../tests/fixtures', import.meta.url));
 
 function print(name: string, value: number, unit: string, digits = 1): void {
@@ -20,6 +21,7 @@ function print(name: string, value: number, unit: string, digits = 1): void {
 }
 
 async function main(): Promise<void> {
+  announceQuickMode();
   const base = mkdtempSync(path.join(tmpdir(), 'atlas-measure-'));
   try {
     const sources = (
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
     appendFileSync(largest.path, `${text.slice(-10).join('\n')}\n`);
     const resumeTimes: number[] = [];
     const fullTimes: number[] = [];
-    for (let round = 0; round < 5; round += 1) {
+    for (let round = 0; round < scale(5, 2); round += 1) {
       started = performance.now();
       await readSessionFile(largest.path, {
         fence,

@@ -6,38 +6,32 @@
  *   in the store and the canvas drawn (median of 3).
  * - live_append_latency_ms: a followed session's file gets a new turn appended → the node is on the canvas
  *   (median of 5).
+ * `WEFT_BENCH_QUICK=1`: 100 sessions, a 100-turn mirror, one round each (same figure names), seconds.
+ * Page code is passed as functions (the app's Content-Security-Policy refuses evaluating strings) and holds no
+ * named inner functions (tsx would wrap them in a `__name` helper the page does not have).
  */
-import { spawnSync } from 'node:child_process';
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { closeAtlasService } from '../../server/atlas/atlas-registry.ts';
 import { startServer } from '../../server/start-server.ts';
+import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/browser.ts';
+import { announceQuickMode, scale } from './quick-mode.ts';
 
-const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 10_000);
-const TURNS = Number(process.env.BENCH_TURNS ?? 5_000);
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+const SESSIONS = Number(process.env.BENCH_SESSIONS ?? scale(10_000, 100));
+const TURNS = Number(process.env.BENCH_TURNS ?? scale(5_000, 100));
+
+/** What the page code reads: the app's store, exposed on `window.weft` for tests and benchmarks. */
+interface StoreState {
+  activeCanvasId: string | null;
+  graph: {
+    nodes: Map<string, { kind: string; question: string }>;
+    ledgers: { sessionId: string; following: boolean }[];
+  } | null;
+  toasts: unknown;
+}
+type WeftWindow = Window & { weft: { store: { getState(): StoreState } }; __phases?: Record<string, number> };
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -45,33 +39,14 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function newestMtime(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const full = join(folder, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuilt(): void {
-  const index = join(repoRoot, 'dist/ui/index.html');
-  const sources = Math.max(...['src/ui', 'src/core', 'protocol'].map((folder) => newestMtime(join(repoRoot, folder))));
-  if (existsSync(index) && statSync(index).mtimeMs > sources) return;
-  const build = spawnSync(
-    process.execPath,
-    [join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: repoRoot, stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('vite build failed');
-}
-
 /** pi session lines: a header, then a user line and an assistant line (with one edit tool call) per turn. */
 function piSession(id: string, cwd: string, turns: number, start: number, label = 'Turn'): string {
   const lines = [JSON.stringify({ type: 'session', version: 3, id, timestamp: new Date(start).toISOString(), cwd })];
   let parent: string | null = null;
-  for (let turn = 0; turn < turns; turn += 1)
-    (lines.push(...piTurn(turn, parent, start + turn * 2000, label)), (parent = `a${turn}`));
+  for (let turn = 0; turn < turns; turn += 1) {
+    lines.push(...piTurn(turn, parent, start + turn * 2000, label));
+    parent = `a${turn}`;
+  }
   return `${lines.join('\n')}\n`;
 }
 
@@ -111,6 +86,7 @@ function piTurn(turn: number, parent: string | null, at: number, label = 'Turn')
 }
 
 async function main(): Promise<void> {
+  announceQuickMode();
   ensureBuilt();
   const directory = mkdtempSync(join(tmpdir(), 'weft-atlas-bench-'));
   const manyRoot = join(directory, 'many');
@@ -154,7 +130,7 @@ async function main(): Promise<void> {
       ...init,
       headers: { authorization: `Bearer ${server.token}`, ...(init.headers as Record<string, string> | undefined) },
     });
-  console.log(`cores: ${availableParallelism()}`);
+  console.log(`cores: ${availableParallelism()} cores`);
   if (process.env.BENCH_PROFILE)
     server.context.hub.subscribe((event) => {
       if (event.type !== 'canvas-changed') console.log('hub', Math.round(performance.now()), JSON.stringify(event));
@@ -165,19 +141,17 @@ async function main(): Promise<void> {
     const first = (await (await api('/api/atlas/sessions')).json()) as { total: number };
     console.log(`index_first_build_ms: ${(performance.now() - before).toFixed(0)} ms (${first.total} sessions)`);
     const listings: number[] = [];
-    for (let round = 0; round < 7; round += 1) {
+    for (let round = 0; round < scale(7, 2); round += 1) {
       before = performance.now();
       const body = (await (await api('/api/atlas/sessions?sort=recent')).json()) as { total: number };
       listings.push(performance.now() - before);
       if (body.total !== SESSIONS + 2) throw new Error(`expected ${SESSIONS + 2} sessions, got ${body.total}`);
     }
-    console.log(`list_${SESSIONS}_sessions_ms: ${median(listings).toFixed(0)} ms`);
+    // Figure names keep the full run's scale; the scale of this run is printed beside them.
+    console.log(`sessions_listed: ${SESSIONS + 2} sessions`);
+    console.log(`list_10000_sessions_ms: ${median(listings).toFixed(0)} ms`);
 
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    const browser = await launchChromium();
     const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
     page.on('pageerror', (error) => console.log('pageerror', error.message.slice(0, 500)));
     page.on('console', (message) => {
@@ -203,7 +177,7 @@ async function main(): Promise<void> {
       await profile.send('Profiler.start');
     }
     const mirrors: number[] = [];
-    for (let round = 0; round < Number(process.env.BENCH_MIRROR_ROUNDS ?? 3); round += 1) {
+    for (let round = 0; round < Number(process.env.BENCH_MIRROR_ROUNDS ?? scale(3, 1)); round += 1) {
       await page.getByTestId('tab-atlas').click();
       await page.getByTestId('atlas-search').fill('/work/big');
       await page.locator(`[data-testid="atlas-session"][data-session-id="${bigId}"]`).click({ timeout: 60_000 });
@@ -211,37 +185,46 @@ async function main(): Promise<void> {
         .locator(`[data-testid="session-detail"][data-session-id="${bigId}"] [data-testid="session-turn"]`)
         .first()
         .waitFor({ timeout: 60_000 });
-      // A string, so the bundler's helpers never leak into the page.
-      const elapsed = (await page.evaluate(`(async () => {
-        const store = window.weft.store;
+      const elapsed = await page.evaluate(async (turns) => {
+        const store = (window as WeftWindow).weft.store;
         const before = store.getState().activeCanvasId;
         const started = performance.now();
-        document.querySelector('[data-testid="mirror-new"]').click();
-        const phases = {};
-        await new Promise((resolve, reject) => {
-          function check() {
-            const state = store.getState();
-            if (state.activeCanvasId !== before && !phases.canvas) phases.canvas = performance.now() - started;
-            if ((state.graph ? state.graph.nodes.size : 0) >= ${TURNS} && !phases.nodes) phases.nodes = performance.now() - started;
-            const drawn = document.querySelectorAll('.react-flow__node[data-id]').length > 0;
-            if (state.activeCanvasId !== before && (state.graph ? state.graph.nodes.size : 0) >= ${TURNS} && drawn) resolve(null);
-            else if (performance.now() - started > 120000) reject(new Error('mirror did not finish: ' + JSON.stringify({ canvas: state.activeCanvasId !== before, nodes: state.graph ? state.graph.nodes.size : 0, drawn, toasts: state.toasts })));
-            else requestAnimationFrame(check);
-          }
-          check();
-        });
-        await new Promise((resolve) => requestAnimationFrame(() => resolve(null)));
-        window.__phases = phases;
+        (document.querySelector('[data-testid="mirror-new"]') as HTMLElement).click();
+        const phases: Record<string, number> = {};
+        for (;;) {
+          const state = store.getState();
+          const nodes = state.graph ? state.graph.nodes.size : 0;
+          if (state.activeCanvasId !== before && !phases.canvas) phases.canvas = performance.now() - started;
+          if (nodes >= turns && !phases.nodes) phases.nodes = performance.now() - started;
+          const drawn = document.querySelectorAll('.react-flow__node[data-id]').length > 0;
+          if (state.activeCanvasId !== before && nodes >= turns && drawn) break;
+          if (performance.now() - started > 120_000)
+            throw new Error(
+              `mirror did not finish: ${JSON.stringify({ canvas: state.activeCanvasId !== before, nodes, drawn, toasts: state.toasts })}`,
+            );
+          await new Promise((resolve) => requestAnimationFrame(resolve));
+        }
+        await new Promise((resolve) => requestAnimationFrame(resolve));
+        (window as WeftWindow).__phases = phases;
         return performance.now() - started;
-      })()`)) as number;
+      }, TURNS);
       if (process.env.BENCH_PROFILE) {
-        console.log('phases', JSON.stringify(await page.evaluate('window.__phases')));
+        console.log('phases', JSON.stringify(await page.evaluate(() => (window as WeftWindow).__phases)));
         console.log(
           'marks',
           JSON.stringify(
-            await page.evaluate(
-              `(() => { const marks = performance.getEntriesByType('mark').filter((entry) => entry.name.startsWith('weft-mirror:')); const first = marks.find((entry) => entry.name === 'weft-mirror:start'); const out = marks.map((entry) => [entry.name.slice(12), Math.round(entry.startTime - first.startTime)]); performance.clearMarks(); return out; })()`,
-            ),
+            await page.evaluate(() => {
+              const marks = performance
+                .getEntriesByType('mark')
+                .filter((entry) => entry.name.startsWith('weft-mirror:'));
+              const first = marks.find((entry) => entry.name === 'weft-mirror:start');
+              const out = marks.map((entry) => [
+                entry.name.slice(12),
+                Math.round(entry.startTime - (first?.startTime ?? 0)),
+              ]);
+              performance.clearMarks();
+              return out;
+            }),
           ),
         );
       }
@@ -265,8 +248,9 @@ async function main(): Promise<void> {
       for (const [name, ms] of [...byName].sort((a, b) => b[1] - a[1]).slice(0, 40))
         console.log(`  ${ms.toFixed(0).padStart(6)} ms  ${name}`);
     }
+    console.log(`mirror_turns: ${TURNS} turns`);
     console.log(
-      `mirror_${TURNS}_turns_ms: ${median(mirrors).toFixed(0)} ms (runs: ${mirrors.map((value) => value.toFixed(0)).join(', ')})`,
+      `mirror_5000_turns_ms: ${median(mirrors).toFixed(0)} ms (runs: ${mirrors.map((value) => value.toFixed(0)).join(', ')})`,
     );
 
     // Live follow: mirror the 20-turn session with "Follow live", then append turns to its file.
@@ -278,8 +262,11 @@ async function main(): Promise<void> {
     await detail.getByTestId('follow-live').check();
     await detail.getByTestId('mirror-new').click();
     await page.waitForFunction(
-      `(window.weft.store.getState().graph?.ledgers ?? []).some((ledger) => ledger.sessionId === ${JSON.stringify(liveId)} && ledger.following)`,
-      undefined,
+      (sessionId) =>
+        ((window as WeftWindow).weft.store.getState().graph?.ledgers ?? []).some(
+          (ledger) => ledger.sessionId === sessionId && ledger.following,
+        ),
+      liveId,
       { timeout: 30_000 },
     );
     // The server is watching the file once the follow list has it.
@@ -289,7 +276,7 @@ async function main(): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const latencies: number[] = [];
-    for (let round = 0; round < 5; round += 1) {
+    for (let round = 0; round < scale(5, 2); round += 1) {
       const turn = 20 + round;
       const text = `Live turn ${turn}: tidy up`;
       const started = performance.now();
@@ -298,15 +285,18 @@ async function main(): Promise<void> {
           'append',
           Math.round(started),
           JSON.stringify(await (await api('/api/atlas/follows')).json()),
-          JSON.stringify(await page.evaluate('window.weft.store.getState().toasts')),
+          JSON.stringify(await page.evaluate(() => (window as WeftWindow).weft.store.getState().toasts)),
         );
       appendFileSync(
         liveFile,
         `${piTurn(turn, `a${turn - 1}`, start + 5_000 + turn * 2000, 'Live turn').join('\n')}\n`,
       );
       await page.waitForFunction(
-        `[...(window.weft.store.getState().graph?.nodes.values() ?? [])].some((node) => node.kind === 'mirror' && node.question.startsWith(${JSON.stringify(text)}))`,
-        undefined,
+        (opening) =>
+          [...((window as WeftWindow).weft.store.getState().graph?.nodes.values() ?? [])].some(
+            (node) => node.kind === 'mirror' && node.question.startsWith(opening),
+          ),
+        text,
         { timeout: 15_000, polling: 'raf' },
       );
       latencies.push(performance.now() - started);
@@ -317,7 +307,7 @@ async function main(): Promise<void> {
     );
     await browser.close();
   } finally {
-    console.log(`load_average: ${loadavg()[0]!.toFixed(1)}`);
+    console.log(`load_average: ${loadavg()[0]!.toFixed(1)} processes`);
     await closeAtlasService(server.context);
     await server.close();
     rmSync(directory, { recursive: true, force: true });

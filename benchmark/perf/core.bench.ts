@@ -1,6 +1,8 @@
 /**
  * Core performance figures (see README.md, "## Core"). Prints one `name: value unit` per line.
- * Run with `npm run bench:core`.
+ * Run with `npm run bench:core` (`WEFT_BENCH_QUICK=1` for a seconds-long run at a small scale).
+ * Compile, staleness and `sha256_canonical_*` go through the JavaScript hash port the renderer uses;
+ * `*_node_*` figures through the OpenSSL port of the Node surfaces.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
@@ -13,8 +15,11 @@ import {
   StaleTracker,
   type Graph,
 } from '../../src/core/index.ts';
+import { jsHashPort, type HashPort } from '../../src/core/hash-port.ts';
 import { canonicalJson } from '../../src/core/hashing.ts';
+import { nodeHashPort } from '../../runtime/hash/node-hash-port.ts';
 import { deepChainCanvas, prose, seededRandom, threadsCanvas, wideUpstreamCanvas } from './core-canvas.ts';
+import { announceQuickMode, scale } from './quick-mode.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -70,7 +75,7 @@ function evictCaches(): void {
   }
 }
 
-function benchCompile(upstream: number, runs: number): { wall: number; cpu: number } {
+function benchCompile(upstream: number, runs: number, label: number): { wall: number; cpu: number } {
   const { document, targetId } = wideUpstreamCanvas(upstream);
   const graph = graphFromDocument(document);
   const cold = time(() => compile(graph, targetId));
@@ -90,27 +95,28 @@ function benchCompile(upstream: number, runs: number): { wall: number; cpu: numb
   for (let run = 0; run < runs; run += 1) warm.push(time(() => compile(graph, targetId)));
   cpuMedian();
   const figure = median(samples);
-  print(`compile_${upstream}_upstream_ms`, figure, 'ms');
-  print(`compile_${upstream}_upstream_cpu_ms`, cpu, 'ms');
-  print(`compile_${upstream}_upstream_warm_ms`, median(warm), 'ms');
-  print(`compile_${upstream}_upstream_cold_ms`, cold, 'ms');
+  print(`compile_${label}_upstream_ms`, figure, 'ms');
+  print(`compile_${label}_upstream_cpu_ms`, cpu, 'ms');
+  print(`compile_${label}_upstream_warm_ms`, median(warm), 'ms');
+  print(`compile_${label}_upstream_cold_ms`, cold, 'ms');
   if (bytes === 0) throw new Error('compile produced nothing');
   return { wall: figure, cpu };
 }
 
-function benchStaleFull(total: number, runs: number): number {
+/** Figure names keep the full run's scale (`label`) in quick mode too, so one list of names covers both. */
+function benchStaleFull(total: number, runs: number, label: string): number {
   const graph = settle(threadsCanvas(total).document);
   computeStaleFull(graph); // warm the per-node digest cache once, as a running app has
   cpuSamples = [];
   const samples: number[] = [];
   for (let run = 0; run < runs; run += 1) samples.push(time(() => computeStaleFull(graph)));
   const figure = median(samples);
-  print(`stale_full_${total / 1000}k_ms`, figure, 'ms');
-  print(`stale_full_${total / 1000}k_cpu_ms`, cpuMedian(), 'ms');
+  print(`stale_full_${label}_ms`, figure, 'ms');
+  print(`stale_full_${label}_cpu_ms`, cpuMedian(), 'ms');
   return figure;
 }
 
-function benchIncremental(total: number, runs: number): void {
+function benchIncremental(total: number, runs: number, label: string): void {
   const { document, editId } = threadsCanvas(total);
   let graph = settle(document);
   const tracker = new StaleTracker(graph);
@@ -140,48 +146,63 @@ function benchIncremental(total: number, runs: number): void {
     if (staleCount !== 51)
       throw new Error(`expected 51 stale answers (50 descendants + the edited node), found ${staleCount}`);
   }
-  const full = median(Array.from({ length: 5 }, () => time(() => computeStaleFull(graph))));
+  const full = median(Array.from({ length: scale(5, 1) }, () => time(() => computeStaleFull(graph))));
   const figure = median(incremental);
-  print(`stale_incremental_${total / 1000}k_ms`, figure, 'ms', 3);
-  print(`stale_incremental_${total / 1000}k_cpu_ms`, median(incrementalCpu), 'ms', 3);
-  print(`apply_change_${total / 1000}k_ms`, median(applying), 'ms', 3);
-  print(`stale_full_${total / 1000}k_ms`, full, 'ms');
+  print(`stale_incremental_${label}_ms`, figure, 'ms', 3);
+  print(`stale_incremental_${label}_cpu_ms`, median(incrementalCpu), 'ms', 3);
+  print(`apply_change_${label}_ms`, median(applying), 'ms', 3);
+  print(`stale_full_${label}_ms`, full, 'ms');
   print('stale_full_over_incremental_ratio', full / figure, 'x', 1);
 }
 
-function benchHashing(): void {
+/** MB/s of `run` over `megabytes`: wall-clock median, then the CPU median of the same runs. */
+function throughput(name: string, megabytes: number, runs: number, run: () => void): void {
+  run();
+  cpuSamples = [];
+  const samples = Array.from({ length: runs }, () => time(run));
+  print(`${name}_MBps`, megabytes / (median(samples) / 1000), 'MB/s', 1);
+  print(`${name}_cpu_MBps`, megabytes / (cpuMedian() / 1000), 'MB/s', 1);
+}
+
+function benchHashing(records: number, runs: number): void {
   const random = seededRandom(3);
-  const value = Array.from({ length: 4000 }, (_, index) => ({
+  const value = Array.from({ length: records }, (_, index) => ({
     id: `n${index}`,
     at: index,
     text: prose(random, 1024, 2048),
     tags: { kind: 'question', depth: index % 7 },
   }));
-  const megabytes = canonicalJson(value).length / 1e6;
-  hashCanonical(value);
-  cpuSamples = [];
-  const samples = Array.from({ length: 9 }, () => time(() => hashCanonical(value)));
-  print('sha256_canonical_MBps', megabytes / (median(samples) / 1000), 'MB/s', 1);
-  print('sha256_canonical_cpu_MBps', megabytes / (cpuMedian() / 1000), 'MB/s', 1);
+  const text = canonicalJson(value);
+  const bytes = new TextEncoder().encode(text);
+  const megabytes = bytes.length / 1e6;
+  const ports: [string, HashPort][] = [
+    ['js', jsHashPort],
+    ['node', nodeHashPort],
+  ];
+  // Raw bytes through each port, then canonical JSON + hash (the renderer's figure keeps its old name).
+  for (const [name, port] of ports) throughput(`sha256_${name}`, megabytes, runs, () => port.sha256Hex(bytes));
+  throughput('sha256_canonical', megabytes, runs, () => hashCanonical(value));
+  throughput('hash_canonical_node', megabytes, runs, () => hashCanonical(value, nodeHashPort));
 }
 
+announceQuickMode();
 print('load_average_1m', loadavg()[0]!, 'processes');
 print('cores', availableParallelism(), 'cores', 0);
-const thousand = benchCompile(1000, 60);
-const fourThousand = benchCompile(4000, 30);
+const thousand = benchCompile(scale(1000, 100), scale(60, 3), 1000);
+const fourThousand = benchCompile(scale(4000, 400), scale(30, 3), 4000);
 print('compile_4000_over_1000_ratio', fourThousand.wall / thousand.wall, 'x');
 print('compile_4000_over_1000_cpu_ratio', fourThousand.cpu / thousand.cpu, 'x');
-benchStaleFull(5000, 5);
-benchIncremental(20000, 20);
-benchHashing();
+benchStaleFull(scale(5000, 500), scale(5, 2), '5k');
+benchIncremental(scale(20000, 1000), scale(20, 3), '20k');
+benchHashing(scale(4000, 200), scale(9, 3));
 // Informational, no target: every fingerprint reads all of its ancestors, so one deep chain is
 // quadratic (n(n-1)/2 part digests hashed for a full recompute).
 {
-  const graph = settle(deepChainCanvas(1000));
+  const graph = settle(deepChainCanvas(scale(1000, 100)));
   computeStaleFull(graph);
   print(
     'stale_full_chain_1000_deep_ms',
-    median(Array.from({ length: 3 }, () => time(() => computeStaleFull(graph)))),
+    median(Array.from({ length: scale(3, 1) }, () => time(() => computeStaleFull(graph)))),
     'ms',
   );
 }

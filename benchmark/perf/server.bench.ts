@@ -1,5 +1,6 @@
 /**
- * `npm run bench:server`: the local server's cost on the streaming path, measured in one run.
+ * `npm run bench:server`: the local server's cost on the streaming path, measured in one run
+ * (`WEFT_BENCH_QUICK=1`: 5 rounds and a 500-token answer, seconds).
  *
  * The scripted provider and the Weft server each run in their own process (as in real use, where
  * the browser, the server and the provider are separate), and this process is the client.
@@ -20,9 +21,12 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { streamText } from 'ai';
 import type { CanonicalRequest } from '../../protocol/dispatch-request.ts';
 import { hashCanonical } from '../../src/core/hashing.ts';
+import { nodeHashPort } from '../../runtime/hash/node-hash-port.ts';
+import { announceQuickMode, scale } from './quick-mode.ts';
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
-const STREAM_TOKENS = Number(process.env.BENCH_TOKENS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? scale(100, 5));
+const STREAM_TOKENS = Number(process.env.BENCH_TOKENS ?? scale(20_000, 500));
+const WARM_UP_ROUNDS = scale(15, 2);
 const CHILD = fileURLToPath(new URL('./server-bench-child.ts', import.meta.url));
 
 function startChild(...args: string[]): Promise<{ child: ChildProcess; info: Record<string, string> }> {
@@ -30,7 +34,9 @@ function startChild(...args: string[]): Promise<{ child: ChildProcess; info: Rec
   return new Promise((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`bench child ${args[0]} exited with ${code}`)));
-    createInterface({ input: child.stdout }).once('line', (line) => resolve({ child, info: JSON.parse(line) }));
+    createInterface({ input: child.stdout }).once('line', (line) =>
+      resolve({ child, info: JSON.parse(line) as Record<string, string> }),
+    );
   });
 }
 
@@ -50,14 +56,21 @@ async function readEvents(response: Response, onEvent: (event: { type: string })
     while ((boundary = buffer.indexOf('\n\n')) >= 0) {
       const block = buffer.slice(0, boundary);
       buffer = buffer.slice(boundary + 2);
-      if (block.startsWith('data: ')) onEvent(JSON.parse(block.slice(6)));
+      if (block.startsWith('data: ')) onEvent(JSON.parse(block.slice(6)) as { type: string });
     }
   }
 }
 
 async function main(): Promise<void> {
-  const provider = await startChild('provider', String(STREAM_TOKENS));
-  const server = await startChild('server');
+  announceQuickMode();
+  // Both children start at once (each loads tsx and the AI SDK: seconds on a busy machine).
+  const started = await Promise.allSettled([startChild('provider', String(STREAM_TOKENS)), startChild('server')]);
+  const [provider, server] = started.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : null));
+  if (!provider || !server) {
+    for (const child of [provider, server]) child?.child.kill();
+    throw (started.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult).reason;
+  }
+  if (process.env.BENCH_PROFILE) console.error(`children started in ${performance.now().toFixed(0)} ms`);
   try {
     const { origin, token, home } = server.info as { origin: string; token: string; home: string };
     const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -81,7 +94,7 @@ async function main(): Promise<void> {
         messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello.' }] }],
         tools: {},
       };
-      return JSON.stringify({ request, requestHash: hashCanonical(request), images: [] });
+      return JSON.stringify({ request, requestHash: hashCanonical(request, nodeHashPort), images: [] });
     };
     const shortBody = bodyFor('bench/scripted');
 
@@ -107,7 +120,7 @@ async function main(): Promise<void> {
     };
 
     // Warm both paths (JIT, connection pools), then alternate so drift hits both equally.
-    for (let round = 0; round < 15; round++) {
+    for (let round = 0; round < WARM_UP_ROUNDS; round++) {
       await throughServer();
       await directCall();
     }

@@ -1,5 +1,8 @@
 // `npm run bench:ui`: opens a generated 2,000-node canvas in headless Chromium against the real
 // server and prints `name: value unit` lines (first paint, pan frame time, IndexedDB rows per edit).
+// `WEFT_BENCH_QUICK=1`: a 40-node canvas, one reload, a short pan (same figure names), seconds.
+// Page code is passed as functions (the app's Content-Security-Policy refuses evaluating strings) and holds
+// no named inner functions (tsx would wrap them in a `__name` helper the page does not have).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
@@ -14,24 +17,18 @@ import {
   type GraphChange,
 } from '../../src/core/index.ts';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/browser.ts';
+import { announceQuickMode, scale } from './quick-mode.ts';
 
-const repoRoot = new URL('../../', import.meta.url).pathname;
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
+type BenchWindow = Window & { longTasks_: string[]; frames_: number[] };
 
-/** Starts the app exactly as `npm start` does (build, then serve) and reads the printed URL. */
+/** Starts the app as `npm start` does (the build is refreshed first only if a source is newer) and reads its URL. */
 function startApp(home: string): Promise<{ child: ChildProcess; url: URL }> {
+  ensureBuilt();
   const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.mjs')], {
     cwd: repoRoot,
-    env: { ...process.env, WEFT_PORT: '0', WEFT_HOME: home },
+    env: { ...process.env, WEFT_PORT: '0', WEFT_HOME: home, WEFT_SKIP_BUILD: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -54,11 +51,7 @@ async function openApp(): Promise<{
 }> {
   const home = mkdtempSync(path.join(tmpdir(), 'weft-bench-ui-'));
   const { child, url } = await startApp(home);
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    headless: true,
-    args: CHROMIUM_ARGS,
-  });
+  const browser = await launchChromium();
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   await page.goto(url.href);
   await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
@@ -76,10 +69,10 @@ async function openApp(): Promise<{
   };
 }
 
-const COLUMNS = 40;
-const ROWS = 50;
+const COLUMNS = scale(40, 4);
+const ROWS = scale(50, 10);
 
-/** 40 chains of 50 answered questions (2,000 nodes, 1,960 solid wires), every answer fresh. */
+/** 40 chains of 50 answered questions (2,000 nodes, 1,960 solid wires), every answer fresh (4 × 10 quick). */
 export function generateCanvas(): CanvasDocument {
   let clock = 1_760_000_000_000;
   let counter = 0;
@@ -143,6 +136,7 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
+  announceQuickMode();
   const document = generateCanvas();
   const app = await openApp();
   try {
@@ -167,13 +161,18 @@ async function main(): Promise<void> {
     await page.waitForSelector('[data-testid="node-card"]');
 
     if (process.env.WEFT_BENCH_VERBOSE) {
-      await page.addInitScript(
-        `window.longTasks_ = []; new PerformanceObserver((list) => { for (const entry of list.getEntries()) window.longTasks_.push(Math.round(entry.startTime) + '+' + Math.round(entry.duration)); }).observe({ type: 'longtask', buffered: true });`,
-      );
+      await page.addInitScript(() => {
+        const tasks: string[] = [];
+        (window as unknown as BenchWindow).longTasks_ = tasks;
+        new PerformanceObserver((list) => {
+          for (const entry of list.getEntries())
+            tasks.push(`${Math.round(entry.startTime)}+${Math.round(entry.duration)}`);
+        }).observe({ type: 'longtask', buffered: true });
+      });
     }
     // Warm: reload with the canvas active and in IndexedDB; time from navigation start to first painted card.
     const samples: number[] = [];
-    for (let run = 0; run < 3; run += 1) {
+    for (let run = 0; run < scale(3, 1); run += 1) {
       const profiler = process.env.WEFT_BENCH_PROFILE && run === 0 ? await page.context().newCDPSession(page) : null;
       if (profiler) {
         await profiler.send('Profiler.enable');
@@ -219,7 +218,7 @@ async function main(): Promise<void> {
     );
     if (process.env.WEFT_BENCH_VERBOSE) {
       console.log(`marks: ${marks}`);
-      console.log(`long tasks: ${await page.evaluate('window.longTasks_.join(" ")')}`);
+      console.log(`long tasks: ${await page.evaluate(() => (window as unknown as BenchWindow).longTasks_.join(' '))}`);
       console.log(
         await page.evaluate(
           () =>
@@ -230,24 +229,29 @@ async function main(): Promise<void> {
 
     // Scripted pan: drag the pane for ~90 frames and record rAF intervals.
     const pane = (await page.locator('.react-flow__pane').boundingBox())!;
-    // A string, not a function: tsx's name helpers do not exist inside the page.
-    await page.evaluate(`(() => {
-      const frames = [];
-      window.frames_ = frames;
-      let last = performance.now();
-      const tick = (now) => { frames.push(now - last); last = now; if (frames.length < 400) requestAnimationFrame(tick); };
-      requestAnimationFrame(tick);
-    })()`);
+    // Records rAF intervals in the background (not awaited) while the mouse pans below.
+    await page.evaluate(() => {
+      const frames: number[] = [];
+      (window as unknown as BenchWindow).frames_ = frames;
+      void (async () => {
+        let last = performance.now();
+        while (frames.length < 400) {
+          const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+          frames.push(now - last);
+          last = now;
+        }
+      })();
+    });
     const startX = pane.x + pane.width * 0.2;
     const startY = pane.y + pane.height * 0.2;
     await page.mouse.move(startX, startY);
     await page.mouse.down();
-    for (let step = 1; step <= 90; step += 1) {
+    for (let step = 1; step <= scale(90, 10); step += 1) {
       await page.mouse.move(startX + step * 8, startY + step * 4);
       await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
     }
     await page.mouse.up();
-    const frames = await page.evaluate(() => (window as unknown as { frames_: number[] }).frames_.slice(2));
+    const frames = await page.evaluate(() => (window as unknown as BenchWindow).frames_.slice(2));
 
     // One question edit through the panel; count rows the persistence layer writes.
     if (process.env.WEFT_BENCH_SHOT) await page.screenshot({ path: process.env.WEFT_BENCH_SHOT });
@@ -283,21 +287,24 @@ async function main(): Promise<void> {
     const after = await flushAndCount();
 
     // Every save echoes back as canvas-changed; the page re-reads the record and finds it identical.
-    const echoChecks = await page.evaluate(async (id) => {
-      const state = (
-        window as unknown as {
-          weft: { store: { getState(): { canvasChangedElsewhere(id: string): Promise<boolean> } } };
+    const echoChecks = await page.evaluate(
+      async ({ id, rounds }) => {
+        const state = (
+          window as unknown as {
+            weft: { store: { getState(): { canvasChangedElsewhere(id: string): Promise<boolean> } } };
+          }
+        ).weft.store.getState();
+        const times: number[] = [];
+        for (let round = 0; round < rounds; round += 1) {
+          const started = performance.now();
+          if (await state.canvasChangedElsewhere(id))
+            throw new Error("an echo of this page's own save changed the canvas");
+          times.push(performance.now() - started);
         }
-      ).weft.store.getState();
-      const times: number[] = [];
-      for (let round = 0; round < 3; round += 1) {
-        const started = performance.now();
-        if (await state.canvasChangedElsewhere(id))
-          throw new Error("an echo of this page's own save changed the canvas");
-        times.push(performance.now() - started);
-      }
-      return times;
-    }, document.canvas.id);
+        return times;
+      },
+      { id: document.canvas.id, rounds: scale(3, 1) },
+    );
 
     console.log(`nodes: ${document.nodes.length} count`);
     console.log(`cards_rendered_after_open: ${cards} count`);
@@ -308,7 +315,7 @@ async function main(): Promise<void> {
     );
     console.log(`idb_rows_written_per_edit: ${after - before} rows`);
     console.log(`echo_check_2000_ms: ${Math.round(median(echoChecks))} ms`);
-    console.log(`nproc: ${cpus().length} count`);
+    console.log(`nproc: ${cpus().length} cores`);
   } finally {
     await app.close();
   }

@@ -2,7 +2,7 @@
  * Why-layer performance (see README.md, "## Why layer"). Prints one `name: value unit` per line.
  * Generates a corpus scaled from the real fixtures (about 1 GB; WEFT_BENCH_SCALE=0.1 for a quick run) in a
  * temporary folder, then measures the index, an append, `find` against rg and `why`, each comparison in this run.
- * Run with `npm run bench:why`.
+ * Run with `npm run bench:why` (`WEFT_BENCH_QUICK=1`: a 3 MB corpus, seconds).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,9 +11,10 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { WhyIndex } from '../../runtime/index/index.ts';
+import { announceQuickMode, QUICK } from './quick-mode.ts';
 import { generateCorpus } from './why/generate-corpus.ts';
 
-const scale = Number(process.env.WEFT_BENCH_SCALE ?? '1');
+const scale = Number(process.env.WEFT_BENCH_SCALE ?? (QUICK ? '0.003' : '1'));
 if (!(scale > 0)) throw new Error('WEFT_BENCH_SCALE must be a positive number');
 const here = dirname(fileURLToPath(import.meta.url));
 const realSessions = process.env.WEFT_FIXTURES
@@ -45,6 +46,7 @@ function runChild(script: string, args: string[], env: NodeJS.ProcessEnv): Recor
 
 const workspace = mkdtempSync(join(tmpdir(), 'weft-why-bench-'));
 try {
+  announceQuickMode();
   print('nproc', availableParallelism(), 'cores', 0);
   let started = performance.now();
   const corpus = generateCorpus({ directory: join(workspace, 'corpus'), targetBytes: 1e9 * scale, realSessions });
@@ -56,14 +58,12 @@ try {
 
   // Baseline: plain line-by-line JSON.parse of the same files.
   started = performance.now();
-  let parsed = 0;
   for (const file of corpus.files) {
     const text = readFileSync(file, 'utf8');
     for (let start = 0; start < text.length;) {
       let end = text.indexOf('\n', start);
       if (end === -1) end = text.length;
       if (end > start) JSON.parse(text.slice(start, end));
-      parsed += 1;
       start = end + 1;
     }
   }

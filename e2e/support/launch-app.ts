@@ -1,48 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startServer, type RunningServer } from '../../server/start-server.ts';
+import { CHROMIUM_ARGS, ensureBuilt, repoRoot } from '../../tests/support/browser.ts';
 
-export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
-const distIndex = path.join(repoRoot, 'dist/ui/index.html');
-
-export const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-  '--disable-quic',
-];
-
-function newestMtime(folder: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(folder, { withFileTypes: true })) {
-    const full = path.join(folder, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestMtime(full));
-    else if (!entry.name.endsWith('.test.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-/** Builds the renderer the way `npm start` does, unless dist/ui is newer than every source. */
-export function ensureBuilt(): void {
-  const sources = Math.max(
-    ...['src/ui', 'src/core', 'protocol'].map((folder) => newestMtime(path.join(repoRoot, folder))),
-    statSync(path.join(repoRoot, 'vite.config.ts')).mtimeMs,
-  );
-  if (existsSync(distIndex) && statSync(distIndex).mtimeMs > sources) return;
-  const build = spawnSync(
-    process.execPath,
-    [path.join(repoRoot, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: repoRoot, stdio: 'inherit' },
-  );
-  if (build.status !== 0) throw new Error('vite build failed');
-}
+export { CHROMIUM_ARGS, ensureBuilt, repoRoot };
 
 export interface LaunchedApp {
   server: RunningServer;

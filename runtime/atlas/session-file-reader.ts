@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import type { ParseReport, Runner } from '../../protocol/atlas-session.ts';
 import { detectRunner } from './detect-runner.ts';
@@ -7,6 +6,7 @@ import { MAX_LINE_BYTES } from './line-decoder.ts';
 import { emptyParseReport } from './parse-report.ts';
 import { SessionAccumulator } from './session-accumulator.ts';
 import type { AtlasSession } from './session-builder.ts';
+import { nodeHashPort } from '../hash/node-hash-port.ts';
 
 export const PREFIX_HASH_BYTES = 64 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
@@ -82,9 +82,9 @@ async function prefixHashOf(handle: FileHandle, length: number): Promise<string>
   return sha256Hex(await readRange(handle, 0, Math.min(length, PREFIX_HASH_BYTES)));
 }
 
-/** The same lowercase-hex SHA-256 as core's `sha256Hex`, through OpenSSL (the prefix is hashed on every read). */
+/** Through OpenSSL (the prefix is hashed on every read). */
 function sha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
+  return nodeHashPort.sha256Hex(bytes);
 }
 
 function parseSaved(state: string | undefined): SavedState | null {

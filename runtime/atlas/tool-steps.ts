@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { nodeHashPort } from '../hash/node-hash-port.ts';
 import path from 'node:path';
 import type { ToolOp } from '../../protocol/atlas-session.ts';
 import { getOwn } from './own-record.ts';
@@ -171,7 +171,7 @@ export function parseApplyPatch(patch: string, cwd: string | null): { op: ToolOp
  */
 export function derivedRecordId(timestamp: unknown, line: Uint8Array): string {
   const time = typeof timestamp === 'string' || typeof timestamp === 'number' ? String(timestamp) : 'notime';
-  return `${time}~${createHash('sha256').update(line).digest('hex').slice(0, 12)}`;
+  return `${time}~${nodeHashPort.sha256Hex(line).slice(0, 12)}`;
 }
 
 /** Text of content that is a string or an array of `{type:'text', text}` blocks. */

@@ -2,7 +2,9 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../protocol/dispatch-request.ts';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
+import type { HashPort } from '../../src/core/hash-port.ts';
 import { hashCanonical, sha256Hex } from '../../src/core/hashing.ts';
+import { nodeHashPort } from '../../runtime/hash/node-hash-port.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { collectStreamEvents, readStreamEvents } from '../../tests/support/sse-client.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
@@ -187,6 +189,42 @@ describe('POST /api/generate', () => {
     expect(missing.status).toBe(400);
     expect((await missing.json()).error.code).toBe('image-missing');
     expect(provider.requests).toHaveLength(1);
+  });
+
+  it('hashes image bytes and the request through its hash port, OpenSSL unless one is injected', async () => {
+    expect(server.context.hash).toBe(nodeHashPort);
+    const seen: { kind: string; length: number }[] = [];
+    const recording: HashPort = {
+      sha256Hex(data) {
+        seen.push({ kind: typeof data === 'string' ? 'text' : 'bytes', length: data.length });
+        return nodeHashPort.sha256Hex(data);
+      },
+      createSha256: () => nodeHashPort.createSha256(),
+    };
+    const other = await startTestServer({ hash: recording });
+    try {
+      const bytes = new Uint8Array(1024 * 1024).map((_, index) => index & 0xff);
+      const hash = sha256Hex(bytes);
+      const request: CanonicalRequest = {
+        model: 'nowhere/model',
+        messages: [{ role: 'user', content: [{ type: 'image', hash, mediaType: 'image/png' }] }],
+        tools: {},
+      };
+      const response = await other.api('/api/generate', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          request,
+          requestHash: hashCanonical(request),
+          images: [{ hash, mediaType: 'image/png', dataBase64: Buffer.from(bytes).toString('base64') }],
+        }),
+      });
+      await response.body?.cancel();
+      expect(seen).toContainEqual({ kind: 'bytes', length: bytes.length });
+      expect(seen.some((entry) => entry.kind === 'text')).toBe(true);
+    } finally {
+      await other.dispose();
+    }
   });
 
   it('aborts the provider request when the client closes the stream', async () => {

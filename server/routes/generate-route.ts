@@ -1,6 +1,7 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { hashCanonical, sha256Hex } from '../../src/core/hashing.ts';
+import type { HashPort } from '../../src/core/hash-port.ts';
+import { hashCanonical } from '../../src/core/hashing.ts';
 import { GenerateRequestSchema } from '../../protocol/http-api.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
 import { mapProviderError } from '../../runtime/models/provider-errors.ts';
@@ -13,14 +14,14 @@ import { validateBody } from '../validate-body.ts';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export const GENERATE_BODY_LIMIT = 32 * 1024 * 1024;
 
-function imageBytes(images: { hash: string; dataBase64: string }[]): Map<string, Uint8Array> {
+function imageBytes(images: { hash: string; dataBase64: string }[], hash: HashPort): Map<string, Uint8Array> {
   const byHash = new Map<string, Uint8Array>();
   for (const image of images) {
     if (image.dataBase64.length % 4 !== 0 || !BASE64.test(image.dataBase64)) {
       throw new WeftError('invalid-body', `Image ${image.hash.slice(0, 12)}… is not valid base64.`, 400);
     }
     const bytes = new Uint8Array(Buffer.from(image.dataBase64, 'base64'));
-    if (sha256Hex(bytes) !== image.hash) {
+    if (hash.sha256Hex(bytes) !== image.hash) {
       throw new WeftError('image-mismatch', `Image ${image.hash.slice(0, 12)}…: its bytes do not match its hash.`, 400);
     }
     byHash.set(image.hash, bytes);
@@ -37,9 +38,9 @@ export function generateRoute(context: ServerContext): Router {
   const router = express.Router();
   router.post('/generate', jsonBody(GENERATE_BODY_LIMIT), async (request, response) => {
     const body = validateBody(GenerateRequestSchema, request.body);
-    const images = imageBytes(body.images);
+    const images = imageBytes(body.images, context.hash);
     const messages = toModelMessages(body.request, images);
-    const requestHash = hashCanonical(body.request);
+    const requestHash = hashCanonical(body.request, context.hash);
 
     const controller = new AbortController();
     response.on('close', () => {

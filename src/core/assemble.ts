@@ -2,7 +2,7 @@ import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import type { RequestMessage, RequestPart } from '../../protocol/dispatch-request.ts';
 import { STALE_MARK, type CompiledSource, type ContextLayer, type PartKind } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
-import { sha256Hex } from './hashing.ts';
+import { jsHashPort, type HashPort } from './hash-port.ts';
 import { digestOf, materialImage, nodeText, partIdOf, type TextKey } from './node-text.ts';
 import type { Partition, ReferenceDepth } from './partition.ts';
 import { referenceText } from './reference-block.ts';
@@ -29,9 +29,12 @@ export interface WalkOptions {
   blankOwn: boolean;
   /** Reference block texts by `id|depth`, valid for one graph and one stale set. */
   referenceMemo?: Map<string, { text: string; digest: string }>;
+  /** SHA-256 for part digests (only read when the sink wants digests); the JavaScript port if absent. */
+  hash?: HashPort;
 }
 
-const EMPTY_DIGEST = sha256Hex('');
+/** SHA-256 of no bytes: the blanked own question's digest, whatever the port. */
+const EMPTY_DIGEST = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 /**
  * Emits the messages of one compiled context into a sink, layer by layer, holding what the
@@ -39,6 +42,7 @@ const EMPTY_DIGEST = sha256Hex('');
  */
 export class ContextEmitter {
   private readonly excluded: Set<string> | null;
+  private readonly hash: HashPort;
 
   constructor(
     private readonly graph: Graph,
@@ -49,6 +53,7 @@ export class ContextEmitter {
     readonly seenAttachments: Set<string> = new Set(),
   ) {
     this.excluded = target.excludedParts.length > 0 ? new Set(target.excludedParts) : null;
+    this.hash = options.hash ?? jsHashPort;
   }
 
   private isExcluded(node: CanvasNode, part: PartKind): boolean {
@@ -56,7 +61,11 @@ export class ContextEmitter {
   }
 
   private cachedText(node: CanvasNode, part: PartKind, key: TextKey): void {
-    this.sink.text(partIdOf(node, part), nodeText(node, key) ?? '', this.sink.wantsDigests ? digestOf(node, key) : '');
+    this.sink.text(
+      partIdOf(node, part),
+      nodeText(node, key) ?? '',
+      this.sink.wantsDigests ? digestOf(node, key, this.hash) : '',
+    );
   }
 
   private images(hashes: readonly string[]): void {
@@ -90,7 +99,7 @@ export class ContextEmitter {
       block = { text: referenceText(this.graph, node, depth, this.options.stale), digest: '' };
       this.options.referenceMemo?.set(key, block);
     }
-    if (this.sink.wantsDigests && block.digest === '') block.digest = sha256Hex(block.text);
+    if (this.sink.wantsDigests && block.digest === '') block.digest = this.hash.sha256Hex(block.text);
     this.sink.begin(node, 'references', 'user', 'reference');
     this.sink.text(partIdOf(node, 'reference'), block.text, block.digest);
     this.sink.end();
@@ -116,7 +125,7 @@ export class ContextEmitter {
     if (nodeText(node, 'answer') !== null && !this.isExcluded(node, 'answer')) {
       if (this.options.stale.has(node.id)) {
         const text = `${STALE_MARK}\n${nodeText(node, 'answer')}`;
-        sink.text(partIdOf(node, 'answer'), text, sink.wantsDigests ? sha256Hex(text) : '');
+        sink.text(partIdOf(node, 'answer'), text, sink.wantsDigests ? this.hash.sha256Hex(text) : '');
       } else {
         this.cachedText(node, 'answer', 'answer');
       }

@@ -1,6 +1,7 @@
 import type { CanonicalRequest, DispatchLane, RequestMessage, RequestPart } from '../../protocol/dispatch-request.ts';
 import type { CompiledContext } from './compiled-context.ts';
 import type { EventDraft } from './event-log.ts';
+import type { HashPort } from './hash-port.ts';
 import { hashCanonical } from './hashing.ts';
 import { wellFormed } from './well-formed.ts';
 
@@ -18,6 +19,8 @@ export interface BuildRequestOptions {
   images?: boolean;
   /** Which path dispatches (recorded on the commit event). Default 'chat'. */
   lane?: DispatchLane;
+  /** SHA-256 for the request hash; the JavaScript port when absent. */
+  hash?: HashPort;
 }
 
 export interface BuiltRequest {
@@ -56,7 +59,7 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
   if (options.system)
     messages.unshift({ role: 'system', content: [{ type: 'text', text: wellFormed(options.system) }] });
   const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };
-  const requestHash = hashCanonical(request);
+  const requestHash = hashCanonical(request, options.hash);
   const lane = options.lane ?? 'chat';
   return {
     request,

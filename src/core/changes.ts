@@ -8,11 +8,14 @@ import type {
 import type { EventRecord } from '../../protocol/event-record.ts';
 import type { EventDraft } from './event-log.ts';
 import type { Graph } from './graph.ts';
+import type { HashPort } from './hash-port.ts';
 
-/** Time and ids are parameters: the core never reads a clock or a random source. */
+/** Time, ids and hashing are parameters: the core never reads a clock or a random source. */
 export interface ChangeContext {
   now: number;
   newId: () => string;
+  /** SHA-256 for the event chain; the JavaScript port when absent. */
+  hash?: HashPort;
 }
 
 export interface Position {

@@ -2,12 +2,15 @@ import { CONTEXT_BUNDLE_FORMAT, CONTEXT_BUNDLE_VERSION, type ContextBundle } fro
 import { buildRequest } from './build-request.ts';
 import type { CompiledContext } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
+import type { HashPort } from './hash-port.ts';
 
 export interface ContextBundleOptions {
   model: string;
   createdAt: number;
   /** Whether the target takes images (else named placeholders, as in the request). */
   images?: boolean;
+  /** SHA-256 for the request hash; the JavaScript port when absent. */
+  hash?: HashPort;
 }
 
 /** C26: a node's compiled context with its sources and request hash, portable to other tools. */
@@ -16,7 +19,11 @@ export function buildContextBundle(
   compiled: CompiledContext,
   options: ContextBundleOptions,
 ): ContextBundle {
-  const built = buildRequest(compiled, { model: options.model, images: options.images ?? true });
+  const built = buildRequest(compiled, {
+    model: options.model,
+    images: options.images ?? true,
+    ...(options.hash ? { hash: options.hash } : {}),
+  });
   return {
     format: CONTEXT_BUNDLE_FORMAT,
     version: CONTEXT_BUNDLE_VERSION,

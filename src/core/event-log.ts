@@ -1,4 +1,5 @@
 import type { EventMeta, EventRecord } from '../../protocol/event-record.ts';
+import type { HashPort } from './hash-port.ts';
 import { hashCanonical } from './hashing.ts';
 import { isoTime } from './iso-time.ts';
 
@@ -13,18 +14,23 @@ export interface EventDraft {
 export interface EventStamp {
   now: number;
   newId: () => string;
+  /** SHA-256 for the chain hash; the JavaScript port when absent. */
+  hash?: HashPort;
 }
 
 /** The hash covers every field but itself, so altering any field breaks the chain. */
-export function eventHash(event: Omit<EventRecord, 'hash'>): string {
-  return hashCanonical({
-    id: event.id,
-    at: event.at,
-    op: event.op,
-    objectId: event.objectId,
-    meta: event.meta,
-    prevHash: event.prevHash,
-  });
+export function eventHash(event: Omit<EventRecord, 'hash'>, hash?: HashPort): string {
+  return hashCanonical(
+    {
+      id: event.id,
+      at: event.at,
+      op: event.op,
+      objectId: event.objectId,
+      meta: event.meta,
+      prevHash: event.prevHash,
+    },
+    hash,
+  );
 }
 
 /** Returns the new record; the log itself is never trimmed or rewritten. */
@@ -38,7 +44,7 @@ export function appendEvent(log: readonly EventRecord[], draft: EventDraft, stam
     meta: draft.meta,
     prevHash: previous ? previous.hash : '',
   };
-  return { ...partial, hash: eventHash(partial) };
+  return { ...partial, hash: eventHash(partial, stamp.hash) };
 }
 
 /** A trusted note of the log's tip kept elsewhere, so dropping trailing events is detectable too. */
@@ -53,12 +59,12 @@ export interface ChainAnchor {
  * event's `prevHash`. Removing events from the end is only visible against an `anchor`
  * (then the returned index is where the anchored log diverges, or `events.length`).
  */
-export function verifyChain(events: readonly EventRecord[], anchor?: ChainAnchor): number | null {
+export function verifyChain(events: readonly EventRecord[], anchor?: ChainAnchor, hash?: HashPort): number | null {
   let previousHash = '';
   for (let index = 0; index < events.length; index += 1) {
     const event = events[index]!;
     if (event.prevHash !== previousHash) return index;
-    if (!hashMatches(event)) return index;
+    if (!hashMatches(event, hash)) return index;
     previousHash = event.hash;
   }
   if (anchor) {
@@ -70,9 +76,9 @@ export function verifyChain(events: readonly EventRecord[], anchor?: ChainAnchor
 }
 
 /** A crafted event can hold what has no canonical form (a lone surrogate): that is a bad event, not a crash. */
-function hashMatches(event: EventRecord): boolean {
+function hashMatches(event: EventRecord, hash: HashPort | undefined): boolean {
   try {
-    return eventHash(event) === event.hash;
+    return eventHash(event, hash) === event.hash;
   } catch {
     return false;
   }

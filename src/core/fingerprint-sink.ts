@@ -2,16 +2,14 @@ import type { CanvasNode } from '../../protocol/canvas-document.ts';
 import type { RequestMessage } from '../../protocol/dispatch-request.ts';
 import { imageDigest, type ContextSink } from './assemble.ts';
 import type { ContextLayer } from './compiled-context.ts';
-import { utf8 } from './hashing.ts';
-import { Sha256Stream } from './sha256.ts';
+import type { HashPort, Sha256Hasher } from './hash-port.ts';
 
 const OPENING = '{"format":"weft.fingerprint","messages":[';
 const CLOSING = '],"version":1}';
-const ASCII = /^[\x00-\x7f]*$/;
 
 /** Where a context stands just before its own question: what a child's fingerprint extends. */
 export interface FingerprintPrefix {
-  stream: Sha256Stream;
+  stream: Sha256Hasher;
   messageCount: number;
   seenAttachments: Set<string>;
 }
@@ -25,15 +23,15 @@ export interface FingerprintPrefix {
  */
 export class FingerprintSink implements ContextSink {
   readonly wantsDigests = true;
-  private readonly stream: Sha256Stream;
+  private readonly stream: Sha256Hasher;
   private messageCount: number;
   private current = '';
   private parts = 0;
   /** Set when the target's own question begins. */
   prefix: Omit<FingerprintPrefix, 'seenAttachments'> | null = null;
 
-  constructor(resume?: FingerprintPrefix) {
-    this.stream = resume ? resume.stream.clone() : new Sha256Stream().updateAscii(OPENING);
+  constructor(hash: HashPort, resume?: FingerprintPrefix) {
+    this.stream = resume ? resume.stream.clone() : hash.createSha256().update(OPENING);
     this.messageCount = resume ? resume.messageCount : 0;
   }
 
@@ -68,11 +66,10 @@ export class FingerprintSink implements ContextSink {
   }
 
   digestHex(): string {
-    return this.stream.clone().updateAscii(CLOSING).digestHex();
+    return this.stream.clone().update(CLOSING).digestHex();
   }
 
   private write(text: string): void {
-    if (ASCII.test(text)) this.stream.updateAscii(text);
-    else this.stream.update(utf8(text));
+    this.stream.update(text);
   }
 }

@@ -4,6 +4,7 @@ import { FingerprintSink, type FingerprintPrefix } from './fingerprint-sink.ts';
 import { incomingWires, type Graph } from './graph.ts';
 import { GraphError } from './graph-error.ts';
 import { isLive } from './live.ts';
+import { jsHashPort, type HashPort } from './hash-port.ts';
 import { hashCanonical } from './hashing.ts';
 import { partitionUpstream } from './partition.ts';
 import { sliceWhole } from './well-formed.ts';
@@ -14,23 +15,28 @@ import { sliceWhole } from './well-formed.ts';
  * child that only extends its parent's context hashes two messages instead of its whole chain.
  */
 export interface FingerprintSession {
+  /** SHA-256 for every digest and fingerprint of the session. */
+  hash: HashPort;
   referenceMemo: Map<string, { text: string; digest: string }>;
   prefixes: Map<string, FingerprintPrefix>;
 }
 
-export function fingerprintSession(): FingerprintSession {
-  return { referenceMemo: new Map(), prefixes: new Map() };
+export function fingerprintSession(hash: HashPort = jsHashPort): FingerprintSession {
+  return { hash, referenceMemo: new Map(), prefixes: new Map() };
 }
 
 const NO_STALE: ReadonlySet<string> = new Set();
 const OPENING_LENGTH = 240;
-const BLANK: WalkOptions = { stale: NO_STALE, blankOwn: true };
 
-function walkBlank(graph: Graph, nodeId: string, sink: ContextSink, session?: FingerprintSession): ContextEmitter {
+function blank(hash: HashPort): WalkOptions {
+  return { stale: NO_STALE, blankOwn: true, hash };
+}
+
+function walkBlank(graph: Graph, nodeId: string, sink: ContextSink, session: FingerprintSession): ContextEmitter {
   return walkContext(
     graph,
     partitionUpstream(graph, nodeId),
-    { ...BLANK, referenceMemo: session?.referenceMemo ?? new Map() },
+    { ...blank(session.hash), referenceMemo: session.referenceMemo },
     sink,
   );
 }
@@ -75,7 +81,7 @@ function prefixOf(graph: Graph, nodeId: string, session: FingerprintSession): Fi
     }
     const parent = extendedParent(graph, current);
     if (!parent) {
-      const sink = new FingerprintSink();
+      const sink = new FingerprintSink(session.hash);
       const emitter: ContextEmitter = walkBlank(graph, current, sink, session);
       base = { ...sink.prefix!, seenAttachments: emitter.seenAttachments };
       session.prefixes.set(current, base);
@@ -86,8 +92,8 @@ function prefixOf(graph: Graph, nodeId: string, session: FingerprintSession): Fi
   }
   for (let index = climb.length - 1; index >= 0; index -= 1) {
     const { child, parent } = climb[index]!;
-    const sink = new FingerprintSink(base);
-    const emitter = new ContextEmitter(graph, child, BLANK, sink, new Set(base.seenAttachments));
+    const sink = new FingerprintSink(session.hash, base);
+    const emitter = new ContextEmitter(graph, child, blank(session.hash), sink, new Set(base.seenAttachments));
     emitter.chainNode(parent);
     base = sink.snapshot(emitter.seenAttachments);
     session.prefixes.set(child.id, base);
@@ -113,13 +119,17 @@ export function upstreamFingerprint(
     throw new GraphError('invalid', `A ${target.kind} node has no question to compile.`, { nodeId });
   }
   const prefix = prefixOf(graph, nodeId, session);
-  const sink = new FingerprintSink(prefix);
-  new ContextEmitter(graph, target, BLANK, sink, new Set(prefix.seenAttachments)).question();
+  const sink = new FingerprintSink(session.hash, prefix);
+  new ContextEmitter(graph, target, blank(session.hash), sink, new Set(prefix.seenAttachments)).question();
   return sink.digestHex();
 }
 
 /** Per live upstream node (compile order): the hash of what it contributes and its opening. */
-export function upstreamParts(graph: Graph, nodeId: string, session?: FingerprintSession): UpstreamPart[] {
+export function upstreamParts(
+  graph: Graph,
+  nodeId: string,
+  session: FingerprintSession = fingerprintSession(),
+): UpstreamPart[] {
   const sink = new MessageSink(true);
   walkBlank(graph, nodeId, sink, session);
   const byNode = new Map<string, { digests: unknown[]; texts: string[] }>();
@@ -136,7 +146,7 @@ export function upstreamParts(graph: Graph, nodeId: string, session?: Fingerprin
   });
   return [...byNode].map(([id, entry]) => ({
     nodeId: id,
-    hash: hashCanonical(entry.digests),
+    hash: hashCanonical(entry.digests, session.hash),
     opening: sliceWhole(entry.texts.join('\n'), OPENING_LENGTH),
   }));
 }
@@ -170,8 +180,9 @@ export function diffUpstreamParts(
 export function upstreamSnapshot(
   graph: Graph,
   nodeId: string,
+  hash: HashPort = jsHashPort,
 ): { upstreamFingerprint: string; upstreamParts: UpstreamPart[] } {
-  const session = fingerprintSession();
+  const session = fingerprintSession(hash);
   return {
     upstreamFingerprint: upstreamFingerprint(graph, nodeId, session),
     upstreamParts: upstreamParts(graph, nodeId, session),

@@ -134,6 +134,91 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(() => canonicalJson(undefined)).toThrow(TypeError);
   });
 
+  // RFC 8785's own examples: §3.2.2 (input as the RFC prints it, parsed), §3.2.3 (property sorting),
+  // §3.2.4 (the UTF-8 bytes of the §3.2.2 output) and Appendix B (IEEE 754 bit patterns → number text).
+  it('gives the RFC 8785 §3.2.2 output and its §3.2.4 UTF-8 bytes', () => {
+    const input = JSON.parse(
+      String.raw`{
+        "numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],
+        "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/",
+        "literals": [null, true, false]
+      }`,
+    ) as unknown;
+    const output = canonicalJson(input);
+    expect(output).toBe(
+      String.raw`{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\u000f\nA'B\"\\\\\"/"}`,
+    );
+    const bytes =
+      '7b 22 6c 69 74 65 72 61 6c 73 22 3a 5b 6e 75 6c 6c 2c 74 72 75 65 2c 66 61 6c 73 65 5d 2c 22 6e 75 6d 62 65 72 73 ' +
+      '22 3a 5b 33 33 33 33 33 33 33 33 33 2e 33 33 33 33 33 33 33 2c 31 65 2b 33 30 2c 34 2e 35 2c 30 2e 30 30 32 2c 31 ' +
+      '65 2d 32 37 5d 2c 22 73 74 72 69 6e 67 22 3a 22 e2 82 ac 24 5c 75 30 30 30 66 5c 6e 41 27 42 5c 22 5c 5c 5c 5c 5c ' +
+      '22 2f 22 7d';
+    expect(
+      Buffer.from(output, 'utf8')
+        .toString('hex')
+        .replace(/(..)(?!$)/g, '$1 '),
+    ).toBe(bytes);
+  });
+
+  it('sorts properties as RFC 8785 §3.2.3 shows (UTF-16 code units, so U+1F600 before U+FB33)', () => {
+    const input = JSON.parse(
+      String.raw`{
+        "\u20ac": "Euro Sign",
+        "\r": "Carriage Return",
+        "\ufb33": "Hebrew Letter Dalet With Dagesh",
+        "1": "One",
+        "\ud83d\ude00": "Emoji: Grinning Face",
+        "\u0080": "Control",
+        "\u00f6": "Latin Small Letter O With Diaeresis"
+      }`,
+    ) as Record<string, string>;
+    // Expected order (the RFC's list): \r, 1, U+0080, ö, €, U+1F600, U+FB33.
+    expect(canonicalJson(input)).toBe(
+      '{"\\r":"Carriage Return","1":"One","\u0080":"Control","\u00f6":"Latin Small Letter O With Diaeresis",' +
+        '"\u20ac":"Euro Sign","\ud83d\ude00":"Emoji: Grinning Face","\ufb33":"Hebrew Letter Dalet With Dagesh"}',
+    );
+  });
+
+  it('serialises every RFC 8785 Appendix B number as the RFC lists it, and refuses its NaN and Infinity', () => {
+    const double = (bits: string): number => {
+      const view = new DataView(new ArrayBuffer(8));
+      view.setBigUint64(0, BigInt(`0x${bits}`));
+      return view.getFloat64(0);
+    };
+    const appendixB: [string, string][] = [
+      ['0000000000000000', '0'],
+      ['8000000000000000', '0'],
+      ['0000000000000001', '5e-324'],
+      ['8000000000000001', '-5e-324'],
+      ['7fefffffffffffff', '1.7976931348623157e+308'],
+      ['ffefffffffffffff', '-1.7976931348623157e+308'],
+      ['4340000000000000', '9007199254740992'],
+      ['c340000000000000', '-9007199254740992'],
+      ['4430000000000000', '295147905179352830000'],
+      ['44b52d02c7e14af5', '9.999999999999997e+22'],
+      ['44b52d02c7e14af6', '1e+23'],
+      ['44b52d02c7e14af7', '1.0000000000000001e+23'],
+      ['444b1ae4d6e2ef4e', '999999999999999700000'],
+      ['444b1ae4d6e2ef4f', '999999999999999900000'],
+      ['444b1ae4d6e2ef50', '1e+21'],
+      ['3eb0c6f7a0b5ed8c', '9.999999999999997e-7'],
+      ['3eb0c6f7a0b5ed8d', '0.000001'],
+      ['41b3de4355555553', '333333333.3333332'],
+      ['41b3de4355555554', '333333333.33333325'],
+      ['41b3de4355555555', '333333333.3333333'],
+      ['41b3de4355555556', '333333333.3333334'],
+      ['41b3de4355555557', '333333333.33333343'],
+      ['becbf647612f3696', '-0.0000033333333333333333'],
+      ['43143ff3c1cb0959', '1424953923781206.2'],
+    ];
+    for (const [bits, text] of appendixB) {
+      expect(canonicalJson(double(bits)), bits).toBe(text);
+      expect(canonicalJson({ n: [double(bits)] }), bits).toBe(`{"n":[${text}]}`);
+    }
+    expect(() => canonicalJson(double('7fffffffffffffff'))).toThrow();
+    expect(() => canonicalJson(double('7ff0000000000000'))).toThrow();
+  });
+
   it('hashCanonical is key-order independent', () => {
     expect(hashCanonical({ a: 1, b: [1, 2] })).toBe(hashCanonical({ b: [1, 2], a: 1 }));
   });

@@ -1,5 +1,7 @@
 // The public surface of src/core: the pure, deterministic domain of Weft.
 export { canonicalJson, sha256Hex, hashCanonical } from './hashing.ts';
+export { jsHashPort } from './hash-port.ts';
+export type { HashPort, Sha256Hasher } from './hash-port.ts';
 export type { Result } from './result.ts';
 export { success, failure } from './result.ts';
 export { GraphError } from './graph-error.ts';

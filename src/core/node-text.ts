@@ -1,5 +1,5 @@
 import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/canvas-document.ts';
-import { sha256Hex } from './hashing.ts';
+import type { HashPort } from './hash-port.ts';
 import { isoTime } from './iso-time.ts';
 import { wellFormed } from './well-formed.ts';
 
@@ -45,12 +45,12 @@ export function partIdOf(node: CanvasNode, part: string): string {
   return id;
 }
 
-/** SHA-256 of one of a node's texts, cached with it. */
-export function digestOf(node: CanvasNode, key: TextKey): string {
+/** SHA-256 of one of a node's texts, cached with it (every port gives the same digest, so one cache serves all). */
+export function digestOf(node: CanvasNode, key: TextKey, hash: HashPort): string {
   const digests = entry(node).digests;
   let digest = digests.get(key);
   if (digest === undefined) {
-    digest = sha256Hex(nodeText(node, key) ?? '');
+    digest = hash.sha256Hex(nodeText(node, key) ?? '');
     digests.set(key, digest);
   }
   return digest;

@@ -80,6 +80,24 @@ function compress(state: Int32Array, data: Uint8Array, offset: number, end: numb
   state[7] = h7;
 }
 
+/** TextEncoder is a global of every runtime core runs in (browsers, Node); typed here because
+ * core compiles without DOM or Node types. It returns a fresh array: no defensive copy needed. */
+const encoder = new (
+  globalThis as unknown as { TextEncoder: new () => { encode(text: string): Uint8Array } }
+).TextEncoder();
+
+/** UTF-8 bytes of `text`; short ASCII (the tokens fingerprints stream) skips the encoder's call cost. */
+function utf8Bytes(text: string): Uint8Array {
+  if (text.length > 256) return encoder.encode(text);
+  const bytes = new Uint8Array(text.length);
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code > 0x7f) return encoder.encode(text);
+    bytes[index] = code;
+  }
+  return bytes;
+}
+
 const HEX: string[] = Array.from({ length: 256 }, (_, value) => value.toString(16).padStart(2, '0'));
 
 const INITIAL = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
@@ -105,7 +123,9 @@ export class Sha256Stream {
     return new Sha256Stream(this);
   }
 
-  update(data: Uint8Array): this {
+  /** Text is hashed as UTF-8. */
+  update(input: Uint8Array | string): this {
+    const data = typeof input === 'string' ? utf8Bytes(input) : input;
     let offset = 0;
     this.length += data.length;
     if (this.pendingLength > 0) {
@@ -122,13 +142,6 @@ export class Sha256Stream {
     this.pending.set(data.subarray(whole), 0);
     this.pendingLength = data.length - whole;
     return this;
-  }
-
-  /** Appends ASCII text without an encoder (callers pass only 0x00–0x7f). */
-  updateAscii(text: string): this {
-    const bytes = new Uint8Array(text.length);
-    for (let index = 0; index < text.length; index += 1) bytes[index] = text.charCodeAt(index);
-    return this.update(bytes);
   }
 
   /** Finishes a copy, so the stream itself can still be extended. */
@@ -158,9 +171,4 @@ export class Sha256Stream {
     }
     return hex;
   }
-}
-
-/** Lowercase hex SHA-256 of `data`. */
-export function sha256HexOfBytes(data: Uint8Array): string {
-  return new Sha256Stream().update(data).digestHex();
 }

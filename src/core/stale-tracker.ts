@@ -1,4 +1,5 @@
 import { fingerprintSession, upstreamFingerprint, type FingerprintSession } from './fingerprint.ts';
+import { jsHashPort, type HashPort } from './hash-port.ts';
 import { nodesUsingAttachments, type Graph } from './graph.ts';
 import { isLive } from './live.ts';
 import { currentAnswer } from './node-text.ts';
@@ -37,9 +38,9 @@ function check(graph: Graph, id: string, session: FingerprintSession, into: Muta
 }
 
 /** Recomputes staleness for every node: the reference the incremental tracker must equal. */
-export function computeStaleFull(graph: Graph): StaleState {
+export function computeStaleFull(graph: Graph, hash: HashPort = jsHashPort): StaleState {
   const state: MutableStaleState = { stale: new Set(), questionEdited: new Set(), fingerprints: new Map() };
-  const session = fingerprintSession();
+  const session = fingerprintSession(hash);
   for (const id of graph.nodes.keys()) check(graph, id, session, state);
   return state;
 }
@@ -54,9 +55,12 @@ export class StaleTracker implements StaleState {
   private current: Graph;
   private readonly state: MutableStaleState;
 
-  constructor(graph: Graph) {
+  constructor(
+    graph: Graph,
+    private readonly hash: HashPort = jsHashPort,
+  ) {
     this.current = graph;
-    this.state = computeStaleFull(graph) as MutableStaleState;
+    this.state = computeStaleFull(graph, hash) as MutableStaleState;
   }
 
   get graph(): Graph {
@@ -93,7 +97,7 @@ export class StaleTracker implements StaleState {
       [...seeds].filter((id) => graph.nodes.has(id)),
     ))
       affected.add(id);
-    const session = fingerprintSession();
+    const session = fingerprintSession(this.hash);
     for (const id of affected) {
       this.state.stale.delete(id);
       this.state.questionEdited.delete(id);

@@ -1,0 +1,137 @@
+/**
+ * Every `bench:*` npm script and the figure lines (`name: value unit`) it must print, full or quick
+ * (`WEFT_BENCH_QUICK=1`, same names). `benchmarks.test.ts` (Node) and `e2e/benchmarks.e2e.ts` (Chromium) run each
+ * one in quick mode inside `npm test` and check every name here is printed with a number, so a benchmark cannot
+ * rot unnoticed. No thresholds: a benchmark is not a timed test.
+ */
+export interface BenchFigures {
+  /** The npm script, e.g. `bench:core`. */
+  script: string;
+  /** Whether it drives the built app in Chromium (then it runs in the e2e project, after the build). */
+  chromium: boolean;
+  /** Figure names; an array lists alternatives (one of them is printed). */
+  figures: readonly (string | readonly string[])[];
+}
+
+const compile = (upstream: number) =>
+  ['ms', 'cpu_ms', 'warm_ms', 'cold_ms'].map((suffix) => `compile_${upstream}_upstream_${suffix}`);
+const throughput = (name: string) => [`${name}_MBps`, `${name}_cpu_MBps`];
+
+export const BENCH_FIGURES: readonly BenchFigures[] = [
+  {
+    script: 'bench:core',
+    chromium: false,
+    figures: [
+      'load_average_1m',
+      'cores',
+      ...compile(1000),
+      ...compile(4000),
+      'compile_4000_over_1000_ratio',
+      'compile_4000_over_1000_cpu_ratio',
+      'stale_full_5k_ms',
+      'stale_full_5k_cpu_ms',
+      'stale_incremental_20k_ms',
+      'stale_incremental_20k_cpu_ms',
+      'apply_change_20k_ms',
+      'stale_full_20k_ms',
+      'stale_full_over_incremental_ratio',
+      ...throughput('sha256_js'),
+      ...throughput('sha256_node'),
+      ...throughput('sha256_canonical'),
+      ...throughput('hash_canonical_node'),
+      'stale_full_chain_1000_deep_ms',
+    ],
+  },
+  {
+    script: 'bench:server',
+    chromium: false,
+    figures: [
+      'first_token_server_median_ms',
+      'first_token_direct_median_ms',
+      'first_token_overhead_ms',
+      'stream_tokens',
+      'stream_tokens_per_s',
+      'stream_tokens_per_s_direct',
+      'cpus',
+      'load_average_1m',
+    ],
+  },
+  {
+    script: 'bench:why',
+    chromium: false,
+    figures: [
+      'nproc',
+      'corpus_MB',
+      'corpus_files',
+      'corpus_messages',
+      'corpus_turns',
+      'corpus_generate_s',
+      'json_parse_MBps',
+      'index_MBps',
+      'index_vs_json_parse',
+      'index_s',
+      'index_peak_rss_MB',
+      'index_turns',
+      'index_db_MB',
+      'reindex_after_1MB_append_ms',
+      'reindex_files_read',
+      'reindex_bytes_read_MB',
+      'stat_pass_ms',
+      'find_p50_ms',
+      'find_p95_ms',
+      'find_common_phrase_p50_ms',
+      'why_p50_ms',
+      'why_p95_ms',
+      'query_peak_rss_MB',
+      // Without ripgrep the scan is timed with grep -rF instead.
+      ['rg_find_ms', 'grep_find_ms'],
+      ['find_vs_rg', 'find_vs_grep'],
+    ],
+  },
+  {
+    script: 'bench:atlas-adapters',
+    chromium: false,
+    figures: [
+      'cpus',
+      'atlas list files',
+      'atlas list time',
+      'atlas read bytes',
+      'atlas read throughput',
+      'atlas read lines',
+      'atlas read turns',
+      'atlas saved state size',
+      'atlas heap used',
+      'atlas largest file',
+      'atlas resume after append',
+      'atlas full re-read of same file',
+    ],
+  },
+  {
+    script: 'bench:ui',
+    chromium: true,
+    figures: [
+      'nodes',
+      'cards_rendered_after_open',
+      'first_paint_2000_ms',
+      'pan_frame_median_ms',
+      'pan_frame_p95_ms',
+      'idb_rows_written_per_edit',
+      'echo_check_2000_ms',
+      'nproc',
+    ],
+  },
+  {
+    script: 'bench:atlas',
+    chromium: true,
+    figures: [
+      'cores',
+      'index_first_build_ms',
+      'sessions_listed',
+      'list_10000_sessions_ms',
+      'mirror_turns',
+      'mirror_5000_turns_ms',
+      'live_append_latency_ms',
+      'load_average',
+    ],
+  },
+];
