@@ -19,6 +19,7 @@ import { closeAtlasService } from './atlas/atlas-registry.ts';
 import { createApp } from './create-app.ts';
 import { EventHub } from './event-hub.ts';
 import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
+import { protectedFolders } from './protected-folders.ts';
 import type { ServerContext } from './server-context.ts';
 
 export interface StartServerOptions {
@@ -117,10 +118,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     canvases: new CanvasRecords({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
     backup: new CanvasBackup({
       folder: async () => (await settings.read()).backupFolder,
+      protectedFolders: () => protectedFolders(home),
       delayMs: options.backupDelayMs,
       fileSystem: options.fileSystem,
       onError: (error) =>
-        logger.warn('backup failed', { name: error instanceof Error ? error.message : String(error) }),
+        logger.warn('backup failed', {
+          code: (error as { code?: unknown }).code,
+          name: error instanceof Error ? error.message : String(error),
+        }),
     }),
     judge,
     hub: new EventHub(),
