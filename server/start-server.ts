@@ -15,6 +15,7 @@ import { SettingsStore } from '../runtime/fs/settings-store.ts';
 import { canvasesDirectory, ensureWeftHome } from '../runtime/fs/weft-home.ts';
 import { DecisionJudge } from '../runtime/models/decision-judge.ts';
 import { ModelRegistry } from '../runtime/models/model-registry.ts';
+import { currentKeyOrigin } from '../runtime/models/provider-config.ts';
 import { closeAtlasService } from './atlas/atlas-registry.ts';
 import { createApp } from './create-app.ts';
 import { EventHub } from './event-hub.ts';
@@ -96,6 +97,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   await refreshSecrets();
   const logger = redactingLogger(options.logger ?? createStderrLogger(), () => secretValues);
+  // Keys stored before they were bound to an origin are bound to the one their provider has now.
+  const startSettings = await settings.read();
+  await secrets
+    .bindUnbound((id) => currentKeyOrigin(startSettings, id))
+    .catch((error: unknown) =>
+      logger.warn('keys could not be bound to their origins', { code: (error as { code?: unknown }).code }),
+    );
 
   const token = randomBytes(32).toString('base64url');
   let boundPort = 0;

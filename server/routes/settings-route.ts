@@ -5,6 +5,8 @@ import { protectedFolders } from '../protected-folders.ts';
 import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
 import type { StoredProvider, StoredSettings } from '../../runtime/fs/settings-store.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
+import { keyOrigin } from '../../protocol/key-origin.ts';
+import { currentKeyOrigin } from '../../runtime/models/provider-config.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 
@@ -44,9 +46,24 @@ export function settingsRoute(context: ServerContext): Router {
     for (const provider of update.providers ?? []) checkBaseUrl(provider.baseUrl);
     // The backup folder must be absolute and, by its real path, outside session roots and Weft's own records.
     if (update.backupFolder) await resolveBackupFolder(update.backupFolder, protectedFolders(context.home));
+    // A key is bound to the origin it was entered for (`keyOrigin`): a provider whose base URL moves to another
+    // origin loses its stored key, unless a new key comes in the same update.
+    const stored = await context.settings.read();
+    const storedKeys = await context.secrets.allKeys();
     const keys: Record<string, string | null> = {};
+    const origins: Record<string, string> = {};
+    const keysCleared: string[] = [];
     for (const provider of update.providers ?? []) {
-      if (provider.apiKey !== undefined) keys[provider.id] = provider.apiKey || null;
+      const before = stored.providers.find((candidate) => candidate.id === provider.id);
+      const baseUrl = provider.baseUrl !== undefined ? provider.baseUrl : (before?.baseUrl ?? null);
+      const origin = keyOrigin(provider.kind, baseUrl);
+      if (provider.apiKey !== undefined) {
+        keys[provider.id] = provider.apiKey || null;
+        if (provider.apiKey) origins[provider.id] = origin;
+      } else if (Object.hasOwn(storedKeys, provider.id) && currentKeyOrigin(stored, provider.id) !== origin) {
+        keys[provider.id] = null;
+        keysCleared.push(provider.id);
+      }
     }
     // All or nothing: settings first, then every key in one atomic write; if the keys fail, the settings go back.
     let previous: StoredSettings | undefined;
@@ -75,7 +92,7 @@ export function settingsRoute(context: ServerContext): Router {
       };
     });
     try {
-      await context.secrets.setKeys(keys);
+      await context.secrets.setKeys(keys, origins);
     } catch (error) {
       const restore = previous!;
       await context.settings
@@ -88,9 +105,12 @@ export function settingsRoute(context: ServerContext): Router {
       throw error;
     }
     await context.refreshSecrets();
-    context.logger.info('settings updated', { providers: (update.providers ?? []).map((provider) => provider.id) });
+    context.logger.info('settings updated', {
+      providers: (update.providers ?? []).map((provider) => provider.id),
+      keysCleared,
+    });
     context.hub.publish({ type: 'settings-changed' });
-    response.json(await currentSettings(context));
+    response.json({ ...(await currentSettings(context)), keysCleared });
   });
   return router;
 }
