@@ -17,6 +17,11 @@ import { runWeft } from './run-weft.ts';
 
 const launch = { command: '/usr/bin/node', args: ['/opt/weft/bin/weft.mjs', 'mcp'] };
 
+interface McpJson {
+  mcpServers: Record<string, { env?: Record<string, string>; timeout?: number }>;
+}
+const weftEntry = (text: string) => (JSON.parse(text) as McpJson).mcpServers.weft!;
+
 describe('.mcp.json edits', () => {
   const originals = [
     '{\n  "mcpServers": {\n    "other": { "command": "x", "args": ["--a"] }\n  },\n  "extra":   [1,2 ,3]\n}\n',
@@ -59,6 +64,28 @@ describe('.mcp.json edits', () => {
     expect(updated.text!.endsWith(',"z":{}}}')).toBe(true);
   });
 
+  it('writes the env weft needs and keeps the env entries and keys the person added', () => {
+    const withEnv = { ...launch, env: { WEFT_HOME: '/data/weft' } };
+    expect(weftEntry(addToMcpJson(null, withEnv).text!)).toEqual({
+      type: 'stdio',
+      ...launch,
+      env: { WEFT_HOME: '/data/weft' },
+    });
+    const personal =
+      '{"mcpServers":{"weft":{"command":"old","args":[],"env":{"WEFT_HOME":"/old","DEBUG":"1"},"timeout":9000}}}';
+    const updated = addToMcpJson(personal, withEnv);
+    expect(weftEntry(updated.text!)).toEqual({
+      command: '/usr/bin/node',
+      args: ['/opt/weft/bin/weft.mjs', 'mcp'],
+      env: { WEFT_HOME: '/data/weft', DEBUG: '1' },
+      timeout: 9000,
+      type: 'stdio',
+    });
+    expect(addToMcpJson(updated.text, withEnv).changed).toBe(false);
+    // Run again from a shell without the variables: nothing of theirs (or of the earlier run) is dropped.
+    expect(addToMcpJson(updated.text, launch)).toEqual({ changed: false, text: updated.text });
+  });
+
   it('refuses a file that is not JSON and changes nothing', () => {
     expect(() => addToMcpJson('{ not json', launch)).toThrow();
   });
@@ -78,14 +105,65 @@ describe('config.toml edits', () => {
     expect(removeFromCodexToml(original)).toEqual({ changed: false, text: original });
   });
 
-  it('replaces a weft table in the middle (with its subtables) and leaves its neighbours alone', () => {
+  it('updates a weft table in the middle, keeps its subtables and leaves its neighbours alone', () => {
     const middle = '[mcp_servers.weft]\ncommand = "old"\n[mcp_servers.weft.env]\nA = "1"\n\n[other]\nx = 1\n';
     const replaced = addToCodexToml(middle, launch).text!;
     expect(replaced).toBe(
-      '[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n\n[other]\nx = 1\n',
+      '[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n[mcp_servers.weft.env]\nA = "1"\n\n[other]\nx = 1\n',
     );
     expect(removeFromCodexToml(replaced).text).toBe('[other]\nx = 1\n');
     expect(removeFromCodexToml(addToCodexToml(null, launch).text).text).toBeNull();
+  });
+
+  it('writes an env subtable weft needs, and keeps what the person added to the table', () => {
+    const withEnv = { ...launch, env: { WEFT_HOME: '/data/weft', WEFT_SESSION_ROOTS: '/r1:/r2' } };
+    const created = addToCodexToml('model = "o3"\n', withEnv).text!;
+    expect(created).toBe(
+      'model = "o3"\n\n[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\n\n[mcp_servers.weft.env]\nWEFT_HOME = "/data/weft"\nWEFT_SESSION_ROOTS = "/r1:/r2"\n',
+    );
+    expect(addToCodexToml(created, withEnv).changed).toBe(false);
+    expect(addToCodexToml(created, launch).changed).toBe(false);
+    expect(removeFromCodexToml(created).text).toBe('model = "o3"\n');
+
+    const personal = [
+      '[mcp_servers.weft]',
+      'command = "old"',
+      'args = [',
+      '  "/old/weft.mjs", # the old place',
+      '  "mcp",',
+      ']',
+      'startup_timeout_sec = 30',
+      '',
+      '[mcp_servers.weft.env]',
+      'WEFT_HOME = "/old"',
+      '"MY VAR" = "kept"',
+      '',
+      '[profiles.fast]',
+      'model = "mini"',
+      '',
+    ].join('\n');
+    expect(addToCodexToml(personal, withEnv).text).toBe(
+      [
+        '[mcp_servers.weft]',
+        'command = "/usr/bin/node"',
+        'args = ["/opt/weft/bin/weft.mjs", "mcp"]',
+        'startup_timeout_sec = 30',
+        '',
+        '[mcp_servers.weft.env]',
+        'WEFT_HOME = "/data/weft"',
+        '"MY VAR" = "kept"',
+        'WEFT_SESSION_ROOTS = "/r1:/r2"',
+        '',
+        '[profiles.fast]',
+        'model = "mini"',
+        '',
+      ].join('\n'),
+    );
+
+    const inline = '[mcp_servers.weft]\ncommand = "old"\nenv = { DEBUG = "1", WEFT_HOME = "/old" }\n';
+    expect(addToCodexToml(inline, withEnv).text).toBe(
+      '[mcp_servers.weft]\ncommand = "/usr/bin/node"\nargs = ["/opt/weft/bin/weft.mjs", "mcp"]\nenv = { DEBUG = "1", WEFT_HOME = "/data/weft", WEFT_SESSION_ROOTS = "/r1:/r2" }\n',
+    );
   });
 
   it.each([
@@ -141,6 +219,58 @@ describe('weft setup mcp (black box)', () => {
     expect(readFileSync(join(project, '.mcp.json'), 'utf8')).toBe(json);
     expect(readFileSync(join(home, '.codex', 'config.toml'), 'utf8')).toBe(toml);
     expect(existsSync(join(root, 'weft', 'index.db'))).toBe(false);
+  });
+
+  it('writes the env a non-default WEFT_HOME and roots need, and a re-run keeps what the person added', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'weft-setup-env-'));
+    directories.push(root);
+    const home = join(root, 'home');
+    const project = join(root, 'project');
+    mkdirSync(join(home, '.codex'), { recursive: true });
+    mkdirSync(project);
+    const weftHome = join(root, 'weft-data');
+    const roots = [join(root, 'claude'), join(root, 'codex')].join(':');
+    const env = { ...process.env, HOME: home, CODEX_HOME: '', WEFT_HOME: weftHome, WEFT_SESSION_ROOTS: roots };
+    expect((await runWeft(['setup', 'mcp'], { env, cwd: project })).code).toBe(0);
+    const mcpJson = () => weftEntry(readFileSync(join(project, '.mcp.json'), 'utf8'));
+    const toml = () => readFileSync(join(home, '.codex', 'config.toml'), 'utf8');
+    expect(mcpJson().env).toEqual({ WEFT_HOME: weftHome, WEFT_SESSION_ROOTS: roots });
+    expect(toml()).toContain(
+      `[mcp_servers.weft.env]\nWEFT_HOME = ${JSON.stringify(weftHome)}\nWEFT_SESSION_ROOTS = ${JSON.stringify(roots)}\n`,
+    );
+
+    // The person adds their own entries; re-running (even from a shell without the variables) keeps them.
+    const json = JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8')) as McpJson;
+    json.mcpServers.weft!.env!.DEBUG = 'weft:*';
+    json.mcpServers.weft!.timeout = 5000;
+    writeFileSync(join(project, '.mcp.json'), JSON.stringify(json, null, 2) + '\n');
+    writeFileSync(
+      join(home, '.codex', 'config.toml'),
+      toml()
+        .replace('[mcp_servers.weft.env]\n', '[mcp_servers.weft.env]\nDEBUG = "weft:*"\n')
+        .replace('"mcp"]\n', '"mcp"]\ntool_timeout_sec = 90\n'),
+    );
+    const plain: Record<string, string | undefined> = { ...process.env, HOME: home, CODEX_HOME: '' };
+    delete plain.WEFT_HOME;
+    delete plain.WEFT_SESSION_ROOTS;
+    const rerun = await runWeft(['setup', 'mcp'], { env: plain, cwd: project });
+    expect(rerun.code).toBe(0);
+    expect(rerun.stdout).toContain('claude-code: weft MCP server already in');
+    expect(mcpJson()).toMatchObject({
+      env: { WEFT_HOME: weftHome, WEFT_SESSION_ROOTS: roots, DEBUG: 'weft:*' },
+      timeout: 5000,
+    });
+    expect(toml()).toContain('DEBUG = "weft:*"');
+    expect(toml()).toContain(`WEFT_HOME = ${JSON.stringify(weftHome)}`);
+    expect(toml()).toContain('tool_timeout_sec = 90');
+
+    // A new home replaces only weft's own entry.
+    const moved = join(root, 'weft-moved');
+    expect((await runWeft(['setup', 'mcp'], { env: { ...env, WEFT_HOME: moved }, cwd: project })).code).toBe(0);
+    expect(mcpJson().env).toEqual({ WEFT_HOME: moved, WEFT_SESSION_ROOTS: roots, DEBUG: 'weft:*' });
+    expect(toml()).toContain(`WEFT_HOME = ${JSON.stringify(moved)}`);
+    expect(toml()).toContain('DEBUG = "weft:*"');
+    expect(toml()).toContain('tool_timeout_sec = 90');
   });
 
   it('edits a config.toml kept as a symlink (a dotfiles repository) through the link, which stays a link', async () => {

@@ -63,4 +63,16 @@ describe('weft mcp over stdio', () => {
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^turn-not-found: /);
   });
+
+  it('every failed call reaches the model as an isError result with a coded message', async () => {
+    const badArguments = await client.callTool({ name: 'recall_turn', arguments: { session: 'x', turn: -1 } });
+    expect(badArguments.isError).toBe(true);
+    expect(textOf(badArguments)).toMatch(/^invalid-arguments: Input validation error: .*recall_turn/);
+    const noPath = await client.callTool({ name: 'why_file', arguments: {} });
+    expect(noPath.isError).toBe(true);
+    expect(textOf(noPath)).toMatch(/^invalid-arguments: /);
+    const unknown = await client.callTool({ name: 'why_everything', arguments: {} });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^unknown-tool: Tool why_everything not found/);
+  });
 });

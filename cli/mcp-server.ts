@@ -9,9 +9,32 @@ const FIELDS: Record<string, FindField> = { q: 'question', a: 'answer', m: 'mate
 
 type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean };
 
+/** A failed call as the model must see it: an MCP `isError` result whose text starts with a stable code. */
+export function toolFailure(code: string, message: string): ToolResult {
+  return { content: [{ type: 'text', text: `${code}: ${message}` }], isError: true };
+}
+
+/**
+ * The SDK's own refusals (arguments that fail the tool's schema, an unknown tool) get codes too. They are made
+ * by McpServer's `createToolError`, which TypeScript calls private; the MCP tests pin this behaviour.
+ */
+function codeSdkFailures(server: McpServer): void {
+  const internals = server as unknown as { createToolError: (message: string) => ToolResult };
+  internals.createToolError = (raw: string) => {
+    const message = raw.replace(/^MCP error -?\d+: /, '');
+    const code = /Input validation error|Invalid arguments/.test(message)
+      ? 'invalid-arguments'
+      : /^Tool .* not found/.test(message)
+        ? 'unknown-tool'
+        : 'tool-failed';
+    return toolFailure(code, message);
+  };
+}
+
 /** The four read-only tools, answered by the same runtime/index queries as the CLI. */
 export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'): McpServer {
   const server = new McpServer({ name: 'weft', version });
+  codeSdkFailures(server);
   let refreshing: Promise<unknown> = Promise.resolve();
   // One stat pass at a time, each before a call, so answers follow what the agents just wrote.
   const answer = (compute: () => unknown) => {
@@ -22,12 +45,8 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
         return { content: [{ type: 'text', text: JSON.stringify(compute(), null, 2) }] };
       } catch (error) {
         const code = (error as { code?: unknown }).code;
-        return {
-          content: [
-            { type: 'text', text: `${typeof code === 'string' ? `${code}: ` : ''}${(error as Error).message}` },
-          ],
-          isError: true,
-        };
+        const message = error instanceof Error ? error.message : String(error);
+        return toolFailure(typeof code === 'string' ? code : 'internal-error', message);
       }
     });
     refreshing = result.catch(() => undefined);

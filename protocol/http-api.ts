@@ -139,6 +139,11 @@ export const SettingsResponseSchema = z.object({
   judgeModelId: z.string().nullable(),
   backupFolder: z.string().nullable(),
   defaultModelId: z.string().nullable(),
+  /**
+   * In the answer to a PUT: providers whose stored key was removed because their base URL moved to another
+   * origin (a key is bound to the origin it was entered for). Optional so older servers still parse.
+   */
+  keysCleared: z.array(z.string()).optional(),
 });
 export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
 

@@ -166,3 +166,4 @@ export type {
   MirrorAppendedEvent,
   SessionGrewEvent,
 } from './stream-events.ts';
+export { keyOrigin } from './key-origin.ts';

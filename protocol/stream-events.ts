@@ -2,8 +2,9 @@ import { z } from 'zod';
 
 /**
  * Server → UI stream events (one JSON object per SSE `data:` line), named `<noun>-<action>`.
- * `/api/generate` emits request-accepted first, then text-deltas, then exactly one of
- * answer-finished / answer-failed. `/api/stream` pushes canvas-changed, mirror-appended and others.
+ * `/api/generate` emits request-accepted (the commit: the model is resolved and its call starts), then
+ * text-deltas, then exactly one of answer-finished / answer-failed. A request refused before any model
+ * call (hash mismatch, unknown model, missing key) gets answer-failed alone. `/api/stream` pushes canvas-changed, mirror-appended and others.
  */
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 

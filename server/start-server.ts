@@ -15,12 +15,14 @@ import { SettingsStore } from '../runtime/fs/settings-store.ts';
 import { canvasesDirectory, ensureWeftHome } from '../runtime/fs/weft-home.ts';
 import { DecisionJudge } from '../runtime/models/decision-judge.ts';
 import { ModelRegistry } from '../runtime/models/model-registry.ts';
+import { currentKeyOrigin } from '../runtime/models/provider-config.ts';
 import { closeAtlasService } from './atlas/atlas-registry.ts';
 import { createApp } from './create-app.ts';
 import { EventHub } from './event-hub.ts';
 import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
 import type { HashPort } from '../src/core/hash-port.ts';
 import { nodeHashPort } from '../runtime/hash/node-hash-port.ts';
+import { protectedFolders } from './protected-folders.ts';
 import type { ServerContext } from './server-context.ts';
 
 export interface StartServerOptions {
@@ -99,6 +101,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   };
   await refreshSecrets();
   const logger = redactingLogger(options.logger ?? createStderrLogger(), () => secretValues);
+  // Keys stored before they were bound to an origin are bound to the one their provider has now.
+  const startSettings = await settings.read();
+  await secrets
+    .bindUnbound((id) => currentKeyOrigin(startSettings, id))
+    .catch((error: unknown) =>
+      logger.warn('keys could not be bound to their origins', { code: (error as { code?: unknown }).code }),
+    );
 
   const token = randomBytes(32).toString('base64url');
   let boundPort = 0;
@@ -121,10 +130,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     canvases: new CanvasRecords({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
     backup: new CanvasBackup({
       folder: async () => (await settings.read()).backupFolder,
+      protectedFolders: () => protectedFolders(home),
       delayMs: options.backupDelayMs,
       fileSystem: options.fileSystem,
       onError: (error) =>
-        logger.warn('backup failed', { name: error instanceof Error ? error.message : String(error) }),
+        logger.warn('backup failed', {
+          code: (error as { code?: unknown }).code,
+          name: error instanceof Error ? error.message : String(error),
+        }),
     }),
     judge,
     hub: new EventHub(),

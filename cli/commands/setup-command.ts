@@ -10,8 +10,9 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sessionRootsFromEnv } from '../../runtime/atlas/session-roots.ts';
 import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';
@@ -30,6 +31,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   const launch: McpLaunch = {
     command: process.execPath,
     args: [fileURLToPath(new URL('../../bin/weft.mjs', import.meta.url)), 'mcp'],
+    env: neededEnvironment(io),
   };
   const codexHome = io.env.CODEX_HOME?.trim()
     ? resolve(io.env.CODEX_HOME)
@@ -72,6 +74,27 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     }
   }
   return 0;
+}
+
+/**
+ * The environment `weft mcp` must be given to see what `weft` sees in this shell: a WEFT_HOME other than
+ * ~/.weft, session roots and memory roots, as absolute paths (the client starts it in another folder; roots
+ * resolve against HOME as `weft` itself does).
+ */
+export function neededEnvironment(io: Pick<Terminal, 'env' | 'cwd'>): Record<string, string> {
+  const home = io.env.HOME?.trim() || homedir();
+  const env: Record<string, string> = {};
+  const weftHome = io.env.WEFT_HOME?.trim();
+  if (weftHome && resolve(io.cwd, weftHome) !== join(home, '.weft')) env.WEFT_HOME = resolve(io.cwd, weftHome);
+  if (io.env.WEFT_SESSION_ROOTS?.trim()) env.WEFT_SESSION_ROOTS = sessionRootsFromEnv(io.env, home).join(delimiter);
+  const memoryRoots = io.env.WEFT_MEMORY_ROOTS?.trim();
+  if (memoryRoots)
+    env.WEFT_MEMORY_ROOTS = memoryRoots
+      .split(delimiter)
+      .filter((entry) => entry.trim())
+      .map((entry) => resolve(home, entry.trim()))
+      .join(delimiter);
+  return env;
 }
 
 function readOptional(path: string): string | null {

@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
+import { resolveBackupFolder, type ProtectedFolder } from './backup-folder-guard.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 
 const SUFFIX = '.weft.json';
@@ -54,6 +55,8 @@ async function isFreeFor(path: string, id: string): Promise<boolean> {
 export interface CanvasBackupOptions {
   /** Folder chosen in settings, read at flush time; null turns backups off. */
   folder: () => Promise<string | null>;
+  /** Folders a backup must never land in (session roots, the canvas records), read at flush time. */
+  protectedFolders?: () => readonly ProtectedFolder[];
   delayMs?: number;
   fileSystem?: AtomicFileSystem;
   onError?: (error: unknown) => void;
@@ -85,9 +88,12 @@ export class CanvasBackup {
     clearTimeout(entry.timer);
     return this.queue.run(id, async () => {
       try {
-        const folder = await this.options.folder();
-        if (!folder) return;
-        await mkdir(folder, { recursive: true });
+        const configured = await this.options.folder();
+        if (!configured) return;
+        // Real paths at every flush: the folder may have been swapped for a symlink since it was configured.
+        const guarded = this.options.protectedFolders?.() ?? [];
+        await mkdir(await resolveBackupFolder(configured, guarded), { recursive: true });
+        const folder = await resolveBackupFolder(configured, guarded);
         // Two canvases may share a name; the second one's backup gets its id so neither replaces the other.
         let target = join(folder, backupFileName(entry.document.canvas.name, id));
         if (!(await isFreeFor(target, id))) target = join(folder, backupFileName(entry.document.canvas.name, id, true));

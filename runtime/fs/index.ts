@@ -13,4 +13,6 @@ export { CanvasRecords, assertCanvasId, describeIssues } from './canvas-records.
 export type { CanvasRecordsOptions } from './canvas-records.ts';
 export { CanvasBackup, backupFileName } from './canvas-backup.ts';
 export type { CanvasBackupOptions } from './canvas-backup.ts';
+export { resolveBackupFolder, realPathOf } from './backup-folder-guard.ts';
+export type { ProtectedFolder } from './backup-folder-guard.ts';
 export { WeftError, isWeftError } from './weft-error.ts';

@@ -7,6 +7,8 @@ import { WeftError } from './weft-error.ts';
 const SecretsSchema = z.object({
   version: z.literal(1),
   keys: z.record(z.string(), z.string()),
+  /** The origin (scheme://host:port) each key was entered for; a key is used only towards that origin. */
+  origins: z.record(z.string(), z.string()).optional(),
   /** Set when the keys are sealed by the OS keychain (the desktop shell's safeStorage). */
   sealed: z.boolean().optional(),
 });
@@ -62,16 +64,46 @@ export class SecretsStore {
     return this.openAll(await this.file.read());
   }
 
+  /** Every key with the origin it was entered for (null: stored before keys were bound). */
+  async boundKeys(): Promise<Record<string, { key: string; origin: string | null }>> {
+    const secrets = await this.file.read();
+    const bound: Record<string, { key: string; origin: string | null }> = {};
+    for (const [id, key] of Object.entries(this.openAll(secrets)))
+      bound[id] = { key, origin: secrets.origins?.[id] ?? null };
+    return bound;
+  }
+
+  /** Bind keys stored before origins were kept to the origin their provider has now (once, at start). */
+  async bindUnbound(originFor: (providerId: string) => string | null): Promise<void> {
+    const secrets = await this.file.read();
+    const unbound = Object.keys(secrets.keys).filter((id) => !secrets.origins?.[id] && originFor(id));
+    if (unbound.length === 0) return;
+    await this.file.update((current) => {
+      const origins = { ...current.origins };
+      for (const id of Object.keys(current.keys)) {
+        const origin = originFor(id);
+        if (!origins[id] && origin) origins[id] = origin;
+      }
+      return { ...current, origins };
+    });
+  }
+
   /**
    * Store a key, or remove it with null / ''. Other keys stay exactly as stored: one sealed on
    * another machine is kept, not dropped. Without the cipher a sealed file only lets keys be removed.
    */
-  async setKey(providerId: string, key: string | null): Promise<void> {
-    await this.setKeys({ [providerId]: key });
+  async setKey(providerId: string, key: string | null, origin?: string): Promise<void> {
+    await this.setKeys({ [providerId]: key }, origin ? { [providerId]: origin } : {});
   }
 
-  /** Store or remove several keys in one atomic write: all of them change, or (on a refusal or failure) none. */
-  async setKeys(changes: Readonly<Record<string, string | null>>): Promise<void> {
+  /**
+   * Store or remove several keys in one atomic write: all of them change, or (on a refusal or failure) none.
+   * `origins` binds each stored key to the origin it was entered for.
+   */
+  async setKeys(
+    changes: Readonly<Record<string, string | null>>,
+    origins: Readonly<Record<string, string>> = {},
+  ): Promise<void> {
     const entries = Object.entries(changes);
     if (entries.length === 0) return;
     await this.file.update((current) => {
@@ -88,11 +120,15 @@ export class SecretsStore {
         cipher && !current.sealed
           ? Object.fromEntries(Object.entries(current.keys).map(([id, plain]) => [id, cipher.seal(plain)]))
           : { ...current.keys };
+      const bound = { ...current.origins };
       for (const [providerId, key] of entries) {
+        delete bound[providerId];
         if (key) keys[providerId] = cipher ? cipher.seal(key) : key;
         else delete keys[providerId];
+        if (key && origins[providerId]) bound[providerId] = origins[providerId];
       }
-      return cipher || current.sealed ? { version: 1, keys, sealed: true } : { version: 1, keys };
+      const base = { version: 1 as const, keys, ...(Object.keys(bound).length > 0 ? { origins: bound } : {}) };
+      return cipher || current.sealed ? { ...base, sealed: true } : base;
     });
   }
 }

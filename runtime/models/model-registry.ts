@@ -60,7 +60,7 @@ export class ModelRegistry {
 
   /** Every provider: stored, from the environment, and a detected local Ollama. */
   async providers(): Promise<ProviderConfig[]> {
-    const [settings, keys] = await Promise.all([this.options.settings.read(), this.options.secrets.allKeys()]);
+    const [settings, keys] = await Promise.all([this.options.settings.read(), this.options.secrets.boundKeys()]);
     const providers = mergeProviders(settings, keys, this.options.environment);
     const ollamaUrl = this.options.ollamaUrl === undefined ? DEFAULT_OLLAMA_URL : this.options.ollamaUrl;
     const configuredOllama = providers.find((provider) => provider.kind === 'ollama');
@@ -148,11 +148,10 @@ export class ModelRegistry {
 
   /** Every key value known, so error messages and logs can be scrubbed of them. */
   async secretValues(): Promise<string[]> {
-    const providers = mergeProviders(
-      await this.options.settings.read(),
-      await this.options.secrets.allKeys(),
-      this.options.environment,
-    );
-    return providers.map((provider) => provider.apiKey).filter((key): key is string => Boolean(key));
+    // Every stored key, bound to the current origin or not: none may ever appear in a message or a log.
+    const stored = await this.options.secrets.allKeys();
+    const providers = mergeProviders(await this.options.settings.read(), {}, this.options.environment);
+    const values = [...Object.values(stored), ...providers.map((provider) => provider.apiKey)];
+    return [...new Set(values.filter((key): key is string => Boolean(key)))];
   }
 }

@@ -1,5 +1,6 @@
 import type { ProviderKind } from '../../protocol/http-api.ts';
 import type { StoredSettings } from '../fs/settings-store.ts';
+import { keyOrigin } from '../../protocol/key-origin.ts';
 
 /** A provider as the registry uses it: settings merged with its key (from secrets or the environment). */
 export interface ProviderConfig {
@@ -19,12 +20,37 @@ export const ENVIRONMENT_KEYS: { variable: string; id: string; kind: ProviderKin
   { variable: 'OPENROUTER_API_KEY', id: 'openrouter', kind: 'openrouter' },
 ];
 
-/** Merge stored settings, stored keys and environment keys; a key entered in the app wins over the environment. */
+/** A stored key and the origin it was entered for (null: stored before keys were bound). */
+export interface BoundKey {
+  key: string;
+  origin: string | null;
+}
+
+/**
+ * The origin provider `id` sends its key to now: its stored base URL, or for a provider known only from
+ * the environment its kind's default endpoint. Null when no such provider exists.
+ */
+export function currentKeyOrigin(settings: StoredSettings, id: string): string | null {
+  const stored = settings.providers.find((provider) => provider.id === id);
+  if (stored) return keyOrigin(stored.kind, stored.baseUrl);
+  const fromEnvironment = ENVIRONMENT_KEYS.find((entry) => entry.id === id);
+  return fromEnvironment ? keyOrigin(fromEnvironment.kind, null) : null;
+}
+
+/**
+ * Merge stored settings, stored keys and environment keys; a key entered in the app wins over the environment.
+ * A stored key is used only towards the origin it was entered for: after the base URL moved elsewhere it is
+ * as good as absent.
+ */
 export function mergeProviders(
   settings: StoredSettings,
-  storedKeys: Record<string, string>,
+  boundKeys: Record<string, BoundKey>,
   environment: Record<string, string | undefined>,
 ): ProviderConfig[] {
+  const storedKeys: Record<string, string> = {};
+  for (const [id, bound] of Object.entries(boundKeys)) {
+    if (bound.origin !== null && bound.origin === currentKeyOrigin(settings, id)) storedKeys[id] = bound.key;
+  }
   const environmentKeyFor = (id: string): string | null => {
     const entry = ENVIRONMENT_KEYS.find((candidate) => candidate.id === id);
     const value = entry ? environment[entry.variable]?.trim() : undefined;

@@ -96,17 +96,20 @@ describe('POST /api/generate', () => {
   it('refuses on hash mismatch without calling the provider', async () => {
     const request = canonical('local/scripted-model');
     const events = await collectStreamEvents(await generate(request, { requestHash: 'f'.repeat(64) }));
-    expect(events[0]).toEqual({ type: 'request-accepted', requestHash: hashCanonical(request) });
-    expect(events[1]).toMatchObject({ type: 'answer-failed', code: 'hash-mismatch' });
-    expect(events).toHaveLength(2);
+    // Nothing was handed over, so nothing is accepted (no commit); the message names both hashes.
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'answer-failed', code: 'hash-mismatch' });
+    expect((events[0] as { message: string }).message).toContain(hashCanonical(request).slice(0, 12));
     expect(provider.requests).toHaveLength(0);
   });
 
   it('hashes only what it hands over: extra fields the client slipped in make a mismatch', async () => {
     const request = canonical('local/scripted-model');
     const tampered = { ...request, messages: [...request.messages], extra: 'ignored by the schema' };
-    const events = await collectStreamEvents(await generate(tampered, { requestHash: hashCanonical(tampered) }));
-    expect(events[1]).toMatchObject({ type: 'answer-failed', code: 'hash-mismatch' });
+    const events = await collectStreamEvents(
+      await generate(tampered as CanonicalRequest, { requestHash: hashCanonical(tampered) }),
+    );
+    expect(events).toEqual([expect.objectContaining({ type: 'answer-failed', code: 'hash-mismatch' })]);
     expect(provider.requests).toHaveLength(0);
   });
 
@@ -298,10 +301,35 @@ describe('POST /api/generate', () => {
     expect(events.at(-1)).toMatchObject({ type: 'answer-failed', code: 'network' });
   });
 
-  it('answers an unknown model with model-missing after accepting the request', async () => {
+  it('answers an unknown model with model-missing and no acceptance: no commit for a request no model got', async () => {
     const events = await collectStreamEvents(await generate(canonical('nobody/model')));
-    expect(events.map((event) => event.type)).toEqual(['request-accepted', 'answer-failed']);
-    expect(events[1]).toMatchObject({ code: 'model-missing' });
+    expect(events).toEqual([expect.objectContaining({ type: 'answer-failed', code: 'model-missing' })]);
+    const unknownModel = await collectStreamEvents(await generate(canonical('not-a-model-id')));
+    expect(unknownModel).toEqual([expect.objectContaining({ type: 'answer-failed', code: 'model-missing' })]);
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it('a hosted provider without a key fails with bad-key before acceptance and before any provider call', async () => {
+    const put = await server.api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        providers: [{ id: 'keyless', kind: 'anthropic', baseUrl: `${provider.url}/v1` }],
+      }),
+    });
+    expect(put.status).toBe(200);
+    const events = await collectStreamEvents(await generate(canonical('keyless/claude-haiku-4-5')));
+    expect(events).toEqual([expect.objectContaining({ type: 'answer-failed', code: 'bad-key' })]);
+    expect(provider.requests).toHaveLength(0);
+  });
+
+  it('a key the provider rejects (HTTP 401) was handed over: accepted first, then bad-key', async () => {
+    provider.script({ status: 401 });
+    const request = canonical('local/scripted-model');
+    const events = await collectStreamEvents(await generate(request));
+    expect(events[0]).toEqual({ type: 'request-accepted', requestHash: hashCanonical(request) });
+    expect(events.at(-1)).toMatchObject({ type: 'answer-failed', code: 'bad-key' });
+    expect(provider.requests).toHaveLength(1);
   });
 
   it('refuses an invalid body with a coded 400 before streaming', async () => {

@@ -31,8 +31,9 @@ function imageBytes(images: { hash: string; dataBase64: string }[], hash: HashPo
 
 /**
  * `POST /api/generate` (C9): validate, hash what will be handed over, stream the answer.
- * The first event carries the server's own hash; a mismatch with the client's stops before any
- * provider is called. Closing the request aborts the provider call.
+ * A mismatch with the client's hash stops before any provider is called. `request-accepted` (the
+ * server's own hash: the commit) comes only once the model is resolved, right before its call.
+ * Closing the request aborts the provider call.
  */
 export function generateRoute(context: ServerContext): Router {
   const router = express.Router();
@@ -48,7 +49,6 @@ export function generateRoute(context: ServerContext): Router {
         controller.abort(new DOMException('The client closed the request.', 'AbortError'));
     });
     const stream = openEventStream(response);
-    stream.send({ type: 'request-accepted', requestHash });
     if (requestHash !== body.requestHash) {
       stream.send({
         type: 'answer-failed',
@@ -61,7 +61,10 @@ export function generateRoute(context: ServerContext): Router {
     const startedAt = Date.now();
     let outcome = 'finished';
     try {
+      // Acceptance is the commit (C9): it is sent only once a model is resolved and its call is about to start,
+      // so an unknown model or a missing key fails without a commit.
       const model = await context.registry.resolve(body.request.model, { requestHash });
+      stream.send({ type: 'request-accepted', requestHash });
       for await (const event of streamAnswer({
         model,
         messages,

@@ -58,7 +58,7 @@ describe('PUT /api/settings', () => {
     ]) {
       const response = await put({ backupFolder: folder });
       expect(response.status, folder).toBe(400);
-      expect((await response.json()).error.code).toBe('invalid-body');
+      expect((await response.json()).error.code).toBe(folder === 'backups' ? 'invalid-body' : 'backup-folder-refused');
     }
     expect((await (await server.api('/api/settings')).json()).backupFolder).toBe(chosen);
   });

@@ -1,11 +1,12 @@
-import { homedir } from 'node:os';
-import { join, resolve, sep } from 'node:path';
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { sessionRootsFromEnv } from '../../runtime/atlas/session-roots.ts';
+import { resolveBackupFolder } from '../../runtime/fs/backup-folder-guard.ts';
+import { protectedFolders } from '../protected-folders.ts';
 import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
 import type { StoredProvider, StoredSettings } from '../../runtime/fs/settings-store.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
+import { keyOrigin } from '../../protocol/key-origin.ts';
+import { currentKeyOrigin } from '../../runtime/models/provider-config.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 
@@ -34,24 +35,6 @@ function checkBaseUrl(url: string | null | undefined): void {
     throw new WeftError('invalid-body', 'A provider base URL must be http or https.', 400);
 }
 
-/** The backup folder must be absolute and outside what Weft keeps apart: session roots (never written) and its own records. */
-function checkBackupFolder(folder: string | null | undefined, home: string): void {
-  if (!folder) return;
-  if (!folder.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(folder))
-    throw new WeftError('invalid-body', 'The backup folder must be an absolute path.', 400);
-  const target = resolve(folder);
-  const inside = (root: string) => target === root || target.startsWith(root.endsWith(sep) ? root : root + sep);
-  const root = sessionRootsFromEnv(process.env, homedir()).find(inside);
-  if (root)
-    throw new WeftError(
-      'invalid-body',
-      `The backup folder is inside the session root ${root}, which Weft never writes to.`,
-      400,
-    );
-  if (inside(join(home, 'canvases')))
-    throw new WeftError('invalid-body', "The backup folder cannot be inside Weft's own canvas records folder.", 400);
-}
-
 /** `GET/PUT /api/settings`: providers, keys (write-only), judge, backup folder, default model. */
 export function settingsRoute(context: ServerContext): Router {
   const router = express.Router();
@@ -61,10 +44,26 @@ export function settingsRoute(context: ServerContext): Router {
   router.put('/settings', jsonBody(256 * 1024), async (request, response) => {
     const update = validateBody(SettingsUpdateSchema, request.body);
     for (const provider of update.providers ?? []) checkBaseUrl(provider.baseUrl);
-    checkBackupFolder(update.backupFolder, context.home);
+    // The backup folder must be absolute and, by its real path, outside session roots and Weft's own records.
+    if (update.backupFolder) await resolveBackupFolder(update.backupFolder, protectedFolders(context.home));
+    // A key is bound to the origin it was entered for (`keyOrigin`): a provider whose base URL moves to another
+    // origin loses its stored key, unless a new key comes in the same update.
+    const stored = await context.settings.read();
+    const storedKeys = await context.secrets.allKeys();
     const keys: Record<string, string | null> = {};
+    const origins: Record<string, string> = {};
+    const keysCleared: string[] = [];
     for (const provider of update.providers ?? []) {
-      if (provider.apiKey !== undefined) keys[provider.id] = provider.apiKey || null;
+      const before = stored.providers.find((candidate) => candidate.id === provider.id);
+      const baseUrl = provider.baseUrl !== undefined ? provider.baseUrl : (before?.baseUrl ?? null);
+      const origin = keyOrigin(provider.kind, baseUrl);
+      if (provider.apiKey !== undefined) {
+        keys[provider.id] = provider.apiKey || null;
+        if (provider.apiKey) origins[provider.id] = origin;
+      } else if (Object.hasOwn(storedKeys, provider.id) && currentKeyOrigin(stored, provider.id) !== origin) {
+        keys[provider.id] = null;
+        keysCleared.push(provider.id);
+      }
     }
     // All or nothing: settings first, then every key in one atomic write; if the keys fail, the settings go back.
     let previous: StoredSettings | undefined;
@@ -93,7 +92,7 @@ export function settingsRoute(context: ServerContext): Router {
       };
     });
     try {
-      await context.secrets.setKeys(keys);
+      await context.secrets.setKeys(keys, origins);
     } catch (error) {
       const restore = previous!;
       await context.settings
@@ -106,9 +105,12 @@ export function settingsRoute(context: ServerContext): Router {
       throw error;
     }
     await context.refreshSecrets();
-    context.logger.info('settings updated', { providers: (update.providers ?? []).map((provider) => provider.id) });
+    context.logger.info('settings updated', {
+      providers: (update.providers ?? []).map((provider) => provider.id),
+      keysCleared,
+    });
     context.hub.publish({ type: 'settings-changed' });
-    response.json(await currentSettings(context));
+    response.json({ ...(await currentSettings(context)), keysCleared });
   });
   return router;
 }

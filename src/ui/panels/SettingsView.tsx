@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { ProviderKind, ProviderUpdate } from '../../../protocol/http-api.ts';
 import { useWeft } from '../app/store-context.tsx';
+import { keyOriginWarning } from '../store/key-origin-notice.ts';
 
 const KINDS: { kind: ProviderKind; label: string; needsBaseUrl: boolean }[] = [
   { kind: 'openai', label: 'OpenAI', needsBaseUrl: false },
@@ -18,11 +19,14 @@ interface ProviderDraft {
   models: string;
   enabled: boolean;
   hasKey: boolean;
+  /** The base URL the saved key was entered for (as stored); the key is bound to its origin. */
+  savedBaseUrl: string | null;
   isNew: boolean;
 }
 
 function ProviderEditor({ draft, onChange }: { draft: ProviderDraft; onChange: (next: ProviderDraft) => void }) {
   const kind = KINDS.find((entry) => entry.kind === draft.kind)!;
+  const originWarning = keyOriginWarning(draft);
   return (
     <div className="provider-row" data-testid="provider-row" data-provider-id={draft.id}>
       <label className="field" style={{ margin: 0 }}>
@@ -76,6 +80,11 @@ function ProviderEditor({ draft, onChange }: { draft: ProviderDraft; onChange: (
         />{' '}
         Enabled
       </label>
+      {originWarning && (
+        <p className="hint" data-testid="key-origin-warning" role="status" style={{ gridColumn: '1 / -1', margin: 0 }}>
+          {originWarning}
+        </p>
+      )}
       {draft.kind === 'openai-compatible' && (
         <label className="field" style={{ gridColumn: '2 / 4', margin: 0 }}>
           <span>Model ids offered (comma separated)</span>
@@ -122,6 +131,7 @@ export function SettingsView() {
         models: provider.kind === 'openai-compatible' ? offered(provider.id) : '',
         enabled: provider.enabled,
         hasKey: provider.hasKey,
+        savedBaseUrl: provider.baseUrl,
         isNew: false,
       })),
     );
@@ -205,6 +215,7 @@ export function SettingsView() {
                     models: '',
                     enabled: true,
                     hasKey: false,
+                    savedBaseUrl: null,
                     isNew: true,
                   },
                 ])
