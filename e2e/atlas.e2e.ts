@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 const page = () => atlas.app.page;
-const snapshot = () => page().evaluate(canvasSnapshot) as Promise<CanvasSnapshot>;
+const snapshot = () => page().evaluate<CanvasSnapshot>(canvasSnapshot);
 const sessionCards = () => page().getByTestId('atlas-session');
 const clearToasts = () =>
   page().evaluate(() =>

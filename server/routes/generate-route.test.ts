@@ -106,9 +106,7 @@ describe('POST /api/generate', () => {
   it('hashes only what it hands over: extra fields the client slipped in make a mismatch', async () => {
     const request = canonical('local/scripted-model');
     const tampered = { ...request, messages: [...request.messages], extra: 'ignored by the schema' };
-    const events = await collectStreamEvents(
-      await generate(tampered as CanonicalRequest, { requestHash: hashCanonical(tampered) }),
-    );
+    const events = await collectStreamEvents(await generate(tampered, { requestHash: hashCanonical(tampered) }));
     expect(events).toEqual([expect.objectContaining({ type: 'answer-failed', code: 'hash-mismatch' })]);
     expect(provider.requests).toHaveLength(0);
   });

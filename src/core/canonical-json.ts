@@ -39,13 +39,14 @@ function prepare(value: unknown, path: Set<object>): unknown {
     case 'object': {
       if (value === null) return value;
       if (path.has(value)) throw new Error('Circular reference detected');
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel, not an error: falls back to the general path
       if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NEEDS_GENERAL;
       path.add(value);
       let result: unknown = value;
       if (Array.isArray(value)) {
         let copy: unknown[] | null = null;
         for (let index = 0; index < value.length; index += 1) {
-          const item = value[index];
+          const item: unknown = value[index];
           const next = prepare(item, path);
           if (next !== item && copy === null) copy = value.slice(0, index);
           if (copy !== null) copy.push(next);
@@ -57,6 +58,7 @@ function prepare(value: unknown, path: Set<object>): unknown {
         let sorted = true;
         for (let index = 0; index < keys.length; index += 1) {
           // Index-like keys enumerate numerically first; `__proto__` cannot be copied by assignment.
+          // eslint-disable-next-line @typescript-eslint/only-throw-error -- the same sentinel
           if (INDEX_LIKE.test(keys[index]!) || keys[index] === '__proto__') throw NEEDS_GENERAL;
           if (!isWellFormed(keys[index]!)) throw new Error('Lone surrogate is not allowed');
           if (index > 0 && keys[index - 1]! > keys[index]!) sorted = false;

@@ -110,7 +110,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     const text = await readBody(request);
     const path = request.url ?? '';
     const protocol = path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : 'other';
-    let body: unknown = null;
+    let body: unknown;
     try {
       body = text ? JSON.parse(text) : null;
     } catch {
@@ -136,7 +136,8 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
         .end(JSON.stringify({ error: { message: 'no such route' } }));
       return;
     }
-    const requestedModel = String((body as { model?: unknown } | null)?.model ?? '');
+    const bodyModel = (body as { model?: unknown } | null)?.model;
+    const requestedModel = typeof bodyModel === 'string' ? bodyModel : '';
     const reply =
       queue.shift() ?? (Object.hasOwn(provider.byModel, requestedModel) ? provider.byModel[requestedModel]! : fallback);
     if (reply.firstDelayMs) await sleep(reply.firstDelayMs);

@@ -139,9 +139,19 @@ class FileWriter {
     const tags = new Map<string, string>();
     const text = (inBlock ? this.template.block : this.template.prefix).replace(
       TOKEN,
-      (match, uuid, parentField, parentValue, shortId, token, repo, todo, tag) => {
+      (
+        match: string,
+        uuid?: string,
+        parentField?: string,
+        parentValue?: string,
+        shortId?: string,
+        token?: string,
+        repo?: string,
+        todo?: string,
+        tag?: string,
+      ) => {
         if (uuid) return id(uuid);
-        if (parentField) {
+        if (parentField && parentValue) {
           const outside = inBlock && !defined.has(parentValue);
           const value = outside && repetition > 1 && this.lastId ? this.lastId : id(parentValue);
           return `"${parentField}":"${value}"`;
