@@ -3,7 +3,7 @@ import type { AdmittedFact, CandidateFact } from './candidate-fact.ts';
 import type { Exchange } from './exchange.ts';
 import { findCredential } from './credential-patterns.ts';
 import { findEvidence } from './find-evidence.ts';
-import { statesIdentity } from './first-person.ts';
+import { identityClauses, statesIdentity } from './first-person.ts';
 import type { MemoryEventDraft } from './memory-events.ts';
 import { judgedEvent } from './memory-events.ts';
 import { normaliseText } from './normalise-text.ts';
@@ -79,21 +79,30 @@ function refusalReason(
   return null;
 }
 
+/** Capitalised words a fact may start with that name nobody. */
+const SENTENCE_STARTERS = new Set(
+  "i i'm my me call the a an user user's person person's they their she her he his is was has works worked lives lived named called goes born speaks studies".split(
+    ' ',
+  ),
+);
+
 /**
- * Identity only when the person stated it: their span says who they are in the first person, and every name
- * the fact gives (a capitalised word after the first) is in that span. "Tell me about Christophe" never makes
- * "The user is Christophe"; "I am Ana" does not make "The user is Christophe" either.
+ * Identity only when the person stated it: their span says who they are in the first person, and every name the
+ * fact gives (a capitalised word other than a sentence starter) is in what they said they are. "Tell me about Christophe"
+ * never makes "The user is Christophe", nor does "I am Ana and I work with Christophe".
  */
 function identityStated(candidate: CandidateFact): boolean {
   if (!candidate.stated || !statesIdentity(candidate.span)) return false;
-  const span = normaliseText(candidate.span);
+  const clauses = identityClauses(candidate.span).join(' ');
   const names = candidate.text
     .trim()
     .split(/\s+/)
-    .slice(1)
-    .filter((word) => /^\p{Lu}/u.test(word));
-  return names
+    .filter((word) => /^\p{Lu}/u.test(word))
     .map((name) => normaliseText(name).replace(/[^\p{L}\p{N}'-]/gu, ''))
-    .filter((name) => name.length > 0 && !['i', 'user', "user's", 'person'].includes(name))
-    .every((name) => span.includes(name));
+    .filter((name) => name.length > 0 && !SENTENCE_STARTERS.has(name));
+  return names.every((name) => new RegExp(`(?:^|[^\\p{L}])${escapeRegExp(name)}(?:$|[^\\p{L}])`, 'u').test(clauses));
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

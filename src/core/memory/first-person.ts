@@ -9,6 +9,24 @@ export type FactCategory = 'preference' | 'identity' | 'project';
 const IDENTITY =
   /(?:^|[^\p{L}'])(?:my name is|my name's|call me|i go by|my pronouns are|i work (?:as|at|for)|i live in|i was born|i am|i'm|im)\s+(?!not\b|\p{L}+ing\b|(?:so|very|really|just|also|still|sure|glad|happy|sorry|trying|going|looking)\b)/u;
 
+const IDENTITY_ALL = new RegExp(IDENTITY.source, 'gu');
+const CLAUSE_END = /[,.;:!?]|\s(?:and|but|who|with|because|so|while)\s/u;
+
+/**
+ * What the person said they are: the words after each first-person identity phrase, up to the end of its clause
+ * ("I am Ana and I work with Christophe" → ["ana"]). Normalised text.
+ */
+export function identityClauses(text: string): string[] {
+  const normal = normaliseText(text);
+  const clauses: string[] = [];
+  for (const match of normal.matchAll(IDENTITY_ALL)) {
+    const rest = normal.slice(match.index + match[0].length);
+    const end = rest.search(CLAUSE_END);
+    clauses.push((end < 0 ? rest : rest.slice(0, end)).trim());
+  }
+  return clauses.filter((clause) => clause.length > 0);
+}
+
 /** First-person statements of a lasting preference ("I prefer…", "please always…", "my favourite…"). */
 const PREFERENCE =
   /(?:^|[^\p{L}'])(?:i (?:really |strongly |usually |generally |always |never )?(?:prefer|like|love|hate|dislike|want|use|avoid|enjoy)|i'd rather|i would rather|my favou?rite|please (?:always|never)|always (?:answer|reply|write|use)|never (?:answer|reply|write|use))\b/u;

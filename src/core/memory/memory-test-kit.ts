@@ -22,12 +22,12 @@ export function testCandidate(text: string, span: string, overrides: Partial<Can
   return { text, category: 'preference', span, stated: true, updates: null, path: 'judge', ...overrides };
 }
 
-/** Ids line-1, line-2, … and a clock the test moves by hand. */
-export function testContext(start = 10_000): MemoryContext & { tick: (ms?: number) => void } {
+/** Ids `<prefix>-1`, `<prefix>-2`, … and a clock the test moves by hand. */
+export function testContext(start = 10_000, prefix = 'line'): MemoryContext & { tick: (ms?: number) => void } {
   let next = 0;
   const context = {
     now: start,
-    newId: () => `line-${++next}`,
+    newId: () => `${prefix}-${++next}`,
     tick: (ms = 1_000) => {
       context.now += ms;
     },
