@@ -206,3 +206,26 @@ describe('merging an admitted fact: operations against line ids', () => {
     expect(JSON.stringify(outcome.event)).not.toMatch(/dark/i);
   });
 });
+
+describe('bad injected ids or origins never reach the profile', () => {
+  it('refuses with invalid and leaves the profile untouched', () => {
+    const exchange = testExchange('I prefer dark mode everywhere.');
+    const verdict = admitFact(testCandidate('Prefers dark mode', 'I prefer dark mode'), exchange, emptyProfile(), 0);
+    if (!verdict.admitted) throw new Error(verdict.reason);
+    const profile = twoLines();
+    expect(mergeFact(profile, verdict.fact, null, { now: 20_000, newId: () => 'line-1' })).toEqual({
+      ok: false,
+      error: 'invalid',
+    });
+    expect(mergeFact(profile, verdict.fact, null, { now: 20_000, newId: () => '' })).toEqual({
+      ok: false,
+      error: 'invalid',
+    });
+    const badOrigin = { ...verdict.fact, origin: { ...verdict.fact.origin, commitHash: 'not-a-hash' } };
+    expect(mergeFact(profile, badOrigin, null, context)).toEqual({ ok: false, error: 'invalid' });
+    expect(addLine(profile, 'preferences', 'Writes Go', { now: 1, newId: () => 'line-2' })).toEqual({
+      ok: false,
+      error: 'invalid',
+    });
+  });
+});

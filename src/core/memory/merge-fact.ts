@@ -13,7 +13,7 @@ import type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
 import { writtenEvent } from './memory-events.ts';
 import { normaliseText } from './normalise-text.ts';
 import type { MemoryContext } from './profile.ts';
-import { currentLines } from './profile.ts';
+import { currentLines, storableLines } from './profile.ts';
 import { matchesRefusal } from './refusal-match.ts';
 import type { MergeFallbackCode } from './verdict-codes.ts';
 
@@ -32,14 +32,15 @@ export interface MergeOutcome {
  * null when there is no merge model: then the fact replaces the line it `updates`, or is added. Operations that
  * fail any check are refused as a whole and the fact is appended as its own line, with the reason.
  * Only the line that says the fact gets its evidence and span; any other line the operations write is
- * `rewritten`. Replaced lines are kept, ended, as history.
+ * `rewritten`. Replaced lines are kept, ended, as history. Refused with `invalid` (profile untouched) when a line
+ * it would store fails the schema or reuses an id: a bad injected id or origin never reaches the file.
  */
 export function mergeFact(
   profile: MemoryProfile,
   fact: AdmittedFact,
   operations: unknown,
   context: MemoryContext,
-): Result<MergeOutcome, 'not-a-profile-fact'> {
+): Result<MergeOutcome, 'not-a-profile-fact' | 'invalid'> {
   const document = fact.document;
   if (document === null) return failure('not-a-profile-fact');
   const raw =
@@ -49,8 +50,7 @@ export function mergeFact(
       : { operations: [{ op: 'add', text: fact.text }] });
   const parsed = MergeOperationsSchema.safeParse(raw);
   const checked = parsed.success ? checkOperations(profile, document, fact, parsed.data.operations) : 'malformed';
-  if (typeof checked === 'string') return success(append(profile, document, fact, context, checked));
-  if (checked.length === 1 && checked[0]!.op === 'no-op') {
+  if (typeof checked !== 'string' && checked.length === 1 && checked[0]!.op === 'no-op') {
     const event = writtenEvent({
       lineId: null,
       document,
@@ -63,7 +63,17 @@ export function mergeFact(
     });
     return success({ profile, lineId: null, operation: 'no-op', fallback: null, event });
   }
-  return success(apply(profile, document, fact, checked, context));
+  const { outcome, written } =
+    typeof checked === 'string'
+      ? append(profile, document, fact, context, checked)
+      : apply(profile, document, fact, checked, context);
+  return storableLines(profile, written) ? success(outcome) : failure('invalid');
+}
+
+/** A merge result and the new lines it stores (checked before anything is returned). */
+interface Written {
+  outcome: MergeOutcome;
+  written: ProfileLine[];
 }
 
 type WritingOperation = Exclude<MergeOperation, { op: 'no-op' }>;
@@ -133,7 +143,7 @@ function append(
   fact: AdmittedFact,
   context: MemoryContext,
   fallback: MergeFallbackCode | null,
-): MergeOutcome {
+): Written {
   const line = newLine(fact, fact.text.trim(), true, [], context);
   const event = writtenEvent({
     lineId: line.id,
@@ -145,13 +155,14 @@ function append(
     fallback,
     canvasId: fact.origin.canvasId,
   });
-  return {
+  const outcome: MergeOutcome = {
     profile: withDocument(profile, document, [...profile.documents[document], line]),
     lineId: line.id,
     operation: fallback === null ? 'add' : 'append',
     fallback,
     event,
   };
+  return { outcome, written: [line] };
 }
 
 function apply(
@@ -160,8 +171,9 @@ function apply(
   fact: AdmittedFact,
   operations: readonly MergeOperation[],
   context: MemoryContext,
-): MergeOutcome {
+): Written {
   const lines = [...profile.documents[document]];
+  const written: ProfileLine[] = [];
   const factText = normaliseText(fact.text);
   let factLine: ProfileLine | null = null;
   let factOperation: WriteOperation = 'add';
@@ -173,6 +185,7 @@ function apply(
     const says = factLine === null && normaliseText(text) === factText;
     const supersedes = operation.op === 'replace' ? [...operation.lineIds] : [];
     const line = newLine(fact, text, says, supersedes, context);
+    written.push(line);
     if (says) {
       factLine = line;
       factOperation = operation.op;
@@ -200,11 +213,12 @@ function apply(
     fallback: null,
     canvasId: fact.origin.canvasId,
   });
-  return {
+  const outcome: MergeOutcome = {
     profile: withDocument(profile, document, lines),
     lineId: factLine!.id,
     operation: factOperation,
     fallback: null,
     event,
   };
+  return { outcome, written };
 }

@@ -98,3 +98,12 @@ describe('what the person does on the memory page', () => {
     });
   });
 });
+
+describe('bad injected ids never reach the profile', () => {
+  it('refuses a refusal with an empty id', () => {
+    const profile = unwrap(addLine(emptyProfile(), 'preferences', 'Prefers tabs', testContext())).profile;
+    const blank = { now: 1, newId: () => '' };
+    expect(deleteLine(profile, 'line-1', blank)).toEqual({ ok: false, error: 'invalid' });
+    expect(refuseTopic(profile, 'health', blank)).toEqual({ ok: false, error: 'invalid' });
+  });
+});

@@ -1,5 +1,5 @@
 import type { MemoryDocumentName, MemoryProfile, ProfileLine, Refusal } from '../../../protocol/memory-profile.ts';
-import { MEMORY_DOCUMENTS } from '../../../protocol/memory-profile.ts';
+import { MEMORY_DOCUMENTS, RefusalSchema } from '../../../protocol/memory-profile.ts';
 import { canonicalJson } from '../hashing.ts';
 import type { Result } from '../result.ts';
 import { failure, success } from '../result.ts';
@@ -7,7 +7,7 @@ import { findCredential } from './credential-patterns.ts';
 import type { MemoryEventDraft } from './memory-events.ts';
 import { editedEvent, refusalLiftedEvent, refusedByPersonEvent, undoneEvent } from './memory-events.ts';
 import type { MemoryContext } from './profile.ts';
-import { duplicateLine, findLine, manualOrigin } from './profile.ts';
+import { duplicateLine, findLine, manualOrigin, storableLines } from './profile.ts';
 
 /** Why a person's edit was refused; the stored profile is unchanged. */
 export type PersonEditCode =
@@ -18,7 +18,8 @@ export type PersonEditCode =
   | 'unknown-line'
   | 'unknown-refusal'
   | 'nothing-to-undo'
-  | 'changed-since';
+  | 'changed-since'
+  | 'invalid';
 
 export interface PersonEdit {
   profile: MemoryProfile;
@@ -63,6 +64,7 @@ export function addLine(
   const code = checkText(profile, trimmed);
   if (code) return failure(code);
   const line = manualLine(trimmed, [], context);
+  if (!storableLines(profile, [line])) return failure('invalid');
   return success({
     profile: withLines(profile, document, [...profile.documents[document], line]),
     lineId: line.id,
@@ -83,6 +85,7 @@ export function editLine(
   const code = checkText(profile, trimmed);
   if (code) return failure(code);
   const line = manualLine(trimmed, [lineId], context);
+  if (!storableLines(profile, [line])) return failure('invalid');
   const lines = [...profile.documents[found.document]];
   lines[found.index] = { ...found.line, ended: { reason: 'replaced', at: context.now, by: line.id } };
   lines.splice(found.index + 1, 0, line);
@@ -113,6 +116,7 @@ export function deleteLine(
     lineId,
     at: context.now,
   };
+  if (!RefusalSchema.safeParse(refusal).success) return failure('invalid');
   return success({
     profile: { ...withLines(profile, found.document, lines), refusals: [...profile.refusals, refusal] },
     refusal,
@@ -130,6 +134,7 @@ export function refuseTopic(
   if (text.length === 0) return failure('empty');
   if (/[\r\n]/.test(text)) return failure('not-one-line');
   const refusal: Refusal = { id: context.newId(), kind: 'topic', text, lineId: null, at: context.now };
+  if (!RefusalSchema.safeParse(refusal).success) return failure('invalid');
   return success({
     profile: { ...profile, refusals: [...profile.refusals, refusal] },
     refusal,
@@ -169,6 +174,7 @@ export function undoWrite(
     lineId: written.line.id,
     at: context.now,
   };
+  if (!RefusalSchema.safeParse(refusal).success) return failure('invalid');
   const kept = new Set(MEMORY_DOCUMENTS.flatMap((document) => before.documents[document].map((line) => line.id)));
   const removed = MEMORY_DOCUMENTS.flatMap((document) => after.documents[document])
     .map((line) => line.id)

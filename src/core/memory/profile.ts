@@ -1,5 +1,10 @@
 import type { LineOrigin, MemoryDocumentName, MemoryProfile, ProfileLine } from '../../../protocol/memory-profile.ts';
-import { MEMORY_DOCUMENTS, MEMORY_PROFILE_FORMAT, MEMORY_PROFILE_VERSION } from '../../../protocol/memory-profile.ts';
+import {
+  MEMORY_DOCUMENTS,
+  MEMORY_PROFILE_FORMAT,
+  MEMORY_PROFILE_VERSION,
+  ProfileLineSchema,
+} from '../../../protocol/memory-profile.ts';
 import type { FactCategory } from './first-person.ts';
 import { normaliseText } from './normalise-text.ts';
 
@@ -52,4 +57,17 @@ export function duplicateLine(profile: MemoryProfile, text: string): ProfileLine
 
 export function manualOrigin(now: number): LineOrigin {
   return { canvasId: null, nodeId: null, versionId: null, commitHash: null, at: now };
+}
+
+/**
+ * True when `lines` may be stored in `profile`: each passes the schema (so a bad injected id, time or commit hash
+ * never reaches the file) and no id is already used by a line of either document or by another new line.
+ */
+export function storableLines(profile: MemoryProfile, lines: readonly ProfileLine[]): boolean {
+  const used = new Set(MEMORY_DOCUMENTS.flatMap((document) => profile.documents[document].map((line) => line.id)));
+  for (const line of lines) {
+    if (used.has(line.id) || !ProfileLineSchema.safeParse(line).success) return false;
+    used.add(line.id);
+  }
+  return true;
 }
