@@ -101,6 +101,7 @@ export {
   profileAt,
   lineHistory,
   memoryBlock,
+  loadProfile,
 } from './memory/index.ts';
 export type {
   Exchange,
@@ -123,4 +124,6 @@ export type {
   PersonEditCode,
   MemoryEventDraft,
   WriteOperation,
+  ProfileLoadCode,
+  ProfileLoadError,
 } from './memory/index.ts';

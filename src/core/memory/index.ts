@@ -21,6 +21,8 @@ export { addLine, editLine, deleteLine, refuseTopic, liftRefusal, undoWrite } fr
 export type { PersonEdit, PersonEditCode } from './person-edits.ts';
 export { profileAt, lineHistory } from './profile-history.ts';
 export { memoryBlock } from './memory-block.ts';
+export { loadProfile } from './load-profile.ts';
+export type { ProfileLoadCode, ProfileLoadError } from './load-profile.ts';
 export {
   judgedEvent,
   writtenEvent,
