@@ -167,3 +167,34 @@ export type {
   SessionGrewEvent,
 } from './stream-events.ts';
 export { keyOrigin } from './key-origin.ts';
+export {
+  MEMORY_PROFILE_FORMAT,
+  MEMORY_PROFILE_VERSION,
+  MEMORY_DOCUMENTS,
+  MemoryDocumentNameSchema,
+  LineEvidenceSchema,
+  LineOriginSchema,
+  LineEndSchema,
+  ProfileLineSchema,
+  RefusalSchema,
+  MemoryProfileSchema,
+  MergeOperationSchema,
+  MergeOperationsSchema,
+  MEMORY_EVENT_OPS,
+  MemoryEventOpSchema,
+  readMemoryProfile,
+} from './memory-profile.ts';
+export type {
+  MemoryDocumentName,
+  LineEvidence,
+  LineOrigin,
+  LineEnd,
+  ProfileLine,
+  Refusal,
+  MemoryProfile,
+  MergeOperation,
+  MergeOperations,
+  MemoryEventOp,
+  MemoryProfileReadCode,
+  MemoryProfileReadResult,
+} from './memory-profile.ts';

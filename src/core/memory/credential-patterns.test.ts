@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { findCredential, luhnValid } from './credential-patterns.ts';
+
+describe('credential patterns never enter memory', () => {
+  it.each([
+    ['api-key', 'my key is sk-proj-abcdefghijklmnop1234567890'],
+    ['api-key', 'use sk-ant-api03-AAAAAAAAAAAAAAAAAAAAAA'],
+    ['aws-key', 'AKIAIOSFODNN7EXAMPLE is the access key'],
+    ['github-token', 'token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789'],
+    ['slack-token', 'xoxb-1234567890-abcdefghij'],
+    ['jwt', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'],
+    ['password', 'password: hunter2'],
+    ['password', 'My password is correct-horse'],
+    ['password', 'api_key=abc123'],
+    ['card-number', 'my card is 4111 1111 1111 1111'],
+    ['card-number', '5555-5555-5555-4444'],
+    ['private-key', '-----BEGIN OPENSSH PRIVATE KEY-----'],
+    ['private-key', '-----BEGIN RSA PRIVATE KEY-----'],
+  ])('finds %s in %j', (kind, text) => {
+    expect(findCredential(text)).toBe(kind);
+  });
+
+  it.each([
+    'I prefer tabs over spaces.',
+    'A token is the smallest unit a tokenizer emits.',
+    'My phone number is on the website.',
+    'I was born in 1987 and moved in 2004.',
+    'Order 4111 1111 1111 1112 failed', // 16 digits that fail the Luhn check
+    'I like the sk-8 skateboard brand.',
+  ])('leaves ordinary text alone: %j', (text) => {
+    expect(findCredential(text)).toBeNull();
+  });
+
+  it('checks card numbers with Luhn', () => {
+    expect(luhnValid('4111111111111111')).toBe(true);
+    expect(luhnValid('4111111111111112')).toBe(false);
+    expect(luhnValid('79927398713')).toBe(true);
+  });
+});

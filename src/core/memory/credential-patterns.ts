@@ -1,0 +1,47 @@
+/** What kind of secret a text looks like it holds. */
+export type CredentialKind =
+  'api-key' | 'aws-key' | 'github-token' | 'slack-token' | 'jwt' | 'password' | 'card-number' | 'private-key';
+
+/** Patterns for secrets people paste; a false positive costs one fact, a false negative leaks a key. */
+const PATTERNS: readonly { kind: CredentialKind; pattern: RegExp }[] = [
+  { kind: 'private-key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----/ },
+  { kind: 'api-key', pattern: /\bsk-(?:[a-z]+-)?[A-Za-z0-9_-]{16,}/ },
+  { kind: 'aws-key', pattern: /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/ },
+  { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/ },
+  { kind: 'slack-token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
+  { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/ },
+  {
+    kind: 'password',
+    // "my password is …" counts; "a token is a word" does not, so `is` is accepted only after password words.
+    pattern:
+      /\b(?:(?:password|passwd|passphrase|passcode|pin)\s*(?:is|[:=])|(?:pwd|secret|api[ _-]?key|token)\s*[:=])\s*\S+/i,
+  },
+];
+
+/** 13–19 digits, optionally grouped by single spaces or dashes. */
+const CARD_CANDIDATE = /\b\d(?:[ -]?\d){12,18}\b/g;
+
+/** The Luhn checksum every payment card number satisfies. */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  for (let index = 0; index < digits.length; index += 1) {
+    let digit = Number(digits[digits.length - 1 - index]);
+    if (index % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** The first kind of credential `text` seems to hold, or null. */
+export function findCredential(text: string): CredentialKind | null {
+  for (const { kind, pattern } of PATTERNS) if (pattern.test(text)) return kind;
+  for (const match of text.matchAll(CARD_CANDIDATE)) {
+    const digits = match[0].replace(/[ -]/g, '');
+    if (digits.length >= 13 && digits.length <= 19 && luhnValid(digits)) return 'card-number';
+  }
+  return null;
+}

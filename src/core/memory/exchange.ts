@@ -1,0 +1,37 @@
+/**
+ * One exchange as memory sees it. The type keeps the person's words apart from everything else that reached
+ * the request, so no caller can hand the model's answer or a recalled excerpt in as evidence by mistake.
+ */
+
+/** Text the person wrote in this exchange: the question they asked, or a note they wrote on the canvas. */
+export interface PersonText {
+  kind: 'question' | 'note';
+  text: string;
+  nodeId: string;
+}
+
+/**
+ * Text in the exchange that is not the person's words: the model's answer, a recall block, a mirrored agent turn
+ * (an agent session's text, even the typed prompt, did not come from this canvas), a material, or the
+ * `[Memory]` block itself. The judge may read it as context; it is never evidence.
+ */
+export interface OtherText {
+  kind: 'answer' | 'recall' | 'mirror' | 'material' | 'memory';
+  text: string;
+}
+
+/** Where the exchange happened: becomes the origin of any line it writes. */
+export interface ExchangeOrigin {
+  canvasId: string;
+  nodeId: string;
+  versionId: string | null;
+  /** The commit hash (C9) of the request that was sent. */
+  commitHash: string | null;
+  at: number;
+}
+
+export interface Exchange {
+  origin: ExchangeOrigin;
+  person: readonly PersonText[];
+  other: readonly OtherText[];
+}

@@ -1,0 +1,34 @@
+// Public API of memory (C13–C14): the constitution, the profile and its history, pure and deterministic.
+export { normaliseText, words, contentWords } from './normalise-text.ts';
+export type { Exchange, ExchangeOrigin, PersonText, OtherText } from './exchange.ts';
+export { findEvidence, MIN_SPAN_WORDS } from './find-evidence.ts';
+export type { EvidenceCode, EvidenceVerdict } from './find-evidence.ts';
+export { findCredential, luhnValid } from './credential-patterns.ts';
+export type { CredentialKind } from './credential-patterns.ts';
+export { firstPersonCategory, statesIdentity } from './first-person.ts';
+export type { FactCategory } from './first-person.ts';
+export type { AdmissionCode, MergeFallbackCode } from './verdict-codes.ts';
+export type { CandidateFact, AdmittedFact, ProposalPath } from './candidate-fact.ts';
+export { admitFact, MAX_ADDITIONS_PER_VISIT } from './admit-fact.ts';
+export type { AdmissionVerdict } from './admit-fact.ts';
+export { ruleDecide } from './rule-decide.ts';
+export { matchesRefusal } from './refusal-match.ts';
+export { emptyProfile, documentFor, currentLines, findLine, duplicateLine } from './profile.ts';
+export type { MemoryContext } from './profile.ts';
+export { mergeFact } from './merge-fact.ts';
+export type { MergeOutcome } from './merge-fact.ts';
+export { addLine, editLine, deleteLine, refuseTopic, liftRefusal, undoWrite } from './person-edits.ts';
+export type { PersonEdit, PersonEditCode } from './person-edits.ts';
+export { profileAt, lineHistory } from './profile-history.ts';
+export { memoryBlock } from './memory-block.ts';
+export { loadProfile } from './load-profile.ts';
+export type { ProfileLoadCode, ProfileLoadError } from './load-profile.ts';
+export {
+  judgedEvent,
+  writtenEvent,
+  undoneEvent,
+  refusedByPersonEvent,
+  refusalLiftedEvent,
+  editedEvent,
+} from './memory-events.ts';
+export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';

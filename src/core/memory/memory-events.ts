@@ -1,0 +1,65 @@
+import type { LineEvidence, MemoryDocumentName, MemoryEventOp, Refusal } from '../../../protocol/memory-profile.ts';
+import type { EventDraft } from '../event-log.ts';
+import type { CandidateFact } from './candidate-fact.ts';
+import type { ExchangeOrigin } from './exchange.ts';
+import type { AdmissionCode, MergeFallbackCode } from './verdict-codes.ts';
+
+/** A memory event draft: ids, kinds, codes and counts only. A fact's text never enters the log (C10). */
+export interface MemoryEventDraft extends EventDraft {
+  op: MemoryEventOp;
+}
+
+export function judgedEvent(
+  candidate: CandidateFact,
+  origin: ExchangeOrigin,
+  reason: AdmissionCode | null,
+): MemoryEventDraft {
+  return {
+    op: 'memory-judged',
+    objectId: origin.nodeId,
+    meta: {
+      verdict: reason === null ? 'admitted' : 'refused',
+      reason,
+      category: candidate.category,
+      path: candidate.path,
+      canvasId: origin.canvasId,
+      commitHash: origin.commitHash,
+    },
+  };
+}
+
+export type WriteOperation = 'add' | 'replace' | 'append' | 'no-op';
+
+export function writtenEvent(written: {
+  lineId: string | null;
+  document: MemoryDocumentName;
+  evidence: LineEvidence | null;
+  operation: WriteOperation;
+  replaced: number;
+  rewritten: number;
+  fallback: MergeFallbackCode | null;
+  canvasId: string | null;
+}): MemoryEventDraft {
+  const { lineId, ...meta } = written;
+  return { op: 'memory-written', objectId: lineId ?? '', meta };
+}
+
+export function undoneEvent(lineIds: readonly string[], refusalId: string | null): MemoryEventDraft {
+  return { op: 'memory-undone', objectId: lineIds[0] ?? '', meta: { lines: lineIds.length, refusalId } };
+}
+
+export function refusedByPersonEvent(refusal: Refusal): MemoryEventDraft {
+  return { op: 'memory-refused-by-person', objectId: refusal.id, meta: { kind: refusal.kind, lineId: refusal.lineId } };
+}
+
+export function refusalLiftedEvent(refusal: Refusal): MemoryEventDraft {
+  return { op: 'memory-refusal-lifted', objectId: refusal.id, meta: { kind: refusal.kind } };
+}
+
+export function editedEvent(
+  lineId: string,
+  action: 'add' | 'edit' | 'delete',
+  document: MemoryDocumentName,
+): MemoryEventDraft {
+  return { op: 'memory-edited', objectId: lineId, meta: { action, document } };
+}

@@ -1,0 +1,47 @@
+import type { EvidenceCode } from './find-evidence.ts';
+
+/**
+ * Why the constitution refused a candidate fact. Stable: the activity list, events and tests name them.
+ * - `empty-fact` / `not-one-line`: the fact has no text, or more than one line.
+ * - `credential`: the fact or its span looks like a key, token, password, card number or private key.
+ * - `span-too-short` / `span-not-found` / `no-own-words`: its evidence is not a span of the person's own words
+ *   (`no-own-words`: the span is only in the answer, a recall block, a mirrored turn, a material or `[Memory]`).
+ * - `identity-not-stated`: an identity fact the person did not state in the first person.
+ * - `refused-by-person`: it matches a line the person deleted or undid, or a topic they refused.
+ * - `unknown-update-target`: it claims to update a line that is not a current line of its document.
+ * - `duplicate`: a current line already says it (normalised text).
+ * - `visit-limit`: three facts were already added on this canvas this visit.
+ */
+export type AdmissionCode =
+  | 'empty-fact'
+  | 'not-one-line'
+  | 'credential'
+  | EvidenceCode
+  | 'identity-not-stated'
+  | 'refused-by-person'
+  | 'unknown-update-target'
+  | 'duplicate'
+  | 'visit-limit';
+
+/**
+ * Why a merge's operations were refused (the fact is then appended as its own line instead).
+ * - `malformed`: the model's output is not an operation list.
+ * - `unknown-line`: an operation names a line that is not a current line of the document (or names one twice).
+ * - `drops-lines`: the operations remove more lines than they write.
+ * - `credential`: a line they would write looks like a secret.
+ * - `refused-by-person`: a line they would write matches a refusal.
+ * - `fact-missing`: they write lines but none says the admitted fact.
+ * - `mixed-no-op`: `no-op` together with other operations.
+ * - `not-one-line`: a line they would write holds a line break.
+ * - `duplicate-line`: two lines they write say the same thing, or one repeats a line that stays.
+ */
+export type MergeFallbackCode =
+  | 'malformed'
+  | 'unknown-line'
+  | 'drops-lines'
+  | 'credential'
+  | 'refused-by-person'
+  | 'fact-missing'
+  | 'mixed-no-op'
+  | 'not-one-line'
+  | 'duplicate-line';
