@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { AtomicFileSystem } from '../runtime/fs/atomic-write.ts';
 import { writeFileAtomic } from '../runtime/fs/atomic-write.ts';
 import { CanvasBackup } from '../runtime/fs/canvas-backup.ts';
-import { CanvasRecords } from '../runtime/fs/canvas-records.ts';
+import { CanvasStore } from '../runtime/fs/canvas-store.ts';
 import { readDotenvFile } from '../runtime/fs/dotenv.ts';
 import { SecretsStore, type SecretsCipher } from '../runtime/fs/secrets-store.ts';
 import { SettingsStore } from '../runtime/fs/settings-store.ts';
@@ -114,7 +114,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     settings,
     secrets,
     registry,
-    canvases: new CanvasRecords({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
+    canvases: new CanvasStore({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
     backup: new CanvasBackup({
       folder: async () => (await settings.read()).backupFolder,
       delayMs: options.backupDelayMs,
