@@ -1,6 +1,12 @@
 import { demoCanvas, documentFromGraph, emptyCanvasDocument, graphFromDocument, loadCanvas } from '../../core/index.ts';
 import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
-import { deleteCanvasRows, loadCanvasDocument, writeCanvasChanges } from '../db/canvas-persistence.ts';
+import {
+  deleteCanvasRows,
+  loadCanvasDocument,
+  rememberRevision,
+  storedRevision,
+  writeCanvasChanges,
+} from '../db/canvas-persistence.ts';
 import { recordsFromDocument } from '../db/canvas-records.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -51,12 +57,12 @@ export function createCanvasListActions(
 
   const refreshList = () => refreshCanvasList(set, database);
 
-  /** Stores a whole document locally and on the server's durable record. */
+  /** Stores a new canvas's whole document locally and as a new durable record. */
   async function storeDocument(document: CanvasDocument): Promise<void> {
     runtime.deletedCanvasIds.delete(document.canvas.id);
     await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
     try {
-      await api.putCanvas(document);
+      await api.putCanvas(document, { baseRevision: null });
     } catch (error) {
       const { code, message } = describeError(error);
       get().toast('error', code, `Saved in this browser, but not yet on disk: ${message}`);
@@ -69,8 +75,9 @@ export function createCanvasListActions(
     const summaries = await api.listCanvases();
     for (const summary of summaries) {
       try {
-        const document = await api.getCanvas(summary.id);
+        const { document, revision } = await api.readCanvas(summary.id);
         await writeCanvasChanges(database, null, recordsFromDocument(document), summary.updatedAt);
+        await rememberRevision(database, summary.id, revision);
         restored += 1;
       } catch (error) {
         const { code, message } = describeError(error);
@@ -108,11 +115,17 @@ export function createCanvasListActions(
       await runtime.writer.flush();
       let document = await loadCanvasDocument(database, id);
       if (!document) {
-        document = await api.getCanvas(id);
+        const remote = await api.readCanvas(id);
+        document = remote.document;
         await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
+        await rememberRevision(database, id, remote.revision);
       }
+      const revision = await storedRevision(database, id);
+      if (revision) runtime.revisions.set(id, revision);
+      else runtime.revisions.delete(id);
       mark('weft:canvas-read');
       const graph = graphFromDocument(document);
+      runtime.journal.reset(id);
       runtime.tracker = null;
       runtime.writer.adopt(recordsFromGraph(graph));
       publishGraph(set, get, runtime, graph, undefined, 'reset');

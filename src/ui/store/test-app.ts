@@ -16,7 +16,12 @@ export class TestApp {
   readonly database: WeftDatabase;
   private clock: number;
 
-  constructor(server: { origin: string; token: string }, databaseName: string) {
+  /** `durableDelayMs`: a long one keeps edits unsaved until `flush()`, for tests about unsaved edits. */
+  constructor(
+    server: { origin: string; token: string },
+    databaseName: string,
+    tuning: { durableDelayMs?: number } = {},
+  ) {
     instances += 1;
     // Each instance gets its own clock range and random seed, so ids never collide across apps.
     this.clock = 1_760_000_000_000 + instances * 100_000_000;
@@ -32,7 +37,7 @@ export class TestApp {
       now,
       newId: createIdGenerator(now, random),
       localDelayMs: 5,
-      durableDelayMs: 10,
+      durableDelayMs: tuning.durableDelayMs ?? 10,
     });
   }
 
