@@ -42,7 +42,7 @@ describe('weft verify (the built CLI, spawned)', () => {
     expect(byName).toMatchObject({ code: 0, stderr: '' });
     expect(byName.stdout).toBe('Clean canvas (intact): Intact: all 2 events verify and match the chain head.\n');
     const json = await runWeft(['verify', 'intact', '--json'], { env });
-    expect(JSON.parse(json.stdout)).toMatchObject({
+    expect(JSON.parse(json.stdout) as unknown).toMatchObject({
       id: 'intact',
       verdict: { status: 'intact', eventCount: 2, anchored: true },
     });
@@ -63,10 +63,9 @@ describe('weft verify (the built CLI, spawned)', () => {
     writeFileSync(join(home, 'canvases', 'logged.weft.json'), JSON.stringify({ ...logged, events: altered }));
     const run = await runWeft(['verify', 'logged', '--json'], { env });
     expect(run.code).toBe(1);
-    expect(JSON.parse(run.stdout)).toMatchObject({
-      verdict: { status: 'bad-event', index: 1, eventId: 'ev-2' },
-      message: expect.stringContaining('Broken at event 2 of 5 (id ev-2)'),
-    });
+    const report = JSON.parse(run.stdout) as { verdict: unknown; message: string };
+    expect(report.verdict).toEqual({ status: 'bad-event', eventCount: 5, index: 1, eventId: 'ev-2' });
+    expect(report.message).toContain('Broken at event 2 of 5 (id ev-2)');
   });
 
   it('refuses an unknown canvas with one line on stderr', async () => {
