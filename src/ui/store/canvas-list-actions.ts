@@ -1,4 +1,11 @@
-import { demoCanvas, documentFromGraph, emptyCanvasDocument, graphFromDocument, loadCanvas } from '../../core/index.ts';
+import {
+  appendEvent,
+  demoCanvas,
+  documentFromGraph,
+  emptyCanvasDocument,
+  graphFromDocument,
+  loadCanvas,
+} from '../../core/index.ts';
 import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
 import {
   deleteCanvasRows,
@@ -56,6 +63,20 @@ export function createCanvasListActions(
   const { database, api } = dependencies;
 
   const refreshList = () => refreshCanvasList(set, database);
+
+  /** The file's log is kept as it came (nothing is repaired); an `import` event at its end records the break. */
+  function withImportRecord(document: CanvasDocument, brokenAt: number): CanvasDocument {
+    const event = appendEvent(
+      document.events,
+      {
+        op: 'import',
+        objectId: document.canvas.id,
+        meta: { chainBrokenAtEvent: brokenAt + 1, eventsInFile: document.events.length },
+      },
+      { now: dependencies.now(), newId: dependencies.newId },
+    );
+    return { ...document, events: [...document.events, event] };
+  }
 
   /** Stores a new canvas's whole document locally and as a new durable record. */
   async function storeDocument(document: CanvasDocument): Promise<void> {
@@ -206,10 +227,20 @@ export function createCanvasListActions(
       if (await database.canvases.get(document.canvas.id)) {
         document = { ...document, canvas: { ...document.canvas, id: dependencies.newId() } };
       }
+      const broken = loaded.value.brokenEventAt;
+      if (broken !== null) document = withImportRecord(document, broken);
       await storeDocument(document);
       await refreshList();
       await actions.openCanvas(document.canvas.id);
-      get().toast('info', 'imported', `Imported "${document.canvas.name}".`);
+      if (broken === null) get().toast('info', 'imported', `Imported "${document.canvas.name}".`);
+      else
+        get().toast(
+          'error',
+          'imported-broken-chain',
+          `Imported "${document.canvas.name}", but its event log was already broken at event ${broken + 1} of ${
+            document.events.length - 1
+          }: it was altered, cut or reordered before it reached this Weft. An "import" event records that.`,
+        );
       return document.canvas.id;
     },
 

@@ -186,6 +186,38 @@ describe('import and export', () => {
   });
 });
 
+describe('importing a file whose event log is broken', () => {
+  it('imports it, says so, records the break in an import event, and the record store keeps it as it came', async () => {
+    const app = await emptyCanvasApp();
+    app.addQuestion('First?');
+    app.addQuestion('Second?');
+    const exported = app.state.exportDocument()!;
+    expect(exported.events.length).toBeGreaterThan(1);
+    // Edited by hand after export: event 1's metadata no longer matches its hash.
+    const tampered = {
+      ...exported,
+      events: exported.events.map((event, index) => (index === 0 ? { ...event, meta: { forged: true } } : event)),
+    };
+    const id = await app.state.importDocument(tampered);
+    expect(id).not.toBeNull();
+    expect(app.lastToast()).toMatchObject({
+      code: 'imported-broken-chain',
+      message: expect.stringContaining('event 1'),
+    });
+    const last = app.graph.events.at(-1)!;
+    expect(last).toMatchObject({ op: 'import', meta: { chainBrokenAtEvent: 1, eventsInFile: exported.events.length } });
+    await app.state.flush();
+    const verified = (await (await server.api(`/api/canvases/${id}/verify`)).json()) as { verdict: unknown };
+    expect(verified.verdict).toMatchObject({ status: 'bad-event', index: 0 });
+    // Work goes on: new events chain onto the imported log and are stored.
+    app.addQuestion('Third?');
+    await app.state.flush();
+    const stored = (await (await server.api(`/api/canvases/${id}`)).json()) as { events: unknown[] };
+    expect(stored.events).toHaveLength(app.graph.events.length);
+    await app.close();
+  });
+});
+
 describe('canvas list, delete and auto-rerun', () => {
   it('deletes a node with its wires and undo restores both; the log keeps the delete', async () => {
     const app = await emptyCanvasApp();
