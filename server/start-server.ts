@@ -74,7 +74,7 @@ function readVersion(): string {
 /** Start the local API (and UI) on 127.0.0.1 with a fresh per-launch token; writes `server.json`. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const home = options.home;
-  await ensureWeftHome(home);
+  ensureWeftHome(home);
   await assertNoServerRunning(home);
   // Temp files of writes a crash interrupted (before their rename): never a record, only clutter.
   await removeOrphanTemps(canvasesDirectory(home));

@@ -2,7 +2,13 @@
 export { writeFileAtomic, nodeAtomicFileSystem } from './atomic-write.ts';
 export type { AtomicFileSystem, AtomicWriteOptions } from './atomic-write.ts';
 export { KeyedQueue } from './keyed-queue.ts';
-export { resolveWeftHome, ensureWeftHome, canvasesDirectory } from './weft-home.ts';
+export {
+  resolveWeftHome,
+  ensureWeftHome,
+  ensurePrivateDirectory,
+  canvasesDirectory,
+  indexDatabasePath,
+} from './weft-home.ts';
 export { parseDotenv, readDotenvFile } from './dotenv.ts';
 export { JsonFileStore } from './json-file-store.ts';
 export { SecretsStore } from './secrets-store.ts';
