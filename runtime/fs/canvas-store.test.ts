@@ -59,7 +59,8 @@ describe('CanvasStore', () => {
     const slow: AtomicFileSystem = {
       ...nodeAtomicFileSystem,
       async writeTemp(path, data, mode) {
-        if (path.includes('alpha.weft.json')) log.push(`start ${JSON.parse(String(data)).nodes[0].text}`);
+        if (path.includes('alpha.weft.json'))
+          log.push(`start ${(JSON.parse(String(data)) as { nodes: { text: string }[] }).nodes[0]!.text}`);
         await delay();
         await nodeAtomicFileSystem.writeTemp(path, data, mode);
       },

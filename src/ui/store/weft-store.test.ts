@@ -200,10 +200,8 @@ describe('importing a file whose event log is broken', () => {
     };
     const id = await app.state.importDocument(tampered);
     expect(id).not.toBeNull();
-    expect(app.lastToast()).toMatchObject({
-      code: 'imported-broken-chain',
-      message: expect.stringContaining('event 1'),
-    });
+    expect(app.lastToast()?.code).toBe('imported-broken-chain');
+    expect(app.lastToast()?.message).toContain('broken at event 1');
     const last = app.graph.events.at(-1)!;
     expect(last).toMatchObject({ op: 'import', meta: { chainBrokenAtEvent: 1, eventsInFile: exported.events.length } });
     await app.state.flush();
