@@ -170,6 +170,12 @@ describe('CanvasStore', () => {
     expect((await store.verify('alpha')).verdict).toMatchObject({ status: 'bad-event', index: 1 });
     const next = await store.write('alpha', withEvents(broken, 1), { baseRevision: revision });
     expect(next.document.events).toHaveLength(4);
+    // Cut short by hand afterwards: that is still named, past the break it was imported with.
+    await writeFile(
+      join(directory, 'alpha.weft.json'),
+      JSON.stringify({ ...next.document, events: next.document.events.slice(0, 2) }),
+    );
+    expect((await store.verify('alpha')).verdict).toEqual({ status: 'missing-at-end', eventCount: 2, missing: 2 });
   });
 
   it('a record written before chain heads were kept gets one at its next write', async () => {

@@ -168,8 +168,24 @@ export class CanvasStore {
   async verify(id: string): Promise<CanvasVerification> {
     const { document } = await this.read(id);
     const head = await this.heads.read(id);
+    const events = document.events;
     const anchor = head ? { length: head.eventCount, headHash: head.lastEventHash } : null;
-    return { verdict: chainVerdict(document.events, anchor), head };
+    const verdict = chainVerdict(events, anchor);
+    // The break an imported log came with is reported as it is, unless the log was also damaged after it.
+    if (head && verdict.status === 'bad-event' && verdict.index === head.firstBadEvent) {
+      if (events.length < head.eventCount)
+        return {
+          verdict: { status: 'missing-at-end', eventCount: events.length, missing: head.eventCount - events.length },
+          head,
+        };
+      const last = head.eventCount - 1;
+      if (last >= 0 && events[last]!.hash !== head.lastEventHash)
+        return {
+          verdict: { status: 'bad-event', eventCount: events.length, index: last, eventId: events[last]!.id },
+          head,
+        };
+    }
+    return { verdict, head };
   }
 
   async delete(id: string): Promise<boolean> {
