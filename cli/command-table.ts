@@ -80,6 +80,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['weft status'],
   },
   {
+    name: 'verify',
+    usage: 'weft verify <canvas id|name> [--json]',
+    summary: "check a canvas's event log against the chain head kept beside it (exit 1 when broken)",
+    positionals: [1, 1],
+    flags: { json },
+    examples: ['weft verify "Research plan"', 'weft verify mgku4ymw1uy9jt5e --json'],
+  },
+  {
     name: 'purge',
     usage: 'weft purge [--json]',
     summary: 'delete the index database (under WEFT_HOME only; canvases stay)',

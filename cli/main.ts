@@ -10,6 +10,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   find: () => import('./commands/find-command.ts'),
   recall: () => import('./commands/recall-command.ts'),
   status: () => import('./commands/status-command.ts'),
+  verify: () => import('./commands/verify-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
   mcp: () => import('./commands/mcp-command.ts'),
   setup: () => import('./commands/setup-command.ts'),

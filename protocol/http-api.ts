@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { RunnerSchema, SessionSchema } from './atlas-session.ts';
+import { ChainVerdictSchema } from './chain-head.ts';
 import { CanonicalRequestSchema } from './dispatch-request.ts';
 
 /** Request/response bodies of the local HTTP API (see the HTTP contract). Errors: `{ error: { code, message } }`. */
@@ -18,6 +19,9 @@ export const ApiErrorCodeSchema = z.enum([
   'invalid-canvas',
   'newer-version',
   'corrupt-record',
+  'revision-conflict',
+  'event-log-rewrite',
+  'event-log-damaged',
   'image-mismatch',
   'image-missing',
   'url-refused',
@@ -117,8 +121,26 @@ export type CanvasSummary = z.infer<typeof CanvasSummarySchema>;
 export const CanvasListResponseSchema = z.object({ canvases: z.array(CanvasSummarySchema) });
 export type CanvasListResponse = z.infer<typeof CanvasListResponseSchema>;
 
-export const CanvasSavedResponseSchema = z.object({ ok: z.literal(true), updatedAt: z.number().int().nonnegative() });
+/**
+ * A record's revision is the SHA-256 of its stored bytes: `GET /api/canvases/:id` sends it as the `ETag`,
+ * `PUT` names the one it was based on in `If-Match` (none for a new record) and answers 409
+ * `revision-conflict` when the record moved on meanwhile.
+ */
+export const CanvasRevisionSchema = Sha256;
+export const CanvasSavedResponseSchema = z.object({
+  ok: z.literal(true),
+  updatedAt: z.number().int().nonnegative(),
+  revision: CanvasRevisionSchema,
+});
 export type CanvasSavedResponse = z.infer<typeof CanvasSavedResponseSchema>;
+
+/** `GET /api/canvases/:id/verify`: the record's log checked against the chain head the store keeps. */
+export const CanvasVerifyResponseSchema = z.object({
+  id: z.string(),
+  verdict: ChainVerdictSchema,
+  head: z.object({ eventCount: z.number().int().nonnegative(), lastEventHash: z.string() }).nullable(),
+});
+export type CanvasVerifyResponse = z.infer<typeof CanvasVerifyResponseSchema>;
 
 export const OkResponseSchema = z.object({ ok: z.literal(true) });
 export type OkResponse = z.infer<typeof OkResponseSchema>;

@@ -45,6 +45,8 @@ export { CANVAS_MIGRATIONS, draftToVersionOne, migrateCanvasDocument } from './c
 export type { CanvasMigration, CanvasLoadError, CanvasLoadErrorCode, CanvasLoadResult } from './canvas-migrations.ts';
 export { EventMetaSchema, EventRecordSchema } from './event-record.ts';
 export type { EventRecord, EventMeta } from './event-record.ts';
+export { CHAIN_HEAD_FORMAT, CHAIN_HEAD_VERSION, ChainHeadSchema, ChainVerdictSchema } from './chain-head.ts';
+export type { ChainHead, ChainVerdict } from './chain-head.ts';
 export {
   RequestPartSchema,
   RequestMessageSchema,
@@ -91,6 +93,8 @@ export {
   CanvasSummarySchema,
   CanvasListResponseSchema,
   CanvasSavedResponseSchema,
+  CanvasRevisionSchema,
+  CanvasVerifyResponseSchema,
   OkResponseSchema,
   ProviderSettingsSchema,
   SettingsResponseSchema,
@@ -124,6 +128,7 @@ export type {
   CanvasSummary,
   CanvasListResponse,
   CanvasSavedResponse,
+  CanvasVerifyResponse,
   OkResponse,
   ProviderSettings,
   SettingsResponse,

@@ -39,7 +39,12 @@ export const AnswerFailedEventSchema = z.object({
   code: GenerateFailureCodeSchema,
   message: z.string(),
 });
-export const CanvasChangedEventSchema = z.object({ type: z.literal('canvas-changed'), id: z.string() });
+/** `revision` (the record's new revision) lets a page tell its own save's echo from someone else's write. */
+export const CanvasChangedEventSchema = z.object({
+  type: z.literal('canvas-changed'),
+  id: z.string(),
+  revision: z.string().optional(),
+});
 export const CanvasDeletedEventSchema = z.object({ type: z.literal('canvas-deleted'), id: z.string() });
 /** A mirrored agent turn appeared in a followed session (payload kept light: ids only). */
 export const MirrorAppendedEventSchema = z.object({

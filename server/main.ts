@@ -20,7 +20,9 @@ async function main(): Promise<void> {
     process.stderr.write(
       code === 'EADDRINUSE'
         ? `weft: port ${port} is in use; set WEFT_PORT=0 to pick a free one.\n`
-        : `weft: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+        : code === 'already-running'
+          ? `weft: ${(error as Error).message}\n`
+          : `weft: could not start: ${error instanceof Error ? error.message : String(error)}\n`,
     );
     process.exitCode = 1;
     return;

@@ -1,5 +1,5 @@
 import type { CanvasBackup } from '../runtime/fs/canvas-backup.ts';
-import type { CanvasRecords } from '../runtime/fs/canvas-records.ts';
+import type { CanvasStore } from '../runtime/fs/canvas-store.ts';
 import type { SecretsStore } from '../runtime/fs/secrets-store.ts';
 import type { SettingsStore } from '../runtime/fs/settings-store.ts';
 import type { DecisionJudge } from '../runtime/models/decision-judge.ts';
@@ -17,7 +17,7 @@ export interface ServerContext {
   settings: SettingsStore;
   secrets: SecretsStore;
   registry: ModelRegistry;
-  canvases: CanvasRecords;
+  canvases: CanvasStore;
   backup: CanvasBackup;
   judge: DecisionJudge;
   hub: EventHub;

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { AtomicFileSystem } from '../runtime/fs/atomic-write.ts';
-import { writeFileAtomic } from '../runtime/fs/atomic-write.ts';
 import { CanvasBackup } from '../runtime/fs/canvas-backup.ts';
-import { CanvasRecords } from '../runtime/fs/canvas-records.ts';
+import { CanvasStore } from '../runtime/fs/canvas-store.ts';
 import { environmentWithDotenv } from '../runtime/fs/dotenv.ts';
+import { removeOrphanTemps } from '../runtime/fs/orphan-temps.ts';
+import { assertNoServerRunning, removeOwnServerFile, writeServerFile } from '../runtime/fs/server-file.ts';
 import { SecretsStore, type SecretsCipher } from '../runtime/fs/secrets-store.ts';
 import { SettingsStore } from '../runtime/fs/settings-store.ts';
 import { canvasesDirectory, ensureWeftHome } from '../runtime/fs/weft-home.ts';
@@ -80,7 +80,10 @@ function readVersion(): string {
 /** Start the local API (and UI) on 127.0.0.1 with a fresh per-launch token; writes `server.json`. */
 export async function startServer(options: StartServerOptions): Promise<RunningServer> {
   const home = options.home;
-  await ensureWeftHome(home);
+  ensureWeftHome(home);
+  await assertNoServerRunning(home);
+  // Temp files of writes a crash interrupted (before their rename): never a record, only clutter.
+  await removeOrphanTemps(canvasesDirectory(home));
   const dotenvPath =
     options.dotenvPath !== undefined ? options.dotenvPath : options.env ? null : join(process.cwd(), '.env');
   const environment = environmentWithDotenv(options.env ?? process.env, dotenvPath);
@@ -127,7 +130,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     settings,
     secrets,
     registry,
-    canvases: new CanvasRecords({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
+    canvases: new CanvasStore({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
     backup: new CanvasBackup({
       folder: async () => (await settings.read()).backupFolder,
       protectedFolders: () => protectedFolders(home),
@@ -164,12 +167,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   server.headersTimeout = 30_000;
 
   const origin = `http://127.0.0.1:${boundPort}`;
-  const serverFile = join(home, 'server.json');
-  await writeFileAtomic(
-    serverFile,
-    JSON.stringify({ port: boundPort, token, pid: process.pid, origin }, null, 2) + '\n',
-    { mode: 0o600 },
-  );
+  await writeServerFile(home, { port: boundPort, token, pid: process.pid, origin });
   logger.info('server started', { port: boundPort, home });
 
   let closed = false;
@@ -190,7 +188,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await context.canvases.idle();
       // The Atlas (index database, follow watchers) is made on first use; its owner is this server.
       await closeAtlasService(context);
-      await rm(serverFile, { force: true });
+      await removeOwnServerFile(home, token);
     },
   };
 }

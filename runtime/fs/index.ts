@@ -2,15 +2,23 @@
 export { writeFileAtomic, nodeAtomicFileSystem } from './atomic-write.ts';
 export type { AtomicFileSystem, AtomicWriteOptions } from './atomic-write.ts';
 export { KeyedQueue } from './keyed-queue.ts';
-export { resolveWeftHome, ensureWeftHome, canvasesDirectory } from './weft-home.ts';
+export {
+  resolveWeftHome,
+  ensureWeftHome,
+  ensurePrivateDirectory,
+  canvasesDirectory,
+  indexDatabasePath,
+} from './weft-home.ts';
 export { readDotenvFile, environmentWithDotenv } from './dotenv.ts';
 export { JsonFileStore } from './json-file-store.ts';
 export { SecretsStore } from './secrets-store.ts';
 export type { SecretsCipher } from './secrets-store.ts';
 export { SettingsStore, StoredSettingsSchema, StoredProviderSchema, emptySettings } from './settings-store.ts';
 export type { StoredSettings, StoredProvider } from './settings-store.ts';
-export { CanvasRecords, assertCanvasId, describeIssues } from './canvas-records.ts';
-export type { CanvasRecordsOptions } from './canvas-records.ts';
+export { CanvasStore, assertCanvasId, describeIssues, canvasRevision } from './canvas-store.ts';
+export type { CanvasStoreOptions, StoredCanvas, CanvasVerification } from './canvas-store.ts';
+export { ChainHeadFiles, chainHeadOf } from './chain-head-files.ts';
+export { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 export { CanvasBackup, backupFileName } from './canvas-backup.ts';
 export type { CanvasBackupOptions } from './canvas-backup.ts';
 export { resolveBackupFolder, realPathOf } from './backup-folder-guard.ts';

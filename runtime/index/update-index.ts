@@ -1,6 +1,6 @@
 import { open, readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readCanvasRecord, type IndexedCanvas, type MaterialRow } from './canvas-records.ts';
+import { readCanvasRecord, type IndexedCanvas, type MaterialRow } from './index-canvas.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import type { CatalogFile, MemoryFile, SessionCatalog, SessionFileRead } from './session-catalog.ts';
 import { SessionRowWriter } from './session-rows.ts';

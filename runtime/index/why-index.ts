@@ -15,7 +15,7 @@ import {
 import { recallTurn, type RecalledTurn, type RecallRequest } from './recall-query.ts';
 import type { SessionCatalog } from './session-catalog.ts';
 import { updateIndex, type IndexProgress, type UpdateSummary } from './update-index.ts';
-import { canvasesDirectory, indexDatabasePath, resolveWeftHome } from './weft-home.ts';
+import { canvasesDirectory, indexDatabasePath, resolveWeftHome } from '../fs/weft-home.ts';
 import { hasWhyHistory, queryWhy, type WhyOptions, type WhyResult } from './why-query.ts';
 import { resolveWhyTargets, type WhyTargetOptions } from './why-target.ts';
 

@@ -46,12 +46,15 @@ const put = (body: unknown) =>
   });
 
 async function saveCanvas(id: string, name: string): Promise<void> {
+  // A save over an existing record names the revision it was based on (If-Match).
+  const current = await server.api(`/api/canvases/${id}`);
+  const revision = current.status === 200 ? current.headers.get('etag') : null;
   const response = await server.api(`/api/canvases/${id}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(revision ? { 'if-match': revision } : {}) },
     body: JSON.stringify(sampleCanvas(id, name)),
   });
-  expect(response.status).toBe(200);
+  expect(response.status, await response.clone().text()).toBe(200);
 }
 
 describe('the backup folder is judged by its real path', () => {
@@ -124,7 +127,7 @@ describe('the backup folder is judged by its real path', () => {
     await saveCanvas('records', 'Records plan');
     await server.context.backup.flush();
     const files = await readdir(join(server.home, 'canvases'));
-    expect(files.filter((file) => !/^[A-Za-z0-9_-]+\.weft\.json$/.test(file) || file.includes(' '))).toEqual([]);
+    expect(files.filter((file) => !/^[A-Za-z0-9_-]+\.(weft|head)\.json$/.test(file) || file.includes(' '))).toEqual([]);
     expect(files).not.toContain('Records plan.weft.json');
   });
 });

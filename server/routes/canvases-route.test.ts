@@ -2,7 +2,9 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventRecord } from '../../protocol/event-record.ts';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
+import { appendEvent } from '../../src/core/event-log.ts';
 import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
 import { readStreamEvents } from '../../tests/support/sse-client.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
@@ -19,12 +21,21 @@ afterAll(async () => {
   await rm(backupFolder, { recursive: true, force: true });
 });
 
-const put = (id: string, body: unknown) =>
-  server.api(`/api/canvases/${id}`, {
+/** PUT based on `revision` (the record's current one when not given; none for a new record). */
+async function put(id: string, body: unknown, revision?: string | null): Promise<Response> {
+  const base = revision === undefined ? await currentRevision(id) : revision;
+  return server.api(`/api/canvases/${id}`, {
     method: 'PUT',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...(base ? { 'if-match': `"${base}"` } : {}) },
     body: JSON.stringify(body),
   });
+}
+
+async function currentRevision(id: string): Promise<string | null> {
+  const response = await server.api(`/api/canvases/${id}`);
+  if (response.status === 404) return null;
+  return /^"([0-9a-f]{64})"$/.exec(response.headers.get('etag') ?? '')![1]!;
+}
 
 describe('canvas records over HTTP', () => {
   it('writes, lists, reads and deletes a record, pushing canvas events', async () => {
@@ -42,7 +53,11 @@ describe('canvas records over HTTP', () => {
     const saved = await put('first', sampleCanvas('first', 'First canvas'));
     expect(saved.status).toBe(200);
     const savedBody = await saved.json();
-    expect(savedBody).toEqual({ ok: true, updatedAt: expect.any(Number) });
+    expect(savedBody).toEqual({
+      ok: true,
+      updatedAt: expect.any(Number),
+      revision: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     const stored = JSON.parse(await readFile(join(server.home, 'canvases', 'first.weft.json'), 'utf8'));
     expect(stored.canvas.name).toBe('First canvas');
 
@@ -62,7 +77,7 @@ describe('canvas records over HTTP', () => {
     controller.abort();
     await reading;
     expect(pushes).toEqual([
-      { type: 'canvas-changed', id: 'first' },
+      { type: 'canvas-changed', id: 'first', revision: savedBody.revision },
       { type: 'canvas-deleted', id: 'first' },
     ]);
   });
@@ -72,7 +87,7 @@ describe('canvas records over HTTP', () => {
     const before = await readFile(join(server.home, 'canvases', 'kept.weft.json'), 'utf8');
     const broken = sampleCanvas('kept') as unknown as { nodes: { kind: string }[] };
     broken.nodes[0]!.kind = 'spaceship';
-    for (const body of [{ some: 'other app' }, broken, { ...sampleCanvas('kept'), version: 7 }]) {
+    for (const body of [{ some: 'other app' }, broken]) {
       const response = await put('kept', body);
       expect(response.status).toBe(400);
       const error = (await response.json()).error;
@@ -127,16 +142,82 @@ describe('canvas records over HTTP', () => {
     expect(await readFile(join(server.home, 'canvases', 'garbage.weft.json'), 'utf8')).toBe('not json');
   });
 
-  it('keeps a concurrent burst of saves to one canvas whole: the record is always one complete document', async () => {
+  it('keeps a concurrent burst of saves to one canvas whole: one is stored, every other is refused with 409', async () => {
+    expect((await put('burst', sampleCanvas('burst', 'Burst', 'base'))).status).toBe(200);
+    const base = await currentRevision('burst');
     const saves = Array.from({ length: 25 }, (_, index) =>
-      put('burst', sampleCanvas('burst', 'Burst', `version ${index}`)),
+      put('burst', sampleCanvas('burst', 'Burst', `version ${index}`), base),
     );
     const responses = await Promise.all(saves);
-    expect(responses.every((response) => response.status === 200)).toBe(true);
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(1);
+    expect(statuses.filter((status) => status === 409)).toHaveLength(24);
+    const refused = await responses.find((response) => response.status === 409)!.json();
+    expect(refused.error.code).toBe('revision-conflict');
+    const winner = responses.findIndex((response) => response.status === 200);
     const stored = JSON.parse(await readFile(join(server.home, 'canvases', 'burst.weft.json'), 'utf8'));
-    expect(stored.nodes[0].text).toMatch(/^version \d+$/);
-    expect(stored).toEqual(sampleCanvas('burst', 'Burst', stored.nodes[0].text));
+    expect(stored).toEqual(sampleCanvas('burst', 'Burst', `version ${winner}`));
     expect((await readdir(join(server.home, 'canvases'))).filter((name) => name.includes('.tmp'))).toEqual([]);
+  });
+
+  it('a save from a stale copy never deletes the edit saved before it', async () => {
+    await put('stale', sampleCanvas('stale', 'Stale', 'base'));
+    const base = await currentRevision('stale');
+    expect((await put('stale', sampleCanvas('stale', 'Stale', 'edit from tab one'), base)).status).toBe(200);
+    const late = await put('stale', sampleCanvas('stale', 'Stale', 'edit from tab two'), base);
+    expect(late.status).toBe(409);
+    expect((await late.json()).error.code).toBe('revision-conflict');
+    const read = await (await server.api('/api/canvases/stale')).json();
+    expect(read.nodes[0].text).toBe('edit from tab one');
+    // Without If-Match on an existing record: also refused.
+    expect((await put('stale', sampleCanvas('stale'), null)).status).toBe(409);
+    const badHeader = await server.api('/api/canvases/stale', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'if-match': 'whatever' },
+      body: JSON.stringify(sampleCanvas('stale')),
+    });
+    expect(badHeader.status).toBe(400);
+  });
+
+  it('refuses a PUT that truncates the stored event log, and verify names what is missing', async () => {
+    const events: EventRecord[] = [];
+    for (let index = 0; index < 4; index += 1)
+      events.push(
+        appendEvent(
+          events,
+          { op: 'edit', objectId: 'note-1', meta: {} },
+          { now: 1000 + index, newId: () => `ev-${index}` },
+        ),
+      );
+    const full = { ...sampleCanvas('logged'), events };
+    expect((await put('logged', full)).status).toBe(200);
+    const truncated = await put('logged', { ...full, events: events.slice(0, 3) });
+    expect(truncated.status).toBe(409);
+    expect((await truncated.json()).error).toMatchObject({
+      code: 'event-log-rewrite',
+      message: expect.stringContaining('1 stored event is missing at the end'),
+    });
+    expect(await (await server.api('/api/canvases/logged/verify')).json()).toEqual({
+      id: 'logged',
+      verdict: { status: 'intact', eventCount: 4, anchored: true },
+      head: { eventCount: 4, lastEventHash: events[3]!.hash },
+    });
+    // The file edited behind the server's back: verify says how many events are gone.
+    await writeFile(
+      join(server.home, 'canvases', 'logged.weft.json'),
+      JSON.stringify({ ...full, events: events.slice(0, 1) }),
+    );
+    expect((await (await server.api('/api/canvases/logged/verify')).json()).verdict).toEqual({
+      status: 'missing-at-end',
+      eventCount: 1,
+      missing: 3,
+    });
+  });
+
+  it('answers a newer format version with 409 newer-version on PUT, as import does', async () => {
+    const response = await put('newer', { ...sampleCanvas('newer'), version: 7 }, null);
+    expect(response.status).toBe(409);
+    expect((await response.json()).error.code).toBe('newer-version');
   });
 
   it('backs up to the chosen folder as <name>.weft.json, debounced to the last write', async () => {

@@ -1,8 +1,8 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { migrateCanvasDocument } from '../../protocol/canvas-migrations.ts';
-import type { CanvasListResponse, CanvasSavedResponse } from '../../protocol/http-api.ts';
-import { assertCanvasId } from '../../runtime/fs/canvas-records.ts';
+import type { CanvasListResponse, CanvasSavedResponse, CanvasVerifyResponse } from '../../protocol/http-api.ts';
+import { assertCanvasId } from '../../runtime/fs/canvas-store.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
 import type { ServerContext } from '../server-context.ts';
 
@@ -31,8 +31,22 @@ export function canvasesRoute(context: ServerContext): Router {
   });
 
   router.get('/canvases/:id', async (request, response) => {
-    const { document } = await context.canvases.read(String(request.params.id));
+    const { document, revision } = await context.canvases.read(String(request.params.id));
+    // The revision rides in the ETag, so the body stays the plain `.weft.json` document.
+    response.setHeader('ETag', `"${revision}"`);
+    response.setHeader('Cache-Control', 'no-store');
     response.json(document);
+  });
+
+  router.get('/canvases/:id/verify', async (request, response) => {
+    const id = String(request.params.id);
+    const { verdict, head } = await context.canvases.verify(id);
+    const body: CanvasVerifyResponse = {
+      id,
+      verdict,
+      head: head ? { eventCount: head.eventCount, lastEventHash: head.lastEventHash } : null,
+    };
+    response.json(body);
   });
 
   router.put(
@@ -44,10 +58,12 @@ export function canvasesRoute(context: ServerContext): Router {
     },
     json,
     async (request, response) => {
-      const { document, updatedAt } = await context.canvases.write(String(request.params.id), request.body);
+      const { document, updatedAt, revision } = await context.canvases.write(String(request.params.id), request.body, {
+        baseRevision: baseRevisionOf(request.headers['if-match']),
+      });
       context.backup.schedule(document);
-      context.hub.publish({ type: 'canvas-changed', id: document.canvas.id });
-      const body: CanvasSavedResponse = { ok: true, updatedAt };
+      context.hub.publish({ type: 'canvas-changed', id: document.canvas.id, revision });
+      const body: CanvasSavedResponse = { ok: true, updatedAt, revision };
       response.json(body);
     },
   );
@@ -61,4 +77,12 @@ export function canvasesRoute(context: ServerContext): Router {
     response.json({ ok: true });
   });
   return router;
+}
+
+/** `If-Match: "<revision>"` names the revision a save was based on; no header means "a new record". */
+export function baseRevisionOf(header: string | undefined): string | null {
+  if (header === undefined) return null;
+  const match = /^\s*(?:W\/)?"([0-9a-f]{64})"\s*$/.exec(header);
+  if (!match) throw new WeftError('bad-request', 'If-Match must be one quoted canvas revision.', 400);
+  return match[1]!;
 }

@@ -3,6 +3,7 @@ import {
   ApiErrorSchema,
   CanvasListResponseSchema,
   CanvasSavedResponseSchema,
+  CanvasVerifyResponseSchema,
   DecideResponseSchema,
   ModelsResponseSchema,
   OkResponseSchema,
@@ -10,6 +11,7 @@ import {
   SettingsResponseSchema,
   UrlMaterialResponseSchema,
   type CanvasSummary,
+  type CanvasVerifyResponse,
   type DecideRequest,
   type DecideResponse,
   type ModelsResponse,
@@ -21,6 +23,11 @@ import {
 import { CanvasDocumentSchema, type CanvasDocument } from '../../../protocol/canvas-document.ts';
 import { ApiClientError } from './api-error.ts';
 
+export interface RevisedCanvas {
+  document: CanvasDocument;
+  revision: string;
+}
+
 /** Typed client of the local server (HTTP contract). Same-origin; the auth cookie rides along. */
 export interface ApiClient {
   models(): Promise<ModelsResponse>;
@@ -31,7 +38,17 @@ export interface ApiClient {
   extractPdf(bytes: ArrayBuffer): Promise<PdfMaterialResponse>;
   listCanvases(): Promise<CanvasSummary[]>;
   getCanvas(id: string): Promise<CanvasDocument>;
-  putCanvas(document: CanvasDocument, options?: { keepalive?: boolean }): Promise<number>;
+  /** The durable record and its revision (the server's ETag). */
+  readCanvas(id: string): Promise<RevisedCanvas>;
+  /**
+   * Saves the durable record based on `baseRevision` (null: a new record); 409 `revision-conflict` when the record
+   * moved on since. Resolves with the new revision.
+   */
+  putCanvas(
+    document: CanvasDocument,
+    options: { keepalive?: boolean; baseRevision: string | null },
+  ): Promise<{ updatedAt: number; revision: string }>;
+  verifyCanvas(id: string): Promise<CanvasVerifyResponse>;
   deleteCanvas(id: string): Promise<void>;
   importCanvas(raw: unknown): Promise<CanvasDocument>;
 }
@@ -71,15 +88,16 @@ export function authorizationHeaders(options: ApiClientOptions): Record<string, 
 
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   const baseUrl = options.baseUrl ?? '';
-  async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
-    let response: Response;
+  async function send(path: string, init: RequestInit = {}): Promise<Response> {
     try {
       const headers = { ...authorizationHeaders(options), ...(init.headers as Record<string, string> | undefined) };
-      response = await fetch(baseUrl + path, { credentials: 'same-origin', ...init, headers });
+      return await fetch(baseUrl + path, { credentials: 'same-origin', ...init, headers });
     } catch (error) {
       throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
     }
-    return readJson(response, schema);
+  }
+  async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
+    return readJson(await send(path, init), schema);
   }
   const json = (method: string, body: unknown, extra: RequestInit = {}): RequestInit => ({
     method,
@@ -102,14 +120,24 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       }),
     listCanvases: async () => (await call('/api/canvases', CanvasListResponseSchema)).canvases,
     getCanvas: (id) => call(`/api/canvases/${encodeURIComponent(id)}`, CanvasDocumentSchema),
-    putCanvas: async (document, options = {}) =>
-      (
-        await call(
-          `/api/canvases/${encodeURIComponent(document.canvas.id)}`,
-          CanvasSavedResponseSchema,
-          json('PUT', document, { keepalive: options.keepalive ?? false }),
-        )
-      ).updatedAt,
+    readCanvas: async (id) => {
+      const response = await send(`/api/canvases/${encodeURIComponent(id)}`);
+      const document = await readJson(response, CanvasDocumentSchema);
+      const revision = /^"([0-9a-f]{64})"$/.exec(response.headers.get('etag') ?? '')?.[1];
+      if (!revision) throw new ApiClientError('bad-response', 'The server sent the canvas without its revision.');
+      return { document, revision };
+    },
+    putCanvas: async (document, options) => {
+      const init = json('PUT', document, { keepalive: options.keepalive ?? false });
+      if (options.baseRevision) init.headers = { ...init.headers, 'if-match': `"${options.baseRevision}"` };
+      const saved = await call(
+        `/api/canvases/${encodeURIComponent(document.canvas.id)}`,
+        CanvasSavedResponseSchema,
+        init,
+      );
+      return { updatedAt: saved.updatedAt, revision: saved.revision };
+    },
+    verifyCanvas: (id) => call(`/api/canvases/${encodeURIComponent(id)}/verify`, CanvasVerifyResponseSchema),
     deleteCanvas: async (id) => {
       await call(`/api/canvases/${encodeURIComponent(id)}`, OkResponseSchema, { method: 'DELETE' });
     },

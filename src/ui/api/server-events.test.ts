@@ -45,14 +45,16 @@ describe('server events (GET /api/stream)', () => {
     const stopSecond = events.subscribe((event) => second.push(event));
     await events.connected();
 
-    await createApiClient(options).putCanvas(sampleCanvas('streamed-canvas'));
+    const { revision } = await createApiClient(options).putCanvas(sampleCanvas('streamed-canvas'), {
+      baseRevision: null,
+    });
     const isChange = (event: StreamEvent) => event.type === 'canvas-changed' && event.id === 'streamed-canvas';
     await nextEvent(first, isChange);
     await nextEvent(second, isChange);
 
     stopFirst();
     stopThrowing();
-    await createApiClient(options).putCanvas(sampleCanvas('streamed-canvas', 'Renamed'));
+    await createApiClient(options).putCanvas(sampleCanvas('streamed-canvas', 'Renamed'), { baseRevision: revision });
     await nextEvent(second, (event) => isChange(event) && second.filter(isChange).length === 2);
     expect(first.filter(isChange)).toHaveLength(1);
     stopSecond();

@@ -8,7 +8,7 @@ export function CanvasSync() {
   useEffect(
     () =>
       serverEvents.subscribe((event) => {
-        if (event.type === 'canvas-changed') void store.getState().canvasChangedElsewhere(event.id);
+        if (event.type === 'canvas-changed') void store.getState().canvasChangedElsewhere(event.id, event.revision);
         else if (event.type === 'canvas-deleted') void store.getState().canvasDeletedElsewhere(event.id);
       }),
     [store],

@@ -94,4 +94,17 @@ describe('canvas persistence on IndexedDB', () => {
     expect(await database.nodes.count()).toBe(0);
     expect((await loadCanvasDocument(database, 'c2'))!.attachments).toHaveLength(1);
   });
+
+  it('adopting a record without some local events removes their rows, so a reload reads exactly that log', async () => {
+    database = new WeftDatabase('t-' + Math.random());
+    const local = documentWith([question('a', 'A?', 1), question('b', 'B?', 2)]);
+    const unsaved = { id: 'e2', at: 2, op: 'edit', objectId: 'a', meta: {}, prevHash: hash('b'), hash: hash('c') };
+    const withUnsaved = { ...local, events: [...local.events, unsaved] };
+    await writeCanvasChanges(database, null, recordsFromDocument(withUnsaved), 1);
+    // The newer durable record (another tab's) holds a different second event.
+    const theirs = { ...unsaved, id: 'e3', hash: hash('d') };
+    const remote = { ...local, events: [...local.events, theirs] };
+    await writeCanvasChanges(database, recordsFromDocument(withUnsaved), recordsFromDocument(remote), 2);
+    expect((await loadCanvasDocument(database, 'c1'))!.events.map((event) => event.id)).toEqual(['e1', 'e3']);
+  });
 });

@@ -63,7 +63,8 @@ export async function writeCanvasChanges(
     dismissals.remove.length +
     ledgers.put.length +
     ledgers.remove.length +
-    events.put.length;
+    events.put.length +
+    events.remove.length;
   const metaChanged = !previous || previous.canvas !== next.canvas;
   if (touched === 0 && !metaChanged) return 0;
   let written = 0;
@@ -103,11 +104,14 @@ export async function writeCanvasChanges(
         await database.ledgers.bulkPut(ledgers.put.map(({ key, record }) => ({ canvasId, id: key, record })));
       if (ledgers.remove.length)
         await database.ledgers.bulkDelete(ledgers.remove.map((key) => [canvasId, key] as [string, string]));
-      // The event log is append-only: only new events are written, never removed.
+      // The durable record guards the log (append-only); these rows mirror it. After adopting a newer record or
+      // a rebase, events this copy had but the record does not are removed, so a reload reads the record's log.
       if (events.put.length)
         await database.events.bulkPut(
           events.put.map(({ key, record }) => ({ canvasId, id: key, seq: eventIndex.get(key) ?? 0, record })),
         );
+      if (events.remove.length)
+        await database.events.bulkDelete(events.remove.map((key) => [canvasId, key] as [string, string]));
       written +=
         nodes.put.length +
         nodes.remove.length +
@@ -118,7 +122,8 @@ export async function writeCanvasChanges(
         dismissals.remove.length +
         ledgers.put.length +
         ledgers.remove.length +
-        events.put.length;
+        events.put.length +
+        events.remove.length;
     },
   );
   persistenceCounters.rowsWritten += written;
@@ -163,9 +168,11 @@ export async function deleteCanvasRows(database: WeftDatabase, canvasId: string)
       database.events,
       database.dismissals,
       database.ledgers,
+      database.revisions,
     ],
     async () => {
       await database.canvases.delete(canvasId);
+      await database.revisions.delete(canvasId);
       for (const table of [database.nodes, database.wires, database.events, database.dismissals, database.ledgers]) {
         await table.where('canvasId').equals(canvasId).delete();
       }
@@ -177,4 +184,13 @@ export async function deleteCanvasRows(database: WeftDatabase, canvasId: string)
       }
     },
   );
+}
+
+/** The durable revision a canvas's rows match (null when unknown: never saved, or saved by an older Weft). */
+export async function storedRevision(database: WeftDatabase, canvasId: string): Promise<string | null> {
+  return (await database.revisions.get(canvasId))?.revision ?? null;
+}
+
+export async function rememberRevision(database: WeftDatabase, canvasId: string, revision: string): Promise<void> {
+  await database.revisions.put({ canvasId, revision });
 }

@@ -50,6 +50,7 @@ describe('CanvasWriter', () => {
     const database = new WeftDatabase(`writer-${Math.random()}`);
     const api = createApiClient({ baseUrl: server.origin, token: server.token });
     let puts = 0;
+    let revision: string | null = null;
     const errors: unknown[] = [];
     const writer = new CanvasWriter({
       database,
@@ -57,7 +58,7 @@ describe('CanvasWriter', () => {
       onError: (error) => errors.push(error),
       putDurable: async (next, options) => {
         puts += 1;
-        await api.putCanvas(next, options);
+        revision = (await api.putCanvas(next, { keepalive: options.keepalive, baseRevision: revision })).revision;
       },
       localDelayMs: 40,
       durableDelayMs: 80,

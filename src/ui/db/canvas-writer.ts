@@ -5,8 +5,11 @@ import type { WeftDatabase } from './weft-database.ts';
 
 export interface CanvasWriterOptions {
   database: WeftDatabase;
-  /** Sends the durable record to the server (PUT /api/canvases/:id). */
-  putDurable: (document: CanvasDocument, options: { keepalive: boolean }) => Promise<unknown>;
+  /**
+   * Sends the durable record to the server (PUT /api/canvases/:id). `mark` is what the caller passed to
+   * `schedule` with these records (the store's journal position), so it knows which local steps the save holds.
+   */
+  putDurable: (document: CanvasDocument, options: { keepalive: boolean; mark: number }) => Promise<unknown>;
   now: () => number;
   onError: (error: unknown) => void;
   localDelayMs?: number;
@@ -22,7 +25,9 @@ export class CanvasWriter {
   private readonly options: Required<CanvasWriterOptions>;
   private written: CanvasRecords | null = null;
   private pending: CanvasRecords | null = null;
-  private durablePending: CanvasRecords | null = null;
+  private durablePending: { records: CanvasRecords; mark: number } | null = null;
+  /** Durable saves run one after another: an older, larger PUT can never land after a newer one. */
+  private durableChain: Promise<void> = Promise.resolve();
   private localTimer: ReturnType<typeof setTimeout> | null = null;
   private durableTimer: ReturnType<typeof setTimeout> | null = null;
   private chain: Promise<unknown> = Promise.resolve();
@@ -41,14 +46,25 @@ export class CanvasWriter {
     this.pending = null;
   }
 
-  schedule(records: CanvasRecords): void {
+  schedule(records: CanvasRecords, mark = 0): void {
     this.discarded.delete(records.canvas.id);
     if (this.written && this.written.canvas.id !== records.canvas.id) this.written = null;
     this.pending = records;
-    this.durablePending = records;
+    this.durablePending = { records, mark };
     if (!this.localTimer) this.localTimer = setTimeout(() => void this.flushLocal(), this.options.localDelayMs);
     if (this.durableTimer) clearTimeout(this.durableTimer);
     this.durableTimer = setTimeout(() => void this.flushDurable(false), this.options.durableDelayMs);
+  }
+
+  /**
+   * A rebase replaced the open canvas with `records`, which its caller saves to the server itself: the rows follow,
+   * and a durable save still waiting (an older local copy, without the other writer's changes) is dropped.
+   */
+  replaceRebased(records: CanvasRecords): void {
+    if (this.written && this.written.canvas.id !== records.canvas.id) this.written = null;
+    this.pending = records;
+    if (this.durablePending?.records.canvas.id === records.canvas.id) this.durablePending = null;
+    if (!this.localTimer) this.localTimer = setTimeout(() => void this.flushLocal(), this.options.localDelayMs);
   }
 
   flushLocal(): Promise<unknown> {
@@ -69,27 +85,35 @@ export class CanvasWriter {
     return this.chain;
   }
 
-  async flushDurable(keepalive: boolean): Promise<void> {
+  flushDurable(keepalive: boolean): Promise<void> {
     if (this.durableTimer) clearTimeout(this.durableTimer);
     this.durableTimer = null;
+    if (!this.durablePending) return this.durableChain;
+    this.durableInFlight += 1;
+    // The newest pending records are taken when this save's turn comes, not now.
+    const turn = this.durableChain.then(() => this.sendDurable(keepalive));
+    this.durableChain = turn;
+    this.durableWrites.add(turn);
+    void turn.finally(() => {
+      this.durableWrites.delete(turn);
+      this.durableInFlight -= 1;
+    });
+    return turn;
+  }
+
+  private async sendDurable(keepalive: boolean): Promise<void> {
     const next = this.durablePending;
     if (!next) return;
     this.durablePending = null;
-    const document = documentFromRecords(next);
-    this.durableInFlight += 1;
+    const document = documentFromRecords(next.records);
     // keepalive bodies are capped (64 KiB) by browsers; larger records go as a normal request.
     const small = keepalive && JSON.stringify(document).length < 60_000;
-    const write = this.options.putDurable(document, { keepalive: small });
-    this.durableWrites.add(write);
     try {
-      await write;
+      await this.options.putDurable(document, { keepalive: small, mark: next.mark });
     } catch (error) {
-      if (this.discarded.has(next.canvas.id)) return;
+      if (this.discarded.has(next.records.canvas.id)) return;
       this.durablePending ??= next;
       this.options.onError(error);
-    } finally {
-      this.durableWrites.delete(write);
-      this.durableInFlight -= 1;
     }
   }
 
@@ -105,7 +129,7 @@ export class CanvasWriter {
       if (this.localTimer) clearTimeout(this.localTimer);
       this.localTimer = null;
     }
-    if (this.durablePending?.canvas.id === canvasId) {
+    if (this.durablePending?.records.canvas.id === canvasId) {
       this.durablePending = null;
       if (this.durableTimer) clearTimeout(this.durableTimer);
       this.durableTimer = null;

@@ -48,6 +48,11 @@ export interface LedgerRow {
   id: string;
   record: MirrorLedger;
 }
+/** The revision of the server's durable record this browser's copy of a canvas was last in step with. */
+export interface RevisionRow {
+  canvasId: string;
+  revision: string;
+}
 export interface SettingRow {
   key: string;
   value: unknown;
@@ -68,6 +73,7 @@ export class WeftDatabase extends Dexie {
   dismissals!: Table<DismissalRow, [string, string]>;
   ledgers!: Table<LedgerRow, [string, string]>;
   settings!: Table<SettingRow, string>;
+  revisions!: Table<RevisionRow, string>;
 
   constructor(name = DATABASE_NAME) {
     super(name);
@@ -81,6 +87,8 @@ export class WeftDatabase extends Dexie {
       ledgers: '[canvasId+id], canvasId',
       settings: 'key',
     });
+    // 2: each canvas remembers the durable revision its rows match, so its next save names it (409 when stale).
+    this.version(2).stores({ revisions: 'canvasId' });
   }
 }
 

@@ -1,6 +1,8 @@
 import { useMemo, useState } from 'react';
-import { eventsToCsv, verifyChain, type Graph } from '../../core/index.ts';
-import { useWeft } from '../app/store-context.tsx';
+import { chainVerdict, describeChainVerdict, eventsToCsv, type Graph } from '../../core/index.ts';
+import type { ChainVerdict } from '../../../protocol/chain-head.ts';
+import { describeError } from '../api/api-error.ts';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { nodeTitle } from '../canvas/node-labels.ts';
 import { downloadText, safeFileName } from './download.ts';
 
@@ -20,7 +22,8 @@ export function EventLogView() {
   const graph = useWeft((state) => state.graph);
   const [op, setOp] = useState('');
   const [object, setObject] = useState('');
-  const [verdict, setVerdict] = useState<{ broken: number | null; count: number } | null>(null);
+  const store = useWeftStore();
+  const [verdict, setVerdict] = useState<{ verdict: ChainVerdict; note: string } | null>(null);
   const events = graph?.events ?? [];
   const ops = useMemo(() => [...new Set(events.map((event) => event.op))].sort(), [events]);
   const filtered = useMemo(() => {
@@ -36,6 +39,20 @@ export function EventLogView() {
       );
   }, [events, op, object, graph]);
   if (!graph) return null;
+
+  /** Saves, then asks the record store: the durable log checked against the chain head kept beside it. */
+  async function verify(canvasId: string) {
+    try {
+      await store.getState().flush();
+      const result = await store.api.verifyCanvas(canvasId);
+      setVerdict({ verdict: result.verdict, note: '' });
+    } catch (error) {
+      // The server is out of reach: this page's copy can still be checked on its own (no head to compare with).
+      const { message } = describeError(error);
+      setVerdict({ verdict: chainVerdict(events, null), note: ` (this page's copy only: ${message})` });
+    }
+  }
+
   return (
     <div className="page" data-testid="event-log">
       <div className="page-inner">
@@ -72,20 +89,24 @@ export function EventLogView() {
             </span>
             <span style={{ flex: 1 }} />
             {verdict &&
-              (verdict.broken === null ? (
-                <span className="verify intact" data-testid="verify-result">
-                  ✓ Chain intact · {verdict.count} events
+              (verdict.verdict.status === 'intact' ? (
+                <span
+                  className="verify intact"
+                  data-testid="verify-result"
+                  data-status="intact"
+                  title={describeChainVerdict(verdict.verdict) + verdict.note}
+                >
+                  ✓ Chain intact · {verdict.verdict.eventCount} events
+                  {verdict.verdict.anchored ? ', matching the chain head on disk' : ''}
+                  {verdict.note}
                 </span>
               ) : (
-                <span className="verify broken" data-testid="verify-result">
-                  ✕ Chain broken at event {verdict.broken + 1}
+                <span className="verify broken" data-testid="verify-result" data-status={verdict.verdict.status}>
+                  ✕ {describeChainVerdict(verdict.verdict)}
+                  {verdict.note}
                 </span>
               ))}
-            <button
-              className="button"
-              data-testid="verify"
-              onClick={() => setVerdict({ broken: verifyChain(events), count: events.length })}
-            >
+            <button className="button" data-testid="verify" onClick={() => void verify(graph.canvas.id)}>
               Verify
             </button>
             <button

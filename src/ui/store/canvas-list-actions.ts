@@ -1,6 +1,19 @@
-import { demoCanvas, documentFromGraph, emptyCanvasDocument, graphFromDocument, loadCanvas } from '../../core/index.ts';
+import {
+  appendEvent,
+  demoCanvas,
+  documentFromGraph,
+  emptyCanvasDocument,
+  graphFromDocument,
+  loadCanvas,
+} from '../../core/index.ts';
 import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
-import { deleteCanvasRows, loadCanvasDocument, writeCanvasChanges } from '../db/canvas-persistence.ts';
+import {
+  deleteCanvasRows,
+  loadCanvasDocument,
+  rememberRevision,
+  storedRevision,
+  writeCanvasChanges,
+} from '../db/canvas-persistence.ts';
 import { recordsFromDocument } from '../db/canvas-records.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -51,12 +64,26 @@ export function createCanvasListActions(
 
   const refreshList = () => refreshCanvasList(set, database);
 
-  /** Stores a whole document locally and on the server's durable record. */
+  /** The file's log is kept as it came (nothing is repaired); an `import` event at its end records the break. */
+  function withImportRecord(document: CanvasDocument, brokenAt: number): CanvasDocument {
+    const event = appendEvent(
+      document.events,
+      {
+        op: 'import',
+        objectId: document.canvas.id,
+        meta: { chainBrokenAtEvent: brokenAt + 1, eventsInFile: document.events.length },
+      },
+      { now: dependencies.now(), newId: dependencies.newId },
+    );
+    return { ...document, events: [...document.events, event] };
+  }
+
+  /** Stores a new canvas's whole document locally and as a new durable record. */
   async function storeDocument(document: CanvasDocument): Promise<void> {
     runtime.deletedCanvasIds.delete(document.canvas.id);
     await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
     try {
-      await api.putCanvas(document);
+      await api.putCanvas(document, { baseRevision: null });
     } catch (error) {
       const { code, message } = describeError(error);
       get().toast('error', code, `Saved in this browser, but not yet on disk: ${message}`);
@@ -69,8 +96,9 @@ export function createCanvasListActions(
     const summaries = await api.listCanvases();
     for (const summary of summaries) {
       try {
-        const document = await api.getCanvas(summary.id);
+        const { document, revision } = await api.readCanvas(summary.id);
         await writeCanvasChanges(database, null, recordsFromDocument(document), summary.updatedAt);
+        await rememberRevision(database, summary.id, revision);
         restored += 1;
       } catch (error) {
         const { code, message } = describeError(error);
@@ -108,11 +136,17 @@ export function createCanvasListActions(
       await runtime.writer.flush();
       let document = await loadCanvasDocument(database, id);
       if (!document) {
-        document = await api.getCanvas(id);
+        const remote = await api.readCanvas(id);
+        document = remote.document;
         await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
+        await rememberRevision(database, id, remote.revision);
       }
+      const revision = await storedRevision(database, id);
+      if (revision) runtime.revisions.set(id, revision);
+      else runtime.revisions.delete(id);
       mark('weft:canvas-read');
       const graph = graphFromDocument(document);
+      runtime.journal.reset(id);
       runtime.tracker = null;
       runtime.writer.adopt(recordsFromGraph(graph));
       publishGraph(set, get, runtime, graph, undefined, 'reset');
@@ -193,10 +227,20 @@ export function createCanvasListActions(
       if (await database.canvases.get(document.canvas.id)) {
         document = { ...document, canvas: { ...document.canvas, id: dependencies.newId() } };
       }
+      const broken = loaded.value.brokenEventAt;
+      if (broken !== null) document = withImportRecord(document, broken);
       await storeDocument(document);
       await refreshList();
       await actions.openCanvas(document.canvas.id);
-      get().toast('info', 'imported', `Imported "${document.canvas.name}".`);
+      if (broken === null) get().toast('info', 'imported', `Imported "${document.canvas.name}".`);
+      else
+        get().toast(
+          'error',
+          'imported-broken-chain',
+          `Imported "${document.canvas.name}", but its event log was already broken at event ${broken + 1} of ${
+            document.events.length - 1
+          }: it was altered, cut or reordered before it reached this Weft. An "import" event records that.`,
+        );
       return document.canvas.id;
     },
 

@@ -1,4 +1,11 @@
-import { applyChange, shownStale, StaleTracker, type Graph, type GraphChange } from '../../core/index.ts';
+import {
+  applyChange,
+  shownStale,
+  StaleTracker,
+  type Graph,
+  type GraphChange,
+  type LocalStep,
+} from '../../core/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { nodeTitle } from '../canvas/node-labels.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
@@ -14,6 +21,7 @@ export function publishGraph(
   next: Graph,
   touched: Iterable<string> | undefined,
   history: 'push' | 'keep' | 'reset',
+  step?: LocalStep,
 ): void {
   const previous = get().graph;
   // What the judge has already had its chance at: shown before, and not only for a question edit (never judged).
@@ -37,7 +45,18 @@ export function publishGraph(
     patch.future = [];
   }
   set(patch);
-  if (history !== 'reset') runtime.writer.schedule(recordsFromGraph(next));
+  // Every step is journaled until the durable record holds it, so a save refused as stale can replay it (409).
+  if (history !== 'reset') {
+    const position = runtime.journal.record(
+      next.canvas.id,
+      step ?? {
+        kind: 'snapshot',
+        before: previous && previous.canvas.id === next.canvas.id ? previous : next,
+        after: next,
+      },
+    );
+    runtime.writer.schedule(recordsFromGraph(next), position);
+  }
   runtime.pendingJudgement = runtime.judgeNewlyStale(history === 'reset' ? new Set() : previousShown);
 }
 
@@ -56,7 +75,15 @@ export function createGraphActions(
     apply(change: GraphChange): boolean {
       const graph = get().graph;
       if (!graph) return false;
-      const result = applyChange(graph, change, { now: dependencies.now(), newId: dependencies.newId });
+      // The clock and ids the change draws are kept with it, so a replay onto a newer record makes the same ids.
+      const now = dependencies.now();
+      const ids: string[] = [];
+      const newId = () => {
+        const id = dependencies.newId();
+        ids.push(id);
+        return id;
+      };
+      const result = applyChange(graph, change, { now, newId });
       if (!result.ok) {
         const path = result.error.code === 'cycle' ? result.error.details.path : undefined;
         // Name the loop by the nodes' titles, not their ids.
@@ -66,7 +93,12 @@ export function createGraphActions(
         get().toast('error', result.error.code, message);
         return false;
       }
-      publishGraph(set, get, runtime, result.value.graph, result.value.touched, 'push');
+      publishGraph(set, get, runtime, result.value.graph, result.value.touched, 'push', {
+        kind: 'change',
+        change,
+        now,
+        ids,
+      });
       return true;
     },
     undo(): void {

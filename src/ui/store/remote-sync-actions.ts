@@ -1,5 +1,11 @@
 import { canonicalJson, documentFromGraph, graphFromDocument } from '../../core/index.ts';
-import { deleteCanvasRows, loadCanvasDocument, writeCanvasChanges } from '../db/canvas-persistence.ts';
+import {
+  deleteCanvasRows,
+  loadCanvasDocument,
+  rememberRevision,
+  storedRevision,
+  writeCanvasChanges,
+} from '../db/canvas-persistence.ts';
 import { recordsFromDocument } from '../db/canvas-records.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -12,7 +18,8 @@ import type { GetState, SetState, WeftState } from './weft-state.ts';
  * A durable record changed outside this page (another tab, the CLI, an agent tool): `canvas-changed` from
  * `GET /api/stream`. The open canvas is refreshed unless it has local edits not yet saved (those win and are
  * saved next); this page's own saves echo back identical and change nothing. Other canvases update their
- * IndexedDB copy, so opening one later shows (and never overwrites) the newer record.
+ * IndexedDB copy, so opening one later shows (and never overwrites) the newer record. The event's revision tells
+ * this page's own save from anyone else's.
  */
 export function createRemoteSyncActions(
   set: SetState,
@@ -22,25 +29,28 @@ export function createRemoteSyncActions(
 ): Pick<WeftState, 'canvasChangedElsewhere' | 'canvasDeletedElsewhere'> {
   const { api, database } = dependencies;
 
-  /** True when the record's updatedAt is the one this page's own last save got back (cheap: the list is cached by the server). */
-  async function isOwnEcho(id: string): Promise<boolean> {
-    const saved = runtime.savedAt.get(id);
-    if (saved === undefined) return false;
-    const summary = (await api.listCanvases()).find((candidate) => candidate.id === id);
-    return summary?.updatedAt === saved;
-  }
+  /** This page's own save coming back: the revision it is based on is the record's (a hash, not a file time). */
+  const isOwnRevision = (id: string, revision: string | undefined) =>
+    revision !== undefined && runtime.revisions.get(id) === revision;
 
-  async function refreshOpen(id: string): Promise<boolean> {
+  async function refreshOpen(id: string, revision: string | undefined): Promise<boolean> {
     const shown = get().graph;
+    if (isOwnRevision(id, revision)) return false;
+    // Unsaved steps win: their save is refused as stale (409) and rebases them onto this newer record.
     if (!shown || runtime.writer.isBusy() || Object.keys(get().streams).length > 0) return false;
-    if (await isOwnEcho(id)) return false;
-    const remote = await api.getCanvas(id);
+    if (runtime.journal.pending(id).length > 0) return false;
+    const remote = await api.readCanvas(id);
+    if (isOwnRevision(id, remote.revision)) return false;
     const current = get().graph;
     // Edited (or switched) while the record was on its way: the local state wins.
     if (current !== shown || runtime.writer.isBusy() || get().activeCanvasId !== id) return false;
-    if (canonicalJson(remote) === canonicalJson(documentFromGraph(current))) return false;
-    const next = graphFromDocument(remote);
+    runtime.revisions.set(id, remote.revision);
+    await rememberRevision(database, id, remote.revision);
+    if (canonicalJson(remote.document) === canonicalJson(documentFromGraph(current))) return false;
+    if (get().graph !== current) return false;
+    const next = graphFromDocument(remote.document);
     const previousRecords = recordsFromGraph(current);
+    runtime.journal.reset(id);
     runtime.writer.adopt(recordsFromGraph(next));
     publishGraph(set, get, runtime, next, undefined, 'reset');
     const { focusedNodeId, selectedNodeIds } = get();
@@ -48,25 +58,33 @@ export function createRemoteSyncActions(
       focusedNodeId: focusedNodeId && next.nodes.has(focusedNodeId) ? focusedNodeId : null,
       selectedNodeIds: selectedNodeIds.filter((nodeId) => next.nodes.has(nodeId)),
     });
+    // Rows the newer record no longer has (events included) go, so a reload reads exactly that record.
     await writeCanvasChanges(database, previousRecords, recordsFromGraph(next), dependencies.now());
     get().toast('info', 'canvas-updated', `“${next.canvas.name}” was changed elsewhere; this is the newer version.`);
     return true;
   }
 
-  async function refreshStored(id: string): Promise<boolean> {
-    if (await isOwnEcho(id)) return false;
-    const [local, remote] = await Promise.all([loadCanvasDocument(database, id), api.getCanvas(id)]);
+  async function refreshStored(id: string, revision: string | undefined): Promise<boolean> {
+    if (revision !== undefined && revision === (await storedRevision(database, id))) return false;
+    const [local, remote] = await Promise.all([loadCanvasDocument(database, id), api.readCanvas(id)]);
     if (get().activeCanvasId === id || runtime.deletedCanvasIds.has(id)) return false;
-    if (local && canonicalJson(local) === canonicalJson(remote)) return false;
-    await writeCanvasChanges(database, null, recordsFromDocument(remote), dependencies.now());
+    await rememberRevision(database, id, remote.revision);
+    if (local && canonicalJson(local) === canonicalJson(remote.document)) return false;
+    await writeCanvasChanges(
+      database,
+      local ? recordsFromDocument(local) : null,
+      recordsFromDocument(remote.document),
+      dependencies.now(),
+    );
     return true;
   }
 
   return {
-    async canvasChangedElsewhere(id) {
+    async canvasChangedElsewhere(id, revision) {
       if (runtime.deletedCanvasIds.has(id)) return false;
       try {
-        const changed = id === get().activeCanvasId ? await refreshOpen(id) : await refreshStored(id);
+        const changed =
+          id === get().activeCanvasId ? await refreshOpen(id, revision) : await refreshStored(id, revision);
         if (changed) await refreshCanvasList(set, database);
         return changed;
       } catch (error) {

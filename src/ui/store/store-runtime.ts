@@ -1,6 +1,7 @@
 import type { Graph, StaleTracker } from '../../core/index.ts';
 import type { CanvasRecords } from '../db/canvas-records.ts';
 import type { CanvasWriter } from '../db/canvas-writer.ts';
+import type { ChangeJournal } from './change-journal.ts';
 
 /** Mutable helpers the store owns but never renders: the stale tracker, writer, abort handles. */
 export interface StoreRuntime {
@@ -10,8 +11,13 @@ export interface StoreRuntime {
   replayStopped: boolean;
   /** Canvases deleted here: a late `canvas-changed` for one must not bring it back. */
   deletedCanvasIds: Set<string>;
-  /** The server's `updatedAt` of this page's last save of each canvas: a `canvas-changed` that matches is its echo. */
-  savedAt: Map<string, number>;
+  /**
+   * The durable revision this page's copy of each canvas is based on: its saves name it (409 when stale), and a
+   * `canvas-changed` carrying it is this page's own save coming back.
+   */
+  revisions: Map<string, string>;
+  /** The open canvas's steps not yet in its durable record, replayed onto a newer one on a 409. */
+  journal: ChangeJournal;
   /** C7: asks the judge about answers that just became stale (no-op without a judge model). */
   judgeNewlyStale: (previousShown: ReadonlySet<string>) => Promise<void>;
   /** The latest judge round, so tests and flushes can wait for it. */

@@ -16,7 +16,12 @@ export class TestApp {
   readonly database: WeftDatabase;
   private clock: number;
 
-  constructor(server: { origin: string; token: string }, databaseName: string) {
+  /** `durableDelayMs`: a long one keeps edits unsaved until `flush()`, for tests about unsaved edits. */
+  constructor(
+    server: { origin: string; token: string },
+    databaseName: string,
+    tuning: { durableDelayMs?: number } = {},
+  ) {
     instances += 1;
     // Each instance gets its own clock range; ids take their random tail from crypto.randomUUID.
     this.clock = 1_760_000_000_000 + instances * 100_000_000;
@@ -30,7 +35,7 @@ export class TestApp {
       now,
       newId: createIdGenerator(now),
       localDelayMs: 5,
-      durableDelayMs: 10,
+      durableDelayMs: tuning.durableDelayMs ?? 10,
     });
   }
 

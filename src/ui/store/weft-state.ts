@@ -83,7 +83,7 @@ export interface WeftState {
   exportDocument(): CanvasDocument | null;
   flush(keepalive?: boolean): Promise<void>;
   /** `canvas-changed` from the server stream: refresh that canvas unless local edits are unsaved. True when it changed. */
-  canvasChangedElsewhere(id: string): Promise<boolean>;
+  canvasChangedElsewhere(id: string, revision?: string): Promise<boolean>;
   /** `canvas-deleted` from the server stream: drop it here (never re-create it); the open one switches away. True when dropped. */
   canvasDeletedElsewhere(id: string): Promise<boolean>;
   // ui

@@ -186,6 +186,36 @@ describe('import and export', () => {
   });
 });
 
+describe('importing a file whose event log is broken', () => {
+  it('imports it, says so, records the break in an import event, and the record store keeps it as it came', async () => {
+    const app = await emptyCanvasApp();
+    app.addQuestion('First?');
+    app.addQuestion('Second?');
+    const exported = app.state.exportDocument()!;
+    expect(exported.events.length).toBeGreaterThan(1);
+    // Edited by hand after export: event 1's metadata no longer matches its hash.
+    const tampered = {
+      ...exported,
+      events: exported.events.map((event, index) => (index === 0 ? { ...event, meta: { forged: true } } : event)),
+    };
+    const id = await app.state.importDocument(tampered);
+    expect(id).not.toBeNull();
+    expect(app.lastToast()?.code).toBe('imported-broken-chain');
+    expect(app.lastToast()?.message).toContain('broken at event 1');
+    const last = app.graph.events.at(-1)!;
+    expect(last).toMatchObject({ op: 'import', meta: { chainBrokenAtEvent: 1, eventsInFile: exported.events.length } });
+    await app.state.flush();
+    const verified = (await (await server.api(`/api/canvases/${id}/verify`)).json()) as { verdict: unknown };
+    expect(verified.verdict).toMatchObject({ status: 'bad-event', index: 0 });
+    // Work goes on: new events chain onto the imported log and are stored.
+    app.addQuestion('Third?');
+    await app.state.flush();
+    const stored = (await (await server.api(`/api/canvases/${id}`)).json()) as { events: unknown[] };
+    expect(stored.events).toHaveLength(app.graph.events.length);
+    await app.close();
+  });
+});
+
 describe('canvas list, delete and auto-rerun', () => {
   it('deletes a node with its wires and undo restores both; the log keeps the delete', async () => {
     const app = await emptyCanvasApp();
@@ -244,7 +274,9 @@ describe('canvas list, delete and auto-rerun', () => {
 
 describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
   it('refreshes the open canvas, ignores its own saves, and never clobbers unsaved local edits', async () => {
-    const app = await emptyCanvasApp();
+    // Saves only on flush(), so "an edit not yet saved" is not a race with the debounce.
+    const app = await new TestApp(server, freshName(), { durableDelayMs: 60_000 }).start();
+    await app.state.createCanvas('Test canvas');
     const id = app.state.activeCanvasId!;
     const asked = app.addQuestion('What is light?');
     await app.state.flush();
@@ -253,12 +285,16 @@ describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
 
     // Another tab or tool renames a node and saves the durable record.
     const remote = documentFromGraph(app.graph);
-    const put = (document: typeof remote) =>
-      server.api(`/api/canvases/${id}`, {
+    // Another writer names the revision it read, as every writer must.
+    const put = async (document: typeof remote) => {
+      const current = await server.api(`/api/canvases/${id}`);
+      const etag = current.status === 200 ? current.headers.get('etag') : null;
+      return server.api(`/api/canvases/${id}`, {
         method: 'PUT',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', ...(etag ? { 'if-match': etag } : {}) },
         body: JSON.stringify(document),
       });
+    };
     await put({
       ...remote,
       nodes: remote.nodes.map((node) =>
@@ -271,14 +307,36 @@ describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
     expect(question(reloaded.graph, asked).question).toBe('What is light, elsewhere?');
     await reloaded.close();
 
-    // An edit not yet saved here wins over a remote change arriving meanwhile.
+    // An edit not yet saved here wins over a remote change arriving meanwhile…
     app.edit(asked, 'My unsaved wording?');
-    await put({
-      ...remote,
-      nodes: remote.nodes.map((node) => (node.id === asked ? { ...node, question: 'Remote wording?' } : node)),
+    const elsewhere = (await (await server.api(`/api/canvases/${id}`)).json()) as typeof remote;
+    const remoteNote = { ...remote.nodes[0]!, id: 'remote-note', kind: 'note' as const, text: 'Added elsewhere' };
+    const {
+      question: _question,
+      versions: _versions,
+      currentVersionId: _current,
+      autoRerun: _auto,
+      model: _model,
+      attachments: _attachments,
+      ...noteBase
+    } = remoteNote as Record<string, unknown>;
+    const remoteSave = await put({
+      ...elsewhere,
+      nodes: [
+        ...elsewhere.nodes.map((node) => (node.id === asked ? { ...node, question: 'Remote wording?' } : node)),
+        noteBase as (typeof remote.nodes)[number],
+      ],
     });
+    expect(remoteSave.status, await remoteSave.clone().text()).toBe(200);
     expect(await app.state.canvasChangedElsewhere(id)).toBe(false);
     expect(question(app.graph, asked).question).toBe('My unsaved wording?');
+    // …and its save, refused as stale (409), is rebased onto the newer record: both changes are kept.
+    await app.state.flush();
+    expect(question(app.graph, asked).question).toBe('My unsaved wording?');
+    expect(app.graph.nodes.get('remote-note')).toMatchObject({ kind: 'note', text: 'Added elsewhere' });
+    const merged = (await (await server.api(`/api/canvases/${id}`)).json()) as typeof remote;
+    expect(merged.nodes.map((node) => node.id)).toContain('remote-note');
+    expect(merged.nodes.find((node) => node.id === asked)).toMatchObject({ question: 'My unsaved wording?' });
 
     // A late canvas-changed for a canvas deleted here does not bring it back.
     const last = documentFromGraph(app.graph);

@@ -1,7 +1,10 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/http-api.ts';
 import { describeError } from '../api/api-error.ts';
+import { rememberRevision } from '../db/canvas-persistence.ts';
 import { CanvasWriter } from '../db/canvas-writer.ts';
+import { ChangeJournal } from './change-journal.ts';
+import { createDurableSave } from './durable-save.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { createCanvasListActions } from './canvas-list-actions.ts';
 import { createDispatchActions } from './dispatch-actions.ts';
@@ -19,16 +22,17 @@ const TOAST_LIMIT = 4;
 
 export function createWeftStore(given: AppDependencies): WeftStore {
   let toastCounter = 0;
-  const savedAt = new Map<string, number>();
-  // Every durable save notes the record's new updatedAt, so its canvas-changed echo is recognised cheaply.
+  const revisions = new Map<string, string>();
+  // Every durable save notes the record's new revision: the next save is based on it, and its echo is known.
   const dependencies: AppDependencies = {
     ...given,
     api: {
       ...given.api,
       async putCanvas(document, options) {
-        const updatedAt = await given.api.putCanvas(document, options);
-        savedAt.set(document.canvas.id, updatedAt);
-        return updatedAt;
+        const saved = await given.api.putCanvas(document, options);
+        revisions.set(document.canvas.id, saved.revision);
+        await rememberRevision(given.database, document.canvas.id, saved.revision);
+        return saved;
       },
     },
   };
@@ -37,12 +41,13 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     aborts: new Map(),
     replayStopped: false,
     deletedCanvasIds: new Set(),
-    savedAt,
+    revisions,
+    journal: new ChangeJournal(),
     judgeNewlyStale: (previousShown) => judge(previousShown),
     pendingJudgement: Promise.resolve(),
     writer: new CanvasWriter({
       database: dependencies.database,
-      putDurable: (document, options) => dependencies.api.putCanvas(document, options),
+      putDurable: (document, options) => saveDurable(document, options),
       now: dependencies.now,
       onError: (error) => {
         const { code, message } = describeError(error);
@@ -53,6 +58,12 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     }),
   };
 
+  const saveDurable = createDurableSave(
+    (partial) => store.setState(partial),
+    () => store.getState(),
+    dependencies,
+    runtime,
+  );
   const judge = createStaleJudge(() => store.getState(), dependencies);
   const store = createStore<WeftState>()((set, get) => ({
     ready: false,

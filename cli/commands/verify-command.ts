@@ -1,0 +1,48 @@
+import { CliError } from '../cli-error.ts';
+import type { ParsedCommand } from '../command-table.ts';
+import { printJson } from '../format.ts';
+import type { Terminal } from '../terminal.ts';
+
+/**
+ * `weft verify <canvas>`: checks a canvas record's event log against the chain head the store keeps beside it and
+ * names the first bad event or how many events are missing at the end. Exit 0 when intact, 1 when not.
+ */
+export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
+  const [{ CanvasStore }, { canvasesDirectory, resolveWeftHome }, { describeChainVerdict }] = await Promise.all([
+    import('../../runtime/fs/canvas-store.ts'),
+    import('../../runtime/fs/weft-home.ts'),
+    import('../../src/core/chain-verdict.ts'),
+  ]);
+  const store = new CanvasStore({ directory: canvasesDirectory(resolveWeftHome(io.env)) });
+  const wanted = command.positionals[0]!;
+  const { canvases } = await store.list();
+  const byId = canvases.find((canvas) => canvas.id === wanted);
+  const byName = canvases.filter((canvas) => canvas.name === wanted);
+  if (!byId && byName.length > 1) {
+    throw new CliError(
+      'ambiguous',
+      `${byName.length} canvases are named "${wanted}"; give its id: ${byName.map((canvas) => canvas.id).join(', ')}`,
+    );
+  }
+  const summary = byId ?? byName[0];
+  if (!summary) {
+    const id = /^[A-Za-z0-9_-]{1,100}$/.test(wanted) ? wanted : null;
+    // An unreadable record is not listed: read it to say why.
+    if (id) await store.read(id);
+    throw new CliError('not-found', `no canvas "${wanted}" under ${canvasesDirectory(resolveWeftHome(io.env))}`);
+  }
+  const { verdict, head } = await store.verify(summary.id);
+  const message = describeChainVerdict(verdict);
+  if (command.flags.json) {
+    printJson(io.out, {
+      id: summary.id,
+      name: summary.name,
+      verdict,
+      head: head ? { eventCount: head.eventCount, lastEventHash: head.lastEventHash } : null,
+      message,
+    });
+  } else {
+    io.out(`${summary.name} (${summary.id}): ${message}\n`);
+  }
+  return verdict.status === 'intact' ? 0 : 1;
+}

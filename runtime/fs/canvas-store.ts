@@ -1,0 +1,260 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CanvasDocumentSchema, CANVAS_VERSION, type CanvasDocument } from '../../protocol/canvas-document.ts';
+import { migrateCanvasDocument } from '../../protocol/canvas-migrations.ts';
+import type { ChainHead, ChainVerdict } from '../../protocol/chain-head.ts';
+import { CANVAS_ID_PATTERN, type CanvasSummary } from '../../protocol/http-api.ts';
+import { chainVerdict } from '../../src/core/chain-verdict.ts';
+import { verifyChain } from '../../src/core/event-log.ts';
+import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
+import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
+import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
+import { KeyedQueue } from './keyed-queue.ts';
+import { WeftError } from './weft-error.ts';
+
+const SUFFIX = '.weft.json';
+
+export function assertCanvasId(id: string): void {
+  if (!CANVAS_ID_PATTERN.test(id)) {
+    throw new WeftError('invalid-id', 'Canvas ids are 1–100 letters, digits, "_" or "-".', 400);
+  }
+}
+
+/** Explain the first few schema problems in words a person can act on. */
+export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
+  return issues
+    .slice(0, 3)
+    .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(document)'}: ${issue.message}`)
+    .join('; ');
+}
+
+/** A record's revision: the SHA-256 of its stored bytes, so any change (even outside Weft) is a new revision. */
+export function canvasRevision(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+export interface CanvasStoreOptions {
+  directory: string;
+  fileSystem?: AtomicFileSystem;
+}
+
+export interface StoredCanvas {
+  document: CanvasDocument;
+  updatedAt: number;
+  revision: string;
+}
+
+export interface CanvasVerification {
+  verdict: ChainVerdict;
+  head: ChainHead | null;
+}
+
+/**
+ * The durable canvas records (C26) and the guardian of their event logs (C10): `<dir>/<id>.weft.json`, one file
+ * per canvas, replaced atomically, with its chain head in `<id>.head.json`. A write names the revision it was
+ * based on (`revision-conflict` otherwise), keeps every stored event byte-identical as a prefix
+ * (`event-log-rewrite` otherwise) and is refused on a record whose log no longer matches its head
+ * (`event-log-damaged`); a refused write writes nothing. Writes to one canvas are queued, never interleaved.
+ */
+export class CanvasStore {
+  private readonly queue = new KeyedQueue();
+  private readonly heads: ChainHeadFiles;
+  /** Listing summaries by id, reused while the file's mtime and size are unchanged (big canvases parse slowly). */
+  private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: CanvasSummary }>();
+
+  constructor(private readonly options: CanvasStoreOptions) {
+    this.heads = new ChainHeadFiles(options.directory, options.fileSystem);
+  }
+
+  private pathOf(id: string): string {
+    assertCanvasId(id);
+    return join(this.options.directory, id + SUFFIX);
+  }
+
+  async list(): Promise<{ canvases: CanvasSummary[]; unreadable: string[] }> {
+    let names: string[];
+    try {
+      names = await readdir(this.options.directory);
+    } catch {
+      return { canvases: [], unreadable: [] };
+    }
+    const canvases: CanvasSummary[] = [];
+    const unreadable: string[] = [];
+    for (const name of names.sort()) {
+      if (!name.endsWith(SUFFIX) || name.startsWith('.')) continue;
+      const id = name.slice(0, -SUFFIX.length);
+      if (!CANVAS_ID_PATTERN.test(id)) continue;
+      try {
+        const info = await stat(join(this.options.directory, name));
+        const cached = this.summaries.get(id);
+        if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size) {
+          canvases.push(cached.summary);
+          continue;
+        }
+        const { document, updatedAt } = await this.read(id);
+        const summary = { id, name: document.canvas.name, updatedAt, nodeCount: document.nodes.length };
+        this.summaries.set(id, { mtimeMs: info.mtimeMs, size: info.size, summary });
+        canvases.push(summary);
+      } catch {
+        unreadable.push(id);
+      }
+    }
+    canvases.sort((left, right) => right.updatedAt - left.updatedAt);
+    return { canvases, unreadable };
+  }
+
+  async read(id: string): Promise<StoredCanvas> {
+    const stored = await this.readText(id);
+    if (stored === null) throw new WeftError('not-found', `No canvas record "${id}".`, 404);
+    return { ...stored, document: parseStored(id, stored.text) };
+  }
+
+  /** The stored text, its revision and time, or null when there is no record. */
+  private async readText(id: string): Promise<{ text: string; updatedAt: number; revision: string } | null> {
+    const path = this.pathOf(id);
+    try {
+      const [text, updatedAt] = await Promise.all([
+        readFile(path, 'utf8'),
+        stat(path).then((info) => Math.floor(info.mtimeMs)),
+      ]);
+      return { text, updatedAt, revision: canvasRevision(text) };
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Validate and write atomically. `baseRevision` is the revision the writer's copy came from (null: "this
+   * canvas is new"); a stale one is refused, so a save from an old copy never deletes what was saved since.
+   */
+  async write(id: string, document: unknown, options: { baseRevision: string | null }): Promise<StoredCanvas> {
+    const path = this.pathOf(id);
+    const parsed = parseIncoming(id, document);
+    const text = JSON.stringify(parsed);
+    return this.queue.run(id, async () => {
+      const current = await this.readText(id);
+      if ((current?.revision ?? null) !== options.baseRevision) {
+        throw new WeftError(
+          'revision-conflict',
+          current
+            ? `Canvas "${id}" changed since this copy was read (it is at revision ${current.revision.slice(0, 12)}); read it again and reapply the changes.`
+            : `Canvas "${id}" has no stored record to be based on; save it as a new record.`,
+          409,
+        );
+      }
+      let firstBadEvent: number | null;
+      if (current) {
+        const stored = parseStored(id, current.text);
+        const head = await this.heads.read(id);
+        const difference = head ? differenceFromHead(stored.events, head) : null;
+        if (difference) throw damaged(id, difference);
+        assertEventPrefix(id, stored.events, parsed.events);
+        // A record from before chain heads were kept: whatever its log holds now is where the guard starts.
+        firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
+      } else {
+        // A new record may hold a broken log (an imported file, whose `import` event records the break).
+        firstBadEvent = verifyChain(parsed.events);
+      }
+      await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
+      // The head is written after the record: a crash between the two leaves a head that lags, which still verifies.
+      await this.heads.write(chainHeadOf(id, parsed.events, firstBadEvent));
+      const updatedAt = Math.floor((await stat(path)).mtimeMs);
+      return { document: parsed, updatedAt, revision: canvasRevision(text) };
+    });
+  }
+
+  /** The record's log checked against the chain head kept beside it. */
+  async verify(id: string): Promise<CanvasVerification> {
+    const { document } = await this.read(id);
+    const head = await this.heads.read(id);
+    const events = document.events;
+    const anchor = head ? { length: head.eventCount, headHash: head.lastEventHash } : null;
+    const verdict = chainVerdict(events, anchor);
+    // The break an imported log came with is reported as it is, unless the log was also damaged after it.
+    if (head && verdict.status === 'bad-event' && verdict.index === head.firstBadEvent) {
+      if (events.length < head.eventCount)
+        return {
+          verdict: { status: 'missing-at-end', eventCount: events.length, missing: head.eventCount - events.length },
+          head,
+        };
+      const last = head.eventCount - 1;
+      if (last >= 0 && events[last]!.hash !== head.lastEventHash)
+        return {
+          verdict: { status: 'bad-event', eventCount: events.length, index: last, eventId: events[last]!.id },
+          head,
+        };
+    }
+    return { verdict, head };
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const path = this.pathOf(id);
+    this.summaries.delete(id);
+    return this.queue.run(id, async () => {
+      try {
+        await unlink(path);
+      } catch {
+        return false;
+      }
+      await this.heads.remove(id);
+      return true;
+    });
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+}
+
+function damaged(id: string, difference: string): WeftError {
+  return new WeftError(
+    'event-log-damaged',
+    `The stored event log of canvas "${id}" was changed outside Weft (${difference}, against its chain head); it is left as it is. Run \`weft verify ${id}\` for details, and import a copy to keep working.`,
+    409,
+  );
+}
+
+/** A stored file: JSON, lifted through the named migrations in memory (the file stays as it is). */
+function parseStored(id: string, text: string): CanvasDocument {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new WeftError(
+      'corrupt-record',
+      `The stored record for "${id}" is not valid JSON; it was left untouched.`,
+      422,
+    );
+  }
+  const loaded = migrateCanvasDocument(json);
+  if (!loaded.ok) {
+    throw new WeftError(
+      'corrupt-record',
+      `The stored record for "${id}" cannot be read: ${loaded.error.message} It was left untouched.`,
+      422,
+    );
+  }
+  return loaded.document;
+}
+
+/** A document sent to be stored: the current version only (import migrates older files first). */
+function parseIncoming(id: string, document: unknown): CanvasDocument {
+  const version = (document as { version?: unknown } | null)?.version;
+  if (typeof version === 'number' && version > CANVAS_VERSION) {
+    // The same refusal, and code, as importing such a file.
+    throw new WeftError(
+      'newer-version',
+      `This canvas was made by a newer Weft (format version ${version}; this Weft reads up to ${CANVAS_VERSION}). Update Weft to save it.`,
+      409,
+    );
+  }
+  const parsed = CanvasDocumentSchema.safeParse(document);
+  if (!parsed.success) {
+    throw new WeftError('invalid-canvas', `Not a valid canvas document: ${describeIssues(parsed.error.issues)}.`, 400);
+  }
+  if (parsed.data.canvas.id !== id) {
+    throw new WeftError('invalid-canvas', `The document is canvas "${parsed.data.canvas.id}", not "${id}".`, 400);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { applyChange } from './apply-change.ts';
+import type { GraphChange } from './changes.ts';
+import { verifyChain } from './event-log.ts';
+import { emptyGraph, type Graph } from './graph.ts';
+import { rebaseSteps, type LocalStep } from './rebase-steps.ts';
+
+const meta = { id: 'c', name: 'Canvas', workingDirectory: null, createdAt: 0 };
+
+function ids(prefix: string): () => string {
+  let next = 0;
+  return () => `${prefix}-${++next}`;
+}
+
+/** Applies a change as the store does, keeping the ids it drew. */
+function step(graph: Graph, change: GraphChange, now: number, newId: () => string): [Graph, LocalStep] {
+  const drawn: string[] = [];
+  const result = applyChange(graph, change, { now, newId: () => (drawn.push(newId()), drawn.at(-1)!) });
+  if (!result.ok) throw new Error(result.error.message);
+  return [result.value.graph, { kind: 'change', change, now, ids: drawn }];
+}
+
+describe('rebaseSteps', () => {
+  it('replays local typed changes onto a newer record with the same ids, one unbroken chain', () => {
+    const base = emptyGraph(meta);
+    const [remote] = step(base, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 10, ids('remote'));
+    const local = ids('local');
+    const [afterAdd, add] = step(base, { type: 'add-node', node: { kind: 'note', text: 'mine' } }, 11, local);
+    const mine = [...afterAdd.nodes.keys()][0]!;
+    const [, edit] = step(afterAdd, { type: 'edit-node', nodeId: mine, patch: { text: 'mine, edited' } }, 12, local);
+    const { graph, dropped } = rebaseSteps(remote, [add, edit], ids('fresh'));
+    expect(dropped).toEqual([]);
+    expect([...graph.nodes.values()].map((node) => (node.kind === 'note' ? node.text : ''))).toEqual([
+      'theirs',
+      'mine, edited',
+    ]);
+    expect(graph.nodes.has(mine)).toBe(true);
+    expect(graph.events.slice(0, remote.events.length)).toEqual(remote.events);
+    expect(verifyChain(graph.events)).toBeNull();
+  });
+
+  it('drops, with the reason, a step whose node the newer record deleted, and keeps the rest', () => {
+    const base = emptyGraph(meta);
+    const shared = ids('shared');
+    const [withNote] = step(base, { type: 'add-node', node: { kind: 'note', text: 'shared' } }, 1, shared);
+    const noteId = [...withNote.nodes.keys()][0]!;
+    const [remote] = step(withNote, { type: 'delete-node', nodeId: noteId }, 2, ids('remote'));
+    const local = ids('local');
+    const [edited, edit] = step(withNote, { type: 'edit-node', nodeId: noteId, patch: { text: 'late' } }, 3, local);
+    const [, add] = step(edited, { type: 'add-node', node: { kind: 'note', text: 'kept' } }, 4, local);
+    const { graph, dropped } = rebaseSteps(remote, [edit, add], ids('fresh'));
+    expect(dropped).toHaveLength(1);
+    expect(dropped[0]!.reason.length).toBeGreaterThan(5);
+    expect([...graph.nodes.values()].map((node) => (node.kind === 'note' ? node.text : ''))).toEqual(['kept']);
+    expect(verifyChain(graph.events)).toBeNull();
+  });
+
+  it('replays a snapshot step (an undo, an event appended outside applyChange) by the records it changed', () => {
+    const base = emptyGraph(meta);
+    const [remote] = step(base, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 10, ids('remote'));
+    const [after] = step(base, { type: 'add-node', node: { kind: 'note', text: 'mine' } }, 11, ids('local'));
+    const { graph } = rebaseSteps(remote, [{ kind: 'snapshot', before: base, after }], ids('fresh'));
+    expect(graph.nodes.size).toBe(2);
+    expect(graph.events.map((event) => event.id)).toEqual([...remote.events, ...after.events].map((event) => event.id));
+    expect(verifyChain(graph.events)).toBeNull();
+  });
+});

@@ -1,0 +1,94 @@
+import type { EventRecord } from '../../protocol/event-record.ts';
+import { applyChange } from './apply-change.ts';
+import type { GraphChange } from './changes.ts';
+import { appendEvent } from './event-log.ts';
+import { documentFromGraph, type Graph } from './graph.ts';
+import { loadCanvas } from './load-canvas.ts';
+
+/**
+ * One local step not yet in the durable record. A typed change carries the clock and the ids it drew when it was
+ * first applied, so replaying it makes the same nodes, wires and events (later steps name those ids). A snapshot
+ * step (undo, redo, an event written outside `applyChange`) carries the graphs before and after it.
+ */
+export type LocalStep =
+  | { kind: 'change'; change: GraphChange; now: number; ids: readonly string[] }
+  | { kind: 'snapshot'; before: Graph; after: Graph };
+
+export interface RebaseOutcome {
+  graph: Graph;
+  /** Steps that no longer apply to the newer record (e.g. an edit of a node deleted there), with why. */
+  dropped: { step: LocalStep; reason: string }[];
+}
+
+/**
+ * Replays local steps on top of a newer record (another tab's or tool's save), in order, through the one apply
+ * path: the result holds every change of both writers and one unbroken event log (the newer record's events,
+ * then this writer's, re-chained onto them). `newId` supplies ids once a step has used up the ones it recorded.
+ */
+export function rebaseSteps(remote: Graph, steps: readonly LocalStep[], newId: () => string): RebaseOutcome {
+  let graph = remote;
+  const dropped: RebaseOutcome['dropped'] = [];
+  for (const step of steps) {
+    if (step.kind === 'change') {
+      const recorded = [...step.ids];
+      const result = applyChange(graph, step.change, { now: step.now, newId: () => recorded.shift() ?? newId() });
+      if (result.ok) graph = result.value.graph;
+      else dropped.push({ step, reason: result.error.message });
+      continue;
+    }
+    const replayed = replaySnapshot(graph, step.before, step.after);
+    if (typeof replayed === 'string') dropped.push({ step, reason: replayed });
+    else graph = replayed;
+  }
+  return { graph, dropped };
+}
+
+/** Puts the records `after` changed relative to `before` (by identity) onto `graph`, and re-chains its new events. */
+function replaySnapshot(graph: Graph, before: Graph, after: Graph): Graph | string {
+  const document = documentFromGraph(graph);
+  document.canvas = after.canvas !== before.canvas ? after.canvas : document.canvas;
+  document.nodes = merged(document.nodes, before.nodes, after.nodes, (node) => node.id);
+  document.wires = merged(document.wires, before.wires, after.wires, (wire) => wire.id);
+  document.attachments = merged(document.attachments, before.attachments, after.attachments, (item) => item.hash);
+  const dismissalKey = (item: { nodeId: string; fingerprint: string }) => `${item.nodeId}:${item.fingerprint}`;
+  document.dismissals = merged(
+    document.dismissals,
+    keyed(before.dismissals, dismissalKey),
+    keyed(after.dismissals, dismissalKey),
+    dismissalKey,
+  );
+  const ledgerKey = (item: { runner: string; sessionId: string }) => `${item.runner}:${item.sessionId}`;
+  document.ledgers = merged(
+    document.ledgers,
+    keyed(before.ledgers, ledgerKey),
+    keyed(after.ledgers, ledgerKey),
+    ledgerKey,
+  );
+  let events: EventRecord[] = document.events;
+  for (const event of after.events.slice(before.events.length)) {
+    // Same id and time; only the links change, because the log beneath it grew.
+    const draft = { op: event.op, objectId: event.objectId, meta: event.meta };
+    events = [...events, appendEvent(events, draft, { now: event.at, newId: () => event.id })];
+  }
+  document.events = events;
+  const loaded = loadCanvas(document);
+  if (!loaded.ok) return loaded.error.message;
+  return loaded.value.graph;
+}
+
+function keyed<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, T> {
+  return new Map(items.map((item) => [keyOf(item), item] as const));
+}
+
+/** `current` with every key `after` put or removed relative to `before`. */
+function merged<T>(
+  current: readonly T[],
+  before: ReadonlyMap<string, T>,
+  after: ReadonlyMap<string, T>,
+  keyOf: (item: T) => string,
+): T[] {
+  const result = keyed(current, keyOf);
+  for (const [key, item] of after) if (before.get(key) !== item) result.set(key, item);
+  for (const key of before.keys()) if (!after.has(key)) result.delete(key);
+  return [...result.values()];
+}
