@@ -11,6 +11,7 @@ import {
   initialBuilder,
   linkSubagentToCall,
   markCompaction,
+  markStatus,
   noteBranch,
   noteCwd,
   noteModel,
@@ -18,6 +19,7 @@ import {
   openTurn,
   setTitle,
   toMillis,
+  turnKey,
   type AtlasSession,
   type BuilderState,
 } from './session-builder.ts';
@@ -41,6 +43,15 @@ interface ClaudeState {
   sidechainOf: Record<string, string>;
   /** Turn-opening ids already used, to keep keys unique when a writer repeats uuids. */
   openedIds: Record<string, number>;
+  /** The file's own session id: its name when that is a session UUID, else the first id a record carries. */
+  ownId: string | null;
+  /**
+   * Records of other sessions before the file's own first record (a continued/resumed session's file starts
+   * with copies of the session it continues), keyed by their `sessionId`: never turns of this session.
+   */
+  copies: Record<string, BuilderState>;
+  copiedRecords: Record<string, number>;
+  ownRecords: number;
 }
 
 /** Record types we read or deliberately ignore; anything else is counted as unknown. */
@@ -73,6 +84,11 @@ const NON_PROMPT_PREFIXES = [
   '[Request interrupted',
 ];
 
+/** Markers Claude Code writes as user text when the person interrupts: turn status, not words they typed. */
+const INTERRUPT_MARKER = /^\[Request interrupted by user( for tool use)?[^\]\n]*\]\s*/;
+
+const SESSION_FILE_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function initial(sourcePath: string): ClaudeState {
   const match = /[\\/]([^\\/]+)[\\/]subagents[\\/](?:workflows[\\/][^\\/]+[\\/])?agent-([^\\/]+)\.jsonl$/.exec(
     sourcePath,
@@ -86,7 +102,35 @@ function initial(sourcePath: string): ClaudeState {
     sidechains: {},
     sidechainOf: {},
     openedIds: {},
+    ownId: SESSION_FILE_NAME.test(path.basename(sourcePath, '.jsonl')) ? path.basename(sourcePath, '.jsonl') : null,
+    copies: {},
+    copiedRecords: {},
+    ownRecords: 0,
   };
+}
+
+/**
+ * The builder of a main-file record: the file's own session, or (for a record carrying another session's
+ * id, as the copied history at the top of a continued session does) that session's copy builder.
+ */
+function mainOrCopy(state: ClaudeState, record: Record<string, unknown>): BuilderState {
+  const recordSession = asString(record['sessionId']);
+  if (recordSession === '') return state.main;
+  if (state.ownId === null) state.ownId = recordSession;
+  if (recordSession === state.ownId) {
+    state.ownRecords += 1;
+    return state.main;
+  }
+  // Copies come first; once the file's own records began, another id is the writer's, not a copy.
+  if (state.ownRecords > 0) return state.main;
+  setOwn(state.copiedRecords, recordSession, (getOwn(state.copiedRecords, recordSession) ?? 0) + 1);
+  let copy = getOwn(state.copies, recordSession);
+  if (copy === undefined) {
+    copy = initialBuilder('claude-code');
+    copy.sessionId = recordSession;
+    setOwn(state.copies, recordSession, copy);
+  }
+  return copy;
 }
 
 function uniqueId(state: ClaudeState, id: string): string {
@@ -112,7 +156,8 @@ function builderFor(state: ClaudeState, record: Record<string, unknown>): Builde
       builder.sessionId = parent === null ? `agent-${agentId}` : `${parent}/agent-${agentId}`;
     }
   }
-  if (state.kind !== 'main' || record['isSidechain'] !== true) return state.main;
+  if (state.kind !== 'main') return state.main;
+  if (record['isSidechain'] !== true) return mainOrCopy(state, record);
   // Inline sidechain (older builds): follow parentUuid to the chain's root.
   const parentUuid = asString(record['parentUuid']);
   const root = getOwn(state.sidechainOf, parentUuid) ?? (uuid || `chain-${Object.keys(state.sidechains).length + 1}`);
@@ -122,9 +167,10 @@ function builderFor(state: ClaudeState, record: Record<string, unknown>): Builde
     builder = initialBuilder('claude-code');
     builder.isSubagent = true;
     builder.agentId = asString(record['agentId']) || null;
-    // Inline sidechain records may omit cwd and branch: they run in the main session's.
-    builder.cwd = state.main.currentCwd;
-    builder.currentCwd = state.main.currentCwd;
+    // Inline sidechain records may omit cwd and branch: then they run in the main session's; their own wins.
+    const ownCwd = asString(record['cwd']) || state.main.currentCwd;
+    builder.cwd = ownCwd;
+    builder.currentCwd = ownCwd;
     builder.gitBranch = state.main.gitBranch;
     setOwn(state.sidechains, root, builder);
   }
@@ -166,6 +212,7 @@ function onUser(state: ClaudeState, builder: BuilderState, record: Record<string
     return;
   }
   if (record['isMeta'] === true) return;
+  if (onInterrupt(state, builder, record, content, at)) return;
   if (typeof content === 'string') {
     addUserText(builder, uuid, content, at);
     return;
@@ -188,6 +235,31 @@ function onUser(state: ClaudeState, builder: BuilderState, record: Record<string
       addUserText(builder, uuid, asString(item['text']), at);
     }
   }
+}
+
+/**
+ * `[Request interrupted by user…]` (string content or text blocks): marks the current turn and keeps the
+ * marker out of its text. Words typed after the marker in the same record open the next turn.
+ * Returns false when the record is not an interrupt.
+ */
+function onInterrupt(
+  state: ClaudeState,
+  builder: BuilderState,
+  record: Record<string, unknown>,
+  content: unknown,
+  at: number | null,
+): boolean {
+  if (Array.isArray(content) && content.some((block) => asRecord(block)['type'] === 'tool_result')) return false;
+  const text = textOf(content).trimStart();
+  const marker = INTERRUPT_MARKER.exec(text);
+  if (marker === null) return false;
+  markStatus(builder, marker[1] === undefined ? 'interrupted' : 'interrupted-tool-use');
+  const rest = text.slice(marker[0].length).trim();
+  if (rest !== '') {
+    const uuid = asString(record['uuid']);
+    openTurn(builder, uniqueId(state, uuid || `notime-${builder.turns.length + 1}`), rest, at);
+  }
+  return true;
 }
 
 function onAssistant(builder: BuilderState, record: Record<string, unknown>, at: number | null): void {
@@ -222,7 +294,17 @@ function hasMessageShape(message: unknown): boolean {
   return content === undefined || content === null || typeof content === 'string' || Array.isArray(content);
 }
 
+/** A state saved before copies were told apart resumes with the id its first record gave it. */
+function upgrade(state: ClaudeState): void {
+  if (state.copies !== undefined) return;
+  state.ownId = state.main.sessionId;
+  state.copies = {};
+  state.copiedRecords = {};
+  state.ownRecords = state.main.turns.length;
+}
+
 function record(state: ClaudeState, value: Record<string, unknown>, context: RecordContext): void {
+  upgrade(state);
   const type = asString(value['type']);
   if (!KNOWN_TYPES.has(type)) {
     countUnknownType(context.report, type === '' ? '(none)' : type);
@@ -268,15 +350,54 @@ function record(state: ClaudeState, value: Record<string, unknown>, context: Rec
 }
 
 function sessions(state: ClaudeState, sourcePath: string): AtlasSession[] {
+  upgrade(state);
   const fallback = path.basename(sourcePath, '.jsonl');
-  const mainId = state.main.sessionId ?? fallback;
+  const own = ownSession(state);
+  const mainId = own.sessionId ?? fallback;
   const inline = Object.entries(state.sidechains).map(([root, builder]) => {
     builder.sessionId = `${mainId}/sidechain-${root}`;
     builder.parentSessionId = mainId;
     return buildSession(builder, sourcePath, fallback);
   });
   // Inline sidechains (older builds) carry no agent id: their first prompt is the Task call's prompt.
-  return linkSessions([buildSession(state.main, sourcePath, fallback), ...inline]);
+  return linkSessions([buildOwn(state, own, sourcePath, fallback), ...inline]);
+}
+
+/**
+ * The builder of the file's own session. A file named after a session whose records all carry one other id
+ * (renamed, or copied without new records) is that session's, not a copy.
+ */
+function ownSession(state: ClaudeState): BuilderState {
+  const copies = Object.keys(state.copies);
+  if (state.ownRecords > 0 || copies.length !== 1 || state.main.turns.length > 0) return state.main;
+  return state.copies[copies[0]!]!;
+}
+
+/** The own session, linked to the session its copied records came from (the last one copied, if several). */
+function buildOwn(state: ClaudeState, own: BuilderState, sourcePath: string, fallback: string): AtlasSession {
+  const session = buildSession(own, sourcePath, fallback);
+  if (own !== state.main) return session;
+  if (state.main.sessionId === null && state.ownId !== null) {
+    // Only copies carried a session id: the file is still its own session (named by its file).
+    return { ...buildSession({ ...state.main, sessionId: state.ownId }, sourcePath, fallback), ...copyLink(state) };
+  }
+  return { ...session, ...copyLink(state) };
+}
+
+function copyLink(state: ClaudeState): Partial<AtlasSession> {
+  const ids = Object.keys(state.copies);
+  if (ids.length === 0) return {};
+  const from = ids[ids.length - 1]!;
+  const copy = state.copies[from]!;
+  const last = copy.turns[copy.turns.length - 1];
+  const copied = Object.values(state.copiedRecords).reduce((total, count) => total + count, 0);
+  return {
+    continuesSessionId: from,
+    copiedRecords: copied,
+    parentSessionId: state.main.parentSessionId ?? from,
+    parentTurnKey:
+      state.main.parentTurnKey ?? (last === undefined ? null : turnKey('claude-code', from, last.openingRecordId)),
+  };
 }
 
 export const claudeCodeAdapter: Adapter<ClaudeState> = { initial, record, sessions };

@@ -2,7 +2,7 @@
  * The why index schema. Bump `INDEX_SCHEMA_VERSION` whenever a statement below changes:
  * an index with another version is rebuilt from the sources (it is a cache, never the only copy).
  */
-export const INDEX_SCHEMA_VERSION = 2;
+export const INDEX_SCHEMA_VERSION = 3;
 
 /**
  * Triggers keeping the external-content FTS5 tables in step with `turns` and `materials`. A fresh build
@@ -101,7 +101,8 @@ CREATE TABLE turns (
   cwd TEXT,
   at INTEGER,
   model TEXT,
-  steps TEXT NOT NULL            -- tool steps (JSON array), for recall
+  steps TEXT NOT NULL,           -- tool steps (JSON array), for recall
+  status TEXT                    -- how the turn ended when the runner marked it ('interrupted'…), else NULL
 );
 CREATE INDEX turns_by_session ON turns(session_row, number);
 

@@ -18,6 +18,8 @@ export interface IndexedTurn {
   cwd: string | null;
   at: number | null;
   model: string | null;
+  /** How the turn ended when the runner marked it (`interrupted`, `interrupted-tool-use`), else null. */
+  status?: string | null;
   /** Tool steps, or their JSON already serialised (by the reader thread, so the writer and the copy between threads do less). */
   steps: unknown[] | string;
   touches: TouchRow[];
@@ -67,8 +69,8 @@ export class SessionRowWriter {
     this.lastTurn = database.prepare('SELECT max(number) AS number FROM turns WHERE session_row = ?');
     this.deleteTurn = database.prepare('DELETE FROM turns WHERE id = ?');
     this.insertTurn = database.prepare(
-      `INSERT INTO turns (turn_key, session_row, number, user_text, assistant_text, cwd, at, model, steps)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO turns (turn_key, session_row, number, user_text, assistant_text, cwd, at, model, steps, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertTouch = database.prepare('INSERT INTO touches (turn_id, path, name, op) VALUES (?, ?, ?, ?)');
     this.insertUrl = database.prepare('INSERT INTO urls (turn_id, url) VALUES (?, ?)');
@@ -120,6 +122,7 @@ export class SessionRowWriter {
         turn.at,
         turn.model,
         typeof turn.steps === 'string' ? turn.steps : JSON.stringify(turn.steps),
+        turn.status ?? null,
       ).lastInsertRowid,
     );
     const seen = new Set<string>();
@@ -152,15 +155,28 @@ export function indexedSessionFromAtlas(session: Session): IndexedSession {
   };
 }
 
-function indexedTurnFromAtlas(turn: Turn, cwd: string | null): IndexedTurn {
+/** A step whose result was an error touched nothing: its op carries the failure (`write (failed)`). */
+export function touchOp(op: ToolOp, isError: boolean): string {
+  return isError ? `${op}${FAILED_SUFFIX}` : op;
+}
+
+export const FAILED_SUFFIX = ' (failed)';
+
+function indexedTurnFromAtlas(
+  turn: Turn & { cwd?: string | null; status?: string | null },
+  cwd: string | null,
+): IndexedTurn {
   const touches: TouchRow[] = [];
-  for (const step of turn.steps) for (const path of step.files) touches.push({ path, op: step.op });
+  for (const step of turn.steps)
+    for (const path of step.files) touches.push({ path, op: touchOp(step.op, step.isError) });
   return {
     key: turn.key,
     number: turn.number,
     userText: turn.userText,
     assistantText: turn.assistantText,
-    cwd,
+    // The turn's own working directory (its opening record's), else the session's.
+    cwd: turn.cwd ?? cwd,
+    status: turn.status ?? null,
     at: turn.startedAt ?? turn.endedAt,
     model: turn.model,
     steps: JSON.stringify(turn.steps),
