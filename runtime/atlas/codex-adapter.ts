@@ -28,6 +28,7 @@ import {
   classifyTool,
   derivedRecordId,
   parseApplyPatch,
+  resolveAgainst,
   summarizeInput,
   textOf,
 } from './tool-steps.ts';
@@ -161,6 +162,18 @@ function outputText(output: unknown): { text: string; isError: boolean } {
   return { text, isError };
 }
 
+/** What a newer `*_output` item returned, as text: its output, or the names of the tools a search found. */
+function outputSummary(item: Record<string, unknown>): string {
+  if (item['output'] !== undefined) return outputText(item['output']).text;
+  const tools = Array.isArray(item['tools']) ? item['tools'] : [];
+  const names = tools
+    .map((tool) => asString(asRecord(tool)['name']) || asString(asRecord(tool)['title']))
+    .filter(Boolean);
+  return tools.length > 0
+    ? `${tools.length} tool${tools.length === 1 ? '' : 's'}: ${names.join(', ')}`
+    : asString(item['status']);
+}
+
 function parseArguments(value: unknown): Record<string, unknown> {
   if (typeof value !== 'string') return asRecord(value);
   try {
@@ -195,7 +208,13 @@ function addToolCall(
         ? command
         : '';
   if (patch.includes('*** ')) {
-    const groups = parseApplyPatch(patch, cwd);
+    // `cd sub && apply_patch <<'EOF'…`: the patch's paths are relative to the folder it changed to.
+    const changed =
+      name === 'apply_patch'
+        ? null
+        : /(?:^|&&|;|\s-l?c\s)\s*cd\s+("[^"]+"|'[^']+'|[^\s;&]+)\s*&&\s*apply_patch\b/.exec(patch);
+    const patchCwd = changed === null ? cwd : resolveAgainst(cwd, changed[1]!.replace(/^["']|["']$/g, ''));
+    const groups = parseApplyPatch(patch, patchCwd);
     for (const group of groups) {
       addStep(
         builder,
@@ -287,6 +306,26 @@ function onResponseItem(
     if (callId !== null) attachResult(builder, callId, text, isError, at);
   } else if (type === 'reasoning') {
     noteActivity(state);
+  } else if (type === 'tool_search_call') {
+    // Newer builds find MCP and deferred tools by searching for them first.
+    noteActivity(state);
+    const input = parseArguments(item['arguments']);
+    const query = asString(input['query']) || JSON.stringify(input['paths'] ?? input);
+    addStep(
+      builder,
+      id,
+      { callId, name: 'tool_search', inputSummary: `query: ${query}`, op: 'search', files: [], referenceText: '' },
+      at,
+    );
+  } else if (type.endsWith('_call') && type !== 'web_search_call') {
+    // Item kinds newer than this adapter (image_generation_call, mcp_call, …) are steps all the same.
+    noteActivity(state);
+    const { type: _type, id: _id, call_id: _callId, ...fields } = item;
+    const input = parseArguments(item['arguments'] ?? item['input'] ?? item['action'] ?? fields);
+    const step = classifyTool(callId, type.slice(0, -'_call'.length), input, builder.currentCwd);
+    addStep(builder, id, step, at);
+  } else if (type.endsWith('_output') && callId !== null) {
+    attachResult(builder, callId, outputSummary(item), asString(item['status']) === 'failed', at);
   }
 }
 
@@ -408,8 +447,8 @@ function sessions(state: CodexState, sourcePath: string): AtlasSession[] {
   // The state is a copy here: a prompt still waiting for its event copy is shown as a prompt.
   settleCandidate(state);
   const fallback =
-    /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(sourcePath)?.[1] ??
-    path.basename(sourcePath, '.jsonl');
+    /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i.exec(sourcePath)?.[1] ??
+    path.basename(sourcePath.replace(/\.zst$/, ''), '.jsonl');
   return [buildSession(state.main, sourcePath, fallback)];
 }
 
