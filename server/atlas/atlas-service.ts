@@ -283,6 +283,8 @@ function toSession(session: Session): Session {
       endedAt: turn.endedAt,
       afterCompaction: turn.afterCompaction,
       subagentSessionIds: turn.subagentSessionIds,
+      cwd: turn.cwd ?? session.cwd,
+      status: turn.status ?? null,
     })),
     compactions: session.compactions,
   };
