@@ -75,3 +75,22 @@ describe('inline subagent runs (isSidechain records in the main file of older bu
     expect(web!.parentTurnKey).toBe(main!.turns[0]!.key);
   });
 });
+
+describe('interrupt markers in the real marot/spotter transcripts (CC 2.1.38)', () => {
+  const SPOTTER = path.join(FIXTURES, 'sessions/claude-code/marot-spotter/test/fixtures/transcripts');
+  const statusOf = async (name: string) =>
+    (await readSessionFile(path.join(SPOTTER, name), { fence })).sessions[0]!.turns.map((turn) => ({
+      status: turn.status,
+      marker: turn.userText.includes('Request interrupted'),
+    }));
+
+  it('are the status of the turn they end, and never part of its question', async () => {
+    expect(await statusOf('short.jsonl')).toEqual([{ status: 'interrupted-tool-use', marker: false }]);
+    expect(await statusOf('tool_heavy.jsonl')).toEqual([
+      { status: 'interrupted', marker: false },
+      { status: null, marker: false },
+      { status: 'interrupted', marker: false },
+    ]);
+    expect((await statusOf('subagent.jsonl'))[0]).toEqual({ status: 'interrupted', marker: false });
+  });
+});
