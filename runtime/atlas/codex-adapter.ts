@@ -420,6 +420,11 @@ function record(state: CodexState, value: Record<string, unknown>, context: Reco
     if (kind === 'session_meta') onSessionMeta(state, payload, at);
     else if (kind === 'turn_context') {
       noteCwd(state.main, payload['cwd']);
+      // The first turn_context of a turn (written after task_started) is where that turn runs.
+      const turn = state.main.turns[state.main.turns.length - 1];
+      if (turn !== undefined && typeof payload['cwd'] === 'string' && payload['cwd'] !== '') {
+        if (turn.steps.length === 0 && turn.assistantText === '') turn.cwd = payload['cwd'];
+      }
       // Between tasks a turn_context describes the next turn, not the finished one.
       noteModel(state.main, payload['model'], state.taskTurnOpen || !state.activity);
     } else if (kind === 'response_item') onResponseItem(state, payload, context, at, timestamp);

@@ -126,3 +126,32 @@ describe('files that are not one JSON record per line', () => {
     expect((await readSessionFile(path.join(root, 'empty.jsonl'), { fence: local })).sessions).toEqual([]);
   });
 });
+
+describe('Codex turn working directories', () => {
+  it('give each turn the cwd of its own turn_context, written after the task_started that opened it', async () => {
+    const root = path.join(scratch(), 'sessions');
+    mkdirSync(root);
+    const id = '019d0000-1111-7222-8333-444455556666';
+    const line = (timestamp: string, type: string, payload: object) => JSON.stringify({ timestamp, type, payload });
+    const turn = (n: number, cwd: string) => [
+      line(`2026-04-01T10:0${n}:00.000Z`, 'event_msg', { type: 'task_started', turn_id: `turn-${n}` }),
+      line(`2026-04-01T10:0${n}:00.010Z`, 'turn_context', { turn_id: `turn-${n}`, cwd, model: 'gpt-5.4' }),
+      line(`2026-04-01T10:0${n}:00.020Z`, 'event_msg', { type: 'user_message', message: `question ${n}` }),
+      line(`2026-04-01T10:0${n}:00.900Z`, 'event_msg', { type: 'task_complete', turn_id: `turn-${n}` }),
+    ];
+    const file = path.join(root, `rollout-2026-04-01T10-00-00-${id}.jsonl`);
+    writeFileSync(
+      file,
+      [
+        line('2026-04-01T10:00:00.000Z', 'session_meta', { id, cwd: '/home/dev/ledger' }),
+        ...turn(1, '/home/dev/ledger'),
+        ...turn(2, '/home/dev/ledger/packages/web'),
+      ].join('\n') + '\n',
+    );
+    const [session] = (await readSessionFile(file, { fence: new Fence([root]) })).sessions;
+    expect(session!.turns.map((entry) => [entry.userText, entry.cwd])).toEqual([
+      ['question 1', '/home/dev/ledger'],
+      ['question 2', '/home/dev/ledger/packages/web'],
+    ]);
+  });
+});
