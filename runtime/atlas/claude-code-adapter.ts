@@ -19,10 +19,10 @@ import {
   openTurn,
   setTitle,
   toMillis,
-  turnKey,
   type AtlasSession,
   type BuilderState,
 } from './session-builder.ts';
+import { buildOwn, mainOrCopy, ownSession, upgradeCopyTracking, type CopyTracking } from './claude-session-copies.ts';
 import { linkSessions } from './subagent-links.ts';
 import { asRecord, asString, classifyTool, textOf } from './tool-steps.ts';
 
@@ -31,8 +31,7 @@ import { asRecord, asString, classifyTool, textOf } from './tool-steps.ts';
  * `<session>/subagents/agent-<id>.jsonl` or older `agent-<id>.jsonl`, or inline `isSidechain` records).
  * Turn ids are record `uuid`s. A subagent session's id is `<parent session id>/agent-<agentId>`.
  */
-interface ClaudeState {
-  main: BuilderState;
+interface ClaudeState extends CopyTracking {
   /** 'subagent' when the file's first conversational record is a sidechain of a named agent. */
   kind: 'main' | 'subagent' | null;
   /** Parent session id guessed from `<parent>/subagents/agent-<id>.jsonl`. */
@@ -43,15 +42,6 @@ interface ClaudeState {
   sidechainOf: Record<string, string>;
   /** Turn-opening ids already used, to keep keys unique when a writer repeats uuids. */
   openedIds: Record<string, number>;
-  /** The file's own session id: its name when that is a session UUID, else the first id a record carries. */
-  ownId: string | null;
-  /**
-   * Records of other sessions before the file's own first record (a continued/resumed session's file starts
-   * with copies of the session it continues), keyed by their `sessionId`: never turns of this session.
-   */
-  copies: Record<string, BuilderState>;
-  copiedRecords: Record<string, number>;
-  ownRecords: number;
 }
 
 /** Record types we read or deliberately ignore; anything else is counted as unknown. */
@@ -107,30 +97,6 @@ function initial(sourcePath: string): ClaudeState {
     copiedRecords: {},
     ownRecords: 0,
   };
-}
-
-/**
- * The builder of a main-file record: the file's own session, or (for a record carrying another session's
- * id, as the copied history at the top of a continued session does) that session's copy builder.
- */
-function mainOrCopy(state: ClaudeState, record: Record<string, unknown>): BuilderState {
-  const recordSession = asString(record['sessionId']);
-  if (recordSession === '') return state.main;
-  if (state.ownId === null) state.ownId = recordSession;
-  if (recordSession === state.ownId) {
-    state.ownRecords += 1;
-    return state.main;
-  }
-  // Copies come first; once the file's own records began, another id is the writer's, not a copy.
-  if (state.ownRecords > 0) return state.main;
-  setOwn(state.copiedRecords, recordSession, (getOwn(state.copiedRecords, recordSession) ?? 0) + 1);
-  let copy = getOwn(state.copies, recordSession);
-  if (copy === undefined) {
-    copy = initialBuilder('claude-code');
-    copy.sessionId = recordSession;
-    setOwn(state.copies, recordSession, copy);
-  }
-  return copy;
 }
 
 function uniqueId(state: ClaudeState, id: string): string {
@@ -294,17 +260,8 @@ function hasMessageShape(message: unknown): boolean {
   return content === undefined || content === null || typeof content === 'string' || Array.isArray(content);
 }
 
-/** A state saved before copies were told apart resumes with the id its first record gave it. */
-function upgrade(state: ClaudeState): void {
-  if (state.copies !== undefined) return;
-  state.ownId = state.main.sessionId;
-  state.copies = {};
-  state.copiedRecords = {};
-  state.ownRecords = state.main.turns.length;
-}
-
 function record(state: ClaudeState, value: Record<string, unknown>, context: RecordContext): void {
-  upgrade(state);
+  upgradeCopyTracking(state);
   const type = asString(value['type']);
   if (!KNOWN_TYPES.has(type)) {
     countUnknownType(context.report, type === '' ? '(none)' : type);
@@ -350,7 +307,7 @@ function record(state: ClaudeState, value: Record<string, unknown>, context: Rec
 }
 
 function sessions(state: ClaudeState, sourcePath: string): AtlasSession[] {
-  upgrade(state);
+  upgradeCopyTracking(state);
   const fallback = path.basename(sourcePath, '.jsonl');
   const own = ownSession(state);
   const mainId = own.sessionId ?? fallback;
@@ -361,43 +318,6 @@ function sessions(state: ClaudeState, sourcePath: string): AtlasSession[] {
   });
   // Inline sidechains (older builds) carry no agent id: their first prompt is the Task call's prompt.
   return linkSessions([buildOwn(state, own, sourcePath, fallback), ...inline]);
-}
-
-/**
- * The builder of the file's own session. A file named after a session whose records all carry one other id
- * (renamed, or copied without new records) is that session's, not a copy.
- */
-function ownSession(state: ClaudeState): BuilderState {
-  const copies = Object.keys(state.copies);
-  if (state.ownRecords > 0 || copies.length !== 1 || state.main.turns.length > 0) return state.main;
-  return state.copies[copies[0]!]!;
-}
-
-/** The own session, linked to the session its copied records came from (the last one copied, if several). */
-function buildOwn(state: ClaudeState, own: BuilderState, sourcePath: string, fallback: string): AtlasSession {
-  const session = buildSession(own, sourcePath, fallback);
-  if (own !== state.main) return session;
-  if (state.main.sessionId === null && state.ownId !== null) {
-    // Only copies carried a session id: the file is still its own session (named by its file).
-    return { ...buildSession({ ...state.main, sessionId: state.ownId }, sourcePath, fallback), ...copyLink(state) };
-  }
-  return { ...session, ...copyLink(state) };
-}
-
-function copyLink(state: ClaudeState): Partial<AtlasSession> {
-  const ids = Object.keys(state.copies);
-  if (ids.length === 0) return {};
-  const from = ids[ids.length - 1]!;
-  const copy = state.copies[from]!;
-  const last = copy.turns[copy.turns.length - 1];
-  const copied = Object.values(state.copiedRecords).reduce((total, count) => total + count, 0);
-  return {
-    continuesSessionId: from,
-    copiedRecords: copied,
-    parentSessionId: state.main.parentSessionId ?? from,
-    parentTurnKey:
-      state.main.parentTurnKey ?? (last === undefined ? null : turnKey('claude-code', from, last.openingRecordId)),
-  };
 }
 
 export const claudeCodeAdapter: Adapter<ClaudeState> = { initial, record, sessions };
