@@ -50,7 +50,7 @@ describe('weft CLI over read-only copies of the real fixtures', () => {
     const built = await runWeft(['index'], { env: space.env });
     expect(built.code).toBe(0);
     expect(built.stdout).toMatch(
-      /^indexed \d+ of \d+ files .* MB, \d+ turns written, \d+ turns in \d+ sessions, [\d.]+ s\n$/,
+      /^indexed \d+ of \d+ files .* MB, \d+ turns written, \d+ turns in \d+ sessions, [\d.]+ s\nparsed \d+ records in \d+ session files: .*\n$/,
     );
   });
 

@@ -43,6 +43,10 @@ export const TurnSchema = z.object({
   afterCompaction: z.boolean(),
   /** Session ids of subagent runs this turn delegated. */
   subagentSessionIds: z.array(z.string()),
+  /** The working directory of the record that opened the turn, when known. */
+  cwd: z.string().nullable().optional(),
+  /** How the turn ended when the runner marked it (`interrupted`, `interrupted-tool-use`): never question text. */
+  status: z.enum(['interrupted', 'interrupted-tool-use']).nullable().optional(),
 });
 export type Turn = z.infer<typeof TurnSchema>;
 

@@ -3,9 +3,9 @@ import { printable, printJson } from '../format.ts';
 import { megabytes, progressBar } from '../progress-bar.ts';
 import type { Terminal } from '../terminal.ts';
 
-/** `weft index [--full]`: build or update; prints files, MB, turns and time. */
+/** `weft index [--full]`: build or update; prints files, MB, turns, time and parse-report totals. */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
-  const { WhyIndex } = await import('../../runtime/index/index.ts');
+  const { WhyIndex, formatParseTotals } = await import('../../runtime/index/index.ts');
   const index = WhyIndex.open({ env: io.env });
   try {
     const progress = progressBar(io);
@@ -13,15 +13,22 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       ? await index.rebuild(progress.onProgress)
       : await index.index(progress.onProgress);
     progress.done();
-    const status = index.status();
+    const status = index.status({ perFile: Boolean(command.flags.json) });
     if (command.flags.json) {
-      printJson(io.out, { ...summary, turns: status.turns, sessions: status.sessions });
+      printJson(io.out, {
+        ...summary,
+        turns: status.turns,
+        sessions: status.sessions,
+        parse: status.parse,
+        parseByFile: status.parseByFile,
+      });
     } else {
       const seconds = (summary.durationMs / 1000).toFixed(2);
       io.out(
         `indexed ${summary.fullReads + summary.appendReads} of ${summary.files} files ` +
           `(${summary.appendReads} appended, ${summary.removed} removed), ${megabytes(summary.bytesRead)} MB, ` +
-          `${summary.turnsWritten} turns written, ${status.turns} turns in ${status.sessions} sessions, ${seconds} s\n`,
+          `${summary.turnsWritten} turns written, ${status.turns} turns in ${status.sessions} sessions, ${seconds} s\n` +
+          `parsed ${formatParseTotals(status.parse)}${summary.failed.length > 0 ? `; ${summary.failed.length} files failed` : ''}\n`,
       );
     }
     for (const failure of summary.failed)

@@ -36,6 +36,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       `${turn.runner}  session ${turn.sessionId}  turn ${turn.turn}  ${formatTime(turn.at)}${turn.model ? `  ${turn.model}` : ''}`,
       `key  ${turn.turnKey}`,
       ...(turn.cwd ? [`cwd  ${turn.cwd}`] : []),
+      ...(turn.status ? [`status ${turn.status.replaceAll('-', ' ')}`] : []),
       `file ${turn.sourcePath}`,
       '',
       '## Question',

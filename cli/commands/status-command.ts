@@ -3,12 +3,13 @@ import { formatTime, printJson } from '../format.ts';
 import { openFreshIndex } from '../open-why-index.ts';
 import { megabytes } from '../progress-bar.ts';
 import type { Terminal } from '../terminal.ts';
+import { formatParseTotals } from '../../runtime/index/format-parse-totals.ts';
 
-/** `weft status`: roots, sources, sessions, turns, database size, last index time. */
+/** `weft status`: roots, sources, sessions, turns, parse-report totals, database size, last index time. */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const index = await openFreshIndex(io);
   try {
-    const status = index.status();
+    const status = index.status({ perFile: Boolean(command.flags.json) });
     if (command.flags.json) {
       printJson(io.out, status);
       return 0;
@@ -21,6 +22,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
         `reads     ${status.sources.fullReads} full, ${status.sources.appendReads} from where reading stopped`,
         `sessions  ${status.sessions}`,
         `turns     ${status.turns} (${status.touches} file touches, ${status.materials} materials)`,
+        `parsing   ${formatParseTotals(status.parse)}`,
         `indexed   ${formatTime(status.lastIndexedAt)}`,
       ].join('\n') + '\n',
     );

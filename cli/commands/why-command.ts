@@ -37,7 +37,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     }
     if (result.hiddenReads > 0) {
       io.out(
-        `(${result.hiddenReads} read-only turn${result.hiddenReads === 1 ? '' : 's'} hidden; --include-read shows them)\n`,
+        `(${result.hiddenReads} read-only or failed turn${result.hiddenReads === 1 ? '' : 's'} hidden; --include-read shows them)\n`,
       );
     }
     return 0;

@@ -11,6 +11,7 @@ import {
   initialBuilder,
   linkSubagentToCall,
   markCompaction,
+  markStatus,
   noteBranch,
   noteCwd,
   noteModel,
@@ -21,6 +22,7 @@ import {
   type AtlasSession,
   type BuilderState,
 } from './session-builder.ts';
+import { buildOwn, mainOrCopy, ownSession, upgradeCopyTracking, type CopyTracking } from './claude-session-copies.ts';
 import { linkSessions } from './subagent-links.ts';
 import { asRecord, asString, classifyTool, textOf } from './tool-steps.ts';
 
@@ -29,8 +31,7 @@ import { asRecord, asString, classifyTool, textOf } from './tool-steps.ts';
  * `<session>/subagents/agent-<id>.jsonl` or older `agent-<id>.jsonl`, or inline `isSidechain` records).
  * Turn ids are record `uuid`s. A subagent session's id is `<parent session id>/agent-<agentId>`.
  */
-interface ClaudeState {
-  main: BuilderState;
+interface ClaudeState extends CopyTracking {
   /** 'subagent' when the file's first conversational record is a sidechain of a named agent. */
   kind: 'main' | 'subagent' | null;
   /** Parent session id guessed from `<parent>/subagents/agent-<id>.jsonl`. */
@@ -73,6 +74,11 @@ const NON_PROMPT_PREFIXES = [
   '[Request interrupted',
 ];
 
+/** Markers Claude Code writes as user text when the person interrupts: turn status, not words they typed. */
+const INTERRUPT_MARKER = /^\[Request interrupted by user( for tool use)?[^\]\n]*\]\s*/;
+
+const SESSION_FILE_NAME = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function initial(sourcePath: string): ClaudeState {
   const match = /[\\/]([^\\/]+)[\\/]subagents[\\/](?:workflows[\\/][^\\/]+[\\/])?agent-([^\\/]+)\.jsonl$/.exec(
     sourcePath,
@@ -86,6 +92,10 @@ function initial(sourcePath: string): ClaudeState {
     sidechains: {},
     sidechainOf: {},
     openedIds: {},
+    ownId: SESSION_FILE_NAME.test(path.basename(sourcePath, '.jsonl')) ? path.basename(sourcePath, '.jsonl') : null,
+    copies: {},
+    copiedRecords: {},
+    ownRecords: 0,
   };
 }
 
@@ -112,7 +122,8 @@ function builderFor(state: ClaudeState, record: Record<string, unknown>): Builde
       builder.sessionId = parent === null ? `agent-${agentId}` : `${parent}/agent-${agentId}`;
     }
   }
-  if (state.kind !== 'main' || record['isSidechain'] !== true) return state.main;
+  if (state.kind !== 'main') return state.main;
+  if (record['isSidechain'] !== true) return mainOrCopy(state, record);
   // Inline sidechain (older builds): follow parentUuid to the chain's root.
   const parentUuid = asString(record['parentUuid']);
   const root = getOwn(state.sidechainOf, parentUuid) ?? (uuid || `chain-${Object.keys(state.sidechains).length + 1}`);
@@ -122,9 +133,10 @@ function builderFor(state: ClaudeState, record: Record<string, unknown>): Builde
     builder = initialBuilder('claude-code');
     builder.isSubagent = true;
     builder.agentId = asString(record['agentId']) || null;
-    // Inline sidechain records may omit cwd and branch: they run in the main session's.
-    builder.cwd = state.main.currentCwd;
-    builder.currentCwd = state.main.currentCwd;
+    // Inline sidechain records may omit cwd and branch: then they run in the main session's; their own wins.
+    const ownCwd = asString(record['cwd']) || state.main.currentCwd;
+    builder.cwd = ownCwd;
+    builder.currentCwd = ownCwd;
     builder.gitBranch = state.main.gitBranch;
     setOwn(state.sidechains, root, builder);
   }
@@ -166,6 +178,7 @@ function onUser(state: ClaudeState, builder: BuilderState, record: Record<string
     return;
   }
   if (record['isMeta'] === true) return;
+  if (onInterrupt(state, builder, record, content, at)) return;
   if (typeof content === 'string') {
     addUserText(builder, uuid, content, at);
     return;
@@ -188,6 +201,31 @@ function onUser(state: ClaudeState, builder: BuilderState, record: Record<string
       addUserText(builder, uuid, asString(item['text']), at);
     }
   }
+}
+
+/**
+ * `[Request interrupted by user…]` (string content or text blocks): marks the current turn and keeps the
+ * marker out of its text. Words typed after the marker in the same record open the next turn.
+ * Returns false when the record is not an interrupt.
+ */
+function onInterrupt(
+  state: ClaudeState,
+  builder: BuilderState,
+  record: Record<string, unknown>,
+  content: unknown,
+  at: number | null,
+): boolean {
+  if (Array.isArray(content) && content.some((block) => asRecord(block)['type'] === 'tool_result')) return false;
+  const text = textOf(content).trimStart();
+  const marker = INTERRUPT_MARKER.exec(text);
+  if (marker === null) return false;
+  markStatus(builder, marker[1] === undefined ? 'interrupted' : 'interrupted-tool-use');
+  const rest = text.slice(marker[0].length).trim();
+  if (rest !== '') {
+    const uuid = asString(record['uuid']);
+    openTurn(builder, uniqueId(state, uuid || `notime-${builder.turns.length + 1}`), rest, at);
+  }
+  return true;
 }
 
 function onAssistant(builder: BuilderState, record: Record<string, unknown>, at: number | null): void {
@@ -223,6 +261,7 @@ function hasMessageShape(message: unknown): boolean {
 }
 
 function record(state: ClaudeState, value: Record<string, unknown>, context: RecordContext): void {
+  upgradeCopyTracking(state);
   const type = asString(value['type']);
   if (!KNOWN_TYPES.has(type)) {
     countUnknownType(context.report, type === '' ? '(none)' : type);
@@ -268,15 +307,17 @@ function record(state: ClaudeState, value: Record<string, unknown>, context: Rec
 }
 
 function sessions(state: ClaudeState, sourcePath: string): AtlasSession[] {
+  upgradeCopyTracking(state);
   const fallback = path.basename(sourcePath, '.jsonl');
-  const mainId = state.main.sessionId ?? fallback;
+  const own = ownSession(state);
+  const mainId = own.sessionId ?? fallback;
   const inline = Object.entries(state.sidechains).map(([root, builder]) => {
     builder.sessionId = `${mainId}/sidechain-${root}`;
     builder.parentSessionId = mainId;
     return buildSession(builder, sourcePath, fallback);
   });
   // Inline sidechains (older builds) carry no agent id: their first prompt is the Task call's prompt.
-  return linkSessions([buildSession(state.main, sourcePath, fallback), ...inline]);
+  return linkSessions([buildOwn(state, own, sourcePath, fallback), ...inline]);
 }
 
 export const claudeCodeAdapter: Adapter<ClaudeState> = { initial, record, sessions };

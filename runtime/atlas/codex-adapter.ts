@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { ParseReport } from '../../protocol/atlas-session.ts';
 import type { Adapter, RecordContext } from './adapter-types.ts';
 import { getOwn, setOwn } from './own-record.ts';
+import { commandOf, outputSummary, outputText, parseArguments } from './codex-tool-input.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
   addAssistantText,
@@ -28,6 +29,7 @@ import {
   classifyTool,
   derivedRecordId,
   parseApplyPatch,
+  resolveAgainst,
   summarizeInput,
   textOf,
 } from './tool-steps.ts';
@@ -141,41 +143,6 @@ function implicitId(state: CodexState, timestamp: unknown, context: RecordContex
   return state.main.turns.length > 0 ? '' : derivedRecordId(timestamp, context.line);
 }
 
-function outputText(output: unknown): { text: string; isError: boolean } {
-  let text = typeof output === 'string' ? output : textOf(output) || asString(asRecord(output)['text']);
-  let isError = false;
-  if (typeof output === 'string' && output.startsWith('{')) {
-    try {
-      const parsed = asRecord(JSON.parse(output));
-      if ('output' in parsed) {
-        text = asString(parsed['output']);
-        const code = asRecord(parsed['metadata'])['exit_code'];
-        isError = typeof code === 'number' && code !== 0;
-      }
-    } catch {
-      // Plain text that happens to start with a brace.
-    }
-  }
-  const code = /(?:Process exited with code|Exit code:)\s*(-?\d+)/.exec(text.slice(0, 400));
-  if (code !== null && Number(code[1]) !== 0) isError = true;
-  return { text, isError };
-}
-
-function parseArguments(value: unknown): Record<string, unknown> {
-  if (typeof value !== 'string') return asRecord(value);
-  try {
-    return asRecord(JSON.parse(value));
-  } catch {
-    return { raw: value };
-  }
-}
-
-function commandOf(input: Record<string, unknown>): string {
-  const command = input['command'] ?? input['cmd'];
-  if (Array.isArray(command)) return command.filter((part) => typeof part === 'string').join(' ');
-  return asString(command);
-}
-
 function addToolCall(
   state: CodexState,
   id: string,
@@ -195,7 +162,13 @@ function addToolCall(
         ? command
         : '';
   if (patch.includes('*** ')) {
-    const groups = parseApplyPatch(patch, cwd);
+    // `cd sub && apply_patch <<'EOF'…`: the patch's paths are relative to the folder it changed to.
+    const changed =
+      name === 'apply_patch'
+        ? null
+        : /(?:^|&&|;|\s-l?c\s)\s*cd\s+("[^"]+"|'[^']+'|[^\s;&]+)\s*&&\s*apply_patch\b/.exec(patch);
+    const patchCwd = changed === null ? cwd : resolveAgainst(cwd, changed[1]!.replace(/^["']|["']$/g, ''));
+    const groups = parseApplyPatch(patch, patchCwd);
     for (const group of groups) {
       addStep(
         builder,
@@ -287,6 +260,26 @@ function onResponseItem(
     if (callId !== null) attachResult(builder, callId, text, isError, at);
   } else if (type === 'reasoning') {
     noteActivity(state);
+  } else if (type === 'tool_search_call') {
+    // Newer builds find MCP and deferred tools by searching for them first.
+    noteActivity(state);
+    const input = parseArguments(item['arguments']);
+    const query = asString(input['query']) || JSON.stringify(input['paths'] ?? input);
+    addStep(
+      builder,
+      id,
+      { callId, name: 'tool_search', inputSummary: `query: ${query}`, op: 'search', files: [], referenceText: '' },
+      at,
+    );
+  } else if (type.endsWith('_call') && type !== 'web_search_call') {
+    // Item kinds newer than this adapter (image_generation_call, mcp_call, …) are steps all the same.
+    noteActivity(state);
+    const { type: _type, id: _id, call_id: _callId, ...fields } = item;
+    const input = parseArguments(item['arguments'] ?? item['input'] ?? item['action'] ?? fields);
+    const step = classifyTool(callId, type.slice(0, -'_call'.length), input, builder.currentCwd);
+    addStep(builder, id, step, at);
+  } else if (type.endsWith('_output') && callId !== null) {
+    attachResult(builder, callId, outputSummary(item), asString(item['status']) === 'failed', at);
   }
 }
 
@@ -381,6 +374,11 @@ function record(state: CodexState, value: Record<string, unknown>, context: Reco
     if (kind === 'session_meta') onSessionMeta(state, payload, at);
     else if (kind === 'turn_context') {
       noteCwd(state.main, payload['cwd']);
+      // The first turn_context of a turn (written after task_started) is where that turn runs.
+      const turn = state.main.turns[state.main.turns.length - 1];
+      if (turn !== undefined && typeof payload['cwd'] === 'string' && payload['cwd'] !== '') {
+        if (turn.steps.length === 0 && turn.assistantText === '') turn.cwd = payload['cwd'];
+      }
       // Between tasks a turn_context describes the next turn, not the finished one.
       noteModel(state.main, payload['model'], state.taskTurnOpen || !state.activity);
     } else if (kind === 'response_item') onResponseItem(state, payload, context, at, timestamp);
@@ -408,8 +406,8 @@ function sessions(state: CodexState, sourcePath: string): AtlasSession[] {
   // The state is a copy here: a prompt still waiting for its event copy is shown as a prompt.
   settleCandidate(state);
   const fallback =
-    /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl$/i.exec(sourcePath)?.[1] ??
-    path.basename(sourcePath, '.jsonl');
+    /([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.jsonl(?:\.zst)?$/i.exec(sourcePath)?.[1] ??
+    path.basename(sourcePath.replace(/\.zst$/, ''), '.jsonl');
   return [buildSession(state.main, sourcePath, fallback)];
 }
 

@@ -319,7 +319,8 @@ const TABLE: Expected[] = [
       'gpt-5.1',
       'gpt-5.6-sol',
     ],
-    ops: ['run run search', '', 'other other'],
+    // Turn 1 also holds two tool_search_call items and an image_generation_call: newer item kinds are steps.
+    ops: ['run run search search search other', '', 'other other'],
     firstUserText: 'List the files',
   },
   ...[

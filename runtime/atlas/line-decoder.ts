@@ -32,7 +32,8 @@ export function splitGluedJson(text: string): { pieces: string[]; rest: string }
       continue;
     }
     if (start === -1) {
-      if (char === 0x20 || char === 0x09 || char === 0x0d) continue;
+      // Whitespace between values (a newline only in a file read whole: a line holds none).
+      if (char === 0x20 || char === 0x09 || char === 0x0d || char === 0x0a) continue;
       if (char !== 0x7b && char !== 0x5b) return { pieces, rest: text.slice(index) };
       start = index;
     }

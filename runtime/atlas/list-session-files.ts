@@ -25,7 +25,7 @@ function byName(left: Dirent, right: Dirent): number {
 }
 
 /**
- * Every `*.jsonl` file under the fence's roots, following the runners' layouts (Claude subagent
+ * Every `*.jsonl` (and compressed Codex `*.jsonl.zst`) file under the fence's roots, following the runners' layouts (Claude subagent
  * folders, Codex date folders, pi cwd folders). Symlinks are followed only when their real path
  * stays inside a root; each real directory is visited once; each real file is listed once (a plain
  * file wins over a symlink to it). Only reads directory listings and stats. Synchronous on purpose:
@@ -37,7 +37,7 @@ export function listSessionFilesSync(fence: Fence): SessionFileInfo[] {
   const visited = new Set<string>();
 
   const consider = (full: string, target: string, symbolic: boolean, name: string): void => {
-    if (!name.endsWith('.jsonl') || SESSION_SKIP_FILES.has(name)) return;
+    if (!(name.endsWith('.jsonl') || name.endsWith('.jsonl.zst')) || SESSION_SKIP_FILES.has(name)) return;
     if (found.has(target) && (symbolic || !linked.has(target))) return;
     try {
       const info = statSync(target);
@@ -97,7 +97,11 @@ export function listSessionFilesSync(fence: Fence): SessionFileInfo[] {
   };
 
   for (const root of fence.roots) walk(root, 0);
-  return [...found.values()].sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
+  // Codex may compress a rollout beside its plain copy (or swap between the two): the plain file wins.
+  const listed = new Set([...found.values()].map((file) => file.path));
+  return [...found.values()]
+    .filter((file) => !(file.path.endsWith('.zst') && listed.has(file.path.slice(0, -'.zst'.length))))
+    .sort((left, right) => (left.path < right.path ? -1 : left.path > right.path ? 1 : 0));
 }
 
 /** `listSessionFilesSync` behind a promise, for callers that treat listing as I/O. */

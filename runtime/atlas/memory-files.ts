@@ -2,6 +2,8 @@ import type { Dirent } from 'node:fs';
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { Runner } from '../../protocol/atlas-session.ts';
+import type { FileHandle } from 'node:fs/promises';
+import type { Fence } from './fence.ts';
 import { decodeUtf8 } from './line-decoder.ts';
 import { emptyParseReport } from './parse-report.ts';
 
@@ -76,18 +78,22 @@ function classify(file: string, home: string | null): { runner: Runner; readBy: 
 async function readCapped(file: string): Promise<{ text: string; truncated: boolean }> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(MAX_MEMORY_BYTES + 1);
-    let filled = 0;
-    while (filled < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
-      if (bytesRead === 0) break;
-      filled += bytesRead;
-    }
-    const truncated = filled > MAX_MEMORY_BYTES;
-    return { text: decodeUtf8(buffer.subarray(0, Math.min(filled, MAX_MEMORY_BYTES)), emptyParseReport()), truncated };
+    return await readCappedFrom(handle);
   } finally {
     await handle.close();
   }
+}
+
+async function readCappedFrom(handle: FileHandle): Promise<{ text: string; truncated: boolean }> {
+  const buffer = Buffer.alloc(MAX_MEMORY_BYTES + 1);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  const truncated = filled > MAX_MEMORY_BYTES;
+  return { text: decodeUtf8(buffer.subarray(0, Math.min(filled, MAX_MEMORY_BYTES)), emptyParseReport()), truncated };
 }
 
 /**
@@ -97,12 +103,15 @@ async function readCapped(file: string): Promise<{ text: string; truncated: bool
  * Claude's `projects/<slug>/memory/*.md` and Codex `memories/**.md`. Symlinks are followed once
  * (each real directory is walked once, each symlinked file read through its target). Read-only.
  * `options.home` marks `<home>/.claude/CLAUDE.md` as user level rather than project level.
+ * With `options.fence`, nothing outside it is walked or read (files are opened through `Fence.open`): a
+ * working directory a session file merely claims is then read only when it lies inside the fence.
  */
 export async function discoverMemoryFiles(
   roots: readonly string[],
   extraDirs: readonly string[] = [],
-  options: { home?: string } = {},
+  options: { home?: string; fence?: Fence } = {},
 ): Promise<MemoryFile[]> {
+  const fence = options.fence ?? null;
   const home = options.home === undefined ? null : path.resolve(options.home);
   const results = new Map<string, MemoryFile>();
   const visited = new Set<string>();
@@ -112,10 +121,25 @@ export async function discoverMemoryFiles(
     const kind = classify(file, home);
     if (kind === null || results.has(file)) return;
     try {
-      const target = await realpath(file);
-      const info = await stat(target);
-      if (!info.isFile()) return;
-      const { text, truncated } = await readCapped(target);
+      let target: string;
+      let info: Awaited<ReturnType<typeof stat>>;
+      let read: { text: string; truncated: boolean };
+      if (fence !== null) {
+        const opened = await fence.open(file);
+        try {
+          target = opened.real;
+          info = await opened.handle.stat();
+          read = await readCappedFrom(opened.handle);
+        } finally {
+          await opened.handle.close();
+        }
+      } else {
+        target = await realpath(file);
+        info = await stat(target);
+        if (!info.isFile()) return;
+        read = await readCapped(target);
+      }
+      const { text, truncated } = read;
       results.set(file, {
         path: file,
         realPath: target,
@@ -138,7 +162,7 @@ export async function discoverMemoryFiles(
     } catch {
       return;
     }
-    if (visited.has(real)) return;
+    if (visited.has(real) || (fence !== null && fence.rootOfReal(real) === null)) return;
     visited.add(real);
     budget -= 1;
     let entries: Dirent[];

@@ -12,14 +12,33 @@ export const MAX_RESULT_SUMMARY = 600;
 export type AtlasTurn = Turn & {
   /** pi only: the turn this one continues in the conversation tree (`parentId`); differs from the previous turn after a branch. */
   followsTurnKey?: string | null;
+  /** The working directory of the record that opened the turn (falls back to the session's). */
+  cwd: string | null;
+  /** How the turn ended when the runner marked it, e.g. `interrupted` (a harness marker, never question text). */
+  status: TurnStatus | null;
 };
+
+/** Turn endings the runners mark in their files. */
+export type TurnStatus = 'interrupted' | 'interrupted-tool-use';
 
 export type AtlasSession = Omit<Session, 'turns'> & {
   turns: AtlasTurn[];
   /** Claude Code subagent id (`agent-<id>.jsonl`), when this session is a subagent run. */
   agentId: string | null;
+  /**
+   * Claude Code continued/resumed sessions: the session whose records this file starts with (copied from
+   * its file; they are not turns of this session), and how many such records were recognised.
+   */
+  continuesSessionId?: string | null;
+  copiedRecords?: number;
   /** The tool-call id in the parent that spawned this run, when known. */
   parentToolCallId: string | null;
+};
+
+export type BuilderTurn = Omit<Turn, 'key' | 'number'> & {
+  followsOpeningId?: string | null;
+  cwd: string | null;
+  status: TurnStatus | null;
 };
 
 /** Plain-JSON state shared by the three adapters; adapters keep their own extras beside it. */
@@ -41,7 +60,7 @@ export interface BuilderState {
   parentToolCallId: string | null;
   agentId: string | null;
   isSubagent: boolean;
-  turns: (Omit<Turn, 'key' | 'number'> & { followsOpeningId?: string | null })[];
+  turns: BuilderTurn[];
   compactions: Session['compactions'];
   pendingCompaction: boolean;
   /** callId → [turn index, step index][] (one call can yield several steps, e.g. a patch). */
@@ -144,7 +163,7 @@ function addUnique(target: string[], values: readonly string[]): void {
   for (const value of values) if (!target.includes(value)) target.push(value);
 }
 
-function noteReferences(turn: Omit<Turn, 'key' | 'number'>, text: string): void {
+function noteReferences(turn: BuilderTurn, text: string): void {
   const found = findReferences(text);
   addUnique(turn.urls, found.urls);
   addUnique(turn.arxivIds, found.arxivIds);
@@ -175,6 +194,15 @@ export function noteCwd(state: BuilderState, cwd: unknown): void {
   if (typeof cwd !== 'string' || cwd.length === 0) return;
   if (state.cwd === null) state.cwd = cwd;
   state.currentCwd = cwd;
+  // A turn opened before any cwd was known (Codex writes turn_context after task_started) takes the first one.
+  const turn = state.turns[state.turns.length - 1];
+  if (turn !== undefined && turn.cwd === null) turn.cwd = cwd;
+}
+
+/** Mark the current turn's ending (an interrupt marker the runner wrote as a user message). */
+export function markStatus(state: BuilderState, status: TurnStatus): void {
+  const turn = state.turns[state.turns.length - 1];
+  if (turn !== undefined) turn.status = status;
 }
 
 export function noteBranch(state: BuilderState, branch: unknown): void {
@@ -209,6 +237,8 @@ export function openTurn(state: BuilderState, recordId: string, userText: string
     endedAt: at,
     afterCompaction: state.pendingCompaction,
     subagentSessionIds: [],
+    cwd: state.currentCwd,
+    status: null,
   });
   state.pendingCompaction = false;
   noteReferences(state.turns[state.turns.length - 1]!, userText);
@@ -226,7 +256,7 @@ export function fillPrompt(state: BuilderState, text: string): void {
 }
 
 /** The current turn; activity before any prompt opens an implicit turn keyed by that record. */
-function currentTurn(state: BuilderState, recordId: string, at: number | null): Omit<Turn, 'key' | 'number'> {
+function currentTurn(state: BuilderState, recordId: string, at: number | null): BuilderTurn {
   if (state.turns.length === 0) openTurn(state, recordId, '', at);
   return state.turns[state.turns.length - 1]!;
 }
@@ -344,6 +374,7 @@ export function buildSession(state: BuilderState, sourcePath: string, fallbackId
       const { followsOpeningId, ...rest } = turn;
       const built: AtlasTurn = {
         ...rest,
+        cwd: rest.cwd ?? state.cwd,
         key: turnKey(state.runner, sessionId, turn.openingRecordId),
         number: index + 1,
       };

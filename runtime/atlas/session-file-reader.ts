@@ -7,6 +7,8 @@ import { emptyParseReport } from './parse-report.ts';
 import { SessionAccumulator } from './session-accumulator.ts';
 import type { AtlasSession } from './session-builder.ts';
 import { nodeHashPort } from '../hash/node-hash-port.ts';
+import { SessionFormatError } from './session-format-error.ts';
+import { MAX_SPANNING_BYTES, readCompressedLines, readSpanningJson, type WholeFileRead } from './whole-file-reader.ts';
 
 export const PREFIX_HASH_BYTES = 64 * 1024;
 const CHUNK_BYTES = 1024 * 1024;
@@ -60,6 +62,36 @@ interface SavedState {
 /** The saved state as JSON, the accumulator's own JSON spliced in rather than stringified again. */
 function savedStateJson(prefixLength: number, prefixHash: string, accumulatorJson: string | null): string {
   return `{"version":2,"prefixLength":${prefixLength},"prefixHash":${JSON.stringify(prefixHash)},"accumulator":${accumulatorJson ?? 'null'}}`;
+}
+
+/**
+ * The result of a file read whole (compressed, or JSON spanning lines): it never resumes at an offset, so
+ * its state holds no accumulator and `bytesConsumed` is the file's size (a grown file is read again).
+ */
+async function wholeFileResult(
+  real: string,
+  handle: FileHandle,
+  size: number,
+  mtimeMs: number,
+  whole: WholeFileRead,
+  restarted: boolean,
+): Promise<ReadSessionResult> {
+  const prefixLength = Math.min(size, PREFIX_HASH_BYTES);
+  const prefixHash = await prefixHashOf(handle, prefixLength);
+  const { sessions } = whole.accumulator.finalSnapshot();
+  return {
+    path: real,
+    runner: whole.runner,
+    sessions,
+    report: whole.accumulator.report(),
+    bytesConsumed: size,
+    size,
+    mtimeMs,
+    state: savedStateJson(prefixLength, prefixHash, null),
+    prefixHash,
+    resumed: false,
+    restarted,
+  };
 }
 
 /** Fill `buffer[0, length)` from `position`; returns the bytes read (fewer only at end of file). */
@@ -173,9 +205,39 @@ export async function readSessionBytes(requested: string, options: ReadSessionOp
     const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, Math.max(size, 1)));
     /** Bytes already in `chunk` for the position the loop starts at (the head read for detection). */
     let preloaded = 0;
+    if (real.endsWith('.zst')) {
+      const whole = await readCompressedLines(handle, size, real);
+      return await wholeFileResult(
+        real,
+        handle,
+        size,
+        stat.mtimeMs,
+        whole,
+        options.state !== undefined && options.fromOffset !== undefined,
+      );
+    }
     if (accumulator === null) {
       preloaded = await readInto(handle, chunk, 0, Math.min(chunk.length, size));
       const runner = detectRunner(headLines(chunk, Math.min(preloaded, DETECT_BYTES)));
+      if (runner === null && chunk.subarray(0, preloaded).toString('utf8').trim() !== '') {
+        // Not one record per line: JSON values spanning lines are still records; anything else is refused.
+        if (size > MAX_SPANNING_BYTES)
+          throw new SessionFormatError(
+            'ATLAS_TOO_LARGE',
+            `not JSON Lines, and over ${MAX_SPANNING_BYTES} bytes to parse whole`,
+          );
+        const whole = readSpanningJson(await readRange(handle, 0, size), real);
+        if (whole === null)
+          throw new SessionFormatError('ATLAS_NOT_A_SESSION', 'no record written by Claude Code, Codex or pi');
+        return await wholeFileResult(
+          real,
+          handle,
+          size,
+          stat.mtimeMs,
+          whole,
+          options.state !== undefined && options.fromOffset !== undefined,
+        );
+      }
       if (runner === null) {
         const emptyHash = sha256Hex(new Uint8Array());
         return {

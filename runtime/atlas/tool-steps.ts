@@ -15,6 +15,7 @@ const TOOLS: Record<string, { op: ToolOp; pathKeys: string[] }> = {
   notebookread: { op: 'read', pathKeys: ['notebook_path'] },
   read_file: { op: 'read', pathKeys: ['path', 'file_path'] },
   view_image: { op: 'read', pathKeys: ['path'] },
+  view_image_tool: { op: 'read', pathKeys: ['path'] },
   ls: { op: 'search', pathKeys: ['path'] },
   list_dir: { op: 'search', pathKeys: ['path'] },
   write: { op: 'write', pathKeys: ['file_path', 'path', 'filePath'] },

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { delimiter, join, resolve, sep } from 'node:path';
@@ -36,7 +36,8 @@ export interface AtlasCatalogOptions {
  * The catalog over the real session roots (`WEFT_SESSION_ROOTS`, else the runners' defaults), read through
  * the atlas fence: files are opened read-only and nothing under a root is ever written.
  * Memory files are looked for in the agents' homes (`~/.claude` for `~/.claude/projects`, and so on), in
- * `WEFT_MEMORY_ROOTS` (walked) and the sessions' working directories (their project-level files only).
+ * `WEFT_MEMORY_ROOTS` (walked) and the sessions' working directories (their project-level files only, and
+ * only inside the session roots, the agents' homes and `WEFT_MEMORY_ROOTS`: everything through a fence).
  */
 export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog {
   const roots = sessionRootsFromEnv(options.env, options.home);
@@ -44,6 +45,9 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
   const memoryRoots = [
     ...new Set([...roots.flatMap(agentHomeOf), ...splitList(options.env.WEFT_MEMORY_ROOTS, options.home)]),
   ];
+  // Memory files are read only inside the session roots, the agents' homes and WEFT_MEMORY_ROOTS: never from
+  // a working directory a session file merely claims (a crafted file could name any folder on the machine).
+  const memoryFence = new Fence([...roots, ...memoryRoots]);
   let pool: SessionReadPool | null = null;
   const configured = Number(options.env.WEFT_INDEX_WORKERS);
   const workers =
@@ -78,16 +82,16 @@ export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog
       return sessionFileReadFromAtlas(read);
     },
     async listMemoryFiles(request): Promise<MemoryFile[]> {
-      if (!request.discover) return restat(request.known);
-      // Only the project-level files of each working directory: walking a session's cwd (which may be
-      // $HOME or /tmp) would read whatever lies below it.
+      if (!request.discover) return restat(request.known, memoryFence);
+      // Only the project-level files of each working directory (walking a session's cwd, which may be $HOME
+      // or /tmp, would read whatever lies below it), and only those inside the memory fence.
       const extra = request.workingDirectories.flatMap((directory) =>
         PROJECT_MEMORY_FILES.map((name) => join(directory, name)).filter((file) => existsSync(file)),
       );
       const found = await discoverMemoryFiles(
         memoryRoots.filter((root) => existsSync(root)),
         extra,
-        { home: options.home },
+        { home: options.home, fence: memoryFence },
       );
       return found.map((file) => ({
         path: file.path,
@@ -115,10 +119,12 @@ const AGENT_LAYOUTS = [
   { suffix: `${sep}.pi${sep}agent${sep}sessions`, strip: `${sep}sessions`.length },
 ];
 
-async function restat(known: readonly { path: string; runner: string | null }[]): Promise<MemoryFile[]> {
+async function restat(known: readonly { path: string; runner: string | null }[], fence: Fence): Promise<MemoryFile[]> {
   const files: MemoryFile[] = [];
   for (const file of known) {
     try {
+      // A known file since swapped for a symlink out of the fence counts as gone (its rows leave).
+      if (fence.rootOfReal(realpathSync(file.path)) === null) continue;
       const info = await stat(file.path);
       if (info.isFile()) files.push({ path: file.path, size: info.size, mtimeMs: info.mtimeMs, runner: file.runner });
     } catch {

@@ -102,7 +102,8 @@ CREATE TABLE turns (
   at INTEGER,
   model TEXT,
   steps TEXT NOT NULL,           -- tool steps (JSON array), for recall
-  mirrors TEXT                   -- a canvas copy of a session turn: that turn's key (why folds the copy into it)
+  mirrors TEXT,                  -- a canvas copy of a session turn: that turn's key (why folds the copy into it)
+  status TEXT                    -- how the turn ended when the runner marked it ('interrupted'…), else NULL
 );
 CREATE INDEX turns_by_session ON turns(session_row, number);
 

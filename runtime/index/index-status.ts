@@ -1,6 +1,7 @@
 import { statSync } from 'node:fs';
 import type { IndexDatabase } from './open-index-database.ts';
 import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
+import { readFileParseReports, sumParseReports, type FileParseReport, type ParseTotals } from './parse-totals.ts';
 
 export interface IndexStatus {
   weftHome: string;
@@ -15,12 +16,17 @@ export interface IndexStatus {
   /** Bytes of the database file plus its WAL. */
   databaseBytes: number;
   lastIndexedAt: number | null;
+  /** Parse-report totals over the indexed session files. */
+  parse: ParseTotals;
+  /** Each session file's report (only with `perFile`, e.g. `weft status --json`). */
+  parseByFile?: FileParseReport[];
 }
 
 export function readIndexStatus(
   database: IndexDatabase,
-  context: { weftHome: string; databasePath: string; roots: readonly string[] },
+  context: { weftHome: string; databasePath: string; roots: readonly string[]; perFile?: boolean },
 ): IndexStatus {
+  const reports = readFileParseReports(database);
   const count = (sql: string) => (database.prepare(sql).get() as { n: number | null }).n ?? 0;
   const sources = database
     .prepare(
@@ -49,6 +55,8 @@ export function readIndexStatus(
     materials: count('SELECT count(*) AS n FROM materials'),
     databaseBytes: fileSize(context.databasePath) + fileSize(`${context.databasePath}-wal`),
     lastIndexedAt: last ? Number(last.value) : null,
+    parse: sumParseReports(reports),
+    ...(context.perFile ? { parseByFile: reports } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export { recallTurn } from './recall-query.ts';
 export type { RecalledTurn, RecallRequest } from './recall-query.ts';
 export { readIndexStatus, readSourceRecords } from './index-status.ts';
 export type { IndexStatus, SourceReadRecord } from './index-status.ts';
+export { formatParseTotals } from './format-parse-totals.ts';
+export type { FileParseReport, ParseTotals } from './parse-totals.ts';
 export { indexCanvas, readCanvasRecord, canvasTurnKey } from './index-canvas.ts';
 export type { IndexedCanvas, MaterialRow } from './index-canvas.ts';
 export type { IndexedSession, IndexedTurn } from './session-rows.ts';

@@ -11,6 +11,8 @@ export interface RecalledTurn {
   cwd: string | null;
   at: number | null;
   model: string | null;
+  /** How the turn ended when the runner marked it (`interrupted`, `interrupted-tool-use`), else null. */
+  status: string | null;
   question: string;
   answer: string;
   steps: unknown[];
@@ -20,7 +22,7 @@ export interface RecalledTurn {
 export type RecallRequest = { turnKey: string } | { sessionId: string; turn: number };
 
 const SELECT = `SELECT s.runner, s.session_id AS sessionId, s.title AS sessionTitle, t.number AS turn,
-    t.turn_key AS turnKey, t.cwd, t.at, t.model, t.user_text AS question, t.assistant_text AS answer,
+    t.turn_key AS turnKey, t.cwd, t.at, t.model, t.status, t.user_text AS question, t.assistant_text AS answer,
     t.steps, src.path AS sourcePath
   FROM turns t JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id`;
 

@@ -4,9 +4,12 @@ import type { IndexDatabase } from './open-index-database.ts';
 /** How much of one turn's text is worth keeping: beyond this a turn is truncated (tool dumps pasted as prompts). */
 const MAXIMUM_TEXT_CHARACTERS = 200_000;
 
+/** The op a touch is stored with: the step's op, or that op marked failed when its result was an error. */
+export type TouchOp = ToolOp | `${ToolOp} (failed)`;
+
 export interface TouchRow {
   path: string;
-  op: ToolOp;
+  op: TouchOp;
 }
 
 /** A turn reduced to what the index stores: texts, touched paths, URLs, papers and the steps for recall. */
@@ -18,6 +21,8 @@ export interface IndexedTurn {
   cwd: string | null;
   at: number | null;
   model: string | null;
+  /** How the turn ended when the runner marked it (`interrupted`, `interrupted-tool-use`), else null. */
+  status?: string | null;
   /** Tool steps, or their JSON already serialised (by the reader thread, so the writer and the copy between threads do less). */
   steps: unknown[] | string;
   touches: TouchRow[];
@@ -69,8 +74,8 @@ export class SessionRowWriter {
     this.lastTurn = database.prepare('SELECT max(number) AS number FROM turns WHERE session_row = ?');
     this.deleteTurn = database.prepare('DELETE FROM turns WHERE id = ?');
     this.insertTurn = database.prepare(
-      `INSERT INTO turns (turn_key, session_row, number, user_text, assistant_text, cwd, at, model, steps, mirrors)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO turns (turn_key, session_row, number, user_text, assistant_text, cwd, at, model, steps, mirrors, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertTouch = database.prepare('INSERT INTO touches (turn_id, path, name, op) VALUES (?, ?, ?, ?)');
     this.insertUrl = database.prepare('INSERT INTO urls (turn_id, url) VALUES (?, ?)');
@@ -123,6 +128,7 @@ export class SessionRowWriter {
         turn.model,
         typeof turn.steps === 'string' ? turn.steps : JSON.stringify(turn.steps),
         turn.mirrors ?? null,
+        turn.status ?? null,
       ).lastInsertRowid,
     );
     const seen = new Set<string>();
@@ -155,15 +161,28 @@ export function indexedSessionFromAtlas(session: Session): IndexedSession {
   };
 }
 
-function indexedTurnFromAtlas(turn: Turn, cwd: string | null): IndexedTurn {
+/** A step whose result was an error touched nothing: its op carries the failure (`write (failed)`). */
+export function touchOp(op: ToolOp, isError: boolean): TouchOp {
+  return isError ? `${op} (failed)` : op;
+}
+
+export const FAILED_SUFFIX = ' (failed)';
+
+function indexedTurnFromAtlas(
+  turn: Turn & { cwd?: string | null; status?: string | null },
+  cwd: string | null,
+): IndexedTurn {
   const touches: TouchRow[] = [];
-  for (const step of turn.steps) for (const path of step.files) touches.push({ path, op: step.op });
+  for (const step of turn.steps)
+    for (const path of step.files) touches.push({ path, op: touchOp(step.op, step.isError) });
   return {
     key: turn.key,
     number: turn.number,
     userText: turn.userText,
     assistantText: turn.assistantText,
-    cwd,
+    // The turn's own working directory (its opening record's), else the session's.
+    cwd: turn.cwd ?? cwd,
+    status: turn.status ?? null,
     at: turn.startedAt ?? turn.endedAt,
     model: turn.model,
     steps: JSON.stringify(turn.steps),

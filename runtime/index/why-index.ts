@@ -164,11 +164,13 @@ export class WhyIndex {
     return recallTurn(this.databaseHandle, request);
   }
 
-  status(): IndexStatus {
+  /** `perFile`: include each session file's parse report (`weft status --json`). */
+  status(options: { perFile?: boolean } = {}): IndexStatus {
     return readIndexStatus(this.databaseHandle, {
       weftHome: this.weftHome,
       databasePath: this.databasePath,
       roots: this.catalog.roots,
+      perFile: options.perFile ?? false,
     });
   }
 
@@ -203,7 +205,11 @@ function mergeSummaries(first: UpdateSummary, second: UpdateSummary): UpdateSumm
     fullReads: first.fullReads + second.fullReads,
     appendReads: first.appendReads + second.appendReads,
     removed: first.removed + second.removed,
-    failed: [...first.failed, ...second.failed],
+    // Both passes list session files: a file that failed in both is one failure.
+    failed: [
+      ...first.failed,
+      ...second.failed.filter((failure) => !first.failed.some((seen) => seen.path === failure.path)),
+    ],
     bytesRead: first.bytesRead + second.bytesRead,
     turnsWritten: first.turnsWritten + second.turnsWritten,
     durationMs: first.durationMs + second.durationMs,

@@ -1,4 +1,5 @@
 import type { IndexDatabase } from './open-index-database.ts';
+import { FAILED_SUFFIX } from './session-rows.ts';
 import type { WhyTarget } from './why-target.ts';
 
 /** One turn that touched (or cited) the target. */
@@ -16,7 +17,10 @@ export interface WhyHit {
 
 export interface WhyResult {
   hits: WhyHit[];
-  /** Read-only turns left out (they show with `includeRead`, or when nothing else touched the target). */
+  /**
+   * Read-only and failed turns left out (they show with `includeRead`, or when nothing else touched the
+   * target).
+   */
   hiddenReads: number;
 }
 
@@ -27,7 +31,7 @@ export interface WhyOptions {
 
 /** Ops that only looked at a file; a turn that did nothing more is hidden by default. */
 const READ_ONLY_OPS = new Set(['read', 'search']);
-/** When one turn touched a path several ways, the hit names the strongest. */
+/** When one turn touched a path several ways, the hit names the strongest (a failed op is weakest). */
 const OP_STRENGTH = ['read', 'search', 'fetch', 'cite', 'other', 'agent', 'run', 'edit', 'write', 'delete'];
 const QUESTION_CHARACTERS = 1000;
 
@@ -65,7 +69,7 @@ export function queryWhy(database: IndexDatabase, targets: readonly WhyTarget[],
   const all = [...byTurnAndPath.values()]
     .filter((row) => row.mirrors === null || !byTurnAndPath.has(`${row.mirrors}\u0000${row.path}`))
     .sort(newestFirst);
-  const acting = all.filter((row) => !READ_ONLY_OPS.has(row.op));
+  const acting = all.filter((row) => !READ_ONLY_OPS.has(row.op) && !row.op.endsWith(FAILED_SUFFIX));
   const shown = options.includeRead || acting.length === 0 ? all : acting;
   const limit = options.limit ?? 50;
   return { hits: shown.slice(0, limit).map(toHit), hiddenReads: all.length - shown.length };

@@ -1,4 +1,4 @@
-import { renameSync } from 'node:fs';
+import { mkdirSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
@@ -26,6 +26,20 @@ afterAll(async () => {
   if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
   else process.env.WEFT_SESSION_ROOTS = savedRoots;
   fixtures.dispose();
+});
+
+it('a session file moved inside the roots since it was indexed is found again at once (a re-scan, no 404)', async () => {
+  expect((await server.api('/api/atlas/sessions')).status).toBe(200);
+  const moved = join(fixtures.sessions, 'pi/multi-turn/sessions/--moved-folder--');
+  mkdirSync(moved, { recursive: true });
+  renameSync(join(fixtures.sessions, PI_MULTI_FILE), join(moved, 'renamed.jsonl'));
+  const response = await server.api(`/api/atlas/sessions/${PI_MULTI_SESSION}`);
+  expect(response.status).toBe(200);
+  const body = (await response.json()) as { sessions: { sessionId: string; sourcePath: string }[] };
+  expect(body.sessions[0]).toMatchObject({ sessionId: PI_MULTI_SESSION });
+  expect(body.sessions[0]!.sourcePath).toMatch(/--moved-folder--\/renamed\.jsonl$/);
+  // Put back for the next test, which moves it out of the roots.
+  renameSync(join(moved, 'renamed.jsonl'), join(fixtures.sessions, PI_MULTI_FILE));
 });
 
 it('a session file removed since it was indexed is 404 session-not-found, not a fence breach', async () => {

@@ -111,15 +111,34 @@ export class AtlasService {
     };
   }
 
-  /** The session and every subagent run under it, read through the fence from the files the index knows. */
+  /**
+   * The session and every subagent run under it, read through the fence from the files the index knows. When
+   * the session's own file is gone (moved, renamed), the roots are re-scanned once and the read tried again,
+   * so a moved session is found without waiting for the next listing.
+   */
   async readSession(sessionId: string, runner?: string): Promise<Session[]> {
     let rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
+    let rescanned = false;
     if (rows.length === 0) {
       await this.refresh();
+      rescanned = true;
       rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
     }
-    if (rows.length === 0)
-      throw new WeftError('session-not-found', `No session ${sessionId} in the session roots.`, 404);
+    for (;;) {
+      if (rows.length === 0)
+        throw new WeftError('session-not-found', `No session ${sessionId} in the session roots.`, 404);
+      const read = await this.readRows(sessionId, rows);
+      if (read !== 'gone') return read;
+      if (rescanned)
+        throw new WeftError('session-not-found', `The session file of ${sessionId} is no longer there.`, 404);
+      await this.refresh();
+      rescanned = true;
+      rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
+    }
+  }
+
+  /** The sessions of `rows`' files, or 'gone' when the session's own file is no longer there. */
+  private async readRows(sessionId: string, rows: ReturnType<typeof sessionRowsFor>): Promise<Session[] | 'gone'> {
     const wanted = new Set(rows.map((row) => row.sessionId));
     const sessions: Session[] = [];
     const seen = new Set<string>();
@@ -134,17 +153,13 @@ export class AtlasService {
         // file gone leaves the session readable without that run.
         if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') {
           if (path !== ownPath) continue;
-          throw new WeftError(
-            'session-not-found',
-            `The session file of ${sessionId} is no longer there (${code}).`,
-            404,
-          );
+          return 'gone';
         }
         if (code.startsWith('FENCE_'))
           throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
         throw new WeftError(
           'session-unreadable',
-          `The session file could not be read: ${(error as Error).message}`,
+          `The session file of ${sessionId} could not be read: ${(error as Error).message}`,
           500,
         );
       }
@@ -279,6 +294,8 @@ function toSession(session: Session): Session {
       endedAt: turn.endedAt,
       afterCompaction: turn.afterCompaction,
       subagentSessionIds: turn.subagentSessionIds,
+      cwd: turn.cwd ?? session.cwd,
+      status: turn.status ?? null,
     })),
     compactions: session.compactions,
   };

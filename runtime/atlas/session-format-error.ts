@@ -1,0 +1,11 @@
+/** Stable codes for a file under a root that cannot be read as a session: the index reports it as failed. */
+export type SessionFormatCode = 'ATLAS_NOT_A_SESSION' | 'ATLAS_BAD_COMPRESSION' | 'ATLAS_TOO_LARGE';
+
+export class SessionFormatError extends Error {
+  readonly code: SessionFormatCode;
+  constructor(code: SessionFormatCode, message: string) {
+    super(`${code}: ${message}`);
+    this.name = 'SessionFormatError';
+    this.code = code;
+  }
+}
