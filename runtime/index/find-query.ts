@@ -1,3 +1,5 @@
+import { findCjkSubstring } from './cjk-find.ts';
+import { hasCjk } from './cjk-text.ts';
 import { IndexError } from './index-error.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
@@ -46,9 +48,12 @@ export function findPhrase(database: IndexDatabase, phrase: string, options: Fin
   const parameters = { match, limit, cwd: base || '/', low: `${base}/`, high: `${base}0` };
   const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
   const hits: FindHit[] = [];
+  // Inside a run of CJK characters the word index sees one token: such a phrase is looked for as a substring.
+  const cjk = hasCjk(phrase);
   for (const field of fields) {
-    const rows =
-      field === 'material'
+    const rows = cjk
+      ? findCjkSubstring(database, { phrase, field, cwdFilter, parameters, limit })
+      : field === 'material'
         ? (database
             .prepare(
               `SELECT c.runner, c.session_id AS sessionId, NULL AS turn, c.turn_key AS turnKey, c.cwd, c.at,

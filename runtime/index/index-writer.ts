@@ -1,4 +1,5 @@
 import type { IndexedCanvas, MaterialRow } from './canvas-records.ts';
+import { hasCjk } from './cjk-text.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import type { CatalogFile, SessionFileRead } from './session-catalog.ts';
 import { SessionRowWriter } from './session-rows.ts';
@@ -12,6 +13,7 @@ export class IndexWriter {
   private readonly deleteSessionsOf;
   private readonly deleteMaterialsOf;
   private readonly insertMaterial;
+  private readonly insertCjkText;
   private readonly selectState;
   private readonly upsertState;
   private readonly deleteState;
@@ -44,6 +46,7 @@ export class IndexWriter {
       `INSERT INTO materials (source_id, kind, runner, session_id, title, text, turn_key, cwd, at)
        VALUES (@sourceId, @kind, @runner, @sessionId, @title, @text, @turnKey, @cwd, @at)`,
     );
+    this.insertCjkText = database.prepare("INSERT INTO cjk_texts (material_id, field, text) VALUES (?, 'material', ?)");
   }
 
   savedState(sourceId: number): string | null {
@@ -94,7 +97,11 @@ export class IndexWriter {
     this.deleteSessionsOf.run(sourceId);
     this.deleteMaterialsOf.run(sourceId);
     if (canvas) this.rows.writeSession(sourceId, canvas.session, false);
-    for (const material of materials) this.insertMaterial.run({ sourceId, ...material });
+    for (const material of materials) {
+      const materialId = this.insertMaterial.run({ sourceId, ...material }).lastInsertRowid;
+      const text = `${material.title}\n${material.text}`;
+      if (hasCjk(text)) this.insertCjkText.run(materialId, text);
+    }
   }
 
   private saveSource(source: {

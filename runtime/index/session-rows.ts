@@ -1,4 +1,5 @@
 import type { Session, ToolOp, Turn } from '../../protocol/atlas-session.ts';
+import { hasCjk } from './cjk-text.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** How much of one turn's text is worth keeping: beyond this a turn is truncated (tool dumps pasted as prompts). */
@@ -50,6 +51,7 @@ export class SessionRowWriter {
   private readonly insertTouch;
   private readonly insertUrl;
   private readonly insertPaper;
+  private readonly insertCjkText;
 
   constructor(database: IndexDatabase) {
     this.upsertSession = database.prepare(
@@ -73,6 +75,7 @@ export class SessionRowWriter {
     this.insertTouch = database.prepare('INSERT INTO touches (turn_id, path, name, op) VALUES (?, ?, ?, ?)');
     this.insertUrl = database.prepare('INSERT INTO urls (turn_id, url) VALUES (?, ?)');
     this.insertPaper = database.prepare('INSERT INTO papers (turn_id, kind, identifier) VALUES (?, ?, ?)');
+    this.insertCjkText = database.prepare('INSERT INTO cjk_texts (turn_id, field, text) VALUES (?, ?, ?)');
   }
 
   /**
@@ -109,19 +112,23 @@ export class SessionRowWriter {
   }
 
   private writeTurn(sessionRow: number, turn: IndexedTurn): void {
+    const question = clip(turn.userText);
+    const answer = clip(turn.assistantText);
     const turnId = Number(
       this.insertTurn.run(
         turn.key,
         sessionRow,
         turn.number,
-        clip(turn.userText),
-        clip(turn.assistantText),
+        question,
+        answer,
         turn.cwd,
         turn.at,
         turn.model,
         typeof turn.steps === 'string' ? turn.steps : JSON.stringify(turn.steps),
       ).lastInsertRowid,
     );
+    if (hasCjk(question)) this.insertCjkText.run(turnId, 'question', question);
+    if (hasCjk(answer)) this.insertCjkText.run(turnId, 'answer', answer);
     const seen = new Set<string>();
     for (const touch of turn.touches) {
       const unique = `${touch.op}\u0000${touch.path}`;
