@@ -36,7 +36,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       `${turn.runner}  session ${turn.sessionId}  turn ${turn.turn}  ${formatTime(turn.at)}${turn.model ? `  ${turn.model}` : ''}`,
       `key  ${turn.turnKey}`,
       ...(turn.cwd ? [`cwd  ${turn.cwd}`] : []),
-      `file ${turn.sourcePath}`,
+      `file ${turn.sourcePath}${turn.sourceDeleted ? '  (source deleted: answered from the archive)' : ''}`,
       '',
       '## Question',
       turn.question,

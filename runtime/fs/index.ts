@@ -7,8 +7,15 @@ export { parseDotenv, readDotenvFile } from './dotenv.ts';
 export { JsonFileStore } from './json-file-store.ts';
 export { SecretsStore } from './secrets-store.ts';
 export type { SecretsCipher } from './secrets-store.ts';
-export { SettingsStore, StoredSettingsSchema, StoredProviderSchema, emptySettings } from './settings-store.ts';
-export type { StoredSettings, StoredProvider } from './settings-store.ts';
+export {
+  SettingsStore,
+  StoredSettingsSchema,
+  StoredProviderSchema,
+  SessionArchiveSettingsSchema,
+  defaultSessionArchiveSettings,
+  emptySettings,
+} from './settings-store.ts';
+export type { StoredSettings, StoredProvider, SessionArchiveSettings } from './settings-store.ts';
 export { CanvasRecords, assertCanvasId, describeIssues } from './canvas-records.ts';
 export type { CanvasRecordsOptions } from './canvas-records.ts';
 export { CanvasBackup, backupFileName } from './canvas-backup.ts';

@@ -21,6 +21,7 @@ export interface CjkFindRow {
   turnKey: string;
   cwd: string | null;
   at: number | null;
+  sourceDeleted: number;
   snippet: string;
 }
 
@@ -35,11 +36,11 @@ export function findCjkSubstring(database: IndexDatabase, request: CjkFindReques
   const owner =
     request.field === 'material'
       ? `JOIN materials c ON c.id = x.material_id`
-      : `JOIN turns c ON c.id = x.turn_id JOIN sessions s ON s.id = c.session_row`;
+      : `JOIN turns c ON c.id = x.turn_id JOIN sessions s ON s.id = c.session_row JOIN sources src ON src.id = s.source_id`;
   const columns =
     request.field === 'material'
-      ? 'c.runner, c.session_id AS sessionId, NULL AS turn'
-      : 's.runner, s.session_id AS sessionId, c.number AS turn';
+      ? 'c.runner, c.session_id AS sessionId, NULL AS turn, 0 AS sourceDeleted'
+      : 's.runner, s.session_id AS sessionId, c.number AS turn, src.deleted_at IS NOT NULL AS sourceDeleted';
   const sql = short
     ? `SELECT ${columns}, c.turn_key AS turnKey, c.cwd, c.at, x.text FROM cjk_texts x ${owner}
        WHERE x.field = @field AND instr(lower(x.text), lower(@needle)) > 0 ${request.cwdFilter}

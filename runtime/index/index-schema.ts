@@ -72,7 +72,9 @@ CREATE TABLE sources (
   append_reads INTEGER NOT NULL DEFAULT 0,
   last_read_from INTEGER NOT NULL DEFAULT 0,
   report TEXT,                   -- parse report of the last read (JSON)
-  indexed_at INTEGER NOT NULL
+  indexed_at INTEGER NOT NULL,
+  archived_bytes INTEGER NOT NULL DEFAULT 0,  -- bytes of this file kept in $WEFT_HOME/archive
+  deleted_at INTEGER             -- the file vanished at this time; its rows stay, read from the archive
 );
 
 -- The session accumulator's saved state (JSON), for resuming a file that grew. Kept apart from

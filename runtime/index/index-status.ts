@@ -15,11 +15,26 @@ export interface IndexStatus {
   /** Bytes of the database file plus its WAL. */
   databaseBytes: number;
   lastIndexedAt: number | null;
+  /** The preservation setting and what the archive holds. */
+  archive: ArchiveStatus;
+}
+
+export interface ArchiveStatus {
+  enabled: boolean;
+  /** Runners whose session files are kept (none while preservation is off). */
+  runners: string[];
+  directory: string;
+  /** Session files kept, their compressed bytes and the bytes of the sources they copy. */
+  sessions: number;
+  bytes: number;
+  sourceBytes: number;
+  /** Indexed sessions whose file is gone, answered from the archive. */
+  sourceDeleted?: number;
 }
 
 export function readIndexStatus(
   database: IndexDatabase,
-  context: { weftHome: string; databasePath: string; roots: readonly string[] },
+  context: { weftHome: string; databasePath: string; roots: readonly string[]; archive: ArchiveStatus },
 ): IndexStatus {
   const count = (sql: string) => (database.prepare(sql).get() as { n: number | null }).n ?? 0;
   const sources = database
@@ -49,6 +64,12 @@ export function readIndexStatus(
     materials: count('SELECT count(*) AS n FROM materials'),
     databaseBytes: fileSize(context.databasePath) + fileSize(`${context.databasePath}-wal`),
     lastIndexedAt: last ? Number(last.value) : null,
+    archive: {
+      ...context.archive,
+      sourceDeleted: count(
+        'SELECT count(*) AS n FROM sessions s JOIN sources src ON src.id = s.source_id WHERE src.deleted_at IS NOT NULL',
+      ),
+    },
   };
 }
 

@@ -17,6 +17,8 @@ export class IndexWriter {
   private readonly selectState;
   private readonly upsertState;
   private readonly deleteState;
+  private readonly setArchived;
+  private readonly setDeleted;
 
   constructor(
     database: IndexDatabase,
@@ -25,16 +27,20 @@ export class IndexWriter {
     this.rows = new SessionRowWriter(database);
     this.upsertSource = database.prepare(
       `INSERT INTO sources (path, kind, runner, size, mtime_ms, bytes_read, prefix_hash, full_reads, append_reads,
-         last_read_from, report, indexed_at)
-       VALUES (@path, @kind, @runner, @size, @mtimeMs, @bytesRead, @prefixHash, @full, @append, @from, @report, @at)
+         last_read_from, report, indexed_at, archived_bytes, deleted_at)
+       VALUES (@path, @kind, @runner, @size, @mtimeMs, @bytesRead, @prefixHash, @full, @append, @from, @report, @at,
+         @archivedBytes, @deletedAt)
        ON CONFLICT (path) DO UPDATE SET kind = excluded.kind, runner = excluded.runner, size = excluded.size,
          mtime_ms = excluded.mtime_ms, bytes_read = excluded.bytes_read, prefix_hash = excluded.prefix_hash,
          full_reads = full_reads + excluded.full_reads,
          append_reads = append_reads + excluded.append_reads, last_read_from = excluded.last_read_from,
-         report = excluded.report, indexed_at = excluded.indexed_at
+         report = excluded.report, indexed_at = excluded.indexed_at, archived_bytes = excluded.archived_bytes,
+         deleted_at = excluded.deleted_at
        RETURNING id`,
     );
     this.deleteSource = database.prepare('DELETE FROM sources WHERE id = ?');
+    this.setArchived = database.prepare('UPDATE sources SET archived_bytes = ? WHERE path = ?');
+    this.setDeleted = database.prepare('UPDATE sources SET deleted_at = ? WHERE id = ?');
     this.selectState = database.prepare('SELECT state FROM source_states WHERE source_id = ?');
     this.upsertState = database.prepare(
       'INSERT INTO source_states (source_id, state) VALUES (?, ?) ON CONFLICT (source_id) DO UPDATE SET state = excluded.state',
@@ -57,8 +63,26 @@ export class IndexWriter {
     this.deleteSource.run(id);
   }
 
-  /** `resumedFrom` > 0: the rows already stored stay and the read's sessions are merged in. */
-  writeSessionSource(path: string, read: SessionFileRead, resumedFrom: number): void {
+  /** The file is gone but kept in the archive: its rows stay, marked "source deleted". */
+  markDeleted(id: number): void {
+    this.setDeleted.run(this.now(), id);
+  }
+
+  /** This many bytes of the file are now in the archive (0: none, e.g. its runner was switched off). */
+  markArchived(path: string, bytes: number): void {
+    this.setArchived.run(bytes, path);
+  }
+
+  /**
+   * `resumedFrom` > 0: the rows already stored stay and the read's sessions are merged in.
+   * `kept`: bytes of the file in the archive, and whether the read came from there (the source is gone).
+   */
+  writeSessionSource(
+    path: string,
+    read: SessionFileRead,
+    resumedFrom: number,
+    kept: { archivedBytes: number; fromArchive: boolean } = { archivedBytes: 0, fromArchive: false },
+  ): void {
     const sourceId = this.saveSource({
       path,
       kind: 'session',
@@ -70,6 +94,8 @@ export class IndexWriter {
       state: read.state,
       resumedFrom,
       report: read.report ? JSON.stringify(read.report) : null,
+      archivedBytes: kept.archivedBytes,
+      deletedAt: kept.fromArchive ? this.now() : null,
     });
     if (resumedFrom === 0) this.deleteSessionsOf.run(sourceId);
     for (const session of read.sessions) this.rows.writeSession(sourceId, session, resumedFrom > 0);
@@ -93,6 +119,8 @@ export class IndexWriter {
       state: null,
       resumedFrom: 0,
       report: null,
+      archivedBytes: 0,
+      deletedAt: null,
     });
     this.deleteSessionsOf.run(sourceId);
     this.deleteMaterialsOf.run(sourceId);
@@ -115,6 +143,8 @@ export class IndexWriter {
     state: string | null;
     resumedFrom: number;
     report: string | null;
+    archivedBytes: number;
+    deletedAt: number | null;
   }): number {
     const row = this.upsertSource.get({
       path: source.path,
@@ -129,6 +159,8 @@ export class IndexWriter {
       from: source.resumedFrom,
       report: source.report,
       at: this.now(),
+      archivedBytes: source.archivedBytes,
+      deletedAt: source.deletedAt,
     }) as { id: number };
     if (source.state === null) this.deleteState.run(row.id);
     else this.upsertState.run(row.id, source.state);

@@ -1,5 +1,5 @@
 // Public API of the why index (C21–C23): the CLI, the MCP server and the app's server call these.
-export { WhyIndex, purgeIndex } from './why-index.ts';
+export { WhyIndex, purgeIndex, purgeArchive } from './why-index.ts';
 export type { WhyIndexOptions } from './why-index.ts';
 export { createAtlasCatalog } from './atlas-catalog.ts';
 export type { AtlasCatalogOptions } from './atlas-catalog.ts';
@@ -15,7 +15,10 @@ export type { FindField, FindHit, FindOptions } from './find-query.ts';
 export { recallTurn } from './recall-query.ts';
 export type { RecalledTurn, RecallRequest } from './recall-query.ts';
 export { readIndexStatus, readSourceRecords } from './index-status.ts';
-export type { IndexStatus, SourceReadRecord } from './index-status.ts';
+export type { ArchiveStatus, IndexStatus, SourceReadRecord } from './index-status.ts';
+export { SessionArchive, ARCHIVE_RUNNERS } from './session-archive.ts';
+export type { ArchiveEntry } from './session-archive.ts';
+export { readArchiveSettings, archiveKeeps } from './archive-settings.ts';
 export { indexCanvas, readCanvasRecord, canvasTurnKey } from './canvas-records.ts';
 export type { IndexedCanvas, MaterialRow } from './canvas-records.ts';
 export type { IndexedSession, IndexedTurn } from './session-rows.ts';

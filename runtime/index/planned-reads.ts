@@ -2,7 +2,8 @@ import { open, readFile } from 'node:fs/promises';
 import { readCanvasRecord, type MaterialRow } from './canvas-records.ts';
 import type { IndexWriter } from './index-writer.ts';
 import type { IndexDatabase } from './open-index-database.ts';
-import type { SessionCatalog } from './session-catalog.ts';
+import type { SessionArchive } from './session-archive.ts';
+import { sessionFileReadFromAtlas, type SessionCatalog } from './session-catalog.ts';
 import type { Planned } from './source-listing.ts';
 import type { IndexProgress, UpdateSummary } from './update-index.ts';
 
@@ -13,6 +14,12 @@ const MEMORY_FILE_MAXIMUM_BYTES = 4 * 1024 * 1024;
 /** Files read at once: enough to hide read latency, and in bulk to keep workers fed while a batch commits. */
 const READ_CONCURRENCY = 2;
 const BULK_READ_CONCURRENCY = 6;
+
+/** Where copies of session files are kept, and for which runners. */
+export interface ArchiveContext {
+  store: SessionArchive;
+  keeps(runner: string | null): boolean;
+}
 
 /**
  * Reads the planned files with a few reads in flight (their waits overlap, or the catalog's worker threads
@@ -25,6 +32,7 @@ export async function readPlannedFiles(
   planned: Planned[],
   summary: UpdateSummary,
   onProgress?: (progress: IndexProgress) => void,
+  archive?: ArchiveContext,
 ): Promise<void> {
   const bytesTotal = planned.reduce((total, item) => total + Math.max(0, item.file.size - resumeOffset(item)), 0);
   const progress: IndexProgress = { filesDone: 0, filesTotal: planned.length, bytesDone: 0, bytesTotal };
@@ -49,7 +57,7 @@ export async function readPlannedFiles(
     while (next < planned.length) {
       const item = planned[next++]!;
       try {
-        const write = await readPlanned(item, catalog, writer, summary);
+        const write = await readPlanned(item, catalog, writer, summary, archive);
         pending.push(write);
         pendingBytes += item.file.size - resumeOffset(item);
       } catch (error) {
@@ -72,7 +80,8 @@ export async function readPlannedFiles(
 /** Where reading a planned file starts: where it stopped, for a session file that grew with a saved state. */
 export function resumeOffset(item: Planned): number {
   const previous = item.previous;
-  if (!previous || item.kind !== 'session' || !previous.hasState) return 0;
+  // A file back after it was gone was last read from the archive copy: its saved state names that copy.
+  if (!previous || item.kind !== 'session' || !previous.hasState || previous.deletedAt !== null) return 0;
   return item.file.size >= previous.bytesRead ? previous.bytesRead : 0;
 }
 
@@ -82,8 +91,23 @@ async function readPlanned(
   catalog: SessionCatalog,
   writer: IndexWriter,
   summary: UpdateSummary,
+  archive: ArchiveContext | undefined,
 ): Promise<() => void> {
   const { file, previous } = item;
+  if (item.kind === 'session' && item.archiveOnly && previous && archive) {
+    // Indexed before copies were kept (or its runner switched back on): only the copy is made.
+    await archive.store.keep(file.path, previous.runner!, previous.bytesRead, previous.archivedBytes);
+    summary.archived += 1;
+    return () => writer.markArchived(file.path, previous.bytesRead);
+  }
+  if (item.kind === 'session' && item.archived && archive) {
+    const entry = item.archived;
+    const read = sessionFileReadFromAtlas(await archive.store.readSession(entry));
+    summary.bytesRead += entry.bytes;
+    summary.fullReads += 1;
+    for (const session of read.sessions) summary.turnsWritten += session.turns.length;
+    return () => writer.writeSessionSource(file.path, read, 0, { archivedBytes: entry.bytes, fromArchive: true });
+  }
   if (item.kind === 'session') {
     const offset = resumeOffset(item);
     const state = offset > 0 && previous ? writer.savedState(previous.id) : null;
@@ -94,7 +118,20 @@ async function readPlanned(
     if (resumed) summary.appendReads += 1;
     else summary.fullReads += 1;
     for (const session of read.sessions) summary.turnsWritten += session.turns.length;
-    return () => writer.writeSessionSource(file.path, read, resumed ? offset : 0);
+    let archivedBytes = 0;
+    // Nothing consumed (no complete line, or no runner recognised): there is nothing to keep.
+    if (read.bytesConsumed > 0 && archive?.keeps(read.runner)) {
+      try {
+        await archive.store.keep(file.path, read.runner!, read.bytesConsumed, resumed ? offset : 0);
+        archivedBytes = read.bytesConsumed;
+        summary.archived += 1;
+      } catch (error) {
+        // The rows are still written; the copy is tried again at the next update.
+        summary.failed.push({ path: file.path, reason: `not archived: ${(error as Error).message}` });
+      }
+    }
+    return () =>
+      writer.writeSessionSource(file.path, read, resumed ? offset : 0, { archivedBytes, fromArchive: false });
   }
   if (item.kind === 'memory') {
     const text = file.text ?? (await readHead(file.path, MEMORY_FILE_MAXIMUM_BYTES)).toString('utf8');

@@ -1,6 +1,7 @@
 import { IndexWriter } from './index-writer.ts';
 import type { IndexDatabase } from './open-index-database.ts';
-import { readPlannedFiles } from './planned-reads.ts';
+import { readPlannedFiles, type ArchiveContext } from './planned-reads.ts';
+import { ARCHIVE_RUNNERS } from './session-archive.ts';
 import type { SessionCatalog } from './session-catalog.ts';
 import { listSources } from './source-listing.ts';
 
@@ -19,6 +20,8 @@ export interface UpdateOptions {
   discoverMemory?: boolean;
   /** Clock, injectable for tests. */
   now?: () => number;
+  /** Keep compressed copies of session files, and keep rows of those whose file is gone (preservation on). */
+  archive?: ArchiveContext;
 }
 
 export interface UpdateSummary {
@@ -28,8 +31,12 @@ export interface UpdateSummary {
   fullReads: number;
   /** Files that grew and were read from where reading had stopped. */
   appendReads: number;
-  /** Files whose rows went because the file vanished. */
+  /** Files whose rows went because the file vanished (and no copy of it was kept). */
   removed: number;
+  /** Session files found gone whose rows stay, read from the archive ("source deleted"). */
+  sourceDeleted: number;
+  /** Session files copied (or appended to) in the archive. */
+  archived: number;
   /** Files that could not be read (their previous rows, if any, are kept). */
   failed: { path: string; reason: string }[];
   bytesRead: number;
@@ -49,34 +56,64 @@ export async function updateIndex(
 ): Promise<UpdateSummary> {
   const now = options.now ?? Date.now;
   const started = performance.now();
+  const archive = options.archive;
+  const writer = new IndexWriter(database, now);
+  if (archive) {
+    // A runner switched off: its copies go, and with them the rows of its sessions whose file is gone.
+    // Its folder gone (`weft purge --archive`): copies are made again of the files still there.
+    for (const runner of ARCHIVE_RUNNERS) {
+      const keeps = archive.keeps(runner);
+      if (!keeps) archive.store.drop(runner);
+      if (!keeps || !archive.store.holds(runner))
+        database.prepare('UPDATE sources SET archived_bytes = 0 WHERE runner = ? AND archived_bytes > 0').run(runner);
+    }
+  }
   const { planned, vanished, seen } = await listSources(database, catalog, {
     canvasesDirectory: options.canvasesDirectory,
     discoverMemory: options.discoverMemory ?? false,
+    ...(archive
+      ? {
+          archives: (runner: string | null) => archive.keeps(runner),
+          // Listing every entry costs a file read each: only the explicit index pass does it.
+          ...(options.discoverMemory ? { archived: archive.store.list() } : {}),
+        }
+      : {}),
   });
   const summary: UpdateSummary = {
     files: seen,
     fullReads: 0,
     appendReads: 0,
     removed: 0,
+    sourceDeleted: 0,
+    archived: 0,
     failed: [],
     bytesRead: 0,
     turnsWritten: 0,
     durationMs: 0,
   };
-  const writer = new IndexWriter(database, now);
-  if (vanished.length > 0) {
+  const kept = (row: (typeof vanished)[number]) =>
+    row.kind === 'session' && archive?.keeps(row.runner) === true && archive.store.has(row.path, row.runner!);
+  const changes = vanished.filter((row) => !(row.deletedAt !== null && kept(row)));
+  if (changes.length > 0) {
     database
       .transaction(() => {
-        for (const row of vanished) writer.removeSource(row.id);
+        for (const row of changes) {
+          if (kept(row)) {
+            writer.markDeleted(row.id);
+            summary.sourceDeleted += 1;
+          } else {
+            writer.removeSource(row.id);
+            summary.removed += 1;
+          }
+        }
       })
       .immediate();
-    summary.removed = vanished.length;
   }
-  await readPlannedFiles(database, catalog, writer, planned, summary, options.onProgress);
+  await readPlannedFiles(database, catalog, writer, planned, summary, options.onProgress, archive);
   // A query's stat pass that found nothing to do writes nothing.
   if (
     planned.length > 0 ||
-    vanished.length > 0 ||
+    changes.length > 0 ||
     !database.prepare("SELECT 1 FROM meta WHERE key = 'last_indexed_at'").get()
   ) {
     database.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('last_indexed_at', ?)").run(String(now()));

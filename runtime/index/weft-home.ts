@@ -1,6 +1,6 @@
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
 /** `WEFT_HOME` (default `~/.weft`): the only place the why layer writes. */
 export function resolveWeftHome(env: NodeJS.ProcessEnv = process.env, home: string = homedir()): string {
@@ -22,4 +22,20 @@ export function indexDatabasePath(weftHome: string): string {
 
 export function canvasesDirectory(weftHome: string): string {
   return join(weftHome, 'canvases');
+}
+
+/** The real path of `path`, through its nearest existing ancestor (so a folder not created yet still resolves). */
+export function realPathOfNearest(path: string): string {
+  let current = path;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return join(realpathSync(current), ...rest.reverse());
+    } catch {
+      const parent = dirname(current);
+      if (parent === current) return path;
+      rest.push(basename(current));
+      current = parent;
+    }
+  }
 }

@@ -113,6 +113,14 @@ export class AtlasService {
 
   /** The session and every subagent run under it, read through the fence from the files the index knows. */
   async readSession(sessionId: string, runner?: string): Promise<Session[]> {
+    return (await this.readSessionView(sessionId, runner)).sessions;
+  }
+
+  /**
+   * As `readSession`, and whether the session's own file is gone: then (as for any file gone that the
+   * archive kept) the sessions come from Weft's compressed copy, marked "source deleted".
+   */
+  async readSessionView(sessionId: string, runner?: string): Promise<{ sessions: Session[]; sourceDeleted: boolean }> {
     let rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
     if (rows.length === 0) {
       await this.refresh();
@@ -124,30 +132,11 @@ export class AtlasService {
     const sessions: Session[] = [];
     const seen = new Set<string>();
     const ownPath = rows[0]!.path;
+    let sourceDeleted = false;
     for (const path of [...new Set(rows.map((row) => row.path))]) {
-      let read;
-      try {
-        read = await readSessionFile(path, { fence: this.fence });
-      } catch (error) {
-        const code = (error as { code?: string }).code ?? '';
-        // Gone since it was indexed (or no longer a plain file) is not a fence breach; a subagent run's
-        // file gone leaves the session readable without that run.
-        if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') {
-          if (path !== ownPath) continue;
-          throw new WeftError(
-            'session-not-found',
-            `The session file of ${sessionId} is no longer there (${code}).`,
-            404,
-          );
-        }
-        if (code.startsWith('FENCE_'))
-          throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
-        throw new WeftError(
-          'session-unreadable',
-          `The session file could not be read: ${(error as Error).message}`,
-          500,
-        );
-      }
+      const read = await this.readKnownFile(path, path === ownPath, sessionId);
+      if (read === null) continue;
+      if (read.fromArchive && path === ownPath) sourceDeleted = true;
       for (const session of read.sessions) {
         if (!wanted.has(session.sessionId) || seen.has(session.sessionId)) continue;
         seen.add(session.sessionId);
@@ -156,7 +145,34 @@ export class AtlasService {
     }
     // The top-level session first, subagent runs after it.
     sessions.sort((left, right) => Number(left.isSubagent) - Number(right.isSubagent));
-    return sessions;
+    return { sessions, sourceDeleted };
+  }
+
+  /**
+   * One file the index knows, through the fence; gone (or no longer a plain file), its archived copy. A
+   * subagent run's file gone with no copy leaves the session readable without that run (null).
+   */
+  private async readKnownFile(
+    path: string,
+    own: boolean,
+    sessionId: string,
+  ): Promise<{ sessions: Session[]; fromArchive: boolean } | null> {
+    try {
+      return { sessions: (await readSessionFile(path, { fence: this.fence })).sessions, fromArchive: false };
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      // Gone since it was indexed is not a fence breach.
+      if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') {
+        const archive = this.whyIndex().archive;
+        const entry = archive.entry(path);
+        if (entry) return { sessions: (await archive.readSession(entry)).sessions, fromArchive: true };
+        if (!own) return null;
+        throw new WeftError('session-not-found', `The session file of ${sessionId} is no longer there (${code}).`, 404);
+      }
+      if (code.startsWith('FENCE_'))
+        throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
+      throw new WeftError('session-unreadable', `The session file could not be read: ${(error as Error).message}`, 500);
+    }
   }
 
   async why(target: string, includeRead: boolean): Promise<AtlasWhyResponse> {

@@ -4,7 +4,11 @@ import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { sessionRootsFromEnv } from '../../runtime/atlas/session-roots.ts';
 import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
-import type { StoredProvider, StoredSettings } from '../../runtime/fs/settings-store.ts';
+import {
+  defaultSessionArchiveSettings,
+  type StoredProvider,
+  type StoredSettings,
+} from '../../runtime/fs/settings-store.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
@@ -24,6 +28,7 @@ async function currentSettings(context: ServerContext): Promise<SettingsResponse
     judgeModelId: settings.judgeModelId,
     backupFolder: settings.backupFolder,
     defaultModelId: settings.defaultModelId,
+    sessionArchive: settings.sessionArchive ?? defaultSessionArchiveSettings(),
   };
 }
 
@@ -52,7 +57,7 @@ function checkBackupFolder(folder: string | null | undefined, home: string): voi
     throw new WeftError('invalid-body', "The backup folder cannot be inside Weft's own canvas records folder.", 400);
 }
 
-/** `GET/PUT /api/settings`: providers, keys (write-only), judge, backup folder, default model. */
+/** `GET/PUT /api/settings`: providers, keys (write-only), judge, backup folder, default model, session archive. */
 export function settingsRoute(context: ServerContext): Router {
   const router = express.Router();
   router.get('/settings', async (_request, response) => {
@@ -90,6 +95,9 @@ export function settingsRoute(context: ServerContext): Router {
         judgeModelId: update.judgeModelId !== undefined ? update.judgeModelId : current.judgeModelId,
         backupFolder: update.backupFolder !== undefined ? update.backupFolder : current.backupFolder,
         defaultModelId: update.defaultModelId !== undefined ? update.defaultModelId : current.defaultModelId,
+        ...(update.sessionArchive || current.sessionArchive
+          ? { sessionArchive: update.sessionArchive ?? current.sessionArchive }
+          : {}),
       };
     });
     try {
