@@ -5,7 +5,7 @@ import type { IndexDatabase } from './open-index-database.ts';
 import type { SessionArchive } from './session-archive.ts';
 import { sessionFileReadFromAtlas, type SessionCatalog } from './session-catalog.ts';
 import type { Planned } from './source-listing.ts';
-import type { IndexProgress, UpdateSummary } from './update-index.ts';
+import type { IndexProgress, UpdateSummary } from './update-summary.ts';
 
 /** Flush pending reads to SQLite in one transaction once this much was read (bounds memory). */
 const BATCH_BYTES = 8 * 1024 * 1024;

@@ -4,13 +4,9 @@ import { readPlannedFiles, type ArchiveContext } from './planned-reads.ts';
 import { ARCHIVE_RUNNERS } from './session-archive.ts';
 import type { SessionCatalog } from './session-catalog.ts';
 import { listSources } from './source-listing.ts';
+import type { IndexProgress, UpdateSummary } from './update-summary.ts';
 
-export interface IndexProgress {
-  filesDone: number;
-  filesTotal: number;
-  bytesDone: number;
-  bytesTotal: number;
-}
+export type { IndexProgress, UpdateSummary } from './update-summary.ts';
 
 export interface UpdateOptions {
   /** Directory of durable canvas records (`$WEFT_HOME/canvases`). */
@@ -22,26 +18,6 @@ export interface UpdateOptions {
   now?: () => number;
   /** Keep compressed copies of session files, and keep rows of those whose file is gone (preservation on). */
   archive?: ArchiveContext;
-}
-
-export interface UpdateSummary {
-  /** Files seen by the stat pass (sessions, memory files, canvas records). */
-  files: number;
-  /** Files read now, in full. */
-  fullReads: number;
-  /** Files that grew and were read from where reading had stopped. */
-  appendReads: number;
-  /** Files whose rows went because the file vanished (and no copy of it was kept). */
-  removed: number;
-  /** Session files found gone whose rows stay, read from the archive ("source deleted"). */
-  sourceDeleted: number;
-  /** Session files copied (or appended to) in the archive. */
-  archived: number;
-  /** Files that could not be read (their previous rows, if any, are kept). */
-  failed: { path: string; reason: string }[];
-  bytesRead: number;
-  turnsWritten: number;
-  durationMs: number;
 }
 
 /**
