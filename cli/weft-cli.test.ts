@@ -239,6 +239,33 @@ describe('weft CLI: a session that grows', () => {
   });
 });
 
+describe('weft CLI and the session archive', () => {
+  it('status shows the preservation setting; a deleted session answers marked; purge --archive drops the copies', async () => {
+    const space = copyFixtures('weft-cli-archive-');
+    try {
+      await runWeft(['index'], { env: space.env });
+      const status = await runWeft(['status'], { env: space.env });
+      expect(status.stdout).toMatch(/archive {3}on for claude-code, codex, pi: \d+ session files kept/);
+      rmSync(join(space.roots[0]!, CLAUDE_BASIC));
+      const why = await runWeft(['why', CLAUDE_HELLO], { env: space.env });
+      expect(why.stdout).toContain('(source deleted)');
+      const recall = await runWeft(['recall', 'fb8acab2', '1'], { env: space.env });
+      expect(recall.stdout).toContain('source deleted');
+      expect(recall.stdout).toContain('Create src/hello.ts');
+      expect((await runWeft(['status'], { env: space.env })).stdout).toContain('1 sessions with source deleted');
+
+      const purge = await runWeft(['purge', '--archive'], { env: space.env });
+      expect(purge.code).toBe(0);
+      expect(existsSync(join(space.weftHome, 'archive'))).toBe(false);
+      expect(existsSync(join(space.weftHome, 'index.db'))).toBe(false);
+      const after = await runWeft(['why', CLAUDE_HELLO], { env: space.env });
+      expect(after.stdout).not.toContain('fb8acab2');
+    } finally {
+      rmSync(space.directory, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('weft CLI on hostile session text', () => {
   it("never sends a session's terminal control sequences to the terminal, while --json keeps the text exact", async () => {
     const space = copyFixtures('weft-escape-');

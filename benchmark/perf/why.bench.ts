@@ -85,6 +85,9 @@ try {
   print('index_peak_rss_MB', indexed.maxRssKB! / 1024, 'MB');
   print('index_turns', indexed.turns!, 'turns', 0);
   print('index_db_MB', indexed.databaseBytes! / 1e6, 'MB');
+  // Preservation is on by default: index_MBps above includes keeping a gzip copy of every file.
+  print('archive_MB_per_GB', indexed.archiveBytes! / 1e6 / (corpus.bytes / 1e9), 'MB');
+  print('archive_sessions', indexed.archiveSessions!, 'files', 0);
   if (indexed.turns! < corpus.turns * 0.99) console.error(`warning: indexed ${indexed.turns} of ${corpus.turns} turns`);
 
   // Append about 1 MB of new turns to one session and refresh (the stat pass over every file included).
