@@ -5,7 +5,7 @@
  * Run with `npm run bench:why`.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -77,6 +77,14 @@ try {
     WEFT_SESSION_ROOTS: corpus.roots.join(delimiter),
     HOME: join(workspace, 'home'),
   };
+  // WEFT_BENCH_ARCHIVE=0 measures the index with preservation off, to see what keeping the copies costs.
+  if (process.env.WEFT_BENCH_ARCHIVE === '0') {
+    mkdirSync(env.WEFT_HOME, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(env.WEFT_HOME, 'settings.json'),
+      JSON.stringify({ sessionArchive: { enabled: false, runners: { 'claude-code': true, codex: true, pi: true } } }),
+    );
+  }
   const indexed = runChild('index-child.ts', [], env);
   const indexMBps = indexed.bytesRead! / 1e6 / (indexed.durationMs! / 1000);
   print('index_MBps', indexMBps, 'MB/s');

@@ -3,7 +3,8 @@ import { createReadStream, createWriteStream, existsSync, readdirSync, readFileS
 import { mkdir, mkdtemp, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { constants, createGunzip, createGzip } from 'node:zlib';
+import { promisify } from 'node:util';
+import { createGunzip, createGzip, gzip } from 'node:zlib';
 import { Fence, readSessionFile, type ReadSessionResult } from '../atlas/index.ts';
 import { IndexError } from './index-error.ts';
 import { ensurePrivateDirectory, realPathOfNearest } from './weft-home.ts';
@@ -24,6 +25,9 @@ export const ARCHIVE_RUNNERS = ['claude-code', 'codex', 'pi'] as const;
 
 /** Fast over small: a copy is made of every byte indexed, and index time is what a person waits for. */
 const GZIP_LEVEL = 1;
+/** Up to this much is read and compressed in one piece; more is streamed. */
+const WHOLE_READ_BYTES = 16 * 1024 * 1024;
+const gzipAsync = promisify(gzip);
 
 /**
  * Compressed copies of the session files the index read, under `$WEFT_HOME/archive/<runner>/` (0700
@@ -107,17 +111,35 @@ export class SessionArchive {
     let compressedBytes: number;
     try {
       const start = appending ? from : 0;
-      const source =
-        bytes > start ? handle.createReadStream({ start, end: bytes - 1, autoClose: false }) : emptyStream();
-      const gzip = createGzip({ level: GZIP_LEVEL, strategy: constants.Z_DEFAULT_STRATEGY });
+      const length = bytes - start;
+      // Most session files are small: one read and one gzip call on the thread pool beat a stream's many
+      // chunks. A large one streams, so memory stays bounded.
+      const compress = async (target: string, flags: 'a' | 'w'): Promise<void> => {
+        if (length <= WHOLE_READ_BYTES) {
+          const buffer = Buffer.allocUnsafe(length);
+          let filled = 0;
+          while (filled < length) {
+            const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
+            if (bytesRead === 0) break;
+            filled += bytesRead;
+          }
+          await writeFile(target, await gzipAsync(buffer.subarray(0, filled), { level: GZIP_LEVEL }), {
+            flag: flags,
+            mode: 0o600,
+          });
+          return;
+        }
+        const source = handle.createReadStream({ start, end: bytes - 1, autoClose: false, highWaterMark: 1 << 20 });
+        await pipeline(source, createGzip({ level: GZIP_LEVEL }), createWriteStream(target, { flags, mode: 0o600 }));
+      };
       if (appending) {
         // A torn earlier append would corrupt the stream: cut back to what the entry vouches for.
         await truncate(data, previous.compressedBytes);
-        await pipeline(source, gzip, createWriteStream(data, { flags: 'a', mode: 0o600 }));
+        await compress(data, 'a');
         compressedBytes = statSync(data).size;
       } else {
         const temporary = `${data}.${process.pid}.tmp`;
-        await pipeline(source, gzip, createWriteStream(temporary, { flags: 'w', mode: 0o600 }));
+        await compress(temporary, 'w');
         compressedBytes = statSync(temporary).size;
         await rename(temporary, data);
       }
@@ -212,5 +234,3 @@ export class SessionArchive {
 function nameOf(path: string): string {
   return createHash('sha256').update(path).digest('hex').slice(0, 40);
 }
-
-async function* emptyStream(): AsyncGenerator<Buffer> {}
