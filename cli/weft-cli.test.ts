@@ -23,8 +23,8 @@ import {
 } from '../runtime/index/fixture-roots.ts';
 import { runWeft } from './run-weft.ts';
 
-const HIT_KEYS = ['at', 'cwd', 'op', 'path', 'question', 'runner', 'sessionId', 'turn', 'turnKey'];
-const FIND_KEYS = ['at', 'cwd', 'field', 'runner', 'sessionId', 'snippet', 'turn', 'turnKey'];
+const HIT_KEYS = ['at', 'cwd', 'op', 'path', 'question', 'runner', 'sessionId', 'sourceDeleted', 'turn', 'turnKey'];
+const FIND_KEYS = ['at', 'cwd', 'field', 'runner', 'sessionId', 'snippet', 'sourceDeleted', 'turn', 'turnKey'];
 
 function hashTree(directory: string): Map<string, string> {
   const hashes = new Map<string, string>();
