@@ -1,4 +1,13 @@
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -152,5 +161,15 @@ describe('the session archive (preservation on by default)', () => {
     // Copies of the files still there are made again at the next update; the deleted one is gone for good.
     expect(index.status().archive.sessions).toBe(kept);
     expect(() => index.recall({ sessionId: BASIC_SESSION, turn: 1 })).toThrow(/no turn/);
+  });
+
+  it('refuses a WEFT_HOME that reaches into a session root through a symlink, so no copy is written under a root', () => {
+    const { space } = setup();
+    const inside = join(space.roots[0]!, 'claude', 'weft-home-inside');
+    mkdirSync(inside);
+    const link = join(space.directory, 'linked-home');
+    symlinkSync(inside, link);
+    expect(() => WhyIndex.open({ env: { ...space.env, WEFT_HOME: link } })).toThrow(/inside the session root/);
+    expect(readdirSync(inside)).toEqual([]);
   });
 });
