@@ -89,11 +89,19 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'purge',
-    usage: 'weft purge [--json]',
-    summary: 'delete the index database (under WEFT_HOME only; canvases stay)',
+    usage: 'weft purge [--archive [--runner claude-code|codex|pi]] [--json]',
+    summary: 'delete the index database (under WEFT_HOME only; canvases stay); --archive also the kept session copies',
     positionals: [0, 0],
-    flags: { json },
-    examples: ['weft purge'],
+    flags: {
+      archive: { type: 'boolean', description: 'also drop the archive of session files ($WEFT_HOME/archive)' },
+      runner: {
+        type: 'string',
+        description: 'with --archive: only this runner’s copies (the index stays)',
+        choices: ['claude-code', 'codex', 'pi'],
+      },
+      json,
+    },
+    examples: ['weft purge', 'weft purge --archive', 'weft purge --archive --runner codex'],
   },
   {
     name: 'mcp',

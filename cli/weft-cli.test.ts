@@ -23,8 +23,8 @@ import {
 } from '../runtime/index/fixture-roots.ts';
 import { runWeft } from './run-weft.ts';
 
-const HIT_KEYS = ['at', 'cwd', 'op', 'path', 'question', 'runner', 'sessionId', 'turn', 'turnKey'];
-const FIND_KEYS = ['at', 'cwd', 'field', 'runner', 'sessionId', 'snippet', 'turn', 'turnKey'];
+const HIT_KEYS = ['at', 'cwd', 'op', 'path', 'question', 'runner', 'sessionId', 'sourceDeleted', 'turn', 'turnKey'];
+const FIND_KEYS = ['at', 'cwd', 'field', 'runner', 'sessionId', 'snippet', 'sourceDeleted', 'turn', 'turnKey'];
 
 function hashTree(directory: string): Map<string, string> {
   const hashes = new Map<string, string>();
@@ -233,6 +233,33 @@ describe('weft CLI: a session that grows', () => {
       expect(run.code).toBe(0);
       expect(existsSync(join(space.weftHome, 'index.db'))).toBe(false);
       expect(existsSync(join(space.weftHome, 'canvases', 'keep.weft.json'))).toBe(true);
+    } finally {
+      rmSync(space.directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('weft CLI and the session archive', () => {
+  it('status shows the preservation setting; a deleted session answers marked; purge --archive drops the copies', async () => {
+    const space = copyFixtures('weft-cli-archive-');
+    try {
+      await runWeft(['index'], { env: space.env });
+      const status = await runWeft(['status'], { env: space.env });
+      expect(status.stdout).toMatch(/archive {3}on for claude-code, codex, pi: \d+ session files kept/);
+      rmSync(join(space.roots[0]!, CLAUDE_BASIC));
+      const why = await runWeft(['why', CLAUDE_HELLO], { env: space.env });
+      expect(why.stdout).toContain('(source deleted)');
+      const recall = await runWeft(['recall', 'fb8acab2', '1'], { env: space.env });
+      expect(recall.stdout).toContain('source deleted');
+      expect(recall.stdout).toContain('Create src/hello.ts');
+      expect((await runWeft(['status'], { env: space.env })).stdout).toContain('1 sessions with source deleted');
+
+      const purge = await runWeft(['purge', '--archive'], { env: space.env });
+      expect(purge.code).toBe(0);
+      expect(existsSync(join(space.weftHome, 'archive'))).toBe(false);
+      expect(existsSync(join(space.weftHome, 'index.db'))).toBe(false);
+      const after = await runWeft(['why', CLAUDE_HELLO], { env: space.env });
+      expect(after.stdout).not.toContain('fb8acab2');
     } finally {
       rmSync(space.directory, { recursive: true, force: true });
     }

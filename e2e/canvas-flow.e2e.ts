@@ -216,8 +216,15 @@ describe('Weft in the browser', () => {
     await row.getByTestId('provider-base-url').fill(`${provider.url}/v1`);
     await row.getByTestId('provider-key').fill('sk-test-secret-123');
     await row.getByTestId('provider-models').fill('scripted-model');
+    // Keeping copies of session files is on by default for every runner; one runner can be switched off.
+    expect(await page().getByTestId('archive-enabled').isChecked()).toBe(true);
+    expect(await page().getByTestId('archive-codex').isChecked()).toBe(true);
+    await page().getByTestId('archive-codex').uncheck();
     await page().getByTestId('save-settings').click();
     await page().getByTestId('settings-saved').waitFor();
+    // The form shows what the server stored (it reloads from the PUT's answer).
+    expect(await page().getByTestId('archive-codex').isChecked()).toBe(false);
+    expect(await page().getByTestId('archive-pi').isChecked()).toBe(true);
     await page().getByTestId('key-saved').first().waitFor();
     expect(await page().locator('input[type="password"]').first().inputValue()).toBe('');
     await canvas.screenshot('settings');

@@ -156,6 +156,13 @@ export const ProviderSettingsSchema = z.object({
 });
 export type ProviderSettings = z.infer<typeof ProviderSettingsSchema>;
 
+/** Keep compressed copies of indexed session files (on by default); a runner switched off has its copies dropped. */
+export const SessionArchiveSettingsSchema = z.object({
+  enabled: z.boolean(),
+  runners: z.object({ 'claude-code': z.boolean(), codex: z.boolean(), pi: z.boolean() }),
+});
+export type SessionArchiveSettings = z.infer<typeof SessionArchiveSettingsSchema>;
+
 export const SettingsResponseSchema = z.object({
   providers: z.array(ProviderSettingsSchema),
   judgeModelId: z.string().nullable(),
@@ -166,6 +173,8 @@ export const SettingsResponseSchema = z.object({
    * origin (a key is bound to the origin it was entered for). Optional so older servers still parse.
    */
   keysCleared: z.array(z.string()).optional(),
+  /** Optional so older servers still parse. */
+  sessionArchive: SessionArchiveSettingsSchema.optional(),
 });
 export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
 
@@ -190,6 +199,7 @@ export const SettingsUpdateSchema = z.object({
   judgeModelId: z.string().min(1).nullable().optional(),
   backupFolder: z.string().min(1).max(4096).nullable().optional(),
   defaultModelId: z.string().min(1).nullable().optional(),
+  sessionArchive: SessionArchiveSettingsSchema.optional(),
 });
 export type SettingsUpdate = z.infer<typeof SettingsUpdateSchema>;
 
@@ -215,6 +225,8 @@ export const AtlasSessionSummarySchema = z.object({
   hasSubagents: z.boolean(),
   sourcePath: z.string(),
   following: z.boolean(),
+  /** The session file is gone (its agent deleted it); Weft shows its archived copy. */
+  sourceDeleted: z.boolean().optional(),
 });
 export type AtlasSessionSummary = z.infer<typeof AtlasSessionSummarySchema>;
 
@@ -236,7 +248,12 @@ export const AtlasSessionsResponseSchema = z.object({
 export type AtlasSessionsResponse = z.infer<typeof AtlasSessionsResponseSchema>;
 
 /** The session and its subagent runs, read through the fence. */
-export const AtlasSessionResponseSchema = z.object({ sessions: z.array(SessionSchema), following: z.boolean() });
+export const AtlasSessionResponseSchema = z.object({
+  sessions: z.array(SessionSchema),
+  following: z.boolean(),
+  /** The session's file is gone: these sessions were read from Weft's archived copy. */
+  sourceDeleted: z.boolean().optional(),
+});
 export type AtlasSessionResponse = z.infer<typeof AtlasSessionResponseSchema>;
 
 export const AtlasWhyHitSchema = z.object({
@@ -251,6 +268,8 @@ export const AtlasWhyHitSchema = z.object({
   question: z.string(),
   /** The top-level session whose mirror shows this turn (differs for a subagent turn). */
   mainSessionId: z.string(),
+  /** The session file is gone; the turn is answered from Weft's archived copy. */
+  sourceDeleted: z.boolean().optional(),
 });
 export type AtlasWhyHit = z.infer<typeof AtlasWhyHitSchema>;
 export const AtlasWhyResponseSchema = z.object({

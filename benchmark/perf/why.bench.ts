@@ -5,7 +5,7 @@
  * Run with `npm run bench:why` (`WEFT_BENCH_QUICK=1`: a 3 MB corpus, seconds).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
@@ -77,6 +77,14 @@ try {
     WEFT_SESSION_ROOTS: corpus.roots.join(delimiter),
     HOME: join(workspace, 'home'),
   };
+  // WEFT_BENCH_ARCHIVE=0 measures the index with preservation off, to see what keeping the copies costs.
+  if (process.env.WEFT_BENCH_ARCHIVE === '0') {
+    mkdirSync(env.WEFT_HOME, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(env.WEFT_HOME, 'settings.json'),
+      JSON.stringify({ sessionArchive: { enabled: false, runners: { 'claude-code': true, codex: true, pi: true } } }),
+    );
+  }
   const indexed = runChild('index-child.ts', [], env);
   const indexMBps = indexed.bytesRead! / 1e6 / (indexed.durationMs! / 1000);
   print('index_MBps', indexMBps, 'MB/s');
@@ -85,6 +93,9 @@ try {
   print('index_peak_rss_MB', indexed.maxRssKB! / 1024, 'MB');
   print('index_turns', indexed.turns!, 'turns', 0);
   print('index_db_MB', indexed.databaseBytes! / 1e6, 'MB');
+  // Preservation is on by default: index_MBps above includes keeping a gzip copy of every file.
+  print('archive_MB_per_GB', indexed.archiveBytes! / 1e6 / (corpus.bytes / 1e9), 'MB');
+  print('archive_sessions', indexed.archiveSessions!, 'files', 0);
   if (indexed.turns! < corpus.turns * 0.99) console.error(`warning: indexed ${indexed.turns} of ${corpus.turns} turns`);
 
   // Append about 1 MB of new turns to one session and refresh (the stat pass over every file included).

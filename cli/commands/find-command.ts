@@ -31,7 +31,8 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
         ? `${hit.runner ?? ''} ${shortId(hit.sessionId)}${hit.turn ? ` #${hit.turn}` : ''}`
         : hit.turnKey;
       io.out(
-        `${hit.field.padEnd(8)}  ${formatTime(hit.at)}  ${where}${hit.cwd ? `  ${hit.cwd}` : ''}\n    ${hit.snippet}\n`,
+        `${hit.field.padEnd(8)}  ${formatTime(hit.at)}  ${where}${hit.cwd ? `  ${hit.cwd}` : ''}` +
+          `${hit.sourceDeleted ? '  (source deleted)' : ''}\n    ${hit.snippet}\n`,
       );
     }
     return 0;

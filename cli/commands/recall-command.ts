@@ -37,7 +37,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       `key  ${turn.turnKey}`,
       ...(turn.cwd ? [`cwd  ${turn.cwd}`] : []),
       ...(turn.status ? [`status ${turn.status.replaceAll('-', ' ')}`] : []),
-      `file ${turn.sourcePath}`,
+      `file ${turn.sourcePath}${turn.sourceDeleted ? '  (source deleted: answered from the archive)' : ''}`,
       '',
       '## Question',
       turn.question,

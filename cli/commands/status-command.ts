@@ -24,6 +24,12 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
         `turns     ${status.turns} (${status.touches} file touches, ${status.materials} materials)`,
         `parsing   ${formatParseTotals(status.parse)}`,
         `indexed   ${formatTime(status.lastIndexedAt)}`,
+        `archive   ${
+          status.archive.enabled
+            ? `on for ${status.archive.runners.join(', ') || 'no runner'}`
+            : 'off (session files deleted by their agents leave the index)'
+        }: ${status.archive.sessions} session files kept, ${megabytes(status.archive.bytes)} MB in ${status.archive.directory}` +
+          `; ${status.archive.sourceDeleted ?? 0} sessions with source deleted`,
       ].join('\n') + '\n',
     );
     return 0;

@@ -30,7 +30,8 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     }
     for (const hit of result.hits) {
       io.out(
-        `${formatTime(hit.at)}  ${hit.runner.padEnd(11)} ${shortId(hit.sessionId)} #${hit.turn}  ${hit.op.padEnd(6)} ${hit.path}\n` +
+        `${formatTime(hit.at)}  ${hit.runner.padEnd(11)} ${shortId(hit.sessionId)} #${hit.turn}  ${hit.op.padEnd(6)} ${hit.path}` +
+          `${hit.sourceDeleted ? '  (source deleted)' : ''}\n` +
           `    ${oneLineText(hit.question, 110) || '(no question text)'}\n` +
           `    weft recall ${quote(hit.turnKey)}\n`,
       );

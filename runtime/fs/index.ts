@@ -13,8 +13,15 @@ export { readDotenvFile, environmentWithDotenv } from './dotenv.ts';
 export { JsonFileStore } from './json-file-store.ts';
 export { SecretsStore } from './secrets-store.ts';
 export type { SecretsCipher } from './secrets-store.ts';
-export { SettingsStore, StoredSettingsSchema, StoredProviderSchema, emptySettings } from './settings-store.ts';
-export type { StoredSettings, StoredProvider } from './settings-store.ts';
+export {
+  SettingsStore,
+  StoredSettingsSchema,
+  StoredProviderSchema,
+  SessionArchiveSettingsSchema,
+  defaultSessionArchiveSettings,
+  emptySettings,
+} from './settings-store.ts';
+export type { StoredSettings, StoredProvider, SessionArchiveSettings } from './settings-store.ts';
 export { CanvasStore, assertCanvasId, describeIssues, canvasRevision } from './canvas-store.ts';
 export type { CanvasStoreOptions, StoredCanvas, CanvasVerification } from './canvas-store.ts';
 export { ChainHeadFiles, chainHeadOf } from './chain-head-files.ts';
@@ -24,3 +31,4 @@ export type { CanvasBackupOptions } from './canvas-backup.ts';
 export { resolveBackupFolder, realPathOf } from './backup-folder-guard.ts';
 export type { ProtectedFolder } from './backup-folder-guard.ts';
 export { WeftError, isWeftError } from './weft-error.ts';
+export { realPathOfNearest } from './real-path-of-nearest.ts';

@@ -12,12 +12,28 @@ export const StoredProviderSchema = z.object({
 });
 export type StoredProvider = z.infer<typeof StoredProviderSchema>;
 
+/**
+ * Keep a compressed copy of every session file Weft indexes (`$WEFT_HOME/archive/`), so a session the agent
+ * deletes stays browsable and answerable. On by default; a runner switched off has its copies dropped.
+ */
+export const SessionArchiveSettingsSchema = z.object({
+  enabled: z.boolean(),
+  runners: z.object({ 'claude-code': z.boolean(), codex: z.boolean(), pi: z.boolean() }),
+});
+export type SessionArchiveSettings = z.infer<typeof SessionArchiveSettingsSchema>;
+
+export function defaultSessionArchiveSettings(): SessionArchiveSettings {
+  return { enabled: true, runners: { 'claude-code': true, codex: true, pi: true } };
+}
+
 export const StoredSettingsSchema = z.object({
   version: z.literal(1),
   providers: z.array(StoredProviderSchema),
   judgeModelId: z.string().nullable(),
   backupFolder: z.string().nullable(),
   defaultModelId: z.string().nullable(),
+  /** Absent in files written before the archive existed: read as the default (on). */
+  sessionArchive: SessionArchiveSettingsSchema.optional(),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 

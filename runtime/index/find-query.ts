@@ -1,3 +1,5 @@
+import { findCjkSubstring } from './cjk-find.ts';
+import { hasCjk } from './cjk-text.ts';
 import { IndexError } from './index-error.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
@@ -12,6 +14,8 @@ export interface FindHit {
   snippet: string;
   cwd: string | null;
   at: number | null;
+  /** The session file is gone; the text comes from Weft's archived copy of it. */
+  sourceDeleted: boolean;
 }
 
 export interface FindOptions {
@@ -29,7 +33,7 @@ export function ftsPhrase(phrase: string): string {
   return `"${phrase.replaceAll('\u0000', ' ').replaceAll('"', '""')}"`;
 }
 
-type Row = Omit<FindHit, 'field'>;
+type Row = Omit<FindHit, 'field' | 'sourceDeleted'> & { sourceDeleted: number };
 
 const SNIPPET_WORDS = 16;
 
@@ -46,13 +50,16 @@ export function findPhrase(database: IndexDatabase, phrase: string, options: Fin
   const parameters = { match, limit, cwd: base || '/', low: `${base}/`, high: `${base}0` };
   const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
   const hits: FindHit[] = [];
+  // Inside a run of CJK characters the word index sees one token: such a phrase is looked for as a substring.
+  const cjk = hasCjk(phrase);
   for (const field of fields) {
-    const rows =
-      field === 'material'
+    const rows = cjk
+      ? findCjkSubstring(database, { phrase, field, cwdFilter, parameters, limit })
+      : field === 'material'
         ? (database
             .prepare(
               `SELECT c.runner, c.session_id AS sessionId, NULL AS turn, c.turn_key AS turnKey, c.cwd, c.at,
-                 snippet(materials_text, 1, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
+                 0 AS sourceDeleted, snippet(materials_text, 1, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
                FROM materials_text m JOIN materials c ON c.id = m.rowid
                WHERE materials_text MATCH @match ${cwdFilter} ORDER BY m.rowid DESC LIMIT @limit`,
             )
@@ -60,12 +67,14 @@ export function findPhrase(database: IndexDatabase, phrase: string, options: Fin
         : (database
             .prepare(
               `SELECT s.runner, s.session_id AS sessionId, c.number AS turn, c.turn_key AS turnKey, c.cwd, c.at,
+                 src.deleted_at IS NOT NULL AS sourceDeleted,
                  snippet(${table(field)}, 0, '[', ']', '…', ${SNIPPET_WORDS}) AS snippet
                FROM ${table(field)} f JOIN turns c ON c.id = f.rowid JOIN sessions s ON s.id = c.session_row
+                 JOIN sources src ON src.id = s.source_id
                WHERE ${table(field)} MATCH @match ${cwdFilter} ORDER BY f.rowid DESC LIMIT @limit`,
             )
             .all(parameters) as Row[]);
-    for (const row of rows) hits.push({ ...row, field });
+    for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
   }
   // Newest first, like `why`: each table already stops at `limit` walking its newest rows.
   hits.sort((left, right) => (right.at ?? -Infinity) - (left.at ?? -Infinity) || 0);

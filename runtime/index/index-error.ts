@@ -1,6 +1,12 @@
 /** Errors of the why index carry a stable code so the CLI and MCP can map them to one-line messages. */
 export type IndexErrorCode =
-  'index-open-failed' | 'index-corrupt' | 'turn-not-found' | 'bad-query' | 'bad-target' | 'weft-home-unsafe';
+  | 'index-open-failed'
+  | 'index-corrupt'
+  | 'turn-not-found'
+  | 'bad-query'
+  | 'bad-target'
+  | 'weft-home-unsafe'
+  | 'archive-missing';
 
 export class IndexError extends Error {
   readonly code: IndexErrorCode;

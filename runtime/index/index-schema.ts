@@ -30,6 +30,12 @@ END;
 CREATE TRIGGER materials_after_delete AFTER DELETE ON materials BEGIN
   INSERT INTO materials_text(materials_text, rowid, title, text) VALUES ('delete', old.id, old.title, old.text);
 END;
+CREATE TRIGGER cjk_texts_after_insert AFTER INSERT ON cjk_texts BEGIN
+  INSERT INTO cjk_trigrams(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER cjk_texts_after_delete AFTER DELETE ON cjk_texts BEGIN
+  INSERT INTO cjk_trigrams(cjk_trigrams, rowid, text) VALUES ('delete', old.id, old.text);
+END;
 `;
 
 /** Triggers a fresh build drops while it writes and creates again (after an FTS rebuild) before the swap. */
@@ -39,10 +45,12 @@ export const INDEX_TRIGGER_NAMES = [
   'turns_after_update',
   'materials_after_insert',
   'materials_after_delete',
+  'cjk_texts_after_insert',
+  'cjk_texts_after_delete',
 ];
 
 /** The FTS5 tables over external content, rebuilt from it after a fresh build. */
-export const INDEX_FTS_TABLES = ['questions', 'answers', 'materials_text'];
+export const INDEX_FTS_TABLES = ['questions', 'answers', 'materials_text', 'cjk_trigrams'];
 
 export const INDEX_SCHEMA = `
 CREATE TABLE meta (
@@ -64,7 +72,9 @@ CREATE TABLE sources (
   append_reads INTEGER NOT NULL DEFAULT 0,
   last_read_from INTEGER NOT NULL DEFAULT 0,
   report TEXT,                   -- parse report of the last read (JSON)
-  indexed_at INTEGER NOT NULL
+  indexed_at INTEGER NOT NULL,
+  archived_bytes INTEGER NOT NULL DEFAULT 0,  -- bytes of this file kept in $WEFT_HOME/archive
+  deleted_at INTEGER             -- the file vanished at this time; its rows stay, read from the archive
 );
 
 -- The session accumulator's saved state (JSON), for resuming a file that grew. Kept apart from
@@ -150,4 +160,17 @@ CREATE INDEX materials_by_source ON materials(source_id);
 CREATE VIRTUAL TABLE questions USING fts5(user_text, content='turns', content_rowid='id', tokenize='unicode61');
 CREATE VIRTUAL TABLE answers USING fts5(assistant_text, content='turns', content_rowid='id', tokenize='unicode61');
 CREATE VIRTUAL TABLE materials_text USING fts5(title, text, content='materials', content_rowid='id', tokenize='unicode61');
+
+-- Texts holding CJK characters, again, for substring search: unicode61 makes a whole CJK run one token, so
+-- 优化仓库 inside 请你优化仓库 is no word of its own. Only such texts are copied, so Latin text costs nothing here.
+CREATE TABLE cjk_texts (
+  id INTEGER PRIMARY KEY,
+  turn_id INTEGER REFERENCES turns(id) ON DELETE CASCADE,
+  material_id INTEGER REFERENCES materials(id) ON DELETE CASCADE,
+  field TEXT NOT NULL,           -- 'question' | 'answer' | 'material'
+  text TEXT NOT NULL
+);
+CREATE INDEX cjk_texts_by_turn ON cjk_texts(turn_id);
+CREATE INDEX cjk_texts_by_material ON cjk_texts(material_id);
+CREATE VIRTUAL TABLE cjk_trigrams USING fts5(text, content='cjk_texts', content_rowid='id', tokenize='trigram');
 ${INDEX_TRIGGERS}`;

@@ -20,11 +20,32 @@ export interface IndexStatus {
   parse: ParseTotals;
   /** Each session file's report (only with `perFile`, e.g. `weft status --json`). */
   parseByFile?: FileParseReport[];
+  /** The preservation setting and what the archive holds. */
+  archive: ArchiveStatus;
+}
+
+export interface ArchiveStatus {
+  enabled: boolean;
+  /** Runners whose session files are kept (none while preservation is off). */
+  runners: string[];
+  directory: string;
+  /** Session files kept, their compressed bytes and the bytes of the sources they copy. */
+  sessions: number;
+  bytes: number;
+  sourceBytes: number;
+  /** Indexed sessions whose file is gone, answered from the archive. */
+  sourceDeleted?: number;
 }
 
 export function readIndexStatus(
   database: IndexDatabase,
-  context: { weftHome: string; databasePath: string; roots: readonly string[]; perFile?: boolean },
+  context: {
+    weftHome: string;
+    databasePath: string;
+    roots: readonly string[];
+    perFile?: boolean;
+    archive: ArchiveStatus;
+  },
 ): IndexStatus {
   const reports = readFileParseReports(database);
   const count = (sql: string) => (database.prepare(sql).get() as { n: number | null }).n ?? 0;
@@ -57,6 +78,12 @@ export function readIndexStatus(
     lastIndexedAt: last ? Number(last.value) : null,
     parse: sumParseReports(reports),
     ...(context.perFile ? { parseByFile: reports } : {}),
+    archive: {
+      ...context.archive,
+      sourceDeleted: count(
+        'SELECT count(*) AS n FROM sessions s JOIN sources src ON src.id = s.source_id WHERE src.deleted_at IS NOT NULL',
+      ),
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 // Public API of the why index (C21–C23): the CLI, the MCP server and the app's server call these.
-export { WhyIndex, purgeIndex } from './why-index.ts';
+export { WhyIndex, purgeIndex, purgeArchive } from './why-index.ts';
 export type { WhyIndexOptions } from './why-index.ts';
 export { createAtlasCatalog } from './atlas-catalog.ts';
 export type { AtlasCatalogOptions } from './atlas-catalog.ts';
@@ -20,6 +20,10 @@ export { formatParseTotals } from './format-parse-totals.ts';
 export type { FileParseReport, ParseTotals } from './parse-totals.ts';
 export { indexCanvas, readCanvasRecord, canvasTurnKey } from './index-canvas.ts';
 export type { IndexedCanvas, MaterialRow } from './index-canvas.ts';
+export type { ArchiveStatus } from './index-status.ts';
+export { SessionArchive, ARCHIVE_RUNNERS } from './session-archive.ts';
+export type { ArchiveEntry } from './session-archive.ts';
+export { readArchiveSettings, archiveKeeps } from './archive-settings.ts';
 export type { IndexedSession, IndexedTurn } from './session-rows.ts';
 export { openIndexDatabase } from './open-index-database.ts';
 export type { IndexDatabase } from './open-index-database.ts';

@@ -17,18 +17,20 @@ export interface RecalledTurn {
   answer: string;
   steps: unknown[];
   sourcePath: string;
+  /** The session file is gone; the turn comes from Weft's archived copy of it. */
+  sourceDeleted: boolean;
 }
 
 export type RecallRequest = { turnKey: string } | { sessionId: string; turn: number };
 
 const SELECT = `SELECT s.runner, s.session_id AS sessionId, s.title AS sessionTitle, t.number AS turn,
     t.turn_key AS turnKey, t.cwd, t.at, t.model, t.status, t.user_text AS question, t.assistant_text AS answer,
-    t.steps, src.path AS sourcePath
+    t.steps, src.path AS sourcePath, src.deleted_at IS NOT NULL AS sourceDeleted
   FROM turns t JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id`;
 
 /** One turn by its key, or by session id (a unique prefix is enough) and turn number. */
 export function recallTurn(database: IndexDatabase, request: RecallRequest): RecalledTurn {
-  let row: (Omit<RecalledTurn, 'steps'> & { steps: string }) | undefined;
+  let row: (Omit<RecalledTurn, 'steps' | 'sourceDeleted'> & { steps: string; sourceDeleted: number }) | undefined;
   if ('turnKey' in request) {
     row = database.prepare(`${SELECT} WHERE t.turn_key = ?`).get(request.turnKey) as typeof row;
     if (!row) throw new IndexError('turn-not-found', `no turn ${request.turnKey} in the index`);
@@ -51,5 +53,5 @@ export function recallTurn(database: IndexDatabase, request: RecallRequest): Rec
     row = rows[0];
   }
   const found = row!;
-  return { ...found, steps: JSON.parse(found.steps) as unknown[] };
+  return { ...found, steps: JSON.parse(found.steps) as unknown[], sourceDeleted: found.sourceDeleted === 1 };
 }

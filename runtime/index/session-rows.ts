@@ -1,4 +1,5 @@
 import type { Session, ToolOp, Turn } from '../../protocol/atlas-session.ts';
+import { hasCjk } from './cjk-text.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** How much of one turn's text is worth keeping: beyond this a turn is truncated (tool dumps pasted as prompts). */
@@ -57,6 +58,7 @@ export class SessionRowWriter {
   private readonly insertTouch;
   private readonly insertUrl;
   private readonly insertPaper;
+  private readonly insertCjkText;
 
   constructor(database: IndexDatabase) {
     this.upsertSession = database.prepare(
@@ -80,6 +82,7 @@ export class SessionRowWriter {
     this.insertTouch = database.prepare('INSERT INTO touches (turn_id, path, name, op) VALUES (?, ?, ?, ?)');
     this.insertUrl = database.prepare('INSERT INTO urls (turn_id, url) VALUES (?, ?)');
     this.insertPaper = database.prepare('INSERT INTO papers (turn_id, kind, identifier) VALUES (?, ?, ?)');
+    this.insertCjkText = database.prepare('INSERT INTO cjk_texts (turn_id, field, text) VALUES (?, ?, ?)');
   }
 
   /**
@@ -116,13 +119,15 @@ export class SessionRowWriter {
   }
 
   private writeTurn(sessionRow: number, turn: IndexedTurn): void {
+    const question = clip(turn.userText);
+    const answer = clip(turn.assistantText);
     const turnId = Number(
       this.insertTurn.run(
         turn.key,
         sessionRow,
         turn.number,
-        clip(turn.userText),
-        clip(turn.assistantText),
+        question,
+        answer,
         turn.cwd,
         turn.at,
         turn.model,
@@ -131,6 +136,8 @@ export class SessionRowWriter {
         turn.status ?? null,
       ).lastInsertRowid,
     );
+    if (hasCjk(question)) this.insertCjkText.run(turnId, 'question', question);
+    if (hasCjk(answer)) this.insertCjkText.run(turnId, 'answer', answer);
     const seen = new Set<string>();
     for (const touch of turn.touches) {
       const unique = `${touch.op}\u0000${touch.path}`;

@@ -93,8 +93,13 @@ describe('WhyIndex over the real fixtures', () => {
     for (const file of [path, `${path}-wal`, `${path}-shm`]) expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('reads a grown file from where it stopped and a rewritten one again; a vanished file takes its rows', async () => {
+  it('reads a grown file from where it stopped and a rewritten one again; with preservation off a vanished file takes its rows', async () => {
     const space = workspace();
+    mkdirSync(space.weftHome, { recursive: true, mode: 0o700 });
+    writeFileSync(
+      join(space.weftHome, 'settings.json'),
+      JSON.stringify({ sessionArchive: { enabled: false, runners: { 'claude-code': true, codex: true, pi: true } } }),
+    );
     const path = join(space.roots[0]!, CLAUDE_MULTI_TURN);
     const lines = readFileSync(path, 'utf8').split('\n');
     const head = `${lines.slice(0, 35).join('\n')}\n`;

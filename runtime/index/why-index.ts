@@ -14,8 +14,10 @@ import {
 } from './open-index-database.ts';
 import { recallTurn, type RecalledTurn, type RecallRequest } from './recall-query.ts';
 import type { SessionCatalog } from './session-catalog.ts';
+import { archiveKeeps, readArchiveSettings } from './archive-settings.ts';
+import { ARCHIVE_RUNNERS, SessionArchive } from './session-archive.ts';
 import { updateIndex, type IndexProgress, type UpdateSummary } from './update-index.ts';
-import { canvasesDirectory, indexDatabasePath, resolveWeftHome } from '../fs/weft-home.ts';
+import { canvasesDirectory, indexDatabasePath, realPathOfNearest, resolveWeftHome } from '../fs/index.ts';
 import { hasWhyHistory, queryWhy, type WhyOptions, type WhyResult } from './why-query.ts';
 import { resolveWhyTargets, type WhyTargetOptions } from './why-target.ts';
 
@@ -35,6 +37,8 @@ export class WhyIndex {
   readonly weftHome: string;
   readonly databasePath: string;
   readonly catalog: SessionCatalog;
+  /** Compressed copies of the session files indexed (`$WEFT_HOME/archive`), while preservation is on. */
+  readonly archive: SessionArchive;
   /** True when the database was created by this open (first run or schema change): a full read follows. */
   readonly createdNow: boolean;
   private databaseHandle: IndexDatabase;
@@ -48,6 +52,7 @@ export class WhyIndex {
     this.databasePath = indexDatabasePath(weftHome);
     this.catalog = catalog;
     this.now = now;
+    this.archive = new SessionArchive(weftHome, catalog.roots, now);
     const opened = openIndexDatabase(this.databasePath);
     this.databaseHandle = opened.database;
     this.openedFile = fileIdentity(this.databasePath);
@@ -72,7 +77,11 @@ export class WhyIndex {
     const weftHome = resolveWeftHome(env, home);
     const catalog = options.catalog ?? createAtlasCatalog({ env, home });
     // Session roots are never written (C18): an index inside one would be.
-    const inside = catalog.roots.find((root) => isWithin(weftHome, resolve(root)));
+    // Real paths too: a WEFT_HOME reached through a symlink into a root would be written all the same.
+    const inside = catalog.roots.find(
+      (root) =>
+        isWithin(weftHome, resolve(root)) || isWithin(realPathOfNearest(weftHome), realPathOfNearest(resolve(root))),
+    );
     if (inside) throw new IndexError('weft-home-unsafe', `WEFT_HOME ${weftHome} is inside the session root ${inside}`);
     return new WhyIndex(weftHome, catalog, options.now ?? Date.now);
   }
@@ -130,9 +139,12 @@ export class WhyIndex {
     discoverMemory: boolean,
     onProgress?: (progress: IndexProgress) => void,
   ): Promise<UpdateSummary> {
+    // Read at every update: a change made in the app's Settings reaches the CLI's next query.
+    const settings = readArchiveSettings(this.weftHome);
     return updateIndex(database, this.catalog, {
       canvasesDirectory: canvasesDirectory(this.weftHome),
       discoverMemory,
+      archive: { store: this.archive, keeps: (runner) => archiveKeeps(settings, runner) },
       ...(onProgress ? { onProgress } : {}),
       now: this.now,
     });
@@ -166,11 +178,18 @@ export class WhyIndex {
 
   /** `perFile`: include each session file's parse report (`weft status --json`). */
   status(options: { perFile?: boolean } = {}): IndexStatus {
+    const settings = readArchiveSettings(this.weftHome);
     return readIndexStatus(this.databaseHandle, {
       weftHome: this.weftHome,
       databasePath: this.databasePath,
       roots: this.catalog.roots,
       perFile: options.perFile ?? false,
+      archive: {
+        enabled: settings.enabled,
+        runners: settings.enabled ? ARCHIVE_RUNNERS.filter((runner) => settings.runners[runner]) : [],
+        directory: this.archive.directory,
+        ...this.archive.usage(),
+      },
     });
   }
 
@@ -199,12 +218,27 @@ export function purgeIndex(options: { env?: NodeJS.ProcessEnv; home?: string } =
   return { removed: path };
 }
 
+/**
+ * Drops the archive of session files under WEFT_HOME (all of it, or one runner's). The rows of sessions whose
+ * file is gone leave the index at its next update (or with the index, when `weft purge` drops that too).
+ */
+export function purgeArchive(options: { env?: NodeJS.ProcessEnv; home?: string; runner?: string } = {}): {
+  removed: string;
+} {
+  const weftHome = resolveWeftHome(options.env ?? process.env, options.home ?? homedir());
+  const archive = new SessionArchive(weftHome, [], Date.now);
+  archive.drop(options.runner);
+  return { removed: options.runner ? join(archive.directory, options.runner) : archive.directory };
+}
+
 function mergeSummaries(first: UpdateSummary, second: UpdateSummary): UpdateSummary {
   return {
     files: second.files,
     fullReads: first.fullReads + second.fullReads,
     appendReads: first.appendReads + second.appendReads,
     removed: first.removed + second.removed,
+    sourceDeleted: first.sourceDeleted + second.sourceDeleted,
+    archived: first.archived + second.archived,
     // Both passes list session files: a file that failed in both is one failure.
     failed: [
       ...first.failed,

@@ -13,6 +13,8 @@ export interface WhyHit {
   at: number | null;
   cwd: string | null;
   question: string;
+  /** The session file is gone (deleted by its agent); the turn is answered from Weft's archived copy. */
+  sourceDeleted: boolean;
 }
 
 export interface WhyResult {
@@ -47,11 +49,14 @@ interface Row {
   path: string;
   op: string;
   mirrors: string | null;
+  sourceDeleted: number;
 }
 
 const SELECT = `SELECT t.id AS turnId, t.turn_key AS turnKey, t.number, t.at, t.cwd, t.mirrors,
-    substr(t.user_text, 1, ${QUESTION_CHARACTERS}) AS question, s.runner, s.session_id AS sessionId`;
-const JOIN = 'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row';
+    substr(t.user_text, 1, ${QUESTION_CHARACTERS}) AS question, s.runner, s.session_id AS sessionId,
+    src.deleted_at IS NOT NULL AS sourceDeleted`;
+const JOIN =
+  'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
 
 /**
  * The turns that touched any of `targets` (one, or a relative path resolved against several folders), newest
@@ -139,5 +144,6 @@ function toHit(row: Row): WhyHit {
     at: row.at,
     cwd: row.cwd,
     question: row.question,
+    sourceDeleted: row.sourceDeleted === 1,
   };
 }

@@ -25,6 +25,7 @@ interface Row {
   parentSessionId: string | null;
   sourcePath: string;
   size: number;
+  sourceDeleted: number;
 }
 
 const DEFAULT_LIMIT = 500;
@@ -41,7 +42,8 @@ export function listIndexedSessions(
     .prepare(
       `SELECT s.id AS rowId, s.runner, s.session_id AS sessionId, s.title, s.cwd, s.git_branch AS gitBranch,
          s.started_at AS startedAt, s.ended_at AS endedAt, s.is_subagent AS isSubagent,
-         s.parent_session_id AS parentSessionId, src.path AS sourcePath, src.size
+         s.parent_session_id AS parentSessionId, src.path AS sourcePath, src.size,
+         src.deleted_at IS NOT NULL AS sourceDeleted
        FROM sessions s JOIN sources src ON src.id = s.source_id WHERE src.kind = 'session'`,
     )
     .all() as Row[];
@@ -111,6 +113,7 @@ export function listIndexedSessions(
     hasSubagents: parents.has(row.sessionId),
     sourcePath: row.sourcePath,
     following: isFollowing(row.runner, row.sessionId),
+    ...(row.sourceDeleted === 1 ? { sourceDeleted: true } : {}),
   }));
   return {
     runners: [...runnerCounts]

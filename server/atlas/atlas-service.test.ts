@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
@@ -18,6 +18,20 @@ const savedRoots = process.env.WEFT_SESSION_ROOTS;
 beforeAll(async () => {
   fixtures = copyAtlasFixtures();
   process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
+  // Preservation off: these cases are about files gone with no archived copy (with one, see atlas-archive-route.test.ts).
+  mkdirSync(fixtures.weftHome, { recursive: true, mode: 0o700 });
+  writeFileSync(
+    join(fixtures.weftHome, 'settings.json'),
+    JSON.stringify({
+      version: 1,
+      providers: [],
+      judgeModelId: null,
+      backupFolder: null,
+      defaultModelId: null,
+      sessionArchive: { enabled: false, runners: { 'claude-code': true, codex: true, pi: true } },
+    }),
+    { mode: 0o600 },
+  );
   server = await startTestServer({ home: fixtures.weftHome });
 });
 afterAll(async () => {

@@ -117,6 +117,14 @@ export class AtlasService {
    * so a moved session is found without waiting for the next listing.
    */
   async readSession(sessionId: string, runner?: string): Promise<Session[]> {
+    return (await this.readSessionView(sessionId, runner)).sessions;
+  }
+
+  /**
+   * As `readSession`, and whether the session's own file is gone: then (as for any file gone that the
+   * archive kept) the sessions come from Weft's compressed copy, marked "source deleted".
+   */
+  async readSessionView(sessionId: string, runner?: string): Promise<{ sessions: Session[]; sourceDeleted: boolean }> {
     let rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
     let rescanned = false;
     if (rows.length === 0) {
@@ -137,32 +145,21 @@ export class AtlasService {
     }
   }
 
-  /** The sessions of `rows`' files, or 'gone' when the session's own file is no longer there. */
-  private async readRows(sessionId: string, rows: ReturnType<typeof sessionRowsFor>): Promise<Session[] | 'gone'> {
+  /** The sessions of `rows`' files, or 'gone' when the session's own file is no longer there and no copy was kept. */
+  private async readRows(
+    sessionId: string,
+    rows: ReturnType<typeof sessionRowsFor>,
+  ): Promise<{ sessions: Session[]; sourceDeleted: boolean } | 'gone'> {
     const wanted = new Set(rows.map((row) => row.sessionId));
     const sessions: Session[] = [];
     const seen = new Set<string>();
     const ownPath = rows[0]!.path;
+    let sourceDeleted = false;
     for (const path of [...new Set(rows.map((row) => row.path))]) {
-      let read;
-      try {
-        read = await readSessionFile(path, { fence: this.fence });
-      } catch (error) {
-        const code = (error as { code?: string }).code ?? '';
-        // Gone since it was indexed (or no longer a plain file) is not a fence breach; a subagent run's
-        // file gone leaves the session readable without that run.
-        if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') {
-          if (path !== ownPath) continue;
-          return 'gone';
-        }
-        if (code.startsWith('FENCE_'))
-          throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
-        throw new WeftError(
-          'session-unreadable',
-          `The session file of ${sessionId} could not be read: ${(error as Error).message}`,
-          500,
-        );
-      }
+      const read = await this.readKnownFile(path, path === ownPath, sessionId);
+      if (read === 'gone') return 'gone';
+      if (read === null) continue;
+      if (read.fromArchive && path === ownPath) sourceDeleted = true;
       for (const session of read.sessions) {
         if (!wanted.has(session.sessionId) || seen.has(session.sessionId)) continue;
         seen.add(session.sessionId);
@@ -171,7 +168,38 @@ export class AtlasService {
     }
     // The top-level session first, subagent runs after it.
     sessions.sort((left, right) => Number(left.isSubagent) - Number(right.isSubagent));
-    return sessions;
+    return { sessions, sourceDeleted };
+  }
+
+  /**
+   * One file the index knows, through the fence; gone (or no longer a plain file), its archived copy. A
+   * subagent run's file gone with no copy leaves the session readable without that run (null); the session's own
+   * file gone with no copy is 'gone' (the caller re-scans once: it may have moved).
+   */
+  private async readKnownFile(
+    path: string,
+    own: boolean,
+    sessionId: string,
+  ): Promise<{ sessions: Session[]; fromArchive: boolean } | null | 'gone'> {
+    try {
+      return { sessions: (await readSessionFile(path, { fence: this.fence })).sessions, fromArchive: false };
+    } catch (error) {
+      const code = (error as { code?: string }).code ?? '';
+      // Gone since it was indexed is not a fence breach.
+      if (code === 'FENCE_NOT_FOUND' || code === 'FENCE_NOT_FILE') {
+        const archive = this.whyIndex().archive;
+        const entry = archive.entry(path);
+        if (entry) return { sessions: (await archive.readSession(entry)).sessions, fromArchive: true };
+        return own ? 'gone' : null;
+      }
+      if (code.startsWith('FENCE_'))
+        throw new WeftError('outside-roots', `The session file is outside the session roots (${code}).`, 403);
+      throw new WeftError(
+        'session-unreadable',
+        `The session file of ${sessionId} could not be read: ${(error as Error).message}`,
+        500,
+      );
+    }
   }
 
   /**

@@ -59,12 +59,12 @@ export function atlasRoute(context: ServerContext): Router {
   router.get('/atlas/sessions/:sessionId', async (request, response) => {
     const sessionId = String(request.params.sessionId);
     const runner = runnerParameter(request.query.runner);
-    const sessions = await atlas().readSession(sessionId, runner);
+    const { sessions, sourceDeleted } = await atlas().readSessionView(sessionId, runner);
     const main = sessions[0]!;
     const following = (await atlas().follows()).some(
       (follow) => follow.runner === main.runner && follow.sessionId === main.sessionId,
     );
-    const body: AtlasSessionResponse = { sessions, following };
+    const body: AtlasSessionResponse = { sessions, following, ...(sourceDeleted ? { sourceDeleted } : {}) };
     response.json(body);
   });
 

@@ -3,7 +3,11 @@ import express, { type Router } from 'express';
 import { resolveBackupFolder } from '../../runtime/fs/backup-folder-guard.ts';
 import { protectedFolders } from '../protected-folders.ts';
 import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
-import type { StoredProvider, StoredSettings } from '../../runtime/fs/settings-store.ts';
+import {
+  defaultSessionArchiveSettings,
+  type StoredProvider,
+  type StoredSettings,
+} from '../../runtime/fs/settings-store.ts';
 import { WeftError } from '../../runtime/fs/weft-error.ts';
 import { keyOrigin } from '../../protocol/key-origin.ts';
 import { currentKeyOrigin } from '../../runtime/models/provider-config.ts';
@@ -25,6 +29,7 @@ async function currentSettings(context: ServerContext): Promise<SettingsResponse
     judgeModelId: settings.judgeModelId,
     backupFolder: settings.backupFolder,
     defaultModelId: settings.defaultModelId,
+    sessionArchive: settings.sessionArchive ?? defaultSessionArchiveSettings(),
   };
 }
 
@@ -35,7 +40,7 @@ function checkBaseUrl(url: string | null | undefined): void {
     throw new WeftError('invalid-body', 'A provider base URL must be http or https.', 400);
 }
 
-/** `GET/PUT /api/settings`: providers, keys (write-only), judge, backup folder, default model. */
+/** `GET/PUT /api/settings`: providers, keys (write-only), judge, backup folder, default model, session archive. */
 export function settingsRoute(context: ServerContext): Router {
   const router = express.Router();
   router.get('/settings', async (_request, response) => {
@@ -89,6 +94,9 @@ export function settingsRoute(context: ServerContext): Router {
         judgeModelId: update.judgeModelId !== undefined ? update.judgeModelId : current.judgeModelId,
         backupFolder: update.backupFolder !== undefined ? update.backupFolder : current.backupFolder,
         defaultModelId: update.defaultModelId !== undefined ? update.defaultModelId : current.defaultModelId,
+        ...(update.sessionArchive || current.sessionArchive
+          ? { sessionArchive: update.sessionArchive ?? current.sessionArchive }
+          : {}),
       };
     });
     try {

@@ -1,6 +1,7 @@
 /**
  * Runs one full index in its own process so the benchmark can read this process's peak RSS.
- * Prints one JSON line: { durationMs, bytesRead, turns, maxRssKB }.
+ * Prints one JSON line: { durationMs, bytesRead, turns, databaseBytes, archiveBytes, archiveSessions, maxRssKB }.
+ * The session archive is on (its default), so the time includes keeping the compressed copies.
  */
 import { WhyIndex } from '../../../runtime/index/index.ts';
 
@@ -19,6 +20,8 @@ console.log(
     bytesRead: summary.bytesRead,
     turns: status.turns,
     databaseBytes: status.databaseBytes,
+    archiveBytes: status.archive.bytes,
+    archiveSessions: status.archive.sessions,
     maxRssKB: process.resourceUsage().maxRSS,
   }),
 );

@@ -42,6 +42,11 @@ function SessionCard({
           </span>
         )}
         {session.following && <span className="badge atlas-live">following</span>}
+        {session.sourceDeleted && (
+          <span className="badge" data-testid="source-deleted" title="Its agent deleted the file; Weft kept a copy">
+            source deleted
+          </span>
+        )}
       </div>
       <div className="atlas-card-title">{session.title || 'Untitled session'}</div>
       <div className="atlas-card-meta">

@@ -18,6 +18,7 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
   const [sessions, setSessions] = useState<Session[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [followLive, setFollowLive] = useState(false);
+  const [sourceDeleted, setSourceDeleted] = useState(false);
   const mirroring = useAtlas((state) => state.mirroring === target.sessionId);
   const canvasName = useWeft(
     (state) => state.canvases.find((canvas) => canvas.id === state.activeCanvasId)?.name ?? 'this canvas',
@@ -31,6 +32,7 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
         if (cancelled) return;
         setSessions(response.sessions);
         setFollowLive(response.following);
+        setSourceDeleted(response.sourceDeleted === true);
       },
       (failure) => {
         if (!cancelled) setError(`${describeError(failure).code}: ${describeError(failure).message}`);
@@ -69,6 +71,11 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
       </div>
       <div className="panel-body">
         {error && <div className="banner atlas-error">{error}</div>}
+        {sourceDeleted && (
+          <div className="banner" data-testid="detail-source-deleted">
+            Source deleted: its agent removed the session file. This is Weft&apos;s archived copy (see Settings).
+          </div>
+        )}
         {!main && !error && <div className="hint">Reading the session…</div>}
         {main && (
           <>

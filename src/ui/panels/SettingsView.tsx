@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ProviderKind, ProviderUpdate } from '../../../protocol/http-api.ts';
+import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/http-api.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { keyOriginWarning } from '../store/key-origin-notice.ts';
 
@@ -101,6 +101,16 @@ function ProviderEditor({ draft, onChange }: { draft: ProviderDraft; onChange: (
   );
 }
 
+const DEFAULT_ARCHIVE: SessionArchiveSettings = {
+  enabled: true,
+  runners: { 'claude-code': true, codex: true, pi: true },
+};
+const ARCHIVE_RUNNERS: { runner: keyof SessionArchiveSettings['runners']; label: string }[] = [
+  { runner: 'claude-code', label: 'Claude Code' },
+  { runner: 'codex', label: 'Codex' },
+  { runner: 'pi', label: 'pi' },
+];
+
 export function SettingsView() {
   const settings = useWeft((state) => state.settings);
   const models = useWeft((state) => state.models);
@@ -110,6 +120,7 @@ export function SettingsView() {
   const [judge, setJudge] = useState('');
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
+  const [archive, setArchive] = useState<SessionArchiveSettings>(DEFAULT_ARCHIVE);
   const [newKind, setNewKind] = useState<ProviderKind>('openai-compatible');
   const [saved, setSaved] = useState(false);
 
@@ -138,6 +149,7 @@ export function SettingsView() {
     setJudge(settings.judgeModelId ?? '');
     setDefaultModel(settings.defaultModelId ?? '');
     setBackup(settings.backupFolder ?? '');
+    setArchive(settings.sessionArchive ?? DEFAULT_ARCHIVE);
   }, [settings, models]);
 
   const save = async () => {
@@ -163,6 +175,7 @@ export function SettingsView() {
       judgeModelId: judge || null,
       defaultModelId: defaultModel || null,
       backupFolder: backup.trim() || null,
+      sessionArchive: archive,
     });
     setSaved(ok);
     if (ok) setTimeout(() => setSaved(false), 3000);
@@ -274,6 +287,39 @@ export function SettingsView() {
               onChange={(event) => setBackup(event.target.value)}
             />
           </label>
+        </div>
+        <div className="card-panel">
+          <h2>Session archive</h2>
+          <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>
+            <input
+              type="checkbox"
+              data-testid="archive-enabled"
+              checked={archive.enabled}
+              onChange={(event) => setArchive({ ...archive, enabled: event.target.checked })}
+            />
+            <span>
+              Keep a compressed copy of every session file Weft indexes (in $WEFT_HOME/archive), so a session its agent
+              deletes (Claude Code removes transcripts after 30 days) stays browsable and answerable
+            </span>
+          </label>
+          {ARCHIVE_RUNNERS.map((entry) => (
+            <label key={entry.runner} className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>
+              <input
+                type="checkbox"
+                data-testid={`archive-${entry.runner}`}
+                disabled={!archive.enabled}
+                checked={archive.runners[entry.runner]}
+                onChange={(event) =>
+                  setArchive({ ...archive, runners: { ...archive.runners, [entry.runner]: event.target.checked } })
+                }
+              />
+              <span>{entry.label}</span>
+            </label>
+          ))}
+          <p className="hint">
+            Switched off, a runner&apos;s copies are dropped at the next index, and with them its sessions whose file is
+            gone. `weft purge --archive` drops every copy.
+          </p>
         </div>
         <div className="button-row">
           <button className="button primary" data-testid="save-settings" onClick={() => void save()}>
