@@ -1,4 +1,4 @@
-import { canonicalJson } from '../src/core/hashing.ts';
+import { canonicalJson } from '../src/core/index.ts';
 import { detectIndent, indentedJson, insertMember, objectSpan, removeMember, skipWhitespace } from './json-members.ts';
 
 /** How a client should start `weft mcp`. */

@@ -5,7 +5,7 @@ import type {
   OpenDialogOptions,
   OpenDialogReturnValue,
 } from 'electron';
-import { startServer, type RunningServer } from '../server/start-server.ts';
+import { startServer, type RunningServer } from '../server/index.ts';
 import { deepLinkFromArgv, parseDeepLink, DEEP_LINK_SCHEME, type DeepLink } from './deep-link.ts';
 import { pickFolder } from './folder-picker.ts';
 import { IPC } from './ipc-channels.ts';

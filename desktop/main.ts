@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import electron from 'electron';
-import { resolveWeftHome } from '../runtime/fs/weft-home.ts';
+import { resolveWeftHome } from '../runtime/fs/index.ts';
 import { startDesktop, type ElectronModule } from './desktop-app.ts';
 
 // Electron main entry (bundled to dist/desktop/main.mjs by desktop/build-desktop.mjs). Logic lives in desktop-app.ts.

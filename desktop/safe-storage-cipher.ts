@@ -1,4 +1,4 @@
-import type { SecretsCipher } from '../runtime/fs/secrets-store.ts';
+import type { SecretsCipher } from '../runtime/fs/index.ts';
 
 /** The part of Electron's `safeStorage` used here (injectable for tests). */
 export interface SafeStorageLike {

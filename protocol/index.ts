@@ -203,3 +203,4 @@ export type {
   MemoryProfileReadCode,
   MemoryProfileReadResult,
 } from './memory-profile.ts';
+export type { SessionArchiveSettings } from './http-api.ts';

@@ -59,3 +59,19 @@ describe('test files', () => {
     expect(violations.map((v) => v.file)).toEqual(['server/routes/generate-route.ts']);
   });
 });
+
+describe('public surfaces', () => {
+  it('sends an import from another layer through the folder index.ts, while tests and the layer itself reach inside', () => {
+    const files: Record<string, string> = {
+      'runtime/fs/index.ts': "export { atomicWrite } from './atomic-write.ts';\n",
+      'runtime/fs/atomic-write.ts': 'export const atomicWrite = 1;\n',
+      'runtime/fs/json-store.ts': "import { atomicWrite } from './atomic-write.ts';\n",
+      'server/deep.ts': "import { atomicWrite } from '../runtime/fs/atomic-write.ts';\n",
+      'server/surface.ts': "import { atomicWrite } from '../runtime/fs/index.ts';\n",
+      'server/deep.test.ts': "import { atomicWrite } from '../runtime/fs/atomic-write.ts';\n",
+    };
+    const { violations } = checkLayers(Object.keys(files), (file) => files[file] ?? '');
+    expect(violations.map((v) => v.file)).toEqual(['server/deep.ts']);
+    expect(violations[0]!.message).toContain("import 'runtime/fs/index.ts'");
+  });
+});

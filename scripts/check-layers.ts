@@ -70,6 +70,7 @@ export function checkLayers(
 ): { violations: Violation[]; edges: Map<string, string[]> } {
   const violations: Violation[] = [];
   const edges = new Map<string, string[]>();
+  const surfaces = new Set(files.filter((file) => file.endsWith('/index.ts')).map((file) => path.posix.dirname(file)));
   for (const file of files) {
     const zone = zoneOf(file);
     if (!zone) {
@@ -105,6 +106,14 @@ export function checkLayers(
           zone.mayImportZones.some((prefix) => target.startsWith(prefix));
         if (!allowed)
           violations.push({ file, message: `may not import '${specifier}' (${targetZone.prefix}): ${zone.why}` });
+        else if (!isTestFile(file) && !/^(tests|e2e|scripts)\//.test(file)) {
+          const surface = publicSurfaceOf(target, surfaces);
+          if (surface && layerOf(surface) !== layerOf(file) && target !== `${surface}/index.ts`)
+            violations.push({
+              file,
+              message: `imports '${specifier}' past the public surface of ${surface}: import '${surface}/index.ts' (ARCHITECTURE.md 14; tests may reach inside)`,
+            });
+        }
         continue;
       }
       const name = packageName(specifier);
@@ -118,6 +127,21 @@ export function checkLayers(
     edges.set(file, targets);
   }
   return { violations, edges };
+}
+
+/** A layer for the public-surface rule: `src/<x>` and `runtime/<x>` are layers of their own, else the top folder. */
+function layerOf(file: string): string {
+  const parts = file.split('/');
+  return parts[0] === 'src' || parts[0] === 'runtime' ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+/** The folder whose `index.ts` is the public surface for a file: the nearest one above it within its layer. */
+function publicSurfaceOf(file: string, surfaces: Set<string>): string | null {
+  for (let folder = path.posix.dirname(file); folder !== '.'; folder = path.posix.dirname(folder)) {
+    if (layerOf(folder) !== layerOf(file)) return null;
+    if (surfaces.has(folder)) return folder;
+  }
+  return null;
 }
 
 /** Tarjan's strongly connected components; any component of two or more files (or a self-import) is a cycle. */

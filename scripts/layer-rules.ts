@@ -123,7 +123,12 @@ export const ZONES: Zone[] = [
 ];
 
 /** Root files that belong to the build rather than a layer. */
-export const ROOT_FILES = new Set(['vite.config.ts', 'vitest.config.ts', 'electron-builder.config.ts', 'eslint.config.js']);
+export const ROOT_FILES = new Set([
+  'vite.config.ts',
+  'vitest.config.ts',
+  'electron-builder.config.ts',
+  'eslint.config.js',
+]);
 
 /** Nothing may import these zones (they sit at the top). */
 export const TOP_ZONES = ['scripts/', 'e2e/', 'bin/'];

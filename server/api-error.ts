@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { isWeftError } from '../runtime/fs/weft-error.ts';
+import { isWeftError } from '../runtime/fs/index.ts';
 import type { Logger } from './logger.ts';
 
 export function sendError(response: Response, status: number, code: string, message: string): void {

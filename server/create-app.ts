@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express, type Router } from 'express';
-import type { HealthResponse } from '../protocol/http-api.ts';
+import type { HealthResponse } from '../protocol/index.ts';
 import { errorHandler, sendError } from './api-error.ts';
 import { atlasRoute } from './routes/atlas-route.ts';
 import { canvasesRoute } from './routes/canvases-route.ts';

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../protocol/stream-events.ts';
+import type { StreamEvent } from '../protocol/index.ts';
 
 /** Fan-out of server pushes to every open `/api/stream`. */
 export class EventHub {

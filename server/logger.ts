@@ -1,4 +1,4 @@
-import { redactSecrets } from '../runtime/models/provider-errors.ts';
+import { redactSecrets } from '../runtime/models/index.ts';
 
 /** Server log lines. Never given bodies or keys; injectable so tests can read every line. */
 export interface Logger {

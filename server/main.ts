@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { resolveWeftHome } from '../runtime/fs/weft-home.ts';
+import { resolveWeftHome } from '../runtime/fs/index.ts';
 import { DEFAULT_PORT, startServer } from './start-server.ts';
 
 /** Process entry for web mode: `WEFT_PORT` (default 4317, 0 = free), `WEFT_HOME` (default ~/.weft), UI from dist/ui. */

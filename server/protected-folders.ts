@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
-import { sessionRootsFromEnv } from '../runtime/atlas/session-roots.ts';
-import type { ProtectedFolder } from '../runtime/fs/backup-folder-guard.ts';
-import { canvasesDirectory } from '../runtime/fs/weft-home.ts';
+import { sessionRootsFromEnv } from '../runtime/atlas/index.ts';
+import type { ProtectedFolder } from '../runtime/fs/index.ts';
+import { canvasesDirectory } from '../runtime/fs/index.ts';
 
 /** Where no backup may land: every session root (`WEFT_SESSION_ROOTS`, read now) and `$WEFT_HOME/canvases`. */
 export function protectedFolders(home: string): ProtectedFolder[] {

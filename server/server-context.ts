@@ -1,11 +1,7 @@
-import type { CanvasBackup } from '../runtime/fs/canvas-backup.ts';
-import type { CanvasStore } from '../runtime/fs/canvas-store.ts';
-import type { SecretsStore } from '../runtime/fs/secrets-store.ts';
-import type { SettingsStore } from '../runtime/fs/settings-store.ts';
-import type { DecisionJudge } from '../runtime/models/decision-judge.ts';
-import type { ModelRegistry } from '../runtime/models/model-registry.ts';
-import type { UrlSnapshotOptions } from '../runtime/materials/url-snapshot.ts';
-import type { HashPort } from '../src/core/hash-port.ts';
+import type { CanvasBackup, CanvasStore, SecretsStore, SettingsStore } from '../runtime/fs/index.ts';
+import type { DecisionJudge, ModelRegistry } from '../runtime/models/index.ts';
+import type { UrlSnapshotOptions } from '../runtime/materials/index.ts';
+import type { HashPort } from '../src/core/index.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Logger } from './logger.ts';
 

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { StreamEvent } from '../protocol/stream-events.ts';
+import type { StreamEvent } from '../protocol/index.ts';
 
 /**
  * Start a `text/event-stream` response; each event is one JSON `data:` line.

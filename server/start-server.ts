@@ -4,24 +4,28 @@ import type { Server } from 'node:http';
 import type { Router } from 'express';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { AtomicFileSystem } from '../runtime/fs/atomic-write.ts';
-import { CanvasBackup } from '../runtime/fs/canvas-backup.ts';
-import { CanvasStore } from '../runtime/fs/canvas-store.ts';
-import { environmentWithDotenv } from '../runtime/fs/dotenv.ts';
-import { removeOrphanTemps } from '../runtime/fs/orphan-temps.ts';
-import { assertNoServerRunning, removeOwnServerFile, writeServerFile } from '../runtime/fs/server-file.ts';
-import { SecretsStore, type SecretsCipher } from '../runtime/fs/secrets-store.ts';
-import { SettingsStore } from '../runtime/fs/settings-store.ts';
-import { canvasesDirectory, ensureWeftHome } from '../runtime/fs/weft-home.ts';
-import { DecisionJudge } from '../runtime/models/decision-judge.ts';
-import { ModelRegistry } from '../runtime/models/model-registry.ts';
-import { currentKeyOrigin } from '../runtime/models/provider-config.ts';
+import type { AtomicFileSystem } from '../runtime/fs/index.ts';
+import {
+  CanvasBackup,
+  CanvasStore,
+  environmentWithDotenv,
+  removeOrphanTemps,
+  assertNoServerRunning,
+  removeOwnServerFile,
+  writeServerFile,
+  SecretsStore,
+  type SecretsCipher,
+  SettingsStore,
+  canvasesDirectory,
+  ensureWeftHome,
+} from '../runtime/fs/index.ts';
+import { DecisionJudge, ModelRegistry, currentKeyOrigin } from '../runtime/models/index.ts';
 import { closeAtlasService } from './atlas/atlas-registry.ts';
 import { createApp } from './create-app.ts';
 import { EventHub } from './event-hub.ts';
 import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
-import type { HashPort } from '../src/core/hash-port.ts';
-import { nodeHashPort } from '../runtime/hash/node-hash-port.ts';
+import type { HashPort } from '../src/core/index.ts';
+import { nodeHashPort } from '../runtime/hash/index.ts';
 import { protectedFolders } from './protected-folders.ts';
 import type { ServerContext } from './server-context.ts';
 

@@ -1,6 +1,5 @@
 import type { z } from 'zod';
-import { describeIssues } from '../runtime/fs/canvas-store.ts';
-import { WeftError } from '../runtime/fs/weft-error.ts';
+import { describeIssues, WeftError } from '../runtime/fs/index.ts';
 
 /** Parse a body with its protocol schema; a mismatch is a coded 400 that names the first problems. */
 export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {

@@ -8,9 +8,7 @@ import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmS
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Fence } from '../../runtime/atlas/fence.ts';
-import { listSessionFiles } from '../../runtime/atlas/list-session-files.ts';
-import { readSessionFile, type ReadSessionResult } from '../../runtime/atlas/read-session-file.ts';
+import { Fence, listSessionFiles, readSessionFile, type ReadSessionResult } from '../../runtime/atlas/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
 const copies = Number(process.env['WEFT_ATLAS_COPIES'] ?? scale('40', '1'));

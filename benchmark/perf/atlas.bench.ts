@@ -14,9 +14,9 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { closeAtlasService } from '../../server/atlas/atlas-registry.ts';
-import { startServer } from '../../server/start-server.ts';
-import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/browser.ts';
+import { closeAtlasService } from '../../server/atlas/index.ts';
+import { startServer } from '../../server/index.ts';
+import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? scale(10_000, 100));

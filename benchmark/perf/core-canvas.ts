@@ -1,4 +1,4 @@
-import type { CanvasDocument, CanvasNode, Wire } from '../../protocol/canvas-document.ts';
+import type { CanvasDocument, CanvasNode, Wire } from '../../protocol/index.ts';
 import { emptyCanvasDocument } from '../../src/core/index.ts';
 
 /**

@@ -5,7 +5,7 @@
  * `*_node_*` figures through the OpenSSL port of the Node surfaces.
  */
 import { availableParallelism, loadavg } from 'node:os';
-import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import type { CanvasDocument } from '../../protocol/index.ts';
 import {
   applyChange,
   compile,
@@ -15,9 +15,8 @@ import {
   StaleTracker,
   type Graph,
 } from '../../src/core/index.ts';
-import { jsHashPort, type HashPort } from '../../src/core/hash-port.ts';
-import { canonicalJson } from '../../src/core/hashing.ts';
-import { nodeHashPort } from '../../runtime/hash/node-hash-port.ts';
+import { jsHashPort, type HashPort, canonicalJson } from '../../src/core/index.ts';
+import { nodeHashPort } from '../../runtime/hash/index.ts';
 import { deepChainCanvas, prose, seededRandom, threadsCanvas, wideUpstreamCanvas } from './core-canvas.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 

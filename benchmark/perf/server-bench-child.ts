@@ -5,9 +5,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { silentLogger } from '../../server/logger.ts';
-import { startServer } from '../../server/start-server.ts';
-import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import { silentLogger, startServer } from '../../server/index.ts';
+import { startScriptedProvider } from '../../tests/support/index.ts';
 
 const role = process.argv[2];
 if (role === 'provider') {

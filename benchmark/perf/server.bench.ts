@@ -19,9 +19,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { streamText } from 'ai';
-import type { CanonicalRequest } from '../../protocol/dispatch-request.ts';
-import { hashCanonical } from '../../src/core/hashing.ts';
-import { nodeHashPort } from '../../runtime/hash/node-hash-port.ts';
+import type { CanonicalRequest } from '../../protocol/index.ts';
+import { hashCanonical } from '../../src/core/index.ts';
+import { nodeHashPort } from '../../runtime/hash/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? scale(100, 5));

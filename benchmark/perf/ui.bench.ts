@@ -16,9 +16,9 @@ import {
   type Graph,
   type GraphChange,
 } from '../../src/core/index.ts';
-import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import type { CanvasDocument } from '../../protocol/index.ts';
 import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/browser.ts';
+import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
 type BenchWindow = Window & { longTasks_: string[]; frames_: number[] };

@@ -12,7 +12,7 @@ import {
 import { homedir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { sessionRootsFromEnv } from '../../runtime/atlas/session-roots.ts';
+import { sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
 import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';

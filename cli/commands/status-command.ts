@@ -3,7 +3,7 @@ import { formatTime, printJson } from '../format.ts';
 import { openFreshIndex } from '../open-why-index.ts';
 import { megabytes } from '../progress-bar.ts';
 import type { Terminal } from '../terminal.ts';
-import { formatParseTotals } from '../../runtime/index/format-parse-totals.ts';
+import { formatParseTotals } from '../../runtime/index/index.ts';
 
 /** `weft status`: roots, sources, sessions, turns, parse-report totals, database size, last index time. */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {

@@ -8,10 +8,9 @@ import type { Terminal } from '../terminal.ts';
  * names the first bad event or how many events are missing at the end. Exit 0 when intact, 1 when not.
  */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
-  const [{ CanvasStore }, { canvasesDirectory, resolveWeftHome }, { describeChainVerdict }] = await Promise.all([
-    import('../../runtime/fs/canvas-store.ts'),
-    import('../../runtime/fs/weft-home.ts'),
-    import('../../src/core/chain-verdict.ts'),
+  const [{ CanvasStore, canvasesDirectory, resolveWeftHome }, { describeChainVerdict }] = await Promise.all([
+    import('../../runtime/fs/index.ts'),
+    import('../../src/core/index.ts'),
   ]);
   const store = new CanvasStore({ directory: canvasesDirectory(resolveWeftHome(io.env)) });
   const wanted = command.positionals[0]!;

@@ -1,4 +1,4 @@
-import type { ParseReport } from '../../protocol/atlas-session.ts';
+import type { ParseReport } from '../../protocol/index.ts';
 import type { AtlasSession } from './session-builder.ts';
 
 export interface RecordContext {

@@ -1,4 +1,4 @@
-import type { Runner } from '../../protocol/atlas-session.ts';
+import type { Runner } from '../../protocol/index.ts';
 import type { Adapter } from './adapter-types.ts';
 import { claudeCodeAdapter } from './claude-code-adapter.ts';
 import { codexAdapter } from './codex-adapter.ts';

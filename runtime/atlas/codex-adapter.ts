@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { ParseReport } from '../../protocol/atlas-session.ts';
+import type { ParseReport } from '../../protocol/index.ts';
 import type { Adapter, RecordContext } from './adapter-types.ts';
 import { getOwn, setOwn } from './own-record.ts';
 import { commandOf, outputSummary, outputText, parseArguments } from './codex-tool-input.ts';

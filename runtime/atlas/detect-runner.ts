@@ -1,4 +1,4 @@
-import type { Runner } from '../../protocol/atlas-session.ts';
+import type { Runner } from '../../protocol/index.ts';
 import { splitGluedJson } from './line-decoder.ts';
 
 const CODEX_KINDS = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted', 'world_state']);

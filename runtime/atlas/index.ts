@@ -1,5 +1,5 @@
 // Public API of the atlas: one adapter per runner, fenced read-only session roots, memory files.
-export type { ParseReport, Runner, Session, ToolOp, ToolStep, Turn } from '../../protocol/atlas-session.ts';
+export type { ParseReport, Runner, Session, ToolOp, ToolStep, Turn } from '../../protocol/index.ts';
 export type { AtlasSession } from './session-builder.ts';
 export { detectRunner } from './detect-runner.ts';
 export { createSessionAccumulator, SessionAccumulator, SessionStateError } from './session-accumulator.ts';

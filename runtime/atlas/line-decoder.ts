@@ -1,5 +1,5 @@
 import { Buffer, isUtf8 } from 'node:buffer';
-import type { ParseReport } from '../../protocol/atlas-session.ts';
+import type { ParseReport } from '../../protocol/index.ts';
 
 /** Lines longer than this are skipped (counted as oversized); what is skipped is never capped. */
 export const MAX_LINE_BYTES = 32 * 1024 * 1024;

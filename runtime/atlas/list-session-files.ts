@@ -81,7 +81,7 @@ export function listSessionFilesSync(fence: Fence): SessionFileInfo[] {
           continue;
         }
         if (fence.rootOfReal(target) === null) continue;
-        let isDirectory = false;
+        let isDirectory: boolean;
         try {
           isDirectory = statSync(target).isDirectory();
         } catch {

@@ -1,7 +1,7 @@
 import type { Dirent } from 'node:fs';
 import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { Runner } from '../../protocol/atlas-session.ts';
+import type { Runner } from '../../protocol/index.ts';
 import type { FileHandle } from 'node:fs/promises';
 import type { Fence } from './fence.ts';
 import { decodeUtf8 } from './line-decoder.ts';

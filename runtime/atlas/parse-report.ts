@@ -1,4 +1,4 @@
-import type { ParseReport } from '../../protocol/atlas-session.ts';
+import type { ParseReport } from '../../protocol/index.ts';
 import { getOwn, setOwn } from './own-record.ts';
 
 export function emptyParseReport(): ParseReport {

@@ -1,4 +1,4 @@
-import type { ParseReport, Runner } from '../../protocol/atlas-session.ts';
+import type { ParseReport, Runner } from '../../protocol/index.ts';
 import { adapterFor } from './adapters.ts';
 import { decodeLine, decodeLineText, MAX_LINE_BYTES } from './line-decoder.ts';
 import { emptyParseReport } from './parse-report.ts';

@@ -1,4 +1,4 @@
-import type { Runner, Session, ToolOp, ToolStep, Turn } from '../../protocol/atlas-session.ts';
+import type { Runner, Session, ToolOp, ToolStep, Turn } from '../../protocol/index.ts';
 import { getOwn, setOwn } from './own-record.ts';
 import { findReferences } from './references.ts';
 

@@ -1,12 +1,12 @@
 import type { FileHandle } from 'node:fs/promises';
-import type { ParseReport, Runner } from '../../protocol/atlas-session.ts';
+import type { ParseReport, Runner } from '../../protocol/index.ts';
 import { detectRunner } from './detect-runner.ts';
 import type { Fence } from './fence.ts';
 import { MAX_LINE_BYTES } from './line-decoder.ts';
 import { emptyParseReport } from './parse-report.ts';
 import { SessionAccumulator } from './session-accumulator.ts';
 import type { AtlasSession } from './session-builder.ts';
-import { nodeHashPort } from '../hash/node-hash-port.ts';
+import { nodeHashPort } from '../hash/index.ts';
 import { SessionFormatError } from './session-format-error.ts';
 import { MAX_SPANNING_BYTES, readCompressedLines, readSpanningJson, type WholeFileRead } from './whole-file-reader.ts';
 

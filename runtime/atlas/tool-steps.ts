@@ -1,6 +1,6 @@
-import { nodeHashPort } from '../hash/node-hash-port.ts';
+import { nodeHashPort } from '../hash/index.ts';
 import path from 'node:path';
-import type { ToolOp } from '../../protocol/atlas-session.ts';
+import type { ToolOp } from '../../protocol/index.ts';
 import { getOwn } from './own-record.ts';
 import type { StepInput } from './session-builder.ts';
 

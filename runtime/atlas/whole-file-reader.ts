@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { Decompress } from 'fzstd';
-import type { Runner } from '../../protocol/atlas-session.ts';
+import type { Runner } from '../../protocol/index.ts';
 import { detectRunner, runnerOfRecord } from './detect-runner.ts';
 import { MAX_LINE_BYTES, splitGluedJson } from './line-decoder.ts';
 import { SessionAccumulator } from './session-accumulator.ts';

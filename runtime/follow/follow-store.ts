@@ -1,9 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { AtlasFollowSchema, type AtlasFollow } from '../../protocol/http-api.ts';
-import { writeFileAtomic } from '../fs/atomic-write.ts';
-import { KeyedQueue } from '../fs/keyed-queue.ts';
+import { AtlasFollowSchema, type AtlasFollow } from '../../protocol/index.ts';
+import { writeFileAtomic, KeyedQueue } from '../fs/index.ts';
 
 const FollowsFileSchema = z.object({ version: z.literal(1), follows: z.array(AtlasFollowSchema) });
 

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { dirname, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
-import type { AtlasFollow } from '../../protocol/http-api.ts';
+import type { AtlasFollow } from '../../protocol/index.ts';
 import type { FollowStore } from './follow-store.ts';
 
 export interface SessionFollowerOptions {

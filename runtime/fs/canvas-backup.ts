@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import type { CanvasDocument } from '../../protocol/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { resolveBackupFolder, type ProtectedFolder } from './backup-folder-guard.ts';
 import { KeyedQueue } from './keyed-queue.ts';

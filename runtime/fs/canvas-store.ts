@@ -1,12 +1,16 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CanvasDocumentSchema, CANVAS_VERSION, type CanvasDocument } from '../../protocol/canvas-document.ts';
-import { migrateCanvasDocument } from '../../protocol/canvas-migrations.ts';
-import type { ChainHead, ChainVerdict } from '../../protocol/chain-head.ts';
-import { CANVAS_ID_PATTERN, type CanvasSummary } from '../../protocol/http-api.ts';
-import { chainVerdict } from '../../src/core/chain-verdict.ts';
-import { verifyChain } from '../../src/core/event-log.ts';
+import {
+  CanvasDocumentSchema,
+  CANVAS_VERSION,
+  type CanvasDocument,
+  migrateCanvasDocument,
+  CANVAS_ID_PATTERN,
+  type CanvasSummary,
+} from '../../protocol/index.ts';
+import type { ChainHead, ChainVerdict } from '../../protocol/index.ts';
+import { chainVerdict, verifyChain } from '../../src/core/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
 import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';

@@ -1,7 +1,7 @@
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CHAIN_HEAD_FORMAT, CHAIN_HEAD_VERSION, ChainHeadSchema, type ChainHead } from '../../protocol/chain-head.ts';
-import type { EventRecord } from '../../protocol/event-record.ts';
+import { CHAIN_HEAD_FORMAT, CHAIN_HEAD_VERSION, ChainHeadSchema, type ChainHead } from '../../protocol/index.ts';
+import type { EventRecord } from '../../protocol/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { WeftError } from './weft-error.ts';
 

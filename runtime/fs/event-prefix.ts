@@ -1,7 +1,5 @@
-import type { ChainHead } from '../../protocol/chain-head.ts';
-import type { EventRecord } from '../../protocol/event-record.ts';
-import { canonicalJson } from '../../src/core/hashing.ts';
-import { eventHash, verifyChain } from '../../src/core/event-log.ts';
+import type { ChainHead, EventRecord } from '../../protocol/index.ts';
+import { canonicalJson, eventHash, verifyChain } from '../../src/core/index.ts';
 import { WeftError } from './weft-error.ts';
 
 /**

@@ -32,3 +32,5 @@ export { resolveBackupFolder, realPathOf } from './backup-folder-guard.ts';
 export type { ProtectedFolder } from './backup-folder-guard.ts';
 export { WeftError, isWeftError } from './weft-error.ts';
 export { realPathOfNearest } from './real-path-of-nearest.ts';
+export { removeOrphanTemps } from './orphan-temps.ts';
+export { assertNoServerRunning, removeOwnServerFile, writeServerFile } from './server-file.ts';

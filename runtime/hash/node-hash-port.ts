@@ -1,5 +1,5 @@
 import { createHash, type Hash } from 'node:crypto';
-import type { HashPort, Sha256Hasher } from '../../src/core/hash-port.ts';
+import type { HashPort, Sha256Hasher } from '../../src/core/index.ts';
 
 /** A `node:crypto` hash behind core's `Sha256Hasher`: `copy()` is the clone, and finishing works on a copy. */
 class NodeSha256 implements Sha256Hasher {

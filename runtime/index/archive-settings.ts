@@ -4,7 +4,7 @@ import {
   defaultSessionArchiveSettings,
   SessionArchiveSettingsSchema,
   type SessionArchiveSettings,
-} from '../fs/settings-store.ts';
+} from '../fs/index.ts';
 
 /**
  * The preservation setting from `$WEFT_HOME/settings.json` (written by the app's Settings). Read on every

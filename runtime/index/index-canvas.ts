@@ -1,4 +1,4 @@
-import { CanvasDocumentSchema, type CanvasDocument, type CanvasNode } from '../../protocol/canvas-document.ts';
+import { CanvasDocumentSchema, type CanvasDocument, type CanvasNode } from '../../protocol/index.ts';
 import { findReferences } from '../atlas/index.ts';
 import type { IndexedSession, IndexedTurn, TouchRow } from './session-rows.ts';
 

@@ -30,4 +30,4 @@ export type { IndexDatabase } from './open-index-database.ts';
 export { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 export { IndexError } from './index-error.ts';
 export type { IndexErrorCode } from './index-error.ts';
-export { resolveWeftHome, indexDatabasePath, canvasesDirectory } from '../fs/weft-home.ts';
+export { resolveWeftHome, indexDatabasePath, canvasesDirectory } from '../fs/index.ts';

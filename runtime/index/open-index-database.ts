@@ -9,7 +9,7 @@ import {
   INDEX_TRIGGER_NAMES,
   INDEX_TRIGGERS,
 } from './index-schema.ts';
-import { ensurePrivateDirectory } from '../fs/weft-home.ts';
+import { ensurePrivateDirectory } from '../fs/index.ts';
 
 export type IndexDatabase = Database.Database;
 

@@ -1,4 +1,4 @@
-import type { ParseReport } from '../../protocol/atlas-session.ts';
+import type { ParseReport } from '../../protocol/index.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** What reading the session files met, summed over every indexed file (`weft status`, `weft index`). */

@@ -1,4 +1,4 @@
-import type { ParseReport } from '../../protocol/atlas-session.ts';
+import type { ParseReport } from '../../protocol/index.ts';
 import type { ReadSessionResult } from '../atlas/index.ts';
 import { indexedSessionFromAtlas, type IndexedSession } from './session-rows.ts';
 

@@ -14,7 +14,8 @@ interface ReadRequest {
 
 const fence = new Fence((workerData as { roots: string[] }).roots);
 
-parentPort!.on('message', async (request: ReadRequest) => {
+/** Reads one session file and posts its rows or its coded failure; never rejects. */
+async function answer(request: ReadRequest): Promise<void> {
   try {
     const read = await readSessionFile(request.path, {
       fence,
@@ -30,4 +31,6 @@ parentPort!.on('message', async (request: ReadRequest) => {
       error: { message: (error as Error).message, code: (error as { code?: string }).code },
     });
   }
-});
+}
+
+parentPort!.on('message', (request: ReadRequest) => void answer(request));

@@ -1,4 +1,4 @@
-import type { Session, ToolOp, Turn } from '../../protocol/atlas-session.ts';
+import type { Session, ToolOp, Turn } from '../../protocol/index.ts';
 import { hasCjk } from './cjk-text.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 

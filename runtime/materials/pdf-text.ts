@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { PdfMaterialResponse } from '../../protocol/http-api.ts';
-import { WeftError } from '../fs/weft-error.ts';
+import type { PdfMaterialResponse } from '../../protocol/index.ts';
+import { WeftError } from '../fs/index.ts';
 
 export const PDF_MAX_PAGES = 2000;
 export const PDF_TIMEOUT_MS = 30_000;

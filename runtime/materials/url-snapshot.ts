@@ -2,8 +2,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import type { UrlMaterialResponse } from '../../protocol/http-api.ts';
-import { WeftError } from '../fs/weft-error.ts';
+import type { UrlMaterialResponse } from '../../protocol/index.ts';
+import { WeftError } from '../fs/index.ts';
 import { isAllowedAddress } from './address-policy.ts';
 import { extractReadableText, normaliseWhitespace } from './readable-text.ts';
 

@@ -1,7 +1,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText } from 'ai';
 import { z } from 'zod';
-import type { DecideRequest, DecideResponse } from '../../protocol/http-api.ts';
+import type { DecideRequest, DecideResponse } from '../../protocol/index.ts';
 
 export const JUDGE_TIMEOUT_MS = 6000;
 export const JUDGE_COOLDOWN_MS = 60_000;

@@ -1,4 +1,4 @@
-import type { ProviderKind } from '../../protocol/http-api.ts';
+import type { ProviderKind } from '../../protocol/index.ts';
 
 export interface KnownModel {
   model: string;

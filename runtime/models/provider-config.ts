@@ -1,6 +1,6 @@
-import type { ProviderKind } from '../../protocol/http-api.ts';
-import type { StoredSettings } from '../fs/settings-store.ts';
-import { keyOrigin } from '../../protocol/key-origin.ts';
+import type { ProviderKind } from '../../protocol/index.ts';
+import type { StoredSettings } from '../fs/index.ts';
+import { keyOrigin } from '../../protocol/index.ts';
 
 /** A provider as the registry uses it: settings merged with its key (from secrets or the environment). */
 export interface ProviderConfig {

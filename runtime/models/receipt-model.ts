@@ -7,7 +7,7 @@ import type {
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import { OFFLINE_RECEIPT_MODEL_ID } from '../../protocol/http-api.ts';
+import { OFFLINE_RECEIPT_MODEL_ID } from '../../protocol/index.ts';
 
 /** Characters per token for the receipt's estimate (a plain, stated rule, not a tokenizer). */
 const CHARACTERS_PER_TOKEN = 4;

@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { streamText, type ModelMessage } from 'ai';
-import type { StreamEvent } from '../../protocol/stream-events.ts';
+import type { StreamEvent } from '../../protocol/index.ts';
 import { mapProviderError } from './provider-errors.ts';
 
 export interface StreamAnswerOptions {

@@ -1,5 +1,4 @@
-import type { Runner } from '../../protocol/atlas-session.ts';
-import type { AtlasSessionSummary, AtlasSessionsResponse, AtlasSort } from '../../protocol/http-api.ts';
+import type { Runner, AtlasSessionSummary, AtlasSessionsResponse, AtlasSort } from '../../protocol/index.ts';
 import type { WhyIndex } from '../../runtime/index/index.ts';
 
 export interface ListRequest {

@@ -1,16 +1,16 @@
 import { homedir } from 'node:os';
 import { delimiter } from 'node:path';
-import type { Session } from '../../protocol/atlas-session.ts';
+import type { Session } from '../../protocol/index.ts';
 import type {
   AtlasFollow,
   AtlasSessionSummary,
   AtlasSessionsResponse,
   AtlasSort,
   AtlasWhyResponse,
-} from '../../protocol/http-api.ts';
+} from '../../protocol/index.ts';
 import { Fence, readSessionFile, sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
 import { FollowStore, followsPath, SessionFollower } from '../../runtime/follow/index.ts';
-import { WeftError } from '../../runtime/fs/weft-error.ts';
+import { WeftError } from '../../runtime/fs/index.ts';
 import { WhyIndex, type UpdateSummary } from '../../runtime/index/index.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { Logger } from '../logger.ts';

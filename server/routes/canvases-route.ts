@@ -1,9 +1,8 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { migrateCanvasDocument } from '../../protocol/canvas-migrations.ts';
-import type { CanvasListResponse, CanvasSavedResponse, CanvasVerifyResponse } from '../../protocol/http-api.ts';
-import { assertCanvasId } from '../../runtime/fs/canvas-store.ts';
-import { WeftError } from '../../runtime/fs/weft-error.ts';
+import { migrateCanvasDocument } from '../../protocol/index.ts';
+import type { CanvasListResponse, CanvasSavedResponse, CanvasVerifyResponse } from '../../protocol/index.ts';
+import { assertCanvasId, WeftError } from '../../runtime/fs/index.ts';
 import type { ServerContext } from '../server-context.ts';
 
 export const CANVAS_BODY_LIMIT = 64 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { DecideRequestSchema, type DecideResponse } from '../../protocol/http-api.ts';
+import { DecideRequestSchema, type DecideResponse } from '../../protocol/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 

@@ -1,12 +1,10 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import type { HashPort } from '../../src/core/hash-port.ts';
-import { hashCanonical } from '../../src/core/hashing.ts';
-import { GenerateRequestSchema } from '../../protocol/http-api.ts';
-import { WeftError } from '../../runtime/fs/weft-error.ts';
-import { mapProviderError } from '../../runtime/models/provider-errors.ts';
-import { streamAnswer } from '../../runtime/models/stream-answer.ts';
-import { toModelMessages } from '../../runtime/models/to-model-messages.ts';
+import type { HashPort } from '../../src/core/index.ts';
+import { hashCanonical } from '../../src/core/index.ts';
+import { GenerateRequestSchema } from '../../protocol/index.ts';
+import { WeftError } from '../../runtime/fs/index.ts';
+import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { openEventStream } from '../sse.ts';
 import { validateBody } from '../validate-body.ts';

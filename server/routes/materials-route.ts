@@ -1,9 +1,8 @@
 import { jsonBody, rawBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { UrlMaterialRequestSchema } from '../../protocol/http-api.ts';
-import { extractPdfText } from '../../runtime/materials/pdf-text.ts';
-import { snapshotUrl } from '../../runtime/materials/url-snapshot.ts';
-import { WeftError } from '../../runtime/fs/weft-error.ts';
+import { UrlMaterialRequestSchema } from '../../protocol/index.ts';
+import { extractPdfText, snapshotUrl } from '../../runtime/materials/index.ts';
+import { WeftError } from '../../runtime/fs/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 

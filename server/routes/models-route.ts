@@ -1,5 +1,5 @@
 import express, { type Router } from 'express';
-import type { ModelsResponse } from '../../protocol/http-api.ts';
+import type { ModelsResponse } from '../../protocol/index.ts';
 import type { ServerContext } from '../server-context.ts';
 
 /** `GET /api/models`: usable models with context window, images and prices; the receipt model always. */

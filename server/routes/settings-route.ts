@@ -1,16 +1,10 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { resolveBackupFolder } from '../../runtime/fs/backup-folder-guard.ts';
+import { resolveBackupFolder, WeftError } from '../../runtime/fs/index.ts';
 import { protectedFolders } from '../protected-folders.ts';
-import { SettingsUpdateSchema, type SettingsResponse } from '../../protocol/http-api.ts';
-import {
-  defaultSessionArchiveSettings,
-  type StoredProvider,
-  type StoredSettings,
-} from '../../runtime/fs/settings-store.ts';
-import { WeftError } from '../../runtime/fs/weft-error.ts';
-import { keyOrigin } from '../../protocol/key-origin.ts';
-import { currentKeyOrigin } from '../../runtime/models/provider-config.ts';
+import { SettingsUpdateSchema, type SettingsResponse, keyOrigin } from '../../protocol/index.ts';
+import { defaultSessionArchiveSettings, type StoredProvider, type StoredSettings } from '../../runtime/fs/index.ts';
+import { currentKeyOrigin } from '../../runtime/models/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 

@@ -1,5 +1,4 @@
-import type { Attachment, CanvasNode, MirrorLedger, StaleDismissal, Wire } from '../../protocol/canvas-document.ts';
-import type { EventRecord } from '../../protocol/event-record.ts';
+import type { Attachment, CanvasNode, MirrorLedger, StaleDismissal, Wire, EventRecord } from '../../protocol/index.ts';
 import { applyCanvasChange } from './canvas-changes.ts';
 import type { ApplyOutcome, ChangeContext, GraphChange } from './changes.ts';
 import { appendEvent } from './event-log.ts';

@@ -1,5 +1,4 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
-import type { RequestMessage, RequestPart } from '../../protocol/dispatch-request.ts';
+import type { CanvasNode, RequestMessage, RequestPart } from '../../protocol/index.ts';
 import { STALE_MARK, type CompiledSource, type ContextLayer, type PartKind } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
 import { jsHashPort, type HashPort } from './hash-port.ts';

@@ -1,4 +1,4 @@
-import type { CanonicalRequest, DispatchLane, RequestMessage, RequestPart } from '../../protocol/dispatch-request.ts';
+import type { CanonicalRequest, DispatchLane, RequestMessage, RequestPart } from '../../protocol/index.ts';
 import type { CompiledContext } from './compiled-context.ts';
 import type { EventDraft } from './event-log.ts';
 import type { HashPort } from './hash-port.ts';

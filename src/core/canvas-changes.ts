@@ -1,5 +1,9 @@
-import { EventMetaSchema } from '../../protocol/event-record.ts';
-import { MirrorLedgerSchema, StaleDismissalSchema, type StaleDismissal } from '../../protocol/canvas-document.ts';
+import {
+  EventMetaSchema,
+  MirrorLedgerSchema,
+  StaleDismissalSchema,
+  type StaleDismissal,
+} from '../../protocol/index.ts';
 import type { GraphChange } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
 import { GraphError } from './graph-error.ts';

@@ -1,5 +1,4 @@
-import type { ChainVerdict } from '../../protocol/chain-head.ts';
-import type { EventRecord } from '../../protocol/event-record.ts';
+import type { ChainVerdict, EventRecord } from '../../protocol/index.ts';
 import { verifyChain, type ChainAnchor } from './event-log.ts';
 
 /**

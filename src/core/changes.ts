@@ -1,11 +1,5 @@
-import type {
-  Attachment,
-  MaterialProvenance,
-  MirrorLedger,
-  MirrorNode,
-  Version,
-} from '../../protocol/canvas-document.ts';
-import type { EventRecord } from '../../protocol/event-record.ts';
+import type { Attachment, MaterialProvenance, MirrorLedger, MirrorNode, Version } from '../../protocol/index.ts';
+import type { EventRecord } from '../../protocol/index.ts';
 import type { EventDraft } from './event-log.ts';
 import type { Graph } from './graph.ts';
 import type { HashPort } from './hash-port.ts';

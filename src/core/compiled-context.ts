@@ -1,4 +1,4 @@
-import type { RequestMessage } from '../../protocol/dispatch-request.ts';
+import type { RequestMessage } from '../../protocol/index.ts';
 
 /** The fixed mark a stale answer carries wherever it enters context (C6). */
 export const STALE_MARK = '[Stale: this answer was written against an earlier version of its upstream]';

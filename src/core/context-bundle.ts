@@ -1,4 +1,4 @@
-import { CONTEXT_BUNDLE_FORMAT, CONTEXT_BUNDLE_VERSION, type ContextBundle } from '../../protocol/context-bundle.ts';
+import { CONTEXT_BUNDLE_FORMAT, CONTEXT_BUNDLE_VERSION, type ContextBundle } from '../../protocol/index.ts';
 import { buildRequest } from './build-request.ts';
 import type { CompiledContext } from './compiled-context.ts';
 import type { Graph } from './graph.ts';

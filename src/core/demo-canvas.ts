@@ -1,4 +1,4 @@
-import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import type { CanvasDocument } from '../../protocol/index.ts';
 import { applyChange } from './apply-change.ts';
 import type { GraphChange, NodeDraft } from './changes.ts';
 import { upstreamSnapshot } from './fingerprint.ts';

@@ -1,4 +1,4 @@
-import type { EventMeta, EventRecord } from '../../protocol/event-record.ts';
+import type { EventMeta, EventRecord } from '../../protocol/index.ts';
 import type { HashPort } from './hash-port.ts';
 import { hashCanonical } from './hashing.ts';
 import { isoTime } from './iso-time.ts';

@@ -1,5 +1,4 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
-import type { RequestMessage } from '../../protocol/dispatch-request.ts';
+import type { CanvasNode, RequestMessage } from '../../protocol/index.ts';
 import { imageDigest, type ContextSink } from './assemble.ts';
 import type { ContextLayer } from './compiled-context.ts';
 import type { HashPort, Sha256Hasher } from './hash-port.ts';

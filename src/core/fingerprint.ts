@@ -1,4 +1,4 @@
-import type { CanvasNode, UpstreamPart } from '../../protocol/canvas-document.ts';
+import type { CanvasNode, UpstreamPart } from '../../protocol/index.ts';
 import { ContextEmitter, MessageSink, walkContext, type ContextSink, type WalkOptions } from './assemble.ts';
 import { FingerprintSink, type FingerprintPrefix } from './fingerprint-sink.ts';
 import { incomingWires, type Graph } from './graph.ts';

@@ -1,4 +1,4 @@
-import type { Wire } from '../../protocol/canvas-document.ts';
+import type { Wire } from '../../protocol/index.ts';
 import type { Graph } from './graph.ts';
 import { RankHeap } from './rank-heap.ts';
 

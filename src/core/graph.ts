@@ -8,8 +8,8 @@ import {
   type MirrorLedger,
   type StaleDismissal,
   type Wire,
-} from '../../protocol/canvas-document.ts';
-import type { EventRecord } from '../../protocol/event-record.ts';
+} from '../../protocol/index.ts';
+import type { EventRecord } from '../../protocol/index.ts';
 
 /**
  * The in-memory canvas. Immutable: every change makes a new Graph that shares unchanged node

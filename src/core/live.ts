@@ -1,4 +1,4 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../protocol/index.ts';
 
 /**
  * The one predicate for archive (C3). Every read path — compile, fingerprints, the stale set,

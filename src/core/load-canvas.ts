@@ -1,5 +1,5 @@
-import { migrateCanvasDocument, type CanvasLoadError } from '../../protocol/canvas-migrations.ts';
-import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import { migrateCanvasDocument, type CanvasLoadError } from '../../protocol/index.ts';
+import type { CanvasDocument } from '../../protocol/index.ts';
 import { verifyChain } from './event-log.ts';
 import { graphFromDocument, type Graph } from './graph.ts';
 import { failure, success, type Result } from './result.ts';

@@ -1,4 +1,4 @@
-import { VersionSchema, type CanvasNode } from '../../protocol/canvas-document.ts';
+import { VersionSchema, type CanvasNode } from '../../protocol/index.ts';
 import type { GraphChange } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
 import { incomingWires, outgoingWires } from './graph.ts';

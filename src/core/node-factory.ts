@@ -1,4 +1,4 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../protocol/index.ts';
 import type { NodeDraft } from './changes.ts';
 
 /** Fills the defaults a new node gets; the draft's id wins over the generated one. */

@@ -1,4 +1,4 @@
-import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/canvas-document.ts';
+import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/index.ts';
 import type { HashPort } from './hash-port.ts';
 import { isoTime } from './iso-time.ts';
 import { wellFormed } from './well-formed.ts';

@@ -1,4 +1,4 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../protocol/index.ts';
 import type { Graph } from './graph.ts';
 import { clearMarks, FULL, graphIndex, scratch, SOLID, solidAncestors, solidTopologicalOrder } from './graph-index.ts';
 import { GraphError } from './graph-error.ts';

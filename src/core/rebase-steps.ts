@@ -1,4 +1,4 @@
-import type { EventRecord } from '../../protocol/event-record.ts';
+import type { EventRecord } from '../../protocol/index.ts';
 import { applyChange } from './apply-change.ts';
 import type { GraphChange } from './changes.ts';
 import { appendEvent } from './event-log.ts';

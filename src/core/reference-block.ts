@@ -1,4 +1,4 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../protocol/index.ts';
 import { STALE_MARK } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
 import { nodeText } from './node-text.ts';

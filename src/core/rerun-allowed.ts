@@ -1,4 +1,4 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../protocol/index.ts';
 import { isLive } from './live.ts';
 
 export type RerunVerdict =

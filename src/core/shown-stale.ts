@@ -1,4 +1,4 @@
-import type { StaleDismissal } from '../../protocol/canvas-document.ts';
+import type { StaleDismissal } from '../../protocol/index.ts';
 import type { Graph } from './graph.ts';
 import type { StaleState } from './stale-tracker.ts';
 

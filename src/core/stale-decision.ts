@@ -1,5 +1,4 @@
-import type { QuestionNode } from '../../protocol/canvas-document.ts';
-import type { DecideRequest } from '../../protocol/http-api.ts';
+import type { QuestionNode, DecideRequest } from '../../protocol/index.ts';
 import type { Graph } from './graph.ts';
 import { diffUpstreamParts, upstreamParts } from './fingerprint.ts';
 import { sliceWhole } from './well-formed.ts';

@@ -1,5 +1,11 @@
-import type { MaterialProvenance, MirrorNode, Version } from '../../protocol/canvas-document.ts';
-import type { CanonicalRequest, DispatchLane } from '../../protocol/dispatch-request.ts';
+import type {
+  MaterialProvenance,
+  MirrorNode,
+  Version,
+  CanonicalRequest,
+  DispatchLane,
+  CanvasDocument,
+} from '../../protocol/index.ts';
 import { applyChange } from './apply-change.ts';
 import { buildRequest, type BuiltRequest } from './build-request.ts';
 import type { ApplyOutcome, ChangeContext, GraphChange, NodePatch } from './changes.ts';
@@ -11,7 +17,6 @@ import type { GraphError } from './graph-error.ts';
 import type { Result } from './result.ts';
 import { shownStale } from './shown-stale.ts';
 import { StaleTracker } from './stale-tracker.ts';
-import type { CanvasDocument } from '../../protocol/canvas-document.ts';
 
 export interface TestCanvasOptions {
   /** First clock reading (ms); each change advances the clock by `step`. */

@@ -1,4 +1,4 @@
-import type { CanvasNode } from '../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../protocol/index.ts';
 import { incomingWires, outgoingWires, type Graph } from './graph.ts';
 import { RankHeap } from './rank-heap.ts';
 

@@ -8,7 +8,7 @@ import {
   type MirrorLedger,
   type StaleDismissal,
   type Wire,
-} from '../../protocol/canvas-document.ts';
+} from '../../protocol/index.ts';
 import type { ChangeContext, WireSpec } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
 import { nodesUsingAttachments, type Graph } from './graph.ts';

@@ -9,3 +9,4 @@ export { rawRequest } from './raw-request.ts';
 export { sampleCanvas } from './sample-canvas.ts';
 export { FIXTURES } from './fixtures-directory.ts';
 export type { RawResponse } from './raw-request.ts';
+export { ensureBuilt, launchChromium, repoRoot } from './browser.ts';

@@ -1,4 +1,4 @@
-import type { MemoryProfile } from '../../../protocol/memory-profile.ts';
+import type { MemoryProfile } from '../../../protocol/index.ts';
 import type { AdmittedFact, CandidateFact } from './candidate-fact.ts';
 import type { Exchange } from './exchange.ts';
 import { findCredential } from './credential-patterns.ts';

@@ -1,4 +1,4 @@
-import type { LineOrigin, MemoryDocumentName } from '../../../protocol/memory-profile.ts';
+import type { LineOrigin, MemoryDocumentName } from '../../../protocol/index.ts';
 import type { FactCategory } from './first-person.ts';
 
 /** Which path proposed a fact: the memory judge, or the rule path used without one. */

@@ -1,6 +1,5 @@
-import type { MemoryProfile } from '../../../protocol/memory-profile.ts';
-import { MEMORY_DOCUMENTS, readMemoryProfile } from '../../../protocol/memory-profile.ts';
-import type { MemoryProfileReadCode } from '../../../protocol/memory-profile.ts';
+import type { MemoryProfile, MemoryProfileReadCode } from '../../../protocol/index.ts';
+import { MEMORY_DOCUMENTS, readMemoryProfile } from '../../../protocol/index.ts';
 import type { Result } from '../result.ts';
 import { failure, success } from '../result.ts';
 

@@ -1,4 +1,4 @@
-import type { MemoryProfile } from '../../../protocol/memory-profile.ts';
+import type { MemoryProfile } from '../../../protocol/index.ts';
 import { currentLines } from './profile.ts';
 
 /**

@@ -1,4 +1,4 @@
-import type { LineEvidence, MemoryDocumentName, MemoryEventOp, Refusal } from '../../../protocol/memory-profile.ts';
+import type { LineEvidence, MemoryDocumentName, MemoryEventOp, Refusal } from '../../../protocol/index.ts';
 import type { EventDraft } from '../event-log.ts';
 import type { CandidateFact } from './candidate-fact.ts';
 import type { ExchangeOrigin } from './exchange.ts';

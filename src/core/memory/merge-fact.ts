@@ -1,10 +1,5 @@
-import type {
-  MemoryDocumentName,
-  MemoryProfile,
-  MergeOperation,
-  ProfileLine,
-} from '../../../protocol/memory-profile.ts';
-import { MergeOperationsSchema } from '../../../protocol/memory-profile.ts';
+import type { MemoryDocumentName, MemoryProfile, MergeOperation, ProfileLine } from '../../../protocol/index.ts';
+import { MergeOperationsSchema } from '../../../protocol/index.ts';
 import type { Result } from '../result.ts';
 import { failure, success } from '../result.ts';
 import type { AdmittedFact } from './candidate-fact.ts';

@@ -1,5 +1,5 @@
-import type { MemoryDocumentName, MemoryProfile, ProfileLine, Refusal } from '../../../protocol/memory-profile.ts';
-import { MEMORY_DOCUMENTS, RefusalSchema } from '../../../protocol/memory-profile.ts';
+import type { MemoryDocumentName, MemoryProfile, ProfileLine, Refusal } from '../../../protocol/index.ts';
+import { MEMORY_DOCUMENTS, RefusalSchema } from '../../../protocol/index.ts';
 import { canonicalJson } from '../hashing.ts';
 import type { Result } from '../result.ts';
 import { failure, success } from '../result.ts';

@@ -1,5 +1,5 @@
-import type { MemoryDocumentName, MemoryProfile, ProfileLine } from '../../../protocol/memory-profile.ts';
-import { MEMORY_DOCUMENTS } from '../../../protocol/memory-profile.ts';
+import type { MemoryDocumentName, MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
+import { MEMORY_DOCUMENTS } from '../../../protocol/index.ts';
 
 /** What Weft believed about the person at `time`: each document's lines written by then and not yet ended. */
 export function profileAt(profile: MemoryProfile, time: number): Record<MemoryDocumentName, ProfileLine[]> {

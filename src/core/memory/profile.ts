@@ -1,10 +1,10 @@
-import type { LineOrigin, MemoryDocumentName, MemoryProfile, ProfileLine } from '../../../protocol/memory-profile.ts';
+import type { LineOrigin, MemoryDocumentName, MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
 import {
   MEMORY_DOCUMENTS,
   MEMORY_PROFILE_FORMAT,
   MEMORY_PROFILE_VERSION,
   ProfileLineSchema,
-} from '../../../protocol/memory-profile.ts';
+} from '../../../protocol/index.ts';
 import type { FactCategory } from './first-person.ts';
 import { normaliseText } from './normalise-text.ts';
 

@@ -1,4 +1,4 @@
-import type { Refusal } from '../../../protocol/memory-profile.ts';
+import type { Refusal } from '../../../protocol/index.ts';
 import { contentWords, normaliseText } from './normalise-text.ts';
 
 /**

@@ -1,5 +1,4 @@
-import type { Session, Turn } from '../../../protocol/atlas-session.ts';
-import type { MirrorNode } from '../../../protocol/canvas-document.ts';
+import type { Session, Turn, MirrorNode } from '../../../protocol/index.ts';
 import { canonicalJson } from '../hashing.ts';
 
 export type MirrorSource = MirrorNode['source'];

@@ -1,5 +1,4 @@
-import type { Session, Turn } from '../../../protocol/atlas-session.ts';
-import type { CanvasNode, MirrorLedger, MirrorNode } from '../../../protocol/canvas-document.ts';
+import type { Session, Turn, CanvasNode, MirrorLedger, MirrorNode } from '../../../protocol/index.ts';
 import type { GraphChange, Position } from '../changes.ts';
 import { incomingWires, outgoingWires, type Graph } from '../graph.ts';
 import { below, beside, MIRROR_NOTE_GAP, MIRROR_ROW_GAP } from './mirror-layout.ts';

@@ -19,8 +19,8 @@ import {
   type SettingsResponse,
   type SettingsUpdate,
   type UrlMaterialResponse,
-} from '../../../protocol/http-api.ts';
-import { CanvasDocumentSchema, type CanvasDocument } from '../../../protocol/canvas-document.ts';
+} from '../../../protocol/index.ts';
+import { CanvasDocumentSchema, type CanvasDocument } from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
 
 export interface RevisedCanvas {

@@ -1,6 +1,5 @@
-import type { StreamEvent } from '../../../protocol/stream-events.ts';
-import type { GenerateRequest } from '../../../protocol/http-api.ts';
-import { ApiErrorSchema } from '../../../protocol/http-api.ts';
+import type { StreamEvent, GenerateRequest } from '../../../protocol/index.ts';
+import { ApiErrorSchema } from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
 import { authorizationHeaders, type ApiClientOptions } from './api-client.ts';
 import { readServerSentEvents, type ReadServerSentEventsOptions } from './read-server-sent-events.ts';

@@ -1,5 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import { StreamEventSchema, type StreamEvent } from '../../../protocol/stream-events.ts';
+import { StreamEventSchema, type StreamEvent } from '../../../protocol/index.ts';
 
 /** A `data:` payload the page could not use; the stream goes on without it. */
 export interface UnreadableEvent {

@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../../protocol/stream-events.ts';
+import type { StreamEvent } from '../../../protocol/index.ts';
 import { authorizationHeaders, type ApiClientOptions } from './api-client.ts';
 import { readServerSentEvents, type ReadServerSentEventsOptions } from './read-server-sent-events.ts';
 

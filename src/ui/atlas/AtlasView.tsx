@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { Runner } from '../../../protocol/atlas-session.ts';
-import type { AtlasSessionSummary, AtlasSort } from '../../../protocol/http-api.ts';
+import type { Runner, AtlasSessionSummary, AtlasSort } from '../../../protocol/index.ts';
 import { atlasStore } from './atlas-state.ts';
 import { loadSessions } from './atlas-loading.ts';
 import { folderLabels, formatBytes, formatDate, RUNNER_LABEL, shortFolder } from './format.ts';

@@ -1,9 +1,8 @@
-import type { MirrorNode } from '../../../protocol/canvas-document.ts';
+import type { MirrorNode } from '../../../protocol/index.ts';
 import { isMirrorEdited, touchedFiles } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { askWhy } from './atlas-loading.ts';
-import { formatDate, RUNNER_LABEL } from './format.ts';
-import { pathsInText, whyTargetFor } from './format.ts';
+import { formatDate, RUNNER_LABEL, pathsInText, whyTargetFor } from './format.ts';
 
 /** The node panel's mirror section: source vs copy, the execution-record toggle, and "why this file". */
 export function MirrorNodeExtras({ node }: { node: MirrorNode }) {

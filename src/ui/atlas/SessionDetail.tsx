@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { Runner, Session } from '../../../protocol/atlas-session.ts';
+import type { Runner, Session } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { atlasApi } from './atlas-api.ts';

@@ -1,4 +1,4 @@
-import type { CanvasNode } from '../../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../../protocol/index.ts';
 import { currentAnswer } from '../../core/index.ts';
 import { askWhy } from './atlas-loading.ts';
 import { pathsInText, whyTargetFor } from './format.ts';

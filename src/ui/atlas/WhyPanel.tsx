@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { RunnerSchema } from '../../../protocol/atlas-session.ts';
+import { RunnerSchema } from '../../../protocol/index.ts';
 import { useWeftStore } from '../app/store-context.tsx';
 import { atlasStore } from './atlas-state.ts';
 import { askWhy, setWhyIncludeRead } from './atlas-loading.ts';

@@ -9,8 +9,8 @@ import {
   type AtlasSessionsResponse,
   type AtlasSort,
   type AtlasWhyResponse,
-} from '../../../protocol/http-api.ts';
-import type { Runner } from '../../../protocol/atlas-session.ts';
+} from '../../../protocol/index.ts';
+import type { Runner } from '../../../protocol/index.ts';
 import { ApiClientError } from '../api/api-error.ts';
 import { readJson } from '../api/api-client.ts';
 

@@ -1,6 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import type { Runner } from '../../../protocol/atlas-session.ts';
-import type { AtlasSessionsResponse, AtlasSort, AtlasWhyResponse } from '../../../protocol/http-api.ts';
+import type { Runner, AtlasSessionsResponse, AtlasSort, AtlasWhyResponse } from '../../../protocol/index.ts';
 
 /** The Atlas views' own UI state (the canvas store stays as it is: the Atlas only applies changes through it). */
 export interface AtlasState {

@@ -1,5 +1,4 @@
-import type { Runner, Session } from '../../../protocol/atlas-session.ts';
-import type { MirrorLedger } from '../../../protocol/canvas-document.ts';
+import type { Runner, Session, MirrorLedger } from '../../../protocol/index.ts';
 import { planMirror, type Graph, type MirrorPlan } from '../../core/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { canvasBridge } from '../commands/canvas-bridge.ts';

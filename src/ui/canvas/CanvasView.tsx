@@ -14,7 +14,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import type { CanvasNode } from '../../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../../protocol/index.ts';
 import type { GraphChange } from '../../core/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';

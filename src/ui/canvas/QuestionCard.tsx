@@ -1,6 +1,6 @@
 import { memo, useEffect } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
-import type { QuestionNode } from '../../../protocol/canvas-document.ts';
+import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { Markdown } from './Markdown.tsx';
 import { isReceiptModel, shortModel } from './node-labels.ts';

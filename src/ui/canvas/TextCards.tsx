@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
-import type { MaterialNode } from '../../../protocol/canvas-document.ts';
+import type { MaterialNode } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { Markdown } from './Markdown.tsx';
 import { MirrorCardMarks } from '../atlas/MirrorNodeExtras.tsx';

@@ -1,5 +1,5 @@
 import { getViewportForBounds, type Rect, type Viewport } from '@xyflow/react';
-import type { CanvasNode } from '../../../protocol/canvas-document.ts';
+import type { CanvasNode } from '../../../protocol/index.ts';
 
 /** Room at the top for the toolbar and frame labels. */
 export const FIT_PADDING = { top: '88px', left: '40px', right: '40px', bottom: '40px' } as const;

@@ -1,5 +1,5 @@
 import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
-import type { CanvasNode, Wire } from '../../../protocol/canvas-document.ts';
+import type { CanvasNode, Wire } from '../../../protocol/index.ts';
 
 /** Nodes carry only their id: each card selects its own record from the store (narrow renders). */
 export type FlowNodeData = { nodeId: string };

@@ -1,5 +1,5 @@
-import type { CanvasNode } from '../../../protocol/canvas-document.ts';
-import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/http-api.ts';
+import type { CanvasNode } from '../../../protocol/index.ts';
+import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/index.ts';
 
 /** A short human title for any node (cycle messages, preview sources, search). */
 export function nodeTitle(node: CanvasNode | undefined): string {

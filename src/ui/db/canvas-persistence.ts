@@ -1,5 +1,5 @@
-import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
-import { CANVAS_FORMAT, CANVAS_VERSION } from '../../../protocol/canvas-document.ts';
+import type { CanvasDocument } from '../../../protocol/index.ts';
+import { CANVAS_FORMAT, CANVAS_VERSION } from '../../../protocol/index.ts';
 import { dismissalKey, ledgerKey, type WeftDatabase } from './weft-database.ts';
 import type { CanvasRecords } from './canvas-records.ts';
 

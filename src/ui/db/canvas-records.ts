@@ -6,9 +6,9 @@ import type {
   MirrorLedger,
   StaleDismissal,
   Wire,
-} from '../../../protocol/canvas-document.ts';
-import { CANVAS_FORMAT, CANVAS_VERSION } from '../../../protocol/canvas-document.ts';
-import type { EventRecord } from '../../../protocol/event-record.ts';
+} from '../../../protocol/index.ts';
+import { CANVAS_FORMAT, CANVAS_VERSION } from '../../../protocol/index.ts';
+import type { EventRecord } from '../../../protocol/index.ts';
 
 /**
  * The records of one canvas as persistence sees them. Records are immutable: a change replaces

@@ -1,4 +1,4 @@
-import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
+import type { CanvasDocument } from '../../../protocol/index.ts';
 import { writeCanvasChanges } from './canvas-persistence.ts';
 import { documentFromRecords, type CanvasRecords } from './canvas-records.ts';
 import type { WeftDatabase } from './weft-database.ts';

@@ -6,8 +6,8 @@ import type {
   MirrorLedger,
   StaleDismissal,
   Wire,
-} from '../../../protocol/canvas-document.ts';
-import type { EventRecord } from '../../../protocol/event-record.ts';
+} from '../../../protocol/index.ts';
+import type { EventRecord } from '../../../protocol/index.ts';
 
 /** One row per record, keyed by canvas and record id, so a change writes only what it touched (C26). */
 export interface CanvasRow {

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import { chainVerdict, describeChainVerdict, eventsToCsv, type Graph } from '../../core/index.ts';
-import type { ChainVerdict } from '../../../protocol/chain-head.ts';
+import type { ChainVerdict } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { nodeTitle } from '../canvas/node-labels.ts';

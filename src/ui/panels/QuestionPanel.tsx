@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { activeDismissal, diffUpstreamParts, upstreamParts } from '../../core/index.ts';
-import type { QuestionNode } from '../../../protocol/canvas-document.ts';
+import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { Markdown } from '../canvas/Markdown.tsx';
 import { formatTime, isReceiptModel, nodeTitle, shortModel } from '../canvas/node-labels.ts';

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/http-api.ts';
+import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { keyOriginWarning } from '../store/key-origin-notice.ts';
 

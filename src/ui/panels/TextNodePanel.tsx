@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../protocol/canvas-document.ts';
+import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../protocol/index.ts';
 import type { NodePatch } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { formatTime } from '../canvas/node-labels.ts';

@@ -1,7 +1,7 @@
 import { Fragment, useMemo } from 'react';
 import { STALE_MARK, buildContextBundle, type CompiledSource } from '../../core/index.ts';
 import { downloadText, safeFileName } from './download.ts';
-import type { QuestionNode } from '../../../protocol/canvas-document.ts';
+import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { nodeTitle } from '../canvas/node-labels.ts';

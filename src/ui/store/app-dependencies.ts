@@ -1,6 +1,5 @@
 import type { ApiClient } from '../api/api-client.ts';
-import type { GenerateRequest } from '../../../protocol/http-api.ts';
-import type { StreamEvent } from '../../../protocol/stream-events.ts';
+import type { GenerateRequest, StreamEvent } from '../../../protocol/index.ts';
 import type { WeftDatabase } from '../db/weft-database.ts';
 
 /** Everything the store reaches outside itself; tests pass real Dexie and a real or scripted API. */

@@ -6,7 +6,7 @@ import {
   graphFromDocument,
   loadCanvas,
 } from '../../core/index.ts';
-import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
+import type { CanvasDocument } from '../../../protocol/index.ts';
 import {
   deleteCanvasRows,
   loadCanvasDocument,

@@ -1,5 +1,5 @@
 import { documentFromGraph, graphFromDocument, rebaseSteps } from '../../core/index.ts';
-import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
+import type { CanvasDocument } from '../../../protocol/index.ts';
 import { ApiClientError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';

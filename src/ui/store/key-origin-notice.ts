@@ -1,5 +1,5 @@
-import { keyOrigin } from '../../../protocol/key-origin.ts';
-import type { ProviderKind } from '../../../protocol/http-api.ts';
+import { keyOrigin } from '../../../protocol/index.ts';
+import type { ProviderKind } from '../../../protocol/index.ts';
 
 /** What Settings says after a save removed keys because their base URL moved to another origin. */
 export function keysClearedMessage(providerIds: readonly string[]): string {

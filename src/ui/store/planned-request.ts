@@ -1,5 +1,5 @@
 import { buildRequest, compile, type EstimateTokens } from '../../core/index.ts';
-import { OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../../protocol/http-api.ts';
+import { OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../../protocol/index.ts';
 import type { AskOptions, WeftState } from './weft-state.ts';
 
 /** The model a node dispatches to: its pin, else the default, else the offline receipt. */

@@ -1,5 +1,5 @@
 import type { CompiledContext, Graph } from '../../core/index.ts';
-import type { GenerateImage, GenerateRequest, ModelInfo } from '../../../protocol/http-api.ts';
+import type { GenerateImage, GenerateRequest, ModelInfo } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import type { WeftState } from './weft-state.ts';

@@ -11,7 +11,7 @@ import {
   type GraphChange,
   type StepOutcome,
 } from '../../core/index.ts';
-import type { DispatchLane } from '../../../protocol/dispatch-request.ts';
+import type { DispatchLane } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { loadCanvasDocument } from '../db/canvas-persistence.ts';
 import type { AppDependencies } from './app-dependencies.ts';

@@ -1,7 +1,12 @@
 import type { Graph, GraphChange } from '../../core/index.ts';
-import type { CanvasSummary, ModelInfo, SettingsResponse, SettingsUpdate } from '../../../protocol/http-api.ts';
-import type { CanvasDocument } from '../../../protocol/canvas-document.ts';
-import type { DispatchLane } from '../../../protocol/dispatch-request.ts';
+import type {
+  CanvasSummary,
+  ModelInfo,
+  SettingsResponse,
+  SettingsUpdate,
+  CanvasDocument,
+  DispatchLane,
+} from '../../../protocol/index.ts';
 
 export type View = 'canvas' | 'events' | 'settings';
 

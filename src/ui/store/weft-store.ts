@@ -1,5 +1,5 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/http-api.ts';
+import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { rememberRevision } from '../db/canvas-persistence.ts';
 import { CanvasWriter } from '../db/canvas-writer.ts';
