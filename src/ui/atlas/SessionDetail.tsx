@@ -7,6 +7,7 @@ import { atlasStore } from './atlas-state.ts';
 import { loadSessions } from './atlas-loading.ts';
 import { clip, formatDate, RUNNER_LABEL } from './format.ts';
 import { ledgerFor, mirrorSession, setFollowing } from './mirror-actions.ts';
+import { SessionTurn } from './SessionTurn.tsx';
 import { useAtlas } from './use-atlas.ts';
 
 /** A long session lists its first turns only; the mirror takes every turn. */
@@ -142,27 +143,7 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
             </div>
             <ol className="atlas-turns">
               {main.turns.slice(0, SHOWN_TURNS).map((turn) => (
-                <li key={turn.key} data-testid="session-turn">
-                  {turn.afterCompaction && <div className="atlas-compaction">Context compacted before this turn</div>}
-                  <div className="atlas-turn-question">{clip(turn.userText, 220) || <em>(no text)</em>}</div>
-                  <div className="atlas-turn-meta">
-                    {turn.steps.length} tool step{turn.steps.length === 1 ? '' : 's'}
-                    {turn.steps.some((step) => step.files.length > 0) &&
-                      ` · ${[...new Set(turn.steps.flatMap((step) => step.files))].length} file(s)`}
-                    {turn.model && ` · ${turn.model}`}
-                  </div>
-                  {turn.subagentSessionIds.map((id) => {
-                    const run = runs.get(id);
-                    return (
-                      <div key={id} className="atlas-subrun" data-testid="subagent-run">
-                        ↳ Subagent run:{' '}
-                        {run
-                          ? `${clip(run.turns[0]?.userText ?? run.title, 120)} (${run.turns.length} turn${run.turns.length === 1 ? '' : 's'})`
-                          : id}
-                      </div>
-                    );
-                  })}
-                </li>
+                <SessionTurn key={turn.key} turn={turn} runs={runs} />
               ))}
             </ol>
             {main.turns.length > SHOWN_TURNS && (

@@ -1,0 +1,40 @@
+import type { Session, Turn } from '../../../protocol/index.ts';
+import { clip } from './format.ts';
+
+/** How a runner-marked turn ended, in words: the marker is the turn's status, never its question. */
+export const TURN_STATUS_LABEL: Record<NonNullable<Turn['status']>, string> = {
+  interrupted: 'Interrupted',
+  'interrupted-tool-use': 'Interrupted during a tool call',
+};
+
+/** One turn of the Atlas session view: its question, status, tool steps and the subagent runs it delegated. */
+export function SessionTurn({ turn, runs }: { turn: Turn; runs: ReadonlyMap<string, Session> }) {
+  return (
+    <li data-testid="session-turn">
+      {turn.afterCompaction && <div className="atlas-compaction">Context compacted before this turn</div>}
+      <div className="atlas-turn-question">{clip(turn.userText, 220) || <em>(no text)</em>}</div>
+      <div className="atlas-turn-meta">
+        {turn.status && (
+          <span className="atlas-turn-status" data-testid="turn-status" data-status={turn.status}>
+            {TURN_STATUS_LABEL[turn.status]}
+          </span>
+        )}
+        {turn.steps.length} tool step{turn.steps.length === 1 ? '' : 's'}
+        {turn.steps.some((step) => step.files.length > 0) &&
+          ` · ${[...new Set(turn.steps.flatMap((step) => step.files))].length} file(s)`}
+        {turn.model && ` · ${turn.model}`}
+      </div>
+      {turn.subagentSessionIds.map((id) => {
+        const run = runs.get(id);
+        return (
+          <div key={id} className="atlas-subrun" data-testid="subagent-run">
+            ↳ Subagent run:{' '}
+            {run
+              ? `${clip(run.turns[0]?.userText ?? run.title, 120)} (${run.turns.length} turn${run.turns.length === 1 ? '' : 's'})`
+              : id}
+          </div>
+        );
+      })}
+    </li>
+  );
+}
