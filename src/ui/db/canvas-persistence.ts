@@ -112,18 +112,7 @@ export async function writeCanvasChanges(
         );
       if (events.remove.length)
         await database.events.bulkDelete(events.remove.map((key) => [canvasId, key] as [string, string]));
-      written +=
-        nodes.put.length +
-        nodes.remove.length +
-        wires.put.length +
-        wires.remove.length +
-        attachments.put.length +
-        dismissals.put.length +
-        dismissals.remove.length +
-        ledgers.put.length +
-        ledgers.remove.length +
-        events.put.length +
-        events.remove.length;
+      written += touched;
     },
   );
   persistenceCounters.rowsWritten += written;
