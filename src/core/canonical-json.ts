@@ -1,145 +1,132 @@
 /**
  * RFC 8785 (JSON Canonicalization Scheme) serialisation, output-identical to the
- * `canonicalize` package (checked property-wise in hashing.test.ts) and several times faster.
+ * `canonicalize` package (checked property-wise in hashing.test.ts) and faster than the engine's
+ * JSON.stringify on prose: a string with nothing to escape is written as `"` + text + `"` without
+ * a character-by-character copy, and only strings that need escaping go through JSON.stringify
+ * (whose escapes are exactly the RFC's). Numbers use JSON.stringify too, which is the ECMAScript
+ * number-to-string the RFC prescribes. Keys are sorted by UTF-16 code units.
  *
- * Fast path: one walk checks every value (finite numbers, well-formed strings, no cycles)
- * and rebuilds only the objects whose keys are not already in UTF-16 code-unit order; the
- * engine's JSON.stringify then writes the bytes, which for strings and numbers is exactly what
- * the RFC prescribes. Objects with array-index-like keys (which engines always enumerate
- * numerically first) take the general serialiser instead.
+ * One walk writes to a `CanonicalWriter`, so the same bytes can become a string
+ * (`canonicalJsonText`) or stream straight into a SHA-256 (`writeCanonicalJson`) without building
+ * the whole text first.
  */
 import { isWellFormed } from './well-formed.ts';
 
-const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
+/** Characters JSON must escape, and surrogates (a lone one must be refused; a pair is written as is). */
+const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
-/** Thrown inside the fast path when the general serialiser must take over. */
-const NEEDS_GENERAL = Symbol('needs-general');
+/**
+ * Where canonical text goes. Short pieces are appended to `pending`; `long` receives a piece worth
+ * handing on as it is (a hash sink flushes `pending` first, then updates with it, so no copy is made).
+ */
+export interface CanonicalWriter {
+  pending: string;
+  long(chunk: string): void;
+}
+
+/** Pieces at least this long skip `pending` (hashing them directly beats concatenating them). */
+const LONG_PIECE = 256;
 
 export function canonicalJsonText(value: unknown): string | undefined {
-  let prepared: unknown;
-  try {
-    prepared = prepare(value, new Set());
-  } catch (error) {
-    if (error !== NEEDS_GENERAL) throw error;
-    return serialize(value, new Set());
-  }
-  return JSON.stringify(prepared);
+  return textOf(value, new Set());
 }
 
-/** Validates `value` and returns it, or a copy with object keys in canonical order. */
-function prepare(value: unknown, path: Set<object>): unknown {
+function textOf(value: unknown, path: Set<object>): string | undefined {
+  const writer: CanonicalWriter = {
+    pending: '',
+    long(chunk) {
+      this.pending += chunk;
+    },
+  };
+  return write(value, writer, path) ? writer.pending : undefined;
+}
+
+/** Writes `value`'s canonical JSON to `writer`; false (and nothing written) when it has no JSON form. */
+export function writeCanonicalJson(value: unknown, writer: CanonicalWriter): boolean {
+  return write(value, writer, new Set());
+}
+
+function writeString(text: string, writer: CanonicalWriter): void {
+  if (NEEDS_CARE.test(text)) {
+    if (!isWellFormed(text)) throw new Error('Lone surrogate is not allowed');
+    text = JSON.stringify(text);
+    if (text.length >= LONG_PIECE) writer.long(text);
+    else writer.pending += text;
+    return;
+  }
+  if (text.length >= LONG_PIECE) {
+    writer.pending += '"';
+    writer.long(text);
+    writer.pending += '"';
+  } else writer.pending += `"${text}"`;
+}
+
+/** False when `value` has no JSON form (undefined, a function, a symbol), as JSON.stringify drops them. */
+function write(value: unknown, writer: CanonicalWriter, path: Set<object>): boolean {
   switch (typeof value) {
     case 'string':
-      if (!isWellFormed(value)) throw new Error('Lone surrogate is not allowed');
-      return value;
+      writeString(value, writer);
+      return true;
     case 'number':
       if (!Number.isFinite(value))
         throw new Error(Number.isNaN(value) ? 'NaN is not allowed' : 'Infinity is not allowed');
-      return value;
-    case 'object': {
-      if (value === null) return value;
-      if (path.has(value)) throw new Error('Circular reference detected');
-      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a sentinel, not an error: falls back to the general path
-      if (typeof (value as { toJSON?: unknown }).toJSON === 'function') throw NEEDS_GENERAL;
-      path.add(value);
-      let result: unknown = value;
-      if (Array.isArray(value)) {
-        let copy: unknown[] | null = null;
-        for (let index = 0; index < value.length; index += 1) {
-          const item: unknown = value[index];
-          const next = prepare(item, path);
-          if (next !== item && copy === null) copy = value.slice(0, index);
-          if (copy !== null) copy.push(next);
-        }
-        if (copy !== null) result = copy;
-      } else {
-        const record = value as Record<string, unknown>;
-        const keys = Object.keys(record);
-        let sorted = true;
-        for (let index = 0; index < keys.length; index += 1) {
-          // Index-like keys enumerate numerically first; `__proto__` cannot be copied by assignment.
-          // eslint-disable-next-line @typescript-eslint/only-throw-error -- the same sentinel
-          if (INDEX_LIKE.test(keys[index]!) || keys[index] === '__proto__') throw NEEDS_GENERAL;
-          if (!isWellFormed(keys[index]!)) throw new Error('Lone surrogate is not allowed');
-          if (index > 0 && keys[index - 1]! > keys[index]!) sorted = false;
-        }
-        if (!sorted) keys.sort();
-        // Plain object literals (not null-prototype ones) keep the engine's fast JSON path.
-        let copy: Record<string, unknown> | null = sorted ? null : {};
-        for (let index = 0; index < keys.length; index += 1) {
-          const key = keys[index]!;
-          const member = record[key];
-          const next = prepare(member, path);
-          if (next !== member && copy === null) {
-            copy = {};
-            for (let before = 0; before < index; before += 1) copy[keys[before]!] = record[keys[before]!];
-          }
-          if (copy !== null) copy[key] = next;
-        }
-        if (copy !== null) result = copy;
-      }
-      path.delete(value);
-      return result;
-    }
-    case 'bigint':
-      throw new TypeError('BigInt has no JSON form');
-    default:
-      // booleans pass through; undefined, functions and symbols are dropped by JSON.stringify
-      // exactly as the canonical form drops them (members omitted, array items null).
-      return value;
-  }
-}
-
-/** The general serialiser: handles toJSON and array-index-like keys. */
-function serialize(value: unknown, path: Set<object>): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      if (!isWellFormed(value)) throw new Error('Lone surrogate is not allowed');
-      return JSON.stringify(value);
-    case 'number':
-      if (!Number.isFinite(value))
-        throw new Error(Number.isNaN(value) ? 'NaN is not allowed' : 'Infinity is not allowed');
-      return JSON.stringify(value);
+      writer.pending += JSON.stringify(value);
+      return true;
     case 'boolean':
-      return value ? 'true' : 'false';
+      writer.pending += value ? 'true' : 'false';
+      return true;
     case 'object': {
-      if (value === null) return 'null';
+      if (value === null) {
+        writer.pending += 'null';
+        return true;
+      }
       if (path.has(value)) throw new Error('Circular reference detected');
-      const withJson = value as { toJSON?: () => unknown };
-      if (typeof withJson.toJSON === 'function') {
-        path.add(value);
-        const result = serialize(withJson.toJSON(), path);
-        path.delete(value);
-        return result;
-      }
       path.add(value);
-      let text: string;
-      if (Array.isArray(value)) {
-        text = '[';
-        for (let index = 0; index < value.length; index += 1) {
-          if (index > 0) text += ',';
-          text += serialize(value[index], path) ?? 'null';
-        }
-        text += ']';
-      } else {
-        const record = value as Record<string, unknown>;
-        text = '{';
-        let first = true;
-        for (const key of Object.keys(record).sort()) {
-          const member = serialize(record[key], path);
-          if (member === undefined) continue;
-          if (!first) text += ',';
-          text += `${serialize(key, path)}:${member}`;
-          first = false;
-        }
-        text += '}';
-      }
+      const withJson = value as { toJSON?: () => unknown };
+      let written = true;
+      if (typeof withJson.toJSON === 'function') written = write(withJson.toJSON(), writer, path);
+      else if (Array.isArray(value)) writeArray(value, writer, path);
+      else writeObject(value as Record<string, unknown>, writer, path);
       path.delete(value);
-      return text;
+      return written;
     }
     case 'bigint':
       throw new TypeError('BigInt has no JSON form');
     default:
-      return undefined;
+      return false;
   }
+}
+
+function writeArray(items: unknown[], writer: CanonicalWriter, path: Set<object>): void {
+  writer.pending += '[';
+  for (let index = 0; index < items.length; index += 1) {
+    if (index > 0) writer.pending += ',';
+    if (!write(items[index], writer, path)) writer.pending += 'null';
+  }
+  writer.pending += ']';
+}
+
+function writeObject(record: Record<string, unknown>, writer: CanonicalWriter, path: Set<object>): void {
+  const keys = Object.keys(record).sort();
+  writer.pending += '{';
+  let first = true;
+  for (const key of keys) {
+    const member = record[key];
+    const kind = typeof member;
+    // Members without a JSON form are omitted; one whose toJSON gives none is only known by calling it.
+    if (kind === 'undefined' || kind === 'function' || kind === 'symbol') continue;
+    let text: string | null = null;
+    if (kind === 'object' && member !== null && typeof (member as { toJSON?: unknown }).toJSON === 'function') {
+      text = textOf(member, path) ?? null;
+      if (text === null) continue;
+    }
+    if (!first) writer.pending += ',';
+    first = false;
+    writeString(key, writer);
+    writer.pending += ':';
+    if (text === null) write(member, writer, path);
+    else if (text.length >= LONG_PIECE) writer.long(text);
+    else writer.pending += text;
+  }
+  writer.pending += '}';
 }

@@ -107,6 +107,34 @@ describe('canonicalJson (RFC 8785)', () => {
     );
   });
 
+  // Long strings are written without a copy and streamed to the hasher in pieces: both must change nothing.
+  it('agrees with canonicalize on long texts, and the streamed hash equals the hash of the whole text', () => {
+    const long = fc.oneof(
+      fc.string({ unit: 'grapheme', minLength: 200, maxLength: 2000 }),
+      fc.string({
+        unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '\ud83d\ude00', 'é'),
+        minLength: 250,
+        maxLength: 600,
+      }),
+      fc.string({ maxLength: 20 }),
+    );
+    const member = fc.oneof(
+      long,
+      fc.integer(),
+      fc.constant(undefined),
+      long.map((text) => ({ toJSON: () => ({ text }) })),
+    );
+    const record = fc.dictionary(long, member, { maxKeys: 4 });
+    fc.assert(
+      fc.property(fc.array(record, { maxLength: 40 }), (input) => {
+        const text = canonicalJson(input);
+        expect(text).toBe(canonicalize(input));
+        expect(hashCanonical(input)).toBe(sha256Hex(text));
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   it('takes the general path for index-like and __proto__ keys and toJSON, with the same output', () => {
     const tricky = JSON.parse('{"b":1,"10":2,"9":3,"__proto__":{"z":1,"a":2},"when":{"x":1}}') as Record<
       string,
@@ -116,6 +144,10 @@ describe('canonicalJson (RFC 8785)', () => {
     expect(canonicalJson(tricky)).toBe('{"10":2,"9":3,"__proto__":{"a":2,"z":1},"b":1,"when":{"x":1}}');
     const dated = { at: new Date(0), list: [undefined, () => 1] };
     expect(canonicalJson(dated)).toBe('{"at":"1970-01-01T00:00:00.000Z","list":[null,null]}');
+    // A member whose toJSON gives nothing is omitted, as JSON.stringify omits it (canonicalize writes `undefined`).
+    const key = 'k'.repeat(300);
+    expect(canonicalJson({ [key]: { toJSON: () => undefined }, b: 1 })).toBe('{"b":1}');
+    expect(hashCanonical({ [key]: { toJSON: () => undefined }, b: 1 })).toBe(sha256Hex('{"b":1}'));
   });
 
   it('sorts keys by UTF-16 code units and serialises numbers the ECMAScript way', () => {

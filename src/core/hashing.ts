@@ -1,4 +1,4 @@
-import { canonicalJsonText } from './canonical-json.ts';
+import { canonicalJsonText, writeCanonicalJson, type CanonicalWriter } from './canonical-json.ts';
 import { jsHashPort, type HashPort } from './hash-port.ts';
 
 /**
@@ -17,6 +17,26 @@ export function sha256Hex(input: string | Uint8Array, hash: HashPort = jsHashPor
   return hash.sha256Hex(input);
 }
 
+/** Pending text is handed to the hasher in pieces of about this many UTF-16 units. */
+const FLUSH_AT = 16_384;
+
+/**
+ * SHA-256 of `canonicalJson(value)`, streamed: long strings go to the hasher as they are and short
+ * pieces in batches, so the whole text is never built (the same digest, a test proves it).
+ */
 export function hashCanonical(value: unknown, hash: HashPort = jsHashPort): string {
-  return hash.sha256Hex(canonicalJson(value));
+  const hasher = hash.createSha256();
+  const writer: CanonicalWriter = {
+    pending: '',
+    long(chunk) {
+      if (this.pending.length >= FLUSH_AT) {
+        hasher.update(this.pending);
+        this.pending = '';
+      }
+      this.pending += chunk;
+    },
+  };
+  if (!writeCanonicalJson(value, writer)) throw new TypeError('value has no canonical JSON form');
+  if (writer.pending !== '') hasher.update(writer.pending);
+  return hasher.digestHex();
 }
