@@ -7,3 +7,5 @@ export { readJsonArray } from './json-array-reader.ts';
 export type { JsonArrayReadOptions, ElementHandler } from './json-array-reader.ts';
 export { ImportError, positionAt } from './import-error.ts';
 export type { ImportErrorCode, FilePosition } from './import-error.ts';
+export { documentMaterial, documentFormatOf, DOCUMENT_MAX_BYTES } from './document-material.ts';
+export type { DocumentMaterial, DocumentFormat } from './document-material.ts';
