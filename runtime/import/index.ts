@@ -9,3 +9,4 @@ export { ImportError, positionAt } from './import-error.ts';
 export type { ImportErrorCode, FilePosition } from './import-error.ts';
 export { documentMaterial, documentFormatOf, DOCUMENT_MAX_BYTES } from './document-material.ts';
 export type { DocumentMaterial, DocumentFormat } from './document-material.ts';
+export { importIdGenerator } from './import-ids.ts';
