@@ -88,6 +88,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['weft verify "Research plan"', 'weft verify mgku4ymw1uy9jt5e --json'],
   },
   {
+    name: 'import',
+    usage: 'weft import <conversations.json> [--json]',
+    summary: 'import a ChatGPT or Claude.ai export: one new canvas per conversation (branches kept)',
+    positionals: [1, 1],
+    flags: { json },
+    examples: ['weft import ~/Downloads/conversations.json', 'weft import claude-export/conversations.json --json'],
+  },
+  {
     name: 'purge',
     usage: 'weft purge [--archive [--runner claude-code|codex|pi]] [--json]',
     summary: 'delete the index database (under WEFT_HOME only; canvases stay); --archive also the kept session copies',

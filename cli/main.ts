@@ -11,6 +11,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   recall: () => import('./commands/recall-command.ts'),
   status: () => import('./commands/status-command.ts'),
   verify: () => import('./commands/verify-command.ts'),
+  import: () => import('./commands/import-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
   mcp: () => import('./commands/mcp-command.ts'),
   setup: () => import('./commands/setup-command.ts'),

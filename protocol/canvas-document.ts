@@ -74,6 +74,14 @@ export const MaterialProvenanceSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('url'), url: z.string(), finalUrl: z.string(), fetchedAt: Time, title: z.string() }),
   z.object({ type: z.literal('pasted') }),
   z.object({ type: z.literal('image'), attachmentHash: Sha256, fileName: z.string() }),
+  /** An imported document (C34): Markdown, HTML (readable text) or DOCX, identified by the hash of its bytes. */
+  z.object({
+    type: z.literal('file'),
+    fileName: z.string(),
+    format: z.enum(['markdown', 'html', 'docx']),
+    documentHash: Sha256,
+    importedAt: Time,
+  }),
 ]);
 export type MaterialProvenance = z.infer<typeof MaterialProvenanceSchema>;
 

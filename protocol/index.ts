@@ -204,3 +204,10 @@ export type {
   MemoryProfileReadResult,
 } from './memory-profile.ts';
 export type { SessionArchiveSettings } from './http-api.ts';
+export {
+  ImportStateSchema,
+  ImportStatusSchema,
+  ImportProgressEventSchema,
+  DocumentMaterialResponseSchema,
+} from './import-api.ts';
+export type { ImportState, ImportStatus, ImportProgressEvent, DocumentMaterialResponse } from './import-api.ts';

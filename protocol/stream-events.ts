@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ImportProgressEventSchema } from './import-api.ts';
 
 /**
  * Server → UI stream events (one JSON object per SSE `data:` line), named `<noun>-<action>`.
@@ -72,6 +73,7 @@ export const StreamEventSchema = z.discriminatedUnion('type', [
   MirrorAppendedEventSchema,
   SessionGrewEventSchema,
   SettingsChangedEventSchema,
+  ImportProgressEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type RequestAcceptedEvent = z.infer<typeof RequestAcceptedEventSchema>;

@@ -7,6 +7,7 @@ import { atlasRoute } from './routes/atlas-route.ts';
 import { canvasesRoute } from './routes/canvases-route.ts';
 import { decideRoute } from './routes/decide-route.ts';
 import { generateRoute } from './routes/generate-route.ts';
+import { importRoute } from './routes/import-route.ts';
 import { materialsRoute } from './routes/materials-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
@@ -73,6 +74,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(decideRoute(context));
   api.use(materialsRoute(context));
   api.use(canvasesRoute(context));
+  api.use(importRoute()(context));
   api.use(settingsRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));

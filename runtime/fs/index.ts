@@ -33,4 +33,4 @@ export type { ProtectedFolder } from './backup-folder-guard.ts';
 export { WeftError, isWeftError } from './weft-error.ts';
 export { realPathOfNearest } from './real-path-of-nearest.ts';
 export { removeOrphanTemps } from './orphan-temps.ts';
-export { assertNoServerRunning, removeOwnServerFile, writeServerFile } from './server-file.ts';
+export { assertNoServerRunning, readServerFile, removeOwnServerFile, writeServerFile } from './server-file.ts';

@@ -132,3 +132,14 @@ export type {
   ProfileLoadCode,
   ProfileLoadError,
 } from './memory/index.ts';
+export { conversationCanvas, planConversation, IMPORT_COLUMN_GAP, IMPORT_ROW_GAP } from './import/index.ts';
+export type {
+  ConversationCanvas,
+  ConversationCanvasCounts,
+  ConversationCanvasOptions,
+  ImportedConversation,
+  ImportedMessage,
+  ImportSource,
+  PlannedQuestion,
+  PlannedReply,
+} from './import/index.ts';

@@ -108,6 +108,8 @@ function provenanceLine(node: MaterialNode): string {
     }
     case 'image':
       return `image ${provenance.fileName}`;
+    case 'file':
+      return `${provenance.fileName} (${provenance.format}, imported ${isoTime(provenance.importedAt) ?? `at ${provenance.importedAt} ms`})`;
   }
 }
 

@@ -50,6 +50,8 @@ function provenanceLine(material: MaterialNode): string {
       return 'Pasted text';
     case 'image':
       return `Image · ${provenance.fileName}`;
+    case 'file':
+      return `${provenance.fileName} · imported ${formatTime(provenance.importedAt)}`;
   }
 }
 

@@ -108,6 +108,12 @@ export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameN
               </>
             )}
             {provenance.type === 'pasted' && <>Pasted text.</>}
+            {provenance.type === 'file' && (
+              <>
+                Imported from {provenance.fileName} ({provenance.format}), {formatTime(provenance.importedAt)}; document
+                hash {provenance.documentHash.slice(0, 12)}….
+              </>
+            )}
             {provenance.type === 'image' && (
               <>
                 Image {provenance.fileName} (stored once by hash {provenance.attachmentHash.slice(0, 12)}…).

@@ -1,0 +1,170 @@
+import { createWriteStream } from 'node:fs';
+import { mkdir, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import express, { type Request, type Router } from 'express';
+import type { DocumentMaterialResponse, ImportStatus } from '../../protocol/index.ts';
+import { WeftError } from '../../runtime/fs/index.ts';
+import {
+  DOCUMENT_MAX_BYTES,
+  documentMaterial,
+  ImportError,
+  importConversations,
+  importIdGenerator,
+} from '../../runtime/import/index.ts';
+import { rawBody } from '../read-body.ts';
+import type { ServerContext } from '../server-context.ts';
+
+/** A conversations export may be large; it streams to disk and is never held in memory. */
+export const CONVERSATIONS_UPLOAD_LIMIT = 2 * 1024 * 1024 * 1024;
+
+interface ImportJob {
+  status: ImportStatus;
+  controller: AbortController;
+}
+
+export interface ImportRouteOptions {
+  now?: () => number;
+}
+
+/**
+ * Imports (C34): a ChatGPT or Claude.ai `conversations.json` (streamed to `$WEFT_HOME/imports`, then imported in the
+ * background with progress on `/api/stream`, cancellable) and Markdown / HTML / DOCX documents as material text.
+ */
+export function importRoute(options: ImportRouteOptions = {}): (context: ServerContext) => Router {
+  return (context) => {
+    const router = express.Router();
+    const now = options.now ?? Date.now;
+    const newId = importIdGenerator(now);
+    const jobs = new Map<string, ImportJob>();
+    const directory = join(context.home, 'imports');
+
+    const publish = (job: ImportJob, change: Partial<ImportStatus>) => {
+      job.status = { ...job.status, ...change };
+      context.hub.publish({ type: 'import-progress', ...job.status });
+    };
+
+    router.post('/imports/conversations', async (request, response) => {
+      const fileName = fileNameOf(request, 'conversations.json');
+      const declared = Number(request.headers['content-length'] ?? 0);
+      if (declared > CONVERSATIONS_UPLOAD_LIMIT)
+        throw new WeftError('body-too-large', 'The export is larger than 2 GB.', 413);
+      const importId = newId();
+      await mkdir(directory, { recursive: true, mode: 0o700 });
+      const upload = join(directory, `${importId}.upload.json`);
+      const job: ImportJob = {
+        controller: new AbortController(),
+        status: {
+          importId,
+          fileName,
+          state: 'running',
+          phase: 'uploading',
+          bytesRead: 0,
+          totalBytes: declared,
+          conversations: 0,
+          canvasIds: [],
+          error: null,
+        },
+      };
+      jobs.set(importId, job);
+      try {
+        await pipeline(request, limitBytes(CONVERSATIONS_UPLOAD_LIMIT), createWriteStream(upload, { mode: 0o600 }));
+      } catch (error) {
+        jobs.delete(importId);
+        await rm(upload, { force: true });
+        if (error instanceof WeftError) throw error;
+        throw new WeftError('bad-request', 'The export was not received completely.', 400);
+      }
+      context.logger.info('import started', { importId });
+      response.status(202).json(job.status);
+      void runImport(job, upload);
+    });
+
+    async function runImport(job: ImportJob, upload: string): Promise<void> {
+      try {
+        const result = await importConversations(upload, {
+          canvases: context.canvases,
+          stagingDirectory: directory,
+          importId: job.status.importId,
+          now,
+          newId,
+          hash: context.hash,
+          signal: job.controller.signal,
+          onProgress: (progress) => publish(job, progress),
+        });
+        for (const id of result.canvasIds) context.hub.publish({ type: 'canvas-changed', id });
+        publish(job, { state: 'done', canvasIds: result.canvasIds, conversations: result.conversations });
+        context.logger.info('import done', { importId: job.status.importId, conversations: result.conversations });
+      } catch (error) {
+        const cancelled = error instanceof ImportError && error.code === 'import-cancelled';
+        const code = error instanceof WeftError ? error.code : 'import-failed';
+        const message = error instanceof Error ? error.message : String(error);
+        const position = error instanceof ImportError ? error.position : null;
+        publish(job, {
+          state: cancelled ? 'cancelled' : 'failed',
+          canvasIds: [],
+          error: { code, message, line: position?.line ?? null, column: position?.column ?? null },
+        });
+        context.logger.warn('import refused', { importId: job.status.importId, code });
+      } finally {
+        await rm(upload, { force: true });
+      }
+    }
+
+    router.get('/imports/:id', (request, response) => {
+      const job = jobs.get(String(request.params.id));
+      if (!job) throw new WeftError('not-found', 'No such import.', 404);
+      response.json(job.status);
+    });
+
+    router.delete('/imports/:id', (request, response) => {
+      const job = jobs.get(String(request.params.id));
+      if (!job) throw new WeftError('not-found', 'No such import.', 404);
+      job.controller.abort();
+      response.json(job.status);
+    });
+
+    router.post(
+      '/materials/document',
+      rawBody(DOCUMENT_MAX_BYTES, [
+        'application/octet-stream',
+        'text/markdown',
+        'text/html',
+        'text/plain',
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      ]),
+      async (request, response) => {
+        if (!Buffer.isBuffer(request.body))
+          throw new WeftError('unsupported-media-type', 'Send the document bytes as the request body.', 415);
+        const fileName = fileNameOf(request, 'document');
+        const material = await documentMaterial(fileName, new Uint8Array(request.body), now());
+        context.logger.info('document material', {
+          format: material.provenance.format,
+          characters: material.text.length,
+        });
+        const body: DocumentMaterialResponse = material;
+        response.json(body);
+      },
+    );
+    return router;
+  };
+}
+
+/** The file's own name from `?name=`, without any folder part. */
+function fileNameOf(request: Request, fallback: string): string {
+  const raw = typeof request.query.name === 'string' ? request.query.name : '';
+  const base = raw.split(/[\\/]/).pop()?.trim() ?? '';
+  return base.slice(0, 255) || fallback;
+}
+
+/** A pass-through that stops a body growing past the limit (a missing or false Content-Length). */
+function limitBytes(limit: number): (source: AsyncIterable<Buffer>) => AsyncGenerator<Buffer> {
+  return async function* (source) {
+    let total = 0;
+    for await (const chunk of source) {
+      total += chunk.length;
+      if (total > limit) throw new WeftError('body-too-large', 'The export is larger than 2 GB.', 413);
+      yield chunk;
+    }
+  };
+}
