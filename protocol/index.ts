@@ -204,3 +204,14 @@ export type {
   MemoryProfileReadResult,
 } from './memory-profile.ts';
 export type { SessionArchiveSettings } from './http-api.ts';
+export {
+  AgentApprovalAnswerSchema,
+  AgentRuntimeSchema,
+  AgentTurnRequestSchema,
+  ApprovalDecisionSchema,
+  FootprintSchema,
+  GuardModeSchema,
+  type AgentTurnRequest,
+  type FootprintValue,
+  type GuardModeValue,
+} from './agent-lane.ts';

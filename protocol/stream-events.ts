@@ -1,4 +1,14 @@
 import { z } from 'zod';
+import {
+  AgentApprovalDecidedEventSchema,
+  AgentApprovalRequestedEventSchema,
+  AgentFailedEventSchema,
+  AgentFinishedEventSchema,
+  AgentFootprintEventSchema,
+  AgentSessionEventSchema,
+  AgentStartedEventSchema,
+  AgentToolStartedEventSchema,
+} from './agent-lane.ts';
 
 /**
  * Server → UI stream events (one JSON object per SSE `data:` line), named `<noun>-<action>`.
@@ -72,6 +82,14 @@ export const StreamEventSchema = z.discriminatedUnion('type', [
   MirrorAppendedEventSchema,
   SessionGrewEventSchema,
   SettingsChangedEventSchema,
+  AgentStartedEventSchema,
+  AgentSessionEventSchema,
+  AgentToolStartedEventSchema,
+  AgentFootprintEventSchema,
+  AgentApprovalRequestedEventSchema,
+  AgentApprovalDecidedEventSchema,
+  AgentFinishedEventSchema,
+  AgentFailedEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type RequestAcceptedEvent = z.infer<typeof RequestAcceptedEventSchema>;

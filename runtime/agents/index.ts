@@ -20,6 +20,7 @@ export {
 } from './codex-app-server-protocol.ts';
 export { runCodexTurn, type CodexTurnOptions } from './codex-app-server-runtime.ts';
 export { changedFiles, touchedFiles } from './footprint-files.ts';
+export { findAgentBin, INSTALL_HINT } from './find-agent-bin.ts';
 export { JsonLines } from './json-lines.ts';
 export { pathLeavingFolder } from './path-leaves-folder.ts';
 export { PI_GUARD_OPTIONS, PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
