@@ -88,3 +88,30 @@ export const AgentFailedEventSchema = z.object({
   code: z.string(),
   message: z.string(),
 });
+
+/** One decided card of an agent turn, kept on the version (the event log carries the decision too). */
+export const ApprovalRecordSchema = z.object({
+  requestId: z.string(),
+  toolName: z.string(),
+  leaves: z.string().nullable(),
+  decision: ApprovalDecisionSchema,
+  by: z.enum(['person', 'judge', 'gate']),
+  at: z.number().int().nonnegative(),
+});
+export type ApprovalRecord = z.infer<typeof ApprovalRecordSchema>;
+
+/**
+ * What an agent turn leaves on its version: the session it ran in (for continue / fork and the Atlas), the hash
+ * of the text the runtime received, its footprints (never in context) and the files it changed (one line
+ * downstream).
+ */
+export const AgentVersionSchema = z.object({
+  runtime: AgentRuntimeSchema,
+  sessionId: z.string().nullable(),
+  sessionFile: z.string().nullable(),
+  receivedHash: Sha256,
+  footprints: z.array(FootprintSchema),
+  approvals: z.array(ApprovalRecordSchema),
+  changedFiles: z.array(z.string()),
+});
+export type AgentVersion = z.infer<typeof AgentVersionSchema>;

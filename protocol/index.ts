@@ -211,7 +211,10 @@ export {
   ApprovalDecisionSchema,
   FootprintSchema,
   GuardModeSchema,
+  AgentVersionSchema,
   type AgentTurnRequest,
+  type AgentVersion,
+  type ApprovalRecord,
   type FootprintValue,
   type GuardModeValue,
 } from './agent-lane.ts';
