@@ -39,6 +39,8 @@ export const ApprovalRequestSchema = z.object({
   reason: z.string(),
 });
 
+export type ApprovalRequestValue = z.infer<typeof ApprovalRequestSchema>;
+
 export const FootprintSchema = z.object({
   toolCallId: z.string(),
   toolName: z.string(),

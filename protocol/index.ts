@@ -214,6 +214,7 @@ export {
   AgentVersionSchema,
   type AgentTurnRequest,
   type AgentVersion,
+  type ApprovalRequestValue,
   type ApprovalRecord,
   type FootprintValue,
   type GuardModeValue,

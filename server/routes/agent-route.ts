@@ -75,7 +75,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
 
   router.post('/agents/turns/:turnId/approvals/:requestId', jsonBody(4096), (request, response) => {
     const { decision } = validateBody(AgentApprovalAnswerSchema, request.body);
-    if (!turns.answer(request.params.turnId, request.params.requestId, decision))
+    if (!turns.answer(String(request.params.turnId), String(request.params.requestId), decision))
       throw new WeftError(
         'approval-closed',
         'This card is no longer open (answered, timed out, or the turn ended).',

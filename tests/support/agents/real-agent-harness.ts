@@ -124,6 +124,11 @@ export function configurePi(scratch: Scratch, base: string): string {
       },
     }),
   );
+  // As a person's own Pi would be set up: the default model is what `agent:pi` without a model runs.
+  writeFileSync(
+    join(agentDir, 'settings.json'),
+    JSON.stringify({ defaultProvider: 'scripted', defaultModel: 'scripted-coder' }),
+  );
   return 'scripted/scripted-coder';
 }
 
