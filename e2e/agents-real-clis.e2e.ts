@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentCommit, buildAgentPrompt, TestCanvas } from '../src/core/index.ts';
 import { changedFiles, type AgentRuntimeId } from '../runtime/agents/index.ts';
+import { WhyIndex } from '../runtime/index/index.ts';
 import { AGENT_SCENARIOS, type AgentScenario } from '../tests/support/agents/agent-scenarios.ts';
 import { installRealClis, type RealClis } from '../tests/support/agents/real-agent-harness.ts';
 import { runAgentScenario, type ScenarioRun } from '../tests/support/agents/run-agent-scenario.ts';
@@ -93,7 +94,7 @@ describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {
     expect(Date.now() - started).toBeLessThan(90_000);
   });
 
-  it('the commit hash is the hash of the bytes the runtime read on stdin, and the session file exists', async (context) => {
+  it('the commit hash is the hash of the bytes the runtime read on stdin; its session file is in the why index', async (context) => {
     const canvas = new TestCanvas();
     const parent = canvas.addQuestion('Where do notes go?');
     canvas.answer(parent, 'Under notes/, one file per topic. Ünïcödé\u2028stays one line.');
@@ -108,5 +109,19 @@ describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {
     expect(result.result.sessionFile).toBeTruthy();
     expect(existsSync(result.result.sessionFile!)).toBe(true);
     expect(readFileSync(result.result.sessionFile!, 'utf8')).toContain('Write the notes.');
+
+    // The session the runtime wrote is in the why index: the file the turn wrote points back at that session.
+    const roots =
+      runtime === 'pi'
+        ? join(result.scratch.home, '.pi/agent/sessions')
+        : join(result.scratch.home, '.weft-codex/sessions');
+    const index = WhyIndex.open({ env: { WEFT_HOME: join(result.scratch.root, 'weft'), WEFT_SESSION_ROOTS: roots } });
+    try {
+      await index.index();
+      const { hits } = index.why(join(result.scratch.repo, 'notes/inside.txt'), { cwd: '/' });
+      expect(hits).toContainEqual(expect.objectContaining({ runner: runtime, sessionId: result.result.sessionId }));
+    } finally {
+      index.close();
+    }
   });
 });

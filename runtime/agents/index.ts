@@ -19,6 +19,7 @@ export {
   codexServerAnswer,
 } from './codex-app-server-protocol.ts';
 export { runCodexTurn, type CodexTurnOptions } from './codex-app-server-runtime.ts';
+export { prepareCodexHome } from './codex-home.ts';
 export { changedFiles, touchedFiles } from './footprint-files.ts';
 export { findAgentBin, INSTALL_HINT } from './find-agent-bin.ts';
 export { JsonLines } from './json-lines.ts';

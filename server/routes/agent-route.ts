@@ -8,6 +8,7 @@ import {
   changedFiles,
   findAgentBin,
   INSTALL_HINT,
+  prepareCodexHome,
   runCodexTurn,
   runPiTurn,
   type AgentEvent,
@@ -24,7 +25,7 @@ import { AgentTurns } from './agent-turns.ts';
 export interface AgentRouteOptions {
   /** The environment the runtimes start with (their own keys and config live there); the server's by default. */
   env?: NodeJS.ProcessEnv;
-  /** Codex's home, owned by Weft; `<WEFT_HOME>/agents/codex-home` by default. */
+  /** Codex's home, owned by Weft; `<WEFT_HOME>/agents/codex-home` by default (an Atlas session root). */
   codexHome?: string;
   approvalTimeoutMs?: number;
   /** Auto-review lets the judge allow a call at or above this probability; below it the person is asked. */
@@ -161,7 +162,11 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       const result =
         body.runtime === 'pi'
           ? await runPiTurn(common)
-          : await runCodexTurn({ ...common, codexHome, networkAccess: body.networkAccess });
+          : await runCodexTurn({
+              ...common,
+              codexHome: prepareCodexHome(codexHome, env),
+              networkAccess: body.networkAccess,
+            });
       stream.send({
         type: 'agent-finished',
         status: result.status,
