@@ -30,11 +30,34 @@ afterAll(() => {
 
 const scenario = (name: string): AgentScenario => AGENT_SCENARIOS.find((entry) => entry.name === name)!;
 
-async function run(runtime: AgentRuntimeId, name: string, message?: string): Promise<ScenarioRun | null> {
+async function run(
+  runtime: AgentRuntimeId,
+  name: string,
+  message?: string,
+  followUp: string | null = null,
+): Promise<ScenarioRun | null> {
   if (!clis) return null;
-  const result = await runAgentScenario(runtime, scenario(name), clis, 'ask', message);
+  const result = await runAgentScenario(runtime, scenario(name), clis, 'ask', message, followUp);
   scratches.push(result.scratch.root);
   return result;
+}
+
+/** Every prompt the CLI's stdin carried, in order. */
+function promptsOnStdin(runtime: AgentRuntimeId, stdinLog: string): string[] {
+  return stdinLog
+    .split('\n')
+    .filter(Boolean)
+    .flatMap((line) => {
+      const record = JSON.parse(line) as {
+        type?: string;
+        message?: string;
+        method?: string;
+        params?: { input?: { text: string }[] };
+      };
+      if (runtime === 'pi' && record.type === 'prompt') return [record.message!];
+      if (runtime === 'codex' && record.method === 'turn/start') return [record.params!.input![0]!.text];
+      return [];
+    });
 }
 
 /** The prompt text the CLI's stdin carried, read back from the bytes a `tee` in front of it recorded. */
@@ -123,5 +146,23 @@ describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {
     } finally {
       index.close();
     }
+  });
+
+  it('asking again continues the session: the runtime gets the question only and still has the first turn', async (context) => {
+    const result = await run(runtime, 'continue-session', undefined, 'Now the second note. [agent-second]');
+    if (!result) return context.skip(skipReason);
+    const second = result.followUp!;
+    expect(second.status).toBe('completed');
+    expect(second.sessionId).toBe(result.result.sessionId);
+    expect(readFileSync(join(result.scratch.repo, 'notes/two.txt'), 'utf8')).toBe('two\n');
+    // The last model request of the second turn still carries the first prompt: the session was continued.
+    const requests = result.modelRequests
+      .split('\n')
+      .filter((line) => line.includes('"kind":"request"') && line.includes('[agent-second]'));
+    expect(requests.at(-1)).toContain('[agent-first]');
+    expect(promptsOnStdin(runtime, result.stdinLog)).toEqual([
+      'Write the first note. [agent-first]',
+      'Now the second note. [agent-second]',
+    ]);
   });
 });

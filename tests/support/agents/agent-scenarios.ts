@@ -66,6 +66,21 @@ export const AGENT_SCENARIOS: AgentScenario[] = [
     ],
   },
   {
+    name: 'continue-session',
+    prompt: 'Write the first note. [agent-first]',
+    decisions: [],
+    exchanges: () => [
+      {
+        match: '[agent-first]',
+        replies: [{ text: 'First.', tools: [write('notes/one.txt', 'one\n')] }, { text: 'Wrote the first note.' }],
+      },
+      {
+        match: '[agent-second]',
+        replies: [{ text: 'Second.', tools: [write('notes/two.txt', 'two\n')] }, { text: 'Wrote the second note.' }],
+      },
+    ],
+  },
+  {
     name: 'abort-mid-turn',
     prompt: 'Wait a while. [agent-abort]',
     decisions: ['allow-once'],

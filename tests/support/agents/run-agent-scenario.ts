@@ -29,6 +29,10 @@ export interface ScenarioRun {
   lines: { direction: 'stdin' | 'stdout'; line: string }[];
   /** The bytes the CLI's stdin received, recorded by a `tee` in front of it. */
   stdinLog: string;
+  /** The second turn, continuing the first one's session, when a follow-up was given. */
+  followUp: AgentTurnResult | null;
+  /** Every request the scripted model received (its bodies hold the history each CLI sent). */
+  modelRequests: string;
 }
 
 /** One scenario against the real CLI and the scripted model, in a fresh scratch repository. */
@@ -38,6 +42,7 @@ export async function runAgentScenario(
   clis: RealClis,
   guardMode: GuardMode = 'ask',
   message: string = scenario.prompt,
+  followUp: string | null = null,
 ): Promise<ScenarioRun> {
   const scratch = makeScratch(`weft-agent-${runtime}-`);
   const model = await startScriptedModel(scratch.root);
@@ -67,20 +72,38 @@ export async function runAgentScenario(
       },
       onLine: (direction: 'stdin' | 'stdout', line: string) => lines.push({ direction, line }),
     };
-    const result =
+    const piModel = runtime === 'pi' ? configurePi(scratch, base) : '';
+    const codexHome = runtime === 'codex' ? configureCodex(scratch, base) : '';
+    const turn = (text: string, session?: { continue: string }) =>
       runtime === 'pi'
-        ? await runPiTurn({
+        ? runPiTurn({
             ...common,
+            message: text,
+            session,
             bin: stdinRecordingWrapper(clis.pi, stdinLog, scratch.root),
-            model: configurePi(scratch, base),
+            model: piModel,
           })
-        : await runCodexTurn({
+        : runCodexTurn({
             ...common,
+            message: text,
+            session,
             bin: stdinRecordingWrapper(clis.codex, stdinLog, scratch.root),
-            codexHome: configureCodex(scratch, base),
+            codexHome,
             networkAccess: false,
           });
-    return { scratch, result, events, asked, lines, stdinLog: readFileSync(stdinLog, 'utf8') };
+    const result = await turn(message);
+    const sessionRef = runtime === 'pi' ? result.sessionFile : result.sessionId;
+    const second = followUp && sessionRef ? await turn(followUp, { continue: sessionRef }) : null;
+    return {
+      scratch,
+      result,
+      events,
+      asked,
+      lines,
+      stdinLog: readFileSync(stdinLog, 'utf8'),
+      followUp: second,
+      modelRequests: readFileSync(model.requestLog, 'utf8'),
+    };
   } finally {
     model.stop();
   }
