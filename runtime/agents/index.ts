@@ -23,6 +23,7 @@ export { prepareCodexHome } from './codex-home.ts';
 export { changedFiles, touchedFiles } from './footprint-files.ts';
 export { findAgentBin, INSTALL_HINT } from './find-agent-bin.ts';
 export { JsonLines } from './json-lines.ts';
+export { listCodexModels, listPiModels, type AgentModel } from './list-agent-models.ts';
 export { pathLeavingFolder } from './path-leaves-folder.ts';
 export { PI_GUARD_OPTIONS, PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
 export { PI_GUARD_EXTENSION, runPiTurn, type PiTurnOptions } from './pi-rpc-runtime.ts';

@@ -37,7 +37,11 @@ beforeAll(async () => {
   model = await startScriptedModel(scratch.root);
   model.addScenario({ name: scenario.name, runners: ['pi'], exchanges: scenario.exchanges(scratch.outside) });
   piModel = configurePi(scratch, model.base('pi', scenario.name, scratch.repo));
-  const env = { ...scratch.env, WEFT_PI_BIN: clis?.pi ?? join(scratch.root, 'no-pi'), WEFT_CODEX_BIN: '' };
+  const env = {
+    ...scratch.env,
+    WEFT_PI_BIN: clis?.pi ?? join(scratch.root, 'no-pi'),
+    WEFT_CODEX_BIN: join(scratch.root, 'no-codex'),
+  };
   server = await startTestServer({ apiRoutes: [(context) => agentRoute(context, { env, approvalTimeoutMs: 20_000 })] });
 }, 300_000);
 afterAll(async () => {
@@ -96,9 +100,13 @@ describe('agent routes', () => {
   it('streams a Pi turn: the hash of the received text, a card answered over HTTP, the footprint, the changed file', async (context) => {
     if (!clis) return context.skip(skipReason);
     const listing = (await (await server.api('/api/agents')).json()) as {
-      runtimes: { runtime: string; installed: boolean }[];
+      runtimes: { runtime: string; installed: boolean; models: { id: string }[] }[];
     };
-    expect(listing.runtimes).toContainEqual(expect.objectContaining({ runtime: 'pi', installed: true }));
+    // Pi's own configured models (its models.json), listed by the real Pi.
+    expect(listing.runtimes).toContainEqual(
+      expect.objectContaining({ runtime: 'pi', installed: true, models: [expect.objectContaining({ id: piModel })] }),
+    );
+    expect(listing.runtimes).toContainEqual(expect.objectContaining({ runtime: 'codex', installed: false }));
     const text = 'Context block.\n\nWrite outside. [agent-allow-once]';
     const response = await server.api('/api/agents/turn', {
       method: 'POST',
@@ -130,5 +138,32 @@ describe('agent routes', () => {
       expect.objectContaining({ type: 'agent-finished', status: 'completed', changedFiles: [target] }),
     );
     expect(readFileSync(target, 'utf8')).toBe('allowed\n');
+  }, 120_000);
+
+  it('auto-review without a judge falls back to the person: the card appears, deny writes nothing', async (context) => {
+    if (!clis) return context.skip(skipReason);
+    const target = join(scratch.outside, 'allowed.txt');
+    rmSync(target, { force: true });
+    const text = 'Write outside. [agent-allow-once]';
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody(text, { guardMode: 'auto-review' }),
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of readStreamEvents(response)) {
+      events.push(event);
+      if (event.type === 'agent-approval-requested')
+        await server.api(`/api/agents/turns/${event.turnId}/approvals/${encodeURIComponent(event.request.requestId)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ decision: 'deny' }),
+        });
+    }
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'agent-approval-decided', decision: 'deny', by: 'person' }),
+    );
+    expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'agent-finished', changedFiles: [] }));
+    expect(existsSync(target)).toBe(false);
   }, 120_000);
 });

@@ -8,6 +8,9 @@ import {
   changedFiles,
   findAgentBin,
   INSTALL_HINT,
+  listCodexModels,
+  listPiModels,
+  type AgentModel,
   prepareCodexHome,
   runCodexTurn,
   runPiTurn,
@@ -65,13 +68,26 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
   const threshold = options.autoReviewThreshold ?? 0.8;
   const turns = new AgentTurns();
 
-  router.get('/agents', (_request, response) => {
-    response.json({
-      runtimes: (['pi', 'codex'] as const).map((runtime) => {
+  // Listing a runtime's models starts it; a listing is reused for a few minutes.
+  const listings = new Map<string, { at: number; models: Promise<AgentModel[]> }>();
+  const modelsOf = (runtime: 'pi' | 'codex', bin: string): Promise<AgentModel[]> => {
+    const cached = listings.get(`${runtime}:${bin}`);
+    if (cached && Date.now() - cached.at < 5 * 60_000) return cached.models;
+    const models =
+      runtime === 'pi' ? listPiModels(bin, env) : listCodexModels(bin, env, prepareCodexHome(codexHome, env));
+    listings.set(`${runtime}:${bin}`, { at: Date.now(), models });
+    return models;
+  };
+
+  router.get('/agents', async (_request, response) => {
+    const runtimes = await Promise.all(
+      (['pi', 'codex'] as const).map(async (runtime) => {
         const bin = findAgentBin(runtime, env);
-        return { runtime, installed: bin !== null, bin, installHint: bin ? null : INSTALL_HINT[runtime] };
+        const models = bin ? await modelsOf(runtime, bin) : [];
+        return { runtime, installed: bin !== null, bin, installHint: bin ? null : INSTALL_HINT[runtime], models };
       }),
-    });
+    );
+    response.json({ runtimes });
   });
 
   router.post('/agents/turns/:turnId/approvals/:requestId', jsonBody(4096), (request, response) => {

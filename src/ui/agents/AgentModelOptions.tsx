@@ -18,17 +18,22 @@ export function useAgentRuntimes() {
   return runtimes ?? [];
 }
 
-/** The "Agents" group of the model picker: installed runtimes only. */
+/** The "Agents" group of the model picker: each installed runtime with its default, then its own models. */
 export function AgentModelOptions() {
   const installed = useAgentRuntimes().filter((runtime) => runtime.installed);
   if (installed.length === 0) return null;
   return (
     <optgroup label="Agents">
-      {installed.map((runtime) => (
+      {installed.flatMap((runtime) => [
         <option key={runtime.runtime} value={`agent:${runtime.runtime}`}>
-          {LABEL[runtime.runtime]}
-        </option>
-      ))}
+          {LABEL[runtime.runtime]} · its default model
+        </option>,
+        ...runtime.models.map((model) => (
+          <option key={`${runtime.runtime}/${model.id}`} value={`agent:${runtime.runtime}/${model.id}`}>
+            {LABEL[runtime.runtime]} · {model.label}
+          </option>
+        )),
+      ])}
     </optgroup>
   );
 }

@@ -12,6 +12,7 @@ const RuntimesSchema = z.object({
       installed: z.boolean(),
       bin: z.string().nullable(),
       installHint: z.string().nullable(),
+      models: z.array(z.object({ id: z.string(), label: z.string() })),
     }),
   ),
 });
