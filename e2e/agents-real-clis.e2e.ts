@@ -35,9 +35,10 @@ async function run(
   name: string,
   message?: string,
   followUp: string | null = null,
+  followUpMode: 'continue' | 'fork' = 'continue',
 ): Promise<ScenarioRun | null> {
   if (!clis) return null;
-  const result = await runAgentScenario(runtime, scenario(name), clis, 'ask', message, followUp);
+  const result = await runAgentScenario(runtime, scenario(name), clis, 'ask', message, followUp, followUpMode);
   scratches.push(result.scratch.root);
   return result;
 }
@@ -164,5 +165,18 @@ describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {
       'Write the first note. [agent-first]',
       'Now the second note. [agent-second]',
     ]);
+  });
+
+  it('a child wired from an agent node forks its session: a new session that still holds the parent turn', async (context) => {
+    const result = await run(runtime, 'continue-session', undefined, 'Now the second note. [agent-second]', 'fork');
+    if (!result) return context.skip(skipReason);
+    const forked = result.followUp!;
+    expect(forked.status).toBe('completed');
+    expect(forked.sessionId).not.toBe(result.result.sessionId);
+    expect(readFileSync(join(result.scratch.repo, 'notes/two.txt'), 'utf8')).toBe('two\n');
+    const requests = result.modelRequests
+      .split('\n')
+      .filter((line) => line.includes('"kind":"request"') && line.includes('[agent-second]'));
+    expect(requests.at(-1)).toContain('[agent-first]');
   });
 });

@@ -29,7 +29,7 @@ export interface ScenarioRun {
   lines: { direction: 'stdin' | 'stdout'; line: string }[];
   /** The bytes the CLI's stdin received, recorded by a `tee` in front of it. */
   stdinLog: string;
-  /** The second turn, continuing the first one's session, when a follow-up was given. */
+  /** The second turn, continuing (or forking) the first one's session, when a follow-up was given. */
   followUp: AgentTurnResult | null;
   /** Every request the scripted model received (its bodies hold the history each CLI sent). */
   modelRequests: string;
@@ -43,6 +43,7 @@ export async function runAgentScenario(
   guardMode: GuardMode = 'ask',
   message: string = scenario.prompt,
   followUp: string | null = null,
+  followUpMode: 'continue' | 'fork' = 'continue',
 ): Promise<ScenarioRun> {
   const scratch = makeScratch(`weft-agent-${runtime}-`);
   const model = await startScriptedModel(scratch.root);
@@ -74,7 +75,7 @@ export async function runAgentScenario(
     };
     const piModel = runtime === 'pi' ? configurePi(scratch, base) : '';
     const codexHome = runtime === 'codex' ? configureCodex(scratch, base) : '';
-    const turn = (text: string, session?: { continue: string }) =>
+    const turn = (text: string, session?: { continue: string } | { fork: string }) =>
       runtime === 'pi'
         ? runPiTurn({
             ...common,
@@ -93,7 +94,10 @@ export async function runAgentScenario(
           });
     const result = await turn(message);
     const sessionRef = runtime === 'pi' ? result.sessionFile : result.sessionId;
-    const second = followUp && sessionRef ? await turn(followUp, { continue: sessionRef }) : null;
+    const second =
+      followUp && sessionRef
+        ? await turn(followUp, followUpMode === 'fork' ? { fork: sessionRef } : { continue: sessionRef })
+        : null;
     return {
       scratch,
       result,
