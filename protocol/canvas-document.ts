@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EventRecordSchema } from './event-record.ts';
+import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
 
 /** The `.weft.json` canvas document, version 1. Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
@@ -33,6 +34,8 @@ export const VersionSchema = z.object({
   status: z.enum(['complete', 'failed', 'aborted']),
   /** Set when this version was generated as a sibling branch of another version. */
   branchOf: Id.nullable(),
+  /** Set on an agent-lane answer (C24): its session, footprints, approvals and changed files. */
+  agent: AgentVersionSchema.optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
@@ -189,6 +192,8 @@ export const CanvasMetaSchema = z.object({
   name: z.string().min(1).max(200),
   workingDirectory: z.string().nullable(),
   createdAt: Time,
+  /** The agent lane's guard for this canvas (C24); absent means ask. */
+  agentGuard: GuardModeSchema.optional(),
 });
 export type CanvasMeta = z.infer<typeof CanvasMetaSchema>;
 

@@ -211,3 +211,18 @@ export {
   DocumentMaterialResponseSchema,
 } from './import-api.ts';
 export type { ImportState, ImportStatus, ImportProgressEvent, DocumentMaterialResponse } from './import-api.ts';
+export {
+  AgentApprovalAnswerSchema,
+  AgentRuntimeSchema,
+  AgentTurnRequestSchema,
+  ApprovalDecisionSchema,
+  FootprintSchema,
+  GuardModeSchema,
+  AgentVersionSchema,
+  type AgentTurnRequest,
+  type AgentVersion,
+  type ApprovalRequestValue,
+  type ApprovalRecord,
+  type FootprintValue,
+  type GuardModeValue,
+} from './agent-lane.ts';

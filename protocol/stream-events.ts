@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import { ImportProgressEventSchema } from './import-api.ts';
+import {
+  AgentApprovalDecidedEventSchema,
+  AgentApprovalRequestedEventSchema,
+  AgentFailedEventSchema,
+  AgentFinishedEventSchema,
+  AgentFootprintEventSchema,
+  AgentSessionEventSchema,
+  AgentStartedEventSchema,
+  AgentToolStartedEventSchema,
+} from './agent-lane.ts';
 
 /**
  * Server → UI stream events (one JSON object per SSE `data:` line), named `<noun>-<action>`.
@@ -74,6 +84,14 @@ export const StreamEventSchema = z.discriminatedUnion('type', [
   SessionGrewEventSchema,
   SettingsChangedEventSchema,
   ImportProgressEventSchema,
+  AgentStartedEventSchema,
+  AgentSessionEventSchema,
+  AgentToolStartedEventSchema,
+  AgentFootprintEventSchema,
+  AgentApprovalRequestedEventSchema,
+  AgentApprovalDecidedEventSchema,
+  AgentFinishedEventSchema,
+  AgentFailedEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type RequestAcceptedEvent = z.infer<typeof RequestAcceptedEventSchema>;

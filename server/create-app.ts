@@ -12,6 +12,7 @@ import { materialsRoute } from './routes/materials-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
+import { agentRoute } from './routes/agent-route.ts';
 import { hostGuard, originGuard, tokenGuard, tokenHandoff, type SecurityOptions } from './security.ts';
 import type { ServerContext } from './server-context.ts';
 
@@ -78,6 +79,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(settingsRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));
+  api.use(agentRoute(context));
   api.use(atlasRoute(context));
   api.use((request, response) =>
     sendError(response, 404, 'not-found', `No API route ${request.method} ${request.path}.`),

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { startServer, type RunningServer } from '../../server/start-server.ts';
+import { startServer, type RunningServer, type StartServerOptions } from '../../server/start-server.ts';
 import { CHROMIUM_ARGS, ensureBuilt, repoRoot } from '../../tests/support/browser.ts';
 
 export { CHROMIUM_ARGS, ensureBuilt, repoRoot };
@@ -27,6 +27,8 @@ export async function launchApp(
     viewport?: { width: number; height: number };
     /** Provider keys the server sees (none by default); no test sends a request to a hosted provider. */
     env?: Record<string, string>;
+    /** Extra API routes (registered before the built-in ones of the same path, e.g. an agent route with a test env). */
+    apiRoutes?: StartServerOptions['apiRoutes'];
   } = {},
 ): Promise<LaunchedApp> {
   ensureBuilt();
@@ -39,6 +41,7 @@ export async function launchApp(
     dotenvPath: null,
     ollamaUrl: null,
     allowLoopbackTargets: true,
+    ...(options.apiRoutes ? { apiRoutes: options.apiRoutes } : {}),
   });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

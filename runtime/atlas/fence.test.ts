@@ -152,8 +152,13 @@ describe('session roots', () => {
       '/home/u/.codex/sessions',
       '/home/u/.pi/agent/sessions',
     ]);
-    expect(sessionRootsFromEnv({}, '/home/u')).toEqual(defaultSessionRoots('/home/u'));
-    expect(sessionRootsFromEnv({ WEFT_SESSION_ROOTS: '  ' }, '/home/u')).toEqual(defaultSessionRoots('/home/u'));
+    // Plus the sessions of the agent lane's Codex turns, in the CODEX_HOME Weft owns under its home.
+    const withAgentLane = [...defaultSessionRoots('/home/u'), '/home/u/.weft/agents/codex-home/sessions'];
+    expect(sessionRootsFromEnv({}, '/home/u')).toEqual(withAgentLane);
+    expect(sessionRootsFromEnv({ WEFT_SESSION_ROOTS: '  ' }, '/home/u')).toEqual(withAgentLane);
+    expect(sessionRootsFromEnv({ WEFT_HOME: '/data/weft' }, '/home/u').at(-1)).toBe(
+      '/data/weft/agents/codex-home/sessions',
+    );
   });
 
   it('WEFT_SESSION_ROOTS replaces them, split on path.delimiter', () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Installs the pinned Claude Code and Codex CLIs (not project dependencies) for the real-CLI MCP test:
+// Installs the pinned Claude Code, Codex and Pi CLIs (not project dependencies) for the real-CLI tests:
 // `npm ci` from this folder's package-lock.json into $WEFT_REAL_CLIS_PREFIX (default ~/.cache/weft-real-clis).
 // Reused while the installed lock matches; prints the prefix.
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,7 @@ export function realClisPrefix(env = process.env) {
 
 export function realCliBinaries(prefix) {
   const bin = join(prefix, 'node_modules', '.bin');
-  return { claude: join(bin, 'claude'), codex: join(bin, 'codex') };
+  return { claude: join(bin, 'claude'), codex: join(bin, 'codex'), pi: join(bin, 'pi') };
 }
 
 function installed(prefix) {
@@ -26,7 +26,8 @@ function installed(prefix) {
     existsSync(lock) &&
     readFileSync(lock, 'utf8') === readFileSync(join(here, 'package-lock.json'), 'utf8') &&
     existsSync(binaries.claude) &&
-    existsSync(binaries.codex)
+    existsSync(binaries.codex) &&
+    existsSync(binaries.pi)
   );
 }
 

@@ -116,6 +116,7 @@ function applyOne(scope: ChangeScope, change: GraphChange): GraphError | null {
     case 'overrule-dismissal':
     case 'set-ledger':
     case 'rename-canvas':
+    case 'set-agent-settings':
     case 'record':
       return applyCanvasChange(scope, change);
     case 'batch': {

@@ -12,7 +12,16 @@ import { addAttachment, findNode, recordEvent, type ChangeScope } from './workin
 
 export type CanvasChange = Extract<
   GraphChange,
-  { type: 'add-attachment' | 'set-dismissal' | 'overrule-dismissal' | 'set-ledger' | 'rename-canvas' | 'record' }
+  {
+    type:
+      | 'add-attachment'
+      | 'set-dismissal'
+      | 'overrule-dismissal'
+      | 'set-ledger'
+      | 'rename-canvas'
+      | 'set-agent-settings'
+      | 'record';
+  }
 >;
 
 /** Changes beside the nodes and wires: attachments, stale verdicts, mirror ledgers, the name, decisions. */
@@ -90,6 +99,17 @@ export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): Gra
         return new GraphError('invalid', 'A canvas name has 1 to 200 characters.');
       working.canvas = { ...working.canvas, name };
       emit('rename', working.canvas.id, {});
+      return null;
+    }
+    case 'set-agent-settings': {
+      const folder = change.workingDirectory?.trim() || null;
+      // Absolute only: a relative folder would mean whatever the server's own cwd is.
+      if (folder !== null && !folder.startsWith('/') && !/^[A-Za-z]:[\\/]/.test(folder))
+        return new GraphError('invalid', 'The working directory must be an absolute path.');
+      if (!['ask', 'auto-review', 'allow'].includes(change.guard))
+        return new GraphError('invalid', `Unknown guard mode ${String(change.guard)}.`);
+      working.canvas = { ...working.canvas, workingDirectory: folder, agentGuard: change.guard };
+      emit('agent-settings', working.canvas.id, { guard: change.guard, hasFolder: folder !== null });
       return null;
     }
     case 'record': {

@@ -99,6 +99,8 @@ export type GraphChange =
   | { type: 'overrule-dismissal'; nodeId: string; fingerprint: string; overruled: boolean }
   | { type: 'set-ledger'; ledger: MirrorLedger }
   | { type: 'rename-canvas'; name: string }
+  /** C24: the folder agent turns run in and the canvas's guard. */
+  | { type: 'set-agent-settings'; workingDirectory: string | null; guard: 'ask' | 'auto-review' | 'allow' }
   /** Appends a decision event that changes no record (commit, recall, profile write…). */
   | { type: 'record'; event: EventDraft }
   /** Applied atomically: all or nothing, events in order. */

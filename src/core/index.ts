@@ -51,6 +51,7 @@ export type { WaveStep, StepOutcome } from './rerun-wave.ts';
 export { replayEstimate } from './replay-estimate.ts';
 export type { ReplayEstimate, ReplayEstimateOptions } from './replay-estimate.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';
+export { agentCommit, buildAgentPrompt, type AgentPrompt, type AgentRuntimeName } from './agent-prompt.ts';
 export type { BuildRequestOptions, BuiltRequest } from './build-request.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
 export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';

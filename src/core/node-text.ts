@@ -65,6 +65,7 @@ export function nodeText(node: CanvasNode, key: TextKey): string | null {
     case 'answer':
       return cached(node, key, () => answerOf(node));
     case 'execution':
+      if (node.kind === 'question') return cached(node, key, () => agentFootprintLine(node));
       return node.kind === 'mirror' ? cached(node, key, () => executionText(node)) : null;
     case 'material':
       return node.kind === 'material' ? cached(node, key, () => materialText(node)) : null;
@@ -135,6 +136,20 @@ function executionText(node: MirrorNode): string | null {
     if (step.resultSummary) lines.push(`   result: ${step.resultSummary}`);
   });
   return lines.join('\n');
+}
+
+/**
+ * C24: an agent turn's footprints never enter context; downstream gets one line naming the files the turn changed
+ * (or saying how many tool calls it made) and that their contents were left out.
+ */
+function agentFootprintLine(node: QuestionNode): string | null {
+  const agent = currentAnswer(node)?.agent;
+  if (!agent || agent.footprints.length === 0) return null;
+  const calls = agent.footprints.length;
+  const plural = calls === 1 ? 'call' : 'calls';
+  if (agent.changedFiles.length === 0)
+    return `[Agent turn (${agent.runtime}): ${calls} tool ${plural}; their output was left out of this context]`;
+  return `[Agent turn (${agent.runtime}): ${calls} tool ${plural} changed ${agent.changedFiles.join(', ')}; their contents were left out of this context]`;
 }
 
 /** A material that carries an image (its bytes are an attachment). */

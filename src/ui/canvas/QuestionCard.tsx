@@ -2,6 +2,7 @@ import { memo, useEffect } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
+import { ApprovalCards, useAgent } from '../agents/index.ts';
 import { Markdown } from './Markdown.tsx';
 import { isReceiptModel, shortModel } from './node-labels.ts';
 import type { FlowNodeData } from './flow-elements.ts';
@@ -10,6 +11,7 @@ import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/i
 export const QuestionCard = memo(function QuestionCard({ id, selected }: NodeProps & { data: FlowNodeData }) {
   const node = useWeft((state) => state.graph?.nodes.get(id)) as QuestionNode | undefined;
   const stream = useWeft((state) => state.streams[id]);
+  const agentText = useAgent((state) => state.live[id]?.text);
   const shownStale = useWeft((state) => state.shown.has(id));
   const dismissed = useWeft((state) => state.stale.has(id) && !state.shown.has(id));
   const searchHit = useWeft((state) => state.searchHits.has(id));
@@ -19,7 +21,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
   if (!node) return null;
   const index = node.versions.findIndex((version) => version.id === node.currentVersionId);
   const version = index >= 0 ? node.versions[index] : undefined;
-  const text = stream ? stream.text : (version?.text ?? '');
+  const text = stream ? stream.text : (agentText ?? version?.text ?? '');
   const model = stream ? stream.model : version?.model;
   const select = (offset: number) => {
     const next = node.versions[index + offset];
@@ -75,6 +77,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
           <Markdown text={text} className={stream ? 'clamp streaming-caret' : 'clamp'} />
         </div>
       )}
+      <ApprovalCards nodeId={id} />
       <div className="card-footer">
         {node.versions.length > 0 && (
           <span className="pager nodrag" data-testid="version-pager">

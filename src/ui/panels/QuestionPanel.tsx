@@ -1,4 +1,13 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import {
+  AgentInstallHints,
+  AgentLaneSection,
+  AgentModelOptions,
+  AgentWillSendFor,
+  agentModel,
+  stopAgentTurn,
+  useAgent,
+} from '../agents/index.ts';
 import { activeDismissal, diffUpstreamParts, upstreamParts } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
@@ -94,6 +103,7 @@ function StaleSection({ node }: { node: QuestionNode }) {
 export function QuestionPanel({ node }: { node: QuestionNode }) {
   const store = useWeftStore();
   const stream = useWeft((state) => state.streams[node.id]);
+  const agentRunning = useAgent((state) => state.live[node.id] !== undefined);
   const models = useWeft((state) => state.models);
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const previewOpen = useWeft((state) => state.previewOpen);
@@ -127,8 +137,15 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
           />
         </label>
         <div className="button-row">
-          {stream ? (
-            <button className="button danger" data-testid="stop" onClick={() => state.stop(node.id)}>
+          {stream || agentRunning ? (
+            <button
+              className="button danger"
+              data-testid="stop"
+              onClick={() => {
+                state.stop(node.id);
+                stopAgentTurn(node.id);
+              }}
+            >
               ■ Stop
             </button>
           ) : (
@@ -170,8 +187,10 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
                 {model.label}
               </option>
             ))}
+            <AgentModelOptions />
           </select>
         </label>
+        <AgentInstallHints />
         <div className="button-row" style={{ marginTop: 10 }}>
           <label className="switch">
             <input
@@ -186,6 +205,8 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
           </label>
         </div>
       </div>
+
+      <AgentLaneSection node={node} />
 
       <StaleSection node={node} />
 
@@ -245,7 +266,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             {previewOpen ? 'Hide' : 'Show'}
           </button>
         </div>
-        {previewOpen && <WillSendPreview node={node} />}
+        {previewOpen && (agentModel(node.model) ? <AgentWillSendFor node={node} /> : <WillSendPreview node={node} />)}
       </div>
     </>
   );

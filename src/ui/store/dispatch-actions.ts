@@ -1,4 +1,6 @@
 import { autoRerunWave, replayWave, rerunAllowed } from '../../core/index.ts';
+import { agentModel } from '../agents/agent-plan.ts';
+import { runAgentTurn, stopAgentTurn } from '../agents/run-agent-turn.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { createNodeRunner, runKey } from './run-node.ts';
 import { runWave } from './run-wave.ts';
@@ -38,6 +40,8 @@ export function createDispatchActions(
         state.toast('error', 'empty-question', 'Write a question before asking.');
         return false;
       }
+      // C24: an agent-lane node hands its context to Pi or Codex instead of a model call.
+      if (agentModel(node.model)) return runAgentTurn({ getState: get }, nodeId);
       const canvasId = graph.canvas.id;
       const outcome = await runner.runNode({
         canvasId,
@@ -52,6 +56,7 @@ export function createDispatchActions(
       return true;
     },
     stop(nodeId) {
+      stopAgentTurn(nodeId);
       const canvasId = get().graph?.canvas.id;
       if (canvasId) runtime.aborts.get(runKey(canvasId, nodeId))?.abort();
     },

@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentRoute } from '../server/routes/agent-route.ts';
+import {
+  configurePi,
+  installRealClis,
+  makeScratch,
+  startScriptedModel,
+  stdinRecordingWrapper,
+  type Scratch,
+  type ScriptedModel,
+} from '../tests/support/agents/real-agent-harness.ts';
+import { CanvasDriver } from './support/canvas-driver.ts';
+import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+
+/**
+ * C24 from the app: a node picks Pi, the canvas gets its working directory, the ask raises an approval card on the
+ * node for a write outside the folder, allow once lets it through, the version shows the footprints, a wired child's
+ * preview carries the one line naming the changed files, and the commit hashes what Pi's stdin received.
+ */
+const MATCH = '[agent-ui]';
+let app: LaunchedApp | null = null;
+let canvas: CanvasDriver;
+let scratch: Scratch;
+let model: ScriptedModel;
+let stdinLog = '';
+let skipReason = '';
+
+beforeAll(async () => {
+  const clis = installRealClis();
+  if ('skip' in clis) {
+    skipReason = clis.skip;
+    process.stdout.write(`agent-lane: skipped — ${skipReason}\n`);
+    return;
+  }
+  scratch = makeScratch('weft-agent-ui-');
+  model = await startScriptedModel(scratch.root);
+  model.addScenario({
+    name: 'agent-ui',
+    runners: ['pi'],
+    exchanges: [
+      {
+        match: MATCH,
+        replies: [
+          { text: 'Writing the notes.', tools: [{ op: 'write', path: 'notes/inside.txt', content: 'inside\n' }] },
+          {
+            text: 'And the shared copy.',
+            tools: [{ op: 'write', path: join(scratch.outside, 'shared.txt'), content: 'shared\n' }],
+          },
+          { text: 'Wrote notes/inside.txt and the shared copy.' },
+        ],
+      },
+    ],
+  });
+  configurePi(scratch, model.base('pi', 'agent-ui', scratch.repo));
+  stdinLog = join(scratch.root, 'stdin.log');
+  const env = { ...scratch.env, WEFT_PI_BIN: stdinRecordingWrapper(clis.pi, stdinLog, scratch.root) };
+  app = await launchApp({ apiRoutes: [(context) => agentRoute(context, { env, approvalTimeoutMs: 60_000 })] });
+  canvas = new CanvasDriver(app.page);
+}, 300_000);
+afterAll(async () => {
+  await app?.close();
+  model?.stop();
+  if (scratch) rmSync(scratch.root, { recursive: true, force: true });
+});
+
+describe('the agent lane in the app', () => {
+  it('asks Pi from a node, approves a write outside on the card, and shows footprints and the downstream line', async (context) => {
+    if (!app) return context.skip(skipReason);
+    const page = app.page;
+    await page.getByTestId('canvas-menu').click();
+    await page.getByTestId('canvas-new').click();
+    await page.getByTestId('canvas-name').fill('Agent notes');
+    await page.getByTestId('canvas-name-save').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 0);
+
+    const asked = await canvas.addQuestion(`Write the notes and a shared copy. ${MATCH}`);
+    await canvas.panel.getByTestId('model-picker').selectOption('agent:pi');
+    const folder = canvas.panel.getByTestId('agent-cwd');
+    await folder.fill(scratch.repo);
+    await folder.blur();
+    if ((await canvas.panel.getByTestId('agent-will-send').count()) === 0)
+      await canvas.panel.getByTestId('toggle-preview').click();
+    const prompt = (await canvas.panel.getByTestId('agent-prompt').textContent())!;
+    expect(prompt).toBe(`Write the notes and a shared copy. ${MATCH}`);
+
+    await canvas.panel.getByTestId('ask').click();
+    const card = canvas.card(asked).getByTestId('approval-card');
+    await card.waitFor({ timeout: 90_000 });
+    expect(await card.getByTestId('approval-leaves').textContent()).toContain(join(scratch.outside, 'shared.txt'));
+    await canvas.screenshot('agent-approval-card');
+    await card.getByTestId('approval-allow-once').click();
+
+    await canvas.panel.getByTestId('agent-footprints').waitFor({ timeout: 90_000 });
+    expect(readFileSync(join(scratch.outside, 'shared.txt'), 'utf8')).toBe('shared\n');
+    expect(existsSync(join(scratch.repo, 'notes/inside.txt'))).toBe(true);
+    expect(await canvas.panel.getByTestId('agent-footprint').count()).toBe(2);
+    expect(await canvas.panel.getByTestId('agent-changed-files').textContent()).toContain('notes/inside.txt');
+
+    // The commit is the hash of the bytes Pi's stdin carried (recorded by a tee in front of it).
+    const received = readFileSync(stdinLog, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { type?: string; message?: string })
+      .find((record) => record.type === 'prompt')!.message!;
+    const events = await page.evaluate(() => {
+      const state = (
+        window as unknown as {
+          weft: { store: { getState(): { graph: { events: { op: string; meta: Record<string, unknown> }[] } } } };
+        }
+      ).weft.store.getState();
+      return state.graph.events.map((event) => ({ op: event.op, meta: event.meta }));
+    });
+    const commit = events.find((event) => event.op === 'commit');
+    expect(commit?.meta).toMatchObject({
+      lane: 'agent:pi',
+      requestHash: createHash('sha256').update(Buffer.from(received, 'utf8')).digest('hex'),
+    });
+    expect(events.filter((event) => event.op === 'approval').map((event) => event.meta.decision)).toEqual([
+      'allow-once',
+    ]);
+
+    const child = await canvas.addQuestion('What changed?');
+    await canvas.connect(asked, child);
+    await page.locator('.react-flow__edge').first().waitFor();
+    await canvas.open(child);
+    await canvas.panel.getByTestId('preview').waitFor();
+    expect(await canvas.panel.getByTestId('preview').textContent()).toMatch(
+      /\[Agent turn \(pi\): 2 tool calls changed .*notes\/inside\.txt.*their contents were left out of this context\]/,
+    );
+  }, 240_000);
+});

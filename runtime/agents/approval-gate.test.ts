@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalRequest } from './agent-events.ts';
+import { ApprovalGate } from './approval-gate.ts';
+
+const request = (requestId: string): ApprovalRequest => ({
+  requestId,
+  toolCallId: `call-${requestId}`,
+  toolName: 'write',
+  args: { path: '/elsewhere/x' },
+  leaves: '/elsewhere/x',
+  reason: 'path-leaves-folder',
+});
+
+describe('ApprovalGate', () => {
+  it('asks once per request id: a repeated request gets the first answer', async () => {
+    let asked = 0;
+    const gate = new ApprovalGate(() => Promise.resolve((asked += 1) === 1 ? 'allow-once' : 'deny'), 1000);
+    expect(await gate.ask(request('r1'))).toBe('allow-once');
+    expect(await gate.ask(request('r1'))).toBe('allow-once');
+    expect(asked).toBe(1);
+    expect(gate.decisions).toHaveLength(1);
+  });
+
+  it('denies when nobody answers in time, and when the asker fails', async () => {
+    const silent = new ApprovalGate(() => new Promise(() => undefined), 20);
+    expect(await silent.ask(request('r1'))).toBe('deny');
+    const failing = new ApprovalGate(() => Promise.reject(new Error('card store down')), 1000);
+    expect(await failing.ask(request('r2'))).toBe('deny');
+    expect(failing.decisions).toEqual([{ request: request('r2'), decision: 'deny' }]);
+  });
+
+  it('denies an open question when the turn is aborted, and tells the asker to drop its card', async () => {
+    const turn = new AbortController();
+    let cardSignal: AbortSignal | undefined;
+    const gate = new ApprovalGate(
+      (_request, signal) => {
+        cardSignal = signal;
+        return new Promise(() => undefined);
+      },
+      10_000,
+      turn.signal,
+    );
+    const answer = gate.ask(request('r1'));
+    turn.abort();
+    expect(await answer).toBe('deny');
+    expect(cardSignal?.aborted).toBe(true);
+  });
+
+  it('after allow for this turn, later requests of the turn are allowed without asking, and recorded', async () => {
+    let asked = 0;
+    const gate = new ApprovalGate(() => {
+      asked += 1;
+      return Promise.resolve('allow-turn');
+    }, 1000);
+    await gate.ask(request('r1'));
+    expect(await gate.ask(request('r2'))).toBe('allow-turn');
+    expect(asked).toBe(1);
+    expect(gate.decisions.map((entry) => entry.request.requestId)).toEqual(['r1', 'r2']);
+  });
+});

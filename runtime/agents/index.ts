@@ -1,0 +1,29 @@
+export type {
+  AgentEvent,
+  AgentRuntimeId,
+  AgentTurnResult,
+  ApprovalDecision,
+  ApprovalRequest,
+  FileOperation,
+  FileTouch,
+  Footprint,
+  GuardMode,
+  TurnStatus,
+} from './agent-events.ts';
+export { AgentRuntimeError, type AgentRuntimeCode } from './agent-runtime-error.ts';
+export { ApprovalGate, type DecideApproval } from './approval-gate.ts';
+export {
+  CodexAppServerProtocol,
+  codexApprovalPolicy,
+  codexSandboxPolicy,
+  codexServerAnswer,
+} from './codex-app-server-protocol.ts';
+export { runCodexTurn, type CodexTurnOptions } from './codex-app-server-runtime.ts';
+export { prepareCodexHome } from './codex-home.ts';
+export { changedFiles, touchedFiles } from './footprint-files.ts';
+export { findAgentBin, INSTALL_HINT } from './find-agent-bin.ts';
+export { JsonLines } from './json-lines.ts';
+export { listCodexModels, listPiModels, type AgentModel } from './list-agent-models.ts';
+export { pathLeavingFolder } from './path-leaves-folder.ts';
+export { PI_GUARD_OPTIONS, PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
+export { PI_GUARD_EXTENSION, runPiTurn, type PiTurnOptions } from './pi-rpc-runtime.ts';

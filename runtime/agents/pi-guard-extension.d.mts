@@ -1,0 +1,7 @@
+/** Types for the guard Weft loads into Pi (pi-guard-extension.mjs, plain JS because it runs inside Pi). */
+export declare const ALLOW_ONCE: string;
+export declare const ALLOW_TURN: string;
+export declare const DENY: string;
+export default function weftGuard(pi: {
+  on(event: string, handler: (event: unknown, context: unknown) => unknown): void;
+}): void;

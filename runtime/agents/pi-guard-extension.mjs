@@ -1,0 +1,74 @@
+// Weft's guard, loaded into Pi alone (`pi --no-extensions -e <this file>`). It runs inside Pi's process, so it
+// imports nothing from Weft: the mode and the timeout come from the environment Weft starts Pi with.
+//
+// A tool call that needs a person becomes a `select` dialog; in RPC mode Pi writes it to stdout as an
+// `extension_ui_request` whose title is `weft-guard ` + JSON (the tool, its arguments, the path that leaves the
+// working directory). Weft answers with one of the three options. No answer in time, a cancel, no UI or any
+// error means deny: the call is blocked and the model is told why.
+import { isAbsolute, relative, resolve } from 'node:path';
+
+export const ALLOW_ONCE = 'Allow once';
+export const ALLOW_TURN = 'Allow for this turn';
+export const DENY = 'Deny';
+const PREFIX = 'weft-guard ';
+
+const PATH_TOOLS = new Set(['read', 'write', 'edit', 'ls', 'find', 'grep']);
+const WRITE_TOOLS = new Set(['write', 'edit']);
+
+function leavingPath(cwd, input) {
+  const named = typeof input?.path === 'string' ? input.path : '.';
+  const home = process.env.HOME;
+  const expanded = home && (named === '~' || named.startsWith('~/')) ? home + named.slice(1) : named;
+  const target = resolve(cwd, expanded);
+  const fromRoot = relative(resolve(cwd), target);
+  return fromRoot.startsWith('..') || isAbsolute(fromRoot) ? target : null;
+}
+
+/** Why this call needs a person, or null when the mode lets it run. */
+function reasonToAsk(mode, toolName, input, cwd) {
+  if (PATH_TOOLS.has(toolName)) {
+    const leaves = leavingPath(cwd, input);
+    if (!leaves) return null;
+    if (mode === 'allow' && !WRITE_TOOLS.has(toolName)) return null;
+    return { reason: 'path-leaves-folder', leaves };
+  }
+  if (toolName === 'bash') return mode === 'allow' ? null : { reason: 'shell-command', leaves: null };
+  return mode === 'allow' ? null : { reason: 'unknown-tool', leaves: null };
+}
+
+export default function weftGuard(pi) {
+  const mode = process.env.WEFT_GUARD_MODE || 'ask';
+  const timeout = Number(process.env.WEFT_GUARD_TIMEOUT_MS || 120000);
+  let allowedForTurn = false;
+
+  pi.on('agent_start', () => {
+    allowedForTurn = false;
+  });
+
+  pi.on('tool_call', async (event, ctx) => {
+    const cwd = ctx.cwd || process.cwd();
+    const ask = reasonToAsk(mode, event.toolName, event.input, cwd);
+    if (!ask || allowedForTurn) return undefined;
+    if (!ctx.hasUI) return { block: true, reason: 'Weft guard: nobody can be asked, so the call is denied.' };
+    const title =
+      PREFIX +
+      JSON.stringify({
+        toolCallId: event.toolCallId,
+        toolName: event.toolName,
+        args: event.input,
+        reason: ask.reason,
+        leaves: ask.leaves,
+        cwd,
+      });
+    let answer;
+    try {
+      answer = await ctx.ui.select(title, [ALLOW_ONCE, ALLOW_TURN, DENY], { timeout, signal: ctx.signal });
+    } catch {
+      answer = undefined;
+    }
+    if (answer === ALLOW_TURN) allowedForTurn = true;
+    if (answer === ALLOW_ONCE || answer === ALLOW_TURN) return undefined;
+    const why = answer === DENY ? 'the person denied it' : 'no answer came in time';
+    return { block: true, reason: `Weft guard: ${why}.` };
+  });
+}

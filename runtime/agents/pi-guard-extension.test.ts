@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+// The guard runs inside Pi; here its handlers are driven with the argument shapes Pi 0.73 passes them.
+import weftGuard from './pi-guard-extension.mjs';
+
+type Handler = (event: unknown, context: unknown) => unknown;
+
+function loadGuard(mode: string, answer: string | undefined | Error) {
+  process.env.WEFT_GUARD_MODE = mode;
+  const handlers = new Map<string, Handler>();
+  const titles: string[] = [];
+  weftGuard({ on: (name: string, handler: Handler) => void handlers.set(name, handler) });
+  const context = {
+    cwd: '/work/repo',
+    hasUI: true,
+    ui: {
+      select: (title: string) => {
+        titles.push(title);
+        return answer instanceof Error ? Promise.reject(answer) : Promise.resolve(answer);
+      },
+    },
+  };
+  const call = (toolName: string, input: unknown) =>
+    handlers.get('tool_call')!({ toolName, toolCallId: `c-${toolName}`, input }, context);
+  return { call, titles, startTurn: () => handlers.get('agent_start')!({}, context) };
+}
+
+describe('the Pi guard extension', () => {
+  it('ask: a write inside runs unasked; outside, the card names the path; deny blocks it', async () => {
+    const guard = loadGuard('ask', 'Deny');
+    expect(await guard.call('write', { path: 'a.txt' })).toBeUndefined();
+    expect(await guard.call('write', { path: '../b.txt' })).toMatchObject({ block: true });
+    expect(JSON.parse(guard.titles[0]!.slice('weft-guard '.length))).toMatchObject({
+      toolName: 'write',
+      leaves: '/work/b.txt',
+      reason: 'path-leaves-folder',
+    });
+  });
+
+  it('ask: any shell command asks; no answer or a failing dialog is a deny', async () => {
+    expect(await loadGuard('ask', undefined).call('bash', { command: 'ls' })).toMatchObject({ block: true });
+    expect(await loadGuard('ask', new Error('closed')).call('bash', { command: 'ls' })).toMatchObject({ block: true });
+  });
+
+  it('allow for this turn stops asking until the next turn starts', async () => {
+    const guard = loadGuard('ask', 'Allow for this turn');
+    expect(await guard.call('bash', { command: 'ls' })).toBeUndefined();
+    expect(await guard.call('write', { path: '/etc/x' })).toBeUndefined();
+    expect(guard.titles).toHaveLength(1);
+    await guard.startTurn();
+    await guard.call('bash', { command: 'ls' });
+    expect(guard.titles).toHaveLength(2);
+  });
+
+  it('allow: shell and reads run, a write outside the folder still asks', async () => {
+    const guard = loadGuard('allow', 'Deny');
+    expect(await guard.call('bash', { command: 'make' })).toBeUndefined();
+    expect(await guard.call('read', { path: '/etc/hosts' })).toBeUndefined();
+    expect(await guard.call('edit', { path: '/etc/hosts' })).toMatchObject({ block: true });
+  });
+});

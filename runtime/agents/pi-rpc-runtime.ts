@@ -1,0 +1,123 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { AgentEvent, AgentTurnResult, GuardMode } from './agent-events.ts';
+import { ApprovalGate, type DecideApproval } from './approval-gate.ts';
+import { JsonLines } from './json-lines.ts';
+import { PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
+import { AgentRuntimeError } from './agent-runtime-error.ts';
+
+/** The guard Weft loads into Pi, alone (`--no-extensions -e`). */
+export const PI_GUARD_EXTENSION = fileURLToPath(new URL('./pi-guard-extension.mjs', import.meta.url));
+
+export interface PiTurnOptions {
+  bin: string;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** What the runtime receives as the prompt: the context block and the question, or the question only. */
+  message: string;
+  guardMode: GuardMode;
+  approvalTimeoutMs: number;
+  /** `provider/model` as Pi names it; Pi's default when absent. */
+  model?: string;
+  /** Continue this session file, or fork it into a new one. */
+  session?: { continue: string } | { fork: string };
+  onEvent: (event: AgentEvent) => void;
+  decide: DecideApproval;
+  signal?: AbortSignal;
+  /** Every line written to or read from Pi, for recording transcripts. */
+  onLine?: (direction: 'stdin' | 'stdout', line: string) => void;
+}
+
+function piArguments(options: PiTurnOptions): string[] {
+  const args = ['--mode', 'rpc', '--no-extensions', '-e', PI_GUARD_EXTENSION, '--no-skills', '--no-prompt-templates'];
+  args.push('--no-themes', '--no-context-files');
+  if (options.model) args.push('--model', options.model);
+  if (options.session && 'continue' in options.session) args.push('--session', options.session.continue);
+  if (options.session && 'fork' in options.session) args.push('--fork', options.session.fork);
+  return args;
+}
+
+/** One prompt to `pi --mode rpc` in `cwd`, streamed through `onEvent`, ending when Pi reports `agent_end`. */
+export function runPiTurn(options: PiTurnOptions): Promise<AgentTurnResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(options.bin, piArguments(options), {
+      cwd: options.cwd,
+      env: {
+        ...options.env,
+        WEFT_GUARD_MODE: options.guardMode,
+        WEFT_GUARD_TIMEOUT_MS: String(options.approvalTimeoutMs),
+        PI_OFFLINE: options.env.PI_OFFLINE ?? '1',
+      },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const protocol = new PiRpcProtocol();
+    const gate = new ApprovalGate(options.decide, options.approvalTimeoutMs, options.signal);
+    let sessionId: string | null = null;
+    let sessionFile: string | null = null;
+    let stderr = '';
+    let settled = false;
+
+    const send = (record: object) => {
+      const line = JSON.stringify(record);
+      options.onLine?.('stdin', line);
+      if (child.stdin.writable) child.stdin.write(line + '\n');
+    };
+    const finish = (error: Error | null) => {
+      if (settled) return;
+      settled = true;
+      options.signal?.removeEventListener('abort', abort);
+      child.stdin.end();
+      // Pi leaves RPC mode when stdin closes; a process that lingers is stopped.
+      const stopper = setTimeout(() => child.kill('SIGTERM'), 2000);
+      child.once('exit', () => clearTimeout(stopper));
+      if (error) return reject(error);
+      const turn = protocol.turnStatus();
+      resolve({
+        ...turn,
+        footprints: protocol.footprints,
+        sessionId,
+        sessionFile,
+        approvals: gate.decisions,
+      });
+    };
+    const abort = () => send({ type: 'abort' });
+    options.signal?.addEventListener('abort', abort, { once: true });
+
+    const lines = new JsonLines((record, line) => {
+      options.onLine?.('stdout', line);
+      const step = protocol.receive(record);
+      for (const event of step.events) options.onEvent(event);
+      if (step.response) {
+        const { response } = step;
+        if (response.command === 'get_state' && response.success) {
+          const data = response.data as { sessionId?: unknown; sessionFile?: unknown } | undefined;
+          sessionId = typeof data?.sessionId === 'string' ? data.sessionId : null;
+          sessionFile = typeof data?.sessionFile === 'string' ? data.sessionFile : null;
+          if (sessionId) options.onEvent({ type: 'session', sessionId, sessionFile });
+          if (options.signal?.aborted) return finish(null);
+          send({ id: 'weft-prompt', type: 'prompt', message: options.message });
+        } else if (!response.success && (response.command === 'prompt' || response.command === 'get_state')) {
+          finish(new AgentRuntimeError('AGENT_REFUSED', `Pi refused ${response.command}: ${response.error ?? ''}`));
+        }
+      }
+      if (step.dialog) {
+        const { id, request } = step.dialog;
+        if (!request) send(piDialogAnswer(id, null));
+        else void gate.ask(request).then((decision) => send(piDialogAnswer(id, decision)));
+      }
+      if (step.finished) finish(null);
+    });
+    child.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+    });
+    child.once('error', (error) =>
+      finish(new AgentRuntimeError('AGENT_NOT_STARTED', `Pi could not start: ${error.message}`, { cause: error })),
+    );
+    child.once('exit', (code, signal) => {
+      lines.end();
+      finish(new AgentRuntimeError('AGENT_EXITED', `Pi exited (${code ?? signal}) before the turn ended: ${stderr}`));
+    });
+    send({ id: 'weft-state', type: 'get_state' });
+  });
+}

@@ -1,0 +1,169 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StreamEvent } from '../../protocol/stream-events.ts';
+import { AGENT_SCENARIOS } from '../../tests/support/agents/agent-scenarios.ts';
+import {
+  configurePi,
+  installRealClis,
+  makeScratch,
+  startScriptedModel,
+  type RealClis,
+  type Scratch,
+  type ScriptedModel,
+} from '../../tests/support/agents/real-agent-harness.ts';
+import { readStreamEvents } from '../../tests/support/sse-client.ts';
+import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { agentRoute } from './agent-route.ts';
+
+/** The agent routes on a real server, driving the real pinned Pi against the scripted model. */
+let clis: RealClis | null = null;
+let skipReason = '';
+let scratch: Scratch;
+let model: ScriptedModel;
+let server: TestServer;
+let piModel = '';
+
+const scenario = AGENT_SCENARIOS.find((entry) => entry.name === 'allow-once-outside')!;
+
+beforeAll(async () => {
+  const installed = installRealClis();
+  if ('skip' in installed) {
+    skipReason = installed.skip;
+    process.stdout.write(`agent-route: real-Pi cases skipped — ${skipReason}\n`);
+  } else clis = installed;
+  scratch = makeScratch('weft-agent-route-');
+  model = await startScriptedModel(scratch.root);
+  model.addScenario({ name: scenario.name, runners: ['pi'], exchanges: scenario.exchanges(scratch.outside) });
+  piModel = configurePi(scratch, model.base('pi', scenario.name, scratch.repo));
+  const env = {
+    ...scratch.env,
+    WEFT_PI_BIN: clis?.pi ?? join(scratch.root, 'no-pi'),
+    WEFT_CODEX_BIN: join(scratch.root, 'no-codex'),
+  };
+  server = await startTestServer({ apiRoutes: [(context) => agentRoute(context, { env, approvalTimeoutMs: 20_000 })] });
+}, 300_000);
+afterAll(async () => {
+  model?.stop();
+  await server?.dispose();
+  if (scratch) rmSync(scratch.root, { recursive: true, force: true });
+});
+
+const sha = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf8')).digest('hex');
+
+function turnBody(text: string, overrides: Record<string, unknown> = {}) {
+  return JSON.stringify({
+    runtime: 'pi',
+    nodeId: 'node-1',
+    cwd: scratch.repo,
+    guardMode: 'ask',
+    text,
+    receivedHash: sha(text),
+    model: piModel,
+    ...overrides,
+  });
+}
+
+describe('agent routes', () => {
+  it('refuses a prompt whose hash does not match before any runtime starts', async () => {
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody('Write outside. [agent-allow-once]', { receivedHash: 'a'.repeat(64) }),
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of readStreamEvents(response)) events.push(event);
+    expect(events).toEqual([expect.objectContaining({ type: 'agent-failed', code: 'hash-mismatch' })]);
+    expect(existsSync(join(scratch.outside, 'allowed.txt'))).toBe(false);
+  });
+
+  it('refuses a working directory that is not a folder, with a coded error', async () => {
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody('x', { cwd: join(scratch.root, 'missing') }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('AGENT_CWD_INVALID');
+  });
+
+  it('an answer for a card that is not open is refused with 409', async () => {
+    const response = await server.api('/api/agents/turns/t-none/approvals/r-none', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ decision: 'allow-once' }),
+    });
+    expect(response.status).toBe(409);
+  });
+
+  it('streams a Pi turn: the hash of the received text, a card answered over HTTP, the footprint, the changed file', async (context) => {
+    if (!clis) return context.skip(skipReason);
+    const listing = (await (await server.api('/api/agents')).json()) as {
+      runtimes: { runtime: string; installed: boolean; models: { id: string }[] }[];
+    };
+    // Pi's own configured models (its models.json), listed by the real Pi.
+    expect(listing.runtimes).toContainEqual(
+      expect.objectContaining({ runtime: 'pi', installed: true, models: [expect.objectContaining({ id: piModel })] }),
+    );
+    expect(listing.runtimes).toContainEqual(expect.objectContaining({ runtime: 'codex', installed: false }));
+    const text = 'Context block.\n\nWrite outside. [agent-allow-once]';
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody(text),
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of readStreamEvents(response)) {
+      events.push(event);
+      if (event.type === 'agent-approval-requested') {
+        const answer = await server.api(
+          `/api/agents/turns/${event.turnId}/approvals/${encodeURIComponent(event.request.requestId)}`,
+          {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ decision: 'allow-once' }),
+          },
+        );
+        expect(answer.status).toBe(200);
+      }
+    }
+    const target = join(scratch.outside, 'allowed.txt');
+    expect(events[0]).toEqual(expect.objectContaining({ type: 'agent-started', receivedHash: sha(text) }));
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'agent-approval-decided', decision: 'allow-once', by: 'person' }),
+    );
+    expect(events).toContainEqual(expect.objectContaining({ type: 'agent-session' }));
+    expect(events.at(-1)).toEqual(
+      expect.objectContaining({ type: 'agent-finished', status: 'completed', changedFiles: [target] }),
+    );
+    expect(readFileSync(target, 'utf8')).toBe('allowed\n');
+  }, 120_000);
+
+  it('auto-review without a judge falls back to the person: the card appears, deny writes nothing', async (context) => {
+    if (!clis) return context.skip(skipReason);
+    const target = join(scratch.outside, 'allowed.txt');
+    rmSync(target, { force: true });
+    const text = 'Write outside. [agent-allow-once]';
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody(text, { guardMode: 'auto-review' }),
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of readStreamEvents(response)) {
+      events.push(event);
+      if (event.type === 'agent-approval-requested')
+        await server.api(`/api/agents/turns/${event.turnId}/approvals/${encodeURIComponent(event.request.requestId)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ decision: 'deny' }),
+        });
+    }
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'agent-approval-decided', decision: 'deny', by: 'person' }),
+    );
+    expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'agent-finished', changedFiles: [] }));
+    expect(existsSync(target)).toBe(false);
+  }, 120_000);
+});

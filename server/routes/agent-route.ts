@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import express, { type Router } from 'express';
+import { AgentApprovalAnswerSchema, AgentTurnRequestSchema, type AgentTurnRequest } from '../../protocol/index.ts';
+import {
+  AgentRuntimeError,
+  changedFiles,
+  findAgentBin,
+  INSTALL_HINT,
+  listCodexModels,
+  listPiModels,
+  type AgentModel,
+  prepareCodexHome,
+  runCodexTurn,
+  runPiTurn,
+  type AgentEvent,
+  type ApprovalDecision,
+  type ApprovalRequest,
+} from '../../runtime/agents/index.ts';
+import { WeftError, isWeftError } from '../../runtime/fs/index.ts';
+import { jsonBody } from '../read-body.ts';
+import type { ServerContext } from '../server-context.ts';
+import { openEventStream } from '../sse.ts';
+import { validateBody } from '../validate-body.ts';
+import { AgentTurns } from './agent-turns.ts';
+
+export interface AgentRouteOptions {
+  /** The environment the runtimes start with (their own keys and config live there); the server's by default. */
+  env?: NodeJS.ProcessEnv;
+  /** Codex's home, owned by Weft; `<WEFT_HOME>/agents/codex-home` by default (an Atlas session root). */
+  codexHome?: string;
+  approvalTimeoutMs?: number;
+  /** Auto-review lets the judge allow a call at or above this probability; below it the person is asked. */
+  autoReviewThreshold?: number;
+}
+
+function checkedCwd(cwd: string): string {
+  if (!isAbsolute(cwd))
+    throw new AgentRuntimeError('AGENT_CWD_INVALID', `The working directory must be absolute: ${cwd}`);
+  try {
+    if (statSync(cwd).isDirectory()) return cwd;
+  } catch {
+    // falls through to the coded error
+  }
+  throw new AgentRuntimeError('AGENT_CWD_INVALID', `The working directory is not a folder: ${cwd}`);
+}
+
+function describe(request: ApprovalRequest): string {
+  return [
+    `A coding agent asks to run the tool ${request.toolName} (${request.reason}).`,
+    request.leaves ? `It reaches outside its working directory: ${request.leaves}` : '',
+    `Arguments: ${JSON.stringify(request.args).slice(0, 4000)}`,
+    'Should it be allowed?',
+  ].join('\n');
+}
+
+/**
+ * C24 dispatch: `GET /api/agents` (installed runtimes), `POST /api/agents/turn` (one turn streamed as SSE; the
+ * text's hash is checked before the runtime starts; closing the stream is Stop) and
+ * `POST /api/agents/turns/:turnId/approvals/:requestId` (a person's answer on a card).
+ */
+export function agentRoute(context: ServerContext, options: AgentRouteOptions = {}): Router {
+  const router = express.Router();
+  const env = options.env ?? process.env;
+  const codexHome = options.codexHome ?? join(context.home, 'agents', 'codex-home');
+  const approvalTimeoutMs = options.approvalTimeoutMs ?? 120_000;
+  const threshold = options.autoReviewThreshold ?? 0.8;
+  const turns = new AgentTurns();
+
+  // Listing a runtime's models starts it; a listing is reused for a few minutes.
+  const listings = new Map<string, { at: number; models: Promise<AgentModel[]> }>();
+  const modelsOf = (runtime: 'pi' | 'codex', bin: string): Promise<AgentModel[]> => {
+    const cached = listings.get(`${runtime}:${bin}`);
+    if (cached && Date.now() - cached.at < 5 * 60_000) return cached.models;
+    const models =
+      runtime === 'pi' ? listPiModels(bin, env) : listCodexModels(bin, env, prepareCodexHome(codexHome, env));
+    listings.set(`${runtime}:${bin}`, { at: Date.now(), models });
+    return models;
+  };
+
+  router.get('/agents', async (_request, response) => {
+    const runtimes = await Promise.all(
+      (['pi', 'codex'] as const).map(async (runtime) => {
+        const bin = findAgentBin(runtime, env);
+        const models = bin ? await modelsOf(runtime, bin) : [];
+        return { runtime, installed: bin !== null, bin, installHint: bin ? null : INSTALL_HINT[runtime], models };
+      }),
+    );
+    response.json({ runtimes });
+  });
+
+  router.post('/agents/turns/:turnId/approvals/:requestId', jsonBody(4096), (request, response) => {
+    const { decision } = validateBody(AgentApprovalAnswerSchema, request.body);
+    if (!turns.answer(String(request.params.turnId), String(request.params.requestId), decision))
+      throw new WeftError(
+        'approval-closed',
+        'This card is no longer open (answered, timed out, or the turn ended).',
+        409,
+      );
+    response.json({ ok: true });
+  });
+
+  router.post('/agents/turn', jsonBody(8 * 1024 * 1024), async (request, response) => {
+    const body: AgentTurnRequest = validateBody(AgentTurnRequestSchema, request.body);
+    const cwd = checkedCwd(body.cwd);
+    const bin = findAgentBin(body.runtime, env);
+    if (!bin) throw new AgentRuntimeError('AGENT_NOT_INSTALLED', INSTALL_HINT[body.runtime]);
+    const receivedHash = context.hash.sha256Hex(body.text);
+    const stream = openEventStream(response);
+    if (receivedHash !== body.receivedHash) {
+      stream.send({
+        type: 'agent-failed',
+        code: 'hash-mismatch',
+        message: 'The prompt changed on its way; nothing was handed to the runtime.',
+      });
+      return stream.end();
+    }
+    const turnId = randomUUID();
+    const controller = new AbortController();
+    response.on('close', () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    turns.begin(turnId);
+    stream.send({ type: 'agent-started', turnId, receivedHash });
+
+    const decide = async (asked: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+      if (body.guardMode === 'auto-review') {
+        const verdict = await context.judge.decide({
+          kind: 'agent-approval',
+          prompt: describe(asked),
+          options: ['allow', 'deny'],
+        });
+        if (!verdict.fallback && (verdict.probabilities.allow ?? 0) >= threshold) {
+          stream.send({
+            type: 'agent-approval-decided',
+            requestId: asked.requestId,
+            decision: 'allow-once',
+            by: 'judge',
+          });
+          return 'allow-once';
+        }
+      }
+      stream.send({ type: 'agent-approval-requested', turnId, request: { ...asked, args: asked.args ?? null } });
+      const decision = await turns.wait(turnId, asked.requestId, signal).catch((): ApprovalDecision => 'deny');
+      stream.send({
+        type: 'agent-approval-decided',
+        requestId: asked.requestId,
+        decision,
+        by: signal.aborted ? 'gate' : 'person',
+      });
+      return decision;
+    };
+    const onEvent = (event: AgentEvent) => {
+      if (event.type === 'text-delta') stream.send({ type: 'text-delta', delta: event.text });
+      else if (event.type === 'session')
+        stream.send({ type: 'agent-session', sessionId: event.sessionId, sessionFile: event.sessionFile });
+      else if (event.type === 'tool-start')
+        stream.send({ type: 'agent-tool-started', toolCallId: event.toolCallId, toolName: event.toolName });
+      else if (event.type === 'tool-end')
+        stream.send({ type: 'agent-footprint', footprint: { ...event.footprint, args: event.footprint.args ?? null } });
+    };
+    const common = {
+      bin,
+      cwd,
+      env,
+      message: body.text,
+      guardMode: body.guardMode,
+      approvalTimeoutMs,
+      model: body.model,
+      session: body.session,
+      onEvent,
+      decide,
+      signal: controller.signal,
+    };
+    const startedAt = Date.now();
+    try {
+      const result =
+        body.runtime === 'pi'
+          ? await runPiTurn(common)
+          : await runCodexTurn({
+              ...common,
+              codexHome: prepareCodexHome(codexHome, env),
+              networkAccess: body.networkAccess,
+            });
+      stream.send({
+        type: 'agent-finished',
+        status: result.status,
+        text: result.text,
+        error: result.error,
+        changedFiles: changedFiles(result.footprints, cwd),
+      });
+      context.logger.info('agent-turn', {
+        runtime: body.runtime,
+        status: result.status,
+        footprints: result.footprints.length,
+        approvals: result.approvals.length,
+        ms: Date.now() - startedAt,
+      });
+    } catch (error) {
+      const code = isWeftError(error) ? error.code : 'AGENT_EXITED';
+      stream.send({ type: 'agent-failed', code, message: error instanceof Error ? error.message : String(error) });
+    } finally {
+      turns.end(turnId);
+      stream.end();
+    }
+  });
+  return router;
+}

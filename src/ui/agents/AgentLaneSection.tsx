@@ -1,0 +1,129 @@
+import { useEffect, useState } from 'react';
+import type { QuestionNode } from '../../../protocol/index.ts';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { agentModel, agentPlan } from './agent-plan.ts';
+import { ApprovalCards } from './ApprovalCards.tsx';
+import { useAgent } from './use-agent.ts';
+
+/** The canvas's working directory and guard, shown on a node that runs an agent. */
+function AgentSettings() {
+  const store = useWeftStore();
+  const folder = useWeft((state) => state.graph?.canvas.workingDirectory ?? null);
+  const guard = useWeft((state) => state.graph?.canvas.agentGuard ?? 'ask');
+  const [draft, setDraft] = useState(folder ?? '');
+  useEffect(() => setDraft(folder ?? ''), [folder]);
+  const save = (workingDirectory: string | null, mode: typeof guard) =>
+    store.getState().apply({ type: 'set-agent-settings', workingDirectory, guard: mode });
+  return (
+    <div className="agent-settings">
+      <label className="field">
+        <span>Working directory (this canvas)</span>
+        <input
+          className="input"
+          data-testid="agent-cwd"
+          value={draft}
+          placeholder="/absolute/path/to/project"
+          onChange={(event) => setDraft(event.target.value)}
+          onBlur={() => {
+            if (draft.trim() !== (folder ?? '')) save(draft.trim() || null, guard);
+          }}
+        />
+      </label>
+      <label className="model-row">
+        <span>Guard</span>
+        <select
+          className="select"
+          data-testid="agent-guard"
+          value={guard}
+          onChange={(event) => save(folder, event.target.value as typeof guard)}
+        >
+          <option value="ask">Ask before a tool leaves the folder</option>
+          <option value="auto-review">Auto-review (the judge first, then ask)</option>
+          <option value="allow">Allow inside the folder (still never full access)</option>
+        </select>
+      </label>
+    </div>
+  );
+}
+
+/** C24 on the node panel: settings, the live turn, its open cards, and the footprints of the shown version. */
+export function AgentLaneSection({ node }: { node: QuestionNode }) {
+  const live = useAgent((state) => state.live[node.id]);
+  const picked = agentModel(node.model);
+  const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
+  const agent = version?.agent;
+  if (!picked && !agent) return null;
+  return (
+    <div className="section" data-testid="agent-lane">
+      <div className="section-title">Agent{picked ? ` · ${picked.runtime}` : ''}</div>
+      {picked && <AgentSettings />}
+      <ApprovalCards nodeId={node.id} />
+      {live && (
+        <div className="answer-box" data-testid="agent-live">
+          <div className="meta">{live.tools} tool calls so far</div>
+          <div className="streaming-caret">{live.text}</div>
+        </div>
+      )}
+      {!live && agent && (
+        <div className="agent-footprints" data-testid="agent-footprints">
+          <div className="meta">
+            {agent.footprints.length} tool calls · session{' '}
+            <code data-testid="agent-session">{agent.sessionId ?? '—'}</code>
+          </div>
+          {agent.changedFiles.length > 0 && (
+            <div data-testid="agent-changed-files">Changed: {agent.changedFiles.join(', ')}</div>
+          )}
+          <ul>
+            {agent.footprints.map((footprint) => (
+              <li key={footprint.toolCallId} data-testid="agent-footprint">
+                <code>{footprint.toolName}</code> {footprint.files.map((file) => `${file.op} ${file.path}`).join(', ')}
+                {footprint.exitCode !== null ? ` · exit ${footprint.exitCode}` : ''}
+                {footprint.error ? ` · ${footprint.error}` : ''}
+              </li>
+            ))}
+          </ul>
+          {agent.approvals.length > 0 && (
+            <div className="meta" data-testid="agent-approvals">
+              {agent.approvals
+                .map((approval) => `${approval.toolName}: ${approval.decision} (${approval.by})`)
+                .join(' · ')}
+            </div>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** The will-send preview of an agent-lane node: exactly the text the runtime will receive. */
+export function AgentWillSend({ text, continued, block }: { text: string; continued: boolean; block: boolean }) {
+  return (
+    <div className="will-send agent" data-testid="agent-will-send">
+      <div className="meta">
+        {continued
+          ? 'Continues the session: the question only.'
+          : block
+            ? 'The context as one block, then the question.'
+            : 'No upstream context: the question only.'}
+      </div>
+      <pre className="agent-prompt" data-testid="agent-prompt">
+        {text}
+      </pre>
+    </div>
+  );
+}
+
+/** The preview of the node's agent turn, computed by the same plan the run uses. */
+export function AgentWillSendFor({ node }: { node: QuestionNode }) {
+  const graph = useWeft((state) => state.graph);
+  const shown = useWeft((state) => state.shown);
+  const plan = graph ? agentPlan(graph, shown, node.id) : null;
+  if (!plan) return null;
+  return (
+    <AgentWillSend
+      text={plan.prompt.text}
+      block={plan.prompt.block !== null}
+      continued={plan.session !== undefined && 'continue' in plan.session}
+    />
+  );
+}

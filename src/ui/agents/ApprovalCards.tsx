@@ -1,0 +1,61 @@
+import { useWeftStore } from '../app/store-context.tsx';
+import type { ApprovalCard } from './agent-state.ts';
+import { answerCard } from './run-agent-turn.ts';
+import { useAgent } from './use-agent.ts';
+
+const NO_CARDS: ApprovalCard[] = [];
+
+function argumentsText(args: unknown): string {
+  const text = JSON.stringify(args, null, 1) ?? '';
+  return text.length > 600 ? `${text.slice(0, 600)}…` : text;
+}
+
+/** C24: the runtime's open questions on a node — tool, arguments, the path that leaves; three answers. */
+export function ApprovalCards({ nodeId }: { nodeId: string }) {
+  const store = useWeftStore();
+  const cards = useAgent((state) => state.cards[nodeId] ?? NO_CARDS);
+  if (cards.length === 0) return null;
+  return (
+    <div className="approval-cards nodrag" data-testid="approval-cards">
+      {cards.map((card) => (
+        <div key={card.request.requestId} className="approval-card" data-testid="approval-card">
+          <div className="approval-title">
+            <strong>{card.request.toolName}</strong> asks to run
+          </div>
+          {card.request.leaves && (
+            <div className="approval-leaves" data-testid="approval-leaves">
+              leaves the folder: <code>{card.request.leaves}</code>
+            </div>
+          )}
+          <pre className="approval-args">{argumentsText(card.request.args)}</pre>
+          <div className="button-row">
+            <button
+              className="button small primary"
+              data-testid="approval-allow-once"
+              disabled={card.answering}
+              onClick={() => void answerCard(store, nodeId, card, 'allow-once')}
+            >
+              Allow once
+            </button>
+            <button
+              className="button small"
+              data-testid="approval-allow-turn"
+              disabled={card.answering}
+              onClick={() => void answerCard(store, nodeId, card, 'allow-turn')}
+            >
+              Allow for this turn
+            </button>
+            <button
+              className="button small danger"
+              data-testid="approval-deny"
+              disabled={card.answering}
+              onClick={() => void answerCard(store, nodeId, card, 'deny')}
+            >
+              Deny
+            </button>
+          </div>
+        </div>
+      ))}
+    </div>
+  );
+}

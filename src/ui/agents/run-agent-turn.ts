@@ -1,0 +1,207 @@
+import { agentCommit, upstreamSnapshot } from '../../core/index.ts';
+import type { AgentVersion, ApprovalRecord, FootprintValue } from '../../../protocol/index.ts';
+import { describeError } from '../api/api-error.ts';
+import type { WeftState } from '../store/weft-state.ts';
+
+/** What a turn needs of the canvas store: its state and actions (the store itself, or its `get`). */
+export type StoreAccess = { getState: () => WeftState };
+import { agentApi } from './agent-api.ts';
+import { agentPlan } from './agent-plan.ts';
+import { agentStore, type ApprovalCard } from './agent-state.ts';
+
+function setCards(nodeId: string, update: (cards: ApprovalCard[]) => ApprovalCard[]): void {
+  agentStore.setState((state) => {
+    const cards = { ...state.cards, [nodeId]: update(state.cards[nodeId] ?? []) };
+    if (cards[nodeId]!.length === 0) delete cards[nodeId];
+    return { cards };
+  });
+}
+
+/** A person's answer on a card; the card leaves when the server reports the decision. */
+export async function answerCard(
+  store: StoreAccess,
+  nodeId: string,
+  card: ApprovalCard,
+  decision: 'allow-once' | 'allow-turn' | 'deny',
+): Promise<void> {
+  if (card.answering) return;
+  setCards(nodeId, (cards) =>
+    cards.map((open) => (open.request.requestId === card.request.requestId ? { ...open, answering: true } : open)),
+  );
+  try {
+    await agentApi.answer(card.turnId, card.request.requestId, decision);
+  } catch (error) {
+    const { code, message } = describeError(error);
+    store.getState().toast('error', code, `The answer did not reach the agent: ${message}`);
+    setCards(nodeId, (cards) => cards.filter((open) => open.request.requestId !== card.request.requestId));
+  }
+}
+
+export function stopAgentTurn(nodeId: string): void {
+  agentStore.getState().live[nodeId]?.controller.abort();
+}
+
+/**
+ * C24: one agent turn of a node. The commit is written when the server confirms the hash of the text it handed the
+ * runtime; deltas stream onto the node; cards open and close on it; every decision is an event; the version keeps
+ * the session, footprints, approvals and changed files.
+ */
+export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<boolean> {
+  const state = store.getState();
+  const graph = state.graph;
+  const node = graph?.nodes.get(nodeId);
+  const plan = graph && agentPlan(graph, state.shown, nodeId);
+  if (!graph || !node || node.kind !== 'question' || !plan) return false;
+  const cwd = graph.canvas.workingDirectory;
+  if (!cwd) {
+    state.toast('error', 'agent-no-folder', "Set this canvas's working directory before asking an agent.");
+    return false;
+  }
+  if (agentStore.getState().live[nodeId]) return false;
+  const canvasId = graph.canvas.id;
+  const snapshot = upstreamSnapshot(graph, nodeId);
+  const { receivedHash, commit } = agentCommit(nodeId, plan.prompt, { runtime: plan.runtime, model: node.model! });
+  const controller = new AbortController();
+  agentStore.setState((current) => ({
+    live: { ...current.live, [nodeId]: { runtime: plan.runtime, text: '', tools: 0, controller } },
+  }));
+  const setLive = (patch: { text?: string; tools?: number }) =>
+    agentStore.setState((current) => {
+      const live = current.live[nodeId];
+      return live ? { live: { ...current.live, [nodeId]: { ...live, ...patch } } } : {};
+    });
+  const sameCanvas = () => store.getState().graph?.canvas.id === canvasId;
+  let committed = false;
+  let text = '';
+  let tools = 0;
+  let status: 'complete' | 'failed' | 'aborted' = 'aborted';
+  let session: { sessionId: string; sessionFile: string | null } | null = null;
+  let changedFiles: string[] = [];
+  const footprints: FootprintValue[] = [];
+  const approvals: ApprovalRecord[] = [];
+  const pending = new Map<string, string | null>();
+  try {
+    for await (const event of agentApi.turn(
+      {
+        runtime: plan.runtime,
+        nodeId,
+        cwd,
+        guardMode: graph.canvas.agentGuard ?? 'ask',
+        text: plan.prompt.text,
+        receivedHash,
+        model: plan.model,
+        session: plan.session,
+        networkAccess: false,
+      },
+      controller.signal,
+    )) {
+      if (event.type === 'agent-started') {
+        if (event.receivedHash !== receivedHash) {
+          state.toast('error', 'hash-mismatch', 'The server hashed a different prompt; nothing was recorded.');
+          controller.abort();
+          status = 'failed';
+          break;
+        }
+        if (sameCanvas()) store.getState().apply({ type: 'record', event: commit });
+        committed = true;
+      } else if (event.type === 'text-delta') {
+        text += event.delta;
+        setLive({ text });
+      } else if (event.type === 'agent-session') {
+        session = { sessionId: event.sessionId, sessionFile: event.sessionFile };
+      } else if (event.type === 'agent-tool-started') {
+        tools += 1;
+        setLive({ tools });
+      } else if (event.type === 'agent-footprint') {
+        footprints.push(event.footprint);
+      } else if (event.type === 'agent-approval-requested') {
+        pending.set(event.request.requestId, event.request.leaves);
+        setCards(nodeId, (cards) =>
+          cards.some((card) => card.request.requestId === event.request.requestId)
+            ? cards
+            : [...cards, { turnId: event.turnId, request: event.request, answering: false }],
+        );
+      } else if (event.type === 'agent-approval-decided') {
+        const card = agentStore.getState().cards[nodeId]?.find((open) => open.request.requestId === event.requestId);
+        setCards(nodeId, (cards) => cards.filter((open) => open.request.requestId !== event.requestId));
+        const toolName = card?.request.toolName ?? 'tool';
+        approvals.push({
+          requestId: event.requestId,
+          toolName,
+          leaves: pending.get(event.requestId) ?? null,
+          decision: event.decision,
+          by: event.by,
+          at: Date.now(),
+        });
+        if (sameCanvas())
+          store.getState().apply({
+            type: 'record',
+            event: {
+              op: 'approval',
+              objectId: nodeId,
+              meta: { requestId: event.requestId.slice(0, 200), toolName, decision: event.decision, by: event.by },
+            },
+          });
+      } else if (event.type === 'agent-finished') {
+        status = event.status === 'completed' ? 'complete' : event.status;
+        // The version keeps the agent's last message (its answer); the live view showed every message as it came.
+        if (event.text) text = event.text;
+        changedFiles = event.changedFiles;
+        if (event.error) state.toast('error', 'agent-failed', event.error);
+      } else if (event.type === 'agent-failed') {
+        status = 'failed';
+        state.toast('error', event.code, event.message);
+      }
+    }
+  } catch (error) {
+    const { code, message } = describeError(error);
+    if (!controller.signal.aborted) {
+      status = 'failed';
+      state.toast('error', code, message);
+    }
+  } finally {
+    agentStore.setState((current) => {
+      const live = { ...current.live };
+      delete live[nodeId];
+      const cards = { ...current.cards };
+      delete cards[nodeId];
+      return { live, cards };
+    });
+  }
+  if (!committed) return false;
+  if (!sameCanvas()) {
+    state.toast(
+      'error',
+      'agent-canvas-left',
+      'The agent turn finished after its canvas was closed; its answer was not kept.',
+    );
+    return false;
+  }
+  const agent: AgentVersion = {
+    runtime: plan.runtime,
+    sessionId: session?.sessionId ?? null,
+    sessionFile: session?.sessionFile ?? null,
+    receivedHash,
+    footprints,
+    approvals,
+    changedFiles,
+  };
+  store.getState().apply({
+    type: 'add-version',
+    nodeId,
+    select: true,
+    version: {
+      text,
+      question: node.question,
+      model: node.model!,
+      requestHash: receivedHash,
+      upstreamFingerprint: snapshot.upstreamFingerprint,
+      upstreamParts: snapshot.upstreamParts,
+      origin: 'generated',
+      status,
+      branchOf: null,
+      agent,
+    },
+  });
+  return status === 'complete';
+}

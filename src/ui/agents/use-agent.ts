@@ -1,0 +1,6 @@
+import { useStore } from 'zustand';
+import { agentStore, type AgentState } from './agent-state.ts';
+
+export function useAgent<T>(selector: (state: AgentState) => T): T {
+  return useStore(agentStore, selector);
+}

@@ -1,0 +1,95 @@
+import { join } from 'node:path';
+import type { AgentEvent, ApprovalDecision } from '../../../runtime/agents/index.ts';
+
+/**
+ * The agent-lane scenarios, played by the scripted model to the real Pi and Codex: the e2e tests run them live and
+ * scripts/real-clis/record-agent-transcripts.ts records them as the adapters' unit-test fixtures.
+ */
+export interface AgentScenario {
+  name: string;
+  /** The prompt carries the match string the scripted model keys on. */
+  prompt: string;
+  /** Answers to the approval requests, in the order they arrive. */
+  decisions: ApprovalDecision[];
+  /** Abort the turn when this event arrives. */
+  abortOn?: (event: AgentEvent) => boolean;
+  exchanges(outside: string): object[];
+}
+
+const write = (path: string, content: string) => ({ op: 'write', path, content });
+
+export const AGENT_SCENARIOS: AgentScenario[] = [
+  {
+    name: 'write-inside-deny-outside',
+    prompt: 'Context.\n\nWrite the notes. [agent-write-deny]',
+    decisions: ['deny'],
+    exchanges: (outside) => [
+      {
+        match: '[agent-write-deny]',
+        replies: [
+          { text: 'Writing inside.', tools: [write('notes/inside.txt', 'inside\n')] },
+          { text: 'Writing outside.', tools: [write(join(outside, 'denied.txt'), 'denied\n')] },
+          { text: 'Done: one file written, one refused.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'allow-once-outside',
+    prompt: 'Write outside. [agent-allow-once]',
+    decisions: ['allow-once'],
+    exchanges: (outside) => [
+      {
+        match: '[agent-allow-once]',
+        replies: [
+          { text: 'Writing outside.', tools: [write(join(outside, 'allowed.txt'), 'allowed\n')] },
+          { text: 'Written.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'parallel-approvals',
+    prompt: 'Write two files outside at once. [agent-parallel]',
+    decisions: ['allow-once', 'deny'],
+    exchanges: (outside) => [
+      {
+        match: '[agent-parallel]',
+        replies: [
+          {
+            text: 'Two writes.',
+            tools: [write(join(outside, 'first.txt'), 'first\n'), write(join(outside, 'second.txt'), 'second\n')],
+          },
+          { text: 'Both asked.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'continue-session',
+    prompt: 'Write the first note. [agent-first]',
+    decisions: [],
+    exchanges: () => [
+      {
+        match: '[agent-first]',
+        replies: [{ text: 'First.', tools: [write('notes/one.txt', 'one\n')] }, { text: 'Wrote the first note.' }],
+      },
+      {
+        match: '[agent-second]',
+        replies: [{ text: 'Second.', tools: [write('notes/two.txt', 'two\n')] }, { text: 'Wrote the second note.' }],
+      },
+    ],
+  },
+  {
+    name: 'abort-mid-turn',
+    prompt: 'Wait a while. [agent-abort]',
+    decisions: ['allow-once'],
+    abortOn: (event) => event.type === 'tool-start',
+    exchanges: () => [
+      {
+        match: '[agent-abort]',
+        replies: [{ text: 'Sleeping.', tools: [{ op: 'shell', command: 'sleep 120' }] }, { text: 'Woke up.' }],
+      },
+    ],
+  },
+];
