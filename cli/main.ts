@@ -12,6 +12,8 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   status: () => import('./commands/status-command.ts'),
   verify: () => import('./commands/verify-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
+  compile: () => import('./commands/compile-command.ts'),
+  bundle: () => import('./commands/bundle-command.ts'),
   mcp: () => import('./commands/mcp-command.ts'),
   setup: () => import('./commands/setup-command.ts'),
 };

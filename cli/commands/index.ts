@@ -8,3 +8,5 @@ export { run as runVerify } from './verify-command.ts';
 export { run as runPurge } from './purge-command.ts';
 export { run as runMcp } from './mcp-command.ts';
 export { run as runSetup } from './setup-command.ts';
+export { run as runCompile } from './compile-command.ts';
+export { run as runBundle } from './bundle-command.ts';
