@@ -96,6 +96,28 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['weft import ~/Downloads/conversations.json', 'weft import claude-export/conversations.json --json'],
   },
   {
+    name: 'compile',
+    usage: 'weft compile <file.weft.json> --node <id> [--model ID] [--json] [--bundle [--out FILE]]',
+    summary: "a node's request as the app would send it: messages, per-part sources and SHA-256",
+    positionals: [1, 1],
+    flags: {
+      node: { type: 'string', description: 'the question node to compile' },
+      model: { type: 'string', description: "the model when the node pins none (default: the app's default)" },
+      bundle: { type: 'boolean', description: 'also write the Context Bundle (C26)' },
+      out: { type: 'string', description: 'with --bundle: where (default ./<node>.context-bundle.json)' },
+      json,
+    },
+    examples: ['weft compile plan.weft.json --node q7', 'weft compile plan.weft.json --node q7 --bundle --json'],
+  },
+  {
+    name: 'bundle',
+    usage: 'weft bundle verify <file> [--json]',
+    summary: "re-check a Context Bundle's request hash (exit 1 when it does not match)",
+    positionals: [2, 2],
+    flags: { json },
+    examples: ['weft bundle verify q7.context-bundle.json'],
+  },
+  {
     name: 'purge',
     usage: 'weft purge [--archive [--runner claude-code|codex|pi]] [--json]',
     summary: 'delete the index database (under WEFT_HOME only; canvases stay); --archive also the kept session copies',

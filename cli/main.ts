@@ -13,6 +13,8 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   verify: () => import('./commands/verify-command.ts'),
   import: () => import('./commands/import-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
+  compile: () => import('./commands/compile-command.ts'),
+  bundle: () => import('./commands/bundle-command.ts'),
   mcp: () => import('./commands/mcp-command.ts'),
   setup: () => import('./commands/setup-command.ts'),
 };

@@ -107,6 +107,28 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
     ],
   },
   {
+    // The context-repair benchmark (C28); in quick mode both scripted models on one case per family and depth.
+    script: 'bench:context',
+    chromium: false,
+    figures: [
+      'cases',
+      'conditions',
+      ...['scripted_adopt', 'scripted_heed_stale'].flatMap((model) => [
+        `${model}_traces_written`,
+        `${model}_traces_missing`,
+        ...[
+          'clean',
+          'polluted',
+          'source_prune',
+          'subgraph_prune',
+          'recompute_descendants',
+          'source_prune_stale',
+          'stale_instruction',
+        ].flatMap((condition) => [`${model}_accuracy_${condition}`, `${model}_adoption_${condition}`]),
+      ]),
+    ],
+  },
+  {
     script: 'bench:ui',
     chromium: true,
     figures: [

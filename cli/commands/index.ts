@@ -9,3 +9,5 @@ export { run as runPurge } from './purge-command.ts';
 export { run as runMcp } from './mcp-command.ts';
 export { run as runSetup } from './setup-command.ts';
 export { run as runImport } from './import-command.ts';
+export { run as runCompile } from './compile-command.ts';
+export { run as runBundle } from './bundle-command.ts';

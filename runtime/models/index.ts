@@ -6,6 +6,7 @@ export type { ReceiptModelOptions, ReceiptSource } from './receipt-model.ts';
 export { KNOWN_MODELS, DEFAULT_CONTEXT_WINDOW, describeCustomModel } from './known-models.ts';
 export type { KnownModel } from './known-models.ts';
 export { createLanguageModel } from './create-language-model.ts';
+export { createOllamaNativeModel } from './ollama-native-model.ts';
 export { mergeProviders, isUsable, ENVIRONMENT_KEYS, currentKeyOrigin } from './provider-config.ts';
 export type { BoundKey } from './provider-config.ts';
 export type { ProviderConfig } from './provider-config.ts';

@@ -1,4 +1,4 @@
-import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
 import { streamText, type ModelMessage } from 'ai';
 import type { StreamEvent } from '../../protocol/index.ts';
 import { mapProviderError } from './provider-errors.ts';
@@ -9,6 +9,11 @@ export interface StreamAnswerOptions {
   abortSignal: AbortSignal;
   /** Key values to scrub from any error message. */
   secrets?: readonly string[];
+  /** Sampling settings for reproducible runs (the context-repair benchmark: temperature 0, a seed). */
+  temperature?: number;
+  seed?: number;
+  /** Provider-specific options, e.g. `{ ollama: { options: { num_ctx } } }`. */
+  providerOptions?: SharedV3ProviderOptions;
 }
 
 function count(value: number | undefined): number | null {
@@ -32,6 +37,9 @@ export async function* streamAnswer(options: StreamAnswerOptions): AsyncGenerato
       maxRetries: 0,
       // Errors arrive as stream parts below; the default handler would print them (and maybe a key).
       onError: () => undefined,
+      ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
+      ...(options.seed !== undefined ? { seed: options.seed } : {}),
+      ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
     });
     for await (const part of result.fullStream) {
       switch (part.type) {

@@ -1,0 +1,124 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { openBenchModel, type BenchModel } from './bench-model.ts';
+import { capture, captureItems, type CaptureReport } from './capture.ts';
+import type { CaseSet } from './generate-cases.ts';
+import { writeFigures } from './run-figures.ts';
+import { scoreRun, type RunScores } from './score-run.ts';
+import { appendStatusRow } from './status-file.ts';
+import { TraceStore } from './trace-store.ts';
+
+export interface RunOptions {
+  model: string;
+  caseSet: CaseSet;
+  /** Where runs live: `<runsDirectory>/<model slug>/{manifest.json,traces/,scores.json,figures/}`. */
+  runsDirectory: string;
+  limit?: number;
+  concurrency?: number;
+  /** STATUS.md to add the run's row to (none in quick mode). */
+  statusPath?: string;
+  versions?: { weft: string; node: string };
+  onProgress?: (done: number, total: number) => void;
+  /** An already opened model (tests); else opened from the id and closed at the end. */
+  openModel?: (id: string) => Promise<BenchModel>;
+}
+
+export interface RunResult {
+  directory: string;
+  report: CaptureReport;
+  scores: RunScores;
+  figures: string[];
+}
+
+interface Manifest {
+  format: 'weft.context-repair.run';
+  model: string;
+  scripted: boolean;
+  caseSetHash: string;
+  generatorVersion: number;
+  seed: number;
+  perCell: number;
+  /** Every item the run should trace (`caseId/condition`). */
+  items: string[];
+}
+
+export function modelSlug(model: string): string {
+  return model.replace(/[^A-Za-z0-9._-]+/g, '_');
+}
+
+/** Reads the run's manifest, or writes it on the first capture; a different case set is refused. */
+async function ensureManifest(directory: string, manifest: Manifest): Promise<Manifest> {
+  const path = join(directory, 'manifest.json');
+  try {
+    const existing = JSON.parse(await readFile(path, 'utf8')) as Manifest;
+    if (existing.caseSetHash !== manifest.caseSetHash)
+      throw Object.assign(
+        new Error(
+          `${path} belongs to case set ${existing.caseSetHash.slice(0, 12)}, not ${manifest.caseSetHash.slice(0, 12)}: use another runs directory`,
+        ),
+        { code: 'case-set-changed' },
+      );
+    return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    await mkdir(directory, { recursive: true });
+    await writeFile(path, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+    return manifest;
+  }
+}
+
+/** Re-scores a run directory from its manifest and traces alone, and redraws its figures. */
+export async function scoreDirectory(directory: string): Promise<{ scores: RunScores; figures: string[] }> {
+  const manifest = JSON.parse(await readFile(join(directory, 'manifest.json'), 'utf8')) as Manifest;
+  const { traces, corrupt } = await new TraceStore(join(directory, 'traces')).readAll();
+  const scores = scoreRun(
+    { model: manifest.model, scripted: manifest.scripted, caseSetHash: manifest.caseSetHash, expected: manifest.items },
+    traces,
+    corrupt,
+  );
+  await writeFile(join(directory, 'scores.json'), `${JSON.stringify(scores, null, 2)}\n`);
+  const figures = await writeFigures(scores, join(directory, 'figures'));
+  return { scores, figures };
+}
+
+/** capture → traces → score → figures (→ a STATUS.md row) for one model. */
+export async function runBenchmark(options: RunOptions): Promise<RunResult> {
+  const directory = join(options.runsDirectory, modelSlug(options.model));
+  const model = await (options.openModel ?? openBenchModel)(options.model);
+  try {
+    await ensureManifest(directory, {
+      format: 'weft.context-repair.run',
+      model: model.id,
+      scripted: model.scripted,
+      caseSetHash: options.caseSet.hash,
+      generatorVersion: options.caseSet.generatorVersion,
+      seed: options.caseSet.seed,
+      perCell: options.caseSet.perCell,
+      items: captureItems(options.caseSet).map((item) => item.key),
+    });
+    const report = await capture(options.caseSet, model, new TraceStore(join(directory, 'traces')), {
+      ...(options.limit !== undefined ? { limit: options.limit } : {}),
+      ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    const { scores, figures } = await scoreDirectory(directory);
+    if (options.statusPath)
+      await appendStatusRow(options.statusPath, {
+        date: new Date().toISOString().slice(0, 16).replace('T', ' '),
+        model: model.id,
+        scripted: model.scripted,
+        caseSetHash: options.caseSet.hash,
+        generatorVersion: options.caseSet.generatorVersion,
+        weftVersion: options.versions?.weft ?? 'unknown',
+        nodeVersion: options.versions?.node ?? process.version,
+        expected: scores.expected,
+        traced: scores.traced,
+        missing: scores.missing.length,
+        written: report.written,
+        failed: report.failed.length,
+      });
+    return { directory, report, scores, figures };
+  } finally {
+    await model.close();
+  }
+}

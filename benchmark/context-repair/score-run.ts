@@ -1,0 +1,165 @@
+import { CONDITIONS, type Condition } from './conditions.ts';
+import { clopperPearson, holm, mcnemarExact, wilson, type Interval } from './statistics.ts';
+import type { Trace } from './trace-store.ts';
+
+/** The answer a trace gives: the last whole number in the reply (a model may say "H = 50" or just "50"). */
+export function answerValue(answer: string): number | null {
+  const numbers = answer.match(/-?\d+/g);
+  return numbers ? Number(numbers[numbers.length - 1]) : null;
+}
+
+/** The scoring rules, as data: each outcome is a predicate over one trace. Nothing else decides a score. */
+export const OUTCOMES = {
+  correct: (trace: Trace) => answerValue(trace.answer) === trace.gold,
+  adopted: (trace: Trace) => answerValue(trace.answer) === trace.wrong,
+} as const;
+
+/** Each condition is compared, paired by case, against this one (McNemar, Holm across the six). */
+export const BASELINE: Condition = 'polluted';
+
+export interface Tally {
+  n: number;
+  correct: number;
+  accuracy: number;
+  wilson: Interval;
+  exact: Interval;
+  adopted: number;
+  adoption: number;
+  adoptionWilson: Interval;
+}
+
+export interface ConditionScore extends Tally {
+  condition: Condition;
+  missing: number;
+  /** Accuracy minus clean accuracy (0 = fully recovered). */
+  recoveryVsClean: number;
+  byDepth: Record<string, Tally>;
+  byFamily: Record<string, Tally>;
+}
+
+export interface Comparison {
+  condition: Condition;
+  pairs: number;
+  /** Cases right here and wrong under the baseline, and the reverse. */
+  better: number;
+  worse: number;
+  p: number;
+  pHolm: number;
+}
+
+export interface RunScores {
+  model: string;
+  scripted: boolean;
+  caseSetHash: string;
+  expected: number;
+  traced: number;
+  missing: string[];
+  corrupt: string[];
+  /** Items with more than one trace: the earliest is scored. */
+  duplicates: string[];
+  conditions: ConditionScore[];
+  comparisons: Comparison[];
+  /** Per family: conditions whose accuracy beats the baseline in that family (the cluster-level view). */
+  familiesImproved: Record<string, number>;
+}
+
+function tally(traces: readonly Trace[]): Tally {
+  const n = traces.length;
+  const correct = traces.filter(OUTCOMES.correct).length;
+  const adopted = traces.filter(OUTCOMES.adopted).length;
+  return {
+    n,
+    correct,
+    accuracy: n ? correct / n : 0,
+    wilson: wilson(correct, n),
+    exact: clopperPearson(correct, n),
+    adopted,
+    adoption: n ? adopted / n : 0,
+    adoptionWilson: wilson(adopted, n),
+  };
+}
+
+function groupBy(traces: readonly Trace[], key: (trace: Trace) => string): Record<string, Tally> {
+  const groups = new Map<string, Trace[]>();
+  for (const trace of traces) groups.set(key(trace), [...(groups.get(key(trace)) ?? []), trace]);
+  return Object.fromEntries(
+    [...groups].sort(([left], [right]) => left.localeCompare(right)).map(([name, items]) => [name, tally(items)]),
+  );
+}
+
+/**
+ * Scores a run from its traces alone. `expected` names every item the run should have; a missing trace is
+ * listed and counted, never fatal, and the condition's figures are over the traces present.
+ */
+export function scoreRun(
+  run: { model: string; scripted: boolean; caseSetHash: string; expected: readonly string[] },
+  traces: readonly Trace[],
+  corrupt: readonly string[] = [],
+): RunScores {
+  const byItem = new Map<string, Trace>();
+  const duplicates: string[] = [];
+  const ordered = traces
+    .filter((trace) => trace.model === run.model && trace.caseSetHash === run.caseSetHash)
+    .sort((left, right) => left.capturedAt.localeCompare(right.capturedAt));
+  for (const trace of ordered) {
+    if (byItem.has(trace.item)) duplicates.push(trace.item);
+    else byItem.set(trace.item, trace);
+  }
+  const missing = run.expected.filter((key) => !byItem.has(key));
+  const expectedOf = (condition: Condition) => run.expected.filter((key) => key.endsWith(`/${condition}`));
+  const present = (condition: Condition) =>
+    expectedOf(condition)
+      .map((key) => byItem.get(key))
+      .filter((trace): trace is Trace => trace !== undefined);
+  const cleanAccuracy = tally(present('clean')).accuracy;
+  const conditions: ConditionScore[] = CONDITIONS.map((condition) => {
+    const items = present(condition);
+    const summary = tally(items);
+    return {
+      condition,
+      ...summary,
+      missing: expectedOf(condition).length - items.length,
+      recoveryVsClean: summary.accuracy - cleanAccuracy,
+      byDepth: groupBy(items, (trace) => String(trace.depth)),
+      byFamily: groupBy(items, (trace) => trace.family),
+    };
+  });
+  const baseline = new Map(present(BASELINE).map((trace) => [trace.caseId, OUTCOMES.correct(trace)]));
+  const raw = CONDITIONS.filter((condition) => condition !== BASELINE).map((condition) => {
+    let better = 0;
+    let worse = 0;
+    let pairs = 0;
+    for (const trace of present(condition)) {
+      const other = baseline.get(trace.caseId);
+      if (other === undefined) continue;
+      pairs += 1;
+      const here = OUTCOMES.correct(trace);
+      if (here && !other) better += 1;
+      if (!here && other) worse += 1;
+    }
+    return { condition, pairs, better, worse, p: mcnemarExact(better, worse) };
+  });
+  const adjusted = holm(raw.map((entry) => entry.p));
+  const comparisons = raw.map((entry, index) => ({ ...entry, pHolm: adjusted[index]! }));
+  const baselineScore = conditions.find((entry) => entry.condition === BASELINE)!;
+  const familiesImproved: Record<string, number> = {};
+  for (const family of Object.keys(baselineScore.byFamily))
+    familiesImproved[family] = conditions.filter(
+      (entry) =>
+        entry.condition !== BASELINE &&
+        (entry.byFamily[family]?.accuracy ?? 0) > baselineScore.byFamily[family]!.accuracy,
+    ).length;
+  return {
+    model: run.model,
+    scripted: run.scripted,
+    caseSetHash: run.caseSetHash,
+    expected: run.expected.length,
+    traced: byItem.size,
+    missing,
+    corrupt: [...corrupt],
+    duplicates,
+    conditions,
+    comparisons,
+    familiesImproved,
+  };
+}

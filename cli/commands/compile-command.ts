@@ -1,0 +1,105 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { OFFLINE_RECEIPT_MODEL_ID } from '../../protocol/index.ts';
+import { CliError } from '../cli-error.ts';
+import type { ParsedCommand } from '../command-table.ts';
+import { printJson } from '../format.ts';
+import type { Terminal } from '../terminal.ts';
+
+/** Larger than any canvas the app writes; a bigger file is refused before it is parsed. */
+const MAX_CANVAS_BYTES = 256 * 1024 * 1024;
+
+/**
+ * `weft compile <file.weft.json> --node <id>`: the node's request exactly as the app's will-send preview builds
+ * it (core's `compile` with the shown stale set, then `buildRequest` for the node's model), its per-part sources
+ * and its SHA-256 — the hash the app records on the `commit` event. `--bundle` also writes the Context Bundle.
+ */
+export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
+  const [core, fs, models, { nodeHashPort }] = await Promise.all([
+    import('../../src/core/index.ts'),
+    import('../../runtime/fs/index.ts'),
+    import('../../runtime/models/index.ts'),
+    import('../../runtime/hash/index.ts'),
+  ]);
+  const file = resolve(io.cwd, command.positionals[0]!);
+  const nodeId = command.flags.node;
+  if (typeof nodeId !== 'string') throw new CliError('bad-usage', 'give the node to compile: --node <id>', 2);
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new CliError(error.code === 'ENOENT' ? 'not-found' : 'unreadable', `cannot read ${file}: ${error.message}`);
+  });
+  if (text.length > MAX_CANVAS_BYTES) throw new CliError('too-large', `${file} is larger than 256 MB`);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new CliError('corrupt', `${file} is not JSON`);
+  }
+  const loaded = core.loadCanvas(raw);
+  if (!loaded.ok) throw new CliError(loaded.error.code, `${file}: ${loaded.error.message}`);
+  const graph = loaded.value.graph;
+  const node = graph.nodes.get(nodeId);
+  if (!node) throw new CliError('not-found', `there is no node ${nodeId} on canvas "${graph.canvas.name}"`);
+  if (node.kind !== 'question')
+    throw new CliError('not-a-question', `node ${nodeId} is a ${node.kind}; only a question is sent`);
+
+  // The model as the app picks it: the node's pin, else --model, else the configured default; images as it lists.
+  const home = fs.resolveWeftHome(io.env);
+  const registry = new models.ModelRegistry({
+    settings: new fs.SettingsStore(home),
+    secrets: new fs.SecretsStore(home),
+    environment: fs.environmentWithDotenv(io.env, resolve(io.cwd, '.env')),
+  });
+  const listed = await registry.listModels();
+  const flagModel = typeof command.flags.model === 'string' ? command.flags.model : null;
+  const modelId = node.model ?? flagModel ?? listed.defaultModelId ?? OFFLINE_RECEIPT_MODEL_ID;
+  const takesImages = listed.models.find((model) => model.id === modelId)?.takesImages ?? false;
+
+  const shown = core.shownStale(graph, new core.StaleTracker(graph, nodeHashPort));
+  const compiled = core.compile(graph, nodeId, { stale: shown });
+  const built = core.buildRequest(compiled, { model: modelId, images: takesImages, hash: nodeHashPort });
+  let bundlePath: string | null = null;
+  if (command.flags.bundle) {
+    const bundle = core.buildContextBundle(graph, compiled, {
+      model: modelId,
+      images: takesImages,
+      createdAt: Date.now(),
+      hash: nodeHashPort,
+    });
+    bundlePath = resolve(
+      io.cwd,
+      typeof command.flags.out === 'string' ? command.flags.out : `${nodeId}.context-bundle.json`,
+    );
+    await fs.writeFileAtomic(bundlePath, `${JSON.stringify(bundle, null, 2)}\n`);
+  }
+  const stale = [...shown].filter((id) => compiled.sources.some((source) => source.nodeId === id)).sort();
+  if (command.flags.json) {
+    printJson(io.out, {
+      canvasId: graph.canvas.id,
+      nodeId,
+      model: modelId,
+      requestHash: built.requestHash,
+      request: built.request,
+      sources: compiled.sources,
+      tokens: compiled.tokens,
+      stale,
+      bundle: bundlePath,
+    });
+    return 0;
+  }
+  const lines = [
+    `request ${built.requestHash}`,
+    `model   ${modelId}${stale.length ? `   stale: ${stale.join(', ')}` : ''}`,
+  ];
+  built.request.messages.forEach((message, index) => {
+    // System messages come first in the request and are not compiled parts; sources line up with the rest.
+    const source = compiled.sources[index - (built.request.messages.length - compiled.sources.length)];
+    const from = source ? `  (${source.layer}: ${source.partId})` : '';
+    lines.push(`--- ${message.role}${from}`);
+    for (const part of message.content)
+      lines.push(part.type === 'text' ? part.text : `<image ${part.hash} ${part.mediaType}>`);
+  });
+  lines.push(`--- ${compiled.tokens.total} tokens (estimate)`);
+  if (bundlePath) lines.push(`bundle written to ${bundlePath}`);
+  io.out(`${lines.join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,125 @@
+import 'fake-indexeddb/auto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main.ts';
+import type { Terminal } from '../cli/terminal.ts';
+import { TestCanvas } from '../src/core/index.ts';
+import { plannedRequest } from '../src/ui/store/planned-request.ts';
+import { TestApp } from '../src/ui/store/test-app.ts';
+import { startTestServer, type TestServer } from './support/index.ts';
+
+let server: TestServer;
+let folder: string;
+beforeAll(async () => {
+  server = await startTestServer();
+  folder = await mkdtemp(join(tmpdir(), 'weft-compile-'));
+});
+afterAll(async () => {
+  await server?.dispose();
+  await rm(folder, { recursive: true, force: true });
+});
+
+async function weft(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Terminal = {
+    out: (text) => void (out += text),
+    err: (text) => void (err += text),
+    errIsTTY: false,
+    cwd: folder,
+    env: { WEFT_HOME: join(folder, 'home') },
+  };
+  process.exitCode = 0;
+  await main(argv, io);
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { code, out, err };
+}
+
+/** A canvas with everything that shapes a request: a note, a chain, a dashed reference, an archived node, a stale answer. */
+function sampleCanvas(): { file: string; document: ReturnType<TestCanvas['document']>; target: string; stale: string } {
+  const canvas = new TestCanvas();
+  const note = canvas.addNote('Budget is 40 hours.');
+  const first = canvas.addQuestion('How long does the survey take?');
+  const second = canvas.addQuestion('And the analysis?');
+  const aside = canvas.addQuestion('Who reviews it?');
+  const target = canvas.addQuestion('Does it fit the budget?');
+  canvas.wire(note, first);
+  canvas.wire(first, second);
+  canvas.wire(second, target);
+  canvas.wire(aside, target, 'quote');
+  canvas.answer(first, '12 hours.');
+  canvas.answer(second, '20 hours.');
+  canvas.answer(aside, 'Dana.');
+  // Editing the first answer's question leaves the second answer stale: its mark must reach the request.
+  canvas.edit(first, { question: 'How long does the field survey take?' });
+  canvas.answer(first, '16 hours.');
+  canvas.archive(aside);
+  canvas.unarchive(aside);
+  return { file: join(folder, 'plan.weft.json'), document: canvas.document(), target, stale: second };
+}
+
+describe('weft compile agrees with the app byte for byte', () => {
+  it('the CLI prints the request, sources and hash the app previews and commits for the same canvas', async () => {
+    const { file, document, target, stale } = sampleCanvas();
+    await writeFile(file, JSON.stringify(document));
+
+    const app = await new TestApp(server, `compile-agrees-${Math.random()}`).start();
+    expect(await app.state.importDocument(document)).toBe(document.canvas.id);
+    const preview = plannedRequest(app.state, target)!;
+    expect(app.state.shown.has(stale)).toBe(true);
+
+    const cli = await weft(['compile', file, '--node', target, '--json', '--model', preview.model.id]);
+    expect(cli.code, cli.err).toBe(0);
+    const printed = JSON.parse(cli.out) as { requestHash: string; request: unknown; sources: unknown; stale: string[] };
+    expect(printed.requestHash).toBe(preview.built.requestHash);
+    expect(JSON.stringify(printed.request)).toBe(JSON.stringify(preview.built.request));
+    expect(printed.sources).toEqual(preview.compiled.sources);
+    expect(printed.stale).toEqual([stale]);
+
+    // The commit the app writes when it sends the request carries the same hash.
+    expect(await app.state.ask(target)).toBe(true);
+    const commit = app.graph.events.filter((event) => event.op === 'commit' && event.objectId === target).at(-1)!;
+    expect(commit.meta.requestHash).toBe(printed.requestHash);
+    await app.close();
+
+    const human = await weft(['compile', file, '--node', target, '--model', preview.model.id]);
+    expect(human.out.split('\n')[0]).toBe(`request ${preview.built.requestHash}`);
+    expect(human.out).toContain('[Stale: this answer');
+  }, 60_000);
+
+  it('--bundle writes a Context Bundle that `weft bundle verify` accepts, and a changed one it refuses', async () => {
+    const { file, document, target } = sampleCanvas();
+    await writeFile(file, JSON.stringify(document));
+    const made = await weft(['compile', file, '--node', target, '--bundle', '--out', 'q.bundle.json', '--json']);
+    expect(made.code, made.err).toBe(0);
+    const bundlePath = join(folder, 'q.bundle.json');
+    const bundle = JSON.parse(await readFile(bundlePath, 'utf8')) as {
+      requestHash: string;
+      messages: { content: { text: string }[] }[];
+    };
+    expect(bundle.requestHash).toBe((JSON.parse(made.out) as { requestHash: string }).requestHash);
+    expect(await weft(['bundle', 'verify', 'q.bundle.json'])).toMatchObject({ code: 0 });
+
+    bundle.messages[0]!.content[0]!.text += ' (edited)';
+    await writeFile(join(folder, 'edited.json'), JSON.stringify(bundle));
+    const refused = await weft(['bundle', 'verify', 'edited.json', '--json']);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.out)).toMatchObject({ intact: false, requestHash: bundle.requestHash });
+  });
+
+  it('refuses a missing node, a note, a corrupt file and a foreign bundle with coded errors', async () => {
+    const { file, document } = sampleCanvas();
+    await writeFile(file, JSON.stringify(document));
+    const note = document.nodes.find((node) => node.kind === 'note')!.id;
+    expect(await weft(['compile', file, '--node', 'nope'])).toMatchObject({ code: 1 });
+    expect((await weft(['compile', file, '--node', note])).err).toMatch(/is a note/);
+    expect((await weft(['compile', file])).err).toMatch(/--node/);
+    await writeFile(join(folder, 'broken.weft.json'), '{"format":');
+    expect((await weft(['compile', 'broken.weft.json', '--node', 'x'])).err).toMatch(/not JSON/);
+    await writeFile(join(folder, 'other.json'), '{"format":"something-else"}');
+    expect((await weft(['bundle', 'verify', 'other.json'])).err).toMatch(/not a Weft Context Bundle/);
+  });
+});
