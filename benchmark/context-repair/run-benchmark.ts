@@ -1,5 +1,6 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from '../../runtime/fs/index.ts';
 import { openBenchModel, type BenchModel } from './bench-model.ts';
 import { capture, captureItems, type CaptureReport } from './capture.ts';
 import type { CaseSet } from './generate-cases.ts';
@@ -62,7 +63,7 @@ async function ensureManifest(directory: string, manifest: Manifest): Promise<Ma
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     await mkdir(directory, { recursive: true });
-    await writeFile(path, `${JSON.stringify(manifest, null, 2)}\n`, { flag: 'wx' });
+    await writeFileAtomic(path, `${JSON.stringify(manifest, null, 2)}\n`);
     return manifest;
   }
 }
@@ -76,7 +77,7 @@ export async function scoreDirectory(directory: string): Promise<{ scores: RunSc
     traces,
     corrupt,
   );
-  await writeFile(join(directory, 'scores.json'), `${JSON.stringify(scores, null, 2)}\n`);
+  await writeFileAtomic(join(directory, 'scores.json'), `${JSON.stringify(scores, null, 2)}\n`);
   const figures = await writeFigures(scores, join(directory, 'figures'));
   return { scores, figures };
 }

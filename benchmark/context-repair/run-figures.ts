@@ -1,8 +1,9 @@
-import { writeFile, mkdir } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
+import { writeFileAtomic } from '../../runtime/fs/index.ts';
 import { CONDITIONS } from './conditions.ts';
 import type { RunScores } from './score-run.ts';
 
@@ -92,8 +93,8 @@ export async function writeFigures(scores: RunScores, directory: string): Promis
     const [metric, , by] = name.split('-') as [Metric, string, string];
     const svg = await renderSvg(scores, metric, by === 'depth');
     const png = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: true } }).render().asPng();
-    await writeFile(join(directory, `${name}.svg`), svg);
-    await writeFile(join(directory, `${name}.png`), png);
+    await writeFileAtomic(join(directory, `${name}.svg`), svg);
+    await writeFileAtomic(join(directory, `${name}.png`), png);
     written.push(`${name}.svg`, `${name}.png`);
   }
   return written;
