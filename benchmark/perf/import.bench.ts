@@ -9,7 +9,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { writeSyntheticChatgptExport } from '../../tests/support/synthetic-chatgpt-export.ts';
+import { writeSyntheticChatgptExport } from '../../tests/support/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
