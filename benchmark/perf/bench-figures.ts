@@ -129,6 +129,22 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
     ],
   },
   {
+    script: 'bench:import',
+    chromium: false,
+    figures: [
+      'nproc',
+      'load_average_1m',
+      'export_MB',
+      'export_conversations',
+      'import_s',
+      'import_MBps',
+      'import_peak_rss_MB',
+      'import_canvases',
+      'import_questions',
+      'import_versions',
+    ],
+  },
+  {
     script: 'bench:ui',
     chromium: true,
     figures: [

@@ -10,3 +10,5 @@ export { sampleCanvas } from './sample-canvas.ts';
 export { FIXTURES } from './fixtures-directory.ts';
 export type { RawResponse } from './raw-request.ts';
 export { ensureBuilt, launchChromium, repoRoot } from './browser.ts';
+export { writeSyntheticChatgptExport } from './synthetic-chatgpt-export.ts';
+export type { SyntheticExportOptions } from './synthetic-chatgpt-export.ts';

@@ -21,6 +21,12 @@ import {
   type UrlMaterialResponse,
 } from '../../../protocol/index.ts';
 import { CanvasDocumentSchema, type CanvasDocument } from '../../../protocol/index.ts';
+import {
+  DocumentMaterialResponseSchema,
+  ImportStatusSchema,
+  type DocumentMaterialResponse,
+  type ImportStatus,
+} from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
 
 export interface RevisedCanvas {
@@ -36,6 +42,11 @@ export interface ApiClient {
   decide(request: DecideRequest): Promise<DecideResponse>;
   fetchUrl(url: string): Promise<UrlMaterialResponse>;
   extractPdf(bytes: ArrayBuffer): Promise<PdfMaterialResponse>;
+  /** C34: a conversations export, uploaded as it is; the import runs on in the server. */
+  startImport(file: Blob, name: string): Promise<ImportStatus>;
+  importStatus(importId: string): Promise<ImportStatus>;
+  cancelImport(importId: string): Promise<ImportStatus>;
+  readDocument(file: Blob, name: string): Promise<DocumentMaterialResponse>;
   listCanvases(): Promise<CanvasSummary[]>;
   getCanvas(id: string): Promise<CanvasDocument>;
   /** The durable record and its revision (the server's ETag). */
@@ -112,6 +123,21 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     saveSettings: (update) => call('/api/settings', SettingsResponseSchema, json('PUT', update)),
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),
     fetchUrl: (url) => call('/api/materials/url', UrlMaterialResponseSchema, json('POST', { url })),
+    startImport: (file, name) =>
+      call(`/api/imports/conversations?name=${encodeURIComponent(name)}`, ImportStatusSchema, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: file,
+      }),
+    importStatus: (importId) => call(`/api/imports/${encodeURIComponent(importId)}`, ImportStatusSchema),
+    cancelImport: (importId) =>
+      call(`/api/imports/${encodeURIComponent(importId)}`, ImportStatusSchema, { method: 'DELETE' }),
+    readDocument: (file, name) =>
+      call(`/api/materials/document?name=${encodeURIComponent(name)}`, DocumentMaterialResponseSchema, {
+        method: 'POST',
+        headers: { 'content-type': 'application/octet-stream' },
+        body: file,
+      }),
     extractPdf: (bytes) =>
       call('/api/materials/pdf', PdfMaterialResponseSchema, {
         method: 'POST',

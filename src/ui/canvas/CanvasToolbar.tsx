@@ -1,9 +1,12 @@
+import { useState } from 'react';
 import { useWeftStore } from '../app/store-context.tsx';
 import { runCommand } from '../commands/run-command.ts';
+import { ImportDialog } from '../panels/ImportDialog.tsx';
 
 export function CanvasToolbar() {
   const store = useWeftStore();
   const run = (id: string) => void runCommand(store, id);
+  const [importOpen, setImportOpen] = useState(false);
   return (
     <div className="canvas-toolbar" role="toolbar" aria-label="Canvas">
       <button
@@ -31,6 +34,15 @@ export function CanvasToolbar() {
       <button className="button" onClick={() => run('search')} title="Search (Ctrl/⌘+F)">
         Search
       </button>
+      <button
+        className="button"
+        data-testid="open-import"
+        onClick={() => setImportOpen(true)}
+        title="Import past conversations (ChatGPT, Claude.ai) or a document (Markdown, HTML, DOCX)"
+      >
+        Import…
+      </button>
+      {importOpen && <ImportDialog onClose={() => setImportOpen(false)} />}
     </div>
   );
 }
