@@ -18,35 +18,33 @@ export function useAgentRuntimes() {
   return runtimes ?? [];
 }
 
-/** The "Agents" group of the model picker: each installed runtime with its default, then its own models. */
+/**
+ * The "Agents" group of the model picker: each installed runtime with its default, then its own models; a runtime
+ * that is missing is a disabled entry that says how to install it.
+ */
 export function AgentModelOptions() {
-  const installed = useAgentRuntimes().filter((runtime) => runtime.installed);
-  if (installed.length === 0) return null;
+  const runtimes = useAgentRuntimes();
+  if (runtimes.length === 0) return null;
   return (
     <optgroup label="Agents">
-      {installed.flatMap((runtime) => [
-        <option key={runtime.runtime} value={`agent:${runtime.runtime}`}>
-          {LABEL[runtime.runtime]} · its default model
-        </option>,
-        ...runtime.models.map((model) => (
-          <option key={`${runtime.runtime}/${model.id}`} value={`agent:${runtime.runtime}/${model.id}`}>
-            {LABEL[runtime.runtime]} · {model.label}
-          </option>
-        )),
-      ])}
+      {runtimes.flatMap((runtime) =>
+        runtime.installed
+          ? [
+              <option key={runtime.runtime} value={`agent:${runtime.runtime}`}>
+                {LABEL[runtime.runtime]} · its default model
+              </option>,
+              ...runtime.models.map((model) => (
+                <option key={`${runtime.runtime}/${model.id}`} value={`agent:${runtime.runtime}/${model.id}`}>
+                  {LABEL[runtime.runtime]} · {model.label}
+                </option>
+              )),
+            ]
+          : [
+              <option key={runtime.runtime} disabled value="" data-testid="agent-install-hint">
+                {LABEL[runtime.runtime]} not installed — {runtime.installHint}
+              </option>,
+            ],
+      )}
     </optgroup>
-  );
-}
-
-/** Under the picker: how to install a runtime that is missing. */
-export function AgentInstallHints() {
-  const missing = useAgentRuntimes().filter((runtime) => !runtime.installed);
-  if (missing.length === 0) return null;
-  return (
-    <div className="hint" data-testid="agent-install-hints">
-      {missing.map((runtime) => (
-        <div key={runtime.runtime}>{runtime.installHint}</div>
-      ))}
-    </div>
   );
 }

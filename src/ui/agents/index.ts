@@ -1,6 +1,6 @@
 import './agents.css';
 
-export { AgentInstallHints, AgentModelOptions } from './AgentModelOptions.tsx';
+export { AgentModelOptions } from './AgentModelOptions.tsx';
 export { AgentLaneSection, AgentWillSendFor } from './AgentLaneSection.tsx';
 export { ApprovalCards } from './ApprovalCards.tsx';
 export { agentModel, agentPlan, type AgentPlan } from './agent-plan.ts';

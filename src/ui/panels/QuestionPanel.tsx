@@ -1,6 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import {
-  AgentInstallHints,
   AgentLaneSection,
   AgentModelOptions,
   AgentWillSendFor,
@@ -190,7 +189,6 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             <AgentModelOptions />
           </select>
         </label>
-        <AgentInstallHints />
         <div className="button-row" style={{ marginTop: 10 }}>
           <label className="switch">
             <input
