@@ -204,3 +204,4 @@ export type {
   MemoryProfileReadResult,
 } from './memory-profile.ts';
 export type { SessionArchiveSettings } from './http-api.ts';
+export * from './memory-api.ts';

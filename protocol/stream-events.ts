@@ -61,6 +61,8 @@ export const SessionGrewEventSchema = z.object({
   turns: z.number().int().nonnegative(),
 });
 export const SettingsChangedEventSchema = z.object({ type: z.literal('settings-changed') });
+/** The memory profile or its activity changed (another tab, the judge, an undo): the UI re-reads `/api/memory`. */
+export const MemoryChangedEventSchema = z.object({ type: z.literal('memory-changed'), revision: z.string() });
 
 export const StreamEventSchema = z.discriminatedUnion('type', [
   RequestAcceptedEventSchema,
@@ -72,6 +74,7 @@ export const StreamEventSchema = z.discriminatedUnion('type', [
   MirrorAppendedEventSchema,
   SessionGrewEventSchema,
   SettingsChangedEventSchema,
+  MemoryChangedEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type RequestAcceptedEvent = z.infer<typeof RequestAcceptedEventSchema>;

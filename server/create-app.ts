@@ -8,6 +8,7 @@ import { canvasesRoute } from './routes/canvases-route.ts';
 import { decideRoute } from './routes/decide-route.ts';
 import { generateRoute } from './routes/generate-route.ts';
 import { materialsRoute } from './routes/materials-route.ts';
+import { memoryRoute } from './routes/memory-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
@@ -74,6 +75,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(materialsRoute(context));
   api.use(canvasesRoute(context));
   api.use(settingsRoute(context));
+  api.use(memoryRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));
   api.use(atlasRoute(context));
