@@ -33,6 +33,8 @@ export const VersionSchema = z.object({
   status: z.enum(['complete', 'failed', 'aborted']),
   /** Set when this version was generated as a sibling branch of another version. */
   branchOf: Id.nullable(),
+  /** Whether the request carried the [Memory] profile block (C14); absent on versions from before memory. */
+  memorySent: z.boolean().optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
