@@ -4,6 +4,7 @@ import type {
   MemoryJudgeRequest,
   MemoryJudgeResponse,
   MemoryStateResponse,
+  MemoryWriteResponse,
 } from '../../../protocol/index.ts';
 import { memoryBlock } from '../../core/memory/index.ts';
 import type { ApiClientOptions } from '../api/api-client.ts';
@@ -18,7 +19,7 @@ export interface MemoryView {
   loaded: MemoryStateResponse | null;
   error: string | null;
   /** The newest admission that can still be undone from its toast. */
-  pendingUndo: { id: string; lineIds: string[]; until: number } | null;
+  pendingUndo: { id: string; lineIds: string[]; canvasId: string; until: number } | null;
 }
 
 /** Lanes whose requests carry the [Memory] block: every ordinary generation, never an agent run. */
@@ -40,7 +41,8 @@ export interface MemoryClient {
   judge(
     request: Omit<MemoryJudgeRequest, 'visitId'>,
   ): Promise<{ ok: true; value: MemoryJudgeResponse } | { ok: false; message: string }>;
-  undoLast(): Promise<{ ok: boolean; message: string }>;
+  /** Undoes the newest admission; its events (metadata) are for the log of the canvas it came from. */
+  undoLast(): Promise<{ ok: boolean; message: string; canvasId: string | null; events: MemoryWriteResponse['events'] }>;
 }
 
 export function createMemoryClient(options: ApiClientOptions = {}, now: () => number = Date.now): MemoryClient {
@@ -73,7 +75,10 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
     async judge(request) {
       try {
         const value = await api.judge({ ...request, visitId: this.visitFor(request.canvasId) });
-        if (value.undo) view.setState({ pendingUndo: { ...value.undo, until: now() + UNDO_WINDOW_MS } });
+        if (value.undo)
+          view.setState({
+            pendingUndo: { ...value.undo, canvasId: request.canvasId, until: now() + UNDO_WINDOW_MS },
+          });
         await refresh();
         return { ok: true, value };
       } catch (error) {
@@ -82,14 +87,20 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
     },
     async undoLast() {
       const pending = view.getState().pendingUndo;
-      if (!pending || now() > pending.until) return { ok: false, message: 'There is no admission to undo any more.' };
+      if (!pending || now() > pending.until)
+        return { ok: false, message: 'There is no admission to undo any more.', canvasId: null, events: [] };
       view.setState({ pendingUndo: null });
       try {
-        await api.undo(pending.id);
+        const { events } = await api.undo(pending.id);
         await refresh();
-        return { ok: true, message: 'Undone: the profile is as it was, and the fact will not be admitted again.' };
+        return {
+          ok: true,
+          message: 'Undone: the profile is as it was, and the fact will not be admitted again.',
+          canvasId: pending.canvasId,
+          events,
+        };
       } catch (error) {
-        return { ok: false, message: describeError(error).message };
+        return { ok: false, message: describeError(error).message, canvasId: null, events: [] };
       }
     },
   };
