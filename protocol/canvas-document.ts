@@ -36,6 +36,8 @@ export const VersionSchema = z.object({
   branchOf: Id.nullable(),
   /** Set on an agent-lane answer (C24): its session, footprints, approvals and changed files. */
   agent: AgentVersionSchema.optional(),
+  /** Whether the request carried the [Memory] profile block (C14); absent on versions from before memory. */
+  memorySent: z.boolean().optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 

@@ -226,3 +226,4 @@ export {
   type FootprintValue,
   type GuardModeValue,
 } from './agent-lane.ts';
+export * from './memory-api.ts';

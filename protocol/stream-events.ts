@@ -72,6 +72,8 @@ export const SessionGrewEventSchema = z.object({
   turns: z.number().int().nonnegative(),
 });
 export const SettingsChangedEventSchema = z.object({ type: z.literal('settings-changed') });
+/** The memory profile or its activity changed (another tab, the judge, an undo): the UI re-reads `/api/memory`. */
+export const MemoryChangedEventSchema = z.object({ type: z.literal('memory-changed'), revision: z.string() });
 
 export const StreamEventSchema = z.discriminatedUnion('type', [
   RequestAcceptedEventSchema,
@@ -92,6 +94,7 @@ export const StreamEventSchema = z.discriminatedUnion('type', [
   AgentApprovalDecidedEventSchema,
   AgentFinishedEventSchema,
   AgentFailedEventSchema,
+  MemoryChangedEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type RequestAcceptedEvent = z.infer<typeof RequestAcceptedEventSchema>;

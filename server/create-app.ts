@@ -9,6 +9,7 @@ import { decideRoute } from './routes/decide-route.ts';
 import { generateRoute } from './routes/generate-route.ts';
 import { importRoute } from './routes/import-route.ts';
 import { materialsRoute } from './routes/materials-route.ts';
+import { memoryRoute } from './routes/memory-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
@@ -77,6 +78,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(canvasesRoute(context));
   api.use(importRoute()(context));
   api.use(settingsRoute(context));
+  api.use(memoryRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));
   api.use(agentRoute(context));

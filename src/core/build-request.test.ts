@@ -49,6 +49,17 @@ describe('buildRequest (C9)', () => {
       message.content[0]!.type === 'text' ? message.content[0]!.text : '',
     );
     expect(texts.slice(-3)).toEqual(['[Memory]\nprefers SI units', '[Recall]\nexcerpt', 'and now?']);
+    // The preview labels each late block as its own part; compiled messages keep their index.
+    const last = compiled.messages.length - 1;
+    expect(withBlocks.messageSources.slice(-3)).toEqual([
+      { kind: 'late', source: 'profile' },
+      { kind: 'late', source: 'recall' },
+      { kind: 'compiled', index: last },
+    ]);
+    expect(buildRequest(compiled, { model: 'm', system: 's' }).messageSources[0]).toEqual({
+      kind: 'late',
+      source: 'system',
+    });
     expect(withBlocks.request.messages).toHaveLength(plain.request.messages.length + 2);
     expect(withBlocks.requestHash).not.toBe(plain.requestHash);
     expect(withBlocks.commit).toEqual({

@@ -23,8 +23,14 @@ export interface BuildRequestOptions {
   hash?: HashPort;
 }
 
+/** Where each request message came from: a compiled message (by its index in `compiled.messages`) or a late block. */
+export type RequestMessageSource =
+  { kind: 'compiled'; index: number } | { kind: 'late'; source: 'profile' | 'recall' | 'system' };
+
 export interface BuiltRequest {
   request: CanonicalRequest;
+  /** One entry per request message, in order, so the preview can label a late block as its own part. */
+  messageSources: RequestMessageSource[];
   /** C9: SHA-256 over RFC 8785 canonical JSON of `request`, late blocks included. */
   requestHash: string;
   /** The `commit` event to append when the request is actually sent. */
@@ -49,20 +55,30 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
         : { type: 'image', hash: part.hash, mediaType: part.mediaType };
     }),
   }));
+  const messageSources: RequestMessageSource[] = messages.map((_message, index) => ({ kind: 'compiled', index }));
   const late: RequestMessage[] = [];
-  if (options.memoryBlock)
+  const lateSources: RequestMessageSource[] = [];
+  if (options.memoryBlock) {
     late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.memoryBlock) }] });
-  if (options.recallBlock)
+    lateSources.push({ kind: 'late', source: 'profile' });
+  }
+  if (options.recallBlock) {
     late.push({ role: 'user', content: [{ type: 'text', text: wellFormed(options.recallBlock) }] });
+    lateSources.push({ kind: 'late', source: 'recall' });
+  }
   // Late blocks sit just before the question, which compile always puts last.
   messages.splice(Math.max(0, messages.length - 1), 0, ...late);
-  if (options.system)
+  messageSources.splice(Math.max(0, messageSources.length - 1), 0, ...lateSources);
+  if (options.system) {
     messages.unshift({ role: 'system', content: [{ type: 'text', text: wellFormed(options.system) }] });
+    messageSources.unshift({ kind: 'late', source: 'system' });
+  }
   const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };
   const requestHash = hashCanonical(request, options.hash);
   const lane = options.lane ?? 'chat';
   return {
     request,
+    messageSources,
     requestHash,
     commit: {
       op: 'commit',

@@ -8,6 +8,7 @@ import { StoreContext } from './app/store-context.tsx';
 import { commandRegistry, runCommand } from './commands/run-command.ts';
 import { persistenceCounters } from './db/canvas-persistence.ts';
 import { WeftDatabase } from './db/weft-database.ts';
+import { memoryClient } from './memory/memory-client.ts';
 import { createIdGenerator } from './store/app-dependencies.ts';
 import { createWeftStore } from './store/weft-store.ts';
 import './styles.css';
@@ -17,6 +18,7 @@ const store = createWeftStore({
   api: createApiClient(),
   database: new WeftDatabase(),
   generate: (body, signal) => streamGenerate(body, signal),
+  memory: memoryClient,
   now,
   newId: createIdGenerator(now),
 });

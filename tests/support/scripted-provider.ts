@@ -43,6 +43,8 @@ export interface ScriptedProvider {
   setDefault(reply: ScriptedReply): void;
   /** Replies by requested model id, used when nothing is scripted (e.g. a long answer for benchmarks). */
   byModel: Record<string, ScriptedReply>;
+  /** A reply computed from the request body, used when nothing is queued (e.g. a scripted judge). */
+  replyFor: ((body: unknown) => ScriptedReply | null) | null;
   /** Models listed at `GET /api/tags` (so the provider can stand in for a local Ollama). */
   ollamaModels: string[];
   /** Resolves when the n-th request (1-based) has been received. */
@@ -139,7 +141,9 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     const bodyModel = (body as { model?: unknown } | null)?.model;
     const requestedModel = typeof bodyModel === 'string' ? bodyModel : '';
     const reply =
-      queue.shift() ?? (Object.hasOwn(provider.byModel, requestedModel) ? provider.byModel[requestedModel]! : fallback);
+      queue.shift() ??
+      provider.replyFor?.(body) ??
+      (Object.hasOwn(provider.byModel, requestedModel) ? provider.byModel[requestedModel]! : fallback);
     if (reply.firstDelayMs) await sleep(reply.firstDelayMs);
     if (reply.status && reply.status >= 400) {
       response.writeHead(reply.status, { 'content-type': 'application/json' }).end(errorBody(protocol, reply));
@@ -275,6 +279,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
   const provider: ScriptedProvider = {
     ollamaModels: [],
     byModel: {},
+    replyFor: null,
     url: `http://127.0.0.1:${port}`,
     requests,
     script: (...replies) => queue.push(...replies),

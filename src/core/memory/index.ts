@@ -11,7 +11,25 @@ export type { AdmissionCode, MergeFallbackCode } from './verdict-codes.ts';
 export type { CandidateFact, AdmittedFact, ProposalPath } from './candidate-fact.ts';
 export { admitFact, MAX_ADDITIONS_PER_VISIT } from './admit-fact.ts';
 export type { AdmissionVerdict } from './admit-fact.ts';
-export { ruleDecide } from './rule-decide.ts';
+export { ruleDecide, sentencesOf } from './rule-decide.ts';
+export {
+  judgedSentences,
+  durableRequest,
+  categoryRequest,
+  statedRequest,
+  coversRequest,
+  isDurable,
+  pickCategory,
+  pickCovered,
+  candidateFromJudgement,
+  DURABLE_CUTOFF,
+  CATEGORY_CUTOFF,
+  STATED_CUTOFF,
+  COVERS_CUTOFF,
+  MAX_JUDGED_SENTENCES,
+} from './judge-decisions.ts';
+export type { SentenceJudgement, JudgeDecisionKind } from './judge-decisions.ts';
+export { undoWrites } from './undo-writes.ts';
 export { matchesRefusal } from './refusal-match.ts';
 export { emptyProfile, documentFor, currentLines, findLine, duplicateLine } from './profile.ts';
 export type { MemoryContext } from './profile.ts';
@@ -32,3 +50,4 @@ export {
   editedEvent,
 } from './memory-events.ts';
 export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
+export { profileToMarkdown, profileFromMarkdown, importProfile } from './profile-markdown.ts';

@@ -11,6 +11,7 @@ import { deleteLine, undoWrite } from './person-edits.ts';
 import { currentLines, emptyProfile } from './profile.ts';
 import { matchesRefusal } from './refusal-match.ts';
 import { ruleDecide } from './rule-decide.ts';
+import { importProfile, profileFromMarkdown, profileToMarkdown } from './profile-markdown.ts';
 import type { FactCategory } from './first-person.ts';
 
 const PERSON = [
@@ -50,9 +51,11 @@ const action = fc.oneof(
   fc.record({ type: fc.constant('delete' as const), pick: fc.nat() }),
   fc.record({ type: fc.constant('undo' as const) }),
   fc.record({ type: fc.constant('visit' as const) }),
+  fc.record({ type: fc.constant('export' as const) }),
+  fc.record({ type: fc.constant('import' as const) }),
 );
 
-describe('memory invariants over any sequence of admissions, merges, undos and deletions', () => {
+describe('memory invariants over any sequence of admissions, merges, undos, deletions, exports and imports', () => {
   it('holds', () => {
     fc.assert(
       fc.property(fc.array(action, { maxLength: 40 }), (actions) => {
@@ -64,10 +67,26 @@ describe('memory invariants over any sequence of admissions, merges, undos and d
         const exchanges = new Map<string, Exchange>();
         const admittedTexts = new Map<string, Set<string>>();
         let lastWrite: { before: MemoryProfile; after: MemoryProfile; lineId: string | null } | null = null;
+        let exported: string | null = null;
 
         for (const [step, next] of actions.entries()) {
           now += 1_000;
           if (next.type === 'visit') additions = 0;
+          if (next.type === 'export') {
+            exported = profileToMarkdown(profile);
+            // The Markdown carries the whole record.
+            expect(profileFromMarkdown(exported)).toEqual({ ok: true, value: profile });
+          }
+          if (next.type === 'import' && exported !== null) {
+            const read = profileFromMarkdown(exported);
+            if (!read.ok) throw new Error(read.error.message);
+            profile = importProfile(profile, read.value, now);
+            lastWrite = null;
+            // An import is no way back for what the person took back.
+            for (const document of MEMORY_DOCUMENTS)
+              for (const line of currentLines(profile, document))
+                if (line.evidence !== 'manual') expect(matchesRefusal(profile.refusals, line.text)).toBeNull();
+          }
           if (next.type === 'delete') {
             const lines = MEMORY_DOCUMENTS.flatMap((document) => currentLines(profile, document));
             if (lines.length > 0) {

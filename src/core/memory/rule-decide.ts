@@ -16,7 +16,7 @@ const MAX_RULE_SENTENCE = 240;
 export function ruleDecide(exchange: Exchange): CandidateFact[] {
   const candidates: CandidateFact[] = [];
   for (const text of exchange.person) {
-    for (const sentence of sentences(text.text)) {
+    for (const sentence of sentencesOf(text.text)) {
       if (sentence.endsWith('?') || sentence.length > MAX_RULE_SENTENCE) continue;
       // Too short to be evidence ("I'm Portuguese."): the constitution would refuse it, so it is not proposed.
       if (words(sentence).length < MIN_SPAN_WORDS) continue;
@@ -29,7 +29,7 @@ export function ruleDecide(exchange: Exchange): CandidateFact[] {
 }
 
 /** Sentences of one text: split after . ! ? and at line breaks, trimmed, empty ones dropped. */
-function sentences(text: string): string[] {
+export function sentencesOf(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+|\r?\n+/)
     .map((sentence) => sentence.trim())

@@ -2,6 +2,8 @@ import { useCallback, useEffect, useState } from 'react';
 import { AtlasLayer, AtlasTabs } from '../atlas/index.ts';
 import { CanvasView } from '../canvas/CanvasView.tsx';
 import { commandRegistry } from '../commands/run-command.ts';
+import { MemoryLayer } from '../memory/MemoryLayer.tsx';
+import { MemoryTab } from '../memory/MemoryTab.tsx';
 import { EventLogView } from '../panels/EventLogView.tsx';
 import { MaterialDialog } from '../panels/MaterialDialog.tsx';
 import { NodePanel } from '../panels/NodePanel.tsx';
@@ -74,6 +76,7 @@ export function App() {
             </button>
           ))}
           <AtlasTabs />
+          <MemoryTab />
         </nav>
         <span className="topbar-spacer" />
         <ReplayChip />
@@ -99,6 +102,7 @@ export function App() {
       <ReplayDialog />
       {materialOpen && <MaterialDialog onClose={() => setMaterialOpen(false)} />}
       <AtlasLayer />
+      <MemoryLayer />
       <CanvasSync />
       <Toasts />
     </div>

@@ -257,7 +257,7 @@ export function SettingsView() {
             </select>
           </label>
           <label className="field">
-            <span>Decision model (judge for stale marks) — optional; rules decide when none answers</span>
+            <span>Decision model (judge for stale marks and memory) — optional; rules decide when none answers</span>
             <select
               className="select"
               data-testid="judge-model"
@@ -274,6 +274,12 @@ export function SettingsView() {
                 ))}
             </select>
           </label>
+          <p className="hint" data-testid="memory-privacy">
+            Memory: after each question you ask, the judge is sent that exchange (your question, your notes, the answer)
+            and your profile's current lines — only to the decision model chosen here, and nowhere else. With no
+            decision model, rules on this machine decide and nothing leaves it. The profile is stored in
+            WEFT_HOME/memory/ (readable by you only).
+          </p>
         </div>
         <div className="card-panel">
           <h2>Backup</h2>

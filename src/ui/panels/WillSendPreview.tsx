@@ -1,10 +1,12 @@
 import { Fragment, useMemo } from 'react';
+import { useStore } from 'zustand';
 import { STALE_MARK, buildContextBundle, type CompiledSource } from '../../core/index.ts';
 import { downloadText, safeFileName } from './download.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { nodeTitle } from '../canvas/node-labels.ts';
+import { memoryClient } from '../memory/memory-client.ts';
 import { plannedRequest } from '../store/planned-request.ts';
 import {
   APPROXIMATE_COUNTER,
@@ -40,15 +42,24 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const highlighted = useWeft((state) => state.highlightedNodeId);
   const tokenizers = useTokenizersVersion();
+  // The profile as the dispatch will read it (C14): a change re-plans the preview.
+  const memoryLoaded = useStore(memoryClient.view, (view) => view.loaded);
   const planned = useMemo(() => {
     // The counter of the node's model, as plannedRequest picks it; a tokenizer arriving re-runs this.
     let counter: TokenCounter = APPROXIMATE_COUNTER;
-    const result = plannedRequest({ graph, shown, models, defaultModelId }, node.id, 'chat', (modelId) => {
-      counter = tokenCounterFor(modelId);
-      return counter.count;
-    });
+    const block = graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat') : null;
+    const result = plannedRequest(
+      { graph, shown, models, defaultModelId },
+      node.id,
+      'chat',
+      (modelId) => {
+        counter = tokenCounterFor(modelId);
+        return counter.count;
+      },
+      block,
+    );
     return result && { ...result, counter, tokenizers };
-  }, [graph, shown, models, defaultModelId, node.id, tokenizers]);
+  }, [graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded]);
   if (!planned || !graph) return null;
   const { compiled, built, counter } = planned;
   const apply = store.getState().apply;
@@ -78,7 +89,9 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
         ))}
       </div>
       {built.request.messages.map((message, index) => {
-        const source = compiled.sources[index];
+        const from = built.messageSources[index];
+        const late = from?.kind === 'late' ? from.source : null;
+        const source = from?.kind === 'compiled' ? compiled.sources[from.index] : undefined;
         const text = message.content
           .map((part) => (part.type === 'text' ? part.text : `[image ${part.hash.slice(0, 12)} · ${part.mediaType}]`))
           .join('\n');
@@ -89,14 +102,18 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
             className={`preview-message layer-${source?.layer ?? 'chain'}${source && highlighted === source.nodeId ? ' highlight' : ''}`}
             data-testid="preview-message"
             data-source-node={source?.nodeId ?? ''}
-            data-layer={source?.layer ?? 'late'}
+            data-layer={source?.layer ?? late ?? 'late'}
             onClick={() => source && jump(source.nodeId)}
           >
             <div className="preview-head">
               <span className="role">{message.role}</span>
               <span className="source-label">
                 ·{' '}
-                {source ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}` : 'late block'}
+                {source
+                  ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}`
+                  : late === 'profile'
+                    ? 'Memory · profile'
+                    : 'late block'}
               </span>
               <span className="spacer" />
               <span>{formatTokens(counter.count(text), counter)} tok</span>
@@ -148,6 +165,24 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
       <div className="hash-line" data-testid="preview-hash">
         {built.requestHash}
       </div>
+      {memoryLoaded && (
+        <label className="memory-switch" data-testid="memory-switch">
+          <input
+            type="checkbox"
+            checked={!memoryLoaded.offCanvases.includes(graph.canvas.id)}
+            onChange={(event) => {
+              const enabled = event.target.checked;
+              void memoryClient.api
+                .setCanvas(graph.canvas.id, enabled)
+                .then(() => memoryClient.refresh())
+                .catch((error: unknown) =>
+                  store.getState().toast('error', 'memory-switch', `The switch was not saved: ${String(error)}`),
+                );
+            }}
+          />{' '}
+          Send the [Memory] profile block with this canvas's requests
+        </label>
+      )}
       <div className="button-row" style={{ marginTop: 8 }}>
         <button
           className="button small"

@@ -1,6 +1,7 @@
 import type { ApiClient } from '../api/api-client.ts';
 import type { GenerateRequest, StreamEvent } from '../../../protocol/index.ts';
 import type { WeftDatabase } from '../db/weft-database.ts';
+import type { MemoryClient } from '../memory/memory-client.ts';
 
 /** Everything the store reaches outside itself; tests pass real Dexie and a real or scripted API. */
 export interface AppDependencies {
@@ -9,6 +10,8 @@ export interface AppDependencies {
   generate: (body: GenerateRequest, signal: AbortSignal) => AsyncIterable<StreamEvent>;
   now: () => number;
   newId: () => string;
+  /** The profile (C14): the [Memory] block each ordinary dispatch carries and the judge after an ask. */
+  memory?: MemoryClient;
   /** Debounce delays; tests shorten them. */
   localDelayMs?: number;
   durableDelayMs?: number;

@@ -20,6 +20,8 @@ export function plannedRequest(
   nodeId: string,
   lane: AskOptions['lane'] = 'chat',
   countTokensFor?: (modelId: string) => EstimateTokens,
+  /** The [Memory] block this dispatch carries (`MemoryClient.blockFor`), inserted after the compiled context. */
+  memoryBlock: string | null = null,
 ) {
   const graph = state.graph;
   const node = graph?.nodes.get(nodeId);
@@ -27,7 +29,7 @@ export function plannedRequest(
   const model = modelFor(state, node.model);
   const estimateTokens = countTokensFor?.(model.id);
   const compiled = compile(graph, nodeId, { stale: state.shown, ...(estimateTokens ? { estimateTokens } : {}) });
-  const built = buildRequest(compiled, { model: model.id, images: model.takesImages, lane });
+  const built = buildRequest(compiled, { model: model.id, images: model.takesImages, lane, memoryBlock });
   return { compiled, built, model };
 }
 

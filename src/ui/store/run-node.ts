@@ -19,6 +19,7 @@ import { publishGraph } from './graph-actions.ts';
 import { plannedRequest } from './planned-request.ts';
 import { receiveAnswer, requestImages } from './receive-answer.ts';
 import type { StoreRuntime } from './store-runtime.ts';
+import { judgeAfterAsk } from './memory-after-ask.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
@@ -111,7 +112,15 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     if (run.onlyIfStale && !shown.has(nodeId)) return 'skipped';
     if (runtime.aborts.has(key)) return 'skipped';
     const { models, defaultModelId } = get();
-    const { built, compiled, model } = plannedRequest({ graph, shown, models, defaultModelId }, nodeId, lane)!;
+    // C14: the same block the preview shows, so the preview's hash is the request's and the commit's.
+    const memoryBlock = dependencies.memory?.blockFor(canvasId, lane) ?? null;
+    const { built, compiled, model } = plannedRequest(
+      { graph, shown, models, defaultModelId },
+      nodeId,
+      lane,
+      undefined,
+      memoryBlock,
+    )!;
     const snapshot = upstreamSnapshot(graph, nodeId);
     const images = requestImages(graph, compiled, model);
     const controller = new AbortController();
@@ -151,12 +160,14 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     const { text, committed, outcome } = answer;
     if (!committed) return 'failed';
     const keep = outcome === 'complete' || text.length > 0;
+    const versionId = dependencies.newId();
     const change: GraphChange | null = keep
       ? {
           type: 'add-version',
           nodeId,
           select: true,
           version: {
+            id: versionId,
             text,
             question: node.question,
             model: model.id,
@@ -166,6 +177,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
             origin: 'generated',
             status: outcome,
             branchOf: run.branchOf ?? null,
+            memorySent: memoryBlock !== null,
           },
         }
       : null;
@@ -177,6 +189,19 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     } else {
       await saveIntoLeftCanvas(canvasId, node.question, commitWritten ? null : built.commit, change);
     }
+    // The memory judge runs after an ordinary ask only (not Replay, auto-rerun or agent lanes), and never delays it.
+    const memory = dependencies.memory;
+    if (memory && lane === 'chat' && outcome === 'complete' && !run.onlyIfStale)
+      void judgeAfterAsk(set, get, { ...dependencies, memory }, runtime, {
+        graph,
+        compiled,
+        nodeId,
+        question: node.question,
+        versionId,
+        commitHash: built.requestHash,
+        answer: text,
+        memoryBlock,
+      });
     return outcome === 'complete' ? 'complete' : 'failed';
   }
 

@@ -2,6 +2,7 @@ import 'fake-indexeddb/auto';
 import { createApiClient } from '../api/api-client.ts';
 import { streamGenerate } from '../api/generate-stream.ts';
 import { WeftDatabase } from '../db/weft-database.ts';
+import { createMemoryClient, type MemoryClient } from '../memory/memory-client.ts';
 import { createIdGenerator } from './app-dependencies.ts';
 import { createWeftStore, type WeftStore } from './weft-store.ts';
 
@@ -14,13 +15,15 @@ let instances = 0;
 export class TestApp {
   readonly store: WeftStore;
   readonly database: WeftDatabase;
+  /** Present with `tuning.memory`: the profile's [Memory] block and the judge after an ask. */
+  readonly memory: MemoryClient | null;
   private clock: number;
 
   /** `durableDelayMs`: a long one keeps edits unsaved until `flush()`, for tests about unsaved edits. */
   constructor(
     server: { origin: string; token: string },
     databaseName: string,
-    tuning: { durableDelayMs?: number } = {},
+    tuning: { durableDelayMs?: number; memory?: boolean } = {},
   ) {
     instances += 1;
     // Each instance gets its own clock range; ids take their random tail from crypto.randomUUID.
@@ -28,7 +31,9 @@ export class TestApp {
     const now = () => (this.clock += 1000);
     this.database = new WeftDatabase(databaseName);
     const options = { baseUrl: server.origin, token: server.token };
+    this.memory = tuning.memory ? createMemoryClient(options) : null;
     this.store = createWeftStore({
+      ...(this.memory ? { memory: this.memory } : {}),
       api: createApiClient(options),
       database: this.database,
       generate: (body, signal) => streamGenerate(body, signal, options),

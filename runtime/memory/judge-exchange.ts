@@ -1,0 +1,206 @@
+import type { DecideRequest, DecideResponse, MemoryActivity, MemoryJudgeRequest } from '../../protocol/index.ts';
+import type { EventDraft } from '../../src/core/index.ts';
+import {
+  admitFact,
+  candidateFromJudgement,
+  categoryRequest,
+  coversRequest,
+  durableRequest,
+  isDurable,
+  judgedSentences,
+  mergeFact,
+  pickCategory,
+  ruleDecide,
+  statedRequest,
+  type CandidateFact,
+  type Exchange,
+  type SentenceJudgement,
+} from '../../src/core/memory/index.ts';
+import type { MemoryProfile } from '../../protocol/index.ts';
+import type { MemoryStore, StoredMemory } from './memory-store.ts';
+import type { UndoBook } from './undo-book.ts';
+import type { VisitCounter } from './visit-counter.ts';
+
+export interface JudgeExchangeDependencies {
+  store: MemoryStore;
+  /** The decision endpoint (`DecisionJudge.decide`): six-second rule fallback, one-minute cooldown. */
+  decide: (request: DecideRequest) => Promise<DecideResponse>;
+  /** The configured decision model; null runs the rule path and sends nothing anywhere. */
+  judgeModelId: string | null;
+  visits: VisitCounter;
+  undos: UndoBook;
+  now: () => number;
+  newId: () => string;
+}
+
+export interface JudgedExchange {
+  path: 'judge' | 'rule';
+  activity: MemoryActivity[];
+  events: EventDraft[];
+  undo: { id: string; lineIds: string[] } | null;
+  revision: string;
+}
+
+/** The person's words apart from everything else (C14 own words): only `question` and `notes` can be evidence. */
+export function exchangeOf(request: MemoryJudgeRequest, at: number): Exchange {
+  return {
+    origin: {
+      canvasId: request.canvasId,
+      nodeId: request.nodeId,
+      versionId: request.versionId,
+      commitHash: request.commitHash,
+      at,
+    },
+    person: [
+      { kind: 'question', text: request.question, nodeId: request.nodeId },
+      ...request.notes.map((note) => ({ kind: 'note' as const, text: note.text, nodeId: note.nodeId })),
+    ],
+    other: [{ kind: 'answer', text: request.answer }, ...request.other],
+  };
+}
+
+/** Asks the judge about every sentence; null when any decision fell back (the rule path then decides). */
+async function judgeCandidates(
+  exchange: Exchange,
+  profile: MemoryProfile,
+  decide: JudgeExchangeDependencies['decide'],
+): Promise<CandidateFact[] | null> {
+  const candidates: CandidateFact[] = [];
+  const ask = async (request: DecideRequest) => {
+    const answer = await decide(request);
+    return answer.fallback ? null : answer.probabilities;
+  };
+  for (const sentence of judgedSentences(exchange)) {
+    const durable = await ask(durableRequest(exchange, sentence));
+    if (!durable) return null;
+    const judgement: SentenceJudgement = { durable };
+    if (isDurable(durable)) {
+      const category = await ask(categoryRequest(exchange, sentence));
+      const stated = await ask(statedRequest(exchange, sentence));
+      if (!category || !stated) return null;
+      judgement.category = category;
+      judgement.stated = stated;
+      const picked = pickCategory(category);
+      const coversAsk = picked ? coversRequest(exchange, sentence, profile, picked) : null;
+      if (coversAsk) {
+        const covers = await ask(coversAsk);
+        if (!covers) return null;
+        judgement.covers = covers;
+      }
+    }
+    const candidate = candidateFromJudgement(sentence, judgement);
+    if (candidate) candidates.push(candidate);
+  }
+  return candidates;
+}
+
+/**
+ * The memory judge after an ordinary ask (C13–C14): candidates from the judge (or the rule path without one, or
+ * when it does not answer), each ruled on by the constitution, admitted facts merged into their document, every
+ * decision an event and an activity entry. The caller does not wait for this before showing the answer.
+ */
+export async function judgeExchange(
+  request: MemoryJudgeRequest,
+  dependencies: JudgeExchangeDependencies,
+): Promise<JudgedExchange> {
+  const { store, now, newId } = dependencies;
+  const exchange = exchangeOf(request, now());
+  const before = await store.read();
+  const activity: MemoryActivity[] = [];
+  const entry = (fields: Partial<MemoryActivity> & Pick<MemoryActivity, 'kind'>): MemoryActivity => ({
+    id: newId(),
+    at: now(),
+    path: null,
+    reason: null,
+    category: null,
+    text: null,
+    span: null,
+    canvasId: request.canvasId,
+    nodeId: request.nodeId,
+    commitHash: request.commitHash,
+    lineId: null,
+    ...fields,
+  });
+  let candidates: CandidateFact[] | null = null;
+  if (dependencies.judgeModelId !== null) {
+    candidates = await judgeCandidates(exchange, before.profile, dependencies.decide);
+    // Visible, not silent: the judge did not answer (timeout, error, unreadable, or cooling down for a minute).
+    if (candidates === null) activity.push(entry({ kind: 'judge-failed', reason: 'no-answer' }));
+  }
+  const path = candidates === null ? 'rule' : 'judge';
+  const proposed = candidates ?? ruleDecide(exchange);
+
+  const { stored, result } = await store.update(null, (current: StoredMemory) => {
+    let profile = current.profile;
+    const events: EventDraft[] = [];
+    const lineIds: string[] = [];
+    for (const candidate of proposed) {
+      const verdict = admitFact(candidate, exchange, profile, dependencies.visits.count(request));
+      events.push(verdict.event);
+      // A credential never reaches the activity file, not even as a refused line.
+      const secret = !verdict.admitted && verdict.reason === 'credential';
+      const words = { text: secret ? null : candidate.text, span: secret ? null : candidate.span };
+      if (!verdict.admitted) {
+        activity.push(
+          entry({
+            kind: 'refused',
+            path: candidate.path,
+            reason: verdict.reason,
+            category: candidate.category,
+            ...words,
+          }),
+        );
+        continue;
+      }
+      if (verdict.fact.document === null) {
+        // Project facts belong to a topic dossier, not the profile.
+        activity.push(
+          entry({ kind: 'admitted', path: candidate.path, reason: 'project-dossier', category: 'project', ...words }),
+        );
+        continue;
+      }
+      const merged = mergeFact(profile, verdict.fact, null, { now: now(), newId });
+      if (!merged.ok) {
+        activity.push(
+          entry({
+            kind: 'refused',
+            path: candidate.path,
+            reason: merged.error,
+            category: candidate.category,
+            ...words,
+          }),
+        );
+        continue;
+      }
+      profile = merged.value.profile;
+      events.push(merged.value.event);
+      if (merged.value.lineId !== null) {
+        lineIds.push(merged.value.lineId);
+        dependencies.visits.add(request);
+      }
+      activity.push(
+        entry({
+          kind: 'admitted',
+          path: candidate.path,
+          reason: merged.value.fallback,
+          category: candidate.category,
+          lineId: merged.value.lineId,
+          ...words,
+        }),
+      );
+    }
+    const changed = profile !== current.profile;
+    return {
+      change: { ...(changed ? { profile } : {}), events, activity: [...activity].reverse() },
+      result: { events, lineIds, before: current.profile, after: profile },
+    };
+  });
+  const undo =
+    result.lineIds.length > 0
+      ? {
+          id: dependencies.undos.put(result.before, result.after, result.lineIds, request.canvasId),
+          lineIds: result.lineIds,
+        }
+      : null;
+  return { path, activity, events: result.events, undo, revision: stored.revision };
+}

@@ -1,0 +1,171 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { EventRecordSchema, MemoryActivitySchema } from '../../protocol/index.ts';
+import type { MemoryActivity, MemoryProfile } from '../../protocol/index.ts';
+import { appendEvent, type EventDraft, type HashPort } from '../../src/core/index.ts';
+import { emptyProfile, loadProfile } from '../../src/core/memory/index.ts';
+import {
+  canvasRevision,
+  ensurePrivateDirectory,
+  KeyedQueue,
+  WeftError,
+  writeFileAtomic,
+  type AtomicFileSystem,
+} from '../fs/index.ts';
+
+/** The activity list keeps the newest entries only: it is a view of recent decisions, the event log is the record. */
+export const MAX_ACTIVITY = 200;
+
+const JournalSchema = z.object({
+  format: z.literal('weft.memory-journal'),
+  events: z.array(EventRecordSchema),
+  activity: z.array(MemoryActivitySchema),
+  offCanvases: z.array(z.string()),
+});
+export type MemoryJournal = z.infer<typeof JournalSchema>;
+
+function emptyJournal(): MemoryJournal {
+  return { format: 'weft.memory-journal', events: [], activity: [], offCanvases: [] };
+}
+
+export interface StoredMemory {
+  profile: MemoryProfile;
+  /** SHA-256 of the stored profile's bytes (the ETag): any change, even outside Weft, is a new revision. */
+  revision: string;
+  journal: MemoryJournal;
+}
+
+/** What one write changes; `events` are appended (hash-chained), `activity` put first. */
+export interface MemoryChange {
+  profile?: MemoryProfile;
+  events?: readonly EventDraft[];
+  activity?: readonly MemoryActivity[];
+  offCanvases?: string[];
+}
+
+export interface MemoryStoreOptions {
+  directory: string;
+  now: () => number;
+  newId: () => string;
+  hash?: HashPort;
+  fileSystem?: AtomicFileSystem;
+}
+
+export function memoryDirectory(home: string): string {
+  return join(home, 'memory');
+}
+
+/**
+ * The profile (C14) under `$WEFT_HOME/memory/`: `profile.json` (the profile record, revisioned by the SHA-256 of
+ * its bytes) and `journal.json` (memory's own hash-chained event log, the judge's activity, the canvases with the
+ * [Memory] block off). Files are 0600 and replaced atomically; writes are queued, never interleaved. A write
+ * names the revision it was based on, or is refused with `revision-conflict` (409) and writes nothing.
+ */
+export class MemoryStore {
+  private readonly queue = new KeyedQueue();
+
+  constructor(private readonly options: MemoryStoreOptions) {}
+
+  private path(name: string): string {
+    return join(this.options.directory, name);
+  }
+
+  async read(): Promise<StoredMemory> {
+    const [profileText, journalText] = await Promise.all([
+      this.readText('profile.json'),
+      this.readText('journal.json'),
+    ]);
+    const profile = profileText === null ? emptyProfile() : parseProfile(profileText);
+    const journal = journalText === null ? emptyJournal() : parseJournal(journalText);
+    return { profile, revision: canvasRevision(profileText ?? JSON.stringify(profile)), journal };
+  }
+
+  /**
+   * Runs `change` on the current record and stores what it returns. `baseRevision` null means "whatever is
+   * current" (the judge, which reads and writes inside the queue); a string must equal the current revision.
+   */
+  async update<T>(
+    baseRevision: string | null,
+    change: (current: StoredMemory) => { change: MemoryChange; result: T },
+  ): Promise<{ stored: StoredMemory; result: T }> {
+    return this.queue.run('memory', async () => {
+      const current = await this.read();
+      if (baseRevision !== null && baseRevision !== current.revision)
+        throw new WeftError(
+          'revision-conflict',
+          `The memory profile changed since this copy was read (it is at revision ${current.revision.slice(0, 12)}); read it again.`,
+          409,
+        );
+      const { change: made, result } = change(current);
+      // Never store a profile this store could not read back.
+      if (made.profile) {
+        const checked = loadProfile(made.profile);
+        if (!checked.ok)
+          throw new WeftError('memory-invalid', `The profile would not be valid: ${checked.error.message}`, 400);
+      }
+      let events = current.journal.events;
+      for (const draft of made.events ?? [])
+        events = [
+          ...events,
+          appendEvent(events, draft, { now: this.options.now(), newId: this.options.newId, hash: this.options.hash }),
+        ];
+      const journal: MemoryJournal = {
+        ...current.journal,
+        events,
+        activity: [...(made.activity ?? []), ...current.journal.activity].slice(0, MAX_ACTIVITY),
+        offCanvases: made.offCanvases ?? current.journal.offCanvases,
+      };
+      ensurePrivateDirectory(this.options.directory);
+      let profileText: string | null = null;
+      if (made.profile) {
+        profileText = JSON.stringify(made.profile);
+        await writeFileAtomic(this.path('profile.json'), profileText, {
+          mode: 0o600,
+          fileSystem: this.options.fileSystem,
+        });
+      }
+      await writeFileAtomic(this.path('journal.json'), JSON.stringify(journal), {
+        mode: 0o600,
+        fileSystem: this.options.fileSystem,
+      });
+      const profile = made.profile ?? current.profile;
+      const revision = profileText === null ? current.revision : canvasRevision(profileText);
+      return { stored: { profile, revision, journal }, result };
+    });
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  private async readText(name: string): Promise<string | null> {
+    try {
+      return await readFile(this.path(name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+}
+
+function parseProfile(text: string): MemoryProfile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new WeftError('memory-unreadable', 'memory/profile.json is not JSON; it was left as it is.', 500);
+  }
+  const loaded = loadProfile(json);
+  if (!loaded.ok)
+    throw new WeftError('memory-unreadable', `memory/profile.json: ${loaded.error.message} It was left as it is.`, 500);
+  return loaded.value;
+}
+
+function parseJournal(text: string): MemoryJournal {
+  try {
+    return JournalSchema.parse(JSON.parse(text));
+  } catch {
+    throw new WeftError('memory-unreadable', 'memory/journal.json is damaged; it was left as it is.', 500);
+  }
+}

@@ -1,0 +1,222 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Response, type Router } from 'express';
+import {
+  MemoryCanvasSwitchSchema,
+  MemoryEditRequestSchema,
+  MemoryImportRequestSchema,
+  MemoryJudgeRequestSchema,
+  MemoryLineRequestSchema,
+  type MemoryActivity,
+  type MemoryJudgeResponse,
+  type MemoryStateResponse,
+  type MemoryWriteResponse,
+} from '../../protocol/index.ts';
+import type { EventDraft } from '../../src/core/index.ts';
+import {
+  addLine,
+  deleteLine,
+  editLine,
+  importProfile,
+  liftRefusal,
+  profileFromMarkdown,
+  profileToMarkdown,
+  undoWrites,
+  type PersonEditCode,
+} from '../../src/core/memory/index.ts';
+import { WeftError } from '../../runtime/fs/index.ts';
+import {
+  judgeExchange,
+  MemoryStore,
+  memoryDirectory,
+  UndoBook,
+  VisitCounter,
+  type StoredMemory,
+} from '../../runtime/memory/index.ts';
+import { jsonBody } from '../read-body.ts';
+import type { ServerContext } from '../server-context.ts';
+import { validateBody } from '../validate-body.ts';
+import { baseRevisionOf } from './canvases-route.ts';
+
+const EDIT_MESSAGES: Record<PersonEditCode, string> = {
+  empty: 'A line needs some text.',
+  'not-one-line': 'A line is one line: no line breaks.',
+  credential: 'That looks like a key, token, password or card number; it is never stored in memory.',
+  duplicate: 'A current line already says that.',
+  'unknown-line': 'There is no current line with that id.',
+  'unknown-refusal': 'There is no refusal with that id.',
+  'nothing-to-undo': 'There is nothing to undo.',
+  'changed-since': 'The profile changed since that admission; it can no longer be undone as a whole.',
+  invalid: 'The change would store an invalid line.',
+};
+
+function editError(code: PersonEditCode): WeftError {
+  const status = code === 'unknown-line' || code === 'unknown-refusal' ? 404 : code === 'changed-since' ? 409 : 400;
+  return new WeftError(`memory-${code}`, EDIT_MESSAGES[code], status);
+}
+
+/**
+ * The profile (C14) over HTTP: `GET /memory` (profile + activity, ETag), person edits with `If-Match` (409 on a
+ * stale copy), the judge after an ask, Undo, refusals, the per-canvas [Memory] switch and Markdown export/import.
+ */
+export function memoryRoute(context: ServerContext): Router {
+  const router = express.Router();
+  const json = jsonBody(8 * 1024 * 1024);
+  const now = () => Date.now();
+  const newId = () => randomUUID();
+  const store = new MemoryStore({ directory: memoryDirectory(context.home), now, newId, hash: context.hash });
+  const visits = new VisitCounter();
+  const undos = new UndoBook(now, newId);
+
+  const published = (stored: StoredMemory) => {
+    context.hub.publish({ type: 'memory-changed', revision: stored.revision });
+    return stored;
+  };
+  const activityEntry = (fields: Pick<MemoryActivity, 'kind'> & Partial<MemoryActivity>): MemoryActivity => ({
+    id: newId(),
+    at: now(),
+    path: null,
+    reason: null,
+    category: null,
+    text: null,
+    span: null,
+    canvasId: null,
+    nodeId: null,
+    commitHash: null,
+    lineId: null,
+    ...fields,
+  });
+  const sendWrite = (response: Response, stored: StoredMemory, events: EventDraft[], lineId: string | null) => {
+    response.setHeader('ETag', `"${stored.revision}"`);
+    const body: MemoryWriteResponse = { revision: stored.revision, events, lineId };
+    response.json(body);
+  };
+  const ifMatch = (header: string | undefined) => {
+    const base = baseRevisionOf(header);
+    if (base === null)
+      throw new WeftError('revision-required', 'A memory edit names its base revision in If-Match.', 428);
+    return base;
+  };
+
+  router.get('/memory', async (_request, response) => {
+    const stored = await store.read();
+    const { judgeModelId } = await context.settings.read();
+    const body: MemoryStateResponse = {
+      profile: stored.profile,
+      revision: stored.revision,
+      activity: stored.journal.activity,
+      offCanvases: stored.journal.offCanvases,
+      judgeModelId: judgeModelId ?? null,
+    };
+    response.setHeader('ETag', `"${stored.revision}"`);
+    response.json(body);
+  });
+
+  router.post('/memory/judge', json, async (request, response) => {
+    const body = validateBody(MemoryJudgeRequestSchema, request.body);
+    const { judgeModelId } = await context.settings.read();
+    const judged = await judgeExchange(body, {
+      store,
+      decide: (decision) => context.judge.decide(decision),
+      judgeModelId: judgeModelId ?? null,
+      visits,
+      undos,
+      now,
+      newId,
+    });
+    context.logger.info('memory judged', {
+      path: judged.path,
+      decisions: judged.activity.length,
+      written: judged.undo?.lineIds.length ?? 0,
+    });
+    if (judged.activity.length > 0) context.hub.publish({ type: 'memory-changed', revision: judged.revision });
+    const answer: MemoryJudgeResponse = judged;
+    response.json(answer);
+  });
+
+  router.post('/memory/undo/:id', async (request, response) => {
+    const pending = undos.take(String(request.params.id));
+    if (!pending) throw new WeftError('memory-undo-expired', 'That admission can no longer be undone.', 410);
+    const { stored, result } = await store.update(null, (current) => {
+      const undone = undoWrites(pending.before, pending.after, current.profile, pending.lineIds, { now: now(), newId });
+      if (!undone.ok) throw editError(undone.error);
+      const activity = [activityEntry({ kind: 'undone', canvasId: pending.canvasId, lineId: pending.lineIds[0] })];
+      return { change: { profile: undone.value.profile, events: undone.value.events, activity }, result: undone.value };
+    });
+    sendWrite(response, published(stored), result.events, null);
+  });
+
+  router.post('/memory/lines', json, async (request, response) => {
+    const body = validateBody(MemoryLineRequestSchema, request.body);
+    const { stored, result } = await store.update(ifMatch(request.headers['if-match']), (current) => {
+      const added = addLine(current.profile, body.document, body.text, { now: now(), newId });
+      if (!added.ok) throw editError(added.error);
+      return { change: { profile: added.value.profile, events: added.value.events }, result: added.value };
+    });
+    sendWrite(response, published(stored), result.events, result.lineId);
+  });
+
+  router.put('/memory/lines/:id', json, async (request, response) => {
+    const body = validateBody(MemoryEditRequestSchema, request.body);
+    const { stored, result } = await store.update(ifMatch(request.headers['if-match']), (current) => {
+      const edited = editLine(current.profile, String(request.params.id), body.text, { now: now(), newId });
+      if (!edited.ok) throw editError(edited.error);
+      return { change: { profile: edited.value.profile, events: edited.value.events }, result: edited.value };
+    });
+    sendWrite(response, published(stored), result.events, result.lineId);
+  });
+
+  router.delete('/memory/lines/:id', async (request, response) => {
+    const { stored, result } = await store.update(ifMatch(request.headers['if-match']), (current) => {
+      const deleted = deleteLine(current.profile, String(request.params.id), { now: now(), newId });
+      if (!deleted.ok) throw editError(deleted.error);
+      return { change: { profile: deleted.value.profile, events: deleted.value.events }, result: deleted.value };
+    });
+    sendWrite(response, published(stored), result.events, null);
+  });
+
+  router.delete('/memory/refusals/:id', async (request, response) => {
+    const { stored, result } = await store.update(ifMatch(request.headers['if-match']), (current) => {
+      const lifted = liftRefusal(current.profile, String(request.params.id));
+      if (!lifted.ok) throw editError(lifted.error);
+      return { change: { profile: lifted.value.profile, events: lifted.value.events }, result: lifted.value };
+    });
+    sendWrite(response, published(stored), result.events, null);
+  });
+
+  router.put('/memory/canvases/:id', json, async (request, response) => {
+    const { enabled } = validateBody(MemoryCanvasSwitchSchema, request.body);
+    const id = String(request.params.id);
+    const { stored } = await store.update(null, (current) => {
+      const others = current.journal.offCanvases.filter((canvasId) => canvasId !== id);
+      const offCanvases = enabled ? others : [...others, id].sort();
+      const event = { op: 'memory-switched', objectId: id, meta: { enabled } };
+      return { change: { offCanvases, events: [event] }, result: null };
+    });
+    sendWrite(response, published(stored), [], null);
+  });
+
+  router.get('/memory/export', async (_request, response) => {
+    const stored = await store.read();
+    response.setHeader('Content-Type', 'text/markdown; charset=utf-8');
+    response.setHeader('Content-Disposition', 'attachment; filename="weft-memory.md"');
+    response.send(profileToMarkdown(stored.profile));
+  });
+
+  router.post('/memory/import', json, async (request, response) => {
+    const { markdown } = validateBody(MemoryImportRequestSchema, request.body);
+    const read = profileFromMarkdown(markdown);
+    if (!read.ok) throw new WeftError(`memory-${read.error.code}`, read.error.message, 400);
+    const { stored } = await store.update(ifMatch(request.headers['if-match']), (current) => {
+      const profile = importProfile(current.profile, read.value, now());
+      const event = { op: 'memory-imported', objectId: '', meta: { lines: countLines(profile) } };
+      return { change: { profile, events: [event] }, result: null };
+    });
+    sendWrite(response, published(stored), [], null);
+  });
+
+  return router;
+}
+
+function countLines(profile: StoredMemory['profile']): number {
+  return profile.documents.preferences.length + profile.documents.identity.length;
+}

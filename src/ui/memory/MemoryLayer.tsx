@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { useStore } from 'zustand';
+import { serverEvents } from '../api/server-events.ts';
+import { ErrorBoundary } from '../app/ErrorBoundary.tsx';
+import { registerMemoryCommands } from './memory-commands.ts';
+import { memoryClient } from './memory-client.ts';
+import { memoryPage } from './memory-page-state.ts';
+import { MemoryPage } from './MemoryPage.tsx';
+import './memory.css';
+
+registerMemoryCommands();
+
+/**
+ * Keeps the page's profile current (first read, then every `memory-changed` from the server: the judge, another
+ * tab, an undo) and shows the memory page over the workspace when its tab is open.
+ */
+export function MemoryLayer() {
+  const open = useStore(memoryPage, (state) => state.open);
+  useEffect(() => {
+    void memoryClient.refresh();
+    return serverEvents.subscribe((event) => {
+      if (event.type === 'memory-changed') void memoryClient.refresh();
+    });
+  }, []);
+  useEffect(() => {
+    document.body.classList.toggle('memory-open', open);
+  }, [open]);
+  if (!open) return null;
+  return (
+    <div className="memory-layer">
+      <ErrorBoundary area="memory">
+        <MemoryPage />
+      </ErrorBoundary>
+    </div>
+  );
+}

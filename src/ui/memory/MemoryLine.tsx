@@ -1,0 +1,144 @@
+import { useState } from 'react';
+import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
+import { lineHistory } from '../../core/memory/index.ts';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { openOrigin } from './open-origin.ts';
+
+const EVIDENCE_LABEL: Record<ProfileLine['evidence'], string> = {
+  stated: 'stated in your words',
+  inferred: 'inferred from your words',
+  manual: 'typed by you',
+  folded: 'imported',
+  rewritten: 'reworded while another fact was written',
+};
+
+function time(at: number): string {
+  return new Date(at).toLocaleString();
+}
+
+/** The person's words with the evidence span marked (the question, when its node is on the open canvas). */
+function Evidence({ line }: { line: ProfileLine }) {
+  const graph = useWeft((state) => state.graph);
+  if (!line.span) return null;
+  const node =
+    line.origin.nodeId && graph?.canvas.id === line.origin.canvasId ? graph.nodes.get(line.origin.nodeId) : null;
+  const words = node?.kind === 'question' ? node.question : null;
+  const at = words ? words.indexOf(line.span) : -1;
+  return (
+    <blockquote className="memory-evidence" data-testid="memory-evidence">
+      {at >= 0 && words ? (
+        <>
+          {words.slice(0, at)}
+          <mark>{line.span}</mark>
+          {words.slice(at + line.span.length)}
+        </>
+      ) : (
+        <mark>{line.span}</mark>
+      )}
+    </blockquote>
+  );
+}
+
+/** One current line: its text, and on expand its provenance, history, and edit / delete. */
+export function MemoryLine({
+  line,
+  profile,
+  onEdit,
+  onDelete,
+}: {
+  line: ProfileLine;
+  profile: MemoryProfile;
+  onEdit: (text: string) => Promise<boolean>;
+  onDelete: () => void;
+}) {
+  const store = useWeftStore();
+  const [expanded, setExpanded] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
+  const history = lineHistory(profile, line.id).filter((entry) => entry.id !== line.id);
+  const { canvasId, nodeId, commitHash } = line.origin;
+  const canvasName = useWeft((state) => state.canvases.find((canvas) => canvas.id === canvasId)?.name ?? canvasId);
+  return (
+    <li className="memory-line" data-testid="memory-line" data-evidence={line.evidence}>
+      <div className="memory-line-head">
+        {editing === null ? (
+          <button className="memory-line-text" onClick={() => setExpanded(!expanded)} aria-expanded={expanded}>
+            {line.text}
+          </button>
+        ) : (
+          <form
+            className="memory-edit"
+            onSubmit={(event) => {
+              event.preventDefault();
+              void onEdit(editing).then((ok) => ok && setEditing(null));
+            }}
+          >
+            <input
+              className="input"
+              data-testid="memory-edit-input"
+              value={editing}
+              onChange={(event) => setEditing(event.target.value)}
+              autoFocus
+            />
+            <button className="button small" type="submit">
+              Save
+            </button>
+            <button className="button small ghost" type="button" onClick={() => setEditing(null)}>
+              Cancel
+            </button>
+          </form>
+        )}
+        <span className={`memory-badge evidence-${line.evidence}`}>{line.evidence}</span>
+        <button className="button small ghost" data-testid="memory-edit" onClick={() => setEditing(line.text)}>
+          Edit
+        </button>
+        <button className="button small ghost danger" data-testid="memory-delete" onClick={onDelete}>
+          Delete
+        </button>
+      </div>
+      {expanded && (
+        <div className="memory-provenance" data-testid="memory-provenance">
+          <div>
+            {EVIDENCE_LABEL[line.evidence]} · {time(line.createdAt)}
+          </div>
+          <Evidence line={line} />
+          {canvasId && nodeId && (
+            <div>
+              From{' '}
+              <button
+                className="link"
+                data-testid="memory-open-node"
+                onClick={() => void openOrigin(store, canvasId, nodeId)}
+              >
+                the exchange on “{canvasName}”
+              </button>
+              {commitHash && (
+                <>
+                  {' '}
+                  · commit <code data-testid="memory-commit">{commitHash.slice(0, 16)}…</code>
+                </>
+              )}
+            </div>
+          )}
+          {history.length > 0 && (
+            <div className="memory-history">
+              <div className="section-title">Earlier</div>
+              <ul>
+                {history.map((entry) => (
+                  <li key={entry.id} data-testid="memory-history-line">
+                    <s>{entry.text}</s>{' '}
+                    <span className="hint">
+                      ({entry.evidence}, {time(entry.createdAt)}
+                    </span>
+                    <span className="hint">
+                      {entry.ended?.reason === 'replaced' ? `, replaced ${time(entry.ended.at)})` : ')'}
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}
