@@ -112,6 +112,15 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     if (runtime.aborts.has(key)) return 'skipped';
     const { models, defaultModelId } = get();
     const { built, compiled, model } = plannedRequest({ graph, shown, models, defaultModelId }, nodeId, lane)!;
+    if (compiled.roleConflict) {
+      // C29: parents bring different roles; the person picks one on the node, nothing is guessed.
+      get().toast(
+        'error',
+        'role-conflict',
+        `Pick a role for “${node.question.slice(0, 60)}”: its parents bring different roles.`,
+      );
+      return 'failed';
+    }
     const snapshot = upstreamSnapshot(graph, nodeId);
     const images = requestImages(graph, compiled, model);
     const controller = new AbortController();
@@ -166,6 +175,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
             origin: 'generated',
             status: outcome,
             branchOf: run.branchOf ?? null,
+            role: compiled.role,
           },
         }
       : null;
