@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { QuestionNode } from '../../protocol/index.ts';
-import { passageStatus } from './passage-text.ts';
+import { passageStatus } from './passage-status.ts';
 import { mentionToken } from './mention-text.ts';
 import { TestCanvas } from './test-canvas.ts';
 

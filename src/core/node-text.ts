@@ -3,7 +3,7 @@ import type { HashPort } from './hash-port.ts';
 import { answerForContext } from './highlight-text.ts';
 import { isoTime } from './iso-time.ts';
 import { renderMentions } from './mention-text.ts';
-import { questionWithPassage } from './passage-text.ts';
+import { questionWithPassage } from './passage-line.ts';
 import { wellFormed } from './well-formed.ts';
 
 /**
