@@ -1,5 +1,6 @@
 import { useWeftStore } from '../app/store-context.tsx';
 import { runCommand } from '../commands/run-command.ts';
+import { SelectionActions } from './SelectionActions.tsx';
 
 export function CanvasToolbar() {
   const store = useWeftStore();
@@ -31,6 +32,7 @@ export function CanvasToolbar() {
       <button className="button" onClick={() => run('search')} title="Search (Ctrl/⌘+F)">
         Search
       </button>
+      <SelectionActions />
     </div>
   );
 }

@@ -1,7 +1,9 @@
 import { memo, useEffect } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { renderMentions } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
+import { AuthoringBadges } from './AuthoringBadges.tsx';
 import { Markdown } from './Markdown.tsx';
 import { isReceiptModel, shortModel } from './node-labels.ts';
 import type { FlowNodeData } from './flow-elements.ts';
@@ -63,12 +65,13 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
             Auto-rerun
           </span>
         )}
+        <AuthoringBadges node={node} />
         {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
         {version?.status === 'failed' && !stream && <span className="badge failed">Failed</span>}
         {version?.status === 'aborted' && !stream && <span className="badge failed">Stopped</span>}
       </div>
       <div className={`card-question${node.question.trim() ? '' : ' empty'}`} data-testid="node-question">
-        {node.question.trim() || 'Write a question…'}
+        {renderMentions(node.question).trim() || 'Write a question…'}
       </div>
       {(text || stream) && (
         <div className="card-body" data-testid="node-answer">
