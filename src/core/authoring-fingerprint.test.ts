@@ -98,7 +98,7 @@ describe('which authoring edits make answers stale (C6 with C29–C33)', () => {
   });
 
   it('adding a mention makes the node stale (its question and its upstream changed); removing it again clears both', () => {
-    const { canvas, root, leaf } = chain();
+    const { canvas, leaf } = chain();
     const aside = canvas.addQuestion('Aside?', { id: 'aside' });
     canvas.answer(aside, 'Aside answer.');
     const before = upstreamFingerprint(canvas.graph, leaf);
@@ -108,6 +108,5 @@ describe('which authoring edits make answers stale (C6 with C29–C33)', () => {
     canvas.edit(leaf, { question: 'Leaf?' });
     expect(upstreamFingerprint(canvas.graph, leaf)).toBe(before);
     canvas.assertStale([]);
-    void root;
   });
 });
