@@ -241,6 +241,22 @@ describe('authoring in the browser', () => {
     );
     await page().getByTestId('merge-selection').click();
     await expect.poll(nodeCount).toBe(before + 3);
+    const merged = (await canvas.panel.getAttribute('data-node-id'))!;
+
+    // Give the other merged parent its own role: the synthesis node must now be given an explicit pick.
+    await canvas.open(ids.asker);
+    await canvas.panel.getByTestId('role-mode').selectOption('set');
+    await canvas.panel.getByTestId('role-text').fill('Be brief.');
+    await canvas.panel.getByTestId('role-text').blur();
+    await canvas.open(merged);
+    await canvas.card(merged).getByTestId('badge-role-conflict').waitFor();
+    await canvas.panel.getByTestId('role-conflict').waitFor();
+    expect(await canvas.panel.locator('[data-testid="preview-message"][data-layer="role"]').count()).toBe(0);
+    await canvas.screenshot('role-pick');
+    await canvas.panel.getByText('“Be brief.” — from Again').click();
+    await canvas.panel.getByTestId('role-in-force').waitFor();
+    expect(await canvas.card(merged).getByTestId('badge-role-conflict').count()).toBe(0);
+    expect(await canvas.panel.getByTestId('preview-message').first().textContent()).toContain('Be brief.');
     await canvas.command('fit-view');
     await page().waitForTimeout(400);
     await canvas.screenshot('merge-and-fan-out');
