@@ -38,6 +38,8 @@ export const VersionSchema = z.object({
   agent: AgentVersionSchema.optional(),
   /** Whether the request carried the [Memory] profile block (C14); absent on versions from before memory. */
   memorySent: z.boolean().optional(),
+  /** C29: the role (system prompt) this version was asked under, frozen with the node it came from. */
+  role: z.object({ text: z.string(), sourceId: Id }).nullable().optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
@@ -52,6 +54,33 @@ const NodeBase = {
   excludedParts: z.array(z.string()),
 };
 
+/** C29: a node's role: inherit its parents', set one for itself and what follows, or reset to none here. */
+export const RoleSettingSchema = z.object({ mode: z.enum(['inherit', 'set', 'reset']), text: z.string().max(20_000) });
+export type RoleSetting = z.infer<typeof RoleSettingSchema>;
+
+/** C30: a passage of another node's answer this question is about, with its offsets in the version it came from. */
+export const PassageSchema = z.object({
+  sourceId: Id,
+  versionId: Id.nullable(),
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  text: z.string().min(1).max(20_000),
+});
+export type Passage = z.infer<typeof PassageSchema>;
+
+/** C33: a highlighted span of one version's answer. */
+export const HighlightSchema = z.object({
+  versionId: Id,
+  start: z.number().int().nonnegative(),
+  end: z.number().int().nonnegative(),
+  text: z.string().min(1).max(20_000),
+});
+export type Highlight = z.infer<typeof HighlightSchema>;
+
+/** C33: how a highlighted answer enters context downstream. */
+export const HighlightModeSchema = z.enum(['full', 'tag', 'only']);
+export type HighlightMode = z.infer<typeof HighlightModeSchema>;
+
 export const AutoRerunSchema = z.object({ enabled: z.boolean(), rounds: z.number().int().min(1).max(10) });
 
 export const QuestionNodeSchema = z.object({
@@ -65,6 +94,16 @@ export const QuestionNodeSchema = z.object({
   model: z.string().nullable(),
   /** Attachments (by hash) the person put on the question itself, e.g. an image. */
   attachments: z.array(Sha256),
+  /** C29: absent means inherit. */
+  role: RoleSettingSchema.optional(),
+  /** C29: when parents bring different roles, the node the person picked the role of. */
+  rolePick: Id.nullable().optional(),
+  /** C30: set when this question was branched from a passage of another answer. */
+  passage: PassageSchema.optional(),
+  /** C33: highlights in this node's answers; only the current version's apply. */
+  highlights: z.array(HighlightSchema).optional(),
+  /** C33: absent means `full`. */
+  highlightMode: HighlightModeSchema.optional(),
 });
 
 export const NoteNodeSchema = z.object({ ...NodeBase, kind: z.literal('note'), text: z.string() });
@@ -153,7 +192,16 @@ export type NodeKind = CanvasNode['kind'];
 
 export const WireSchema = z.discriminatedUnion('kind', [
   z.object({ id: Id, from: Id, to: Id, createdAt: Time, kind: z.literal('solid') }),
-  z.object({ id: Id, from: Id, to: Id, createdAt: Time, kind: z.literal('dashed'), depth: z.enum(['quote', 'full']) }),
+  z.object({
+    id: Id,
+    from: Id,
+    to: Id,
+    createdAt: Time,
+    kind: z.literal('dashed'),
+    depth: z.enum(['quote', 'full']),
+    /** C31: the wire is an @-mention in the target's question; removing one removes the other. */
+    mention: z.boolean().optional(),
+  }),
 ]);
 export type Wire = z.infer<typeof WireSchema>;
 

@@ -12,8 +12,8 @@ const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-
 
 export const BundleSourceSchema = z.object({
   nodeId: z.string().min(1),
-  layer: z.enum(['materials', 'references', 'chain', 'question']),
-  part: z.enum(['material', 'reference', 'question', 'answer', 'note', 'execution', 'attachment']),
+  layer: z.enum(['role', 'materials', 'references', 'chain', 'question']),
+  part: z.enum(['role', 'material', 'reference', 'question', 'answer', 'note', 'execution', 'attachment']),
   partId: z.string().min(1),
   contentPartIds: z.array(z.string()),
 });

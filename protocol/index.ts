@@ -22,6 +22,10 @@ export {
   MirrorLedgerSchema,
   CanvasMetaSchema,
   CanvasDocumentSchema,
+  RoleSettingSchema,
+  PassageSchema,
+  HighlightSchema,
+  HighlightModeSchema,
 } from './canvas-document.ts';
 export type {
   UpstreamPart,
@@ -40,6 +44,10 @@ export type {
   MirrorLedger,
   CanvasMeta,
   CanvasDocument,
+  RoleSetting,
+  Passage,
+  Highlight,
+  HighlightMode,
 } from './canvas-document.ts';
 export { CANVAS_MIGRATIONS, draftToVersionOne, migrateCanvasDocument } from './canvas-migrations.ts';
 export type { CanvasMigration, CanvasLoadError, CanvasLoadErrorCode, CanvasLoadResult } from './canvas-migrations.ts';

@@ -5,6 +5,7 @@ import { jsHashPort, type HashPort } from './hash-port.ts';
 import { digestOf, materialImage, nodeText, partIdOf, type TextKey } from './node-text.ts';
 import type { Partition, ReferenceDepth } from './partition.ts';
 import { referenceText } from './reference-block.ts';
+import { resolveRole, type ResolvedRole } from './resolve-role.ts';
 import { wellFormed } from './well-formed.ts';
 
 /**
@@ -42,6 +43,8 @@ const EMPTY_DIGEST = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b78
 export class ContextEmitter {
   private readonly excluded: Set<string> | null;
   private readonly hash: HashPort;
+  /** C29: set by `role()`; `none` until then. */
+  resolvedRole: ResolvedRole = { kind: 'none' };
 
   constructor(
     private readonly graph: Graph,
@@ -79,6 +82,17 @@ export class ContextEmitter {
         wellFormed(this.graph.attachments.get(hash)?.mediaType ?? 'application/octet-stream'),
       );
     }
+  }
+
+  /** C29: the resolved role as the first message (system), named after the node that set it. */
+  role(): void {
+    this.resolvedRole = resolveRole(this.graph, this.target.id);
+    if (this.resolvedRole.kind !== 'role') return;
+    const { text, sourceId } = this.resolvedRole.role;
+    const source = this.graph.nodes.get(sourceId)!;
+    this.sink.begin(source, 'role', 'system', 'role');
+    this.sink.text(partIdOf(source, 'role'), text, this.sink.wantsDigests ? this.hash.sha256Hex(text) : '');
+    this.sink.end();
   }
 
   material(node: CanvasNode): void {
@@ -148,7 +162,7 @@ export class ContextEmitter {
   }
 }
 
-/** Lays the partition out in C5 order, honouring exclusions and de-duplicating images. */
+/** Lays the partition out in C5 order (the role first, C29), honouring exclusions and de-duplicating images. */
 export function walkContext(
   graph: Graph,
   partition: Partition,
@@ -156,6 +170,7 @@ export function walkContext(
   sink: ContextSink,
 ): ContextEmitter {
   const emitter = new ContextEmitter(graph, partition.target, options, sink);
+  emitter.role();
   for (const node of partition.materials) emitter.material(node);
   for (const { node, depth } of partition.references) emitter.reference(node, depth);
   for (const node of partition.chain) emitter.chainNode(node);

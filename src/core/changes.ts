@@ -1,4 +1,14 @@
-import type { Attachment, MaterialProvenance, MirrorLedger, MirrorNode, Version } from '../../protocol/index.ts';
+import type {
+  Attachment,
+  Highlight,
+  HighlightMode,
+  MaterialProvenance,
+  MirrorLedger,
+  MirrorNode,
+  Passage,
+  RoleSetting,
+  Version,
+} from '../../protocol/index.ts';
 import type { EventRecord } from '../../protocol/index.ts';
 import type { EventDraft } from './event-log.ts';
 import type { Graph } from './graph.ts';
@@ -37,6 +47,8 @@ export type NodeDraft =
       model?: string | null;
       attachments?: string[];
       autoRerun?: { enabled: boolean; rounds: number };
+      role?: RoleSetting;
+      passage?: Passage;
     })
   | (DraftBase & { kind: 'note'; text: string })
   | (DraftBase & { kind: 'material'; title: string; text: string; provenance: MaterialProvenance })
@@ -60,12 +72,17 @@ export interface NodePatch {
   includeExecution?: boolean;
   model?: string | null;
   attachments?: string[];
+  role?: RoleSetting;
+  rolePick?: string | null;
+  highlights?: Highlight[];
+  highlightMode?: HighlightMode;
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */
 export type VersionDraft = Omit<Version, 'id' | 'createdAt'> & { id?: string; createdAt?: number };
 
-export type WireSpec = { kind: 'solid' } | { kind: 'dashed'; depth: 'quote' | 'full' };
+/** `mention`: the wire is an @-mention in the target's question (C31); set by the core, kept across a depth change. */
+export type WireSpec = { kind: 'solid' } | { kind: 'dashed'; depth: 'quote' | 'full'; mention?: boolean };
 
 /** Every graph change, one apply path (`applyChange`). */
 export type GraphChange =

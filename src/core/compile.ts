@@ -21,9 +21,9 @@ const NO_STALE: ReadonlySet<string> = new Set();
 export function compile(graph: Graph, nodeId: string, options: CompileOptions = {}): CompiledContext {
   const partition = partitionUpstream(graph, nodeId);
   const assembled = new MessageSink();
-  walkContext(graph, partition, { stale: options.stale ?? NO_STALE, blankOwn: false }, assembled);
+  const emitter = walkContext(graph, partition, { stale: options.stale ?? NO_STALE, blankOwn: false }, assembled);
   const estimate = options.estimateTokens ?? estimateTokensByLength;
-  const tokens: LayerTokens = { materials: 0, references: 0, chain: 0, question: 0, total: 0 };
+  const tokens: LayerTokens = { role: 0, materials: 0, references: 0, chain: 0, question: 0, total: 0 };
   assembled.messages.forEach((message, index) => {
     let count = 0;
     for (const part of message.content) if (part.type === 'text') count += estimate(part.text);
@@ -36,5 +36,7 @@ export function compile(graph: Graph, nodeId: string, options: CompileOptions = 
     sources: assembled.sources,
     tokens,
     attachments: assembled.attachments,
+    role: emitter.resolvedRole.kind === 'role' ? emitter.resolvedRole.role : null,
+    roleConflict: emitter.resolvedRole.kind === 'conflict' ? emitter.resolvedRole.candidates : null,
   };
 }

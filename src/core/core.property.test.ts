@@ -395,6 +395,18 @@ const changeArbitrary = (count: number): fc.Arbitrary<GraphChange> => {
       patch: fc.record({ text: fc.string({ maxLength: 4 }) }),
     }),
     fc.record({ type: fc.constantFrom('archive' as const, 'unarchive' as const), nodeId: node }),
+    // C29: roles set, reset and picked change what the node and its descendants are asked under.
+    fc.record({
+      type: fc.constant('edit-node' as const),
+      nodeId: node,
+      patch: fc.record({
+        role: fc.record({
+          mode: fc.constantFrom('inherit' as const, 'set' as const, 'reset' as const),
+          text: fc.constantFrom('R1', 'R2', ''),
+        }),
+      }),
+    }),
+    fc.record({ type: fc.constant('edit-node' as const), nodeId: node, patch: fc.record({ rolePick: node }) }),
     fc.record({ type: fc.constant('delete-node' as const), nodeId: node }),
     fc.record({ type: fc.constant('wire' as const), from: node, to: node, kind: fc.constant('solid' as const) }),
     fc.record({
@@ -515,6 +527,8 @@ describe('incremental staleness', () => {
               expect(canonicalJson(compile(graph, id, { stale: full.stale }))).toBe(
                 canonicalJson(compile(fresh, id, { stale: full.stale })),
               );
+              // The prefix shortcut agrees with the compiled bytes, roles (C29) included.
+              expect(full.fingerprints.get(id) ?? upstreamFingerprint(fresh, id)).toBe(bytesFingerprint(fresh, id));
             }
             expect([...tracker.stale].sort()).toEqual([...full.stale].sort());
             expect([...tracker.questionEdited].sort()).toEqual([...full.questionEdited].sort());
@@ -538,6 +552,19 @@ describe('incremental staleness', () => {
     );
   });
 });
+
+/** The fingerprint recomputed from compile's own bytes, the own question blanked (the C6 definition). */
+function bytesFingerprint(graph: Graph, nodeId: string): string {
+  const messages = compile(graph, nodeId).messages.slice(0, -1);
+  messages.push({ role: 'user', content: [{ type: 'text', text: '' }] });
+  const digests = messages.map((message) => [
+    message.role,
+    message.content.map((part) =>
+      part.type === 'text' ? sha256Hex(part.text) : `image:${part.hash}:${part.mediaType}`,
+    ),
+  ]);
+  return hashCanonical({ format: 'weft.fingerprint', version: 1, messages: digests });
+}
 
 function questionOf(graph: Graph, nodeId: string): string {
   const node = graph.nodes.get(nodeId);

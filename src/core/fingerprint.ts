@@ -50,6 +50,8 @@ function walkBlank(graph: Graph, nodeId: string, sink: ContextSink, session: Fin
 function extendedParent(graph: Graph, nodeId: string): CanvasNode | null {
   const node = graph.nodes.get(nodeId);
   if (!node || (node.kind !== 'question' && node.kind !== 'mirror') || node.excludedParts.length > 0) return null;
+  // C29: a node that sets, resets or picks its role does not share its parent's first message.
+  if (node.kind === 'question' && ((node.role && node.role.mode !== 'inherit') || node.rolePick)) return null;
   const incoming = incomingWires(graph, nodeId);
   if (incoming.length !== 1) return null;
   const wire = graph.wires.get(incoming[0]!)!;

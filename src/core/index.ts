@@ -144,3 +144,21 @@ export type {
   PlannedQuestion,
   PlannedReply,
 } from './import/index.ts';
+// Authoring (C29–C33): roles, passages, highlights, mentions and the canvas helpers.
+export { resolveRole } from './resolve-role.ts';
+export type { ResolvedRole, RoleSource } from './resolve-role.ts';
+export { passageLine } from './passage-line.ts';
+export { passageStatus } from './passage-status.ts';
+export { answerForContext, spansOn } from './highlight-text.ts';
+export { mentionsIn, mentionedIds, mentionToken, renderMentions } from './mention-text.ts';
+export type { Mention } from './mention-text.ts';
+export {
+  planMerge,
+  planCondense,
+  planFanOut,
+  SYNTHESIS_QUESTION,
+  CONCLUSION_QUESTION,
+  FAN_OUT_LIMIT,
+} from './canvas-helpers.ts';
+export type { HelperPlan } from './canvas-helpers.ts';
+export { FAN_OUT_INSTRUCTION, parseSubQuestions, ruleSubQuestions } from './sub-questions.ts';

@@ -3,6 +3,7 @@ import type { GraphChange } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
 import { incomingWires, outgoingWires } from './graph.ts';
 import { GraphError } from './graph-error.ts';
+import { syncMentionWires } from './mention-wires.ts';
 import { EDITABLE_FIELDS, nodeFromDraft } from './node-factory.ts';
 import {
   addAttachment,
@@ -58,8 +59,10 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
       if (failed) return failed;
       working.created.push(id);
       working.touched.add(id);
-      if (change.type === 'add-node') emit('add', id, { kind: draft.kind });
-      else {
+      if (change.type === 'add-node') {
+        emit('add', id, { kind: draft.kind });
+        if (draft.kind === 'question') return syncMentionWires(scope, id, '', draft.question);
+      } else {
         emit('import', id, {
           kind: 'material',
           provenance: change.material.provenance.type,
@@ -88,6 +91,8 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
       if (failed) return failed;
       working.touched.add(node.id);
       emit('edit', node.id, { kind: node.kind, fields: fields.sort().join(',') });
+      if (node.kind === 'question' && fields.includes('question'))
+        return syncMentionWires(scope, node.id, node.question, (patched as { question: string }).question);
       return null;
     }
     case 'delete-node': {

@@ -23,6 +23,8 @@ export function nodeFromDraft(draft: NodeDraft, id: string, now: number): Canvas
         autoRerun: draft.autoRerun ? { ...draft.autoRerun } : { enabled: false, rounds: 1 },
         model: draft.model ?? null,
         attachments: [...(draft.attachments ?? [])],
+        ...(draft.role ? { role: { ...draft.role } } : {}),
+        ...(draft.passage ? { passage: { ...draft.passage } } : {}),
       };
     case 'note':
       return { ...base, kind: 'note', text: draft.text };
@@ -44,7 +46,7 @@ export function nodeFromDraft(draft: NodeDraft, id: string, now: number): Canvas
 
 /** Which patch fields each kind accepts. */
 export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
-  question: ['question', 'model', 'attachments'],
+  question: ['question', 'model', 'attachments', 'role', 'rolePick', 'highlights', 'highlightMode'],
   note: ['text'],
   material: ['title', 'text'],
   frame: ['label'],

@@ -1,6 +1,9 @@
 import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/index.ts';
 import type { HashPort } from './hash-port.ts';
+import { answerForContext } from './highlight-text.ts';
 import { isoTime } from './iso-time.ts';
+import { renderMentions } from './mention-text.ts';
+import { questionWithPassage } from './passage-line.ts';
 import { wellFormed } from './well-formed.ts';
 
 /**
@@ -61,7 +64,8 @@ export type TextKey = 'question' | 'answer' | 'execution' | 'material' | 'note';
 export function nodeText(node: CanvasNode, key: TextKey): string | null {
   switch (key) {
     case 'question':
-      return node.kind === 'question' || node.kind === 'mirror' ? cached(node, key, () => node.question) : null;
+      if (node.kind === 'question') return cached(node, key, () => renderMentions(questionWithPassage(node)));
+      return node.kind === 'mirror' ? cached(node, key, () => node.question) : null;
     case 'answer':
       return cached(node, key, () => answerOf(node));
     case 'execution':
@@ -78,7 +82,8 @@ export function nodeText(node: CanvasNode, key: TextKey): string | null {
 function answerOf(node: CanvasNode): string | null {
   if (node.kind === 'mirror') return node.answer;
   if (node.kind !== 'question') return null;
-  return currentAnswer(node)?.text ?? null;
+  const version = currentAnswer(node);
+  return version ? answerForContext(node, version) : null;
 }
 
 export function currentAnswer(node: QuestionNode): QuestionNode['versions'][number] | null {

@@ -162,6 +162,7 @@ export class TestCanvas {
         origin: options.origin ?? 'generated',
         status: 'complete',
         branchOf: null,
+        role: this.compiled(nodeId).role,
       },
     });
     return String(outcome.events[0]!.meta.versionId);

@@ -2,6 +2,7 @@ import type { GraphChange } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
 import { outgoingWires } from './graph.ts';
 import { GraphError } from './graph-error.ts';
+import { dropMentionText } from './mention-unwire.ts';
 import { cyclePath } from './walk.ts';
 import { asGraph, findNode, makeWire, recordEvent, removeWire, wireMeta, type ChangeScope } from './working-graph.ts';
 
@@ -56,12 +57,20 @@ export function applyWireChange(scope: ChangeScope, change: WireChange): GraphEr
       removeWire(working, wire.id, writable);
       working.touched.add(wire.to);
       emit('unwire', wire.id, wireMeta(wire));
-      return null;
+      // C31: a mention wire takes its mention out of the question with it.
+      return wire.kind === 'dashed' && wire.mention ? dropMentionText(scope, wire) : null;
     }
     case 'set-wire-kind': {
       const wire = working.wires.get(change.wireId);
       if (!wire) return new GraphError('not-found', `There is no wire ${change.wireId}.`, { wireId: change.wireId });
-      const next = makeWire(wire.id, wire.from, wire.to, wire.createdAt, change);
+      const keepMention = wire.kind === 'dashed' && wire.mention === true && change.kind === 'dashed';
+      const next = makeWire(
+        wire.id,
+        wire.from,
+        wire.to,
+        wire.createdAt,
+        keepMention ? { ...change, mention: true } : change,
+      );
       if (next instanceof GraphError) return next;
       const unchanged =
         next.kind === 'solid' ? wire.kind === 'solid' : wire.kind === 'dashed' && wire.depth === next.depth;

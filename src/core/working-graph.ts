@@ -83,7 +83,7 @@ export function makeWire(id: string, from: string, to: string, createdAt: number
   const wire =
     spec.kind === 'solid'
       ? { id, from, to, createdAt, kind: 'solid' }
-      : { id, from, to, createdAt, kind: 'dashed', depth: spec.depth };
+      : { id, from, to, createdAt, kind: 'dashed', depth: spec.depth, ...(spec.mention ? { mention: true } : {}) };
   const checked = WireSchema.safeParse(wire);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
@@ -93,7 +93,14 @@ export function makeWire(id: string, from: string, to: string, createdAt: number
 }
 
 export function wireMeta(wire: Wire): EventDraft['meta'] {
-  return { from: wire.from, to: wire.to, kind: wire.kind, depth: wire.kind === 'dashed' ? wire.depth : null };
+  const meta: EventDraft['meta'] = {
+    from: wire.from,
+    to: wire.to,
+    kind: wire.kind,
+    depth: wire.kind === 'dashed' ? wire.depth : null,
+  };
+  if (wire.kind === 'dashed' && wire.mention) meta.mention = true;
+  return meta;
 }
 
 export function removeWire(working: Working, wireId: string, writable: Writable): void {

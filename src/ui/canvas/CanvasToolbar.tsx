@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useWeftStore } from '../app/store-context.tsx';
 import { runCommand } from '../commands/run-command.ts';
 import { ImportDialog } from '../panels/ImportDialog.tsx';
+import { SelectionActions } from './SelectionActions.tsx';
 
 export function CanvasToolbar() {
   const store = useWeftStore();
@@ -43,6 +44,7 @@ export function CanvasToolbar() {
         Import…
       </button>
       {importOpen && <ImportDialog onClose={() => setImportOpen(false)} />}
+      <SelectionActions />
     </div>
   );
 }

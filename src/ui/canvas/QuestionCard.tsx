@@ -1,8 +1,10 @@
 import { memo, useEffect } from 'react';
 import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { renderMentions } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { ApprovalCards, useAgent } from '../agents/index.ts';
+import { AuthoringBadges } from './AuthoringBadges.tsx';
 import { Markdown } from './Markdown.tsx';
 import { isReceiptModel, shortModel } from './node-labels.ts';
 import type { FlowNodeData } from './flow-elements.ts';
@@ -65,12 +67,13 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
             Auto-rerun
           </span>
         )}
+        <AuthoringBadges node={node} />
         {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
         {version?.status === 'failed' && !stream && <span className="badge failed">Failed</span>}
         {version?.status === 'aborted' && !stream && <span className="badge failed">Stopped</span>}
       </div>
       <div className={`card-question${node.question.trim() ? '' : ' empty'}`} data-testid="node-question">
-        {node.question.trim() || 'Write a question…'}
+        {renderMentions(node.question).trim() || 'Write a question…'}
       </div>
       {(text || stream) && (
         <div className="card-body" data-testid="node-answer">

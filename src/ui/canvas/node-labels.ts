@@ -1,5 +1,6 @@
 import type { CanvasNode } from '../../../protocol/index.ts';
 import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/index.ts';
+import { renderMentions } from '../../core/index.ts';
 
 /** A short human title for any node (cycle messages, preview sources, search). */
 export function nodeTitle(node: CanvasNode | undefined): string {
@@ -7,7 +8,7 @@ export function nodeTitle(node: CanvasNode | undefined): string {
   const text = (() => {
     switch (node.kind) {
       case 'question':
-        return node.question;
+        return renderMentions(node.question);
       case 'note':
         return node.text;
       case 'material':

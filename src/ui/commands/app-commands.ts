@@ -1,5 +1,6 @@
 import type { GraphChange } from '../../core/index.ts';
 import type { WeftStore } from '../store/weft-store.ts';
+import { authoringCommands } from './authoring-commands.ts';
 import { canvasBridge } from './canvas-bridge.ts';
 import type { Command } from './command.ts';
 import { CommandRegistry } from './command-registry.ts';
@@ -224,5 +225,5 @@ export const appCommands: AppCommand[] = [
 ];
 
 export function createAppCommands(): CommandRegistry<CommandContext> {
-  return new CommandRegistry(appCommands);
+  return new CommandRegistry([...appCommands, ...authoringCommands]);
 }

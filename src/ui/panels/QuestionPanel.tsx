@@ -14,6 +14,12 @@ import { Markdown } from '../canvas/Markdown.tsx';
 import { formatTime, isReceiptModel, nodeTitle, shortModel } from '../canvas/node-labels.ts';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { WillSendPreview } from './WillSendPreview.tsx';
+import { FanOutSection } from './FanOutSection.tsx';
+import { HighlightSection } from './HighlightSection.tsx';
+import { MentionPicker } from './MentionPicker.tsx';
+import { PassageSection } from './PassageSection.tsx';
+import { RoleSection } from './RoleSection.tsx';
+import { SelectableAnswer } from './SelectableAnswer.tsx';
 
 /** Keeps a local draft while typing; commits one edit on blur, idle or before asking. */
 function useQuestionDraft(node: QuestionNode) {
@@ -108,6 +114,8 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
   const previewOpen = useWeft((state) => state.previewOpen);
   const { draft, change, commit } = useQuestionDraft(node);
   const questionRef = useFocusWhenEmpty<HTMLTextAreaElement>(node.id, node.question === '');
+  const [caret, setCaret] = useState(-1);
+  const trackCaret = () => setCaret(questionRef.current?.selectionStart ?? -1);
   const state = store.getState();
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
   const ask = (branch: boolean) => {
@@ -116,6 +124,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
   };
   return (
     <>
+      <PassageSection node={node} />
       <div className="section">
         <label className="field">
           <span>Question</span>
@@ -125,8 +134,15 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             data-testid="question-input"
             value={draft}
             placeholder="What do you want to ask?"
-            onChange={(event) => change(event.target.value)}
-            onBlur={() => commit()}
+            onChange={(event) => {
+              change(event.target.value);
+              setCaret(event.target.selectionStart);
+            }}
+            onSelect={trackCaret}
+            onBlur={() => {
+              commit();
+              setCaret(-1);
+            }}
             onKeyDown={(event) => {
               if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
                 event.preventDefault();
@@ -135,6 +151,20 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             }}
           />
         </label>
+        {caret >= 0 && (
+          <MentionPicker
+            nodeId={node.id}
+            text={draft}
+            caret={caret}
+            onPick={(next, at) => {
+              // A chosen mention is committed at once: the wire it stands for appears now.
+              change(next);
+              commit(next);
+              setCaret(at);
+              requestAnimationFrame(() => questionRef.current?.setSelectionRange(at, at));
+            }}
+          />
+        )}
         <div className="button-row">
           {stream || agentRunning ? (
             <button
@@ -202,9 +232,11 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             Auto-rerun when an ancestor completes
           </label>
         </div>
+        <FanOutSection node={node} />
       </div>
 
       <AgentLaneSection node={node} />
+      <RoleSection node={node} />
 
       <StaleSection node={node} />
 
@@ -219,11 +251,17 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
               </span>
             )}
           </div>
-          <div className="answer-box" data-testid="panel-answer">
-            <Markdown text={stream ? stream.text : version!.text} className={stream ? 'streaming-caret' : undefined} />
-          </div>
+          <SelectableAnswer node={node} version={stream ? undefined : version}>
+            <div className="answer-box" data-testid="panel-answer">
+              <Markdown
+                text={stream ? stream.text : version!.text}
+                className={stream ? 'streaming-caret' : undefined}
+              />
+            </div>
+          </SelectableAnswer>
         </div>
       )}
+      {version && !stream && <HighlightSection node={node} version={version} />}
 
       {node.versions.length > 0 && (
         <div className="section">

@@ -17,6 +17,7 @@ import {
 } from '../tokens/index.ts';
 
 const LAYER_LABEL: Record<CompiledSource['layer'], string> = {
+  role: 'Role',
   materials: 'Material',
   references: 'Reference',
   chain: 'Chain',
@@ -117,7 +118,7 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
               </span>
               <span className="spacer" />
               <span>{formatTokens(counter.count(text), counter)} tok</span>
-              {source && !ownQuestion && (
+              {source && !ownQuestion && source.layer !== 'role' && (
                 <button
                   className="button small ghost"
                   data-testid="exclude-part"

@@ -121,6 +121,15 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
       undefined,
       memoryBlock,
     )!;
+    if (compiled.roleConflict) {
+      // C29: parents bring different roles; the person picks one on the node, nothing is guessed.
+      get().toast(
+        'error',
+        'role-conflict',
+        `Pick a role for “${node.question.slice(0, 60)}”: its parents bring different roles.`,
+      );
+      return 'failed';
+    }
     const snapshot = upstreamSnapshot(graph, nodeId);
     const images = requestImages(graph, compiled, model);
     const controller = new AbortController();
@@ -178,6 +187,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
             status: outcome,
             branchOf: run.branchOf ?? null,
             memorySent: memoryBlock !== null,
+            role: compiled.role,
           },
         }
       : null;

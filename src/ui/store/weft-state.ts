@@ -1,4 +1,5 @@
 import type { Graph, GraphChange } from '../../core/index.ts';
+import type { AuthoringActions } from './authoring-types.ts';
 import type {
   CanvasSummary,
   ModelInfo,
@@ -40,7 +41,7 @@ export interface AskOptions {
   branchOf?: string | null;
 }
 
-export interface WeftState {
+export interface WeftState extends AuthoringActions {
   ready: boolean;
   canvases: CanvasSummary[];
   activeCanvasId: string | null;

@@ -6,6 +6,7 @@ import { CanvasWriter } from '../db/canvas-writer.ts';
 import { ChangeJournal } from './change-journal.ts';
 import { createDurableSave } from './durable-save.ts';
 import type { AppDependencies } from './app-dependencies.ts';
+import { createAuthoringActions } from './authoring-actions.ts';
 import { createCanvasListActions } from './canvas-list-actions.ts';
 import { createDispatchActions } from './dispatch-actions.ts';
 import { createGraphActions } from './graph-actions.ts';
@@ -96,6 +97,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     ...createCanvasListActions(set, get, dependencies, runtime),
     ...createDispatchActions(set, get, dependencies, runtime),
     ...createRemoteSyncActions(set, get, dependencies, runtime),
+    ...createAuthoringActions(set, get, dependencies),
 
     setView: (view) => set({ view }),
     focusNode: (nodeId) => set({ focusedNodeId: nodeId, highlightedNodeId: null }),

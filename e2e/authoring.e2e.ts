@@ -1,0 +1,264 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasDriver } from './support/canvas-driver.ts';
+import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+
+// Authoring a study (C29–C33) in the built app in Chromium, with the offline receipt model.
+let app: LaunchedApp;
+let canvas: CanvasDriver;
+const ids = { source: '', branch: '', cited: '', asker: '' };
+
+beforeAll(async () => {
+  app = await launchApp();
+  canvas = new CanvasDriver(app.page);
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const page = () => app.page;
+
+/** Reads the open canvas through the page's own store (what the person sees is drawn from it). */
+function graphFacts(): Promise<{ wires: { from: string; to: string; kind: string; mention: boolean }[] }> {
+  return page().evaluate(() => {
+    const state = (
+      window as unknown as {
+        weft: {
+          store: {
+            getState(): {
+              graph: { wires: Map<string, { from: string; to: string; kind: string; mention?: boolean }> };
+            };
+          };
+        };
+      }
+    ).weft.store.getState();
+    return {
+      wires: [...state.graph.wires.values()].map((wire) => ({
+        from: wire.from,
+        to: wire.to,
+        kind: wire.kind,
+        mention: wire.mention === true,
+      })),
+    };
+  });
+}
+
+/** Selects `length` characters of the first text in the panel's answer, as a person dragging over it would. */
+async function selectInAnswer(length: number): Promise<string> {
+  return page().evaluate((count) => {
+    const box = document.querySelector('[data-testid="panel-answer"]')!;
+    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    let text = walker.nextNode();
+    while (text && (text.textContent ?? '').trim().length < count) text = walker.nextNode();
+    const range = document.createRange();
+    const offset = (text!.textContent ?? '').search(/\S/);
+    range.setStart(text!, offset);
+    range.setEnd(text!, offset + count);
+    const selection = window.getSelection()!;
+    selection.removeAllRanges();
+    selection.addRange(range);
+    box.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+    return selection.toString();
+  }, length);
+}
+
+describe('authoring in the browser', () => {
+  it('branch from a passage: select text, Ask about this, the new node carries the passage', async () => {
+    await page().locator('[data-testid="node-card"]').first().waitFor();
+    await page().getByTestId('canvas-menu').click();
+    await page().getByTestId('canvas-new').click();
+    await page().getByTestId('canvas-name').fill('Authoring');
+    await page().getByTestId('canvas-name-save').click();
+    await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 0);
+
+    ids.source = await canvas.addQuestion('Explain photosynthesis in plants.');
+    await canvas.ask(ids.source);
+    const selected = await selectInAnswer(24);
+    expect(selected.length).toBe(24);
+    await canvas.panel.getByTestId('selection-bar').waitFor();
+    await canvas.panel.getByTestId('ask-about-this').click();
+    await page()
+      .locator(`[data-testid="node-panel"]:not([data-node-id="${ids.source}"])`)
+      .getByTestId('passage-section')
+      .waitFor();
+    ids.branch = (await canvas.panel.getAttribute('data-node-id'))!;
+    expect(await canvas.panel.getByTestId('passage-section').getAttribute('data-status')).toBe('at');
+    expect((await graphFacts()).wires).toContainEqual({
+      from: ids.source,
+      to: ids.branch,
+      kind: 'solid',
+      mention: false,
+    });
+    await canvas.editQuestion(ids.branch, 'What does this part mean?');
+    const last = canvas.panel.getByTestId('preview-message').last();
+    expect(await last.textContent()).toContain(`[Regarding this passage: "${selected}"]`);
+    expect(await last.textContent()).toContain('What does this part mean?');
+    await canvas.card(ids.branch).getByTestId('badge-passage').waitFor();
+    await canvas.screenshot('branch-from-passage');
+
+    // Another version of the source without the passage: the branch marks it, and keeps sending it.
+    await page().evaluate((sourceId) => {
+      const state = (
+        window as unknown as { weft: { store: { getState(): { apply(change: unknown): boolean } } } }
+      ).weft.store.getState();
+      state.apply({
+        type: 'add-version',
+        nodeId: sourceId,
+        version: {
+          text: 'A rewritten answer that says something else.',
+          question: 'Explain photosynthesis in plants.',
+          model: 'offline/receipt',
+          requestHash: null,
+          upstreamFingerprint: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+          upstreamParts: [],
+          origin: 'imported',
+          status: 'complete',
+          branchOf: null,
+        },
+      });
+    }, ids.source);
+    await canvas.card(ids.branch).locator('[data-testid="badge-passage"][data-status="missing"]').waitFor();
+    await canvas.panel.getByTestId('passage-missing').waitFor();
+    expect(await canvas.panel.getByTestId('preview-message').last().textContent()).toContain(selected);
+    // Switching the source back to the first version finds the passage again.
+    await canvas.open(ids.source);
+    await canvas.panel.getByTestId('version-item').first().click();
+    await canvas.card(ids.branch).locator('[data-testid="badge-passage"][data-status="at"]').waitFor();
+  });
+
+  it('@-mention: typing @ offers nodes by title and the mention is a dashed wire, both ways', async () => {
+    ids.cited = ids.source;
+    ids.asker = await canvas.addQuestion('Placeholder');
+    const input = canvas.panel.getByTestId('question-input');
+    await input.fill('How does @photo');
+    await canvas.panel.getByTestId('mention-picker').waitFor();
+    await canvas.panel.getByTestId('mention-option').filter({ hasText: 'Explain photosynthesis' }).click();
+    await page().waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 2, undefined, {
+      timeout: 10_000,
+    });
+    expect((await graphFacts()).wires).toContainEqual({
+      from: ids.cited,
+      to: ids.asker,
+      kind: 'dashed',
+      mention: true,
+    });
+    await input.pressSequentially('compare to respiration?');
+    await input.blur();
+    // The compiled question reads @Title; the source arrives as a quoted reference.
+    const messages = canvas.panel.getByTestId('preview-message');
+    expect(await messages.last().textContent()).toContain(
+      'How does @Explain photosynthesis in plants. compare to respiration?',
+    );
+    expect(await canvas.panel.locator('[data-testid="preview-message"][data-layer="references"]').count()).toBe(1);
+    await canvas.screenshot('mention-wire');
+
+    // Deleting the mention removes the wire.
+    await input.fill('How does it compare to respiration?');
+    await input.blur();
+    await page().waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 1);
+    expect((await graphFacts()).wires.filter((wire) => wire.to === ids.asker)).toEqual([]);
+
+    // And removing the wire removes the mention.
+    await input.fill('Again @photo');
+    await canvas.panel.getByTestId('mention-option').first().click();
+    await page().waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 2);
+    await page().evaluate((asker) => {
+      const state = (
+        window as unknown as {
+          weft: {
+            store: {
+              getState(): {
+                graph: { wires: Map<string, { id: string; to: string }> };
+                apply(change: unknown): boolean;
+              };
+            };
+          };
+        }
+      ).weft.store.getState();
+      const wire = [...state.graph.wires.values()].find((item) => item.to === asker)!;
+      state.apply({ type: 'unwire', wireId: wire.id });
+    }, ids.asker);
+    await canvas
+      .card(ids.asker)
+      .getByTestId('node-question')
+      .filter({ hasText: /^Again\s*$/ })
+      .waitFor();
+  });
+
+  it('roles: set on a node, sent first with its source, inherited below; highlights and fan-out', async () => {
+    await canvas.open(ids.source);
+    await canvas.panel.getByTestId('role-mode').selectOption('set');
+    const roleText = canvas.panel.getByTestId('role-text');
+    await roleText.fill('You are a plant biologist. Be precise.');
+    await roleText.blur();
+    await canvas.card(ids.source).getByTestId('badge-role').waitFor();
+    await canvas.open(ids.branch);
+    const first = canvas.panel.getByTestId('preview-message').first();
+    expect(await first.getAttribute('data-layer')).toBe('role');
+    expect(await first.getAttribute('data-source-node')).toBe(ids.source);
+    expect(await first.textContent()).toContain('You are a plant biologist. Be precise.');
+    await canvas.panel.getByTestId('role-in-force').waitFor();
+    await canvas.screenshot('role-in-preview');
+
+    // Highlight a span of the source's answer; "highlights only" changes what the branch is sent.
+    await canvas.open(ids.source);
+    const highlighted = await selectInAnswer(18);
+    await canvas.panel.getByTestId('highlight-this').click();
+    await canvas.panel.getByTestId('highlight-item').waitFor();
+    await canvas.panel.getByTestId('highlight-mode').selectOption('only');
+    await canvas.screenshot('highlights');
+    await canvas.open(ids.branch);
+    const answerMessage = canvas.panel.locator('[data-testid="preview-message"][data-layer="chain"]').nth(1);
+    const sentText = (await answerMessage.textContent()) ?? '';
+    // The role edit made the source stale (C29), so its answer arrives behind the stale mark.
+    expect(sentText).toContain(`[Highlights of this answer]\n- "${highlighted}"`);
+
+    // Fan out: the rule proposes (offline model), the person edits, nodes are made.
+    // Count nodes in the store: cards outside the view are not rendered.
+    const nodeCount = () =>
+      page().evaluate(
+        () =>
+          (
+            window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, unknown> } } } } }
+          ).weft.store.getState().graph.nodes.size,
+      );
+    const before = await nodeCount();
+    await canvas.open(ids.source);
+    await canvas.panel.getByTestId('fan-out').click();
+    const list = canvas.panel.getByTestId('fan-out-list');
+    await list.waitFor();
+    await list.fill('What is chlorophyll for?\nWhy are leaves green?');
+    await canvas.screenshot('fan-out-editor');
+    await canvas.panel.getByTestId('fan-out-make').click();
+    await expect.poll(nodeCount).toBe(before + 2);
+
+    // Merge two selected nodes from the toolbar.
+    await page().evaluate(
+      (selection) =>
+        (window as unknown as { weft: { store: { getState(): { setSelection(ids: string[]): void } } } }).weft.store
+          .getState()
+          .setSelection(selection),
+      [ids.branch, ids.asker],
+    );
+    await page().getByTestId('merge-selection').click();
+    await expect.poll(nodeCount).toBe(before + 3);
+    const merged = (await canvas.panel.getAttribute('data-node-id'))!;
+
+    // Give the other merged parent its own role: the synthesis node must now be given an explicit pick.
+    await canvas.open(ids.asker);
+    await canvas.panel.getByTestId('role-mode').selectOption('set');
+    await canvas.panel.getByTestId('role-text').fill('Be brief.');
+    await canvas.panel.getByTestId('role-text').blur();
+    await canvas.open(merged);
+    await canvas.card(merged).getByTestId('badge-role-conflict').waitFor();
+    await canvas.panel.getByTestId('role-conflict').waitFor();
+    expect(await canvas.panel.locator('[data-testid="preview-message"][data-layer="role"]').count()).toBe(0);
+    await canvas.screenshot('role-pick');
+    await canvas.panel.getByText('“Be brief.” — from Again').click();
+    await canvas.panel.getByTestId('role-in-force').waitFor();
+    expect(await canvas.card(merged).getByTestId('badge-role-conflict').count()).toBe(0);
+    expect(await canvas.panel.getByTestId('preview-message').first().textContent()).toContain('Be brief.');
+    await canvas.command('fit-view');
+    await page().waitForTimeout(400);
+    await canvas.screenshot('merge-and-fan-out');
+  });
+});
