@@ -50,6 +50,7 @@ export { replayOrder, autoRerunWave, replayWave, waveStepRuns } from './rerun-wa
 export type { WaveStep, StepOutcome } from './rerun-wave.ts';
 export { replayEstimate } from './replay-estimate.ts';
 export type { ReplayEstimate, ReplayEstimateOptions } from './replay-estimate.ts';
+export { manualVersion } from './manual-version.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';
 export type { BuildRequestOptions, BuiltRequest } from './build-request.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';

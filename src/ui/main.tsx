@@ -11,6 +11,7 @@ import { WeftDatabase } from './db/weft-database.ts';
 import { createIdGenerator } from './store/app-dependencies.ts';
 import { createWeftStore } from './store/weft-store.ts';
 import './styles.css';
+import './everyday.css';
 
 const now = () => Date.now();
 const store = createWeftStore({

@@ -24,6 +24,7 @@ import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { canvasBounds, fittedViewport } from './fit-canvas.ts';
 import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
+import { flowBoxes, placeBeside, selectedAnchor } from './place-beside.ts';
 
 const LARGE_CANVAS = 300;
 const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
@@ -151,6 +152,8 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
           });
       });
     canvasBridge.newNodePosition = () => {
+      const anchor = selectedAnchor(store.getState(), flow.getNodes());
+      if (anchor) return placeBeside(anchor, flowBoxes(flow.getNodes()));
       const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
       const centre = flow.screenToFlowPosition({
         x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2,
