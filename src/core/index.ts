@@ -49,7 +49,7 @@ export type { RerunVerdict } from './rerun-allowed.ts';
 export { replayOrder, autoRerunWave, replayWave, waveStepRuns } from './rerun-wave.ts';
 export type { WaveStep, StepOutcome } from './rerun-wave.ts';
 export { replayEstimate } from './replay-estimate.ts';
-export type { ReplayEstimate, ReplayEstimateOptions } from './replay-estimate.ts';
+export type { ReplayEstimate, ReplayEstimateOptions, ReplayStepEstimate } from './replay-estimate.ts';
 export { manualVersion } from './manual-version.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';
 export type { BuildRequestOptions, BuiltRequest } from './build-request.ts';

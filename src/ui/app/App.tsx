@@ -8,6 +8,8 @@ import { NodePanel } from '../panels/NodePanel.tsx';
 import { ReplayChip, ReplayDialog } from '../panels/Replay.tsx';
 import { SettingsView } from '../panels/SettingsView.tsx';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
+import { CommandPalette } from './CommandPalette.tsx';
+import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { CanvasSync } from './CanvasSync.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { useWeft, useWeftStore } from './store-context.tsx';
@@ -101,6 +103,8 @@ export function App() {
       <AtlasLayer />
       <CanvasSync />
       <Toasts />
+      <CommandPalette />
+      <ShortcutSheet />
     </div>
   );
 }
