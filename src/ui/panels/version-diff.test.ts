@@ -18,3 +18,18 @@ describe('sideBySide', () => {
     expect([...diff.left, ...diff.right].every((piece) => piece.change === 'same')).toBe(true);
   });
 });
+
+describe('sideBySide on a rewrite', () => {
+  it('keeps the added words together with their spaces, so a rewritten sentence reads as one insertion', () => {
+    const diff = sideBySide(
+      'The receipt lists the request.',
+      'A loom holds the warp taut while the weft is woven across.',
+    );
+    expect(diff.right.map((piece) => piece.text).join('')).toBe(
+      'A loom holds the warp taut while the weft is woven across.',
+    );
+    expect(diff.left.map((piece) => piece.text).join('')).toBe('The receipt lists the request.');
+    const added = diff.right.filter((piece) => piece.change === 'added').map((piece) => piece.text);
+    expect(added.join('|')).toContain('warp taut');
+  });
+});

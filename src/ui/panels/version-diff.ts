@@ -1,4 +1,4 @@
-import { diffWordsWithSpace } from 'diff';
+import { diffWords } from 'diff';
 
 export interface DiffPiece {
   text: string;
@@ -19,7 +19,7 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 /** Word-level diff of two answers, split into the two columns of a side-by-side view. */
 export function sideBySide(older: string, newer: string): SideBySide {
   const result: SideBySide = { left: [], right: [], removedWords: 0, addedWords: 0 };
-  for (const part of diffWordsWithSpace(older, newer)) {
+  for (const part of diffWords(older, newer)) {
     if (part.removed) {
       result.left.push({ text: part.value, change: 'removed' });
       result.removedWords += words(part.value);
