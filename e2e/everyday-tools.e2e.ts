@@ -299,4 +299,71 @@ describe('everyday tools', () => {
       await page().evaluate((id) => (window as unknown as PageWindow).weft.store.getState().shown.has(id), ids[1]!),
     ).toBe(true);
   });
+  it('an image material shows its image in the panel', async () => {
+    await page().getByTestId('add-material').click();
+    await page().getByTestId('material-tab-image').click();
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    const before = await page().evaluate(() => [
+      ...(window as unknown as PageWindow).weft.store.getState().graph.nodes.keys(),
+    ]);
+    await page()
+      .getByTestId('material-image-file')
+      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+    await page().getByTestId('material-dialog').waitFor({ state: 'detached' });
+    const id = await page().waitForFunction(
+      (known) =>
+        [...(window as unknown as PageWindow).weft.store.getState().graph.nodes.keys()].find(
+          (nodeId) => !known.includes(nodeId),
+        ) ?? false,
+      before,
+    );
+    const materialId = (await id.jsonValue()) as string;
+    await canvas.open(materialId);
+    const image = canvas.panel.getByTestId('material-image');
+    await image.waitFor();
+    expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBOR/);
+  });
+
+  it('a provider row shows its kind and Remove; adding one leaves the default model as it was', async () => {
+    await page().getByTestId('tab-settings').click();
+    const before = await page().getByTestId('default-model').inputValue();
+    expect(before).toBe('offline/receipt');
+    await page().getByTestId('new-provider-kind').selectOption('openai-compatible');
+    await page().getByTestId('add-provider').click();
+    const row = page().locator('[data-testid="provider-row"]').last();
+    expect(await row.getByTestId('provider-kind').textContent()).toMatch(/OpenAI-compatible/);
+    await row.getByTestId('provider-id').fill('lab');
+    await row.getByTestId('provider-base-url').fill('http://127.0.0.1:9/v1');
+    await row.getByTestId('provider-models').fill('lab-model');
+    await page().getByTestId('save-settings').click();
+    await page().getByTestId('settings-saved').waitFor();
+    await page().waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="default-model"] option')].some((option) =>
+        (option as HTMLOptionElement).value.includes('lab-model'),
+      ),
+    );
+    // The new provider's model is offered, not chosen.
+    expect(await page().getByTestId('default-model').inputValue()).toBe('offline/receipt');
+    await canvas.screenshot('settings-providers');
+
+    await page().locator('[data-testid="provider-row"][data-provider-id="lab"]').getByTestId('provider-remove').click();
+    await page().getByTestId('save-settings').click();
+    await page().getByTestId('settings-saved').waitFor();
+    // Saved without it: the server no longer lists the provider or offers its model.
+    await page().waitForFunction(() =>
+      (window as unknown as { weft: { store: { getState(): { models: { id: string }[] } } } }).weft.store
+        .getState()
+        .models.every((model) => !model.id.includes('lab-model')),
+    );
+    const settings = await (
+      await fetch(`${new URL(app.server.url).origin}/api/settings`, {
+        headers: { authorization: `Bearer ${app.server.token}` },
+      })
+    ).json();
+    expect(settings.providers.map((provider: { id: string }) => provider.id)).not.toContain('lab');
+    await page().getByTestId('tab-canvas').click();
+  });
 });
