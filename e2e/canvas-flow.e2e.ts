@@ -54,7 +54,8 @@ describe('Weft in the browser', () => {
     expect(await canvas.card(ids.upstream).getByTestId('model-badge').textContent()).toBe('offline receipt');
 
     ids.downstream = await canvas.addQuestion('So why is the sky blue?');
-    await canvas.move(ids.downstream, -80, 40);
+    // A new card is placed beside the selected one (to its right); dragging it further keeps the two apart.
+    await canvas.move(ids.downstream, 80, 40);
     await canvas.connect(ids.upstream, ids.downstream);
     await page().locator('.react-flow__edge').first().waitFor();
     ids.third = await canvas.addQuestion('And what about sunsets?');

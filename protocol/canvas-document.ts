@@ -29,10 +29,10 @@ export const VersionSchema = z.object({
   /** Fingerprint of the compiled upstream when asked (C6). */
   upstreamFingerprint: Sha256,
   upstreamParts: z.array(UpstreamPartSchema),
-  /** `demo` marks pre-written answers so the UI can label them; `generated` is a real model answer. */
-  origin: z.enum(['generated', 'demo', 'imported']),
+  /** `demo` marks pre-written answers so the UI can label them; `generated` is a real model answer; `manual` is a person's edit of one. */
+  origin: z.enum(['generated', 'demo', 'imported', 'manual']),
   status: z.enum(['complete', 'failed', 'aborted']),
-  /** Set when this version was generated as a sibling branch of another version. */
+  /** The version this one was generated as a sibling branch of, or (`manual`) edited from. */
   branchOf: Id.nullable(),
   /** Set on an agent-lane answer (C24): its session, footprints, approvals and changed files. */
   agent: AgentVersionSchema.optional(),

@@ -115,6 +115,8 @@ export const CanvasSummarySchema = z.object({
   name: z.string(),
   updatedAt: z.number().int().nonnegative(),
   nodeCount: z.number().int().nonnegative(),
+  /** The canvas's working directory, when known: tells canvases with the same name apart in the switcher. */
+  workingDirectory: z.string().nullable().optional(),
 });
 export type CanvasSummary = z.infer<typeof CanvasSummarySchema>;
 
@@ -200,6 +202,8 @@ export const SettingsUpdateSchema = z.object({
   backupFolder: z.string().min(1).max(4096).nullable().optional(),
   defaultModelId: z.string().min(1).nullable().optional(),
   sessionArchive: SessionArchiveSettingsSchema.optional(),
+  /** Provider ids to remove, with their stored keys; a default or judge model of theirs is unset. */
+  removeProviders: z.array(z.string().min(1).max(100)).max(50).optional(),
 });
 export type SettingsUpdate = z.infer<typeof SettingsUpdateSchema>;
 

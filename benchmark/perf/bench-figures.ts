@@ -156,6 +156,7 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'idb_rows_written_per_edit',
       'echo_check_2000_ms',
       'nproc',
+      'auto_layout_500_ms',
     ],
   },
   {

@@ -20,6 +20,7 @@ import type { CanvasDocument } from '../../protocol/index.ts';
 import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
+import { measureAutoLayout } from './measure-auto-layout.ts';
 
 type BenchWindow = Window & { longTasks_: string[]; frames_: number[] };
 
@@ -316,6 +317,7 @@ async function main(): Promise<void> {
     console.log(`idb_rows_written_per_edit: ${after - before} rows`);
     console.log(`echo_check_2000_ms: ${Math.round(median(echoChecks))} ms`);
     console.log(`nproc: ${cpus().length} cores`);
+    console.log(await measureAutoLayout(page));
   } finally {
     await app.close();
   }

@@ -64,12 +64,21 @@ export function settingsRoute(context: ServerContext): Router {
         keysCleared.push(provider.id);
       }
     }
+    // A removed provider takes its key with it, and no model of its stays chosen as default or judge.
+    const removed = new Set(update.removeProviders ?? []);
+    for (const id of removed) {
+      keys[id] = null;
+      delete origins[id];
+    }
+    const ofRemoved = (modelId: string | null) =>
+      modelId !== null && [...removed].some((id) => modelId.startsWith(`${id}/`) || modelId.startsWith(`${id}:`));
     // All or nothing: settings first, then every key in one atomic write; if the keys fail, the settings go back.
     let previous: StoredSettings | undefined;
     await context.settings.update((current) => {
       previous = current;
-      const providers = [...current.providers];
+      const providers = current.providers.filter((provider) => !removed.has(provider.id));
       for (const change of update.providers ?? []) {
+        if (removed.has(change.id)) continue;
         const index = providers.findIndex((provider) => provider.id === change.id);
         const previous = index >= 0 ? providers[index] : undefined;
         const next: StoredProvider = {
@@ -82,12 +91,14 @@ export function settingsRoute(context: ServerContext): Router {
         if (index >= 0) providers[index] = next;
         else providers.push(next);
       }
+      const judgeModelId = update.judgeModelId !== undefined ? update.judgeModelId : current.judgeModelId;
+      const defaultModelId = update.defaultModelId !== undefined ? update.defaultModelId : current.defaultModelId;
       return {
         ...current,
         providers,
-        judgeModelId: update.judgeModelId !== undefined ? update.judgeModelId : current.judgeModelId,
+        judgeModelId: ofRemoved(judgeModelId) ? null : judgeModelId,
         backupFolder: update.backupFolder !== undefined ? update.backupFolder : current.backupFolder,
-        defaultModelId: update.defaultModelId !== undefined ? update.defaultModelId : current.defaultModelId,
+        defaultModelId: ofRemoved(defaultModelId) ? null : defaultModelId,
         ...(update.sessionArchive || current.sessionArchive
           ? { sessionArchive: update.sessionArchive ?? current.sessionArchive }
           : {}),

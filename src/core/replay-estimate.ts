@@ -8,6 +8,17 @@ export interface ReplayEstimateOptions {
   estimateTokens?: (nodeId: string) => EstimateTokens | undefined;
   /** The input price of the model a node would be sent to, per million tokens; null when unknown. */
   pricePerMTokIn?: (nodeId: string) => number | null;
+  /** Nodes the person unticked: they and the auto-reruns only they would start leave the wave. */
+  skipped?: ReadonlySet<string>;
+}
+
+/** One step of the wave with its own figures, for the dialog's list. */
+export interface ReplayStepEstimate {
+  nodeId: string;
+  lane: WaveStep['lane'];
+  inputTokens: number;
+  /** Null when the node's model has no known price. */
+  price: number | null;
 }
 
 export interface ReplayEstimate {
@@ -18,6 +29,8 @@ export interface ReplayEstimate {
   inputTokens: number;
   /** The input price of those requests; null when any node's price is unknown (or none was given). */
   price: number | null;
+  /** Each step in run order with its tokens and price. */
+  perStep: ReplayStepEstimate[];
 }
 
 /**
@@ -31,15 +44,18 @@ export function replayEstimate(
   shown: ReadonlySet<string>,
   options: ReplayEstimateOptions = {},
 ): ReplayEstimate {
-  const steps = replayWave(graph, shown);
+  const steps = replayWave(graph, shown, options.skipped);
+  const perStep: ReplayStepEstimate[] = [];
   let inputTokens = 0;
   let price: number | null = options.pricePerMTokIn ? 0 : null;
-  for (const { nodeId } of steps) {
+  for (const { nodeId, lane } of steps) {
     const estimateTokens = options.estimateTokens?.(nodeId);
     const tokens = compile(graph, nodeId, { stale: shown, ...(estimateTokens ? { estimateTokens } : {}) }).tokens.total;
     inputTokens += tokens;
     const perMillion = options.pricePerMTokIn?.(nodeId) ?? null;
-    price = price === null || perMillion === null ? null : price + (tokens * perMillion) / 1_000_000;
+    const stepPrice = perMillion === null ? null : (tokens * perMillion) / 1_000_000;
+    perStep.push({ nodeId, lane, inputTokens: tokens, price: stepPrice });
+    price = price === null || stepPrice === null ? null : price + stepPrice;
   }
-  return { steps, count: steps.length, inputTokens, price };
+  return { steps, count: steps.length, inputTokens, price, perStep };
 }

@@ -35,9 +35,16 @@ export function autoRerunWave(graph: Graph, completedId: string): WaveStep[] {
 /**
  * C8: a Replay is one wave: the shown stale set (lane `replay`) and the auto-rerun nodes below it
  * (lane `auto-rerun`), in one dependency order, each once — by the same rule as `autoRerunWave`.
+ * `skipped`: the nodes the person unticked in the Replay dialog.
  */
-export function replayWave(graph: Graph, shown: ReadonlySet<string>): WaveStep[] {
-  return planWave(graph, new Set(), new Set(replayOrder(graph, shown)));
+export function replayWave(
+  graph: Graph,
+  shown: ReadonlySet<string>,
+  skipped: ReadonlySet<string> = new Set(),
+): WaveStep[] {
+  // Nodes the person unticked do not run, and an auto-rerun node is planned only below a node that does.
+  const replay = replayOrder(graph, shown).filter((id) => !skipped.has(id));
+  return planWave(graph, new Set(), new Set(replay)).filter((step) => !skipped.has(step.nodeId));
 }
 
 /**

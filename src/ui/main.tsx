@@ -12,6 +12,7 @@ import { memoryClient } from './memory/memory-client.ts';
 import { createIdGenerator } from './store/app-dependencies.ts';
 import { createWeftStore } from './store/weft-store.ts';
 import './styles.css';
+import './everyday.css';
 
 const now = () => Date.now();
 const store = createWeftStore({

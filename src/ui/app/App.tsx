@@ -10,6 +10,8 @@ import { NodePanel } from '../panels/NodePanel.tsx';
 import { ReplayChip, ReplayDialog } from '../panels/Replay.tsx';
 import { SettingsView } from '../panels/SettingsView.tsx';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
+import { CommandPalette } from './CommandPalette.tsx';
+import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { CanvasSync } from './CanvasSync.tsx';
 import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { useWeft, useWeftStore } from './store-context.tsx';
@@ -105,6 +107,8 @@ export function App() {
       <MemoryLayer />
       <CanvasSync />
       <Toasts />
+      <CommandPalette />
+      <ShortcutSheet />
     </div>
   );
 }

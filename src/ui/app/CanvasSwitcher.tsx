@@ -1,3 +1,4 @@
+import { canvasLabels } from './canvas-labels.ts';
 import { useCallback, useRef, useState } from 'react';
 import { downloadText, safeFileName } from '../panels/download.ts';
 import { useWeft, useWeftStore } from './store-context.tsx';
@@ -57,6 +58,12 @@ export function CanvasSwitcher() {
     </button>
   );
 
+  const labels = canvasLabels(
+    canvases.map((canvas) => (canvas.id === activeId ? { ...canvas, name: activeName } : canvas)),
+    (at) => new Date(at).toLocaleDateString(),
+    (at) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+  );
+
   return (
     <div className="canvas-switcher" ref={switcher}>
       <select
@@ -67,7 +74,7 @@ export function CanvasSwitcher() {
       >
         {canvases.map((canvas) => (
           <option key={canvas.id} value={canvas.id}>
-            {canvas.id === activeId ? activeName : canvas.name}
+            {labels.get(canvas.id) ?? canvas.name}
           </option>
         ))}
       </select>

@@ -18,12 +18,15 @@ import type { CanvasNode } from '../../../protocol/index.ts';
 import type { GraphChange } from '../../core/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { CanvasContextMenu, useContextMenuHandlers } from './CanvasContextMenu.tsx';
 import { CanvasMinimap } from './CanvasMinimap.tsx';
+import { EmptyCanvasHint } from './EmptyCanvasHint.tsx';
 import { CanvasSearch } from './CanvasSearch.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { canvasBounds, fittedViewport } from './fit-canvas.ts';
 import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
+import { flowBoxes, placeBeside, selectedAnchor } from './place-beside.ts';
 
 const LARGE_CANVAS = 300;
 const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
@@ -151,6 +154,8 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
           });
       });
     canvasBridge.newNodePosition = () => {
+      const anchor = selectedAnchor(store.getState(), flow.getNodes());
+      if (anchor) return placeBeside(anchor, flowBoxes(flow.getNodes()));
       const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
       const centre = flow.screenToFlowPosition({
         x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2,
@@ -159,6 +164,10 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       return freeSpot(flow.getNodes(), { x: Math.round(centre.x - 150), y: Math.round(centre.y - 60) });
     };
     canvasBridge.openMaterialDialog = onOpenMaterial;
+    canvasBridge.measuredSize = (nodeId) => {
+      const measured = flow.getInternalNode(nodeId)?.measured;
+      return measured?.width && measured.height ? { width: measured.width, height: measured.height } : undefined;
+    };
   }, [flow, store, onOpenMaterial, fitAll]);
 
   const onNodesChange = useCallback(
@@ -206,6 +215,8 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     }
   }, []);
 
+  const menuHandlers = useContextMenuHandlers();
+
   const onConnect = useCallback(
     (connection: Connection) => {
       if (connection.source && connection.target)
@@ -223,6 +234,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       onNodesChange={onNodesChange}
       onEdgesChange={onEdgesChange}
       onConnect={onConnect}
+      {...menuHandlers}
       onNodeClick={(_, node) => store.getState().focusNode(node.id)}
       onPaneClick={() => {
         store.getState().focusNode(null);
@@ -251,6 +263,8 @@ export function CanvasView({ onOpenMaterial }: { onOpenMaterial: () => void }) {
         <CanvasToolbar />
         <CanvasSearch />
         <CanvasFlow onOpenMaterial={onOpenMaterial} />
+        <EmptyCanvasHint />
+        <CanvasContextMenu />
       </ReactFlowProvider>
     </div>
   );

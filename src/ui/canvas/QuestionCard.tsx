@@ -69,6 +69,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
         )}
         <AuthoringBadges node={node} />
         {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
+        {version?.origin === 'manual' && !stream && <span className="badge demo">Edited</span>}
         {version?.status === 'failed' && !stream && <span className="badge failed">Failed</span>}
         {version?.status === 'aborted' && !stream && <span className="badge failed">Stopped</span>}
       </div>

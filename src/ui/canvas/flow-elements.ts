@@ -1,4 +1,4 @@
-import { Position, type Edge, type Node, type NodeHandle } from '@xyflow/react';
+import { MarkerType, Position, type Edge, type EdgeMarker, type Node, type NodeHandle } from '@xyflow/react';
 import type { CanvasNode, Wire } from '../../../protocol/index.ts';
 
 /** Nodes carry only their id: each card selects its own record from the store (narrow renders). */
@@ -72,6 +72,9 @@ export function syncFlowNodes(
   return next;
 }
 
+/** Every wire ends in an arrowhead at the node it feeds, so which way context flows reads at a glance. */
+export const WIRE_ARROW: EdgeMarker = { type: MarkerType.ArrowClosed, width: 18, height: 18, color: '#8a93a6' };
+
 export function syncFlowEdges(
   previous: readonly FlowEdge[],
   wires: ReadonlyMap<string, Wire>,
@@ -86,7 +89,15 @@ export function syncFlowEdges(
       next.push(before);
       continue;
     }
-    next.push({ id: wire.id, source: wire.from, target: wire.to, type: 'wire', data: { wire }, selected: isSelected });
+    next.push({
+      id: wire.id,
+      source: wire.from,
+      target: wire.to,
+      type: 'wire',
+      data: { wire },
+      selected: isSelected,
+      markerEnd: WIRE_ARROW,
+    });
   }
   return next;
 }

@@ -10,6 +10,8 @@ export interface CanvasBridge {
   /** Pans (keeping the zoom) only when the node is not fully in view. */
   ensureVisible(nodeId: string): void;
   openMaterialDialog(): void;
+  /** A drawn card's measured size (auto-layout); undefined for a card never drawn. */
+  measuredSize(nodeId: string): { width: number; height: number } | undefined;
 }
 
 export const canvasBridge: CanvasBridge = {
@@ -18,4 +20,5 @@ export const canvasBridge: CanvasBridge = {
   centerOn: () => {},
   ensureVisible: () => {},
   openMaterialDialog: () => {},
+  measuredSize: () => undefined,
 };

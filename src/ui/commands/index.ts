@@ -7,3 +7,6 @@ export type { CommandContext } from './app-commands.ts';
 export { commandRegistry, runCommand } from './run-command.ts';
 export { canvasBridge } from './canvas-bridge.ts';
 export type { CanvasBridge } from './canvas-bridge.ts';
+export { everydayCommands } from './everyday-commands.ts';
+export { overlays, useOverlays } from './overlay-state.ts';
+export type { MenuTarget, OverlayState } from './overlay-state.ts';

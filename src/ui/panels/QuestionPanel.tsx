@@ -12,6 +12,7 @@ import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { Markdown } from '../canvas/Markdown.tsx';
 import { formatTime, isReceiptModel, nodeTitle, shortModel } from '../canvas/node-labels.ts';
+import { AnswerTools } from './AnswerTools.tsx';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { WillSendPreview } from './WillSendPreview.tsx';
 import { FanOutSection } from './FanOutSection.tsx';
@@ -245,6 +246,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
           <div className="section-title">
             Answer
             {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
+            {version?.origin === 'manual' && !stream && <span className="badge demo">Edited by you</span>}
             {(stream?.model ?? version?.model) && (
               <span className={`badge ${isReceiptModel(stream?.model ?? version!.model) ? 'receipt' : 'model'}`}>
                 {shortModel(stream?.model ?? version!.model)}
@@ -259,6 +261,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
               />
             </div>
           </SelectableAnswer>
+          {version && !stream && <AnswerTools key={version.id} node={node} version={version} />}
         </div>
       )}
       {version && !stream && <HighlightSection node={node} version={version} />}
@@ -282,11 +285,13 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
                 <span className="meta">
                   {shortModel(candidate.model)} · {formatTime(candidate.createdAt)}
                   {candidate.origin === 'demo' ? ' · demo' : ''}
+                  {candidate.origin === 'manual' ? ' · edited' : ''}
                   {candidate.status !== 'complete' ? ` · ${candidate.status}` : ''}
                 </span>
                 <span />
                 <span className="hash" data-testid="version-hash">
-                  {candidate.requestHash ?? 'no request (pre-written)'}
+                  {candidate.requestHash ??
+                    (candidate.origin === 'manual' ? 'no request (edited)' : 'no request (pre-written)')}
                 </span>
               </button>
             ))}

@@ -1,9 +1,10 @@
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { useEscape } from '../app/use-escape.ts';
 import { replayEstimate } from '../../core/index.ts';
 import { nodePrices, nodeTokenCounters } from '../store/planned-request.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
+import { formatPrice, ReplayList } from './ReplayList.tsx';
 
 export function ReplayChip() {
   const count = useWeft((state) => state.shown.size);
@@ -43,6 +44,11 @@ export function ReplayDialog() {
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const store = useWeftStore();
   const tokenizers = useTokenizersVersion();
+  // The nodes the person unticked; a fresh dialog runs everything again.
+  const [skipped, setSkipped] = useState<ReadonlySet<string>>(new Set());
+  useEffect(() => {
+    if (open) setSkipped(new Set());
+  }, [open]);
   const estimate = useMemo(() => {
     if (!open || !graph) return null;
     // Exact only when every request Replay would send is counted by its model's own tokenizer.
@@ -52,12 +58,20 @@ export function ReplayDialog() {
       exact &&= counter.exact;
       return counter.count;
     });
-    const result = replayEstimate(graph, shown, {
-      pricePerMTokIn: nodePrices({ graph, models, defaultModelId }),
-      estimateTokens,
-    });
-    return { ...result, exact, tokenizers };
-  }, [open, graph, shown, models, defaultModelId, tokenizers]);
+    const options = { pricePerMTokIn: nodePrices({ graph, models, defaultModelId }), estimateTokens };
+    const planned = replayEstimate(graph, shown, options).perStep;
+    const result = replayEstimate(graph, shown, { ...options, skipped });
+    return { ...result, planned, running: new Set(result.steps.map((step) => step.nodeId)), exact, tokenizers };
+  }, [open, graph, shown, models, defaultModelId, tokenizers, skipped]);
+  const toggle = useCallback(
+    (nodeId: string) =>
+      setSkipped((current) => {
+        const next = new Set(current);
+        if (!next.delete(nodeId)) next.add(nodeId);
+        return next;
+      }),
+    [],
+  );
   const close = useCallback(() => store.getState().openReplayDialog(false), [store]);
   useEscape(open, close);
   if (!open || !estimate) return null;
@@ -91,12 +105,17 @@ export function ReplayDialog() {
           <div className="figure">
             <div className="label">Input price</div>
             <div className="value" data-testid="replay-price">
-              {estimate.price === null
-                ? 'unknown'
-                : `${estimate.exact ? '' : '≈'}$${estimate.price.toFixed(estimate.price < 0.01 ? 4 : 2)}`}
+              {formatPrice(estimate.price, estimate.exact)}
             </div>
           </div>
         </div>
+        <ReplayList
+          planned={estimate.planned}
+          running={estimate.running}
+          skipped={skipped}
+          exact={estimate.exact}
+          onToggle={toggle}
+        />
         <div className="actions">
           <button className="button" onClick={close}>
             Cancel
@@ -105,7 +124,7 @@ export function ReplayDialog() {
             className="button primary"
             data-testid="replay-confirm"
             disabled={estimate.count === 0}
-            onClick={() => void store.getState().replayStale()}
+            onClick={() => void store.getState().replayStale(skipped)}
           >
             Replay {estimate.count}
           </button>

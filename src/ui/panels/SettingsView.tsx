@@ -24,11 +24,29 @@ interface ProviderDraft {
   isNew: boolean;
 }
 
-function ProviderEditor({ draft, onChange }: { draft: ProviderDraft; onChange: (next: ProviderDraft) => void }) {
+function ProviderEditor({
+  draft,
+  onChange,
+  onRemove,
+}: {
+  draft: ProviderDraft;
+  onChange: (next: ProviderDraft) => void;
+  onRemove: () => void;
+}) {
   const kind = KINDS.find((entry) => entry.kind === draft.kind)!;
   const originWarning = keyOriginWarning(draft);
   return (
     <div className="provider-row" data-testid="provider-row" data-provider-id={draft.id}>
+      <div className="provider-row-head" style={{ gridColumn: '1 / -1' }}>
+        <span className="badge model" data-testid="provider-kind">
+          {kind.label}
+        </span>
+        {draft.isNew && <span className="hint">not saved yet</span>}
+        <span className="spacer" />
+        <button className="button small danger" data-testid="provider-remove" onClick={onRemove}>
+          Remove
+        </button>
+      </div>
       <label className="field" style={{ margin: 0 }}>
         <span>Id</span>
         <input
@@ -117,6 +135,10 @@ export function SettingsView() {
   const saveSettings = useWeft((state) => state.saveSettings);
   const loadSettings = useWeft((state) => state.loadSettings);
   const [drafts, setDrafts] = useState<ProviderDraft[]>([]);
+  // Saved providers the person removed; sent as `removeProviders` on Save.
+  const [removed, setRemoved] = useState<string[]>([]);
+  // What requests go to now: the default is shown as a model, never a silent "whatever is configured".
+  const effectiveDefault = useWeft((state) => state.defaultModelId);
   const [judge, setJudge] = useState('');
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
@@ -148,6 +170,7 @@ export function SettingsView() {
     );
     setJudge(settings.judgeModelId ?? '');
     setDefaultModel(settings.defaultModelId ?? '');
+    setRemoved([]);
     setBackup(settings.backupFolder ?? '');
     setArchive(settings.sessionArchive ?? DEFAULT_ARCHIVE);
   }, [settings, models]);
@@ -173,7 +196,9 @@ export function SettingsView() {
     const ok = await saveSettings({
       providers,
       judgeModelId: judge || null,
-      defaultModelId: defaultModel || null,
+      // Always an explicit choice: saving with a new provider keeps the model requests go to now.
+      defaultModelId: defaultModel || effectiveDefault || null,
+      ...(removed.length ? { removeProviders: removed } : {}),
       backupFolder: backup.trim() || null,
       sessionArchive: archive,
     });
@@ -199,6 +224,10 @@ export function SettingsView() {
               key={index}
               draft={draft}
               onChange={(next) => setDrafts(drafts.map((candidate, at) => (at === index ? next : candidate)))}
+              onRemove={() => {
+                setDrafts(drafts.filter((_, at) => at !== index));
+                if (!draft.isNew) setRemoved([...removed, draft.id]);
+              }}
             />
           ))}
           <div className="toolbar-row" style={{ marginTop: 12, marginBottom: 0 }}>
@@ -245,16 +274,16 @@ export function SettingsView() {
             <select
               className="select"
               data-testid="default-model"
-              value={defaultModel}
+              value={defaultModel || effectiveDefault}
               onChange={(event) => setDefaultModel(event.target.value)}
             >
-              <option value="">Server default</option>
               {models.map((model) => (
                 <option key={model.id} value={model.id}>
                   {model.label}
                 </option>
               ))}
             </select>
+            <span className="hint">A provider you add never becomes the default by itself: choose its model here.</span>
           </label>
           <label className="field">
             <span>Decision model (judge for stale marks and memory) — optional; rules decide when none answers</span>

@@ -5,6 +5,7 @@ import { useWeft } from '../app/store-context.tsx';
 import { formatTime } from '../canvas/node-labels.ts';
 import { MirrorNodeExtras } from '../atlas/MirrorNodeExtras.tsx';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
+import { MaterialImage } from './MaterialImage.tsx';
 
 /** A text field that commits one edit when it loses focus (not one event per keystroke). */
 function DraftField({
@@ -83,6 +84,9 @@ export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameN
       return (
         <>
           <DraftField nodeId={node.id} field="title" value={node.title} label="Title" testId="material-title" />
+          {node.provenance.type === 'image' && (
+            <MaterialImage attachmentHash={node.provenance.attachmentHash} fileName={node.provenance.fileName} />
+          )}
           <DraftField
             nodeId={node.id}
             field="text"

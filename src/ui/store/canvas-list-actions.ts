@@ -37,6 +37,7 @@ export async function refreshCanvasList(set: SetState, database: AppDependencies
       name: row.meta.name,
       updatedAt: row.updatedAt,
       nodeCount: row.nodeCount,
+      workingDirectory: row.meta.workingDirectory,
     })),
   });
 }

@@ -63,11 +63,11 @@ export function createDispatchActions(
     openReplayDialog(open) {
       set({ replayDialogOpen: open });
     },
-    async replayStale() {
+    async replayStale(skipped) {
       const { graph, shown } = get();
       if (!graph) return;
       // C8: the Replay is one wave — the shown stale set and the auto-reruns below it — planned once.
-      const steps = replayWave(graph, shown);
+      const steps = replayWave(graph, shown, skipped);
       runtime.replayStopped = false;
       set({ replayDialogOpen: false, replay: { total: steps.length, done: 0, currentNodeId: null, running: true } });
       // If the person switches canvases, the rest is replayed into the canvas the Replay started in.

@@ -109,7 +109,8 @@ export interface WeftState extends AuthoringActions {
   ask(nodeId: string, options?: AskOptions): Promise<boolean>;
   stop(nodeId: string): void;
   openReplayDialog(open: boolean): void;
-  replayStale(): Promise<void>;
+  /** Runs the Replay wave, leaving out the nodes the person unticked in the dialog. */
+  replayStale(skipped?: ReadonlySet<string>): Promise<void>;
   stopReplay(): void;
 }
 
