@@ -5,6 +5,8 @@ export {
   PositionSchema,
   SizeSchema,
   UpstreamPartSchema,
+  UpstreamBaseSchema,
+  UpstreamRecordSchema,
   VersionSchema,
   AutoRerunSchema,
   QuestionNodeSchema,
@@ -25,6 +27,8 @@ export {
 } from './canvas-document.ts';
 export type {
   UpstreamPart,
+  UpstreamBase,
+  UpstreamRecord,
   Version,
   MaterialProvenance,
   CanvasNode,
@@ -41,8 +45,14 @@ export type {
   CanvasMeta,
   CanvasDocument,
 } from './canvas-document.ts';
-export { CANVAS_MIGRATIONS, draftToVersionOne, migrateCanvasDocument } from './canvas-migrations.ts';
+export {
+  CANVAS_MIGRATIONS,
+  draftToVersionOne,
+  partsToUpstreamRecords,
+  migrateCanvasDocument,
+} from './canvas-migrations.ts';
 export type { CanvasMigration, CanvasLoadError, CanvasLoadErrorCode, CanvasLoadResult } from './canvas-migrations.ts';
+export { upstreamDelta, foldUpstream, upstreamRecordSize } from './upstream-record.ts';
 export { EventMetaSchema, EventRecordSchema } from './event-record.ts';
 export type { EventRecord, EventMeta } from './event-record.ts';
 export { CHAIN_HEAD_FORMAT, CHAIN_HEAD_VERSION, ChainHeadSchema, ChainVerdictSchema } from './chain-head.ts';

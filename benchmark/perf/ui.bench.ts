@@ -119,7 +119,7 @@ export function generateCanvas(): CanvasDocument {
           model: 'offline/receipt',
           requestHash: null,
           upstreamFingerprint: snapshot.upstreamFingerprint,
-          upstreamParts: snapshot.upstreamParts,
+          upstream: snapshot.upstream,
           origin: 'demo',
           status: 'complete',
           branchOf: null,
