@@ -214,3 +214,11 @@ export type {
   MemoryProfileReadResult,
 } from './memory-profile.ts';
 export type { SessionArchiveSettings } from './http-api.ts';
+export {
+  CanvasPatchSchema,
+  applyCanvasPatch,
+  canvasPatchBetween,
+  dismissalPatchKey,
+  ledgerPatchKey,
+} from './canvas-patch.ts';
+export type { CanvasPatch } from './canvas-patch.ts';

@@ -1,0 +1,134 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canvasPatchBetween, type CanvasDocument, type CanvasPatch } from '../../protocol/index.ts';
+import { appendEvent } from '../../src/core/event-log.ts';
+import { createApiClient } from '../../src/ui/api/api-client.ts';
+import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
+import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+const clock = { now: 5, newId: () => `e${(clock.now += 1)}` };
+
+/** The sample canvas plus `count` more notes, so the canvas is much larger than one change. */
+function bigCanvas(id: string, count: number): CanvasDocument {
+  const document = sampleCanvas(id, 'Big');
+  const note = document.nodes[0]!;
+  const notes = Array.from({ length: count }, (_, index) => ({
+    ...note,
+    id: `note-${index + 2}`,
+    text: `Note ${index} `.padEnd(400, '.'),
+  }));
+  return { ...document, nodes: [...document.nodes, ...notes] };
+}
+
+async function create(document: CanvasDocument): Promise<string> {
+  const response = await server.api(`/api/canvases/${document.canvas.id}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(document),
+  });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { revision: string }).revision;
+}
+
+function patch(id: string, body: CanvasPatch | null, revision: string): Promise<Response> {
+  return server.api(`/api/canvases/${id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/json', 'if-match': `"${revision}"` },
+    body: JSON.stringify(body),
+  });
+}
+
+async function stored(id: string): Promise<CanvasDocument> {
+  return (await (await server.api(`/api/canvases/${id}`)).json()) as CanvasDocument;
+}
+
+describe('saving only what changed (PATCH /api/canvases/:id)', () => {
+  it('applies one edited record and an appended event, keeping every other record', async () => {
+    const before = bigCanvas('patched', 500);
+    const revision = await create(before);
+    const edited = { ...before.nodes[3]!, text: 'edited' } as CanvasDocument['nodes'][number];
+    const event = appendEvent(before.events, { op: 'edit', objectId: edited.id, meta: { kind: 'note' } }, clock);
+    const after = {
+      ...before,
+      nodes: before.nodes.map((node, index) => (index === 3 ? edited : node)),
+      events: [event],
+    };
+    const body = canvasPatchBetween(before, after)!;
+    expect(body.put.nodes).toEqual([edited]);
+    const response = await patch('patched', body, revision);
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(body).length).toBeLessThan(JSON.stringify(after).length / 50);
+    expect(await stored('patched')).toEqual(after);
+  });
+
+  it('refuses a stale base, a wire to a missing node and an event that does not chain, writing nothing', async () => {
+    const before = bigCanvas('guarded', 3);
+    const revision = await create(before);
+    const dangling = canvasPatchBetween(before, {
+      ...before,
+      wires: [...before.wires, { id: 'w9', from: 'note-1', to: 'nowhere', createdAt: 9, kind: 'solid' }],
+    })!;
+    const refused = await patch('guarded', dangling, revision);
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: { code: 'invalid-canvas' } });
+
+    const event = appendEvent(before.events, { op: 'edit', objectId: 'note-1', meta: {} }, clock);
+    const unchained = canvasPatchBetween(before, { ...before, events: [{ ...event, prevHash: 'f'.repeat(64) }] })!;
+    const rewrite = await patch('guarded', unchained, revision);
+    expect(rewrite.status).toBe(409);
+    expect(await rewrite.json()).toMatchObject({ error: { code: 'event-log-rewrite' } });
+
+    const renamed = canvasPatchBetween(before, { ...before, canvas: { ...before.canvas, name: 'Renamed' } })!;
+    const stale = await patch('guarded', renamed, 'a'.repeat(64));
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({ error: { code: 'revision-conflict' } });
+    expect(await stored('guarded')).toEqual(before);
+
+    const missingBase = await server.api('/api/canvases/guarded', {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(renamed),
+    });
+    expect(missingBase.status).toBe(400);
+  });
+
+  it('the page client reads records streamed one per line and then saves an edit as a small PATCH', async () => {
+    const document = bigCanvas('client', 800);
+    await create(document);
+    const sent: { method: string; bytes: number }[] = [];
+    const realFetch = globalThis.fetch;
+    const client = createApiClient({ baseUrl: server.origin, token: server.token });
+    globalThis.fetch = (input, init) => {
+      sent.push({ method: init?.method ?? 'GET', bytes: String(init?.body ?? '').length });
+      return realFetch(input, init);
+    };
+    try {
+      const read = await client.readCanvas('client');
+      expect(read.document).toEqual(document);
+      const edited = {
+        ...read.document,
+        nodes: read.document.nodes.map((node, index) => (index === 0 ? { ...node, text: 'x' } : node)),
+      } as CanvasDocument;
+      const saved = await client.putCanvas(edited, { baseRevision: read.revision });
+      expect(sent.at(-1)!.method).toBe('PATCH');
+      expect(sent.at(-1)!.bytes).toBeLessThan(2_000);
+      expect(JSON.stringify(document).length).toBeGreaterThan(300_000);
+      // A save based on a revision the client never saw goes whole.
+      await expect(client.putCanvas(edited, { baseRevision: 'b'.repeat(64) })).rejects.toMatchObject({
+        code: 'revision-conflict',
+      });
+      expect(sent.at(-1)!.method).toBe('PUT');
+      expect(await stored('client')).toEqual(edited);
+      expect(saved.revision).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+});
