@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
+  ControlButton,
   Background,
   BackgroundVariant,
   Controls,
@@ -79,9 +80,16 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   // Fits every card, drawn or not, from the records (see fit-canvas.ts for why not React Flow's fitView).
   const flowStore = useStoreApi<FlowNode, FlowEdge>();
   const fitAll = useCallback(
-    (duration: number) => {
+    (duration: number, only?: readonly string[]) => {
       const { width, height, minZoom } = flowStore.getState();
-      const bounds = canvasBounds(store.getState().graph?.nodes.values() ?? [], (nodeId) => {
+      const nodes = store.getState().graph?.nodes;
+      const records = only
+        ? only.flatMap((nodeId) => {
+            const record = nodes?.get(nodeId);
+            return record ? [record] : [];
+          })
+        : (nodes?.values() ?? []);
+      const bounds = canvasBounds(records, (nodeId) => {
         return flow.getInternalNode(nodeId)?.measured;
       });
       const viewport = fittedViewport(bounds, { width, height, minZoom });
@@ -120,6 +128,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
 
   useEffect(() => {
     canvasBridge.fitView = () => fitAll(200);
+    canvasBridge.zoomToNodes = (nodeIds) => fitAll(200, nodeIds);
     canvasBridge.centerOn = (nodeId) => {
       const node = flow.getNode(nodeId);
       if (node)
@@ -239,7 +248,12 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     >
       <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#d3d7df" />
       <CanvasMinimap />
-      <Controls showInteractive={false} />
+      {/* React Flow's own fit button waits for every card to be measured; off-screen cards never are. */}
+      <Controls showInteractive={false} showFitView={false}>
+        <ControlButton onClick={() => fitAll(200)} title="Fit view" aria-label="Fit view" data-testid="fit-view">
+          ⤢
+        </ControlButton>
+      </Controls>
     </ReactFlow>
   );
 }
