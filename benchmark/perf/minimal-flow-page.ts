@@ -1,4 +1,4 @@
-// Builds the minimal @xyflow/react page (`minimal-flow/`) with Vite into a temporary folder and serves it on
+// Builds the minimal @xyflow/react page (`tests/support/minimal-flow/`) with Vite into a temporary folder and serves it on
 // 127.0.0.1, so `bench:ui` can weigh the app's heap against React Flow's own.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -13,7 +13,7 @@ const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javas
 export async function serveMinimalFlowPage(): Promise<{ url: string; close(): Promise<void> }> {
   const outDir = mkdtempSync(path.join(tmpdir(), 'weft-minimal-flow-'));
   await build({
-    root: path.join(repoRoot, 'benchmark/perf/minimal-flow'),
+    root: path.join(repoRoot, 'tests/support/minimal-flow'),
     configFile: false,
     logLevel: 'warn',
     base: './',

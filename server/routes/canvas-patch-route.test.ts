@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canvasPatchBetween, type CanvasDocument, type CanvasPatch } from '../../protocol/index.ts';
 import { appendEvent } from '../../src/core/event-log.ts';
-import { createApiClient } from '../../src/ui/api/api-client.ts';
 import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
@@ -97,38 +96,5 @@ describe('saving only what changed (PATCH /api/canvases/:id)', () => {
       body: JSON.stringify(renamed),
     });
     expect(missingBase.status).toBe(400);
-  });
-
-  it('the page client reads records streamed one per line and then saves an edit as a small PATCH', async () => {
-    const document = bigCanvas('client', 800);
-    await create(document);
-    const sent: { method: string; bytes: number }[] = [];
-    const realFetch = globalThis.fetch;
-    const client = createApiClient({ baseUrl: server.origin, token: server.token });
-    globalThis.fetch = (input, init) => {
-      sent.push({ method: init?.method ?? 'GET', bytes: String(init?.body ?? '').length });
-      return realFetch(input, init);
-    };
-    try {
-      const read = await client.readCanvas('client');
-      expect(read.document).toEqual(document);
-      const edited = {
-        ...read.document,
-        nodes: read.document.nodes.map((node, index) => (index === 0 ? { ...node, text: 'x' } : node)),
-      } as CanvasDocument;
-      const saved = await client.putCanvas(edited, { baseRevision: read.revision });
-      expect(sent.at(-1)!.method).toBe('PATCH');
-      expect(sent.at(-1)!.bytes).toBeLessThan(2_000);
-      expect(JSON.stringify(document).length).toBeGreaterThan(300_000);
-      // A save based on a revision the client never saw goes whole.
-      await expect(client.putCanvas(edited, { baseRevision: 'b'.repeat(64) })).rejects.toMatchObject({
-        code: 'revision-conflict',
-      });
-      expect(sent.at(-1)!.method).toBe('PUT');
-      expect(await stored('client')).toEqual(edited);
-      expect(saved.revision).toMatch(/^[0-9a-f]{64}$/);
-    } finally {
-      globalThis.fetch = realFetch;
-    }
   });
 });
