@@ -19,7 +19,9 @@ import type { CanvasNode } from '../../../protocol/index.ts';
 import type { GraphChange } from '../../core/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { CanvasDots } from './CanvasDots.tsx';
 import { CanvasMinimap } from './CanvasMinimap.tsx';
+import { useDetailLevel } from './detail-level.ts';
 import { CanvasSearch } from './CanvasSearch.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { canvasBounds, fittedViewport } from './fit-canvas.ts';
@@ -27,6 +29,8 @@ import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type
 import { edgeTypes, nodeTypes } from './node-types.ts';
 
 const LARGE_CANVAS = 300;
+const NO_NODES: FlowNode[] = [];
+const NO_EDGES: FlowEdge[] = [];
 const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
 
 /** The first spot near `start` (below, then to the right) where a new card overlaps no other card. */
@@ -223,10 +227,14 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     [store],
   );
 
+  // A large canvas zoomed out to dots is drawn on one <canvas>; React Flow then holds no nodes to lay out.
+  const detail = useDetailLevel();
+  const dots = detail === 'dot' && (records?.size ?? 0) > LARGE_CANVAS;
+
   return (
     <ReactFlow<FlowNode, FlowEdge>
-      nodes={nodes}
-      edges={edges}
+      nodes={dots ? NO_NODES : nodes}
+      edges={dots ? NO_EDGES : edges}
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       onNodesChange={onNodesChange}
@@ -247,6 +255,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       proOptions={{ hideAttribution: true }}
     >
       <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#d3d7df" />
+      {dots && <CanvasDots />}
       <CanvasMinimap />
       {/* React Flow's own fit button waits for every card to be measured; off-screen cards never are. */}
       <Controls showInteractive={false} showFitView={false}>
