@@ -110,7 +110,9 @@ async function main(): Promise<void> {
   const minimal = await serveMinimalFlowPage();
   try {
     const page = app.page;
-    for (const size of SIZES) {
+    // `WEFT_BENCH_SIZES=2000,10000` measures only those sizes (a partial run; the full set is the default).
+    const only = process.env.WEFT_BENCH_SIZES?.split(',').map(Number);
+    for (const size of SIZES.filter((entry) => !only || only.includes(entry.name))) {
       const id = `bench-${size.name}`;
       const document = chainCanvas(id, size.chains, size.depth);
       print(`document_MB_${size.name}`, JSON.stringify(document).length / 1e6, 'MB', 2);
