@@ -41,7 +41,10 @@ function StaleSection({ node }: { node: QuestionNode }) {
   const fingerprint = useWeft((state) => state.fingerprints.get(node.id));
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
   const diff = useMemo(
-    () => (graph && version && stale ? diffUpstreamParts(recordedUpstreamParts(graph, version).parts, upstreamParts(graph, node.id)) : null),
+    () =>
+      graph && version && stale
+        ? diffUpstreamParts(recordedUpstreamParts(graph, version).parts, upstreamParts(graph, node.id))
+        : null,
     [graph, version, stale, node.id],
   );
   if (!graph || !stale || !diff) return null;
