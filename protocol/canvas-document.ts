@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { EventRecordSchema } from './event-record.ts';
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
 
-/** The `.weft.json` canvas document, version 1. Times are epoch milliseconds. */
+/** The `.weft.json` canvas document, version 2. Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
-export const CANVAS_VERSION = 1;
+export const CANVAS_VERSION = 2;
 
 const Id = z.string().min(1).max(200);
 const Time = z.number().int().nonnegative();
@@ -17,6 +17,23 @@ export const SizeSchema = z.object({ width: z.number().positive(), height: z.num
 export const UpstreamPartSchema = z.object({ nodeId: Id, hash: Sha256, opening: z.string().max(240) });
 export type UpstreamPart = z.infer<typeof UpstreamPartSchema>;
 
+/** Another version whose recorded upstream this one's extends (normally the parent's answer it was asked after). */
+export const UpstreamBaseSchema = z.object({ nodeId: Id, versionId: Id });
+export type UpstreamBase = z.infer<typeof UpstreamBaseSchema>;
+
+/**
+ * What a version records about its upstream parts (C6), as a difference from a base version's record: the parts
+ * that are new or differ, and the base's node ids no longer upstream. A chain answer records one part (its
+ * parent's), so the document grows with the canvas, not with nodes × depth (version 1 stored every part).
+ * `src/core`'s `recordedUpstreamParts` folds the bases back into the full list.
+ */
+export const UpstreamRecordSchema = z.object({
+  base: UpstreamBaseSchema.nullable(),
+  parts: z.array(UpstreamPartSchema),
+  removed: z.array(Id),
+});
+export type UpstreamRecord = z.infer<typeof UpstreamRecordSchema>;
+
 export const VersionSchema = z.object({
   id: Id,
   text: z.string(),
@@ -28,7 +45,7 @@ export const VersionSchema = z.object({
   requestHash: Sha256.nullable(),
   /** Fingerprint of the compiled upstream when asked (C6). */
   upstreamFingerprint: Sha256,
-  upstreamParts: z.array(UpstreamPartSchema),
+  upstream: UpstreamRecordSchema,
   /** `demo` marks pre-written answers so the UI can label them; `generated` is a real model answer; `manual` is a person's edit of one. */
   origin: z.enum(['generated', 'demo', 'imported', 'manual']),
   status: z.enum(['complete', 'failed', 'aborted']),

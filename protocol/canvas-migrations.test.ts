@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CANVAS_VERSION } from './canvas-document.ts';
-import { CANVAS_MIGRATIONS, draftToVersionOne, migrateCanvasDocument } from './canvas-migrations.ts';
+import type { CanvasDocument, Version } from './canvas-document.ts';
+import {
+  CANVAS_MIGRATIONS,
+  draftToVersionOne,
+  migrateCanvasDocument,
+  partsToUpstreamRecords,
+} from './canvas-migrations.ts';
+import { foldUpstream } from './upstream-record.ts';
 
 const HASH = 'f'.repeat(64);
 
@@ -49,9 +56,13 @@ describe('canvas migrations', () => {
   });
 
   it('draft-0-to-1 fills every field version 1 added, keeping the content', () => {
+    expect(draftToVersionOne.migrate(draftDocument())).toMatchObject({
+      version: 1,
+      nodes: [{ versions: [{ upstreamParts: [] }] }, {}],
+    });
     const result = migrateCanvasDocument(draftDocument());
     if (!result.ok) throw new Error(result.error.message);
-    expect(result.applied).toEqual([draftToVersionOne.name]);
+    expect(result.applied).toEqual([draftToVersionOne.name, partsToUpstreamRecords.name]);
     const [question, note] = result.document.nodes;
     expect(question).toMatchObject({
       kind: 'question',
@@ -65,14 +76,14 @@ describe('canvas migrations', () => {
     });
     expect(question!.kind === 'question' && question!.versions[0]).toMatchObject({
       text: 'old answer',
-      upstreamParts: [],
+      upstream: { base: null, parts: [], removed: [] },
       origin: 'generated',
       status: 'complete',
       branchOf: null,
     });
     expect(note).toMatchObject({ kind: 'note', text: 'note', archivedAt: null });
     expect(result.document.wires[0]).toMatchObject({ kind: 'dashed', depth: 'quote' });
-    expect(result.document).toMatchObject({ version: 1, dismissals: [], ledgers: [], events: [] });
+    expect(result.document).toMatchObject({ version: 2, dismissals: [], ledgers: [], events: [] });
   });
 
   it('accepts a current document unchanged', () => {
@@ -105,4 +116,98 @@ describe('canvas migrations', () => {
     const noVersion = migrateCanvasDocument({ format: 'weft.canvas', version: 'one' });
     expect(!noVersion.ok && noVersion.error.code).toBe('corrupt');
   });
+
+  it('parts-1-to-2 keeps every version’s parts while a chain answer stores only its parent’s', () => {
+    const migrated = migrateCanvasDocument(chainVersionOne(40));
+    if (!migrated.ok) throw new Error(migrated.error.message);
+    expect(migrated.applied).toEqual([partsToUpstreamRecords.name]);
+    const original = chainVersionOne(40);
+    const versions = new Map<string, Version>();
+    for (const node of migrated.document.nodes)
+      if (node.kind === 'question')
+        for (const version of node.versions) versions.set(`${node.id}/${version.id}`, version);
+    const fold = (version: Version): unknown => {
+      const chain = [version.upstream];
+      for (let base = version.upstream.base; base;) {
+        const next = versions.get(`${base.nodeId}/${base.versionId}`)!;
+        chain.unshift(next.upstream);
+        base = next.upstream.base;
+      }
+      return foldUpstream(chain);
+    };
+    original.nodes.forEach((node, index) => {
+      node.versions.forEach((version, at) => {
+        const after = (migrated.document.nodes[index] as { versions: Version[] }).versions[at]!;
+        expect(after).not.toHaveProperty('upstreamParts');
+        expect(fold(after)).toEqual(version.upstreamParts);
+        // The second answer of q20 came after q19 changed: it rests on q19's newer answer, still one part.
+        expect(after.upstream.parts.length + after.upstream.removed.length).toBeLessThanOrEqual(1);
+      });
+    });
+    const bytes = (document: unknown) => JSON.stringify(document).length;
+    expect(bytes(migrated.document)).toBeLessThan(bytes(original) / 3);
+  });
 });
+
+/** A version-1 chain q0 → … → q{n-1}, each version listing every upstream part; q19 and q20 answered twice. */
+function chainVersionOne(length: number) {
+  const hash = (index: number, round = 0) => (index * 16 + round).toString(16).padStart(64, '0');
+  const part = (index: number, round = 0) => ({
+    nodeId: `q${index}`,
+    hash: hash(index, round),
+    opening: `question ${index}\nanswer ${index}.${round}`,
+  });
+  const version = (index: number, round: number, parts: unknown[]) => ({
+    id: `v${index}.${round}`,
+    text: `answer ${index}.${round}`,
+    question: `question ${index}`,
+    model: 'offline/receipt',
+    createdAt: 1000 + index * 10 + round * 1000,
+    requestHash: null,
+    upstreamFingerprint: hash(index, 9),
+    upstreamParts: parts,
+    origin: 'generated',
+    status: 'complete',
+    branchOf: null,
+  });
+  const nodes = Array.from({ length }, (_, index) => {
+    const below = Array.from({ length: index }, (__, upstream) => part(upstream));
+    const versions = [version(index, 0, below)];
+    if (index === 19) versions.push(version(index, 1, below));
+    if (index === 20) versions.push(version(index, 1, [...below.slice(0, 19), part(19, 1)]));
+    return {
+      id: `q${index}`,
+      kind: 'question' as const,
+      createdAt: 1,
+      position: { x: 0, y: index * 200 },
+      size: null,
+      archived: false,
+      archivedAt: null,
+      excludedParts: [],
+      question: `question ${index}`,
+      versions,
+      currentVersionId: versions.at(-1)!.id,
+      autoRerun: { enabled: false, rounds: 1 },
+      model: null,
+      attachments: [],
+    };
+  });
+  const wires = nodes.slice(1).map((node, index) => ({
+    id: `w${index}`,
+    from: `q${index}`,
+    to: node.id,
+    createdAt: 2,
+    kind: 'solid' as const,
+  }));
+  return {
+    format: 'weft.canvas',
+    version: 1,
+    canvas: { id: 'chain', name: 'Chain', workingDirectory: null, createdAt: 1 },
+    nodes,
+    wires,
+    attachments: [],
+    dismissals: [],
+    ledgers: [],
+    events: [],
+  } satisfies Omit<CanvasDocument, 'version' | 'nodes'> & { version: number; nodes: unknown[] };
+}

@@ -1,4 +1,13 @@
-import { CANVAS_FORMAT, CANVAS_VERSION, CanvasDocumentSchema, type CanvasDocument } from './canvas-document.ts';
+import {
+  CANVAS_FORMAT,
+  CANVAS_VERSION,
+  CanvasDocumentSchema,
+  type CanvasDocument,
+  type UpstreamBase,
+  type UpstreamPart,
+  type UpstreamRecord,
+} from './canvas-document.ts';
+import { upstreamDelta, upstreamRecordSize } from './upstream-record.ts';
 
 /**
  * Named, tested steps that lift an older `.weft.json` to the current version (ARCHITECTURE §8).
@@ -67,8 +76,67 @@ export const draftToVersionOne: CanvasMigration = {
   },
 };
 
+/**
+ * Version 1 stored every upstream part (hash + opening) in every version, so a document grew with nodes × chain
+ * depth. Version 2 stores each version's parts as a difference from a base version (`upstream`), normally the
+ * parent answer current when it was asked: the base is the latest version, created no later than this one, of a
+ * question wired into this node, whose parts differ least. Each base's own version-1 list is the full list its
+ * version-2 record folds back to, so every version's parts come back exactly.
+ */
+export const partsToUpstreamRecords: CanvasMigration = {
+  from: 1,
+  to: 2,
+  name: 'parts-1-to-2: store upstream parts as a difference from a base version',
+  migrate(document) {
+    const nodes = list(document.nodes);
+    const versionsOf = new Map<string, Json[]>();
+    for (const node of nodes) {
+      if (isObject(node) && node.kind === 'question' && typeof node.id === 'string')
+        versionsOf.set(node.id, list(node.versions).filter(isObject));
+    }
+    const parentsOf = new Map<string, string[]>();
+    for (const wire of list(document.wires)) {
+      if (!isObject(wire) || typeof wire.from !== 'string' || typeof wire.to !== 'string') continue;
+      parentsOf.set(wire.to, [...(parentsOf.get(wire.to) ?? []), wire.from]);
+    }
+    const partsOf = (version: Json) => list(version.upstreamParts).filter(isObject) as unknown as UpstreamPart[];
+    const recordOf = (nodeId: string, version: Json): UpstreamRecord => {
+      const parts = partsOf(version);
+      let best = upstreamDelta(null, [], parts);
+      const createdAt = typeof version.createdAt === 'number' ? version.createdAt : Infinity;
+      for (const parentId of parentsOf.get(nodeId) ?? []) {
+        if (parentId === nodeId) continue;
+        const asked = (versionsOf.get(parentId) ?? [])
+          .filter((candidate) => typeof candidate.id === 'string' && Number(candidate.createdAt) <= createdAt)
+          .sort((left, right) => Number(right.createdAt) - Number(left.createdAt))[0];
+        if (!asked) continue;
+        const base: UpstreamBase = { nodeId: parentId, versionId: asked.id as string };
+        const record = upstreamDelta(base, partsOf(asked), parts);
+        if (upstreamRecordSize(record) < upstreamRecordSize(best)) best = record;
+      }
+      return best;
+    };
+    return {
+      ...document,
+      version: 2,
+      nodes: nodes.map((node) => {
+        if (!isObject(node) || node.kind !== 'question' || typeof node.id !== 'string') return node;
+        const nodeId = node.id;
+        return {
+          ...node,
+          versions: list(node.versions).map((version) => {
+            if (!isObject(version)) return version;
+            const { upstreamParts: _parts, ...rest } = version;
+            return { ...rest, upstream: recordOf(nodeId, version) };
+          }),
+        };
+      }),
+    };
+  },
+};
+
 /** Every step, in order. A later version appends its step here (and a test for it). */
-export const CANVAS_MIGRATIONS: readonly CanvasMigration[] = [draftToVersionOne];
+export const CANVAS_MIGRATIONS: readonly CanvasMigration[] = [draftToVersionOne, partsToUpstreamRecords];
 
 export type CanvasLoadErrorCode = 'not-a-canvas' | 'newer-version' | 'no-migration' | 'corrupt';
 

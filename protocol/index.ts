@@ -5,6 +5,8 @@ export {
   PositionSchema,
   SizeSchema,
   UpstreamPartSchema,
+  UpstreamBaseSchema,
+  UpstreamRecordSchema,
   VersionSchema,
   AutoRerunSchema,
   QuestionNodeSchema,
@@ -29,6 +31,8 @@ export {
 } from './canvas-document.ts';
 export type {
   UpstreamPart,
+  UpstreamBase,
+  UpstreamRecord,
   Version,
   MaterialProvenance,
   CanvasNode,
@@ -49,8 +53,14 @@ export type {
   Highlight,
   HighlightMode,
 } from './canvas-document.ts';
-export { CANVAS_MIGRATIONS, draftToVersionOne, migrateCanvasDocument } from './canvas-migrations.ts';
+export {
+  CANVAS_MIGRATIONS,
+  draftToVersionOne,
+  partsToUpstreamRecords,
+  migrateCanvasDocument,
+} from './canvas-migrations.ts';
 export type { CanvasMigration, CanvasLoadError, CanvasLoadErrorCode, CanvasLoadResult } from './canvas-migrations.ts';
+export { upstreamDelta, foldUpstream, upstreamRecordSize } from './upstream-record.ts';
 export { EventMetaSchema, EventRecordSchema } from './event-record.ts';
 export type { EventRecord, EventMeta } from './event-record.ts';
 export { CHAIN_HEAD_FORMAT, CHAIN_HEAD_VERSION, ChainHeadSchema, ChainVerdictSchema } from './chain-head.ts';
@@ -235,3 +245,11 @@ export {
   type GuardModeValue,
 } from './agent-lane.ts';
 export * from './memory-api.ts';
+export {
+  CanvasPatchSchema,
+  applyCanvasPatch,
+  canvasPatchBetween,
+  dismissalPatchKey,
+  ledgerPatchKey,
+} from './canvas-patch.ts';
+export type { CanvasPatch } from './canvas-patch.ts';

@@ -80,7 +80,7 @@ function addQuestion(build: Builder, id: string, answered = true): CanvasNode {
             createdAt: at,
             requestHash: null,
             upstreamFingerprint: HASH,
-            upstreamParts: [],
+            upstream: { base: null, parts: [], removed: [] },
             origin: 'generated',
             status: 'complete',
             branchOf: null,

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import { CANVAS_VERSION, type CanvasDocument } from '../../protocol/canvas-document.ts';
 import { appendEvent } from '../../src/core/event-log.ts';
 import { failingAt, type Step } from '../../tests/support/failing-file-system.ts';
 import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
@@ -191,7 +191,7 @@ describe('CanvasStore', () => {
   it('refuses a newer format version with 409 newer-version, touching nothing', async () => {
     const store = new CanvasStore({ directory });
     await expect(
-      store.write('alpha', { ...sampleCanvas('alpha'), version: 2 }, { baseRevision: null }),
+      store.write('alpha', { ...sampleCanvas('alpha'), version: CANVAS_VERSION + 1 }, { baseRevision: null }),
     ).rejects.toMatchObject({ code: 'newer-version', status: 409 });
     expect(await readdir(directory)).toEqual([]);
   });

@@ -8,12 +8,14 @@ import {
   migrateCanvasDocument,
   CANVAS_ID_PATTERN,
   type CanvasSummary,
+  type CanvasPatch,
 } from '../../protocol/index.ts';
 import type { ChainHead, ChainVerdict } from '../../protocol/index.ts';
 import { chainVerdict, verifyChain } from '../../src/core/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
 import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
+import { patchStoredCanvas } from './canvas-patch-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import { WeftError } from './weft-error.ts';
 
@@ -165,6 +167,36 @@ export class CanvasStore {
       await this.heads.write(chainHeadOf(id, parsed.events, firstBadEvent));
       const updatedAt = Math.floor((await stat(path)).mtimeMs);
       return { document: parsed, updatedAt, revision: canvasRevision(text) };
+    });
+  }
+
+  /**
+   * Applies the records that changed since `baseRevision` (`PATCH`): the same refusals as `write`, checked on the
+   * changed records only (their schema, wire ends, the appended events chaining onto the stored last one).
+   */
+  async patch(id: string, patch: CanvasPatch, options: { baseRevision: string }): Promise<StoredCanvas> {
+    const path = this.pathOf(id);
+    return this.queue.run(id, async () => {
+      const current = await this.readText(id);
+      if (!current) throw new WeftError('not-found', `No canvas record "${id}".`, 404);
+      if (current.revision !== options.baseRevision) {
+        throw new WeftError(
+          'revision-conflict',
+          `Canvas "${id}" changed since this copy was read (it is at revision ${current.revision.slice(0, 12)}); read it again and reapply the changes.`,
+          409,
+        );
+      }
+      const stored = parseStored(id, current.text);
+      const head = await this.heads.read(id);
+      const difference = head ? differenceFromHead(stored.events, head) : null;
+      if (difference) throw damaged(id, difference);
+      const next = patchStoredCanvas(id, stored, patch);
+      const text = JSON.stringify(next);
+      const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
+      await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
+      await this.heads.write(chainHeadOf(id, next.events, firstBadEvent));
+      const updatedAt = Math.floor((await stat(path)).mtimeMs);
+      return { document: next, updatedAt, revision: canvasRevision(text) };
     });
   }
 

@@ -46,7 +46,7 @@ function canvas(archivedQuestion: boolean): CanvasDocument {
             createdAt: 5,
             requestHash: null,
             upstreamFingerprint: hash,
-            upstreamParts: [],
+            upstream: { base: null, parts: [], removed: [] },
             origin: 'demo',
             status: 'complete',
             branchOf: null,

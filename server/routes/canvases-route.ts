@@ -1,6 +1,8 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { migrateCanvasDocument } from '../../protocol/index.ts';
+import { CanvasPatchSchema, migrateCanvasDocument } from '../../protocol/index.ts';
+import { validateBody } from '../validate-body.ts';
+import { sendCanvasRecords } from './canvas-records-stream.ts';
 import type { CanvasListResponse, CanvasSavedResponse, CanvasVerifyResponse } from '../../protocol/index.ts';
 import { assertCanvasId, WeftError } from '../../runtime/fs/index.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -34,6 +36,9 @@ export function canvasesRoute(context: ServerContext): Router {
     // The revision rides in the ETag, so the body stays the plain `.weft.json` document.
     response.setHeader('ETag', `"${revision}"`);
     response.setHeader('Cache-Control', 'no-store');
+    // A page asks for records one per line, so it can read a large canvas as it arrives.
+    if (request.accepts(['application/json', 'application/x-ndjson']) === 'application/x-ndjson')
+      return sendCanvasRecords(response, document);
     response.json(document);
   });
 
@@ -59,6 +64,29 @@ export function canvasesRoute(context: ServerContext): Router {
     async (request, response) => {
       const { document, updatedAt, revision } = await context.canvases.write(String(request.params.id), request.body, {
         baseRevision: baseRevisionOf(request.headers['if-match']),
+      });
+      context.backup.schedule(document);
+      context.hub.publish({ type: 'canvas-changed', id: document.canvas.id, revision });
+      const body: CanvasSavedResponse = { ok: true, updatedAt, revision };
+      response.json(body);
+    },
+  );
+
+  // Only the records that changed since the revision in If-Match (required): a small edit sends a small body.
+  router.patch(
+    '/canvases/:id',
+    (request, _response, next) => {
+      assertCanvasId(String(request.params.id));
+      next();
+    },
+    json,
+    async (request, response) => {
+      const baseRevision = baseRevisionOf(request.headers['if-match']);
+      if (!baseRevision)
+        throw new WeftError('bad-request', 'A canvas change must name its base revision in If-Match.', 400);
+      const patch = validateBody(CanvasPatchSchema, request.body);
+      const { document, updatedAt, revision } = await context.canvases.patch(String(request.params.id), patch, {
+        baseRevision,
       });
       context.backup.schedule(document);
       context.hub.publish({ type: 'canvas-changed', id: document.canvas.id, revision });

@@ -124,7 +124,7 @@ describe('applyChange', () => {
         model: 'm',
         requestHash: null,
         upstreamFingerprint: '0'.repeat(64),
-        upstreamParts: [],
+        upstream: { base: null, parts: [], removed: [] },
         origin: 'generated',
         status: 'failed',
         branchOf: null,

@@ -571,9 +571,12 @@ function questionOf(graph: Graph, nodeId: string): string {
   return node?.kind === 'question' ? node.question : '';
 }
 
-function safeSnapshot(graph: Graph, nodeId: string): { upstreamFingerprint: string; upstreamParts: [] } {
+function safeSnapshot(
+  graph: Graph,
+  nodeId: string,
+): { upstreamFingerprint: string; upstream: { base: null; parts: []; removed: [] } } {
   const node = graph.nodes.get(nodeId);
   if (!node || (node.kind !== 'question' && node.kind !== 'mirror'))
-    return { upstreamFingerprint: HASH(7), upstreamParts: [] };
-  return { upstreamFingerprint: upstreamFingerprint(graph, nodeId), upstreamParts: [] };
+    return { upstreamFingerprint: HASH(7), upstream: { base: null, parts: [], removed: [] } };
+  return { upstreamFingerprint: upstreamFingerprint(graph, nodeId), upstream: { base: null, parts: [], removed: [] } };
 }

@@ -1,4 +1,4 @@
-import type { CanvasNode, UpstreamPart } from '../../protocol/index.ts';
+import type { CanvasNode, UpstreamPart, UpstreamRecord } from '../../protocol/index.ts';
 import { ContextEmitter, MessageSink, walkContext, type ContextSink, type WalkOptions } from './assemble.ts';
 import { FingerprintSink, type FingerprintPrefix } from './fingerprint-sink.ts';
 import { incomingWires, type Graph } from './graph.ts';
@@ -7,6 +7,7 @@ import { isLive } from './live.ts';
 import { jsHashPort, type HashPort } from './hash-port.ts';
 import { hashCanonical } from './hashing.ts';
 import { partitionUpstream } from './partition.ts';
+import { upstreamRecordFor } from './recorded-upstream.ts';
 import { sliceWhole } from './well-formed.ts';
 
 /**
@@ -178,15 +179,18 @@ export function diffUpstreamParts(
   return diff;
 }
 
-/** What a version records at dispatch (C6): fingerprint and parts, from one compile. */
+/**
+ * What a version records at dispatch (C6): the fingerprint, and the parts as a difference from a parent's
+ * recorded parts (`recordedUpstreamParts` folds them back), from one compile.
+ */
 export function upstreamSnapshot(
   graph: Graph,
   nodeId: string,
   hash: HashPort = jsHashPort,
-): { upstreamFingerprint: string; upstreamParts: UpstreamPart[] } {
+): { upstreamFingerprint: string; upstream: UpstreamRecord } {
   const session = fingerprintSession(hash);
   return {
     upstreamFingerprint: upstreamFingerprint(graph, nodeId, session),
-    upstreamParts: upstreamParts(graph, nodeId, session),
+    upstream: upstreamRecordFor(graph, nodeId, upstreamParts(graph, nodeId, session)),
   };
 }

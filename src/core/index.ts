@@ -40,6 +40,8 @@ export { estimateTokensByLength } from './tokens.ts';
 export type { EstimateTokens } from './tokens.ts';
 export { upstreamFingerprint, upstreamParts, upstreamSnapshot, diffUpstreamParts } from './fingerprint.ts';
 export type { UpstreamPartsDiff } from './fingerprint.ts';
+export { recordedUpstreamParts } from './recorded-upstream.ts';
+export type { RecordedUpstream } from './recorded-upstream.ts';
 export { StaleTracker, computeStaleFull } from './stale-tracker.ts';
 export type { StaleState } from './stale-tracker.ts';
 export { shownStale, activeDismissal, DISMISS_BELOW } from './shown-stale.ts';

@@ -32,7 +32,7 @@ export function manualVersion(
       model: base.model,
       requestHash: null,
       upstreamFingerprint: base.upstreamFingerprint,
-      upstreamParts: base.upstreamParts,
+      upstream: base.upstream,
       origin: 'manual',
       status: 'complete',
       branchOf: base.id,

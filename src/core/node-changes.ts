@@ -5,6 +5,7 @@ import { incomingWires, outgoingWires } from './graph.ts';
 import { GraphError } from './graph-error.ts';
 import { syncMentionWires } from './mention-wires.ts';
 import { EDITABLE_FIELDS, nodeFromDraft } from './node-factory.ts';
+import { rebaseOffDeleted } from './recorded-upstream.ts';
 import {
   addAttachment,
   asGraph,
@@ -98,6 +99,9 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
     case 'delete-node': {
       const node = needNode(change.nodeId);
       if (node instanceof GraphError) return node;
+      // Versions resting on this node's recorded upstream keep their parts (C6) once it is gone.
+      for (const dependent of rebaseOffDeleted(asGraph(working), node.id))
+        writable('nodes').set(dependent.id, dependent);
       const wireIds = [...incomingWires(asGraph(working), node.id), ...outgoingWires(asGraph(working), node.id)];
       for (const wireId of wireIds) removeWire(working, wireId, writable);
       writable('nodes').delete(node.id);

@@ -1,6 +1,7 @@
 import type { QuestionNode, DecideRequest } from '../../protocol/index.ts';
 import type { Graph } from './graph.ts';
 import { diffUpstreamParts, upstreamParts } from './fingerprint.ts';
+import { recordedUpstreamParts } from './recorded-upstream.ts';
 import { sliceWhole } from './well-formed.ts';
 
 /** `default` = the change bears on the answer (the rule fallback keeps the mark); `unrelated` = it does not. */
@@ -16,7 +17,7 @@ const clip = (text: string, length: number) => (text.length > length ? sliceWhol
 export function staleDecision(graph: Graph, node: QuestionNode): DecideRequest | null {
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
   if (!version || version.question !== node.question) return null;
-  const diff = diffUpstreamParts(version.upstreamParts, upstreamParts(graph, node.id));
+  const diff = diffUpstreamParts(recordedUpstreamParts(graph, version).parts, upstreamParts(graph, node.id));
   const lines = [
     ...diff.changed.map(
       (entry) => `Changed upstream part:\n  before: ${entry.before.opening}\n  after:  ${entry.after.opening}`,

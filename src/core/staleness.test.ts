@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeStaleFull } from './stale-tracker.ts';
 import { diffUpstreamParts, upstreamFingerprint, upstreamParts } from './fingerprint.ts';
+import { recordedUpstreamParts } from './recorded-upstream.ts';
 import { replayEstimate } from './replay-estimate.ts';
 import { rerunAllowed } from './rerun-allowed.ts';
 import { replayOrder } from './rerun-wave.ts';
@@ -151,7 +152,7 @@ describe('staleness (C6)', () => {
     canvas.wire(material, first!);
     canvas.answer(second!, 'answer against the material');
     const node = canvas.graph.nodes.get(second!)!;
-    const recorded = node.kind === 'question' ? node.versions.at(-1)!.upstreamParts : [];
+    const recorded = node.kind === 'question' ? recordedUpstreamParts(canvas.graph, node.versions.at(-1)!).parts : [];
     expect(recorded.map((part) => part.nodeId)).toEqual([material, first]);
     expect(recorded[0]!.opening.startsWith('[Material: M]')).toBe(true);
     canvas.edit(material, { text: 'material text, revised' });

@@ -196,7 +196,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
       model: node.model!,
       requestHash: receivedHash,
       upstreamFingerprint: snapshot.upstreamFingerprint,
-      upstreamParts: snapshot.upstreamParts,
+      upstream: snapshot.upstream,
       origin: 'generated',
       status,
       branchOf: null,

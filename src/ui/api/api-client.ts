@@ -28,6 +28,8 @@ import {
   type ImportStatus,
 } from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
+import { readCanvasRecords } from './read-canvas-records.ts';
+import { SavedCopies } from './saved-copies.ts';
 
 export interface RevisedCanvas {
   document: CanvasDocument;
@@ -117,6 +119,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     ...extra,
   });
 
+  const saved = new SavedCopies();
+
   return {
     models: () => call('/api/models', ModelsResponseSchema),
     settings: () => call('/api/settings', SettingsResponseSchema),
@@ -147,24 +151,34 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     listCanvases: async () => (await call('/api/canvases', CanvasListResponseSchema)).canvases,
     getCanvas: (id) => call(`/api/canvases/${encodeURIComponent(id)}`, CanvasDocumentSchema),
     readCanvas: async (id) => {
-      const response = await send(`/api/canvases/${encodeURIComponent(id)}`);
-      const document = await readJson(response, CanvasDocumentSchema);
+      // Records one per line, assembled as they arrive (a 20,000-node canvas is tens of MB).
+      const response = await send(`/api/canvases/${encodeURIComponent(id)}`, {
+        headers: { accept: 'application/x-ndjson, application/json;q=0.5' },
+      });
+      const streamed = response.ok && (response.headers.get('content-type') ?? '').startsWith('application/x-ndjson');
+      const document = streamed ? await readCanvasRecords(response) : await readJson(response, CanvasDocumentSchema);
       const revision = /^"([0-9a-f]{64})"$/.exec(response.headers.get('etag') ?? '')?.[1];
       if (!revision) throw new ApiClientError('bad-response', 'The server sent the canvas without its revision.');
+      saved.remember(revision, document);
       return { document, revision };
     },
     putCanvas: async (document, options) => {
-      const init = json('PUT', document, { keepalive: options.keepalive ?? false });
+      const path = `/api/canvases/${encodeURIComponent(document.canvas.id)}`;
+      const patch = saved.patchFor(document, options.baseRevision);
+      const init = json(patch ? 'PATCH' : 'PUT', patch ?? document, { keepalive: options.keepalive ?? false });
       if (options.baseRevision) init.headers = { ...init.headers, 'if-match': `"${options.baseRevision}"` };
-      const saved = await call(
-        `/api/canvases/${encodeURIComponent(document.canvas.id)}`,
-        CanvasSavedResponseSchema,
-        init,
-      );
-      return { updatedAt: saved.updatedAt, revision: saved.revision };
+      try {
+        const result = await call(path, CanvasSavedResponseSchema, init);
+        saved.remember(result.revision, document);
+        return { updatedAt: result.updatedAt, revision: result.revision };
+      } catch (error) {
+        saved.forget(document.canvas.id);
+        throw error;
+      }
     },
     verifyCanvas: (id) => call(`/api/canvases/${encodeURIComponent(id)}/verify`, CanvasVerifyResponseSchema),
     deleteCanvas: async (id) => {
+      saved.forget(id);
       await call(`/api/canvases/${encodeURIComponent(id)}`, OkResponseSchema, { method: 'DELETE' });
     },
     importCanvas: (raw) => call('/api/canvases/import', CanvasDocumentSchema, json('POST', raw)),

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
+  ControlButton,
   Background,
   BackgroundVariant,
   Controls,
@@ -21,6 +22,8 @@ import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { CanvasContextMenu, useContextMenuHandlers } from './CanvasContextMenu.tsx';
 import { CanvasMinimap } from './CanvasMinimap.tsx';
 import { EmptyCanvasHint } from './EmptyCanvasHint.tsx';
+import { CanvasDots } from './CanvasDots.tsx';
+import { useDetailLevel } from './detail-level.ts';
 import { CanvasSearch } from './CanvasSearch.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { canvasBounds, fittedViewport } from './fit-canvas.ts';
@@ -29,6 +32,8 @@ import { edgeTypes, nodeTypes } from './node-types.ts';
 import { flowBoxes, placeBeside, selectedAnchor } from './place-beside.ts';
 
 const LARGE_CANVAS = 300;
+const NO_NODES: FlowNode[] = [];
+const NO_EDGES: FlowEdge[] = [];
 const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
 
 /** The first spot near `start` (below, then to the right) where a new card overlaps no other card. */
@@ -82,9 +87,16 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   // Fits every card, drawn or not, from the records (see fit-canvas.ts for why not React Flow's fitView).
   const flowStore = useStoreApi<FlowNode, FlowEdge>();
   const fitAll = useCallback(
-    (duration: number) => {
+    (duration: number, only?: readonly string[]) => {
       const { width, height, minZoom } = flowStore.getState();
-      const bounds = canvasBounds(store.getState().graph?.nodes.values() ?? [], (nodeId) => {
+      const nodes = store.getState().graph?.nodes;
+      const records = only
+        ? only.flatMap((nodeId) => {
+            const record = nodes?.get(nodeId);
+            return record ? [record] : [];
+          })
+        : (nodes?.values() ?? []);
+      const bounds = canvasBounds(records, (nodeId) => {
         return flow.getInternalNode(nodeId)?.measured;
       });
       const viewport = fittedViewport(bounds, { width, height, minZoom });
@@ -123,6 +135,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
 
   useEffect(() => {
     canvasBridge.fitView = () => fitAll(200);
+    canvasBridge.zoomToNodes = (nodeIds) => fitAll(200, nodeIds);
     canvasBridge.centerOn = (nodeId) => {
       const node = flow.getNode(nodeId);
       if (node)
@@ -225,10 +238,14 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     [store],
   );
 
+  // A large canvas zoomed out to dots is drawn on one <canvas>; React Flow then holds no nodes to lay out.
+  const detail = useDetailLevel();
+  const dots = detail === 'dot' && (records?.size ?? 0) > LARGE_CANVAS;
+
   return (
     <ReactFlow<FlowNode, FlowEdge>
-      nodes={nodes}
-      edges={edges}
+      nodes={dots ? NO_NODES : nodes}
+      edges={dots ? NO_EDGES : edges}
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       onNodesChange={onNodesChange}
@@ -250,8 +267,14 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       proOptions={{ hideAttribution: true }}
     >
       <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#d3d7df" />
+      {dots && <CanvasDots />}
       <CanvasMinimap />
-      <Controls showInteractive={false} />
+      {/* React Flow's own fit button waits for every card to be measured; off-screen cards never are. */}
+      <Controls showInteractive={false} showFitView={false}>
+        <ControlButton onClick={() => fitAll(200)} title="Fit view" aria-label="Fit view" data-testid="fit-view">
+          ⤢
+        </ControlButton>
+      </Controls>
     </ReactFlow>
   );
 }

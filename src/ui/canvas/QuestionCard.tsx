@@ -8,6 +8,7 @@ import { AuthoringBadges } from './AuthoringBadges.tsx';
 import { Markdown } from './Markdown.tsx';
 import { isReceiptModel, shortModel } from './node-labels.ts';
 import type { FlowNodeData } from './flow-elements.ts';
+import { useDetailLevel } from './detail-level.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 
 export const QuestionCard = memo(function QuestionCard({ id, selected }: NodeProps & { data: FlowNodeData }) {
@@ -18,9 +19,36 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
   const dismissed = useWeft((state) => state.stale.has(id) && !state.shown.has(id));
   const searchHit = useWeft((state) => state.searchHits.has(id));
   const apply = useWeft((state) => state.apply);
+  const detail = useDetailLevel();
   useTokenizersVersion(); // the answer's count turns exact when its model's tokenizer arrives
   useEffect(markFirstCard, []);
   if (!node) return null;
+  if (detail !== 'full') {
+    // Zoomed out: no answer text, no pager, no token count — thousands of cards stay cheap to draw.
+    const status = shownStale ? 'stale' : node.versions.length === 0 ? 'unanswered' : 'answered';
+    return (
+      <div
+        className={`card question lod-${detail} status-${status}${node.archived ? ' archived' : ''}${selected ? ' selected' : ''}${searchHit ? ' search-hit' : ''}`}
+        data-testid="node-card"
+        data-node-id={id}
+        data-stale={shownStale ? 'true' : 'false'}
+        data-detail={detail}
+      >
+        <Handle type="target" position={Position.Left} />
+        {detail === 'summary' && (
+          <>
+            <div className="card-header">
+              <span className="card-kind">Question</span>
+              {shownStale && <span className="badge stale">Stale</span>}
+              {dismissed && <span className="badge dismissed">Dismissed</span>}
+            </div>
+            <div className="card-question lod-title">{node.question.trim() || 'Write a question…'}</div>
+          </>
+        )}
+        <Handle type="source" position={Position.Right} />
+      </div>
+    );
+  }
   const index = node.versions.findIndex((version) => version.id === node.currentVersionId);
   const version = index >= 0 ? node.versions[index] : undefined;
   const text = stream ? stream.text : (agentText ?? version?.text ?? '');

@@ -5,6 +5,23 @@ import { useWeft } from '../app/store-context.tsx';
 import { Markdown } from './Markdown.tsx';
 import { MirrorCardMarks } from '../atlas/MirrorNodeExtras.tsx';
 import { formatTime } from './node-labels.ts';
+import { useDetailLevel, type DetailLevel } from './detail-level.ts';
+
+/** A zoomed-out card: its kind and first line, or a dot (the card keeps its box, so the layout holds). */
+function DetailCard(props: { id: string; kind: string; title: string; detail: DetailLevel; selected: boolean }) {
+  return (
+    <div
+      className={`card ${props.kind} lod-${props.detail}${props.selected ? ' selected' : ''}`}
+      data-testid="node-card"
+      data-node-id={props.id}
+      data-detail={props.detail}
+    >
+      <Handle type="target" position={Position.Left} />
+      {props.detail === 'summary' && <div className="card-question lod-title">{props.title.split('\n')[0]}</div>}
+      <Handle type="source" position={Position.Right} />
+    </div>
+  );
+}
 
 function useCardState(id: string) {
   const node = useWeft((state) => state.graph?.nodes.get(id));
@@ -18,7 +35,10 @@ function classes(base: string, archived: boolean, selected: boolean, searchHit: 
 
 export const NoteCard = memo(function NoteCard({ id, selected }: NodeProps) {
   const { node, searchHit } = useCardState(id);
+  const detail = useDetailLevel();
   if (!node || node.kind !== 'note') return null;
+  if (detail !== 'full')
+    return <DetailCard id={id} kind="note" title={node.text} detail={detail} selected={selected} />;
   const note = node;
   return (
     <div className={classes('note', note.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>
@@ -103,7 +123,10 @@ export const MaterialCard = memo(function MaterialCard({ id, selected }: NodePro
 
 export const MirrorCard = memo(function MirrorCard({ id, selected }: NodeProps) {
   const { node, searchHit } = useCardState(id);
+  const detail = useDetailLevel();
   if (!node || node.kind !== 'mirror') return null;
+  if (detail !== 'full')
+    return <DetailCard id={id} kind="mirror" title={node.question} detail={detail} selected={selected} />;
   const mirror = node;
   return (
     <div className={classes('mirror', mirror.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>

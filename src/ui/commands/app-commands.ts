@@ -185,6 +185,13 @@ export const appCommands: AppCommand[] = [
   },
   { id: 'fit-view', label: 'Fit view', shortcut: 'Shift+!', enabled: onCanvas, perform: () => canvasBridge.fitView() },
   {
+    id: 'zoom-to-selection',
+    label: 'Zoom to selection',
+    shortcut: 'Shift+@',
+    enabled: (context) => onCanvas(context) && targets(context).length > 0,
+    perform: (context) => canvasBridge.zoomToNodes(targets(context)),
+  },
+  {
     id: 'replay',
     label: 'Replay stale answers…',
     shortcut: 'Alt+R',

@@ -4,6 +4,8 @@
  */
 export interface CanvasBridge {
   fitView(): void;
+  /** Fits the view to these nodes (estimated sizes for cards not drawn yet). */
+  zoomToNodes(nodeIds: readonly string[]): void;
   /** A free spot near the viewport centre for a new node. */
   newNodePosition(): { x: number; y: number };
   centerOn(nodeId: string): void;
@@ -16,6 +18,7 @@ export interface CanvasBridge {
 
 export const canvasBridge: CanvasBridge = {
   fitView: () => {},
+  zoomToNodes: () => {},
   newNodePosition: () => ({ x: 0, y: 0 }),
   centerOn: () => {},
   ensureVisible: () => {},

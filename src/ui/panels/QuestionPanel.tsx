@@ -7,7 +7,7 @@ import {
   stopAgentTurn,
   useAgent,
 } from '../agents/index.ts';
-import { activeDismissal, diffUpstreamParts, upstreamParts } from '../../core/index.ts';
+import { activeDismissal, diffUpstreamParts, recordedUpstreamParts, upstreamParts } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { Markdown } from '../canvas/Markdown.tsx';
@@ -56,7 +56,10 @@ function StaleSection({ node }: { node: QuestionNode }) {
   const fingerprint = useWeft((state) => state.fingerprints.get(node.id));
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
   const diff = useMemo(
-    () => (graph && version && stale ? diffUpstreamParts(version.upstreamParts, upstreamParts(graph, node.id)) : null),
+    () =>
+      graph && version && stale
+        ? diffUpstreamParts(recordedUpstreamParts(graph, version).parts, upstreamParts(graph, node.id))
+        : null,
     [graph, version, stale, node.id],
   );
   if (!graph || !stale || !diff) return null;

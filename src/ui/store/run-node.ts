@@ -182,7 +182,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
             model: model.id,
             requestHash: built.requestHash,
             upstreamFingerprint: snapshot.upstreamFingerprint,
-            upstreamParts: snapshot.upstreamParts,
+            upstream: snapshot.upstream,
             origin: 'generated',
             status: outcome,
             branchOf: run.branchOf ?? null,

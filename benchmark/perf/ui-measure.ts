@@ -1,0 +1,174 @@
+// Page measurements for `bench:ui`. Page code is passed as functions with no named inner functions (see ui.bench.ts).
+import type { Page } from 'playwright-core';
+
+type Store = {
+  getState(): {
+    flush(): Promise<void>;
+    openCanvas(id: string): Promise<void>;
+    focusNode(id: string | null): void;
+    apply(change: unknown): boolean;
+    graph: { nodes: Map<string, { question?: string }> } | null;
+  };
+};
+type BenchWindow = Window & {
+  weft: { store: Store; commands: { run(id: string): Promise<boolean> } };
+  frames_: number[];
+};
+
+export function percentile(values: readonly number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? NaN;
+}
+
+/** Opens `canvasId` (not in IndexedDB: read from the server); ms from the call to its first card painted. */
+export function openFromServer(page: Page, canvasId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const state = (window as unknown as BenchWindow).weft.store.getState();
+    await state.flush();
+    const started = performance.now();
+    await state.openCanvas(id);
+    while (!document.querySelector(`[data-testid="node-card"][data-node-id^="${id}-"]`))
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    return performance.now() - started;
+  }, canvasId);
+}
+
+/** Reloads with the canvas active and cached; ms from navigation start to the frame after its first card. */
+export async function reloadCached(page: Page, canvasId: string): Promise<number> {
+  await page.reload();
+  await page.waitForSelector(`[data-testid="node-card"][data-node-id^="${canvasId}-"]`, { timeout: 180_000 });
+  return page.evaluate(() => new Promise<number>((resolve) => requestAnimationFrame(() => resolve(performance.now()))));
+}
+
+/** Drags the pane `steps` times while recording rAF intervals; returns the intervals. */
+export async function pan(page: Page, steps: number): Promise<number[]> {
+  const pane = (await page.locator('.react-flow__pane').boundingBox())!;
+  await page.evaluate(() => {
+    const frames: number[] = [];
+    (window as unknown as BenchWindow).frames_ = frames;
+    void (async () => {
+      let last = performance.now();
+      while (frames.length < 2000) {
+        const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+        frames.push(now - last);
+        last = now;
+      }
+    })();
+  });
+  const startX = pane.x + pane.width * 0.3;
+  const startY = pane.y + pane.height * 0.3;
+  await page.mouse.move(startX, startY);
+  await page.mouse.down();
+  for (let step = 1; step <= steps; step += 1) {
+    await page.mouse.move(startX + step * 6, startY + step * 3);
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+  }
+  await page.mouse.up();
+  return page.evaluate(() => {
+    const frames = (window as unknown as BenchWindow).frames_;
+    const taken = frames.slice(2);
+    frames.length = 2000;
+    return taken;
+  });
+}
+
+/**
+ * Runs Fit View and records frames until ten in a row take under 34 ms (after the 200 ms animation): the time from
+ * the command to the start of that calm run, and the worst frame before it.
+ */
+export function fitView(page: Page): Promise<{ settleMs: number; worstFrameMs: number }> {
+  return page.evaluate(async () => {
+    const started = performance.now();
+    void (window as unknown as BenchWindow).weft.commands.run('fit-view');
+    let last = started;
+    let calm = 0;
+    let calmSince = started;
+    let worst = 0;
+    while (performance.now() - started < 60_000) {
+      const now = await new Promise<number>((resolve) => requestAnimationFrame(resolve));
+      const frame = now - last;
+      last = now;
+      if (frame < 34 && now - started > 200) {
+        if (calm === 0) calmSince = now - frame;
+        calm += 1;
+        if (calm >= 10) break;
+      } else {
+        calm = 0;
+        worst = Math.max(worst, frame);
+      }
+    }
+    // Never calm within the window: it settled no sooner than now.
+    return { settleMs: (calm >= 10 ? calmSince : performance.now()) - started, worstFrameMs: worst };
+  });
+}
+
+/** The JS heap in use after a full garbage collection, in MB. */
+export async function heapAfterGc(page: Page): Promise<number> {
+  const session = await page.context().newCDPSession(page);
+  await session.send('HeapProfiler.collectGarbage');
+  await session.send('HeapProfiler.collectGarbage');
+  const { usedSize } = (await session.send('Runtime.getHeapUsage')) as { usedSize: number };
+  await session.detach();
+  return usedSize / 1e6;
+}
+
+/** Appends one character to a question and flushes the save; bytes of the canvas bodies the page sent. */
+export async function saveOneCharacterEdit(page: Page, nodeId: string): Promise<number> {
+  let bytes = 0;
+  const onRequest = (request: { url(): string; method(): string; postDataBuffer(): Buffer | null }) => {
+    if (request.url().includes('/api/canvases/') && ['PUT', 'PATCH'].includes(request.method()))
+      bytes += request.postDataBuffer()?.length ?? 0;
+  };
+  page.on('request', onRequest);
+  await page.evaluate(async (id) => {
+    const state = (window as unknown as BenchWindow).weft.store.getState();
+    const question = state.graph!.nodes.get(id)!.question ?? '';
+    state.apply({ type: 'edit-node', nodeId: id, patch: { question: question + '?' } });
+    await state.flush();
+  }, nodeId);
+  await page.waitForTimeout(100);
+  page.off('request', onRequest);
+  return bytes;
+}
+
+/** Opens the node panel of `nodeId` (its will-send preview shown); ms until the preview is painted. */
+export function openPanel(page: Page, nodeId: string): Promise<number> {
+  return page.evaluate(async (id) => {
+    const state = (window as unknown as BenchWindow).weft.store.getState();
+    state.focusNode(null);
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    const started = performance.now();
+    state.focusNode(id);
+    while (!document.querySelector(`[data-testid="node-panel"][data-node-id="${id}"] [data-testid="preview-hash"]`))
+      await new Promise((resolve) => requestAnimationFrame(resolve));
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+    return performance.now() - started;
+  }, nodeId);
+}
+
+/** Types `count` characters into the focused question; per key, ms from keydown to the next painted frame. */
+export async function keystrokes(page: Page, count: number): Promise<number[]> {
+  await page.getByTestId('question-input').click();
+  await page.keyboard.press('End');
+  const times: number[] = [];
+  for (let index = 0; index < count; index += 1) {
+    const waiting = page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          window.addEventListener(
+            'keydown',
+            (event) => {
+              const started = event.timeStamp;
+              requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
+            },
+            { once: true, capture: true },
+          );
+        }),
+    );
+    await page.waitForTimeout(20);
+    await page.keyboard.type('x');
+    times.push(await waiting);
+  }
+  return times;
+}
