@@ -112,8 +112,13 @@ describe('context-repair benchmark, end to end with the scripted models', () => 
   it('re-scores with a deleted trace: the trace is reported and counted, and a re-run captures only it', async () => {
     const directory = join(root, 'scripted_adopt');
     const names = (await readdir(join(directory, 'traces'))).sort();
-    const removed = JSON.parse(await readFile(join(directory, 'traces', names[0]!), 'utf8')) as Trace;
-    await unlink(join(directory, 'traces', names[0]!));
+    // The first scored (final) trace by name; regeneration traces have their own test below.
+    const traces = await Promise.all(
+      names.map(async (name) => JSON.parse(await readFile(join(directory, 'traces', name), 'utf8')) as Trace),
+    );
+    const index = traces.findIndex((trace) => trace.step === 'final');
+    const removed = traces[index]!;
+    await unlink(join(directory, 'traces', names[index]!));
     const { scores } = await scoreDirectory(directory);
     expect(scores.missing).toEqual([removed.item]);
     expect(scores.conditions.find((entry) => entry.condition === removed.condition)!.missing).toBe(1);
