@@ -31,6 +31,15 @@ function printResult(prefix: string, result: RunResult): void {
   const slug = prefix.replace(/[^a-z0-9]+/g, '_');
   console.log(`${slug}_traces_written: ${result.report.written} traces`);
   console.log(`${slug}_traces_missing: ${result.scores.missing.length} traces`);
+  const regeneration = result.scores.regeneration;
+  console.log(`${slug}_regenerations_missing: ${regeneration.missing.length} traces (of ${regeneration.expected})`);
+  console.log(
+    `${slug}_regeneration_accuracy: ${regeneration.accuracy.toFixed(3)} fraction (n = ${regeneration.n}, adoption ${regeneration.adoption.toFixed(3)})`,
+  );
+  for (const entry of result.scores.unscorable)
+    console.error(
+      `${prefix}: ${entry.item} not scored: regeneration traces missing: ${entry.missingRegenerations.join(', ')}`,
+    );
   for (const entry of result.scores.conditions) {
     const name = entry.condition.replace(/-/g, '_');
     console.log(`${slug}_accuracy_${name}: ${entry.accuracy.toFixed(3)} fraction (n = ${entry.n})`);

@@ -1,7 +1,22 @@
 import type { BenchModel } from './bench-model.ts';
-import { CONDITIONS, conditionContext, equivalenceProblems, type Condition } from './conditions.ts';
+import {
+  CONDITIONS,
+  conditionContext,
+  equivalenceProblems,
+  type Condition,
+  type ConditionContext,
+} from './conditions.ts';
 import type { BenchCase, CaseSet } from './generate-cases.ts';
-import type { TraceStore } from './trace-store.ts';
+import { RecomputeSession } from './recompute-session.ts';
+import {
+  missingRegenerations,
+  regenerationReference,
+  TRACE_FORMAT,
+  tracesByItem,
+  type RegenerationReference,
+  type Trace,
+  type TraceStore,
+} from './trace-store.ts';
 
 export interface CaptureItem {
   benchCase: BenchCase;
@@ -13,6 +28,7 @@ export interface CaptureReport {
   planned: number;
   /** Items that already had a trace (a resumed run skips them). */
   skipped: number;
+  /** Traces written this run: final requests and Replay steps alike. */
   written: number;
   failed: { key: string; code: string; message: string }[];
 }
@@ -38,10 +54,21 @@ export function captureItems(caseSet: CaseSet, limit?: number): CaptureItem[] {
     );
 }
 
+/** The keys of every regeneration trace a full run holds, in capture order (planned without a model). */
+export function regenerationItems(caseSet: CaseSet, limit?: number): string[] {
+  return captureItems(caseSet, limit)
+    .filter((item) => item.condition === 'recompute-descendants')
+    .flatMap((item) => new RecomputeSession(item.benchCase, 'plan').steps.map((step) => step.key));
+}
+
+type TraceBody = Pick<Trace, 'item' | 'step' | 'regenerates' | 'replayIndex' | 'regenerations' | 'gold' | 'wrong'>;
+
 /**
  * Compiles each item's request with core (checked against the reference compiler first), sends it, and stores
- * the trace. Items already traced are skipped, so an interrupted run resumes where it stopped; a failed call is
- * reported and left for the next run, never stored as an answer.
+ * the trace. `recompute-descendants` first re-asks each contaminated descendant in core's Replay order, each
+ * request its own trace, then asks the target on the regenerated context. Items already traced are skipped and a
+ * Replay step whose request is already traced reuses its stored reply, so an interrupted run resumes where it
+ * stopped, in order; a failed call is reported and left for the next run, never stored as an answer.
  */
 export async function capture(
   caseSet: CaseSet,
@@ -51,59 +78,101 @@ export async function capture(
 ): Promise<CaptureReport> {
   const now = options.now ?? (() => new Date());
   const items = captureItems(caseSet, options.limit);
-  const done = new Set(
-    (await store.readAll()).traces.filter((trace) => trace.model === model.id).map((trace) => trace.item),
-  );
-  const pending = items.filter((item) => !done.has(item.key));
+  const byItem = tracesByItem((await store.readAll()).traces.filter((trace) => trace.model === model.id));
+  const finals = (key: string) => (byItem.get(key) ?? []).filter((trace) => trace.step !== 'regenerate');
+  const complete = (item: CaptureItem) =>
+    finals(item.key).some((trace) => missingRegenerations(trace, byItem).length === 0);
+  const pending = items.filter((item) => !complete(item));
   const report: CaptureReport = {
     planned: items.length,
     skipped: items.length - pending.length,
     written: 0,
     failed: [],
   };
+
+  const checked = (key: string, context: ConditionContext, answers?: ReadonlyMap<string, string>) => {
+    const problems = equivalenceProblems(context, answers);
+    if (problems.length > 0) throw new Error(`${key} fails the equivalence check: ${problems.join('; ')}`);
+    return context;
+  };
+  /** Sends one request and stores its trace; null when the call failed (reported, nothing stored). */
+  const send = async (item: CaptureItem, context: ConditionContext, body: TraceBody): Promise<Trace | null> => {
+    const settings = model.settingsFor(context.built.request);
+    const started = performance.now();
+    const answer = await model.ask(context.built.request, settings);
+    const elapsedMs = Math.round(performance.now() - started);
+    if (!answer.ok) {
+      report.failed.push({ key: body.item, code: answer.code, message: answer.message });
+      return null;
+    }
+    const trace: Trace = {
+      format: TRACE_FORMAT,
+      version: 2,
+      ...body,
+      caseId: item.benchCase.id,
+      family: item.benchCase.family,
+      depth: item.benchCase.depth,
+      condition: item.condition,
+      caseSetHash: caseSet.hash,
+      model: model.id,
+      scripted: model.scripted,
+      providerKind: model.providerKind,
+      settings,
+      operations: context.operations,
+      staleNodes: [...context.stale].sort(),
+      requestHash: context.built.requestHash,
+      request: context.built.request,
+      answer: answer.text,
+      finishReason: answer.finishReason,
+      inputTokens: answer.inputTokens,
+      outputTokens: answer.outputTokens,
+      capturedAt: now().toISOString(),
+      elapsedMs,
+    };
+    await store.write(trace);
+    report.written += 1;
+    return trace;
+  };
+  const final = { step: 'final', regenerates: null, replayIndex: null } as const;
+
+  const captureSingle = async (item: CaptureItem) => {
+    const context = checked(item.key, conditionContext(item.benchCase, item.condition, model.id));
+    const { gold, wrong } = item.benchCase;
+    await send(item, context, { ...final, item: item.key, regenerations: [], gold, wrong });
+  };
+  const captureRecompute = async (item: CaptureItem) => {
+    const session = new RecomputeSession(item.benchCase, model.id);
+    const regenerations: RegenerationReference[] = [];
+    for (const step of session.steps) {
+      const context = checked(step.key, session.stepContext(step), session.expectedAnswers());
+      const traced =
+        (byItem.get(step.key) ?? []).find((trace) => trace.requestHash === context.built.requestHash) ??
+        (await send(item, context, {
+          item: step.key,
+          step: 'regenerate',
+          regenerates: step.name,
+          replayIndex: step.index,
+          regenerations: [...regenerations],
+          gold: step.gold,
+          wrong: step.wrong,
+        }));
+      if (!traced) return; // the Replay stops at a failed step; the next run retries it
+      regenerations.push(regenerationReference(traced));
+      session.regenerated(step, traced.answer);
+    }
+    const context = checked(item.key, session.finalContext(), session.expectedAnswers());
+    if (finals(item.key).some((trace) => trace.requestHash === context.built.requestHash)) return;
+    const { gold, wrong } = item.benchCase;
+    await send(item, context, { ...final, item: item.key, regenerations, gold, wrong });
+  };
+
   let finished = report.skipped;
   options.onProgress?.(finished, items.length);
   let next = 0;
   const worker = async () => {
     while (next < pending.length) {
       const item = pending[next++]!;
-      const context = conditionContext(item.benchCase, item.condition, model.id);
-      const problems = equivalenceProblems(context);
-      if (problems.length > 0) throw new Error(`${item.key} fails the equivalence check: ${problems.join('; ')}`);
-      const settings = model.settingsFor(context.built.request);
-      const started = performance.now();
-      const answer = await model.ask(context.built.request, settings);
-      const elapsedMs = Math.round(performance.now() - started);
-      if (!answer.ok) report.failed.push({ key: item.key, code: answer.code, message: answer.message });
-      else {
-        await store.write({
-          format: 'weft.context-repair.trace',
-          version: 1,
-          item: item.key,
-          caseId: item.benchCase.id,
-          family: item.benchCase.family,
-          depth: item.benchCase.depth,
-          condition: item.condition,
-          gold: item.benchCase.gold,
-          wrong: item.benchCase.wrong,
-          caseSetHash: caseSet.hash,
-          model: model.id,
-          scripted: model.scripted,
-          providerKind: model.providerKind,
-          settings,
-          operations: context.operations,
-          staleNodes: [...context.stale].sort(),
-          requestHash: context.built.requestHash,
-          request: context.built.request,
-          answer: answer.text,
-          finishReason: answer.finishReason,
-          inputTokens: answer.inputTokens,
-          outputTokens: answer.outputTokens,
-          capturedAt: now().toISOString(),
-          elapsedMs,
-        });
-        report.written += 1;
-      }
+      await (item.condition === 'recompute-descendants' ? captureRecompute(item) : captureSingle(item));
       finished += 1;
       options.onProgress?.(finished, items.length);
     }

@@ -1,14 +1,12 @@
 import {
   buildRequest,
   compile,
-  replayOrder,
   STALE_MARK,
   type BuiltRequest,
   type CompiledContext,
   type Graph,
 } from '../../src/core/index.ts';
-import { evaluate } from './arithmetic.ts';
-import { answerText, buildCaseCanvas } from './case-canvas.ts';
+import { buildCaseCanvas } from './case-canvas.ts';
 import type { BenchCase } from './generate-cases.ts';
 import { referenceOrder } from './reference-compiler.ts';
 
@@ -48,6 +46,9 @@ const NO_STALE: ReadonlySet<string> = new Set();
  * stale set; the two stale conditions use the product's shown stale set exactly as the app would.
  */
 export function conditionContext(benchCase: BenchCase, condition: Condition, model: string): ConditionContext {
+  // Its target request exists only after the model under test has regenerated the descendants.
+  if (condition === 'recompute-descendants')
+    throw new Error('recompute-descendants is asked through a RecomputeSession (recompute-session.ts)');
   const { canvas, nodeOf, targetId } = buildCaseCanvas(benchCase, condition !== 'clean');
   const operations: string[] = [condition === 'clean' ? 'build clean' : `build polluted ${benchCase.source}`];
   const source = nodeOf.get(benchCase.source)!;
@@ -62,17 +63,6 @@ export function conditionContext(benchCase: BenchCase, condition: Condition, mod
       operations.push(`archive ${name}`);
     }
   }
-  if (condition === 'recompute-descendants') {
-    // Replay order over the shown stale set; each step answers with the value its repaired inputs give.
-    const gold = evaluate(benchCase.variables);
-    const nameOf = new Map([...nodeOf].map(([name, id]) => [id, name]));
-    for (const nodeId of replayOrder(canvas.graph, canvas.shownStale())) {
-      const name = nameOf.get(nodeId)!;
-      canvas.answer(nodeId, answerText(name, gold.get(name)!), { model: 'context-repair/recompute' });
-      operations.push(`regenerate ${name}`);
-    }
-    stale = canvas.shownStale();
-  }
   if (condition === 'source-prune-stale' || condition === 'stale-instruction') stale = canvas.shownStale();
   if (condition === 'stale-instruction') {
     const note = canvas.addNote(DISTRUST_INSTRUCTION);
@@ -86,9 +76,14 @@ export function conditionContext(benchCase: BenchCase, condition: Condition, mod
 
 /**
  * Checks a compiled context against the reference compiler: the same `nodeId:part` sequence, and the stale
- * mark on exactly the answers (and reference blocks) of nodes in the stale set. Returns the problems found.
+ * mark on exactly the answers (and reference blocks) of nodes in the stale set. `answers` (node id → text), when
+ * given, are what those nodes' answers must read — the correction and the regenerated replies of a Replay.
+ * Returns the problems found.
  */
-export function equivalenceProblems(context: ConditionContext): string[] {
+export function equivalenceProblems(
+  context: ConditionContext,
+  answers: ReadonlyMap<string, string> = new Map(),
+): string[] {
   const problems: string[] = [];
   const actual = context.compiled.sources.map((source) => `${source.nodeId}:${source.part}`);
   const expected = referenceOrder(context.graph, context.targetId);
@@ -102,7 +97,12 @@ export function equivalenceProblems(context: ConditionContext): string[] {
       const marked = text.startsWith(`${STALE_MARK}\n`);
       if (marked !== context.stale.has(source.nodeId))
         problems.push(`${source.nodeId}: stale mark ${marked ? 'present' : 'missing'}`);
+      const expected = answers.get(source.nodeId);
+      if (expected !== undefined && text.replace(`${STALE_MARK}\n`, '') !== expected)
+        problems.push(`${source.nodeId}: answer is not the one recorded`);
     }
+    if (source.part === 'reference' && answers.has(source.nodeId) && !text.includes(answers.get(source.nodeId)!))
+      problems.push(`${source.nodeId}: reference block does not quote the recorded answer`);
     if (source.part === 'reference' && text.includes(STALE_MARK) && context.stale.size === 0)
       problems.push(`${source.nodeId}: reference block marked with an empty stale set`);
   });

@@ -2,7 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../runtime/fs/index.ts';
 import { openBenchModel, type BenchModel } from './bench-model.ts';
-import { capture, captureItems, type CaptureReport } from './capture.ts';
+import { capture, captureItems, regenerationItems, type CaptureReport } from './capture.ts';
 import type { CaseSet } from './generate-cases.ts';
 import { writeFigures } from './run-figures.ts';
 import { scoreRun, type RunScores } from './score-run.ts';
@@ -31,8 +31,15 @@ export interface RunResult {
   figures: string[];
 }
 
+/**
+ * Bumped when what a run captures changes. 2: `recompute-descendants` asks the model to regenerate each
+ * descendant (its own trace) instead of writing the correct values in; a version-1 run directory is refused.
+ */
+export const CAPTURE_VERSION = 2;
+
 interface Manifest {
   format: 'weft.context-repair.run';
+  captureVersion: number;
   model: string;
   scripted: boolean;
   caseSetHash: string;
@@ -41,6 +48,8 @@ interface Manifest {
   perCell: number;
   /** Every item the run should trace (`caseId/condition`). */
   items: string[];
+  /** Every Replay step of `recompute-descendants` the run should trace, in capture order. */
+  regenerations: string[];
 }
 
 export function modelSlug(model: string): string {
@@ -52,6 +61,13 @@ async function ensureManifest(directory: string, manifest: Manifest): Promise<Ma
   const path = join(directory, 'manifest.json');
   try {
     const existing = JSON.parse(await readFile(path, 'utf8')) as Manifest;
+    if ((existing.captureVersion ?? 1) !== manifest.captureVersion)
+      throw Object.assign(
+        new Error(
+          `${path} was captured by version ${existing.captureVersion ?? 1} of the benchmark, not ${manifest.captureVersion}: use another runs directory`,
+        ),
+        { code: 'capture-version-changed' },
+      );
     if (existing.caseSetHash !== manifest.caseSetHash)
       throw Object.assign(
         new Error(
@@ -73,7 +89,13 @@ export async function scoreDirectory(directory: string): Promise<{ scores: RunSc
   const manifest = JSON.parse(await readFile(join(directory, 'manifest.json'), 'utf8')) as Manifest;
   const { traces, corrupt } = await new TraceStore(join(directory, 'traces')).readAll();
   const scores = scoreRun(
-    { model: manifest.model, scripted: manifest.scripted, caseSetHash: manifest.caseSetHash, expected: manifest.items },
+    {
+      model: manifest.model,
+      scripted: manifest.scripted,
+      caseSetHash: manifest.caseSetHash,
+      expected: manifest.items,
+      regenerations: manifest.regenerations ?? [],
+    },
     traces,
     corrupt,
   );
@@ -89,6 +111,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
   try {
     await ensureManifest(directory, {
       format: 'weft.context-repair.run',
+      captureVersion: CAPTURE_VERSION,
       model: model.id,
       scripted: model.scripted,
       caseSetHash: options.caseSet.hash,
@@ -96,6 +119,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
       seed: options.caseSet.seed,
       perCell: options.caseSet.perCell,
       items: captureItems(options.caseSet).map((item) => item.key),
+      regenerations: regenerationItems(options.caseSet),
     });
     const report = await capture(options.caseSet, model, new TraceStore(join(directory, 'traces')), {
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
@@ -115,6 +139,8 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
         expected: scores.expected,
         traced: scores.traced,
         missing: scores.missing.length,
+        regenerationsTraced: scores.regeneration.expected - scores.regeneration.missing.length,
+        regenerationsExpected: scores.regeneration.expected,
         written: report.written,
         failed: report.failed.length,
       });

@@ -1,6 +1,6 @@
 import { CONDITIONS, type Condition } from './conditions.ts';
 import { clopperPearson, holm, mcnemarExact, wilson, type Interval } from './statistics.ts';
-import type { Trace } from './trace-store.ts';
+import { missingRegenerations, tracesByItem, type Trace } from './trace-store.ts';
 
 /** The answer a trace gives: the last whole number in the reply (a model may say "H = 50" or just "50"). */
 export function answerValue(answer: string): number | null {
@@ -47,16 +47,32 @@ export interface Comparison {
   pHolm: number;
 }
 
+/** The Replay steps of `recompute-descendants`, each scored against its own variable's gold and implied wrong value. */
+export interface RegenerationScore extends Tally {
+  expected: number;
+  /** Expected regeneration traces absent from the run (reported, never fatal). */
+  missing: string[];
+}
+
+/** A final request that is traced but cannot be scored: a regeneration trace its context holds is missing. */
+export interface Unscorable {
+  item: string;
+  missingRegenerations: string[];
+}
+
 export interface RunScores {
   model: string;
   scripted: boolean;
   caseSetHash: string;
   expected: number;
   traced: number;
+  /** Expected items without a scorable final trace (absent, or built on a missing regeneration trace). */
   missing: string[];
+  unscorable: Unscorable[];
   corrupt: string[];
-  /** Items with more than one trace: the earliest is scored. */
+  /** Items with more than one final trace: the earliest scorable one is scored. */
   duplicates: string[];
+  regeneration: RegenerationScore;
   conditions: ConditionScore[];
   comparisons: Comparison[];
   /** Per family: conditions whose accuracy beats the baseline in that family (the cluster-level view). */
@@ -89,22 +105,50 @@ function groupBy(traces: readonly Trace[], key: (trace: Trace) => string): Recor
 
 /**
  * Scores a run from its traces alone. `expected` names every item the run should have; a missing trace is
- * listed and counted, never fatal, and the condition's figures are over the traces present.
+ * listed and counted, never fatal, and the condition's figures are over the traces present. A final request of
+ * `recompute-descendants` whose regeneration traces are not all present cannot be scored: it is counted missing,
+ * and the absent regeneration traces are listed.
  */
 export function scoreRun(
-  run: { model: string; scripted: boolean; caseSetHash: string; expected: readonly string[] },
+  run: {
+    model: string;
+    scripted: boolean;
+    caseSetHash: string;
+    expected: readonly string[];
+    /** Every regeneration trace the run should hold (`…/recompute-descendants/regenerate/<name>`). */
+    regenerations?: readonly string[];
+  },
   traces: readonly Trace[],
   corrupt: readonly string[] = [],
 ): RunScores {
+  const all = tracesByItem(
+    traces.filter((trace) => trace.model === run.model && trace.caseSetHash === run.caseSetHash),
+  );
   const byItem = new Map<string, Trace>();
   const duplicates: string[] = [];
-  const ordered = traces
-    .filter((trace) => trace.model === run.model && trace.caseSetHash === run.caseSetHash)
-    .sort((left, right) => left.capturedAt.localeCompare(right.capturedAt));
-  for (const trace of ordered) {
-    if (byItem.has(trace.item)) duplicates.push(trace.item);
-    else byItem.set(trace.item, trace);
+  const unscorable: Unscorable[] = [];
+  for (const key of run.expected) {
+    const finals = (all.get(key) ?? []).filter((trace) => trace.step !== 'regenerate');
+    if (finals.length > 1) duplicates.push(key);
+    // A final request is scored only with every regeneration trace its context holds.
+    const scorable = finals.find((trace) => missingRegenerations(trace, all).length === 0);
+    if (scorable) byItem.set(key, scorable);
+    else if (finals.length > 0)
+      unscorable.push({
+        item: key,
+        missingRegenerations: missingRegenerations(finals[0]!, all).map((ref) => ref.item),
+      });
   }
+  const expectedRegenerations = run.regenerations ?? [];
+  const regenerationTraces = expectedRegenerations
+    .map((key) => (all.get(key) ?? []).find((trace) => trace.step === 'regenerate'))
+    .filter((trace): trace is Trace => trace !== undefined);
+  const regenerationMissing = [
+    ...new Set([
+      ...expectedRegenerations.filter((key) => !all.get(key)?.some((trace) => trace.step === 'regenerate')),
+      ...unscorable.flatMap((entry) => entry.missingRegenerations),
+    ]),
+  ].sort();
   const missing = run.expected.filter((key) => !byItem.has(key));
   const expectedOf = (condition: Condition) => run.expected.filter((key) => key.endsWith(`/${condition}`));
   const present = (condition: Condition) =>
@@ -156,8 +200,14 @@ export function scoreRun(
     expected: run.expected.length,
     traced: byItem.size,
     missing,
+    unscorable,
     corrupt: [...corrupt],
     duplicates,
+    regeneration: {
+      expected: expectedRegenerations.length,
+      missing: regenerationMissing,
+      ...tally(regenerationTraces),
+    },
     conditions,
     comparisons,
     familiesImproved,

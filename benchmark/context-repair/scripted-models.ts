@@ -3,8 +3,8 @@ import { STALE_MARK } from '../../src/core/index.ts';
 /**
  * Two scripted reference models: deterministic programs, not language models. They exist for runs without a
  * provider and for CI, and are never reported as model results. Both read only the request's text:
- * - `scripted/adopt` takes, for every variable, the value its context states last (answers included) and
- *   works out the rest from the definitions' formulas;
+ * - `scripted/adopt` takes, for every variable, the value its context states last (answers included; a bare
+ *   number answering "What is X?" states X) and works out the rest from the definitions' formulas;
  * - `scripted/heed-stale` does the same but skips every value stated under the product's stale mark.
  */
 export const SCRIPTED_MODEL_NAMES = ['adopt', 'heed-stale'] as const;
@@ -16,6 +16,8 @@ export interface PlainMessage {
 }
 
 const STATEMENT = /^(?:Answer: )?([A-Z]) = (-?\d+)$/;
+/** A reply that is only a number (as the target's instruction asks, and as these models answer) states the value asked. */
+const BARE_VALUE = /^(?:Answer: )?(-?\d+)$/;
 const DEFINITION = /^([A-Z]) = ([A-Z](?: [-+*] (?:[A-Z]|\d+))*)$/;
 const QUESTION = /What is ([A-Z])\?/;
 
@@ -27,6 +29,7 @@ function combine(left: number, operator: string, right: number): number {
 export function scriptedAnswer(name: ScriptedModelName, messages: readonly PlainMessage[]): string {
   const stated = new Map<string, number>();
   const formulas = new Map<string, string[]>();
+  let asked: string | null = null;
   for (const message of messages) {
     let underMark = false;
     for (const raw of message.text.split('\n')) {
@@ -38,8 +41,12 @@ export function scriptedAnswer(name: ScriptedModelName, messages: readonly Plain
       }
       // A stale mark covers one answer: it ends where the next entry or the block begins or ends.
       if (/^(Question:|Note:|`{3,})/.test(line)) underMark = false;
+      const trusted = !(underMark && name === 'heed-stale');
       const statement = STATEMENT.exec(line);
-      if (statement && !(underMark && name === 'heed-stale')) stated.set(statement[1]!, Number(statement[2]));
+      if (statement && trusted) stated.set(statement[1]!, Number(statement[2]));
+      const bare = BARE_VALUE.exec(line);
+      if (bare && asked && trusted) stated.set(asked, Number(bare[1]));
+      asked = QUESTION.exec(line)?.[1] ?? (bare || statement ? null : asked);
       const definition = DEFINITION.exec(line.replace(/\.$/, ''));
       if (definition && !statement) formulas.set(definition[1]!, definition[2]!.split(' '));
     }

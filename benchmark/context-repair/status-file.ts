@@ -14,13 +14,17 @@ export interface StatusRow {
   expected: number;
   traced: number;
   missing: number;
+  /** Replay steps of recompute-descendants traced, of those expected. */
+  regenerationsTraced: number;
+  regenerationsExpected: number;
+  /** Traces written this run (final requests and Replay steps). */
   written: number;
   failed: number;
 }
 
 export function statusRow(row: StatusRow): string {
   const kind = row.scripted ? 'scripted reference (not a model result)' : 'model';
-  return `| ${row.date} | \`${row.model}\` | ${kind} | \`${row.caseSetHash.slice(0, 12)}\` | ${row.generatorVersion} | ${row.weftVersion} | ${row.nodeVersion} | ${row.expected} | ${row.traced} | ${row.missing} | ${row.written} | ${row.failed} |`;
+  return `| ${row.date} | \`${row.model}\` | ${kind} | \`${row.caseSetHash.slice(0, 12)}\` | ${row.generatorVersion} | ${row.weftVersion} | ${row.nodeVersion} | ${row.expected} | ${row.traced} | ${row.missing} | ${row.regenerationsTraced}/${row.regenerationsExpected} | ${row.written} | ${row.failed} |`;
 }
 
 /** Adds one row to STATUS.md's run table (atomically); corrections are written by hand, dated, below it. */

@@ -8,16 +8,33 @@ import type { Condition } from './conditions.ts';
 
 export const TRACE_FORMAT = 'weft.context-repair.trace';
 
+/** What a final request of `recompute-descendants` was built on: one regeneration trace, by item, request and answer. */
+export interface RegenerationReference {
+  item: string;
+  requestHash: string;
+  /** SHA-256 of the regenerated reply, exactly as it entered the later contexts. */
+  answerSha256: string;
+}
+
 /** One captured request and its answer: everything the scorer needs, so a run re-scores from its traces alone. */
 export interface Trace {
   format: typeof TRACE_FORMAT;
-  version: 1;
-  /** `caseId/condition`: one trace per item. */
+  /** 2: traces carry `step`; version 1 (before regenerations were asked of the model) had none. */
+  version: 2;
+  /** `caseId/condition` for the request the condition is scored on; `…/regenerate/<name>` for a Replay step. */
   item: string;
+  /** `final`: the target's request, scored; `regenerate`: a descendant re-asked by the model during the Replay. */
+  step: 'final' | 'regenerate';
+  /** For a regeneration: the variable re-asked and its position in core's Replay order (else null). */
+  regenerates: string | null;
+  replayIndex: number | null;
+  /** For the final request of `recompute-descendants`: the regeneration traces its context holds, in order. */
+  regenerations: RegenerationReference[];
   caseId: string;
   family: string;
   depth: number;
   condition: Condition;
+  /** The asked variable's correct value and the value the pollution implies (the target's, for a final). */
   gold: number;
   wrong: number;
   caseSetHash: string;
@@ -102,4 +119,30 @@ export class TraceStore {
     }
     return { traces, corrupt };
   }
+}
+
+/** How a later request names the regeneration trace it was built on. */
+export function regenerationReference(trace: Pick<Trace, 'item' | 'requestHash' | 'answer'>): RegenerationReference {
+  return { item: trace.item, requestHash: trace.requestHash, answerSha256: sha256Hex(trace.answer) };
+}
+
+/** The references of `final` that no stored trace satisfies (same item, same request, same reply). */
+export function missingRegenerations(
+  final: Pick<Trace, 'regenerations'>,
+  byItem: ReadonlyMap<string, readonly Trace[]>,
+): RegenerationReference[] {
+  return (final.regenerations ?? []).filter(
+    (reference) =>
+      !(byItem.get(reference.item) ?? []).some(
+        (trace) => trace.requestHash === reference.requestHash && sha256Hex(trace.answer) === reference.answerSha256,
+      ),
+  );
+}
+
+/** Traces grouped by item, each group in capture order. */
+export function tracesByItem(traces: readonly Trace[]): Map<string, Trace[]> {
+  const byItem = new Map<string, Trace[]>();
+  for (const trace of [...traces].sort((left, right) => left.capturedAt.localeCompare(right.capturedAt)))
+    byItem.set(trace.item, [...(byItem.get(trace.item) ?? []), trace]);
+  return byItem;
 }

@@ -116,6 +116,8 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       ...['scripted_adopt', 'scripted_heed_stale'].flatMap((model) => [
         `${model}_traces_written`,
         `${model}_traces_missing`,
+        `${model}_regenerations_missing`,
+        `${model}_regeneration_accuracy`,
         ...[
           'clean',
           'polluted',
