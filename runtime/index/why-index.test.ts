@@ -193,6 +193,8 @@ describe('WhyIndex over the real fixtures', () => {
       join(home, '.claude', 'projects'),
       join(home, '.codex', 'sessions'),
       join(home, '.pi', 'agent', 'sessions'),
+      // The agent lane's own Codex sessions (the CODEX_HOME Weft owns), so its turns are indexed too.
+      join(space.weftHome, 'agents', 'codex-home', 'sessions'),
     ]);
     expect(index.find('answer in haiku', { in: 'material' })[0]?.turnKey).toBe(
       `memory:${join(home, '.claude', 'CLAUDE.md')}`,

@@ -200,7 +200,11 @@ describe('POST /api/generate', () => {
         seen.push({ kind: typeof data === 'string' ? 'text' : 'bytes', length: data.length });
         return nodeHashPort.sha256Hex(data);
       },
-      createSha256: () => nodeHashPort.createSha256(),
+      // The request's canonical JSON streams into an incremental hasher (hashCanonical).
+      createSha256: () => {
+        seen.push({ kind: 'stream', length: 0 });
+        return nodeHashPort.createSha256();
+      },
     };
     const other = await startTestServer({ hash: recording });
     try {
@@ -222,7 +226,7 @@ describe('POST /api/generate', () => {
       });
       await response.body?.cancel();
       expect(seen).toContainEqual({ kind: 'bytes', length: bytes.length });
-      expect(seen.some((entry) => entry.kind === 'text')).toBe(true);
+      expect(seen.some((entry) => entry.kind === 'stream')).toBe(true);
     } finally {
       await other.dispose();
     }
