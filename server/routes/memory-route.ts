@@ -117,6 +117,7 @@ export function memoryRoute(context: ServerContext): Router {
     const judged = await judgeExchange(body, {
       store,
       decide: (decision) => context.judge.decide(decision),
+      compose: (system, prompt) => context.judge.compose(system, prompt),
       judgeModelId: judgeModelId ?? null,
       visits,
       undos,
