@@ -166,6 +166,7 @@ export function MemoryPage() {
                 data-testid="memory-activity-entry"
                 data-kind={entry.kind}
                 data-reason={entry.reason ?? ''}
+                data-path={entry.path ?? ''}
               >
                 <span className="memory-activity-label">{activityLabel(entry)}</span>
                 {entry.text && <span className="memory-activity-text">“{entry.text}”</span>}
