@@ -48,6 +48,8 @@ export {
   refusedByPersonEvent,
   refusalLiftedEvent,
   editedEvent,
+  switchedEvent,
+  importedEvent,
 } from './memory-events.ts';
 export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
 export { profileToMarkdown, profileFromMarkdown, importProfile } from './profile-markdown.ts';
