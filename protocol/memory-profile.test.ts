@@ -66,6 +66,8 @@ describe('merge operations', () => {
       'memory-refused-by-person',
       'memory-refusal-lifted',
       'memory-edited',
+      'memory-switched',
+      'memory-imported',
     ]);
   });
 });

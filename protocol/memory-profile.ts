@@ -109,6 +109,8 @@ export const MEMORY_EVENT_OPS = [
   'memory-refused-by-person',
   'memory-refusal-lifted',
   'memory-edited',
+  'memory-switched',
+  'memory-imported',
 ] as const;
 export const MemoryEventOpSchema = z.enum(MEMORY_EVENT_OPS);
 export type MemoryEventOp = z.infer<typeof MemoryEventOpSchema>;

@@ -1,14 +1,13 @@
 import type { DecideRequest, DecideResponse, MemoryActivity, MemoryJudgeRequest } from '../../protocol/index.ts';
 import type { EventDraft } from '../../src/core/index.ts';
 import {
-  admitFact,
   candidateFromJudgement,
   categoryRequest,
   coversRequest,
   durableRequest,
   isDurable,
   judgedSentences,
-  mergeFact,
+  parseMergeAnswer,
   pickCategory,
   ruleDecide,
   statedRequest,
@@ -20,11 +19,14 @@ import type { MemoryProfile } from '../../protocol/index.ts';
 import type { MemoryStore, StoredMemory } from './memory-store.ts';
 import type { UndoBook } from './undo-book.ts';
 import type { VisitCounter } from './visit-counter.ts';
+import { admitCandidates, type MergeAnswer } from './admit-candidates.ts';
 
 export interface JudgeExchangeDependencies {
   store: MemoryStore;
   /** The decision endpoint (`DecisionJudge.decide`): six-second rule fallback, one-minute cooldown. */
   decide: (request: DecideRequest) => Promise<DecideResponse>;
+  /** The same judge's free-text answer (`DecisionJudge.compose`) for merge operations; null when it did not answer. */
+  compose: (system: string, prompt: string) => Promise<{ text: string } | null>;
   /** The configured decision model; null runs the rule path and sends nothing anywhere. */
   judgeModelId: string | null;
   visits: VisitCounter;
@@ -130,71 +132,49 @@ export async function judgeExchange(
   const path = candidates === null ? 'rule' : 'judge';
   const proposed = candidates ?? ruleDecide(exchange);
 
-  const { stored, result } = await store.update(null, (current: StoredMemory) => {
-    let profile = current.profile;
-    const events: EventDraft[] = [];
-    const lineIds: string[] = [];
-    for (const candidate of proposed) {
-      const verdict = admitFact(candidate, exchange, profile, dependencies.visits.count(request));
-      events.push(verdict.event);
-      // A credential never reaches the activity file, not even as a refused line.
-      const secret = !verdict.admitted && verdict.reason === 'credential';
-      const words = { text: secret ? null : candidate.text, span: secret ? null : candidate.span };
-      if (!verdict.admitted) {
-        activity.push(
-          entry({
-            kind: 'refused',
-            path: candidate.path,
-            reason: verdict.reason,
-            category: candidate.category,
-            ...words,
-          }),
-        );
-        continue;
-      }
-      if (verdict.fact.document === null) {
-        // Project facts belong to a topic dossier, not the profile.
-        activity.push(
-          entry({ kind: 'admitted', path: candidate.path, reason: 'project-dossier', category: 'project', ...words }),
-        );
-        continue;
-      }
-      const merged = mergeFact(profile, verdict.fact, null, { now: now(), newId });
-      if (!merged.ok) {
-        activity.push(
-          entry({
-            kind: 'refused',
-            path: candidate.path,
-            reason: merged.error,
-            category: candidate.category,
-            ...words,
-          }),
-        );
-        continue;
-      }
-      profile = merged.value.profile;
-      events.push(merged.value.event);
-      if (merged.value.lineId !== null) {
-        lineIds.push(merged.value.lineId);
-        dependencies.visits.add(request);
-      }
-      activity.push(
-        entry({
-          kind: 'admitted',
-          path: candidate.path,
-          reason: merged.value.fallback,
-          category: candidate.category,
-          lineId: merged.value.lineId,
-          ...words,
-        }),
-      );
+  // On the judge path the same judge merges each admitted fact (operations against line ids, C14 item 4); on the
+  // rule path the judge-less rule does. Merge answers are asked before the store's lock (a model call never holds
+  // up a person's edit), each against the profile as this exchange's earlier facts leave it. Every run hands out
+  // the same line ids in the same order, so an answer naming a line written earlier in the exchange still fits.
+  const answers = new Map<number, MergeAnswer>();
+  const lineIds: string[] = [];
+  const run = (profile: MemoryProfile, missing: 'ask' | 'rule') => {
+    let next = 0;
+    const lineId = () => (lineIds[next++] ??= newId());
+    return admitCandidates({
+      candidates: proposed,
+      exchange,
+      profile,
+      additions: dependencies.visits.count(request),
+      answers,
+      missing,
+      entry,
+      now: now(),
+      newId: lineId,
+    });
+  };
+  if (path === 'judge')
+    for (let planned = run(before.profile, 'ask'); planned.need; planned = run(before.profile, 'ask')) {
+      const { system, prompt } = planned.need.request;
+      const answer = await dependencies.compose(system, prompt);
+      answers.set(planned.need.index, answer === null ? 'no-answer' : { operations: parseMergeAnswer(answer.text) });
     }
-    const changed = profile !== current.profile;
+
+  const { stored, result } = await store.update(null, (current: StoredMemory) => {
+    // Under the lock, on the profile as it is now: mergeFact validates the answers against it.
+    const admitted = run(current.profile, 'rule');
+    activity.push(...admitted.activity);
+    const changed = admitted.profile !== current.profile;
     return {
-      change: { ...(changed ? { profile } : {}), events, activity: [...activity].reverse() },
-      result: { events, lineIds, before: current.profile, after: profile },
+      change: {
+        ...(changed ? { profile: admitted.profile } : {}),
+        events: admitted.events,
+        activity: [...activity].reverse(),
+      },
+      result: { events: admitted.events, lineIds: admitted.lineIds, before: current.profile, after: admitted.profile },
     };
   });
+  result.lineIds.forEach(() => dependencies.visits.add(request));
   const undo =
     result.lineIds.length > 0
       ? {

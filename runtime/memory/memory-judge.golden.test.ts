@@ -255,7 +255,7 @@ const FINAL: Record<'judge' | 'rule', { preferences: string[]; identity: string[
 };
 
 /** SHA-256 over every prompt the judge was sent, in order: a prompt change must be a deliberate golden update. */
-const PROMPTS_HASH = 'a1a4e1d125f971f07c6e60e788d9ce33edb8135f76457cac29992b0a1b66b8c7';
+const PROMPTS_HASH = '4565d3e06d32ea1dfecba29b72ad6074f5cca8f6b80a76e782ab20cd5e3a8342';
 
 function probabilities(prompt: string, judgement: Judgement): Record<string, number> {
   const kind = /Decision: (\S+)/.exec(prompt)?.[1];
@@ -273,6 +273,13 @@ function probabilities(prompt: string, judgement: Judgement): Record<string, num
   throw new Error(`unexpected decision ${kind}`);
 }
 
+/** The merge model's operations: replace the line the table says the fact covers, else add it. */
+function mergeOperations(prompt: string, fact: string) {
+  const covers = JUDGE[fact]?.[4];
+  const line = covers && new RegExp(`^(\\S+): ${escape(covers)}$`, 'm').exec(prompt)?.[1];
+  return { operations: [line ? { op: 'replace', lineIds: [line], text: fact } : { op: 'add', text: fact }] };
+}
+
 function escape(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -287,6 +294,8 @@ function scriptedJudge(prompts: string[]) {
         ? user.content
         : ((user?.content as { text?: string }[] | undefined)?.map((part) => part.text ?? '').join('') ?? '');
     prompts.push(prompt);
+    const fact = /\[New fact, in the person's words\]\n(.*)\n/.exec(prompt)?.[1];
+    if (fact !== undefined) return { text: JSON.stringify(mergeOperations(prompt, fact)) };
     const sentence = /\[Sentence\]\n(.*)\n/.exec(prompt)?.[1] ?? '';
     const judgement = JUDGE[sentence] ?? [0.05];
     return { text: JSON.stringify(probabilities(prompt, judgement)) };
@@ -387,8 +396,13 @@ describe('memory judge golden set', () => {
       expect(spaces.supersedes).toEqual([tabs.id]);
       // Nothing the person did not write was ever put to the judge as the sentence in question.
       expect(prompts.length).toBeGreaterThan(40);
+      const merges = prompts.filter((prompt) => prompt.startsWith('Task: memory-merge'));
+      expect(merges.length).toBeGreaterThan(10);
       for (const prompt of prompts) {
-        const sentence = /\[Sentence\]\n(.*)\n/.exec(prompt)![1]!;
+        const sentence = /\[Sentence\]\n(.*)\n|\[New fact, in the person's words\]\n(.*)\n/
+          .exec(prompt)!
+          .slice(1)
+          .join('');
         expect(
           ROWS.some((row) => row.question.includes(sentence) || row.note?.includes(sentence)),
           sentence,

@@ -86,20 +86,40 @@ export class DecisionJudge {
   }
 
   async decide(request: DecideRequest): Promise<DecideResponse> {
-    const fallback = (): DecideResponse => ({
+    const fallback: DecideResponse = {
       probabilities: fallbackProbabilities(request.options),
       fallback: true,
       model: null,
-    });
-    if (this.isCoolingDown()) return fallback();
+    };
+    const { system, prompt } = judgePrompt(request);
+    const answer = await this.ask(system, prompt);
+    if (!answer) return fallback;
+    const probabilities = parseJudgeAnswer(answer.text, request.options);
+    if (!probabilities) {
+      this.fail('unreadable answer');
+      return fallback;
+    }
+    return { probabilities, fallback: false, model: answer.model };
+  }
+
+  /**
+   * A free-text answer from the same judge, on the same terms (six seconds, then a minute's skip): null when
+   * no judge answered, so the caller takes its rule path. The caller validates the text (e.g. merge operations).
+   */
+  async compose(system: string, prompt: string): Promise<{ text: string; model: string } | null> {
+    return this.ask(system, prompt);
+  }
+
+  private async ask(system: string, prompt: string): Promise<{ text: string; model: string } | null> {
+    if (this.isCoolingDown()) return null;
     let judge: JudgeModel | null;
     try {
       judge = await this.options.judgeModel();
     } catch (error) {
       this.fail(`judge unavailable: ${error instanceof Error ? error.message : String(error)}`);
-      return fallback();
+      return null;
     }
-    if (!judge) return fallback();
+    if (!judge) return null;
 
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -109,7 +129,6 @@ export class DecisionJudge {
         resolve('timeout');
       }, this.timeoutMs);
     });
-    const { system, prompt } = judgePrompt(request);
     const call = generateText({
       model: judge.model,
       system,
@@ -125,18 +144,13 @@ export class DecisionJudge {
       const outcome = await Promise.race([call, timeout]);
       if (outcome === 'timeout') {
         this.fail('timeout');
-        return fallback();
+        return null;
       }
       if ('error' in outcome) {
         this.fail('error');
-        return fallback();
+        return null;
       }
-      const probabilities = parseJudgeAnswer(outcome.text, request.options);
-      if (!probabilities) {
-        this.fail('unreadable answer');
-        return fallback();
-      }
-      return { probabilities, fallback: false, model: judge.id };
+      return { text: outcome.text, model: judge.id };
     } finally {
       clearTimeout(timer);
     }

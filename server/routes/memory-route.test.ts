@@ -7,6 +7,7 @@ import type {
   MemoryStateResponse,
   MemoryWriteResponse,
 } from '../../protocol/index.ts';
+import { MemoryEventOpSchema } from '../../protocol/index.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 let server: TestServer;
@@ -178,5 +179,32 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
     expect((await state()).body.offCanvases).toEqual(['canvas-2']);
     await send('/api/memory/canvases/canvas-2', 'PUT', null, { enabled: true });
     expect((await state()).body.offCanvases).toEqual([]);
+  });
+
+  it('records the switch and an import as memory events (every decision an event), in the journal and the answer', async () => {
+    const switched = (await (
+      await send('/api/memory/canvases/canvas-3', 'PUT', null, { enabled: false })
+    ).json()) as MemoryWriteResponse;
+    expect(switched.events).toEqual([{ op: 'memory-switched', objectId: 'canvas-3', meta: { enabled: false } }]);
+    const before = await state();
+    const markdown = await (await server.api('/api/memory/export')).text();
+    const imported = (await (
+      await send('/api/memory/import', 'POST', before.etag, { markdown })
+    ).json()) as MemoryWriteResponse;
+    const { preferences, identity } = before.body.profile.documents;
+    expect(imported.events).toEqual([
+      {
+        op: 'memory-imported',
+        objectId: '',
+        meta: { lines: preferences.length + identity.length, refusals: before.body.profile.refusals.length },
+      },
+    ]);
+    // Every op memory's journal holds is one of the documented memory event ops.
+    const journal = JSON.parse(await readFile(join(server.home, 'memory', 'journal.json'), 'utf8')) as {
+      events: { op: string }[];
+    };
+    const ops = journal.events.map((event) => event.op);
+    expect(ops.slice(-2)).toEqual(['memory-switched', 'memory-imported']);
+    for (const op of ops) expect(MemoryEventOpSchema.safeParse(op).success, op).toBe(true);
   });
 });

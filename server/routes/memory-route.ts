@@ -17,6 +17,8 @@ import {
   deleteLine,
   editLine,
   importProfile,
+  importedEvent,
+  switchedEvent,
   liftRefusal,
   profileFromMarkdown,
   profileToMarkdown,
@@ -117,6 +119,7 @@ export function memoryRoute(context: ServerContext): Router {
     const judged = await judgeExchange(body, {
       store,
       decide: (decision) => context.judge.decide(decision),
+      compose: (system, prompt) => context.judge.compose(system, prompt),
       judgeModelId: judgeModelId ?? null,
       visits,
       undos,
@@ -186,13 +189,13 @@ export function memoryRoute(context: ServerContext): Router {
   router.put('/memory/canvases/:id', json, async (request, response) => {
     const { enabled } = validateBody(MemoryCanvasSwitchSchema, request.body);
     const id = String(request.params.id);
-    const { stored } = await store.update(null, (current) => {
+    const { stored, result } = await store.update(null, (current) => {
       const others = current.journal.offCanvases.filter((canvasId) => canvasId !== id);
       const offCanvases = enabled ? others : [...others, id].sort();
-      const event = { op: 'memory-switched', objectId: id, meta: { enabled } };
-      return { change: { offCanvases, events: [event] }, result: null };
+      const events = [switchedEvent(id, enabled)];
+      return { change: { offCanvases, events }, result: events };
     });
-    sendWrite(response, published(stored), [], null);
+    sendWrite(response, published(stored), result, null);
   });
 
   router.get('/memory/export', async (_request, response) => {
@@ -206,12 +209,12 @@ export function memoryRoute(context: ServerContext): Router {
     const { markdown } = validateBody(MemoryImportRequestSchema, request.body);
     const read = profileFromMarkdown(markdown);
     if (!read.ok) throw new WeftError(`memory-${read.error.code}`, read.error.message, 400);
-    const { stored } = await store.update(ifMatch(request.headers['if-match']), (current) => {
+    const { stored, result } = await store.update(ifMatch(request.headers['if-match']), (current) => {
       const profile = importProfile(current.profile, read.value, now());
-      const event = { op: 'memory-imported', objectId: '', meta: { lines: countLines(profile) } };
-      return { change: { profile, events: [event] }, result: null };
+      const events = [importedEvent(countLines(profile), profile.refusals.length)];
+      return { change: { profile, events }, result: events };
     });
-    sendWrite(response, published(stored), [], null);
+    sendWrite(response, published(stored), result, null);
   });
 
   return router;

@@ -48,6 +48,10 @@ export {
   refusedByPersonEvent,
   refusalLiftedEvent,
   editedEvent,
+  switchedEvent,
+  importedEvent,
 } from './memory-events.ts';
 export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
 export { profileToMarkdown, profileFromMarkdown, importProfile } from './profile-markdown.ts';
+export { mergeRequest, parseMergeAnswer, MAX_MERGE_LINES } from './merge-request.ts';
+export type { MergeRequest } from './merge-request.ts';

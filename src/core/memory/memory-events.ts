@@ -63,3 +63,13 @@ export function editedEvent(
 ): MemoryEventDraft {
   return { op: 'memory-edited', objectId: lineId, meta: { action, document } };
 }
+
+/** The per-canvas [Memory] switch turned on or off. */
+export function switchedEvent(canvasId: string, enabled: boolean): MemoryEventDraft {
+  return { op: 'memory-switched', objectId: canvasId, meta: { enabled } };
+}
+
+/** A Markdown import: how many lines and refusals the profile holds after it (counts only). */
+export function importedEvent(lines: number, refusals: number): MemoryEventDraft {
+  return { op: 'memory-imported', objectId: '', meta: { lines, refusals } };
+}

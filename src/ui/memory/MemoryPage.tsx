@@ -15,10 +15,18 @@ const DOCUMENTS: { name: MemoryDocumentName; title: string }[] = [
 ];
 
 function activityLabel(entry: MemoryActivity): string {
-  if (entry.kind === 'judge-failed') return 'The judge did not answer; the rules decided instead';
+  if (entry.kind === 'judge-failed')
+    return entry.reason === 'merge-no-answer'
+      ? 'The judge did not answer the merge; the rules merged instead'
+      : 'The judge did not answer; the rules decided instead';
   if (entry.kind === 'undone') return 'Admission undone';
-  if (entry.kind === 'admitted')
-    return entry.reason === 'project-dossier' ? 'Admitted (project: kept for a dossier)' : 'Admitted';
+  if (entry.kind === 'admitted') {
+    if (entry.reason === 'project-dossier') return 'Admitted (project: kept for a dossier)';
+    if (entry.reason === 'no-op') return 'Admitted: a line already says it, nothing written';
+    // The merge model's operations were refused by code; the fact was appended as its own line.
+    if (entry.reason !== null) return `Admitted, appended: the merge was refused (${entry.reason})`;
+    return 'Admitted';
+  }
   return `Refused: ${entry.reason ?? '?'}`;
 }
 
@@ -158,6 +166,7 @@ export function MemoryPage() {
                 data-testid="memory-activity-entry"
                 data-kind={entry.kind}
                 data-reason={entry.reason ?? ''}
+                data-path={entry.path ?? ''}
               >
                 <span className="memory-activity-label">{activityLabel(entry)}</span>
                 {entry.text && <span className="memory-activity-text">“{entry.text}”</span>}
