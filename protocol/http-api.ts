@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { RunnerSchema, SessionSchema } from './atlas-session.ts';
 import { ChainVerdictSchema } from './chain-head.ts';
 import { CanonicalRequestSchema } from './dispatch-request.ts';
+import { GenerateFailureCodeSchema } from './stream-events.ts';
 
 /** Request/response bodies of the local HTTP API (see the HTTP contract). Errors: `{ error: { code, message } }`. */
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
@@ -298,3 +299,17 @@ export const AtlasFollowRequestSchema = z.object({
 export type AtlasFollowRequest = z.infer<typeof AtlasFollowRequestSchema>;
 export const AtlasFollowsResponseSchema = z.object({ follows: z.array(AtlasFollowSchema) });
 export type AtlasFollowsResponse = z.infer<typeof AtlasFollowsResponseSchema>;
+
+/**
+ * `POST /api/providers/:id/test`: one tiny request to the saved provider's first model (C12, "test connection").
+ * `ok` with the latency, or the provider failure's code and a message with every key scrubbed.
+ */
+export const ProviderTestResponseSchema = z.object({
+  providerId: z.string(),
+  ok: z.boolean(),
+  modelId: z.string().nullable(),
+  latencyMs: z.number().nonnegative(),
+  code: z.enum([...GenerateFailureCodeSchema.options, 'no-model', 'unknown-provider', 'timeout']).optional(),
+  message: z.string().optional(),
+});
+export type ProviderTestResponse = z.infer<typeof ProviderTestResponseSchema>;

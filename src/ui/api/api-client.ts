@@ -9,6 +9,7 @@ import {
   OkResponseSchema,
   PdfMaterialResponseSchema,
   SettingsResponseSchema,
+  ProviderTestResponseSchema,
   UrlMaterialResponseSchema,
   type CanvasSummary,
   type CanvasVerifyResponse,
@@ -18,6 +19,7 @@ import {
   type PdfMaterialResponse,
   type SettingsResponse,
   type SettingsUpdate,
+  type ProviderTestResponse,
   type UrlMaterialResponse,
 } from '../../../protocol/index.ts';
 import { CanvasDocumentSchema, type CanvasDocument } from '../../../protocol/index.ts';
@@ -41,6 +43,8 @@ export interface ApiClient {
   models(): Promise<ModelsResponse>;
   settings(): Promise<SettingsResponse>;
   saveSettings(update: SettingsUpdate): Promise<SettingsResponse>;
+  /** "Test connection": one short request to a saved provider's first model. */
+  testProvider(providerId: string): Promise<ProviderTestResponse>;
   decide(request: DecideRequest): Promise<DecideResponse>;
   fetchUrl(url: string): Promise<UrlMaterialResponse>;
   extractPdf(bytes: ArrayBuffer): Promise<PdfMaterialResponse>;
@@ -125,6 +129,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     models: () => call('/api/models', ModelsResponseSchema),
     settings: () => call('/api/settings', SettingsResponseSchema),
     saveSettings: (update) => call('/api/settings', SettingsResponseSchema, json('PUT', update)),
+    testProvider: (providerId) =>
+      call(`/api/providers/${encodeURIComponent(providerId)}/test`, ProviderTestResponseSchema, { method: 'POST' }),
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),
     fetchUrl: (url) => call('/api/materials/url', UrlMaterialResponseSchema, json('POST', { url })),
     startImport: (file, name) =>

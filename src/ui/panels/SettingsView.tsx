@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { keyOriginWarning } from '../store/key-origin-notice.ts';
+import { TestConnection } from './TestConnection.tsx';
 
 const KINDS: { kind: ProviderKind; label: string; needsBaseUrl: boolean }[] = [
   { kind: 'openai', label: 'OpenAI', needsBaseUrl: false },
@@ -43,6 +44,7 @@ function ProviderEditor({
         </span>
         {draft.isNew && <span className="hint">not saved yet</span>}
         <span className="spacer" />
+        <TestConnection providerId={draft.id} saved={!draft.isNew} />
         <button className="button small danger" data-testid="provider-remove" onClick={onRemove}>
           Remove
         </button>
