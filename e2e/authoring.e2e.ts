@@ -257,6 +257,11 @@ describe('authoring in the browser', () => {
     await canvas.panel.getByTestId('role-in-force').waitFor();
     expect(await canvas.card(merged).getByTestId('badge-role-conflict').count()).toBe(0);
     expect(await canvas.panel.getByTestId('preview-message').first().textContent()).toContain('Be brief.');
+    // The pick stays changeable: clearing it brings the choice back, and picking again settles it again.
+    await canvas.panel.getByTestId('role-repick').click();
+    await canvas.panel.getByTestId('role-conflict').waitFor();
+    await canvas.panel.getByText('“Be brief.” — from Again').click();
+    await canvas.panel.getByTestId('role-in-force').waitFor();
     await canvas.command('fit-view');
     await page().waitForTimeout(400);
     await canvas.screenshot('merge-and-fan-out');

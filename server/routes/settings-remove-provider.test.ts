@@ -27,7 +27,7 @@ const local = (id: string, apiKey: string) => ({
 });
 
 describe('PUT /api/settings removeProviders', () => {
-  it('removes the provider and its stored key, unsets its default model, and leaves the others alone', async () => {
+  it('removes the provider and its stored key, sends requests to the offline model instead of its default, and leaves the others alone', async () => {
     expect((await put({ providers: [local('gone', 'sk-gone-key'), local('kept', 'sk-kept-key')] })).status).toBe(200);
     expect((await put({ defaultModelId: 'gone/m', judgeModelId: 'kept/m' })).status).toBe(200);
 
@@ -35,11 +35,13 @@ describe('PUT /api/settings removeProviders', () => {
     expect(response.status).toBe(200);
     const settings = await (await server.api('/api/settings')).json();
     expect(settings.providers.map((entry: { id: string }) => entry.id)).toEqual(['kept']);
-    expect(settings.defaultModelId).toBeNull();
+    // Not another provider's model: that would move the person's asks elsewhere without their choosing.
+    expect(settings.defaultModelId).toBe('offline/receipt');
     expect(settings.judgeModelId).toBe('kept/m');
     const secrets = JSON.parse(await readFile(join(server.home, 'secrets.json'), 'utf8'));
     expect(Object.keys(secrets.keys)).toEqual(['kept']);
     const models = await (await server.api('/api/models')).json();
     expect(models.models.map((model: { id: string }) => model.id)).not.toContain('gone/m');
+    expect(models.defaultModelId).toBe('offline/receipt');
   });
 });

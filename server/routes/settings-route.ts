@@ -2,7 +2,12 @@ import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import { resolveBackupFolder, WeftError } from '../../runtime/fs/index.ts';
 import { protectedFolders } from '../protected-folders.ts';
-import { SettingsUpdateSchema, type SettingsResponse, keyOrigin } from '../../protocol/index.ts';
+import {
+  OFFLINE_RECEIPT_MODEL_ID,
+  SettingsUpdateSchema,
+  type SettingsResponse,
+  keyOrigin,
+} from '../../protocol/index.ts';
 import { defaultSessionArchiveSettings, type StoredProvider, type StoredSettings } from '../../runtime/fs/index.ts';
 import { currentKeyOrigin } from '../../runtime/models/index.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -98,7 +103,9 @@ export function settingsRoute(context: ServerContext): Router {
         providers,
         judgeModelId: ofRemoved(judgeModelId) ? null : judgeModelId,
         backupFolder: update.backupFolder !== undefined ? update.backupFolder : current.backupFolder,
-        defaultModelId: ofRemoved(defaultModelId) ? null : defaultModelId,
+        // Removing the default's provider never hands requests to another provider silently: they go to the
+        // offline receipt model (nothing leaves the machine) until the person chooses a default.
+        defaultModelId: ofRemoved(defaultModelId) ? OFFLINE_RECEIPT_MODEL_ID : defaultModelId,
         ...(update.sessionArchive || current.sessionArchive
           ? { sessionArchive: update.sessionArchive ?? current.sessionArchive }
           : {}),

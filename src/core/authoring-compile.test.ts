@@ -173,6 +173,16 @@ describe('@-mentions are dashed reference wires (C31)', () => {
     expect(canvas.eventOps().slice(-2)).toEqual(['unwire', 'edit']);
   });
 
+  it('deleting the mentioned node takes the mention out of the text, so the question stays editable', () => {
+    const { canvas, cited, asker } = mentionCanvas();
+    canvas.edit(asker, { question: `About ${mentionToken('silt', cited)} now?` });
+    canvas.delete(cited);
+    expect(question(canvas, asker).question).toBe('About now?');
+    expect(mentionWires(canvas)).toEqual([]);
+    // Before the fix the dangling token made every later edit fail ("no node cited on this canvas").
+    expect(canvas.tryApply({ type: 'edit-node', nodeId: asker, patch: { question: 'About sand now?' } }).ok).toBe(true);
+  });
+
   it('a node already wired in serves the mention, and removing the mention leaves that wire alone', () => {
     const { canvas, cited, asker } = mentionCanvas();
     canvas.wire(cited, asker);

@@ -33,6 +33,7 @@ export function manualVersion(
       requestHash: null,
       upstreamFingerprint: base.upstreamFingerprint,
       upstream: base.upstream,
+      ...(base.role !== undefined ? { role: base.role } : {}),
       origin: 'manual',
       status: 'complete',
       branchOf: base.id,

@@ -3,6 +3,7 @@ import type { GraphChange } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
 import { incomingWires, outgoingWires } from './graph.ts';
 import { GraphError } from './graph-error.ts';
+import { dropMentionText } from './mention-unwire.ts';
 import { syncMentionWires } from './mention-wires.ts';
 import { EDITABLE_FIELDS, nodeFromDraft } from './node-factory.ts';
 import { rebaseOffDeleted } from './recorded-upstream.ts';
@@ -103,6 +104,13 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
       for (const dependent of rebaseOffDeleted(asGraph(working), node.id))
         writable('nodes').set(dependent.id, dependent);
       const wireIds = [...incomingWires(asGraph(working), node.id), ...outgoingWires(asGraph(working), node.id)];
+      // C31: a question that mentions this node loses the mention with its wire, so no edit of it is refused later.
+      for (const wireId of outgoingWires(asGraph(working), node.id)) {
+        const wire = working.wires.get(wireId)!;
+        if (wire.kind !== 'dashed' || !wire.mention) continue;
+        const failed = dropMentionText(scope, wire);
+        if (failed) return failed;
+      }
       for (const wireId of wireIds) removeWire(working, wireId, writable);
       writable('nodes').delete(node.id);
       working.dismissals = working.dismissals.filter((dismissal) => dismissal.nodeId !== node.id);

@@ -59,6 +59,16 @@ export function RoleSection({ node }: { node: QuestionNode }) {
           {resolved.role.text.length > 140 ? '…' : ''}”
         </div>
       )}
+      {resolved.kind === 'role' && node.rolePick && (
+        // A settled conflict stays changeable: clearing the pick brings the parents' roles back to choose from.
+        <button
+          className="button small"
+          data-testid="role-repick"
+          onClick={() => apply({ type: 'edit-node', nodeId: node.id, patch: { rolePick: null } })}
+        >
+          Pick another parent’s role
+        </button>
+      )}
       {resolved.kind === 'none' && <div className="hint">No role: the request starts with its context.</div>}
       {resolved.kind === 'conflict' && (
         <div className="role-conflict" data-testid="role-conflict">
