@@ -12,8 +12,9 @@ const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-
 
 export const BundleSourceSchema = z.object({
   nodeId: z.string().min(1),
-  layer: z.enum(['role', 'materials', 'references', 'chain', 'question']),
-  part: z.enum(['role', 'material', 'reference', 'question', 'answer', 'note', 'execution', 'attachment']),
+  /** `profile`: the [Memory] block (C14) the request carried, just before the question. */
+  layer: z.enum(['role', 'materials', 'references', 'chain', 'question', 'profile']),
+  part: z.enum(['role', 'material', 'reference', 'question', 'answer', 'note', 'execution', 'attachment', 'profile']),
   partId: z.string().min(1),
   contentPartIds: z.array(z.string()),
 });

@@ -144,7 +144,8 @@ const ROWS: Row[] = [
     rule: none,
   },
   // Cut-offs: durable 0.55 < 0.6 and category 0.45 < 0.5 keep nothing; 0.62 ≥ 0.6 keeps the line.
-  { question: 'I like this answer a lot.', judge: none, rule: [['preference: I like this answer a lot.'], []] },
+  // The rule path refuses it too: a reaction to the conversation is not a lasting preference.
+  { question: 'I like this answer a lot.', judge: none, rule: [[], ['not-durable']] },
   { question: 'I mostly write Go these days.', judge: none },
   {
     question: 'I usually prefer short answers in the morning.',
@@ -238,7 +239,6 @@ const FINAL: Record<'judge' | 'rule', { preferences: string[]; identity: string[
       "I'd rather see code than prose.",
       'I prefer spaces over tabs now.',
       'Please always answer in British English, with Oxford commas.',
-      'I like this answer a lot.',
       'I usually prefer short answers in the morning.',
       'I like green tea.',
       'I love long walks.',

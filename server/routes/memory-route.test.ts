@@ -172,6 +172,13 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
     expect(after.body.profile).toEqual(before.body.profile);
     const bad = await send('/api/memory/import', 'POST', after.etag, { markdown: '# nothing here' });
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe('memory-not-a-profile');
+    // An import is a write like any other: a key in a line refuses it, the stored profile unchanged.
+    const keyed = exported.replace(/"text": "[^"]*"/, '"text": "My key is sk-proj-abcdefghijklmnopqrstu"');
+    expect(keyed).not.toBe(exported);
+    const refused = await send('/api/memory/import', 'POST', after.etag, { markdown: keyed });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('memory-import-credential');
+    expect((await state()).body.profile).toEqual(before.body.profile);
   });
 
   it('switches the [Memory] block off per canvas', async () => {

@@ -6,6 +6,7 @@ import {
   MemoryImportRequestSchema,
   MemoryJudgeRequestSchema,
   MemoryLineRequestSchema,
+  type CanvasDocument,
   type MemoryActivity,
   type MemoryJudgeResponse,
   type MemoryStateResponse,
@@ -24,6 +25,7 @@ import {
   profileToMarkdown,
   undoWrites,
   type PersonEditCode,
+  type PersonWordsLookup,
 } from '../../src/core/memory/index.ts';
 import { WeftError } from '../../runtime/fs/index.ts';
 import {
@@ -209,8 +211,12 @@ export function memoryRoute(context: ServerContext): Router {
     const { markdown } = validateBody(MemoryImportRequestSchema, request.body);
     const read = profileFromMarkdown(markdown);
     if (!read.ok) throw new WeftError(`memory-${read.error.code}`, read.error.message, 400);
+    const personWords = await canvasWords(context, read.value);
     const { stored, result } = await store.update(ifMatch(request.headers['if-match']), (current) => {
-      const profile = importProfile(current.profile, read.value, now());
+      const imported = importProfile(current.profile, read.value, now(), personWords);
+      if (!imported.ok)
+        throw new WeftError('memory-import-credential', 'The import holds what looks like a key or password.', 400);
+      const profile = imported.value.profile;
       const events = [importedEvent(countLines(profile), profile.refusals.length)];
       return { change: { profile, events }, result: events };
     });
@@ -218,6 +224,36 @@ export function memoryRoute(context: ServerContext): Router {
   });
 
   return router;
+}
+
+/**
+ * What the person wrote at each imported line's origin, read from the canvases here (the questions asked at the
+ * origin node and the canvas's notes), so an imported `stated` line keeps its label only if its span is among them.
+ */
+async function canvasWords(context: ServerContext, profile: StoredMemory['profile']): Promise<PersonWordsLookup> {
+  const canvasIds = new Set(
+    [...profile.documents.preferences, ...profile.documents.identity].flatMap((line) =>
+      line.origin.canvasId ? [line.origin.canvasId] : [],
+    ),
+  );
+  const documents = new Map<string, CanvasDocument>();
+  for (const id of canvasIds) {
+    try {
+      documents.set(id, (await context.canvases.read(id)).document);
+    } catch {
+      // An unknown or unreadable canvas vouches for nothing: its lines fail the check.
+    }
+  }
+  return (origin) => {
+    const document = origin.canvasId ? documents.get(origin.canvasId) : undefined;
+    if (!document) return null;
+    return document.nodes.flatMap((node) => {
+      if (node.kind === 'note') return [node.text];
+      if (node.kind === 'question' && node.id === origin.nodeId)
+        return [node.question, ...node.versions.map((version) => version.question)];
+      return [];
+    });
+  };
 }
 
 function countLines(profile: StoredMemory['profile']): number {

@@ -117,4 +117,18 @@ describe('buildContextBundle (C26)', () => {
     expect(bundle.sources).toEqual(compiled.sources);
     expect(bundle.canvasId).toBe(canvas.graph.canvas.id);
   });
+
+  it('carries the [Memory] block as its profile part, so the bundle hash is the commit hash of the ask', () => {
+    const { canvas, target } = canvasWithImage();
+    const compiled = canvas.compiled(target);
+    const memoryBlock = '[Memory]\nPreferences:\n- I prefer tabs over spaces.';
+    const bundle = buildContextBundle(canvas.graph, compiled, { model: 'm', createdAt: 42, memoryBlock });
+    expect(ContextBundleSchema.parse(bundle)).toEqual(bundle);
+    // What the ask sent and committed: the same request, block included.
+    expect(bundle.requestHash).toBe(buildRequest(compiled, { model: 'm', memoryBlock }).requestHash);
+    expect(bundle.requestHash).not.toBe(buildRequest(compiled, { model: 'm' }).requestHash);
+    expect(bundle.messages.at(-2)).toEqual({ role: 'user', content: [{ type: 'text', text: memoryBlock }] });
+    expect(bundle.sources.at(-2)).toMatchObject({ layer: 'profile', part: 'profile' });
+    expect(bundle.sources).toHaveLength(compiled.sources.length + 1);
+  });
 });

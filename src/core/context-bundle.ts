@@ -1,4 +1,9 @@
-import { CONTEXT_BUNDLE_FORMAT, CONTEXT_BUNDLE_VERSION, type ContextBundle } from '../../protocol/index.ts';
+import {
+  CONTEXT_BUNDLE_FORMAT,
+  CONTEXT_BUNDLE_VERSION,
+  type BundleSource,
+  type ContextBundle,
+} from '../../protocol/index.ts';
 import { buildRequest } from './build-request.ts';
 import type { CompiledContext } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
@@ -11,6 +16,8 @@ export interface ContextBundleOptions {
   images?: boolean;
   /** SHA-256 for the request hash; the JavaScript port when absent. */
   hash?: HashPort;
+  /** The [Memory] block the ask sends (C14): in the bundle as its `profile` part, so its hash is the commit's. */
+  memoryBlock?: string | null;
 }
 
 /** C26: a node's compiled context with its sources and request hash, portable to other tools. */
@@ -23,7 +30,21 @@ export function buildContextBundle(
     model: options.model,
     images: options.images ?? true,
     ...(options.hash ? { hash: options.hash } : {}),
+    ...(options.memoryBlock ? { memoryBlock: options.memoryBlock } : {}),
   });
+  const sources: BundleSource[] = compiled.sources.map((source) => ({
+    ...source,
+    contentPartIds: [...source.contentPartIds],
+  }));
+  // The block sits just before the question, which compile always puts last (as buildRequest places it).
+  if (options.memoryBlock)
+    sources.splice(Math.max(0, sources.length - 1), 0, {
+      nodeId: compiled.nodeId,
+      layer: 'profile',
+      part: 'profile',
+      partId: 'memory',
+      contentPartIds: [],
+    });
   return {
     format: CONTEXT_BUNDLE_FORMAT,
     version: CONTEXT_BUNDLE_VERSION,
@@ -31,7 +52,7 @@ export function buildContextBundle(
     nodeId: compiled.nodeId,
     model: options.model,
     messages: built.request.messages,
-    sources: compiled.sources.map((source) => ({ ...source, contentPartIds: [...source.contentPartIds] })),
+    sources,
     requestHash: built.requestHash,
     createdAt: options.createdAt,
   };

@@ -3,7 +3,7 @@ import type { AdmittedFact, CandidateFact } from './candidate-fact.ts';
 import type { Exchange } from './exchange.ts';
 import { findCredential } from './credential-patterns.ts';
 import { findEvidence } from './find-evidence.ts';
-import { identityClauses, statesIdentity } from './first-person.ts';
+import { identityClauses, notDurable, statesIdentity } from './first-person.ts';
 import type { MemoryEventDraft } from './memory-events.ts';
 import { judgedEvent } from './memory-events.ts';
 import { normaliseText } from './normalise-text.ts';
@@ -67,6 +67,7 @@ function refusalReason(
   const evidence = findEvidence(exchange, candidate.span);
   if (!evidence.ok) return evidence.code;
   if (candidate.category === 'identity' && !identityStated(candidate)) return 'identity-not-stated';
+  if (notDurable(candidate.span) !== null || notDurable(text) !== null) return 'not-durable';
   if (matchesRefusal(profile.refusals, text) || matchesRefusal(profile.refusals, candidate.span))
     return 'refused-by-person';
   if (candidate.updates !== null) {

@@ -49,3 +49,44 @@ export function statesIdentity(text: string): boolean {
   const normal = normaliseText(text);
   return IDENTITY.test(normal) && !PROJECT.test(normal);
 }
+
+/** A request to the model, not a fact about the person: "I want a regex…", "I need an example", "I'd like you to…". */
+const REQUEST =
+  /(?:^|[^\p{L}'])(?:i (?:really |just )?(?:want|need) (?:a|an|some|you|help|this|that|it|the)|i'd like (?:a|an|some|you|to|the)|i would like (?:a|an|some|you|to|the)|can you|could you|please (?:write|give|show|make|fix|explain))\b/u;
+
+/** A reaction to the conversation itself: "I hate this error message", "I like your answer". */
+const REACTION =
+  /(?:^|[^\p{L}'])(?:this|that|these|those|your) (?:answers?|replies|reply|responses?|errors?|bugs?|code|messages?|outputs?|explanations?|suggestions?|examples?|results?|conversation|chat|question|solution|approach)\b/u;
+
+/** A state of the moment: "I'm in a hurry", "I am tired", "I'm stuck". */
+const STATE_WORDS =
+  'in a hurry|in a rush|tired|busy|confused|stuck|lost|frustrated|annoyed|bored|sleepy|exhausted|stressed|late|done|back|here|ready|excited|curious|worried|sick|hungry|upset|angry|sad|nervous|anxious|fed up|overwhelmed|puzzled|impressed|surprised|disappointed|grateful|thankful';
+const TRANSIENT = new RegExp(
+  `(?:^|[^\\p{L}'])(?:i'm|i am|im) (?:(?:so|very|really|just|a bit|a little|kind of|pretty|quite|getting|feeling) )*(?:${STATE_WORDS})\\b`,
+  'u',
+);
+
+/**
+ * "I am <adjective>" in -ed ("I am annoyed", "I'm Tired") is a mood, except the few -ed words that are lasting
+ * facts about a life ("I am married", "I'm based in Leeds").
+ */
+const LASTING_ED = new Set(
+  'married retired based divorced engaged employed unemployed self-employed located named called born qualified trained certified interested widowed'.split(
+    ' ',
+  ),
+);
+const AM_ED = /(?:^|[^\p{L}'])(?:i'm|i am|im) ([\p{L}-]+ed)\b/u;
+
+/**
+ * Why a first-person sentence is not a lasting fact about the person, or null when it may be one: a request
+ * (`request`), a reaction to this conversation (`reaction`) or a state of the moment (`transient`).
+ */
+export function notDurable(text: string): 'request' | 'reaction' | 'transient' | null {
+  const normal = normaliseText(text);
+  if (REQUEST.test(normal)) return 'request';
+  if (REACTION.test(normal)) return 'reaction';
+  if (TRANSIENT.test(normal)) return 'transient';
+  const moodWord = AM_ED.exec(normal)?.[1];
+  if (moodWord !== undefined && !LASTING_ED.has(moodWord)) return 'transient';
+  return null;
+}

@@ -53,5 +53,6 @@ export {
 } from './memory-events.ts';
 export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
 export { profileToMarkdown, profileFromMarkdown, importProfile } from './profile-markdown.ts';
+export type { ImportedProfile, ImportRefusalCode, PersonWordsLookup } from './profile-markdown.ts';
 export { mergeRequest, parseMergeAnswer, MAX_MERGE_LINES } from './merge-request.ts';
 export type { MergeRequest } from './merge-request.ts';

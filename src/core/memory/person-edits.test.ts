@@ -24,6 +24,20 @@ describe('what the person does on the memory page', () => {
       [['Lives in Grenoble', 'manual', ['line-1']]],
     );
     expect(edited.profile.documents.identity[0]!.ended).toEqual({ reason: 'replaced', at: 11_000, by: 'line-2' });
+    // The words edited away are a refusal, as if deleted: no judge writes them back.
+    expect(edited.profile.refusals).toEqual([
+      { id: 'line-3', kind: 'deleted-line', text: 'Lives in Lyon', lineId: 'line-1', at: 11_000 },
+    ]);
+    expect(edited.events.map((event) => event.op)).toEqual(['memory-edited', 'memory-refused-by-person']);
+    const exchange = testExchange('Quick one: I live in Lyon these days.');
+    const candidate = testCandidate('Lives in Lyon', 'I live in Lyon these days');
+    expect(admitFact({ ...candidate, category: 'preference' }, exchange, edited.profile, 0)).toMatchObject({
+      reason: 'refused-by-person',
+    });
+    // A refinement still says the old fact: nothing is refused, so the new line is not both current and refused.
+    context.tick();
+    const refined = unwrap(editLine(edited.profile, 'line-2', 'Lives in Grenoble, near the station', context));
+    expect(refined.profile.refusals).toHaveLength(1);
   });
 
   it('refuses a credential, an empty line, a duplicate and an unknown line', () => {

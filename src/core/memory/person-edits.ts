@@ -8,6 +8,7 @@ import type { MemoryEventDraft } from './memory-events.ts';
 import { editedEvent, refusalLiftedEvent, refusedByPersonEvent, undoneEvent } from './memory-events.ts';
 import type { MemoryContext } from './profile.ts';
 import { duplicateLine, findLine, manualOrigin, storableLines } from './profile.ts';
+import { matchesRefusal } from './refusal-match.ts';
 
 /** Why a person's edit was refused; the stored profile is unchanged. */
 export type PersonEditCode =
@@ -89,10 +90,22 @@ export function editLine(
   const lines = [...profile.documents[found.document]];
   lines[found.index] = { ...found.line, ended: { reason: 'replaced', at: context.now, by: line.id } };
   lines.splice(found.index + 1, 0, line);
+  // Words edited away are taken back like a deletion, so no judge brings them back; an edit that still says the
+  // old fact (a refinement) refuses nothing, or the new line would be both current and refused.
+  const refusal: Refusal = {
+    id: context.newId(),
+    kind: 'deleted-line',
+    text: found.line.text,
+    lineId,
+    at: context.now,
+  };
+  const refuses = matchesRefusal([refusal], trimmed) === null;
+  if (refuses && !RefusalSchema.safeParse(refusal).success) return failure('invalid');
+  const edited = withLines(profile, found.document, lines);
   return success({
-    profile: withLines(profile, found.document, lines),
+    profile: refuses ? { ...edited, refusals: [...profile.refusals, refusal] } : edited,
     lineId: line.id,
-    events: [editedEvent(line.id, 'edit', found.document)],
+    events: [editedEvent(line.id, 'edit', found.document), ...(refuses ? [refusedByPersonEvent(refusal)] : [])],
   });
 }
 

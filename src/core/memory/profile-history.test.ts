@@ -16,9 +16,9 @@ function story() {
   let profile = unwrap(addLine(emptyProfile(), 'identity', 'Lives in Lyon', context)).profile; // line-1
   profile = unwrap(addLine(profile, 'preferences', 'Prefers tabs', context)).profile; // line-2
   context.now = 20_000;
-  profile = unwrap(editLine(profile, 'line-1', 'Lives in Grenoble', context)).profile; // line-3
+  profile = unwrap(editLine(profile, 'line-1', 'Lives in Grenoble', context)).profile; // line-3 (refusal line-4)
   context.now = 30_000;
-  profile = unwrap(editLine(profile, 'line-3', 'Lives in Paris', context)).profile; // line-4
+  profile = unwrap(editLine(profile, 'line-3', 'Lives in Paris', context)).profile; // line-5 (refusal line-6)
   context.now = 40_000;
   profile = unwrap(deleteLine(profile, 'line-2', context)).profile;
   return profile;
@@ -39,12 +39,12 @@ describe('what Weft believed about the person at time T, and why it changed', ()
 
   it('lineHistory gives the whole chain from any line in it, oldest first, with why each ended', () => {
     const profile = story();
-    for (const id of ['line-1', 'line-3', 'line-4']) {
+    for (const id of ['line-1', 'line-3', 'line-5']) {
       const history = lineHistory(profile, id);
       expect(texts(history)).toEqual(['Lives in Lyon', 'Lives in Grenoble', 'Lives in Paris']);
       expect(history.map((line) => line.ended)).toEqual([
         { reason: 'replaced', at: 20_000, by: 'line-3' },
-        { reason: 'replaced', at: 30_000, by: 'line-4' },
+        { reason: 'replaced', at: 30_000, by: 'line-5' },
         null,
       ]);
     }

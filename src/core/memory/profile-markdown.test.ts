@@ -40,7 +40,7 @@ describe('profile Markdown', () => {
     });
   });
 
-  it('an import cannot bring back a line the person deleted', () => {
+  it('an import cannot bring back a line the person deleted, not even one typed by hand', () => {
     const { profile, lineId, context } = profileWithLine();
     const exported = profileToMarkdown(profile);
     const deleted = deleteLine(profile, lineId, context);
@@ -48,12 +48,48 @@ describe('profile Markdown', () => {
     const read = profileFromMarkdown(exported);
     if (!read.ok) throw new Error('expected read');
     const imported = importProfile(deleted.value.profile, read.value, 99_000);
-    expect(imported.documents.preferences[0]!.ended).toEqual({ reason: 'deleted', at: 99_000 });
-    expect(imported.refusals).toEqual(deleted.value.profile.refusals);
-    // A line the person typed is theirs, even when it matches.
+    if (!imported.ok) throw new Error('expected import');
+    expect(imported.value.profile.documents.preferences[0]!.ended).toEqual({ reason: 'deleted', at: 99_000 });
+    expect(imported.value.profile.refusals).toEqual(deleted.value.profile.refusals);
+    // A line typed by hand that matches a refusal would show both in the profile and in Refused: it is refused too.
     const typed = addLine(read.value, 'identity', 'I prefer tabs over spaces, truly.', context);
     if (!typed.ok) throw new Error('expected add');
     const kept = importProfile(deleted.value.profile, typed.value.profile, 99_000);
-    expect(kept.documents.identity[0]!.ended).toBeNull();
+    if (!kept.ok) throw new Error('expected import');
+    expect(kept.value.profile.documents.identity[0]!.ended).toEqual({ reason: 'deleted', at: 99_000 });
+    expect(kept.value.refused.map((entry) => entry.code)).toEqual(['refused-by-person', 'refused-by-person']);
+  });
+
+  it('refuses an import that carries a credential, whatever its evidence', () => {
+    const { context } = profileWithLine();
+    const typed = addLine(emptyProfile(), 'identity', 'Tabs matter.', context);
+    if (!typed.ok) throw new Error('expected add');
+    const forged = structuredClone(typed.value.profile);
+    forged.documents.identity[0]!.text = 'My key is sk-proj-abcdefghijklmnopqrstu';
+    expect(importProfile(emptyProfile(), forged, 1)).toEqual({ ok: false, error: 'credential' });
+  });
+
+  it('keeps `stated` only when the span is in what the person wrote at its origin, else refuses no-own-words', () => {
+    const { profile } = profileWithLine();
+    const forged = structuredClone(profile);
+    forged.documents.preferences[0]!.text = 'I prefer spaces over tabs.';
+    forged.documents.preferences[0]!.span = 'I prefer spaces over tabs.';
+    // Unknown origin: nobody can show these were the person's words.
+    const unknown = importProfile(emptyProfile(), forged, 5);
+    if (!unknown.ok) throw new Error('expected import');
+    expect(unknown.value.refused).toEqual([
+      { lineId: forged.documents.preferences[0]!.id, text: 'I prefer spaces over tabs.', code: 'no-own-words' },
+    ]);
+    expect(unknown.value.profile.documents.preferences[0]!.ended).toEqual({ reason: 'deleted', at: 5 });
+    // The canvas shows the person asked it: kept as stated.
+    const asked = importProfile(emptyProfile(), forged, 5, (origin) =>
+      origin.canvasId === 'canvas-1' ? ['Honestly, I prefer spaces over tabs. Why?'] : null,
+    );
+    if (!asked.ok) throw new Error('expected import');
+    expect(asked.value.refused).toEqual([]);
+    expect(asked.value.profile.documents.preferences[0]!).toMatchObject({ evidence: 'stated', ended: null });
+    // Re-importing the profile exactly as it stands needs no canvas: those lines passed when written.
+    const same = importProfile(profile, profile, 5);
+    expect(same).toEqual({ ok: true, value: { profile, refused: [] } });
   });
 });

@@ -1,6 +1,11 @@
 import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
+import { MEMORY_DOCUMENTS } from '../../../protocol/index.ts';
+import { canonicalJson } from '../hashing.ts';
 import type { Result } from '../result.ts';
-import { failure } from '../result.ts';
+import { failure, success } from '../result.ts';
+import { findCredential } from './credential-patterns.ts';
+import { MIN_SPAN_WORDS } from './find-evidence.ts';
+import { normaliseText, words } from './normalise-text.ts';
 import type { ProfileLoadError } from './load-profile.ts';
 import { loadProfile } from './load-profile.ts';
 import { currentLines } from './profile.ts';
@@ -41,21 +46,75 @@ export function profileFromMarkdown(markdown: string): Result<MemoryProfile, Pro
   return loadProfile(json);
 }
 
+/** Why an imported current line was not taken into the profile (it is kept as ended history instead). */
+export type ImportRefusalCode = 'refused-by-person' | 'no-own-words';
+
+export interface ImportedProfile {
+  profile: MemoryProfile;
+  /** Current lines of the import that failed the constitution, ended as deleted so they never show as current. */
+  refused: { lineId: string; text: string; code: ImportRefusalCode }[];
+}
+
 /**
- * An imported profile takes the place of the current one, but keeps every refusal either holds: a current line of
- * the import that matches a refusal (other than one the person typed) ends as deleted, so import is no way back
- * for what the person took back.
+ * What the person wrote on a canvas, for checking an imported line's span: the questions asked at the origin node
+ * and the canvas's notes. Null when the canvas is unknown here.
  */
-export function importProfile(current: MemoryProfile, imported: MemoryProfile, now: number): MemoryProfile {
+export type PersonWordsLookup = (origin: ProfileLine['origin']) => readonly string[] | null;
+
+/**
+ * An imported profile takes the place of the current one, but every current line passes the same checks as any
+ * write (C14):
+ * - a credential anywhere in the import refuses the whole import (`credential`): keys never enter the store;
+ * - a line matching a refusal (either profile's) ends as deleted, `manual` included: import is no way back for
+ *   what the person took back, and no line is both current and refused;
+ * - a `stated` or `inferred` line keeps its label only when its span is the person's own words: either the very
+ *   same line is already current here (it passed the constitution when written), or its span is in what the
+ *   person wrote at its origin (`personWords`). Otherwise it ends as deleted (`no-own-words`). The strict choice:
+ *   relabelling it `manual` would claim the person typed it, which nobody can know from a file.
+ */
+export function importProfile(
+  current: MemoryProfile,
+  imported: MemoryProfile,
+  now: number,
+  personWords: PersonWordsLookup = () => null,
+): Result<ImportedProfile, 'credential'> {
+  const everyLine = MEMORY_DOCUMENTS.flatMap((document) => imported.documents[document]);
+  const texts = [...everyLine.flatMap((line) => [line.text, line.span ?? '']), ...imported.refusals.map((r) => r.text)];
+  if (texts.some((text) => findCredential(text) !== null)) return failure('credential');
   const ids = new Set(imported.refusals.map((refusal) => refusal.id));
   const refusals = [...imported.refusals, ...current.refusals.filter((refusal) => !ids.has(refusal.id))];
-  const end = (line: ProfileLine): ProfileLine =>
-    line.ended === null && line.evidence !== 'manual' && matchesRefusal(refusals, line.text)
-      ? { ...line, ended: { reason: 'deleted', at: now } }
-      : line;
-  return {
-    ...imported,
-    documents: { preferences: imported.documents.preferences.map(end), identity: imported.documents.identity.map(end) },
-    refusals,
+  const trusted = new Set(
+    MEMORY_DOCUMENTS.flatMap((document) => currentLines(current, document)).map((line) => canonicalJson(line)),
+  );
+  const refused: ImportedProfile['refused'] = [];
+  const check = (line: ProfileLine): ImportRefusalCode | null => {
+    if (matchesRefusal(refusals, line.text)) return 'refused-by-person';
+    if (line.evidence === 'manual' || trusted.has(canonicalJson(line))) return null;
+    return spanIsOwnWords(line, personWords(line.origin)) ? null : 'no-own-words';
   };
+  const end = (line: ProfileLine): ProfileLine => {
+    if (line.ended !== null) return line;
+    const code = check(line);
+    if (code === null) return line;
+    refused.push({ lineId: line.id, text: line.text, code });
+    return { ...line, ended: { reason: 'deleted', at: now } };
+  };
+  return success({
+    profile: {
+      ...imported,
+      documents: {
+        preferences: imported.documents.preferences.map(end),
+        identity: imported.documents.identity.map(end),
+      },
+      refusals,
+    },
+    refused,
+  });
+}
+
+function spanIsOwnWords(line: ProfileLine, written: readonly string[] | null): boolean {
+  if (line.span === null || written === null) return false;
+  const span = normaliseText(line.span);
+  if (words(span).length < MIN_SPAN_WORDS) return false;
+  return written.some((text) => normaliseText(text).includes(span));
 }

@@ -48,6 +48,18 @@ const GOLDEN: {
   { question: "I'm not sure this is right.", admitted: [] },
   { question: 'I am so tired of this bug.', admitted: [] },
   { question: 'Christophe prefers spaces over tabs.', admitted: [] },
+  // Requests, reactions to the conversation and states of the moment are not lasting facts.
+  { question: 'I want a regex that matches emails.', admitted: [], refused: ['not-durable'] },
+  { question: "I'd like you to rewrite this function.", admitted: [] },
+  { question: 'I hate this error message.', admitted: [], refused: ['not-durable'] },
+  { question: 'I like this answer a lot.', admitted: [], refused: ['not-durable'] },
+  { question: "I'm in a hurry.", admitted: [], refused: ['not-durable'] },
+  { question: 'I am Tired of this bug.', admitted: [], refused: ['not-durable'] },
+  { question: 'I am annoyed by the build.', admitted: [], refused: ['not-durable'] },
+  // True preferences stay admitted.
+  { question: 'I prefer British spelling.', admitted: ['preference: I prefer British spelling.'] },
+  { question: 'I always use pnpm.', admitted: ['preference: I always use pnpm.'] },
+  { question: 'I am married with two kids.', admitted: ['identity: I am married with two kids.'] },
   // Questions state nothing.
   { question: 'Do I prefer tabs or spaces?', admitted: [] },
   { question: 'Am I a good fit for data science?', admitted: [] },

@@ -7,6 +7,9 @@ import type { EvidenceCode } from './find-evidence.ts';
  * - `span-too-short` / `span-not-found` / `no-own-words`: its evidence is not a span of the person's own words
  *   (`no-own-words`: the span is only in the answer, a recall block, a mirrored turn, a material or `[Memory]`).
  * - `identity-not-stated`: an identity fact the person did not state in the first person.
+ * - `not-durable`: the person's words are a request to the model ("I want a regex…", "I'd like you to…"), a
+ *   reaction to this conversation ("I hate this error message") or a state of the moment ("I'm in a hurry",
+ *   "I am tired"): nothing lasting about them.
  * - `refused-by-person`: it matches a line the person deleted or undid, or a topic they refused.
  * - `unknown-update-target`: it claims to update a line that is not a current line of its document.
  * - `duplicate`: a current line already says it (normalised text).
@@ -18,6 +21,7 @@ export type AdmissionCode =
   | 'credential'
   | EvidenceCode
   | 'identity-not-stated'
+  | 'not-durable'
   | 'refused-by-person'
   | 'unknown-update-target'
   | 'duplicate'

@@ -24,7 +24,7 @@ export function Toasts() {
               data-testid="toast-action"
               onClick={() => {
                 dismiss(toast.id);
-                void runCommand(store, toast.action!.command);
+                void runCommand(store, toast.action!.command, toast.action!.argument);
               }}
             >
               {toast.action.label}

@@ -7,6 +7,8 @@ import { CommandRegistry } from './command-registry.ts';
 
 export interface CommandContext {
   store: WeftStore;
+  /** What a toast's button names (e.g. the admission an Undo undoes); absent from keys and menus. */
+  argument?: string;
 }
 
 type AppCommand = Command<CommandContext>;

@@ -7,6 +7,6 @@ import { everydayCommands } from './everyday-commands.ts';
 export const commandRegistry: CommandRegistry<CommandContext> = createAppCommands();
 for (const command of everydayCommands) commandRegistry.register(command);
 
-export function runCommand(store: WeftStore, id: string): Promise<boolean> {
-  return commandRegistry.run(id, { store });
+export function runCommand(store: WeftStore, id: string, argument?: string): Promise<boolean> {
+  return commandRegistry.run(id, argument === undefined ? { store } : { store, argument });
 }

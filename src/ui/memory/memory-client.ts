@@ -18,8 +18,8 @@ export interface MemoryView {
   /** The profile, activity and switches as last read from the server; null before the first read. */
   loaded: MemoryStateResponse | null;
   error: string | null;
-  /** The newest admission that can still be undone from its toast. */
-  pendingUndo: { id: string; lineIds: string[]; canvasId: string; until: number } | null;
+  /** Admissions that can still be undone from their toasts, oldest first. */
+  pendingUndos: { id: string; lineIds: string[]; canvasId: string; until: number }[];
 }
 
 /** Lanes whose requests carry the [Memory] block: every ordinary generation, never an agent run. */
@@ -29,6 +29,13 @@ const MEMORY_LANES: ReadonlySet<DispatchLane> = new Set(['chat', 'replay', 'auto
  * The page's memory: the profile as the server has it, the [Memory] block each dispatch inserts (the preview and
  * the run read the same one, so their hashes agree), the judge call after an ordinary ask, and Undo.
  */
+export interface UndoOutcome {
+  ok: boolean;
+  message: string;
+  canvasId: string | null;
+  events: MemoryWriteResponse['events'];
+}
+
 export interface MemoryClient {
   api: MemoryApi;
   view: StoreApi<MemoryView>;
@@ -41,13 +48,15 @@ export interface MemoryClient {
   judge(
     request: Omit<MemoryJudgeRequest, 'visitId'>,
   ): Promise<{ ok: true; value: MemoryJudgeResponse } | { ok: false; message: string }>;
-  /** Undoes the newest admission; its events (metadata) are for the log of the canvas it came from. */
-  undoLast(): Promise<{ ok: boolean; message: string; canvasId: string | null; events: MemoryWriteResponse['events'] }>;
+  /** Undoes the admission `id` (its toast's); its events (metadata) are for the log of the canvas it came from. */
+  undo(id: string): Promise<UndoOutcome>;
+  /** Undoes the newest admission still pending. */
+  undoLast(): Promise<UndoOutcome>;
 }
 
 export function createMemoryClient(options: ApiClientOptions = {}, now: () => number = Date.now): MemoryClient {
   const api = createMemoryApi(options);
-  const view = createStore<MemoryView>(() => ({ loaded: null, error: null, pendingUndo: null }));
+  const view = createStore<MemoryView>(() => ({ loaded: null, error: null, pendingUndos: [] }));
   let visit: { canvasId: string; id: string } | null = null;
   let visits = 0;
 
@@ -58,6 +67,15 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
       view.setState({ error: describeError(error).message });
     }
   }
+
+  /** Pending undos whose toast window is still open. */
+  const live = () => view.getState().pendingUndos.filter((entry) => now() <= entry.until);
+  const gone = (): UndoOutcome => ({
+    ok: false,
+    message: 'There is no admission to undo any more.',
+    canvasId: null,
+    events: [],
+  });
 
   return {
     api,
@@ -75,10 +93,10 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
     async judge(request) {
       try {
         const value = await api.judge({ ...request, visitId: this.visitFor(request.canvasId) });
-        if (value.undo)
-          view.setState({
-            pendingUndo: { ...value.undo, canvasId: request.canvasId, until: now() + UNDO_WINDOW_MS },
-          });
+        if (value.undo) {
+          const pending = { ...value.undo, canvasId: request.canvasId, until: now() + UNDO_WINDOW_MS };
+          view.setState({ pendingUndos: [...live(), pending] });
+        }
         await refresh();
         return { ok: true, value };
       } catch (error) {
@@ -86,10 +104,13 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
       }
     },
     async undoLast() {
-      const pending = view.getState().pendingUndo;
-      if (!pending || now() > pending.until)
-        return { ok: false, message: 'There is no admission to undo any more.', canvasId: null, events: [] };
-      view.setState({ pendingUndo: null });
+      const newest = live().at(-1);
+      return newest ? this.undo(newest.id) : gone();
+    },
+    async undo(id) {
+      const pending = live().find((entry) => entry.id === id);
+      if (!pending) return gone();
+      view.setState({ pendingUndos: live().filter((entry) => entry !== pending) });
       try {
         const { events } = await api.undo(pending.id);
         await refresh();

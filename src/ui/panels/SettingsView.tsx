@@ -309,7 +309,10 @@ export function SettingsView() {
             Memory: after each question you ask, the judge is sent that exchange (your question, your notes, the answer)
             and your profile's current lines — only to the decision model chosen here, and nowhere else. With no
             decision model, rules on this machine decide and nothing leaves it. The profile is stored in
-            WEFT_HOME/memory/ (readable by you only).
+            WEFT_HOME/memory/ (readable by you only). Separately, the profile's current lines ride every ordinary ask as
+            the [Memory] block, to whichever chat model that question is sent to (never on an agent run). To stop that
+            for one canvas, untick “Send the [Memory] profile block with this canvas's requests” in a question's
+            Will-send preview.
           </p>
         </div>
         <div className="card-panel">

@@ -59,7 +59,7 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
       },
       block,
     );
-    return result && { ...result, counter, tokenizers };
+    return result && { ...result, counter, tokenizers, block };
   }, [graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded]);
   if (!planned || !graph) return null;
   const { compiled, built, counter } = planned;
@@ -69,7 +69,9 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
     store.getState().setSelection([nodeId]);
     canvasBridge.centerOn(nodeId);
   };
-  const tokens = compiled.tokens;
+  // The [Memory] block rides the request too, so the total counts it.
+  const profileTokens = planned.block ? counter.count(planned.block) : 0;
+  const tokens = { ...compiled.tokens, total: compiled.tokens.total + profileTokens };
   return (
     <div className="preview" data-testid="preview">
       <div
@@ -194,6 +196,7 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
               model: planned.model.id,
               createdAt: Date.now(),
               images: planned.model.takesImages,
+              memoryBlock: planned.block,
             });
             downloadText(
               `${safeFileName(nodeTitle(node))}.context.json`,

@@ -66,6 +66,7 @@ export async function judgeAfterAsk(
     const first = admitted[0]?.text ?? '';
     const message =
       admitted.length === 1 ? `Remembered: “${first.slice(0, 80)}”` : `Remembered ${admitted.length} facts about you.`;
-    get().toast('info', 'memory-admitted', message, { label: 'Undo', command: MEMORY_UNDO_COMMAND });
+    // The button names its own admission: an older toast never undoes a newer one.
+    get().toast('info', 'memory-admitted', message, { label: 'Undo', command: MEMORY_UNDO_COMMAND, argument: undo.id });
   }
 }

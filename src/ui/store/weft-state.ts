@@ -17,7 +17,8 @@ export interface Toast {
   code: string;
   message: string;
   /** A button in the toast that runs a command (e.g. Undo after a delete). */
-  action?: { label: string; command: string };
+  /** `argument` names what the command acts on (e.g. which admission an Undo undoes). */
+  action?: { label: string; command: string; argument?: string };
 }
 
 /** An answer being streamed into a node before it becomes a version. */
