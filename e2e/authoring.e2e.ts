@@ -109,7 +109,7 @@ describe('authoring in the browser', () => {
           model: 'offline/receipt',
           requestHash: null,
           upstreamFingerprint: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
-          upstreamParts: [],
+          upstream: { base: null, parts: [], removed: [] },
           origin: 'imported',
           status: 'complete',
           branchOf: null,
