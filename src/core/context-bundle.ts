@@ -11,6 +11,8 @@ export interface ContextBundleOptions {
   images?: boolean;
   /** SHA-256 for the request hash; the JavaScript port when absent. */
   hash?: HashPort;
+  /** The [Memory] block the request carries (as `buildRequest`), so the bundle's hash is the request's. */
+  memoryBlock?: string | null;
 }
 
 /** C26: a node's compiled context with its sources and request hash, portable to other tools. */
@@ -23,6 +25,7 @@ export function buildContextBundle(
     model: options.model,
     images: options.images ?? true,
     ...(options.hash ? { hash: options.hash } : {}),
+    memoryBlock: options.memoryBlock ?? null,
   });
   return {
     format: CONTEXT_BUNDLE_FORMAT,
