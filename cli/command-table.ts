@@ -97,13 +97,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'compile',
-    usage: 'weft compile <file.weft.json> --node <id> [--model ID] [--json] [--bundle [--out FILE]]',
+    usage: 'weft compile <file.weft.json> --node <id> [--model ID] [--no-memory] [--json] [--bundle [--out FILE]]',
     summary: "a node's request as the app would send it: messages, per-part sources and SHA-256",
     positionals: [1, 1],
     flags: {
       node: { type: 'string', description: 'the question node to compile' },
       model: { type: 'string', description: "the model when the node pins none (default: the app's default)" },
       bundle: { type: 'boolean', description: 'also write the Context Bundle (C26)' },
+      'no-memory': { type: 'boolean', description: 'leave out the [Memory] block the app would insert' },
       out: { type: 'string', description: 'with --bundle: where (default ./<node>.context-bundle.json)' },
       json,
     },

@@ -21,7 +21,7 @@ afterAll(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-async function weft(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+async function weft(argv: string[], home = join(folder, 'home')): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const io: Terminal = {
@@ -29,7 +29,7 @@ async function weft(argv: string[]): Promise<{ code: number; out: string; err: s
     err: (text) => void (err += text),
     errIsTTY: false,
     cwd: folder,
-    env: { WEFT_HOME: join(folder, 'home') },
+    env: { WEFT_HOME: home },
   };
   process.exitCode = 0;
   await main(argv, io);
@@ -66,14 +66,31 @@ describe('weft compile agrees with the app byte for byte', () => {
     const { file, document, target, stale } = sampleCanvas();
     await writeFile(file, JSON.stringify(document));
 
-    const app = await new TestApp(server, `compile-agrees-${Math.random()}`).start();
+    const app = await new TestApp(server, `compile-agrees-${Math.random()}`, { memory: true }).start();
     expect(await app.state.importDocument(document)).toBe(document.canvas.id);
-    const preview = plannedRequest(app.state, target)!;
+    // A fact the person stated, in the profile the server keeps under its WEFT_HOME: the ask carries it.
+    const memory = app.memory!;
+    await memory.api.addLine((await memory.api.state()).revision, 'identity', 'Works at a field station in Tromsø.');
+    await memory.refresh();
+    const block = memory.blockFor(document.canvas.id, 'chat');
+    expect(block).toContain('Works at a field station in Tromsø.');
+    const preview = plannedRequest(app.state, target, 'chat', undefined, block)!;
     expect(app.state.shown.has(stale)).toBe(true);
 
-    const cli = await weft(['compile', file, '--node', target, '--json', '--model', preview.model.id]);
+    // No --model and no pin on the node: the CLI resolves the default model the app does, from the same home.
+    expect(document.nodes.find((node) => node.id === target)).toMatchObject({ model: null });
+    const cli = await weft(['compile', file, '--node', target, '--json'], server.home);
     expect(cli.code, cli.err).toBe(0);
-    const printed = JSON.parse(cli.out) as { requestHash: string; request: unknown; sources: unknown; stale: string[] };
+    const printed = JSON.parse(cli.out) as {
+      requestHash: string;
+      request: unknown;
+      sources: unknown;
+      stale: string[];
+      model: string;
+      memory: { sent: boolean };
+    };
+    expect(printed.model).toBe(app.state.defaultModelId);
+    expect(printed.memory.sent).toBe(true);
     expect(printed.requestHash).toBe(preview.built.requestHash);
     expect(JSON.stringify(printed.request)).toBe(JSON.stringify(preview.built.request));
     expect(printed.sources).toEqual(preview.compiled.sources);
@@ -83,11 +100,23 @@ describe('weft compile agrees with the app byte for byte', () => {
     expect(await app.state.ask(target)).toBe(true);
     const commit = app.graph.events.filter((event) => event.op === 'commit' && event.objectId === target).at(-1)!;
     expect(commit.meta.requestHash).toBe(printed.requestHash);
-    await app.close();
 
-    const human = await weft(['compile', file, '--node', target, '--model', preview.model.id]);
+    const human = await weft(['compile', file, '--node', target, '--model', preview.model.id], server.home);
     expect(human.out.split('\n')[0]).toBe(`request ${preview.built.requestHash}`);
     expect(human.out).toContain('[Stale: this answer');
+    expect(human.out).toMatch(/--- user {2}\(profile\)\n\[Memory\]\nIdentity:\n- Works at a field station in Tromsø\./);
+
+    // --no-memory leaves the block out and says so; so does the canvas's memory switch, read from the journal.
+    const bare = await weft(['compile', file, '--node', target, '--no-memory'], server.home);
+    expect(bare.out).toContain('memory  not sent: left out (--no-memory)');
+    expect(bare.out).not.toContain('[Memory]');
+    const withoutMemory = plannedRequest(app.state, target)!;
+    expect(bare.out.split('\n')[0]).toBe(`request ${withoutMemory.built.requestHash}`);
+    await memory.api.setCanvas(document.canvas.id, false);
+    const switchedOff = await weft(['compile', file, '--node', target], server.home);
+    expect(switchedOff.out).toContain('memory  not sent: off for this canvas');
+    expect(switchedOff.out.split('\n')[0]).toBe(`request ${withoutMemory.built.requestHash}`);
+    await app.close();
   }, 60_000);
 
   it('--bundle writes a Context Bundle that `weft bundle verify` accepts, and a changed one it refuses', async () => {

@@ -21,6 +21,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     import('../../runtime/models/index.ts'),
     import('../../runtime/hash/index.ts'),
   ]);
+  const { memoryBlockFor } = await import('./compile-memory-block.ts');
   const file = resolve(io.cwd, command.positionals[0]!);
   const nodeId = command.flags.node;
   if (typeof nodeId !== 'string') throw new CliError('bad-usage', 'give the node to compile: --node <id>', 2);
@@ -56,7 +57,16 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
 
   const shown = core.shownStale(graph, new core.StaleTracker(graph, nodeHashPort));
   const compiled = core.compile(graph, nodeId, { stale: shown });
-  const built = core.buildRequest(compiled, { model: modelId, images: takesImages, hash: nodeHashPort });
+  // The [Memory] block an ask of this node carries in the app, unless --no-memory leaves it out.
+  const memory = command.flags['no-memory']
+    ? { block: null, reason: 'left out (--no-memory)' }
+    : await memoryBlockFor(home, graph.canvas.id);
+  const built = core.buildRequest(compiled, {
+    model: modelId,
+    images: takesImages,
+    hash: nodeHashPort,
+    memoryBlock: memory.block,
+  });
   let bundlePath: string | null = null;
   if (command.flags.bundle) {
     const bundle = core.buildContextBundle(graph, compiled, {
@@ -64,6 +74,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       images: takesImages,
       createdAt: Date.now(),
       hash: nodeHashPort,
+      memoryBlock: memory.block,
     });
     bundlePath = resolve(
       io.cwd,
@@ -82,6 +93,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       sources: compiled.sources,
       tokens: compiled.tokens,
       stale,
+      memory: { sent: memory.block !== null, reason: memory.reason },
       bundle: bundlePath,
     });
     return 0;
@@ -89,11 +101,17 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   const lines = [
     `request ${built.requestHash}`,
     `model   ${modelId}${stale.length ? `   stale: ${stale.join(', ')}` : ''}`,
+    `memory  ${memory.block !== null ? 'sent' : 'not sent'}: ${memory.reason}`,
   ];
+  // Compiled messages line up with the compiled sources; a late block (the profile) is its own labelled part.
   built.request.messages.forEach((message, index) => {
-    // System messages come first in the request and are not compiled parts; sources line up with the rest.
-    const source = compiled.sources[index - (built.request.messages.length - compiled.sources.length)];
-    const from = source ? `  (${source.layer}: ${source.partId})` : '';
+    const origin = built.messageSources[index]!;
+    const source = origin.kind === 'compiled' ? compiled.sources[origin.index] : null;
+    const from = source
+      ? `  (${source.layer}: ${source.partId})`
+      : origin.kind === 'late'
+        ? `  (${origin.source})`
+        : '';
     lines.push(`--- ${message.role}${from}`);
     for (const part of message.content)
       lines.push(part.type === 'text' ? part.text : `<image ${part.hash} ${part.mediaType}>`);
