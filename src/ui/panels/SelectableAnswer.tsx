@@ -30,7 +30,14 @@ export function SelectableAnswer({
       setSpan(null);
       return;
     }
-    const found = locateSelection(version.text, selection.toString());
+    // Where the selection starts in the rendered text, so a repeated phrase is found at the right occurrence.
+    const before = document.createRange();
+    before.setStart(element, 0);
+    const range = selection.getRangeAt(0);
+    before.setEnd(range.startContainer, range.startOffset);
+    const rendered = element.textContent?.length ?? 0;
+    const near = rendered > 0 ? before.toString().length / rendered : undefined;
+    const found = locateSelection(version.text, selection.toString(), near);
     setSpan(found);
     if (!found && selection.toString().trim())
       toast(
