@@ -9,6 +9,7 @@ import {
   codexServerAnswer,
 } from './codex-app-server-protocol.ts';
 import { JsonLines } from './json-lines.ts';
+import { watchAgentProcess } from './watch-agent-process.ts';
 
 export interface CodexTurnOptions {
   bin: string;
@@ -50,7 +51,6 @@ export function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurnResult
     let sessionFile: string | null = null;
     let turnId: string | null = null;
     let interruptWanted = false;
-    let stderr = '';
     let settled = false;
 
     const send = (record: object) => {
@@ -144,19 +144,7 @@ export function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurnResult
       }
       if (step.finished) finish(null);
     });
-    child.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.once('error', (error) =>
-      finish(new AgentRuntimeError('AGENT_NOT_STARTED', `Codex could not start: ${error.message}`, { cause: error })),
-    );
-    child.once('exit', (code, signal) => {
-      lines.end();
-      finish(
-        new AgentRuntimeError('AGENT_EXITED', `Codex exited (${code ?? signal}) before the turn ended: ${stderr}`),
-      );
-    });
+    watchAgentProcess(child, lines, 'Codex', finish);
     send({
       id: INITIALIZE,
       method: 'initialize',

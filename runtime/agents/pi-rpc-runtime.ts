@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { AgentEvent, AgentTurnResult, GuardMode } from './agent-events.ts';
 import { ApprovalGate, type DecideApproval } from './approval-gate.ts';
 import { JsonLines } from './json-lines.ts';
+import { watchAgentProcess } from './watch-agent-process.ts';
 import { PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
 import { AgentRuntimeError } from './agent-runtime-error.ts';
 
@@ -54,7 +55,6 @@ export function runPiTurn(options: PiTurnOptions): Promise<AgentTurnResult> {
     const gate = new ApprovalGate(options.decide, options.approvalTimeoutMs, options.signal);
     let sessionId: string | null = null;
     let sessionFile: string | null = null;
-    let stderr = '';
     let settled = false;
 
     const send = (record: object) => {
@@ -107,17 +107,7 @@ export function runPiTurn(options: PiTurnOptions): Promise<AgentTurnResult> {
       }
       if (step.finished) finish(null);
     });
-    child.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.once('error', (error) =>
-      finish(new AgentRuntimeError('AGENT_NOT_STARTED', `Pi could not start: ${error.message}`, { cause: error })),
-    );
-    child.once('exit', (code, signal) => {
-      lines.end();
-      finish(new AgentRuntimeError('AGENT_EXITED', `Pi exited (${code ?? signal}) before the turn ended: ${stderr}`));
-    });
+    watchAgentProcess(child, lines, 'Pi', finish);
     send({ id: 'weft-state', type: 'get_state' });
   });
 }
