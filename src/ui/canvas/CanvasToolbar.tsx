@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useWeftStore } from '../app/store-context.tsx';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { runCommand } from '../commands/run-command.ts';
 import { ImportDialog } from '../panels/ImportDialog.tsx';
 import { SelectionActions } from './SelectionActions.tsx';
@@ -8,28 +8,38 @@ export function CanvasToolbar() {
   const store = useWeftStore();
   const run = (id: string) => void runCommand(store, id);
   const [importOpen, setImportOpen] = useState(false);
+  // While another canvas opens, a new node would land on the one being left.
+  const opening = useWeft((state) => state.opening);
   return (
     <div className="canvas-toolbar" role="toolbar" aria-label="Canvas">
       <button
         className="button"
         data-testid="add-question"
+        disabled={opening}
         onClick={() => run('new-question')}
         title="New question (Q)"
       >
         + Question
       </button>
-      <button className="button" data-testid="add-note" onClick={() => run('new-note')} title="New note (N)">
+      <button
+        className="button"
+        data-testid="add-note"
+        disabled={opening}
+        onClick={() => run('new-note')}
+        title="New note (N)"
+      >
         + Note
       </button>
       <button
         className="button"
         data-testid="add-material"
+        disabled={opening}
         onClick={() => run('import-material')}
         title="Import material (M)"
       >
         + Material
       </button>
-      <button className="button" data-testid="add-frame" onClick={() => run('new-frame')}>
+      <button className="button" data-testid="add-frame" disabled={opening} onClick={() => run('new-frame')}>
         + Frame
       </button>
       <button className="button" onClick={() => run('search')} title="Search (Ctrl/⌘+F)">

@@ -40,7 +40,8 @@ function addNode(context: CommandContext, draft: Extract<GraphChange, { type: 'a
   }
 }
 
-const onCanvas = (context: CommandContext) => state(context).view === 'canvas' && state(context).graph !== null;
+const onCanvas = (context: CommandContext) =>
+  state(context).view === 'canvas' && state(context).graph !== null && !state(context).opening;
 
 export const appCommands: AppCommand[] = [
   {

@@ -65,6 +65,19 @@ export function createCanvasListActions(
 
   const refreshList = () => refreshCanvasList(set, database);
 
+  // Nested (create → open) switches count once; `opening` clears when the outermost one ends.
+  let openingDepth = 0;
+  async function whileOpening<T>(work: () => Promise<T>): Promise<T> {
+    openingDepth += 1;
+    set({ opening: true });
+    try {
+      return await work();
+    } finally {
+      openingDepth -= 1;
+      if (openingDepth === 0) set({ opening: false });
+    }
+  }
+
   /** The file's log is kept as it came (nothing is repaired); an `import` event at its end records the break. */
   function withImportRecord(document: CanvasDocument, brokenAt: number): CanvasDocument {
     const event = appendEvent(
@@ -133,41 +146,43 @@ export function createCanvasListActions(
       }
     },
 
-    async openCanvas(id) {
-      await runtime.writer.flush();
-      let document = await loadCanvasDocument(database, id);
-      if (!document) {
-        const remote = await api.readCanvas(id);
-        document = remote.document;
-        await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
-        await rememberRevision(database, id, remote.revision);
-      }
-      const revision = await storedRevision(database, id);
-      if (revision) runtime.revisions.set(id, revision);
-      else runtime.revisions.delete(id);
-      mark('weft:canvas-read');
-      const graph = graphFromDocument(document);
-      runtime.journal.reset(id);
-      runtime.tracker = null;
-      runtime.writer.adopt(recordsFromGraph(graph));
-      publishGraph(set, get, runtime, graph, undefined, 'reset');
-      mark('weft:canvas-published');
-      set({ activeCanvasId: id, focusedNodeId: null, selectedNodeIds: [], highlightedNodeId: null });
-      await database.settings.put({ key: ACTIVE_KEY, value: id });
-    },
+    openCanvas: (id) =>
+      whileOpening(async () => {
+        await runtime.writer.flush();
+        let document = await loadCanvasDocument(database, id);
+        if (!document) {
+          const remote = await api.readCanvas(id);
+          document = remote.document;
+          await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
+          await rememberRevision(database, id, remote.revision);
+        }
+        const revision = await storedRevision(database, id);
+        if (revision) runtime.revisions.set(id, revision);
+        else runtime.revisions.delete(id);
+        mark('weft:canvas-read');
+        const graph = graphFromDocument(document);
+        runtime.journal.reset(id);
+        runtime.tracker = null;
+        runtime.writer.adopt(recordsFromGraph(graph));
+        publishGraph(set, get, runtime, graph, undefined, 'reset');
+        mark('weft:canvas-published');
+        set({ activeCanvasId: id, focusedNodeId: null, selectedNodeIds: [], highlightedNodeId: null });
+        await database.settings.put({ key: ACTIVE_KEY, value: id });
+      }),
 
-    async createCanvas(name) {
-      const document = emptyCanvasDocument({
-        id: dependencies.newId(),
-        name: name.trim() || 'Untitled canvas',
-        workingDirectory: null,
-        createdAt: dependencies.now(),
-      });
-      await storeDocument(document);
-      await refreshList();
-      await actions.openCanvas(document.canvas.id);
-      return document.canvas.id;
-    },
+    createCanvas: (name) =>
+      whileOpening(async () => {
+        const document = emptyCanvasDocument({
+          id: dependencies.newId(),
+          name: name.trim() || 'Untitled canvas',
+          workingDirectory: null,
+          createdAt: dependencies.now(),
+        });
+        await storeDocument(document);
+        await refreshList();
+        await actions.openCanvas(document.canvas.id);
+        return document.canvas.id;
+      }),
 
     renameCanvas(name) {
       const trimmed = name.trim();
@@ -179,24 +194,25 @@ export function createCanvasListActions(
       }));
     },
 
-    async duplicateCanvas() {
-      const graph = get().graph;
-      if (!graph) return null;
-      const source = documentFromGraph(graph);
-      const copy: CanvasDocument = {
-        ...source,
-        canvas: {
-          ...source.canvas,
-          id: dependencies.newId(),
-          name: `${source.canvas.name} (copy)`,
-          createdAt: dependencies.now(),
-        },
-      };
-      await storeDocument(copy);
-      await refreshList();
-      await actions.openCanvas(copy.canvas.id);
-      return copy.canvas.id;
-    },
+    duplicateCanvas: () =>
+      whileOpening(async () => {
+        const graph = get().graph;
+        if (!graph) return null;
+        const source = documentFromGraph(graph);
+        const copy: CanvasDocument = {
+          ...source,
+          canvas: {
+            ...source.canvas,
+            id: dependencies.newId(),
+            name: `${source.canvas.name} (copy)`,
+            createdAt: dependencies.now(),
+          },
+        };
+        await storeDocument(copy);
+        await refreshList();
+        await actions.openCanvas(copy.canvas.id);
+        return copy.canvas.id;
+      }),
 
     async deleteCanvas(id) {
       if (get().activeCanvasId === id) await runtime.writer.flush();

@@ -44,6 +44,8 @@ export interface AskOptions {
 
 export interface WeftState extends AuthoringActions {
   ready: boolean;
+  /** A canvas is being created, copied or opened: edits wait, so none lands on the canvas being left. */
+  opening: boolean;
   canvases: CanvasSummary[];
   activeCanvasId: string | null;
   graph: Graph | null;

@@ -68,6 +68,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
   const judge = createStaleJudge(() => store.getState(), dependencies);
   const store = createStore<WeftState>()((set, get) => ({
     ready: false,
+    opening: false,
     canvases: [],
     activeCanvasId: null,
     graph: null,
