@@ -123,7 +123,22 @@ export const QuestionNodeSchema = z.object({
   highlightMode: HighlightModeSchema.optional(),
 });
 
-export const NoteNodeSchema = z.object({ ...NodeBase, kind: z.literal('note'), text: z.string() });
+/**
+ * Who wrote a note (C14: only the person's own words become facts). `app` marks a note Weft wrote (the demo
+ * canvas's note, a mirrored session's "Context compacted" note); a note the person edits becomes `person`.
+ * **Rule for documents from before this field:** an absent `author` is decided by `noteAuthor` (note-author.ts):
+ * `app` for the two texts the app wrote before authorship was recorded, `person` otherwise. No version bump: the
+ * field is optional and every reader goes through `noteAuthor`.
+ */
+export const NoteAuthorSchema = z.enum(['person', 'app']);
+export type NoteAuthor = z.infer<typeof NoteAuthorSchema>;
+
+export const NoteNodeSchema = z.object({
+  ...NodeBase,
+  kind: z.literal('note'),
+  text: z.string(),
+  author: NoteAuthorSchema.optional(),
+});
 
 export const MaterialProvenanceSchema = z.discriminatedUnion('type', [
   z.object({

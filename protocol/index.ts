@@ -28,7 +28,9 @@ export {
   PassageSchema,
   HighlightSchema,
   HighlightModeSchema,
+  NoteAuthorSchema,
 } from './canvas-document.ts';
+export { noteAuthor, LEGACY_DEMO_NOTE } from './note-author.ts';
 export type {
   UpstreamPart,
   UpstreamBase,
@@ -52,6 +54,7 @@ export type {
   Passage,
   Highlight,
   HighlightMode,
+  NoteAuthor,
 } from './canvas-document.ts';
 export {
   CANVAS_MIGRATIONS,

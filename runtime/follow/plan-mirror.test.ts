@@ -195,6 +195,8 @@ describe('planMirror on real sessions', () => {
     const notes = [...canvas.graph.nodes.values()].filter((node) => node.kind === 'note');
     expect(notes).toHaveLength(1);
     expect(notes[0]!.kind === 'note' && notes[0]!.text).toContain('Earlier: a TODO.md with two items was written.');
+    // C14: Weft wrote this note (from the agent's summary); memory never takes it as the person's words.
+    expect(notes[0]!.kind === 'note' && notes[0]!.author).toBe('app');
     const [first, second] = base.turns.map((turn) => canvas.graph.nodes.get(plan.nodeIdByTurnKey[turn.key]!)!);
     expect(notes[0]!.position.y).toBeGreaterThan(first!.position.y);
     expect(notes[0]!.position.y).toBeLessThan(second!.position.y);

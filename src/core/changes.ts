@@ -5,6 +5,7 @@ import type {
   MaterialProvenance,
   MirrorLedger,
   MirrorNode,
+  NoteAuthor,
   Passage,
   RoleSetting,
   Version,
@@ -50,7 +51,7 @@ export type NodeDraft =
       role?: RoleSetting;
       passage?: Passage;
     })
-  | (DraftBase & { kind: 'note'; text: string })
+  | (DraftBase & { kind: 'note'; text: string; /** Absent: the person (C14). */ author?: NoteAuthor })
   | (DraftBase & { kind: 'material'; title: string; text: string; provenance: MaterialProvenance })
   | (DraftBase & { kind: 'frame'; label: string })
   | (DraftBase & {

@@ -103,6 +103,7 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
   });
   const note = add({
     kind: 'note',
+    author: 'app',
     text: 'A note wired solid joins the chain as my own words: keep answers to the physics, in three sentences or fewer.',
     position: { x: 820, y: 640 },
   });

@@ -89,6 +89,8 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
       if (fields.length === 0) return null;
       const patched = { ...node } as Record<string, unknown>;
       for (const field of fields) patched[field] = (change.patch as Record<string, unknown>)[field];
+      // C14: a note the person rewrites is theirs from then on, whoever wrote it first (edit-node is a person's act).
+      if (node.kind === 'note' && patched.text !== node.text) patched.author = 'person';
       const failed = putNode(patched as CanvasNode);
       if (failed) return failed;
       working.touched.add(node.id);

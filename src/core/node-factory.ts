@@ -27,7 +27,7 @@ export function nodeFromDraft(draft: NodeDraft, id: string, now: number): Canvas
         ...(draft.passage ? { passage: { ...draft.passage } } : {}),
       };
     case 'note':
-      return { ...base, kind: 'note', text: draft.text };
+      return { ...base, kind: 'note', text: draft.text, author: draft.author ?? 'person' };
     case 'material':
       return { ...base, kind: 'material', title: draft.title, text: draft.text, provenance: draft.provenance };
     case 'frame':

@@ -142,7 +142,7 @@ export function planMirror(
         const position = nextPosition(MIRROR_NOTE_GAP);
         const summary = compaction?.summary.trim() ?? '';
         const text = `**Context compacted** before turn ${turn.number} of this ${session.isSubagent ? 'subagent run' : 'session'}.${summary ? `\n\n${summary}` : ''}`;
-        changes.push({ type: 'add-node', node: { kind: 'note', id, text, position } });
+        changes.push({ type: 'add-node', node: { kind: 'note', id, text, position, author: 'app' } });
         remember(noteKey, id, position);
         counts.notes += 1;
       }

@@ -1,6 +1,6 @@
 import { memo } from 'react';
 import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
-import type { MaterialNode } from '../../../protocol/index.ts';
+import { noteAuthor, type MaterialNode } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { Markdown } from './Markdown.tsx';
 import { MirrorCardMarks } from '../atlas/MirrorNodeExtras.tsx';
@@ -45,6 +45,15 @@ export const NoteCard = memo(function NoteCard({ id, selected }: NodeProps) {
       <Handle type="target" position={Position.Left} />
       <div className="card-header">
         <span className="card-kind">Note</span>
+        {noteAuthor(note) === 'app' && (
+          <span
+            className="badge app-note"
+            data-testid="note-by-weft"
+            title="Weft wrote this note, so memory never takes it as your words. Edit it and it becomes yours."
+          >
+            Written by Weft
+          </span>
+        )}
         {note.archived && <span className="badge archived">Archived</span>}
       </div>
       <div className="card-body" style={{ borderTop: 0 }}>

@@ -1,5 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import type { FrameNode, MaterialNode, MirrorNode, NoteNode } from '../../../protocol/index.ts';
+import {
+  noteAuthor,
+  type FrameNode,
+  type MaterialNode,
+  type MirrorNode,
+  type NoteNode,
+} from '../../../protocol/index.ts';
 import type { NodePatch } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { formatTime } from '../canvas/node-labels.ts';
@@ -71,7 +77,16 @@ function DraftField({
 export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameNode | MirrorNode }) {
   switch (node.kind) {
     case 'note':
-      return <DraftField nodeId={node.id} field="text" value={node.text} multiline label="Note" testId="note-input" />;
+      return (
+        <>
+          <DraftField nodeId={node.id} field="text" value={node.text} multiline label="Note" testId="note-input" />
+          {noteAuthor(node) === 'app' && (
+            <p className="hint" data-testid="note-by-weft-hint">
+              Weft wrote this note: memory never takes facts from it. Once you edit it, it counts as your words.
+            </p>
+          )}
+        </>
+      );
     case 'frame':
       return (
         <>
