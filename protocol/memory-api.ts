@@ -8,22 +8,21 @@ import { MemoryDocumentNameSchema, MemoryProfileSchema } from './memory-profile.
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/);
 const EventMetaValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 
-/** One exchange as the UI saw it. `question` and `notes` are the person's words; everything else is context. */
-export const MemoryJudgeRequestSchema = z.object({
-  canvasId: z.string().min(1).max(100),
-  nodeId: z.string().min(1).max(200),
-  versionId: z.string().min(1).max(200).nullable(),
-  commitHash: Sha256,
-  /** A new id each time the person opens a canvas: at most three additions per canvas per visit. */
-  visitId: z.string().min(1).max(200),
-  question: z.string().max(200_000),
-  notes: z.array(z.object({ nodeId: z.string().min(1), text: z.string().max(200_000) })).max(50),
-  answer: z.string().max(2_000_000),
-  /** Text that reached the request from elsewhere (materials, mirrored turns, recall, the [Memory] block). */
-  other: z
-    .array(z.object({ kind: z.enum(['recall', 'mirror', 'material', 'memory']), text: z.string().max(2_000_000) }))
-    .max(200),
-});
+/**
+ * Which exchange to judge, by ids only: the server reads the question, the notes and the answer from the stored
+ * canvas itself (the version must exist with that commit hash), so a caller can never say which text is the
+ * person's. Strict: a body that carries texts is refused rather than silently trusted or ignored.
+ */
+export const MemoryJudgeRequestSchema = z
+  .object({
+    canvasId: z.string().min(1).max(100),
+    nodeId: z.string().min(1).max(200),
+    versionId: z.string().min(1).max(200),
+    commitHash: Sha256,
+    /** A new id each time the person opens a canvas: at most three additions per canvas per visit. */
+    visitId: z.string().min(1).max(200),
+  })
+  .strict();
 export type MemoryJudgeRequest = z.infer<typeof MemoryJudgeRequestSchema>;
 
 /** A line of the judge's activity list: what it decided and why. Never a secret: credential refusals carry no text. */

@@ -43,24 +43,6 @@ export interface JudgedExchange {
   revision: string;
 }
 
-/** The person's words apart from everything else (C14 own words): only `question` and `notes` can be evidence. */
-export function exchangeOf(request: MemoryJudgeRequest, at: number): Exchange {
-  return {
-    origin: {
-      canvasId: request.canvasId,
-      nodeId: request.nodeId,
-      versionId: request.versionId,
-      commitHash: request.commitHash,
-      at,
-    },
-    person: [
-      { kind: 'question', text: request.question, nodeId: request.nodeId },
-      ...request.notes.map((note) => ({ kind: 'note' as const, text: note.text, nodeId: note.nodeId })),
-    ],
-    other: [{ kind: 'answer', text: request.answer }, ...request.other],
-  };
-}
-
 /** Asks the judge about every sentence; null when any decision fell back (the rule path then decides). */
 async function judgeCandidates(
   exchange: Exchange,
@@ -97,16 +79,17 @@ async function judgeCandidates(
 }
 
 /**
- * The memory judge after an ordinary ask (C13–C14): candidates from the judge (or the rule path without one, or
+ * The memory judge after an ordinary ask (C13–C14), on the exchange as the stored canvas records it
+ * (`exchangeFromCanvas`; the request only names it and the visit): candidates from the judge (or the rule path without one, or
  * when it does not answer), each ruled on by the constitution, admitted facts merged into their document, every
  * decision an event and an activity entry. The caller does not wait for this before showing the answer.
  */
 export async function judgeExchange(
   request: MemoryJudgeRequest,
+  exchange: Exchange,
   dependencies: JudgeExchangeDependencies,
 ): Promise<JudgedExchange> {
   const { store, now, newId } = dependencies;
-  const exchange = exchangeOf(request, now());
   const before = await store.read();
   const activity: MemoryActivity[] = [];
   const entry = (fields: Partial<MemoryActivity> & Pick<MemoryActivity, 'kind'>): MemoryActivity => ({

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryJudgeRequest, MemoryJudgeResponse, MemoryStateResponse } from '../../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 let provider: ScriptedProvider;
 let server: TestServer;
+let exchanges: StoredExchanges;
 
 beforeAll(async () => {
   provider = await startScriptedProvider();
   server = await startTestServer({ judgeTimeoutMs: 300 });
+  exchanges = new StoredExchanges(server);
   await server.api('/api/settings', {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -23,25 +26,13 @@ afterAll(async () => {
   await provider.close();
 });
 
-function request(question: string, visitId: string): MemoryJudgeRequest {
-  return {
-    canvasId: 'canvas-1',
-    nodeId: 'node-1',
-    versionId: null,
-    commitHash: 'd'.repeat(64),
-    visitId,
-    question,
-    notes: [],
-    answer: 'An answer.',
-    other: [],
-  };
-}
-
 async function judge(question: string, visitId: string): Promise<MemoryJudgeResponse> {
+  const stored = await exchanges.store('canvas-1', { question, answer: 'An answer.' });
+  const request: MemoryJudgeRequest = { ...stored, visitId };
   const response = await server.api('/api/memory/judge', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(request(question, visitId)),
+    body: JSON.stringify(request),
   });
   return (await response.json()) as MemoryJudgeResponse;
 }

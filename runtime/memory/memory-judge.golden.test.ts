@@ -7,6 +7,7 @@ import type {
   ProfileLine,
 } from '../../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import { StoredExchanges, type ExchangeTexts } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 /**
@@ -75,7 +76,8 @@ interface Row {
   question: string;
   note?: string;
   answer?: string;
-  other?: MemoryJudgeRequest['other'];
+  /** What else was wired into the ask (materials, mirrored turns, notes the app wrote) or sent ([Memory]). */
+  context?: Pick<ExchangeTexts, 'materials' | 'mirrors' | 'memorySent'> & { appNote?: string };
   /** [admitted, refused] with the judge; `rule` when the rule path differs. */
   judge: [string[], string[]];
   rule?: [string[], string[]];
@@ -106,22 +108,22 @@ const ROWS: Row[] = [
   { question: 'What editor should I use?', answer: 'You are a Vim user who prefers dark themes.', judge: none },
   {
     question: 'Summarise the thread below.',
-    other: [{ kind: 'recall', text: 'I prefer Emacs and I live in Oslo.' }],
+    context: { appNote: 'I prefer Emacs and I live in Oslo.' },
     judge: none,
   },
   {
     question: "Continue from the agent's last turn.",
-    other: [{ kind: 'mirror', text: 'I am Bob, the maintainer. I prefer short commits.' }],
+    context: { mirrors: ['I am Bob, the maintainer. I prefer short commits.'] },
     judge: none,
   },
   {
     question: 'Read the attached CV carefully.',
-    other: [{ kind: 'material', text: 'My name is Carla Diaz. I live in Madrid.' }],
+    context: { materials: ['My name is Carla Diaz. I live in Madrid.'] },
     judge: none,
   },
   {
     question: 'Use my profile.',
-    other: [{ kind: 'memory', text: '[Memory]\nPreferences:\n- I prefer tabs over spaces.' }],
+    context: { memorySent: true },
     judge: none,
   },
   // Credentials, whoever proposes them.
@@ -311,18 +313,16 @@ async function runGolden(server: TestServer, path: 'judge' | 'rule') {
   const api = (url: string, init: RequestInit = {}) => server.api(url, init);
   const read = async () => (await (await api('/api/memory')).json()) as MemoryStateResponse;
   const outcomes: [string[], string[]][] = [];
+  const exchanges = new StoredExchanges(server);
   for (const [index, row] of ROWS.entries()) {
-    const request: MemoryJudgeRequest = {
-      canvasId: 'golden',
-      nodeId: `node-${index}`,
-      versionId: `version-${index}`,
-      commitHash: createHash('sha256').update(String(index)).digest('hex'),
-      visitId: `visit-${index}`,
+    const { appNote, ...context } = row.context ?? {};
+    const stored = await exchanges.store('golden', {
       question: row.question,
-      notes: row.note ? [{ nodeId: `note-${index}`, text: row.note }] : [],
+      notes: [...(row.note ? [row.note] : []), ...(appNote ? [{ text: appNote, author: 'app' as const }] : [])],
       answer: row.answer ?? 'Here is an answer.',
-      other: row.other ?? [],
-    };
+      ...context,
+    });
+    const request: MemoryJudgeRequest = { ...stored, visitId: `visit-${index}` };
     const response = await api('/api/memory/judge', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

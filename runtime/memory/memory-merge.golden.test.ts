@@ -13,6 +13,7 @@ import {
   type ScriptedProvider,
   type ScriptedReply,
 } from '../../tests/support/scripted-provider.ts';
+import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 /**
@@ -112,11 +113,13 @@ let provider: ScriptedProvider;
 let server: TestServer;
 const merges: string[] = [];
 let asked = 0;
+let exchanges: StoredExchanges;
 
 beforeAll(async () => {
   provider = await startScriptedProvider();
   provider.replyFor = scriptedJudge(merges);
   server = await startTestServer();
+  exchanges = new StoredExchanges(server);
   await server.api('/api/settings', {
     method: 'PUT',
     headers: { 'content-type': 'application/json' },
@@ -133,17 +136,8 @@ afterAll(async () => {
 
 async function ask(question: string): Promise<{ judged: MemoryJudgeResponse; state: MemoryStateResponse }> {
   asked += 1;
-  const request: MemoryJudgeRequest = {
-    canvasId: 'merges',
-    nodeId: `node-${asked}`,
-    versionId: `version-${asked}`,
-    commitHash: asked.toString(16).padStart(64, '0'),
-    visitId: `visit-${asked}`,
-    question,
-    notes: [],
-    answer: 'Noted.',
-    other: [],
-  };
+  const stored = await exchanges.store('merges', { question, answer: 'Noted.' });
+  const request: MemoryJudgeRequest = { ...stored, visitId: `visit-${asked}` };
   const response = await server.api('/api/memory/judge', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -8,12 +8,15 @@ import type {
   MemoryWriteResponse,
 } from '../../protocol/index.ts';
 import { MemoryEventOpSchema } from '../../protocol/index.ts';
+import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 let server: TestServer;
+let exchanges: StoredExchanges;
 
 beforeAll(async () => {
   server = await startTestServer();
+  exchanges = new StoredExchanges(server);
 });
 afterAll(async () => {
   await server.dispose();
@@ -25,19 +28,13 @@ async function state(): Promise<{ body: MemoryStateResponse; etag: string }> {
   return { body: (await response.json()) as MemoryStateResponse, etag: response.headers.get('etag')! };
 }
 
-function exchange(question: string, overrides: Partial<MemoryJudgeRequest> = {}): MemoryJudgeRequest {
-  return {
-    canvasId: 'canvas-1',
-    nodeId: 'node-1',
-    versionId: 'version-1',
-    commitHash: 'c'.repeat(64),
-    visitId: 'visit-1',
+/** Stores an ask on canvas-1 (as the page does before it asks for a judgement) and names it. */
+async function exchange(question: string, overrides: { visitId?: string } = {}): Promise<MemoryJudgeRequest> {
+  const stored = await exchanges.store('canvas-1', {
     question,
-    notes: [],
     answer: 'You are a Rust developer who prefers Emacs.',
-    other: [],
-    ...overrides,
-  };
+  });
+  return { ...stored, visitId: overrides.visitId ?? 'visit-1' };
 }
 
 async function judge(request: MemoryJudgeRequest): Promise<MemoryJudgeResponse> {
@@ -64,7 +61,8 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
     expect(empty.body.profile.documents.preferences).toEqual([]);
     expect(empty.body.judgeModelId).toBeNull();
 
-    const judged = await judge(exchange('I prefer tabs over spaces. How do I set that in Vim?'));
+    const asked = await exchange('I prefer tabs over spaces. How do I set that in Vim?');
+    const judged = await judge(asked);
     expect(judged.path).toBe('rule');
     // The answer's "facts" never become lines: only the person's sentence.
     expect(judged.activity.map((entry) => [entry.kind, entry.text])).toEqual([
@@ -80,7 +78,7 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
       text: 'I prefer tabs over spaces.',
       evidence: 'stated',
       span: 'I prefer tabs over spaces.',
-      origin: { canvasId: 'canvas-1', nodeId: 'node-1', versionId: 'version-1', commitHash: 'c'.repeat(64) },
+      origin: { canvasId: 'canvas-1', nodeId: asked.nodeId, versionId: asked.versionId, commitHash: asked.commitHash },
     });
     const file = join(server.home, 'memory', 'profile.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
@@ -93,13 +91,13 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
     const restored = await state();
     expect(restored.body.profile.documents).toEqual(empty.body.profile.documents);
     expect(restored.body.profile.refusals.map((refusal) => refusal.kind)).toEqual(['undone-admission']);
-    const again = await judge(exchange('I prefer tabs over spaces.', { visitId: 'visit-2' }));
+    const again = await judge(await exchange('I prefer tabs over spaces.', { visitId: 'visit-2' }));
     expect(again.activity.map((entry) => entry.reason)).toEqual(['refused-by-person']);
     // An undo runs once.
     expect((await send(`/api/memory/undo/${judged.undo!.id}`, 'POST', null)).status).toBe(410);
 
     // A person's deletion is a refusal the rule path cannot get round.
-    await judge(exchange('I use Neovim for everything.', { visitId: 'visit-3' }));
+    await judge(await exchange('I use Neovim for everything.', { visitId: 'visit-3' }));
     const withLine = await state();
     const neovim = withLine.body.profile.documents.preferences.find((entry) => entry.ended === null)!;
     const deleted = await send(`/api/memory/lines/${neovim.id}`, 'DELETE', withLine.etag);
@@ -108,14 +106,14 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
       'memory-edited',
       'memory-refused-by-person',
     ]);
-    const reasserted = await judge(exchange('I use Neovim for everything.', { visitId: 'visit-4' }));
+    const reasserted = await judge(await exchange('I use Neovim for everything.', { visitId: 'visit-4' }));
     expect(reasserted.activity.map((entry) => entry.reason)).toEqual(['refused-by-person']);
 
     // Lifting the refusal lets it in again.
     const now = await state();
     const refusal = now.body.profile.refusals.find((entry) => entry.text === 'I use Neovim for everything.')!;
     expect((await send(`/api/memory/refusals/${refusal.id}`, 'DELETE', now.etag)).status).toBe(200);
-    const readmitted = await judge(exchange('I use Neovim for everything.', { visitId: 'visit-5' }));
+    const readmitted = await judge(await exchange('I use Neovim for everything.', { visitId: 'visit-5' }));
     expect(readmitted.activity.map((entry) => entry.kind)).toEqual(['admitted']);
   });
 
@@ -138,7 +136,9 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
   });
 
   it('never writes a credential into the activity file', async () => {
-    const judged = await judge(exchange('I prefer my password: hunter2hunter2 kept here.', { visitId: 'visit-9' }));
+    const judged = await judge(
+      await exchange('I prefer my password: hunter2hunter2 kept here.', { visitId: 'visit-9' }),
+    );
     expect(judged.activity.map((entry) => [entry.reason, entry.text])).toEqual([['credential', null]]);
     const journal = await readFile(join(server.home, 'memory', 'journal.json'), 'utf8');
     expect(journal).not.toContain('hunter2');
@@ -146,7 +146,7 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
 
   it('keeps three additions per canvas per visit', async () => {
     const judged = await judge(
-      exchange(
+      await exchange(
         'I like green tea a lot. I love long walks outside. I enjoy chess on Sundays. I hate loud music at night.',
         {
           visitId: 'visit-limit',

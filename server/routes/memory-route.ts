@@ -6,17 +6,21 @@ import {
   MemoryImportRequestSchema,
   MemoryJudgeRequestSchema,
   MemoryLineRequestSchema,
+  noteAuthor,
   type CanvasDocument,
   type MemoryActivity,
   type MemoryJudgeResponse,
   type MemoryStateResponse,
   type MemoryWriteResponse,
 } from '../../protocol/index.ts';
-import type { EventDraft } from '../../src/core/index.ts';
+import { graphFromDocument, type EventDraft } from '../../src/core/index.ts';
 import {
   addLine,
   deleteLine,
   editLine,
+  exchangeFromCanvas,
+  memoryBlock,
+  type ExchangeLookupCode,
   importProfile,
   importedEvent,
   switchedEvent,
@@ -51,6 +55,12 @@ const EDIT_MESSAGES: Record<PersonEditCode, string> = {
   'nothing-to-undo': 'There is nothing to undo.',
   'changed-since': 'The profile changed since that admission; it can no longer be undone as a whole.',
   invalid: 'The change would store an invalid line.',
+};
+
+const EXCHANGE_STATUS: Record<ExchangeLookupCode, number> = {
+  'exchange-unknown': 404,
+  'exchange-mismatch': 409,
+  'not-an-ask': 400,
 };
 
 function editError(code: PersonEditCode): WeftError {
@@ -117,8 +127,22 @@ export function memoryRoute(context: ServerContext): Router {
 
   router.post('/memory/judge', json, async (request, response) => {
     const body = validateBody(MemoryJudgeRequestSchema, request.body);
+    // The person's words come from the stored canvas, never from the caller (C14). The page saves its canvas
+    // before it asks for a judgement, so a version not stored yet is a refusal, not a wait.
+    const stored = await context.canvases.read(body.canvasId).catch(() => null);
+    const found = stored
+      ? exchangeFromCanvas(graphFromDocument(stored.document), body, {
+          at: now(),
+          memoryBlock: memoryBlock((await store.read()).profile),
+          hash: context.hash,
+        })
+      : null;
+    if (!found || !found.ok) {
+      const code = found?.error.code ?? 'exchange-unknown';
+      throw new WeftError(`memory-${code}`, found?.error.message ?? 'No such canvas is stored.', EXCHANGE_STATUS[code]);
+    }
     const { judgeModelId } = await context.settings.read();
-    const judged = await judgeExchange(body, {
+    const judged = await judgeExchange(body, found.value, {
       store,
       decide: (decision) => context.judge.decide(decision),
       compose: (system, prompt) => context.judge.compose(system, prompt),
@@ -248,7 +272,7 @@ async function canvasWords(context: ServerContext, profile: StoredMemory['profil
     const document = origin.canvasId ? documents.get(origin.canvasId) : undefined;
     if (!document) return null;
     return document.nodes.flatMap((node) => {
-      if (node.kind === 'note') return [node.text];
+      if (node.kind === 'note') return noteAuthor(node) === 'person' ? [node.text] : [];
       if (node.kind === 'question' && node.id === origin.nodeId)
         return [node.question, ...node.versions.map((version) => version.question)];
       return [];

@@ -7,6 +7,8 @@ export type { TestServer } from './test-server.ts';
 export { minimalPdf } from './minimal-pdf.ts';
 export { rawRequest } from './raw-request.ts';
 export { sampleCanvas } from './sample-canvas.ts';
+export { StoredExchanges } from './stored-exchange.ts';
+export type { ExchangeTexts, StoredExchange } from './stored-exchange.ts';
 export { FIXTURES } from './fixtures-directory.ts';
 export type { RawResponse } from './raw-request.ts';
 export { ensureBuilt, launchChromium, repoRoot } from './browser.ts';

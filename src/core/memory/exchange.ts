@@ -11,12 +11,13 @@ export interface PersonText {
 }
 
 /**
- * Text in the exchange that is not the person's words: the model's answer, a recall block, a mirrored agent turn
+ * Text in the exchange that is not the person's words: the model's answer, a note the app wrote, a recall block, a mirrored agent turn
  * (an agent session's text, even the typed prompt, did not come from this canvas), a material, or the
  * `[Memory]` block itself. The judge may read it as context; it is never evidence.
  */
 export interface OtherText {
-  kind: 'answer' | 'recall' | 'mirror' | 'material' | 'memory';
+  /** `app-note`: a note Weft wrote (the demo note, a mirrored session's compaction note). */
+  kind: 'answer' | 'recall' | 'mirror' | 'material' | 'memory' | 'app-note';
   text: string;
 }
 

@@ -1,6 +1,8 @@
 // Public API of memory (C13–C14): the constitution, the profile and its history, pure and deterministic.
 export { normaliseText, words, contentWords } from './normalise-text.ts';
 export type { Exchange, ExchangeOrigin, PersonText, OtherText } from './exchange.ts';
+export { exchangeFromCanvas } from './exchange-from-canvas.ts';
+export type { ExchangeClaim, ExchangeLookupCode, ExchangeLookupError } from './exchange-from-canvas.ts';
 export { findEvidence, MIN_SPAN_WORDS } from './find-evidence.ts';
 export type { EvidenceCode, EvidenceVerdict } from './find-evidence.ts';
 export { findCredential, luhnValid } from './credential-patterns.ts';

@@ -1,6 +1,5 @@
-import { appendEvent, type CompiledContext, type EventDraft, type Graph } from '../../core/index.ts';
+import { appendEvent, type EventDraft, type Graph } from '../../core/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { exchangeRequest } from '../memory/exchange-request.ts';
 import type { MemoryClient } from '../memory/memory-client.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
@@ -20,7 +19,9 @@ function withEvents(graph: Graph, drafts: readonly EventDraft[], dependencies: A
 
 /**
  * After an ordinary ask (chat lane) has its version: the memory judge, fire-and-forget — the answer is already on
- * screen. Its decisions land in the canvas's event log (metadata only); an admission shows a toast with Undo for
+ * screen. The server reads the exchange from the stored canvas (C14: the page never says which text is the
+ * person's), so the canvas is saved first: without that, a debounced save would leave the version unknown there.
+ * Its decisions land in the canvas's event log (metadata only); an admission shows a toast with Undo for
  * eight seconds; a failure says so instead of passing silently.
  */
 export async function judgeAfterAsk(
@@ -28,24 +29,28 @@ export async function judgeAfterAsk(
   get: GetState,
   dependencies: AppDependencies & { memory: MemoryClient },
   runtime: StoreRuntime,
-  ask: {
-    graph: Graph;
-    compiled: CompiledContext;
-    nodeId: string;
-    question: string;
-    versionId: string;
-    commitHash: string;
-    answer: string;
-    memoryBlock: string | null;
-  },
+  ask: { canvasId: string; nodeId: string; versionId: string; commitHash: string },
 ): Promise<void> {
-  const judged = await dependencies.memory.judge(exchangeRequest(ask.graph, ask.compiled, ask));
+  const canvasId = ask.canvasId;
+  // A canvas left during the ask was saved by the runner already; the open one may still wait on its debounce.
+  if (get().graph?.canvas.id === canvasId) {
+    try {
+      await get().flush();
+    } catch (error) {
+      get().toast(
+        'error',
+        'memory-judge-failed',
+        `Memory could not judge this exchange: ${describeError(error).message}`,
+      );
+      return;
+    }
+  }
+  const judged = await dependencies.memory.judge(ask);
   if (!judged.ok) {
     get().toast('error', 'memory-judge-failed', `Memory could not judge this exchange: ${judged.message}`);
     return;
   }
   const { events, activity, undo } = judged.value;
-  const canvasId = ask.graph.canvas.id;
   if (events.length > 0) {
     const open = get().graph;
     try {

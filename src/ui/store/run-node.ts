@@ -203,14 +203,10 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     const memory = dependencies.memory;
     if (memory && lane === 'chat' && outcome === 'complete' && !run.onlyIfStale)
       void judgeAfterAsk(set, get, { ...dependencies, memory }, runtime, {
-        graph,
-        compiled,
+        canvasId,
         nodeId,
-        question: node.question,
         versionId,
         commitHash: built.requestHash,
-        answer: text,
-        memoryBlock,
       });
     return outcome === 'complete' ? 'complete' : 'failed';
   }

@@ -1,0 +1,125 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MemoryJudgeResponse, MemoryStateResponse } from '../../protocol/index.ts';
+import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
+import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+
+/**
+ * C14 "only the person's own words become facts", guarded by the server: `POST /api/memory/judge` names an
+ * exchange by ids, and the server reads the question and the notes from the stored canvas. A caller cannot hand
+ * it assistant text as the person's, name an exchange that was never stored, or pass off a note Weft wrote.
+ */
+let server: TestServer;
+let exchanges: StoredExchanges;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  exchanges = new StoredExchanges(server);
+});
+afterAll(async () => {
+  await server.dispose();
+});
+
+const post = (body: unknown) =>
+  server.api('/api/memory/judge', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+async function errorCode(response: Response): Promise<string> {
+  return ((await response.json()) as { error: { code: string } }).error.code;
+}
+
+async function profile(): Promise<MemoryStateResponse> {
+  return (await (await server.api('/api/memory')).json()) as MemoryStateResponse;
+}
+
+const currentTexts = (state: MemoryStateResponse) =>
+  [...state.profile.documents.preferences, ...state.profile.documents.identity]
+    .filter((line) => line.ended === null)
+    .map((line) => line.text);
+
+describe('POST /api/memory/judge reads the person’s words from the stored canvas', () => {
+  it('refuses a body that carries its own texts: assistant words put in `question`/`notes` never become a fact', async () => {
+    const stored = await exchanges.store('forged', {
+      question: 'Which editor should I use?',
+      answer: 'I prefer Emacs over Vim for everything.',
+    });
+    const before = await profile();
+    const forged = await post({
+      ...stored,
+      visitId: 'visit-forged',
+      question: 'I prefer Emacs over Vim for everything.',
+      notes: [{ nodeId: 'note-x', text: 'My name is Mallory Smith.' }],
+      answer: 'Sure.',
+      other: [],
+    });
+    expect(forged.status).toBe(400);
+    expect(await errorCode(forged)).toBe('invalid-body');
+    const after = await profile();
+    expect(after.revision).toBe(before.revision);
+    expect(currentTexts(after)).toEqual([]);
+
+    // The same exchange named by ids alone: the stored question says nothing about the person, and the answer's
+    // first-person sentence is the model's.
+    const honest = await post({ ...stored, visitId: 'visit-forged' });
+    expect(honest.status).toBe(200);
+    expect(((await honest.json()) as MemoryJudgeResponse).activity).toEqual([]);
+    expect(currentTexts(await profile())).toEqual([]);
+  });
+
+  it('refuses with a code, writing nothing, an exchange the canvas does not record', async () => {
+    const stored = await exchanges.store('unknown', { question: 'I prefer dark themes in every editor.' });
+    const before = await profile();
+    const cases: [Record<string, string>, number, string][] = [
+      [{ commitHash: 'e'.repeat(64) }, 409, 'memory-exchange-mismatch'],
+      [{ versionId: 'no-such-version' }, 404, 'memory-exchange-unknown'],
+      [{ nodeId: 'no-such-node' }, 404, 'memory-exchange-unknown'],
+      [{ canvasId: 'no-such-canvas' }, 404, 'memory-exchange-unknown'],
+    ];
+    for (const [override, status, code] of cases) {
+      const response = await post({ ...stored, visitId: 'visit-unknown', ...override });
+      expect([response.status, await errorCode(response)], JSON.stringify(override)).toEqual([status, code]);
+    }
+    const after = await profile();
+    expect(after.revision).toBe(before.revision);
+    expect(after.activity).toEqual(before.activity);
+    // Named correctly, the same exchange is judged.
+    const judged = await post({ ...stored, visitId: 'visit-unknown' });
+    expect(((await judged.json()) as MemoryJudgeResponse).activity.map((entry) => entry.text)).toEqual([
+      'I prefer dark themes in every editor.',
+    ]);
+  });
+
+  it('takes a note the person wrote as their words, never a note Weft wrote, nor one edited since the ask', async () => {
+    const app = await exchanges.store('notes', {
+      question: 'Continue the session.',
+      notes: [{ text: 'I prefer Emacs and I live in Oslo.', author: 'app' }],
+    });
+    const fromApp = (await (await post({ ...app, visitId: 'visit-notes-1' })).json()) as MemoryJudgeResponse;
+    expect(fromApp.activity).toEqual([]);
+
+    const person = await exchanges.store('notes', {
+      question: 'Convert 5 miles.',
+      notes: ['I prefer metric units in every answer.'],
+    });
+    const fromPerson = (await (await post({ ...person, visitId: 'visit-notes-2' })).json()) as MemoryJudgeResponse;
+    expect(fromPerson.activity.map((entry) => [entry.kind, entry.text])).toEqual([
+      ['admitted', 'I prefer metric units in every answer.'],
+    ]);
+
+    // Edited after the ask: what the note says now is not what was sent, so it vouches for nothing.
+    const edited = await exchanges.store('notes', {
+      question: 'Convert 5 pounds.',
+      notes: ['I prefer grams over ounces.'],
+    });
+    const noteId = exchanges.nodesOf('notes', 'note').at(-1)!;
+    await exchanges.update('notes', (canvas) => canvas.edit(noteId, { text: 'I prefer kilograms for body weight.' }));
+    const fromEdited = (await (await post({ ...edited, visitId: 'visit-notes-3' })).json()) as MemoryJudgeResponse;
+    expect(fromEdited.activity).toEqual([]);
+    expect(currentTexts(await profile())).toEqual([
+      'I prefer dark themes in every editor.',
+      'I prefer metric units in every answer.',
+    ]);
+  });
+});

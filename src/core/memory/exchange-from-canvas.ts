@@ -1,0 +1,76 @@
+import { noteAuthor } from '../../../protocol/index.ts';
+import { fingerprintSession, upstreamParts } from '../fingerprint.ts';
+import type { Graph } from '../graph.ts';
+import type { HashPort } from '../hash-port.ts';
+import { recordedUpstreamParts } from '../recorded-upstream.ts';
+import { failure, success, type Result } from '../result.ts';
+import type { Exchange, OtherText, PersonText } from './exchange.ts';
+
+/** Which exchange a caller says it is about: ids only, never its texts. */
+export interface ExchangeClaim {
+  canvasId: string;
+  nodeId: string;
+  versionId: string;
+  /** The commit hash (C9) of the request the version was generated from. */
+  commitHash: string;
+}
+
+export type ExchangeLookupCode = 'exchange-unknown' | 'exchange-mismatch' | 'not-an-ask';
+
+export interface ExchangeLookupError {
+  code: ExchangeLookupCode;
+  message: string;
+}
+
+/**
+ * The exchange as the stored canvas records it (C14 own words), so no caller decides which text is the person's:
+ * the person's words are the question exactly as the version asked it and every note the person wrote
+ * (`noteAuthor`) that reached that request unchanged (its part hash now equals the one the version recorded); the
+ * answer, materials, mirrored turns, notes the app wrote and the [Memory] block (when the version sent it) are
+ * context. A claim naming no stored version is `exchange-unknown`, one whose commit hash is not the version's
+ * `exchange-mismatch`, and a version that is not a complete ordinary ask (agent lane, demo, imported, manual,
+ * failed) `not-an-ask`.
+ */
+export function exchangeFromCanvas(
+  graph: Graph,
+  claim: ExchangeClaim,
+  options: { at: number; memoryBlock: string | null; hash?: HashPort },
+): Result<Exchange, ExchangeLookupError> {
+  const node = graph.canvas.id === claim.canvasId ? graph.nodes.get(claim.nodeId) : undefined;
+  const version = node?.kind === 'question' ? node.versions.find((each) => each.id === claim.versionId) : undefined;
+  if (!node || node.kind !== 'question' || !version)
+    return failure({ code: 'exchange-unknown', message: 'No such exchange is stored on that canvas.' });
+  if (version.requestHash !== claim.commitHash)
+    return failure({ code: 'exchange-mismatch', message: 'That version was not generated from that commit.' });
+  if (version.origin !== 'generated' || version.status !== 'complete' || version.agent)
+    return failure({ code: 'not-an-ask', message: 'Memory judges only a complete ordinary ask.' });
+
+  const now = new Map(
+    upstreamParts(graph, node.id, fingerprintSession(options.hash)).map((part) => [part.nodeId, part.hash]),
+  );
+  const person: PersonText[] = [{ kind: 'question', text: version.question, nodeId: node.id }];
+  const other: OtherText[] = [{ kind: 'answer', text: version.text }];
+  for (const part of recordedUpstreamParts(graph, version).parts) {
+    const upstream = graph.nodes.get(part.nodeId);
+    // A part edited since the ask is not what was sent: its words vouch for nothing.
+    if (!upstream || now.get(part.nodeId) !== part.hash) continue;
+    if (upstream.kind === 'note') {
+      if (noteAuthor(upstream) === 'person') person.push({ kind: 'note', text: upstream.text, nodeId: upstream.id });
+      else other.push({ kind: 'app-note', text: upstream.text });
+    } else if (upstream.kind === 'material') other.push({ kind: 'material', text: upstream.text });
+    else if (upstream.kind === 'mirror')
+      other.push({ kind: 'mirror', text: `${upstream.question}\n${upstream.answer}` });
+  }
+  if (version.memorySent && options.memoryBlock) other.push({ kind: 'memory', text: options.memoryBlock });
+  return success({
+    origin: {
+      canvasId: claim.canvasId,
+      nodeId: claim.nodeId,
+      versionId: claim.versionId,
+      commitHash: claim.commitHash,
+      at: options.at,
+    },
+    person,
+    other,
+  });
+}

@@ -1,0 +1,106 @@
+import type { MirrorNode, NoteAuthor } from '../../protocol/index.ts';
+import { documentFromGraph, emptyCanvasDocument, graphFromDocument } from '../../src/core/index.ts';
+import { TestCanvas } from '../../src/core/test-canvas.ts';
+
+/** The texts of one ask as a person would have set it up on a canvas. */
+export interface ExchangeTexts {
+  question: string;
+  answer?: string;
+  /** Notes wired solid into the question; a string is the person's. */
+  notes?: (string | { text: string; author: NoteAuthor })[];
+  materials?: string[];
+  /** Mirrored agent turns wired into the question (their answers). */
+  mirrors?: string[];
+  /** Whether the version records that the [Memory] block was sent. */
+  memorySent?: boolean;
+}
+
+/** What `POST /api/memory/judge` names. */
+export interface StoredExchange {
+  canvasId: string;
+  nodeId: string;
+  versionId: string;
+  commitHash: string;
+}
+
+function mirrorSource(answer: string): MirrorNode['source'] {
+  return {
+    runner: 'claude-code',
+    sessionId: 'session-1',
+    turnKey: `turn-${answer.length}`,
+    turnNumber: 1,
+    question: 'Continue.',
+    answer,
+    model: null,
+    at: null,
+    steps: [],
+    delegatedBy: null,
+  };
+}
+
+/**
+ * Stores asks on a real test server the way the app does (the canvas record holds the question node, its
+ * generated version with the commit hash, and what was wired in), so memory tests judge what the server reads.
+ */
+export class StoredExchanges {
+  private readonly canvases = new Map<string, { canvas: TestCanvas; revision: string | null }>();
+
+  constructor(private readonly server: { api(path: string, init?: RequestInit): Promise<Response> }) {}
+
+  async store(canvasId: string, texts: ExchangeTexts): Promise<StoredExchange> {
+    const entry = this.canvases.get(canvasId) ?? {
+      canvas: new TestCanvas({
+        document: emptyCanvasDocument({ id: canvasId, name: canvasId, workingDirectory: null, createdAt: 1 }),
+        idPrefix: `${canvasId}-`,
+      }),
+      revision: null,
+    };
+    const { canvas } = entry;
+    const nodeId = canvas.addQuestion(texts.question);
+    for (const note of texts.notes ?? []) {
+      const { text, author } = typeof note === 'string' ? { text: note, author: 'person' as const } : note;
+      const id = canvas.apply({ type: 'add-node', node: { kind: 'note', text, author } }).created[0]!;
+      canvas.wire(id, nodeId);
+    }
+    for (const [index, text] of (texts.materials ?? []).entries())
+      canvas.wire(canvas.addMaterial(`Material ${index + 1}`, text), nodeId);
+    for (const text of texts.mirrors ?? []) canvas.wire(canvas.addMirror(mirrorSource(text)), nodeId);
+    const versionId = canvas.answer(nodeId, texts.answer ?? 'Here is an answer.');
+    const document = documentFromGraph(canvas.graph);
+    const node = document.nodes.find((each) => each.id === nodeId);
+    const version = node?.kind === 'question' ? node.versions.find((each) => each.id === versionId) : undefined;
+    if (!version?.requestHash) throw new Error('the stored exchange has no commit hash');
+    if (texts.memorySent) {
+      version.memorySent = true;
+      canvas.graph = graphFromDocument(document);
+    }
+    this.canvases.set(canvasId, entry);
+    await this.save(canvasId);
+    return { canvasId, nodeId, versionId, commitHash: version.requestHash };
+  }
+
+  /** A later change to a stored canvas (a person editing a note after the ask, say), saved like the page does. */
+  async update(canvasId: string, change: (canvas: TestCanvas) => void): Promise<void> {
+    const entry = this.canvases.get(canvasId);
+    if (!entry) throw new Error(`no stored canvas ${canvasId}`);
+    change(entry.canvas);
+    await this.save(canvasId);
+  }
+
+  /** The stored canvas's node ids by kind, in the order they were added. */
+  nodesOf(canvasId: string, kind: string): string[] {
+    const graph = this.canvases.get(canvasId)?.canvas.graph;
+    return graph ? [...graph.nodes.values()].filter((node) => node.kind === kind).map((node) => node.id) : [];
+  }
+
+  private async save(canvasId: string): Promise<void> {
+    const entry = this.canvases.get(canvasId)!;
+    const response = await this.server.api(`/api/canvases/${canvasId}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', ...(entry.revision ? { 'if-match': `"${entry.revision}"` } : {}) },
+      body: JSON.stringify(documentFromGraph(entry.canvas.graph)),
+    });
+    if (response.status !== 200) throw new Error(`storing the exchange failed: ${await response.text()}`);
+    entry.revision = ((await response.json()) as { revision: string }).revision;
+  }
+}
