@@ -31,6 +31,14 @@ async function showCanvas(): Promise<void> {
 
 describe('memory in the browser', () => {
   it('ask → a fact with provenance → Undo → delete a line → the same statement is refused and shown refused', async () => {
+    // 0. The demo canvas's note is Weft's words, and its card and panel say so (memory never takes it as yours).
+    const demoNote = page().locator('[data-testid="node-card"].note').first();
+    await demoNote.waitFor();
+    const noteId = (await demoNote.getAttribute('data-node-id'))!;
+    await canvas.open(noteId);
+    expect(await canvas.card(noteId).getByTestId('note-by-weft').textContent()).toBe('Written by Weft');
+    await canvas.panel.getByTestId('note-by-weft-hint').waitFor();
+
     await page().getByTestId('canvas-menu').click();
     await page().getByTestId('canvas-new').click();
     await page().getByTestId('canvas-name').fill('About me');
