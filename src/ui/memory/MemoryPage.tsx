@@ -62,7 +62,8 @@ export function MemoryPage() {
           {judgeModelId
             ? `After each question you ask, ${judgeModelId} is sent the exchange and these lines, and decides what is worth keeping; the rules in Weft have the last word.`
             : 'No decision model is set: rules on this machine decide, and nothing leaves it.'}{' '}
-          Only your own words can become a line. Every line says why it is here.
+          Only your own words — your questions and the notes you wrote, never an answer or a note Weft wrote — can
+          become a line. Every line says why it is here.
         </p>
         <div className="button-row">
           <button
