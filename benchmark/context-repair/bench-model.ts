@@ -1,4 +1,5 @@
-import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
+import { APICallError, type LanguageModelV3, type SharedV3ProviderOptions } from '@ai-sdk/provider';
+import { wrapLanguageModel } from 'ai';
 import type { CanonicalRequest } from '../../protocol/index.ts';
 import { environmentWithDotenv, resolveWeftHome, SecretsStore, SettingsStore } from '../../runtime/fs/index.ts';
 import {
@@ -9,7 +10,7 @@ import {
   streamAnswer,
   toModelMessages,
 } from '../../runtime/models/index.ts';
-import { startScriptedModelServer } from './scripted-model-server.ts';
+import { startScriptedModelServer, type ScriptedFailure } from './scripted-model-server.ts';
 import { SCRIPTED_MODEL_NAMES } from './scripted-models.ts';
 
 /** Fixed for every run; providers that take a seed get it (Anthropic has none). */
@@ -26,7 +27,14 @@ export interface CallSettings {
 
 export type BenchAnswer =
   | { ok: true; text: string; finishReason: string; inputTokens: number | null; outputTokens: number | null }
-  | { ok: false; code: string; message: string };
+  | {
+      ok: false;
+      code: string;
+      message: string;
+      /** The HTTP status the provider answered with, and its Retry-After header (null when none): for retries. */
+      status: number | null;
+      retryAfter: string | null;
+    };
 
 export interface BenchModel {
   id: string;
@@ -39,6 +47,34 @@ export interface BenchModel {
   close(): Promise<void>;
 }
 
+/** What a failed HTTP call said beyond its coded failure: its status and Retry-After, for `call-retry.ts`. */
+function recordingFailures(language: LanguageModelV3): {
+  model: LanguageModelV3;
+  failure: { status: number | null; retryAfter: string | null };
+} {
+  const failure = { status: null as number | null, retryAfter: null as string | null };
+  const model = wrapLanguageModel({
+    model: language,
+    middleware: {
+      specificationVersion: 'v3',
+      wrapStream: async ({ doStream }) => {
+        try {
+          return await doStream();
+        } catch (error) {
+          if (APICallError.isInstance(error)) {
+            failure.status = error.statusCode ?? null;
+            const headers = error.responseHeaders ?? {};
+            const name = Object.keys(headers).find((key) => key.toLowerCase() === 'retry-after');
+            failure.retryAfter = name ? (headers[name] ?? null) : null;
+          }
+          throw error;
+        }
+      },
+    },
+  });
+  return { model, failure };
+}
+
 /** A window with room for the prompt (4 characters a token, rounded up to 1,024) and the reply; at least 4,096. */
 export function numCtxFor(request: CanonicalRequest): number {
   const promptTokens = Math.ceil(JSON.stringify(request.messages).length / 4);
@@ -49,7 +85,12 @@ export function numCtxFor(request: CanonicalRequest): number {
  * Opens `provider/model` the way the app's server resolves it (settings, stored keys, environment, a detected
  * Ollama), or `scripted/adopt` / `scripted/heed-stale` served on 127.0.0.1 behind the same AI SDK client.
  */
-export async function openBenchModel(modelId: string, env: NodeJS.ProcessEnv = process.env): Promise<BenchModel> {
+export async function openBenchModel(
+  modelId: string,
+  env: NodeJS.ProcessEnv = process.env,
+  /** For a scripted model: failures its server serves before answering (the retry tests). */
+  scripted: { failures?: readonly ScriptedFailure[] } = {},
+): Promise<BenchModel> {
   const split = splitModelId(modelId);
   if (!split)
     throw Object.assign(new Error(`"${modelId}" is not a model id of the form provider/model`), { code: 'bad-model' });
@@ -60,7 +101,7 @@ export async function openBenchModel(modelId: string, env: NodeJS.ProcessEnv = p
   if (split.providerId === 'scripted') {
     if (!(SCRIPTED_MODEL_NAMES as readonly string[]).includes(split.model))
       throw Object.assign(new Error(`no scripted model "${split.model}" (adopt, heed-stale)`), { code: 'bad-model' });
-    const server = await startScriptedModelServer();
+    const server = await startScriptedModelServer(scripted);
     close = () => server.close();
     providerKind = 'openai-compatible';
     language = createLanguageModel(
@@ -115,8 +156,9 @@ export async function openBenchModel(modelId: string, env: NodeJS.ProcessEnv = p
             }
           : undefined;
       let text = '';
+      const recorded = recordingFailures(language);
       for await (const event of streamAnswer({
-        model: language,
+        model: recorded.model,
         messages: toModelMessages(request, new Map()),
         abortSignal: AbortSignal.timeout(600_000),
         secrets,
@@ -125,7 +167,8 @@ export async function openBenchModel(modelId: string, env: NodeJS.ProcessEnv = p
         ...(providerOptions ? { providerOptions } : {}),
       })) {
         if (event.type === 'text-delta') text += event.delta;
-        if (event.type === 'answer-failed') return { ok: false, code: event.code, message: event.message };
+        if (event.type === 'answer-failed')
+          return { ok: false, code: event.code, message: event.message, ...recorded.failure };
         if (event.type === 'answer-finished')
           return {
             ok: true,
@@ -135,7 +178,13 @@ export async function openBenchModel(modelId: string, env: NodeJS.ProcessEnv = p
             outputTokens: event.usage?.outputTokens ?? null,
           };
       }
-      return { ok: false, code: 'provider-error', message: 'the stream ended without an answer' };
+      return {
+        ok: false,
+        code: 'provider-error',
+        message: 'the stream ended without an answer',
+        status: null,
+        retryAfter: null,
+      };
     },
     close,
   };

@@ -1,4 +1,5 @@
 import type { BenchModel } from './bench-model.ts';
+import { withRetry, type RetryEnvironment } from './call-retry.ts';
 import {
   CONDITIONS,
   conditionContext,
@@ -30,7 +31,7 @@ export interface CaptureReport {
   skipped: number;
   /** Traces written this run: final requests and Replay steps alike. */
   written: number;
-  failed: { key: string; code: string; message: string }[];
+  failed: { key: string; code: string; message: string; attempts: number }[];
 }
 
 export interface CaptureOptions {
@@ -39,6 +40,8 @@ export interface CaptureOptions {
   concurrency?: number;
   onProgress?: (done: number, total: number) => void;
   now?: () => Date;
+  /** How failed calls are retried (429, 5xx, network): policy, and the clock and sleep (tests script them). */
+  retry?: RetryEnvironment;
 }
 
 export const itemKey = (caseId: string, condition: Condition) => `${caseId}/${condition}`;
@@ -99,15 +102,18 @@ export async function capture(
   const send = async (item: CaptureItem, context: ConditionContext, body: TraceBody): Promise<Trace | null> => {
     const settings = model.settingsFor(context.built.request);
     const started = performance.now();
-    const answer = await model.ask(context.built.request, settings);
+    const { result: answer, retries } = await withRetry(async () => {
+      const reply = await model.ask(context.built.request, settings);
+      return reply.ok ? { ok: true as const, answer: reply } : reply;
+    }, options.retry);
     const elapsedMs = Math.round(performance.now() - started);
     if (!answer.ok) {
-      report.failed.push({ key: body.item, code: answer.code, message: answer.message });
+      report.failed.push({ key: body.item, code: answer.code, message: answer.message, attempts: retries.length + 1 });
       return null;
     }
     const trace: Trace = {
       format: TRACE_FORMAT,
-      version: 2,
+      version: 3,
       ...body,
       caseId: item.benchCase.id,
       family: item.benchCase.family,
@@ -122,10 +128,11 @@ export async function capture(
       staleNodes: [...context.stale].sort(),
       requestHash: context.built.requestHash,
       request: context.built.request,
-      answer: answer.text,
-      finishReason: answer.finishReason,
-      inputTokens: answer.inputTokens,
-      outputTokens: answer.outputTokens,
+      answer: answer.answer.text,
+      finishReason: answer.answer.finishReason,
+      inputTokens: answer.answer.inputTokens,
+      outputTokens: answer.answer.outputTokens,
+      retries,
       capturedAt: now().toISOString(),
       elapsedMs,
     };

@@ -19,10 +19,10 @@ export function definitionsText(variables: readonly Variable[]): string {
   return ['Definitions (exact):', ...lines].join('\n');
 }
 
-export function questionText(variable: Variable, isTarget: boolean): string {
+/** Every question asks for the number only: the target's and each one a Replay re-asks (`recompute-descendants`). */
+export function questionText(variable: Variable): string {
   if (variable.kind !== 'computed') throw new Error(`${variable.name} is a given, not a question`);
-  const ask = `What is ${variable.name}? ${variable.name} = ${formulaText(variable.formula)}.`;
-  return isTarget ? `${ask} Reply with the number only.` : ask;
+  return `What is ${variable.name}? ${variable.name} = ${formulaText(variable.formula)}. Reply with the number only.`;
 }
 
 export function answerText(name: string, value: number): string {
@@ -42,7 +42,7 @@ export function buildCaseCanvas(benchCase: BenchCase, polluted: boolean): CaseCa
   const nodeOf = new Map<string, string>();
   for (const variable of benchCase.variables) {
     if (variable.kind !== 'computed') continue;
-    nodeOf.set(variable.name, canvas.addQuestion(questionText(variable, variable.name === benchCase.target)));
+    nodeOf.set(variable.name, canvas.addQuestion(questionText(variable)));
   }
   for (const variable of benchCase.variables) {
     if (variable.kind !== 'computed') continue;

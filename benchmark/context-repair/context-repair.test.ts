@@ -148,6 +148,11 @@ describe('context-repair benchmark, end to end with the scripted models', () => 
     // The second step's context already holds the first step's reply.
     expect(answers(regenerated[1]!).at(-1)).toBe(regenerated[0]!.answer);
     expect(lastUserText(final)).toContain('Reply with the number only.');
+    // A Replay step asks for the number only too: its reply becomes the node's answer, verbatim.
+    for (const trace of regenerated)
+      expect(lastUserText(trace)).toMatch(
+        new RegExp(`What is ${trace.regenerates}\\?.* Reply with the number only\\.$`),
+      );
   });
 
   it('a deleted regeneration trace is reported, the final request on it is counted missing, and a re-run asks only it', async () => {

@@ -3,11 +3,15 @@ import { evaluate } from './arithmetic.ts';
 import { DEPTHS, FAMILIES, FAMILY_NAMES, type CaseShape } from './case-families.ts';
 import { cellSeed, SeededRandom } from './seeded-random.ts';
 
-/** Bumped whenever generation changes, so a run's traces always name the case set they answer. */
-export const GENERATOR_VERSION = 1;
+/**
+ * Bumped whenever generation changes, so a run's traces always name the case set they answer. 2: 10 cases per
+ * cell, the wrong value drawn from filtered candidates (keeps the source's sign), every question asks for the
+ * number only.
+ */
+export const GENERATOR_VERSION = 2;
 export const DEFAULT_SEED = 20261201;
 /** 9 families × 3 depths × 6 = 162 cases per condition (≥ 155: see README, "Power"). */
-export const DEFAULT_PER_CELL = 6;
+export const DEFAULT_PER_CELL = 10;
 
 export interface BenchCase extends CaseShape {
   id: string;
@@ -47,30 +51,39 @@ function contaminatedBetween(shape: CaseShape): string[] {
     .filter((name) => name !== shape.source && name !== shape.target && downstream.has(name) && upstream.has(name));
 }
 
+const POLLUTION_SHIFTS = [-5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
 function generateCase(family: string, familyIndex: number, depth: number, index: number, seed: number): BenchCase {
   const random = new SeededRandom(cellSeed(seed, familyIndex, depth, index));
   const shape = FAMILIES[family]!(random, depth);
   const gold = evaluate(shape.variables);
   const sourceValue = gold.get(shape.source)!;
   const goldTarget = gold.get(shape.target)!;
-  // A wrong value that changes the target (re-drawn until it does) and stays a positive whole number.
-  for (;;) {
-    const delta = random.pick([-5, -4, -3, -2, -1, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    const pollutedValue = sourceValue + delta;
-    if (pollutedValue <= 0) continue;
-    const wrong = evaluate(shape.variables, { name: shape.source, value: pollutedValue }).get(shape.target)!;
-    if (wrong === goldTarget) continue;
-    return {
-      ...shape,
-      id: `${family}-d${depth}-${String(index).padStart(2, '0')}`,
-      family,
-      depth,
+  // The wrong value: a small non-zero shift that keeps the source's sign and changes the target. The candidates
+  // are filtered before the draw, so generation always ends (a loop that re-drew until a positive value appeared
+  // never ended for a source below −9).
+  const candidates = POLLUTION_SHIFTS.map((shift) => sourceValue + shift)
+    .filter((value) => Math.sign(value) === Math.sign(sourceValue) || sourceValue === 0)
+    .map((pollutedValue) => ({
       pollutedValue,
-      gold: goldTarget,
-      wrong,
-      contaminated: contaminatedBetween(shape),
-    };
-  }
+      wrong: evaluate(shape.variables, { name: shape.source, value: pollutedValue }).get(shape.target)!,
+    }))
+    .filter((candidate) => candidate.wrong !== goldTarget);
+  if (candidates.length === 0)
+    throw Object.assign(new Error(`${family} depth ${depth} #${index}: no wrong value changes the target`), {
+      code: 'case-unpollutable',
+    });
+  const { pollutedValue, wrong } = random.pick(candidates);
+  return {
+    ...shape,
+    id: `${family}-d${depth}-${String(index).padStart(2, '0')}`,
+    family,
+    depth,
+    pollutedValue,
+    gold: goldTarget,
+    wrong,
+    contaminated: contaminatedBetween(shape),
+  };
 }
 
 /** Every family × depth × `perCell` cases, deterministic in `seed`. */

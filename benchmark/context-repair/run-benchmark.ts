@@ -2,6 +2,7 @@ import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '../../runtime/fs/index.ts';
 import { openBenchModel, type BenchModel } from './bench-model.ts';
+import type { RetryEnvironment } from './call-retry.ts';
 import { capture, captureItems, regenerationItems, type CaptureReport } from './capture.ts';
 import type { CaseSet } from './generate-cases.ts';
 import { writeFigures } from './run-figures.ts';
@@ -22,6 +23,8 @@ export interface RunOptions {
   onProgress?: (done: number, total: number) => void;
   /** An already opened model (tests); else opened from the id and closed at the end. */
   openModel?: (id: string) => Promise<BenchModel>;
+  /** How failed calls are retried (`call-retry.ts`); the default policy when absent. */
+  retry?: RetryEnvironment;
 }
 
 export interface RunResult {
@@ -32,10 +35,10 @@ export interface RunResult {
 }
 
 /**
- * Bumped when what a run captures changes. 2: `recompute-descendants` asks the model to regenerate each
+ * Bumped when what a run captures changes. 3: traces record their retries (and the case set is generator 2). 2: `recompute-descendants` asks the model to regenerate each
  * descendant (its own trace) instead of writing the correct values in; a version-1 run directory is refused.
  */
-export const CAPTURE_VERSION = 2;
+export const CAPTURE_VERSION = 3;
 
 interface Manifest {
   format: 'weft.context-repair.run';
@@ -125,6 +128,7 @@ export async function runBenchmark(options: RunOptions): Promise<RunResult> {
       ...(options.limit !== undefined ? { limit: options.limit } : {}),
       ...(options.concurrency !== undefined ? { concurrency: options.concurrency } : {}),
       ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+      ...(options.retry ? { retry: options.retry } : {}),
     });
     const { scores, figures } = await scoreDirectory(directory);
     if (options.statusPath)

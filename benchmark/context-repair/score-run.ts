@@ -1,17 +1,17 @@
+import { answerValue, askedVariable } from './answer-value.ts';
 import { CONDITIONS, type Condition } from './conditions.ts';
 import { clopperPearson, holm, mcnemarExact, wilson, type Interval } from './statistics.ts';
 import { missingRegenerations, tracesByItem, type Trace } from './trace-store.ts';
 
-/** The answer a trace gives: the last whole number in the reply (a model may say "H = 50" or just "50"). */
-export function answerValue(answer: string): number | null {
-  const numbers = answer.match(/-?\d+/g);
-  return numbers ? Number(numbers[numbers.length - 1]) : null;
+/** The number a trace answers: its reply's final-answer number (`answer-value.ts`) for the variable it asked. */
+export function traceValue(trace: Trace): number | null {
+  return answerValue(trace.answer, trace.regenerates ?? askedVariable(trace.request));
 }
 
 /** The scoring rules, as data: each outcome is a predicate over one trace. Nothing else decides a score. */
 export const OUTCOMES = {
-  correct: (trace: Trace) => answerValue(trace.answer) === trace.gold,
-  adopted: (trace: Trace) => answerValue(trace.answer) === trace.wrong,
+  correct: (trace: Trace) => traceValue(trace) === trace.gold,
+  adopted: (trace: Trace) => traceValue(trace) === trace.wrong,
 } as const;
 
 /** Each condition is compared, paired by case, against this one (McNemar, Holm across the six). */

@@ -46,11 +46,27 @@ function reply(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-export async function startScriptedModelServer(): Promise<ScriptedModelServer> {
+/** A scripted failure served instead of an answer: an HTTP error with headers, or a dropped connection. */
+export type ScriptedFailure = { status: number; headers?: Record<string, string> } | { drop: true };
+
+/**
+ * `failures` are served, in order, to the first chat requests (one each) before any answer: a 429 with
+ * Retry-After, a 503, a dropped connection — so the retry path is tested over real HTTP.
+ */
+export async function startScriptedModelServer(
+  options: { failures?: readonly ScriptedFailure[] } = {},
+): Promise<ScriptedModelServer> {
   let count = 0;
+  const failures = [...(options.failures ?? [])];
   const server = createServer((request, response) => {
     void (async () => {
       const raw = await readBody(request);
+      const failure = request.url?.endsWith('/chat/completions') ? failures.shift() : undefined;
+      if (failure && 'drop' in failure) return void request.socket.destroy();
+      if (failure) {
+        response.writeHead(failure.status, { 'content-type': 'application/json', ...failure.headers });
+        return void response.end(JSON.stringify({ error: { message: `scripted HTTP ${failure.status}` } }));
+      }
       if (request.method !== 'POST' || !request.url?.endsWith('/chat/completions'))
         return reply(response, 404, { error: { message: 'not found' } });
       let body: ChatBody;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '../../src/core/index.ts';
 import type { CanonicalRequest } from '../../protocol/index.ts';
 import type { CallSettings } from './bench-model.ts';
+import type { RetryRecord } from './call-retry.ts';
 import type { Condition } from './conditions.ts';
 
 export const TRACE_FORMAT = 'weft.context-repair.trace';
@@ -19,8 +20,8 @@ export interface RegenerationReference {
 /** One captured request and its answer: everything the scorer needs, so a run re-scores from its traces alone. */
 export interface Trace {
   format: typeof TRACE_FORMAT;
-  /** 2: traces carry `step`; version 1 (before regenerations were asked of the model) had none. */
-  version: 2;
+  /** 3: traces carry `retries`; 2: `step` (version 1, before regenerations were asked of the model, had none). */
+  version: 3;
   /** `caseId/condition` for the request the condition is scored on; `…/regenerate/<name>` for a Replay step. */
   item: string;
   /** `final`: the target's request, scored; `regenerate`: a descendant re-asked by the model during the Replay. */
@@ -51,6 +52,8 @@ export interface Trace {
   finishReason: string;
   inputTokens: number | null;
   outputTokens: number | null;
+  /** Each failed attempt retried before this answer arrived (429, 5xx, network), with its wait. */
+  retries: RetryRecord[];
   capturedAt: string;
   elapsedMs: number;
 }
