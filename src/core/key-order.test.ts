@@ -32,26 +32,14 @@ describe('key orders reused across objects of one shape', () => {
     );
   });
 
-  it('alternating shapes with the same first key never borrow each other’s order', () => {
-    const shapes = [
-      build([
-        ['id', 1],
-        ['b', 2],
-        ['a', 3],
-      ]),
-      build([
-        ['id', 1],
-        ['a', 3],
-      ]),
-      build([
-        ['id', 1],
-        ['z', 0],
-        ['a', 3],
-      ]),
-    ];
+  it('alternating shapes with the same first key never borrow each other’s order, more of them than are kept', () => {
+    const tails = [['b', 'a'], ['a'], ['z', 'a'], ['c', 'b', 'a'], ['y'], ['a', 'b'], []];
+    const shapes = tails.map((tail) => build([['id', 1], ...tail.map((key): [string, unknown] => [key, key])]));
     for (let round = 0; round < 3; round += 1)
       for (const shape of shapes) expect(canonicalJson(shape)).toBe(canonicalize(shape));
-    expect(canonicalJson(shapes)).toBe('[{"a":3,"b":2,"id":1},{"a":3,"id":1},{"a":3,"id":1,"z":0}]');
+    expect(canonicalJson(shapes.slice(0, 3))).toBe(
+      '[{"a":"a","b":"b","id":1},{"a":"a","id":1},{"a":"a","id":1,"z":"z"}]',
+    );
   });
 
   it('refuses a lone-surrogate key every time, not only the first', () => {

@@ -13,23 +13,31 @@ export interface KeyOrder {
 
 /**
  * Objects of one shape (records, messages, parts) list the same keys in the same order, and sorting them
- * costs more than everything else about a small object, so the last order seen for each first key is
- * kept and reused when the keys match exactly. Objects with many keys (maps by id) are sorted each time
- * and never kept; the table is emptied when it fills, so it stays small whatever is serialised.
+ * costs more than everything else about a small object, so the orders seen are kept by first key (a few
+ * per first key: text and image parts both start with `type`) and reused when the keys match exactly.
+ * Objects with many keys (maps by id) are sorted each time and never kept; the table is emptied when it
+ * fills, so it stays small whatever is serialised.
  */
 const MAX_CACHED_KEYS = 32;
-const MAX_ORDERS = 2048;
-const orders = new Map<string, KeyOrder>();
+const ORDERS_PER_FIRST_KEY = 4;
+const MAX_FIRST_KEYS = 1024;
+const orders = new Map<string, KeyOrder[]>();
 
 export function keyOrder(record: object): KeyOrder {
   const keys = Object.keys(record);
   if (keys.length > MAX_CACHED_KEYS) return orderOf(keys);
   const first = keys.length === 0 ? '' : keys[0]!;
-  const known = orders.get(first);
-  if (known !== undefined && sameKeys(known.keys, keys)) return known;
+  let known = orders.get(first);
+  if (known !== undefined) {
+    for (const order of known) if (sameKeys(order.keys, keys)) return order;
+  } else {
+    if (orders.size >= MAX_FIRST_KEYS) orders.clear();
+    known = [];
+    orders.set(first, known);
+  }
   const order = orderOf(keys);
-  if (orders.size >= MAX_ORDERS) orders.clear();
-  orders.set(first, order);
+  if (known.length >= ORDERS_PER_FIRST_KEY) known.shift();
+  known.push(order);
   return order;
 }
 
