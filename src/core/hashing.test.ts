@@ -135,6 +135,26 @@ describe('canonicalJson (RFC 8785)', () => {
     );
   });
 
+  // Long text takes a different escape scan from short text; a lone surrogate must be refused on both paths.
+  it('refuses a lone surrogate anywhere in a long text and writes a surrogate pair as it is', () => {
+    const prose = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '.'), minLength: 300, maxLength: 900 });
+    fc.assert(
+      fc.property(prose, fc.nat(), fc.constantFrom('\ud800', '\udfff', '\ud83d\ude00'), (text, at, unit) => {
+        const cut = at % text.length;
+        const input = { text: text.slice(0, cut) + unit + text.slice(cut) };
+        if (unit.length === 2) {
+          expect(canonicalJson(input)).toBe(canonicalize(input));
+          expect(hashCanonical(input)).toBe(sha256Hex(canonicalize(input)!));
+        } else {
+          expect(() => canonicalize(input)).toThrow();
+          expect(() => canonicalJson(input)).toThrow(/surrogate/);
+          expect(() => hashCanonical(input)).toThrow(/surrogate/);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('takes the general path for index-like and __proto__ keys and toJSON, with the same output', () => {
     const tricky = JSON.parse('{"b":1,"10":2,"9":3,"__proto__":{"z":1,"a":2},"when":{"x":1}}') as Record<
       string,
