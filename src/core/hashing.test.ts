@@ -135,6 +135,31 @@ describe('canonicalJson (RFC 8785)', () => {
     );
   });
 
+  // Long text takes a different escape scan from short text: one character needing care must be found anywhere.
+  it('escapes one control character, quote or backslash anywhere in a long text, and refuses a lone surrogate', () => {
+    const prose = fc.string({ unit: fc.constantFrom('a', ' ', 'é', '.'), minLength: 300, maxLength: 900 });
+    fc.assert(
+      fc.property(
+        prose,
+        fc.nat(),
+        fc.constantFrom('\ud800', '\udfff', '\ud83d\ude00', '\n', '\u0000', '\u001f', '"', '\\'),
+        (text, at, unit) => {
+          const cut = at % text.length;
+          const input = { text: text.slice(0, cut) + unit + text.slice(cut) };
+          if (unit !== '\ud800' && unit !== '\udfff') {
+            expect(canonicalJson(input)).toBe(canonicalize(input));
+            expect(hashCanonical(input)).toBe(sha256Hex(canonicalize(input)!));
+          } else {
+            expect(() => canonicalize(input)).toThrow();
+            expect(() => canonicalJson(input)).toThrow(/surrogate/);
+            expect(() => hashCanonical(input)).toThrow(/surrogate/);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it('takes the general path for index-like and __proto__ keys and toJSON, with the same output', () => {
     const tricky = JSON.parse('{"b":1,"10":2,"9":3,"__proto__":{"z":1,"a":2},"when":{"x":1}}') as Record<
       string,
