@@ -396,7 +396,6 @@ describe('everyday tools', () => {
     );
     // The new provider's model is offered, not chosen.
     expect(await page().getByTestId('default-model').inputValue()).toBe('offline/receipt');
-    await canvas.screenshot('settings-providers');
 
     await page().locator('[data-testid="provider-row"][data-provider-id="lab"]').getByTestId('provider-remove').click();
     await page().getByTestId('save-settings').click();
