@@ -25,8 +25,13 @@ afterAll(async () => {
   await refusing?.close();
 });
 
+/** Saves and waits for the server's answer ("saved" stays on screen a few seconds, so it cannot be the signal). */
 async function saveSettings(): Promise<void> {
+  const stored = page().waitForResponse(
+    (response) => response.url().endsWith('/api/settings') && response.request().method() === 'PUT',
+  );
   await page().getByTestId('save-settings').click();
+  expect((await stored).ok()).toBe(true);
   await page().getByTestId('settings-saved').waitFor();
 }
 
