@@ -67,7 +67,12 @@ describe('Settings: test connection', () => {
 
     // Pointed at an endpoint that refuses the key: the row says so with the code an ask would get.
     await saved.getByTestId('provider-base-url').fill(`${refusing.url}/v1`);
+    // Until it is saved, the edit is not what the server would test, so the button waits for Save.
+    expect(await saved.getByTestId('provider-test').isDisabled()).toBe(true);
+    await saved.getByTestId('provider-unsaved').waitFor();
     await saveSettings();
+    await saved.getByTestId('provider-unsaved').waitFor({ state: 'detached' });
+    await saved.locator('[data-testid="provider-test"]:not([disabled])').waitFor();
     await saved.getByTestId('provider-test').click();
     await page().waitForFunction(
       () => document.querySelector('[data-testid="provider-test-result"]')?.getAttribute('data-ok') === 'false',
