@@ -42,6 +42,28 @@ function graphFacts(): Promise<{ wires: { from: string; to: string; kind: string
   });
 }
 
+/** The question as stored on a node (the tokens, not what the field shows). */
+function storedQuestion(nodeId: string): Promise<string> {
+  return page().evaluate(
+    (id) =>
+      (
+        window as unknown as {
+          weft: { store: { getState(): { graph: { nodes: Map<string, { question: string }> } } } };
+        }
+      ).weft.store
+        .getState()
+        .graph.nodes.get(id)!.question,
+    nodeId,
+  );
+}
+
+/** Where the caret is in the question field. */
+function caret(): Promise<number> {
+  return page().evaluate(
+    () => (document.querySelector('[data-testid="question-input"]') as HTMLTextAreaElement).selectionStart,
+  );
+}
+
 /** Selects `length` characters of the first text in the panel's answer, as a person dragging over it would. */
 async function selectInAnswer(length: number): Promise<string> {
   return page().evaluate((count) => {
@@ -125,7 +147,7 @@ describe('authoring in the browser', () => {
     await canvas.card(ids.branch).locator('[data-testid="badge-passage"][data-status="at"]').waitFor();
   });
 
-  it('@-mention: typing @ offers nodes by title and the mention is a dashed wire, both ways', async () => {
+  it('@-mention: the field shows @Title, the mention is a dashed wire both ways, and the caret steps over it', async () => {
     ids.cited = ids.source;
     ids.asker = await canvas.addQuestion('Placeholder');
     const input = canvas.panel.getByTestId('question-input');
@@ -141,6 +163,10 @@ describe('authoring in the browser', () => {
       kind: 'dashed',
       mention: true,
     });
+    // The person reads @Title, highlighted; the stored question keeps the token that is the wire.
+    expect(await input.inputValue()).toBe('How does @Explain photosynthesis in plants. ');
+    expect(await canvas.panel.getByTestId('mention-chip').textContent()).toBe('@Explain photosynthesis in plants.');
+    expect(await storedQuestion(ids.asker)).toBe(`How does @[Explain photosynthesis in plants.](${ids.cited}) `);
     await input.pressSequentially('compare to respiration?');
     await input.blur();
     // The compiled question reads @Title; the source arrives as a quoted reference.
@@ -149,39 +175,113 @@ describe('authoring in the browser', () => {
       'How does @Explain photosynthesis in plants. compare to respiration?',
     );
     expect(await canvas.panel.locator('[data-testid="preview-message"][data-layer="references"]').count()).toBe(1);
+    // The highlight is drawn over the mention's own text in the field.
+    const chip = (await canvas.panel.getByTestId('mention-chip').boundingBox())!;
+    const field = (await input.boundingBox())!;
+    expect(chip.x).toBeGreaterThan(field.x);
+    expect(chip.y).toBeGreaterThan(field.y);
+    expect(chip.y + chip.height).toBeLessThan(field.y + field.height);
     await canvas.screenshot('mention-wire');
 
-    // Deleting the mention removes the wire.
-    await input.fill('How does it compare to respiration?');
+    // Typing right before the mention adds text and keeps the mention whole.
+    await input.click();
+    await page().keyboard.press('Control+Home');
+    for (let step = 0; step < 'How does '.length; step++) await page().keyboard.press('ArrowRight');
+    await page().keyboard.type('it, ');
+    const start = 'How does it, '.length;
+    const end = start + '@Explain photosynthesis in plants.'.length;
+    expect(await input.inputValue()).toBe('How does it, @Explain photosynthesis in plants. compare to respiration?');
+    expect(await caret()).toBe(start);
+    // The arrow keys step over a mention instead of into it.
+    await page().keyboard.press('ArrowRight');
+    expect(await caret()).toBe(end);
+    await page().keyboard.press('ArrowLeft');
+    expect(await caret()).toBe(start);
+    await page().keyboard.press('ArrowRight');
+    // Backspace at its end deletes the whole mention, and the wire with it.
+    await page().keyboard.press('Backspace');
+    expect(await input.inputValue()).toBe('How does it,  compare to respiration?');
+    expect(await caret()).toBe(start);
     await input.blur();
     await page().waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 1);
     expect((await graphFacts()).wires.filter((wire) => wire.to === ids.asker)).toEqual([]);
+    expect(await storedQuestion(ids.asker)).toBe('How does it,  compare to respiration?');
 
-    // And removing the wire removes the mention.
+    // A renamed node shows its new title in the mention.
     await input.fill('Again @photo');
     await canvas.panel.getByTestId('mention-option').first().click();
     await page().waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 2);
+    const noteId = await page().evaluate(() => {
+      const state = (
+        window as unknown as {
+          weft: {
+            store: {
+              getState(): { graph: { nodes: Map<string, unknown> }; apply(change: unknown): boolean };
+            };
+          };
+        }
+      ).weft.store.getState();
+      const before = new Set(state.graph.nodes.keys());
+      state.apply({ type: 'add-node', node: { kind: 'note', text: 'Light reactions', position: { x: 900, y: 600 } } });
+      const after = (
+        window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, unknown> } } } } }
+      ).weft.store.getState().graph.nodes;
+      return [...after.keys()].find((id) => !before.has(id))!;
+    });
+    await canvas.open(ids.asker);
+    await input.click();
+    await page().keyboard.press('Control+End');
+    await page().keyboard.type('and @light');
+    await canvas.panel.getByTestId('mention-option').filter({ hasText: 'Light reactions' }).click();
+    await page().waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 3);
+    expect(await input.inputValue()).toBe('Again @Explain photosynthesis in plants. and @Light reactions ');
+    await input.blur();
+    await page().evaluate((id) => {
+      (window as unknown as { weft: { store: { getState(): { apply(change: unknown): boolean } } } }).weft.store
+        .getState()
+        .apply({ type: 'edit-node', nodeId: id, patch: { text: 'Calvin cycle' } });
+    }, noteId);
+    await page().waitForFunction(
+      () =>
+        (document.querySelector('[data-testid="question-input"]') as HTMLTextAreaElement).value ===
+        'Again @Explain photosynthesis in plants. and @Calvin cycle ',
+    );
+    expect(await canvas.panel.getByTestId('mention-chip').allTextContents()).toEqual([
+      '@Explain photosynthesis in plants.',
+      '@Calvin cycle',
+    ]);
+
+    // And removing the wire removes the mention.
     await page().evaluate((asker) => {
       const state = (
         window as unknown as {
           weft: {
             store: {
               getState(): {
-                graph: { wires: Map<string, { id: string; to: string }> };
+                graph: { wires: Map<string, { id: string; from: string; to: string }> };
                 apply(change: unknown): boolean;
               };
             };
           };
         }
       ).weft.store.getState();
-      const wire = [...state.graph.wires.values()].find((item) => item.to === asker)!;
-      state.apply({ type: 'unwire', wireId: wire.id });
+      for (const wire of [...state.graph.wires.values()].filter((item) => item.to === asker))
+        state.apply({ type: 'unwire', wireId: wire.id });
     }, ids.asker);
     await canvas
       .card(ids.asker)
       .getByTestId('node-question')
-      .filter({ hasText: /^Again\s*$/ })
+      .filter({ hasText: /^Again\s+and\s*$/ })
       .waitFor();
+    await page().waitForFunction(
+      () => (document.querySelector('[data-testid="question-input"]') as HTMLTextAreaElement).value === 'Again and ',
+    );
+    expect(await canvas.panel.getByTestId('mention-chip').count()).toBe(0);
+    await page().evaluate((id) => {
+      (window as unknown as { weft: { store: { getState(): { apply(change: unknown): boolean } } } }).weft.store
+        .getState()
+        .apply({ type: 'delete-node', nodeId: id });
+    }, noteId);
   });
 
   it('roles: set on a node, sent first with its source, inherited below; highlights and fan-out', async () => {

@@ -79,6 +79,17 @@ async function addChain(questions: string[], prefix: string): Promise<string[]> 
   );
 }
 
+/** The screen point halfway along a wire's drawn path, so a click lands on that wire and no other. */
+function wireMidpoint(wireId: string): Promise<{ x: number; y: number }> {
+  return page().evaluate((id) => {
+    const path = document.querySelector<SVGPathElement>(`[data-testid="rf__edge-${id}"] path.react-flow__edge-path`);
+    if (!path) throw new Error(`no drawn path for wire ${id}`);
+    const middle = path.getPointAtLength(path.getTotalLength() / 2);
+    const onScreen = new DOMPoint(middle.x, middle.y).matrixTransform(path.getScreenCTM()!);
+    return { x: onScreen.x, y: onScreen.y };
+  }, wireId);
+}
+
 beforeAll(async () => {
   app = await launchApp();
   canvas = new CanvasDriver(app.page);
@@ -250,22 +261,60 @@ describe('everyday tools', () => {
     await page().keyboard.press('Control+Shift+Z');
     await canvas.command('fit-view');
     await page().waitForTimeout(400);
-    const edge = page().locator('.react-flow__edge').first();
-    const box = (await edge.locator('path.react-flow__edge-path').boundingBox())!;
-    await page().mouse.click(box.x + box.width / 2, box.y + box.height / 2, { button: 'right' });
-    await page().getByTestId('context-menu').waitFor();
-    if ((await page().getByTestId('context-menu').getAttribute('data-target')) === 'wire') {
-      const wires = await page().evaluate(
-        () => (window as unknown as PageWindow).weft.store.getState().graph.wires.size,
-      );
-      await page().getByTestId('menu-wire-remove').click();
-      await page().waitForFunction(
-        (count) => (window as unknown as PageWindow).weft.store.getState().graph.wires.size === count - 1,
-        wires,
-      );
-    } else {
-      await page().keyboard.press('Escape');
-    }
+    // The wire from the root to the first branch, right-clicked at its own midpoint (read from the SVG path).
+    const wireId = await page().evaluate(
+      ([from, to]) =>
+        [...(window as unknown as PageWindow).weft.store.getState().graph.wires.values()].find(
+          (wire) => wire.from === from && wire.to === to,
+        )!.id,
+      [ids[0], ids[1]] as const,
+    );
+    const wireKind = () =>
+      page().evaluate((id) => {
+        const wire = (window as unknown as PageWindow).weft.store.getState().graph.wires.get(id) as
+          { kind: string; depth?: string } | undefined;
+        return wire ? `${wire.kind}${wire.depth ? `:${wire.depth}` : ''}` : 'gone';
+      }, wireId);
+    const rightClickWire = async () => {
+      const point = await wireMidpoint(wireId);
+      await page().mouse.click(point.x, point.y, { button: 'right' });
+      await page().getByTestId('context-menu').waitFor();
+      expect(await page().getByTestId('context-menu').getAttribute('data-target')).toBe('wire');
+    };
+    expect(await wireKind()).toBe('solid');
+    await rightClickWire();
+    await page().getByTestId('menu-wire-quote').click();
+    await page().getByTestId('context-menu').waitFor({ state: 'detached' });
+    await page().waitForFunction(
+      (id) =>
+        document
+          .querySelector(`[data-testid="rf__edge-${id}"] path.react-flow__edge-path`)
+          ?.getAttribute('style')
+          ?.includes('dasharray'),
+      wireId,
+    );
+    expect(await wireKind()).toBe('dashed:quote');
+
+    const wiresBefore = await page().evaluate(
+      () => (window as unknown as PageWindow).weft.store.getState().graph.wires.size,
+    );
+    await rightClickWire();
+    await page().getByTestId('menu-wire-remove').click();
+    await page().waitForFunction((id) => !document.querySelector(`[data-testid="rf__edge-${id}"]`), wireId);
+    expect(await wireKind()).toBe('gone');
+    expect(await page().evaluate(() => (window as unknown as PageWindow).weft.store.getState().graph.wires.size)).toBe(
+      wiresBefore - 1,
+    );
+    // The other wires are untouched: the menu acted on the wire under the pointer.
+    expect(
+      await page().evaluate(
+        (to) =>
+          [...(window as unknown as PageWindow).weft.store.getState().graph.wires.values()].some(
+            (wire) => wire.to === to,
+          ),
+        ids[2],
+      ),
+    ).toBe(true);
   });
 
   it('the Replay dialog lists the stale nodes in run order with prices; an unticked node does not run', async () => {
@@ -347,7 +396,6 @@ describe('everyday tools', () => {
     );
     // The new provider's model is offered, not chosen.
     expect(await page().getByTestId('default-model').inputValue()).toBe('offline/receipt');
-    await canvas.screenshot('settings-providers');
 
     await page().locator('[data-testid="provider-row"][data-provider-id="lab"]').getByTestId('provider-remove').click();
     await page().getByTestId('save-settings').click();

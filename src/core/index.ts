@@ -154,6 +154,7 @@ export { passageLine } from './passage-line.ts';
 export { passageStatus } from './passage-status.ts';
 export { answerForContext, spansOn } from './highlight-text.ts';
 export { mentionsIn, mentionedIds, mentionToken, renderMentions } from './mention-text.ts';
+export { mentionTitle } from './mention-text.ts';
 export type { Mention } from './mention-text.ts';
 export {
   planMerge,

@@ -24,14 +24,18 @@ export function mentionedIds(text: string): string[] {
   return [...new Set(mentionsIn(text).map((mention) => mention.nodeId))];
 }
 
-/** The token to insert for a mention; brackets in a title would end it early, so they are dropped. */
-export function mentionToken(title: string, nodeId: string): string {
-  const clean = title
+/** A title as a mention holds it: brackets would end the token early and a newline would break the line, so both go. */
+export function mentionTitle(title: string): string {
+  return title
     .replace(/[[\]\n]/g, ' ')
     .replace(/\s+/g, ' ')
     .trim()
     .slice(0, 80);
-  return `@[${clean}](${nodeId})`;
+}
+
+/** The token to insert for a mention. */
+export function mentionToken(title: string, nodeId: string): string {
+  return `@[${mentionTitle(title)}](${nodeId})`;
 }
 
 /** The question as compiled: each mention token read as `@Title`. */

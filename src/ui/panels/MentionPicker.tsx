@@ -16,31 +16,29 @@ export function mentionQuery(text: string, caret: number): { start: number; quer
 }
 
 /**
- * C31: while the person types `@word` in a question, offers live nodes by title; choosing one replaces
- * `@word` with a mention token, which core turns into a dashed reference wire. Nodes below this one are
- * left out (the wire would close a loop).
+ * C31: while the person types `@word` in a question, offers live nodes by title; choosing one hands back its
+ * mention token, which the field puts in place of `@word` and core turns into a dashed reference wire. Nodes
+ * below this one are left out (the wire would close a loop).
  */
 export function MentionPicker({
   nodeId,
-  text,
-  caret,
+  query,
   onPick,
 }: {
   nodeId: string;
-  text: string;
-  caret: number;
-  onPick: (next: string, caret: number) => void;
+  /** What was typed after the @. */
+  query: string;
+  onPick: (token: string) => void;
 }) {
   const graph = useWeft((state) => state.graph);
-  const query = mentionQuery(text, caret);
   const below = useMemo(() => (graph ? descendants(graph, [nodeId]) : new Set<string>()), [graph, nodeId]);
-  if (!graph || !query) return null;
-  const needle = query.query.toLowerCase();
+  if (!graph) return null;
+  const needle = query.toLowerCase();
   const candidates = [...graph.nodes.values()]
     .filter((node) => node.id !== nodeId && node.kind !== 'frame' && isLive(node) && !below.has(node.id))
     .filter((node) => nodeTitle(node).toLowerCase().includes(needle))
     .slice(0, LIMIT);
-  if (candidates.length === 0) return <div className="mention-picker hint">No node matches “{query.query}”.</div>;
+  if (candidates.length === 0) return <div className="mention-picker hint">No node matches “{query}”.</div>;
   return (
     <div className="mention-picker" role="listbox" data-testid="mention-picker">
       {candidates.map((node) => (
@@ -52,11 +50,7 @@ export function MentionPicker({
           className="mention-option"
           data-testid="mention-option"
           onMouseDown={(event) => event.preventDefault()}
-          onClick={() => {
-            const token = `${mentionToken(nodeTitle(node), node.id)} `;
-            const next = text.slice(0, query.start) + token + text.slice(caret);
-            onPick(next, query.start + token.length);
-          }}
+          onClick={() => onPick(mentionToken(nodeTitle(node), node.id))}
         >
           <span className="card-kind">{node.kind}</span> {nodeTitle(node)}
         </button>

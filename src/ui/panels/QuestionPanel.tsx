@@ -17,7 +17,7 @@ import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { WillSendPreview } from './WillSendPreview.tsx';
 import { FanOutSection } from './FanOutSection.tsx';
 import { HighlightSection } from './HighlightSection.tsx';
-import { MentionPicker } from './MentionPicker.tsx';
+import { MentionTextarea } from './MentionTextarea.tsx';
 import { PassageSection } from './PassageSection.tsx';
 import { RoleSection } from './RoleSection.tsx';
 import { SelectableAnswer } from './SelectableAnswer.tsx';
@@ -118,8 +118,6 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
   const previewOpen = useWeft((state) => state.previewOpen);
   const { draft, change, commit } = useQuestionDraft(node);
   const questionRef = useFocusWhenEmpty<HTMLTextAreaElement>(node.id, node.question === '');
-  const [caret, setCaret] = useState(-1);
-  const trackCaret = () => setCaret(questionRef.current?.selectionStart ?? -1);
   const state = store.getState();
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
   const ask = (branch: boolean) => {
@@ -132,21 +130,18 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
       <div className="section">
         <label className="field">
           <span>Question</span>
-          <textarea
-            ref={questionRef}
-            className="textarea"
-            data-testid="question-input"
+          <MentionTextarea
+            nodeId={node.id}
+            inputRef={questionRef}
+            testId="question-input"
             value={draft}
             placeholder="What do you want to ask?"
-            onChange={(event) => {
-              change(event.target.value);
-              setCaret(event.target.selectionStart);
+            onChange={change}
+            onPick={(next) => {
+              change(next);
+              commit(next);
             }}
-            onSelect={trackCaret}
-            onBlur={() => {
-              commit();
-              setCaret(-1);
-            }}
+            onBlur={() => commit()}
             onKeyDown={(event) => {
               if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
                 event.preventDefault();
@@ -155,20 +150,6 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             }}
           />
         </label>
-        {caret >= 0 && (
-          <MentionPicker
-            nodeId={node.id}
-            text={draft}
-            caret={caret}
-            onPick={(next, at) => {
-              // A chosen mention is committed at once: the wire it stands for appears now.
-              change(next);
-              commit(next);
-              setCaret(at);
-              requestAnimationFrame(() => questionRef.current?.setSelectionRange(at, at));
-            }}
-          />
-        )}
         <div className="button-row">
           {stream || agentRunning ? (
             <button

@@ -23,6 +23,13 @@ interface ProviderDraft {
   /** The base URL the saved key was entered for (as stored); the key is bound to its origin. */
   savedBaseUrl: string | null;
   isNew: boolean;
+  /** The row's fields as last loaded from the server (`rowFields`); null for a row not saved yet. */
+  loaded: string | null;
+}
+
+/** What a person can change on a row, as one comparable string: a row whose fields differ has unsaved edits. */
+function rowFields(draft: ProviderDraft): string {
+  return JSON.stringify([draft.kind, draft.baseUrl, draft.apiKey, draft.models, draft.enabled]);
 }
 
 function ProviderEditor({
@@ -36,6 +43,7 @@ function ProviderEditor({
 }) {
   const kind = KINDS.find((entry) => entry.kind === draft.kind)!;
   const originWarning = keyOriginWarning(draft);
+  const unsaved = draft.isNew || rowFields(draft) !== draft.loaded;
   return (
     <div className="provider-row" data-testid="provider-row" data-provider-id={draft.id}>
       <div className="provider-row-head" style={{ gridColumn: '1 / -1' }}>
@@ -43,8 +51,14 @@ function ProviderEditor({
           {kind.label}
         </span>
         {draft.isNew && <span className="hint">not saved yet</span>}
+        {unsaved && !draft.isNew && (
+          <span className="hint" data-testid="provider-unsaved">
+            unsaved changes
+          </span>
+        )}
         <span className="spacer" />
-        <TestConnection providerId={draft.id} saved={!draft.isNew} />
+        {/* The server tests what it stored: a row with unsaved edits would be tested as it was. */}
+        <TestConnection providerId={draft.id} saved={!unsaved} />
         <button className="button small danger" data-testid="provider-remove" onClick={onRemove}>
           Remove
         </button>
@@ -158,17 +172,21 @@ export function SettingsView() {
         .map((model) => model.id.slice(id.length + 1))
         .join(', ');
     setDrafts(
-      settings.providers.map((provider) => ({
-        id: provider.id,
-        kind: provider.kind,
-        baseUrl: provider.baseUrl ?? '',
-        apiKey: '',
-        models: provider.kind === 'openai-compatible' ? offered(provider.id) : '',
-        enabled: provider.enabled,
-        hasKey: provider.hasKey,
-        savedBaseUrl: provider.baseUrl,
-        isNew: false,
-      })),
+      settings.providers.map((provider) => {
+        const draft: ProviderDraft = {
+          id: provider.id,
+          kind: provider.kind,
+          baseUrl: provider.baseUrl ?? '',
+          apiKey: '',
+          models: provider.kind === 'openai-compatible' ? offered(provider.id) : '',
+          enabled: provider.enabled,
+          hasKey: provider.hasKey,
+          savedBaseUrl: provider.baseUrl,
+          isNew: false,
+          loaded: null,
+        };
+        return { ...draft, loaded: rowFields(draft) };
+      }),
     );
     setJudge(settings.judgeModelId ?? '');
     setDefaultModel(settings.defaultModelId ?? '');
@@ -261,6 +279,7 @@ export function SettingsView() {
                     hasKey: false,
                     savedBaseUrl: null,
                     isNew: true,
+                    loaded: null,
                   },
                 ])
               }
