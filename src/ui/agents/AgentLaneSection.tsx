@@ -96,15 +96,25 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
 }
 
 /** The will-send preview of an agent-lane node: exactly the text the runtime will receive. */
-export function AgentWillSend({ text, continued, block }: { text: string; continued: boolean; block: boolean }) {
+export function AgentWillSend({
+  text,
+  session,
+  block,
+}: {
+  text: string;
+  session: 'continue' | 'fork' | null;
+  block: boolean;
+}) {
   return (
     <div className="will-send agent" data-testid="agent-will-send">
       <div className="meta">
-        {continued
+        {session === 'continue'
           ? 'Continues the session: the question only.'
-          : block
-            ? 'The context as one block, then the question.'
-            : 'No upstream context: the question only.'}
+          : session === 'fork'
+            ? "Forks the parent's session, which holds its turns: the question only."
+            : block
+              ? 'The context as one block, then the question.'
+              : 'No upstream context: the question only.'}
       </div>
       <pre className="agent-prompt" data-testid="agent-prompt">
         {text}
@@ -123,7 +133,7 @@ export function AgentWillSendFor({ node }: { node: QuestionNode }) {
     <AgentWillSend
       text={plan.prompt.text}
       block={plan.prompt.block !== null}
-      continued={plan.session !== undefined && 'continue' in plan.session}
+      session={plan.session === undefined ? null : 'continue' in plan.session ? 'continue' : 'fork'}
     />
   );
 }

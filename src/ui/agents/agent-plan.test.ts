@@ -71,8 +71,27 @@ describe('agentPlan (C24 follow-ups)', () => {
     const child = canvas.addQuestion('Now the docs.');
     canvas.wire(parent, child);
     canvas.apply({ type: 'edit-node', nodeId: child, patch: { model: 'agent:codex' } });
-    expect(agentPlan(canvas.graph, new Set(), child)!.session).toEqual({ fork: 'thread-1' });
+    const fork = agentPlan(canvas.graph, new Set(), child)!;
+    expect(fork.session).toEqual({ fork: 'thread-1' });
+    // The forked session already holds the parent's turn: the runtime gets the new ask only, and the commit hashes it.
+    expect(fork.prompt).toEqual({ block: null, question: 'Now the docs.', text: 'Now the docs.' });
     canvas.apply({ type: 'edit-node', nodeId: child, patch: { model: 'agent:pi' } });
     expect(agentPlan(canvas.graph, new Set(), child)!.session).toBeUndefined();
+  });
+
+  it('a child with more inputs than the agent parent starts a new session with the whole compiled block', () => {
+    const canvas = new TestCanvas();
+    const parent = canvas.addQuestion('Fix the test.');
+    answerAsAgent(canvas, parent, 'codex');
+    const other = canvas.addQuestion('Which style guide?');
+    canvas.answer(other, 'The house style.');
+    const child = canvas.addQuestion('Now the docs.');
+    canvas.wire(parent, child);
+    canvas.wire(other, child);
+    canvas.apply({ type: 'edit-node', nodeId: child, patch: { model: 'agent:codex' } });
+    const plan = agentPlan(canvas.graph, new Set(), child)!;
+    expect(plan.session).toBeUndefined();
+    expect(plan.prompt.block).toContain('The house style.');
+    expect(plan.prompt.block).toContain('done');
   });
 });

@@ -19,8 +19,9 @@ export interface AgentPlan {
 
 /**
  * What an agent-lane node will hand its runtime: the preview and the run call this. Asking again on a node whose
- * answer has a session of the same runtime continues it (the question only); a node wired from such a node forks
- * that session; otherwise a new session gets the compiled context as one block.
+ * answer has a session of the same runtime continues it (the question only); a node whose only input is such a node
+ * forks that session (the question only: the fork holds the parent's turns); otherwise a new session gets the
+ * compiled context as one block.
  */
 export function agentPlan(graph: Graph, shown: ReadonlySet<string>, nodeId: string): AgentPlan | null {
   const node = graph.nodes.get(nodeId);
@@ -37,16 +38,17 @@ export function agentPlan(graph: Graph, shown: ReadonlySet<string>, nodeId: stri
       session: { continue: sessionRef(own)! },
     };
   }
-  for (const wire of graph.wires.values()) {
-    if (wire.to !== nodeId || wire.kind !== 'solid') continue;
-    const parent = graph.nodes.get(wire.from);
-    const agent = parent?.kind === 'question' ? currentAnswer(parent)?.agent : undefined;
-    if (agent && agent.runtime === picked.runtime && sessionRef(agent))
-      return {
-        ...picked,
-        prompt: buildAgentPrompt(compiled, { continued: false }),
-        session: { fork: sessionRef(agent)! },
-      };
-  }
+  // A fork already holds the parent's turns, so it gets the new ask only; that is safe only when the parent is
+  // the node's whole context (one solid wire, nothing left out). Otherwise a new session gets the compiled block.
+  const incoming = [...graph.wires.values()].filter((wire) => wire.to === nodeId);
+  const wire = incoming.length === 1 ? incoming[0]! : null;
+  const parent = wire?.kind === 'solid' && node.excludedParts.length === 0 ? graph.nodes.get(wire.from) : undefined;
+  const agent = parent?.kind === 'question' ? currentAnswer(parent)?.agent : undefined;
+  if (agent && agent.runtime === picked.runtime && sessionRef(agent))
+    return {
+      ...picked,
+      prompt: buildAgentPrompt(compiled, { continued: true }),
+      session: { fork: sessionRef(agent)! },
+    };
   return { ...picked, prompt: buildAgentPrompt(compiled, { continued: false }), session: undefined };
 }
