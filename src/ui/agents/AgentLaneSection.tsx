@@ -46,6 +46,31 @@ function AgentSettings() {
   );
 }
 
+/** Whether this answer's footprints enter downstream context in full (off: one line naming the changed files). */
+function FootprintsSwitch({ node }: { node: QuestionNode }) {
+  const store = useWeftStore();
+  const on = node.includeFootprints === true;
+  return (
+    <label className="model-row" title="Downstream context gets every tool call (arguments, files, exit codes)">
+      <input
+        type="checkbox"
+        data-testid="agent-footprints-in-context"
+        checked={on}
+        onChange={(event) =>
+          store
+            .getState()
+            .apply({ type: 'edit-node', nodeId: node.id, patch: { includeFootprints: event.target.checked } })
+        }
+      />
+      <span>
+        {on
+          ? 'Footprints in context: downstream gets every tool call in full'
+          : 'Footprints in context: off (downstream gets one line naming the changed files)'}
+      </span>
+    </label>
+  );
+}
+
 /** C24 on the node panel: settings, the live turn, its open cards, and the footprints of the shown version. */
 export function AgentLaneSection({ node }: { node: QuestionNode }) {
   const live = useAgent((state) => state.live[node.id]);
@@ -82,6 +107,7 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
               </li>
             ))}
           </ul>
+          <FootprintsSwitch node={node} />
           {agent.approvals.length > 0 && (
             <div className="meta" data-testid="agent-approvals">
               {agent.approvals
