@@ -52,6 +52,23 @@ describe('agentPlan (C24 follow-ups)', () => {
     expect(plan.prompt.block).toContain('In docs/.');
   });
 
+  it("a new session's block names the materials copied into the working directory; the run sends those files", () => {
+    const canvas = new TestCanvas();
+    const spec = canvas.addMaterial('Lexer spec', 'Tokens are separated by spaces.');
+    const node = canvas.addQuestion('Add a lexer test.');
+    canvas.wire(spec, node);
+    canvas.apply({ type: 'edit-node', nodeId: node, patch: { model: 'agent:pi' } });
+    // Without a working directory there is nowhere to copy them, so the block names no files.
+    expect(agentPlan(canvas.graph, new Set(), node)!.prompt.block).not.toContain('.weft/materials');
+    canvas.apply({ type: 'set-agent-settings', workingDirectory: '/work/repo', guard: 'ask' });
+    const plan = agentPlan(canvas.graph, new Set(), node)!;
+    expect(plan.materials.map((file) => file.fileName)).toEqual(['1-lexer-spec.md']);
+    expect(plan.materials[0]!.text).toContain('Source: pasted text');
+    expect(plan.prompt.block).toContain(`- /work/repo/.weft/materials/${node}/1-lexer-spec.md (Lexer spec)`);
+    answerAsAgent(canvas, node, 'pi');
+    expect(agentPlan(canvas.graph, new Set(), node)!.materials).toEqual([]);
+  });
+
   it('asking again continues the node session with the question only (Pi by file, Codex by thread)', () => {
     for (const runtime of ['pi', 'codex'] as const) {
       const canvas = new TestCanvas();

@@ -1,4 +1,13 @@
-import { buildAgentPrompt, compile, currentAnswer, type AgentPrompt, type Graph } from '../../core/index.ts';
+import {
+  agentMaterialFiles,
+  agentMaterialsFolder,
+  buildAgentPrompt,
+  compile,
+  currentAnswer,
+  type AgentMaterialFile,
+  type AgentPrompt,
+  type Graph,
+} from '../../core/index.ts';
 import type { AgentTurnRequest } from '../../../protocol/index.ts';
 
 export type AgentRuntimeName = 'pi' | 'codex';
@@ -15,6 +24,8 @@ export interface AgentPlan {
   model: string | undefined;
   prompt: AgentPrompt;
   session: AgentTurnRequest['session'];
+  /** Copied into the working directory before the turn; only a new session (with the block) gets them. */
+  materials: AgentMaterialFile[];
 }
 
 /**
@@ -36,6 +47,7 @@ export function agentPlan(graph: Graph, shown: ReadonlySet<string>, nodeId: stri
       ...picked,
       prompt: buildAgentPrompt(compiled, { continued: true }),
       session: { continue: sessionRef(own)! },
+      materials: [],
     };
   }
   // A fork already holds the parent's turns, so it gets the new ask only; that is safe only when the parent is
@@ -49,6 +61,16 @@ export function agentPlan(graph: Graph, shown: ReadonlySet<string>, nodeId: stri
       ...picked,
       prompt: buildAgentPrompt(compiled, { continued: true }),
       session: { fork: sessionRef(agent)! },
+      materials: [],
     };
-  return { ...picked, prompt: buildAgentPrompt(compiled, { continued: false }), session: undefined };
+  // The files' folder is named in the block, so it is known only once the canvas has its working directory.
+  const cwd = graph.canvas.workingDirectory;
+  const files = cwd ? agentMaterialFiles(graph, compiled) : [];
+  const materials = cwd ? { folder: agentMaterialsFolder(cwd, nodeId), files } : undefined;
+  return {
+    ...picked,
+    prompt: buildAgentPrompt(compiled, { continued: false, materials }),
+    session: undefined,
+    materials: files,
+  };
 }
