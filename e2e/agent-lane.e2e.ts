@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentRoute } from '../server/routes/agent-route.ts';
@@ -27,6 +27,19 @@ let scratch: Scratch;
 let model: ScriptedModel;
 let stdinLog = '';
 let skipReason = '';
+let piSessions = '';
+const savedRoots = process.env.WEFT_SESSION_ROOTS;
+
+type Events = { op: string; meta: Record<string, unknown> }[];
+type StoreWindow = {
+  weft: {
+    store: {
+      getState(): {
+        graph: { events: Events; nodes: Map<string, unknown>; canvas: { workingDirectory: string | null } };
+      };
+    };
+  };
+};
 
 beforeAll(async () => {
   const clis = installRealClis();
@@ -57,11 +70,17 @@ beforeAll(async () => {
   configurePi(scratch, model.base('pi', 'agent-ui', scratch.repo));
   stdinLog = join(scratch.root, 'stdin.log');
   const env = { ...scratch.env, WEFT_PI_BIN: stdinRecordingWrapper(clis.pi, stdinLog, scratch.root) };
+  // The Atlas (in this process) indexes the sessions the real Pi writes under the scratch HOME.
+  piSessions = join(scratch.home, '.pi/agent/sessions');
+  mkdirSync(piSessions, { recursive: true });
+  process.env.WEFT_SESSION_ROOTS = piSessions;
   app = await launchApp({ apiRoutes: [(context) => agentRoute(context, { env, approvalTimeoutMs: 60_000 })] });
   canvas = new CanvasDriver(app.page);
 }, 300_000);
 afterAll(async () => {
   await app?.close();
+  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
+  else process.env.WEFT_SESSION_ROOTS = savedRoots;
   model?.stop();
   if (scratch) rmSync(scratch.root, { recursive: true, force: true });
 });
@@ -76,15 +95,44 @@ describe('the agent lane in the app', () => {
     await page.getByTestId('canvas-name-save').click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 0);
 
+    await page.getByTestId('add-material').click();
+    await page.getByTestId('material-paste-title').fill('Notes guide');
+    await page.getByTestId('material-paste-text').fill('Notes go under notes/. MATERIAL-GUIDE');
+    await page.getByTestId('material-paste-add').click();
+    const [material] = await page.evaluate(() => [
+      ...(window as unknown as StoreWindow).weft.store.getState().graph.nodes.keys(),
+    ]);
     const asked = await canvas.addQuestion(`Write the notes and a shared copy. ${MATCH}`);
+    await canvas.connect(material!, asked);
+    await canvas.open(asked);
     await canvas.panel.getByTestId('model-picker').selectOption('agent:pi');
+    const workingDirectory = () =>
+      page.evaluate(() => (window as unknown as StoreWindow).weft.store.getState().graph.canvas.workingDirectory);
+
+    // A typed folder is checked by the server before the canvas keeps it.
     const folder = canvas.panel.getByTestId('agent-cwd');
+    await folder.fill(join(scratch.root, 'missing'));
+    await folder.blur();
+    await expect.poll(() => canvas.panel.getByTestId('agent-cwd-error').textContent()).toContain('AGENT_CWD_INVALID');
+    await folder.fill(piSessions);
+    await folder.blur();
+    await expect
+      .poll(() => canvas.panel.getByTestId('agent-cwd-error').textContent())
+      .toContain('AGENT_CWD_SESSION_ROOT');
+    expect(await workingDirectory()).toBeNull();
     await folder.fill(scratch.repo);
     await folder.blur();
+    await expect.poll(workingDirectory).toBe(scratch.repo);
+    expect(await canvas.panel.getByTestId('agent-cwd-error').count()).toBe(0);
+
     if ((await canvas.panel.getByTestId('agent-will-send').count()) === 0)
       await canvas.panel.getByTestId('toggle-preview').click();
     const prompt = (await canvas.panel.getByTestId('agent-prompt').textContent())!;
-    expect(prompt).toBe(`Write the notes and a shared copy. ${MATCH}`);
+    // The block carries the material and names the file it is copied to; the question follows it.
+    const copied = join(scratch.repo, '.weft/materials', asked, '1-notes-guide.md');
+    expect(prompt).toContain('MATERIAL-GUIDE');
+    expect(prompt).toContain(`- ${copied} (Notes guide)`);
+    expect(prompt.endsWith(`\n\nWrite the notes and a shared copy. ${MATCH}`)).toBe(true);
 
     await canvas.panel.getByTestId('ask').click();
     const card = canvas.card(asked).getByTestId('approval-card');
@@ -99,20 +147,20 @@ describe('the agent lane in the app', () => {
     expect(await canvas.panel.getByTestId('agent-footprint').count()).toBe(2);
     expect(await canvas.panel.getByTestId('agent-changed-files').textContent()).toContain('notes/inside.txt');
 
+    expect(readFileSync(copied, 'utf8')).toContain('Source: pasted text');
+    expect(readFileSync(copied, 'utf8')).toContain('MATERIAL-GUIDE');
+
     // The commit is the hash of the bytes Pi's stdin carried (recorded by a tee in front of it).
     const received = readFileSync(stdinLog, 'utf8')
       .split('\n')
       .filter(Boolean)
       .map((line) => JSON.parse(line) as { type?: string; message?: string })
       .find((record) => record.type === 'prompt')!.message!;
-    const events = await page.evaluate(() => {
-      const state = (
-        window as unknown as {
-          weft: { store: { getState(): { graph: { events: { op: string; meta: Record<string, unknown> }[] } } } };
-        }
-      ).weft.store.getState();
-      return state.graph.events.map((event) => ({ op: event.op, meta: event.meta }));
-    });
+    const events = await page.evaluate(() =>
+      (window as unknown as StoreWindow).weft.store
+        .getState()
+        .graph.events.map((event) => ({ op: event.op, meta: event.meta })),
+    );
     const commit = events.find((event) => event.op === 'commit');
     expect(commit?.meta).toMatchObject({
       lane: 'agent:pi',
@@ -122,6 +170,17 @@ describe('the agent lane in the app', () => {
       'allow-once',
     ]);
 
+    // The node links to the same session in the Atlas, which indexed the file Pi wrote.
+    const sessionId = (await canvas.panel.getByTestId('agent-session').textContent())!;
+    await canvas.panel.getByTestId('agent-open-atlas').click();
+    const detail = page.locator(`[data-testid="session-detail"][data-session-id="${sessionId}"]`);
+    await detail.waitFor({ timeout: 30_000 });
+    await detail.getByTestId('session-turn').first().waitFor({ timeout: 30_000 });
+    const shown = (await detail.textContent())!;
+    expect(shown).toContain(scratch.repo);
+    expect(shown).toContain('2 tool steps');
+    await page.getByTestId('tab-atlas').click();
+
     const child = await canvas.addQuestion('What changed?');
     await canvas.connect(asked, child);
     await page.locator('.react-flow__edge').first().waitFor();
@@ -130,5 +189,15 @@ describe('the agent lane in the app', () => {
     expect(await canvas.panel.getByTestId('preview').textContent()).toMatch(
       /\[Agent turn \(pi\): 2 tool calls changed .*notes\/inside\.txt.*their contents were left out of this context\]/,
     );
+
+    // Footprints in context, switched on at the agent node: the child's context gets every tool call in full.
+    await canvas.open(asked);
+    await canvas.panel.getByTestId('agent-footprints-in-context').check();
+    await canvas.open(child);
+    await canvas.panel.getByTestId('preview').waitFor();
+    const full = (await canvas.panel.getByTestId('preview').textContent())!;
+    expect(full).toContain('[Agent turn (pi) footprints: 2 tool calls]');
+    expect(full).toContain('shared.txt');
+    expect(full).not.toContain('their contents were left out');
   }, 240_000);
 });

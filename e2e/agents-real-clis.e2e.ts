@@ -178,5 +178,10 @@ describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {
       .split('\n')
       .filter((line) => line.includes('"kind":"request"') && line.includes('[agent-second]'));
     expect(requests.at(-1)).toContain('[agent-first]');
+    // The fork got the new ask only: its session already holds the parent's turn (the request above shows it).
+    expect(promptsOnStdin(runtime, result.stdinLog)).toEqual([
+      'Write the first note. [agent-first]',
+      'Now the second note. [agent-second]',
+    ]);
   });
 });

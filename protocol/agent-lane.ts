@@ -25,8 +25,16 @@ export const AgentTurnRequestSchema = z.object({
     .union([z.object({ continue: z.string().min(1).max(4096) }), z.object({ fork: z.string().min(1).max(4096) })])
     .optional(),
   networkAccess: z.boolean().default(false),
+  /** The node's materials, copied as files into `<cwd>/.weft/materials/<node>/` before the runtime starts. */
+  materials: z
+    .array(z.object({ fileName: z.string().min(1).max(80), text: z.string().max(2_000_000) }))
+    .max(200)
+    .default([]),
 });
 export type AgentTurnRequest = z.infer<typeof AgentTurnRequestSchema>;
+
+/** A working directory to check before it is saved on the canvas (`POST /api/agents/folder`). */
+export const AgentFolderCheckSchema = z.object({ path: z.string().min(1).max(4096) });
 
 export const AgentApprovalAnswerSchema = z.object({ decision: ApprovalDecisionSchema });
 

@@ -121,6 +121,8 @@ export const QuestionNodeSchema = z.object({
   highlights: z.array(HighlightSchema).optional(),
   /** C33: absent means `full`. */
   highlightMode: HighlightModeSchema.optional(),
+  /** C24: an agent answer's footprints enter downstream context in full; absent means one line naming the files. */
+  includeFootprints: z.boolean().optional(),
 });
 
 /**

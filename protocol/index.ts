@@ -236,6 +236,7 @@ export {
 export type { ImportState, ImportStatus, ImportProgressEvent, DocumentMaterialResponse } from './import-api.ts';
 export {
   AgentApprovalAnswerSchema,
+  AgentFolderCheckSchema,
   AgentRuntimeSchema,
   AgentTurnRequestSchema,
   ApprovalDecisionSchema,

@@ -6,12 +6,22 @@ export type AgentRuntimeCode =
   | 'AGENT_EXITED'
   | 'AGENT_REFUSED'
   | 'AGENT_PROTOCOL'
-  | 'AGENT_CWD_INVALID';
+  | 'AGENT_CWD_INVALID'
+  | 'AGENT_CWD_SESSION_ROOT'
+  | 'AGENT_MATERIALS_INVALID';
+
+/** Refusals of what the person asked for (400); the rest are the runtime's failures (502). */
+const CLIENT_CODES = new Set<AgentRuntimeCode>([
+  'AGENT_NOT_INSTALLED',
+  'AGENT_CWD_INVALID',
+  'AGENT_CWD_SESSION_ROOT',
+  'AGENT_MATERIALS_INVALID',
+]);
 
 /** A runtime that is missing, would not start, or broke its protocol; the node shows the code and message. */
 export class AgentRuntimeError extends WeftError {
   constructor(code: AgentRuntimeCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, code === 'AGENT_NOT_INSTALLED' || code === 'AGENT_CWD_INVALID' ? 400 : 502, options);
+    super(code, message, CLIENT_CODES.has(code) ? 400 : 502, options);
     this.name = 'AgentRuntimeError';
   }
 }

@@ -27,3 +27,5 @@ export { listCodexModels, listPiModels, type AgentModel } from './list-agent-mod
 export { pathLeavingFolder } from './path-leaves-folder.ts';
 export { PI_GUARD_OPTIONS, PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
 export { PI_GUARD_EXTENSION, runPiTurn, type PiTurnOptions } from './pi-rpc-runtime.ts';
+export { checkWorkingDirectory } from './working-directory.ts';
+export { writeMaterialsFolder, type MaterialFileInput } from './materials-folder.ts';

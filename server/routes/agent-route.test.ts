@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
@@ -25,6 +25,12 @@ let model: ScriptedModel;
 let server: TestServer;
 let piModel = '';
 
+const MATERIAL = {
+  fileName: '1-lexer-spec.md',
+  text: '[Material: Lexer spec]\nSource: pasted text\n\nTokens are separated by MATERIAL-SPACES.',
+};
+let sessionRoot = '';
+
 const scenario = AGENT_SCENARIOS.find((entry) => entry.name === 'allow-once-outside')!;
 
 beforeAll(async () => {
@@ -35,14 +41,36 @@ beforeAll(async () => {
   } else clis = installed;
   scratch = makeScratch('weft-agent-route-');
   model = await startScriptedModel(scratch.root);
-  model.addScenario({ name: scenario.name, runners: ['pi'], exchanges: scenario.exchanges(scratch.outside) });
+  model.addScenario({
+    name: scenario.name,
+    runners: ['pi'],
+    exchanges: [
+      ...scenario.exchanges(scratch.outside),
+      {
+        match: '[agent-read-material]',
+        replies: [
+          {
+            text: 'Reading the material.',
+            tools: [{ op: 'read', path: `.weft/materials/node-1/${MATERIAL.fileName}` }],
+          },
+          { text: 'Read it.' },
+        ],
+      },
+    ],
+  });
   piModel = configurePi(scratch, model.base('pi', scenario.name, scratch.repo));
   const env = {
     ...scratch.env,
     WEFT_PI_BIN: clis?.pi ?? join(scratch.root, 'no-pi'),
     WEFT_CODEX_BIN: join(scratch.root, 'no-codex'),
   };
-  server = await startTestServer({ apiRoutes: [(context) => agentRoute(context, { env, approvalTimeoutMs: 20_000 })] });
+  sessionRoot = join(scratch.root, 'session-root');
+  mkdirSync(join(sessionRoot, 'project'), { recursive: true });
+  server = await startTestServer({
+    apiRoutes: [
+      (context) => agentRoute(context, { env, approvalTimeoutMs: 20_000, sessionRoots: () => [sessionRoot] }),
+    ],
+  });
 }, 300_000);
 afterAll(async () => {
   model?.stop();
@@ -86,6 +114,42 @@ describe('agent routes', () => {
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('AGENT_CWD_INVALID');
+  });
+
+  it('checks a typed working directory: absolute, existing, a folder, not under a session root (coded errors)', async () => {
+    const check = async (path: string) => {
+      const response = await server.api('/api/agents/folder', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ path }),
+      });
+      const body = (await response.json()) as { path?: string; error?: { code: string } };
+      return { status: response.status, code: body.error?.code ?? null, path: body.path ?? null };
+    };
+    const file = join(scratch.root, 'a-file.txt');
+    writeFileSync(file, 'x');
+    const link = join(scratch.root, 'link-to-sessions');
+    symlinkSync(join(sessionRoot, 'project'), link);
+    expect(await check(scratch.repo)).toEqual({ status: 200, code: null, path: scratch.repo });
+    expect(await check('relative/folder')).toMatchObject({ status: 400, code: 'AGENT_CWD_INVALID' });
+    expect(await check(join(scratch.root, 'missing'))).toMatchObject({ status: 400, code: 'AGENT_CWD_INVALID' });
+    expect(await check(file)).toMatchObject({ status: 400, code: 'AGENT_CWD_INVALID' });
+    expect(await check(sessionRoot)).toMatchObject({ status: 400, code: 'AGENT_CWD_SESSION_ROOT' });
+    expect(await check(join(sessionRoot, 'project'))).toMatchObject({ status: 400, code: 'AGENT_CWD_SESSION_ROOT' });
+    // A link that leads into a session root is judged by where it leads.
+    expect(await check(link)).toMatchObject({ status: 400, code: 'AGENT_CWD_SESSION_ROOT' });
+  });
+
+  it('a turn in a folder under a session root is refused before anything is written there', async () => {
+    const cwd = join(sessionRoot, 'project');
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody('x', { cwd, materials: [MATERIAL] }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('AGENT_CWD_SESSION_ROOT');
+    expect(existsSync(join(cwd, '.weft'))).toBe(false);
   });
 
   it('an answer for a card that is not open is refused with 409', async () => {
@@ -139,6 +203,44 @@ describe('agent routes', () => {
     );
     expect(readFileSync(target, 'utf8')).toBe('allowed\n');
   }, 120_000);
+
+  it('copies the materials into the working directory before Pi starts; Pi reads them there without a card', async (context) => {
+    if (!clis) return context.skip(skipReason);
+    const text = 'Materials are files in .weft/materials/node-1.\n\nRead the spec. [agent-read-material]';
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody(text, { materials: [MATERIAL] }),
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of readStreamEvents(response)) events.push(event);
+    const copied = join(scratch.repo, '.weft/materials/node-1', MATERIAL.fileName);
+    expect(readFileSync(copied, 'utf8')).toBe(MATERIAL.text);
+    // The copy stays out of the person's repository.
+    expect(readFileSync(join(scratch.repo, '.weft/.gitignore'), 'utf8')).toContain('*');
+    expect(events.some((event) => event.type === 'agent-approval-requested')).toBe(false);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'agent-footprint',
+        footprint: expect.objectContaining({ toolName: 'read', files: [expect.objectContaining({ op: 'read' })] }),
+      }),
+    );
+    expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'agent-finished', status: 'completed' }));
+    // What Pi read went back to the model as the tool's result: the material's text, provenance included.
+    expect(readFileSync(model.requestLog, 'utf8')).toContain('MATERIAL-SPACES');
+  }, 120_000);
+
+  it('a material file name that could leave the folder is refused; nothing is handed to the runtime', async () => {
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody('Write outside. [agent-allow-once]', { materials: [{ fileName: '../../escape.md', text: 'x' }] }),
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of readStreamEvents(response)) events.push(event);
+    expect(events).toEqual([expect.objectContaining({ type: 'agent-failed', code: 'AGENT_MATERIALS_INVALID' })]);
+    expect(existsSync(join(scratch.repo, '../escape.md'))).toBe(false);
+  });
 
   it('auto-review without a judge falls back to the person: the card appears, deny writes nothing', async (context) => {
     if (!clis) return context.skip(skipReason);

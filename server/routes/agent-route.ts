@@ -1,11 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import express, { type Router } from 'express';
-import { AgentApprovalAnswerSchema, AgentTurnRequestSchema, type AgentTurnRequest } from '../../protocol/index.ts';
+import {
+  AgentApprovalAnswerSchema,
+  AgentFolderCheckSchema,
+  AgentTurnRequestSchema,
+  type AgentTurnRequest,
+} from '../../protocol/index.ts';
 import {
   AgentRuntimeError,
   changedFiles,
+  checkWorkingDirectory,
   findAgentBin,
   INSTALL_HINT,
   listCodexModels,
@@ -17,7 +23,9 @@ import {
   type AgentEvent,
   type ApprovalDecision,
   type ApprovalRequest,
+  writeMaterialsFolder,
 } from '../../runtime/agents/index.ts';
+import { sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
 import { WeftError, isWeftError } from '../../runtime/fs/index.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -33,17 +41,8 @@ export interface AgentRouteOptions {
   approvalTimeoutMs?: number;
   /** Auto-review lets the judge allow a call at or above this probability; below it the person is asked. */
   autoReviewThreshold?: number;
-}
-
-function checkedCwd(cwd: string): string {
-  if (!isAbsolute(cwd))
-    throw new AgentRuntimeError('AGENT_CWD_INVALID', `The working directory must be absolute: ${cwd}`);
-  try {
-    if (statSync(cwd).isDirectory()) return cwd;
-  } catch {
-    // falls through to the coded error
-  }
-  throw new AgentRuntimeError('AGENT_CWD_INVALID', `The working directory is not a folder: ${cwd}`);
+  /** Folders no working directory may be in; the Atlas's session roots (read at each check) by default. */
+  sessionRoots?: () => readonly string[];
 }
 
 function describe(request: ApprovalRequest): string {
@@ -67,6 +66,8 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
   const approvalTimeoutMs = options.approvalTimeoutMs ?? 120_000;
   const threshold = options.autoReviewThreshold ?? 0.8;
   const turns = new AgentTurns();
+  const sessionRoots = options.sessionRoots ?? (() => sessionRootsFromEnv(process.env, homedir()));
+  const checkedCwd = (cwd: string) => checkWorkingDirectory(cwd, sessionRoots());
 
   // Listing a runtime's models starts it; a listing is reused for a few minutes.
   const listings = new Map<string, { at: number; models: Promise<AgentModel[]> }>();
@@ -90,6 +91,12 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     response.json({ runtimes });
   });
 
+  // The working directory a person typed (or picked): the same check a turn makes, so the field can say why.
+  router.post('/agents/folder', jsonBody(8192), async (request, response) => {
+    const { path } = validateBody(AgentFolderCheckSchema, request.body);
+    response.json({ path: await checkedCwd(path) });
+  });
+
   router.post('/agents/turns/:turnId/approvals/:requestId', jsonBody(4096), (request, response) => {
     const { decision } = validateBody(AgentApprovalAnswerSchema, request.body);
     if (!turns.answer(String(request.params.turnId), String(request.params.requestId), decision))
@@ -103,7 +110,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
 
   router.post('/agents/turn', jsonBody(8 * 1024 * 1024), async (request, response) => {
     const body: AgentTurnRequest = validateBody(AgentTurnRequestSchema, request.body);
-    const cwd = checkedCwd(body.cwd);
+    const cwd = await checkedCwd(body.cwd);
     const bin = findAgentBin(body.runtime, env);
     if (!bin) throw new AgentRuntimeError('AGENT_NOT_INSTALLED', INSTALL_HINT[body.runtime]);
     const receivedHash = context.hash.sha256Hex(body.text);
@@ -113,6 +120,16 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
         type: 'agent-failed',
         code: 'hash-mismatch',
         message: 'The prompt changed on its way; nothing was handed to the runtime.',
+      });
+      return stream.end();
+    }
+    try {
+      await writeMaterialsFolder(cwd, body.nodeId, body.materials);
+    } catch (error) {
+      stream.send({
+        type: 'agent-failed',
+        code: isWeftError(error) ? error.code : 'AGENT_MATERIALS_INVALID',
+        message: `The materials could not be copied; nothing was handed to the runtime. ${error instanceof Error ? error.message : String(error)}`,
       });
       return stream.end();
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentVersion } from '../../protocol/index.ts';
-import { upstreamSnapshot } from './index.ts';
+import { upstreamFingerprint, upstreamSnapshot } from './index.ts';
 import { TestCanvas } from './test-canvas.ts';
 
 const agent: AgentVersion = {
@@ -30,7 +30,7 @@ const agent: AgentVersion = {
   changedFiles: ['/repo/notes/a.txt'],
 };
 
-function agentAnswered() {
+function agentAnswered(answer: AgentVersion = agent) {
   const canvas = new TestCanvas();
   const parent = canvas.addQuestion('Write the notes.');
   canvas.apply({
@@ -45,7 +45,7 @@ function agentAnswered() {
       origin: 'generated',
       status: 'complete',
       branchOf: null,
-      agent,
+      agent: answer,
     },
   });
   const child = canvas.addQuestion('What changed?');
@@ -72,6 +72,42 @@ describe('agent footprints downstream (C24)', () => {
     canvas.apply({ type: 'exclude-part', nodeId: child, partId: `${parent}:execution` });
     const joined = JSON.stringify(canvas.compiled(child).messages);
     expect(joined).not.toContain('[Agent turn');
+  });
+
+  it('footprints in context is off by default; switched on, every footprint enters downstream context in full', () => {
+    const { canvas, parent, child } = agentAnswered();
+    const node = canvas.graph.nodes.get(parent);
+    expect(node?.kind === 'question' && node.includeFootprints).toBeFalsy();
+    canvas.apply({ type: 'edit-node', nodeId: parent, patch: { includeFootprints: true } });
+    const joined = canvas
+      .compiled(child)
+      .messages.flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')))
+      .join('\n');
+    expect(joined).toContain('[Agent turn (pi) footprints: 2 tool calls]');
+    expect(joined).toContain('1. write\n   arguments: {"content":"SECRET-CONTENT","path":"notes/a.txt"}');
+    expect(joined).toContain('files: read b.txt');
+    expect(joined).not.toContain('their contents were left out');
+  });
+
+  it('footprint details are part of the downstream fingerprint exactly when the switch is on', () => {
+    const other: AgentVersion = {
+      ...agent,
+      footprints: agent.footprints.map((footprint) => ({ ...footprint, args: { path: 'b.txt', offset: 9 } })),
+    };
+    const first = agentAnswered(agent);
+    const second = agentAnswered(other);
+    const fingerprint = (built: ReturnType<typeof agentAnswered>) =>
+      upstreamFingerprint(built.canvas.graph, built.child);
+    // Off: the same changed files give the same fingerprint, whatever the arguments were.
+    expect(fingerprint(first)).toBe(fingerprint(second));
+    const offFingerprint = fingerprint(first);
+    first.canvas.apply({ type: 'edit-node', nodeId: first.parent, patch: { includeFootprints: true } });
+    second.canvas.apply({ type: 'edit-node', nodeId: second.parent, patch: { includeFootprints: true } });
+    // On: switching changes the fingerprint, and the arguments now count.
+    expect(fingerprint(first)).not.toBe(offFingerprint);
+    expect(fingerprint(first)).not.toBe(fingerprint(second));
+    first.canvas.apply({ type: 'edit-node', nodeId: first.parent, patch: { includeFootprints: false } });
+    expect(fingerprint(first)).toBe(offFingerprint);
   });
 
   it('the canvas keeps its working directory and guard; a relative folder is refused', () => {

@@ -77,6 +77,7 @@ export interface NodePatch {
   rolePick?: string | null;
   highlights?: Highlight[];
   highlightMode?: HighlightMode;
+  includeFootprints?: boolean;
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

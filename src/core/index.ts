@@ -55,6 +55,13 @@ export type { ReplayEstimate, ReplayEstimateOptions, ReplayStepEstimate } from '
 export { manualVersion } from './manual-version.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';
 export { agentCommit, buildAgentPrompt, type AgentPrompt, type AgentRuntimeName } from './agent-prompt.ts';
+export type { AgentMaterialsCopy } from './agent-prompt.ts';
+export {
+  AGENT_MATERIAL_FILE_NAME,
+  agentMaterialFiles,
+  agentMaterialsFolder,
+  type AgentMaterialFile,
+} from './agent-materials.ts';
 export type { BuildRequestOptions, BuiltRequest } from './build-request.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
 export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';

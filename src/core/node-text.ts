@@ -1,4 +1,5 @@
 import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/index.ts';
+import { agentFootprintText } from './agent-footprint-text.ts';
 import type { HashPort } from './hash-port.ts';
 import { answerForContext } from './highlight-text.ts';
 import { isoTime } from './iso-time.ts';
@@ -143,18 +144,10 @@ function executionText(node: MirrorNode): string | null {
   return lines.join('\n');
 }
 
-/**
- * C24: an agent turn's footprints never enter context; downstream gets one line naming the files the turn changed
- * (or saying how many tool calls it made) and that their contents were left out.
- */
+/** C24: an agent answer's footprints downstream, as the node's switch says (see agent-footprint-text.ts). */
 function agentFootprintLine(node: QuestionNode): string | null {
   const agent = currentAnswer(node)?.agent;
-  if (!agent || agent.footprints.length === 0) return null;
-  const calls = agent.footprints.length;
-  const plural = calls === 1 ? 'call' : 'calls';
-  if (agent.changedFiles.length === 0)
-    return `[Agent turn (${agent.runtime}): ${calls} tool ${plural}; their output was left out of this context]`;
-  return `[Agent turn (${agent.runtime}): ${calls} tool ${plural} changed ${agent.changedFiles.join(', ')}; their contents were left out of this context]`;
+  return agent ? agentFootprintText(agent, node.includeFootprints === true) : null;
 }
 
 /** A material that carries an image (its bytes are an attachment). */

@@ -1,7 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/api-error.ts';
+import { atlasStore } from '../atlas/index.ts';
+import { agentApi } from './agent-api.ts';
 import { agentModel, agentPlan } from './agent-plan.ts';
+import { desktopFolderPicker } from './desktop-folder-picker.ts';
 import { ApprovalCards } from './ApprovalCards.tsx';
 import { useAgent } from './use-agent.ts';
 
@@ -11,9 +15,26 @@ function AgentSettings() {
   const folder = useWeft((state) => state.graph?.canvas.workingDirectory ?? null);
   const guard = useWeft((state) => state.graph?.canvas.agentGuard ?? 'ask');
   const [draft, setDraft] = useState(folder ?? '');
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
   useEffect(() => setDraft(folder ?? ''), [folder]);
+  const pick = desktopFolderPicker();
   const save = (workingDirectory: string | null, mode: typeof guard) =>
     store.getState().apply({ type: 'set-agent-settings', workingDirectory, guard: mode });
+  // A typed or picked folder is saved only once the server has checked it (exists, a folder, no session root).
+  const saveChecked = async (typed: string) => {
+    setRefusal(null);
+    if (typed === '') return save(null, guard);
+    setChecking(true);
+    try {
+      save(await agentApi.checkFolder(typed), guard);
+    } catch (error) {
+      const { code, message } = describeError(error);
+      setRefusal(`${code}: ${message}`);
+    } finally {
+      setChecking(false);
+    }
+  };
   return (
     <div className="agent-settings">
       <label className="field">
@@ -23,12 +44,34 @@ function AgentSettings() {
           data-testid="agent-cwd"
           value={draft}
           placeholder="/absolute/path/to/project"
+          aria-invalid={refusal !== null}
           onChange={(event) => setDraft(event.target.value)}
           onBlur={() => {
-            if (draft.trim() !== (folder ?? '')) save(draft.trim() || null, guard);
+            if (draft.trim() !== (folder ?? '')) void saveChecked(draft.trim());
           }}
         />
       </label>
+      {pick && (
+        <button
+          className="button small"
+          data-testid="agent-cwd-pick"
+          disabled={checking}
+          onClick={() => {
+            void pick().then((chosen) => {
+              if (chosen === null) return;
+              setDraft(chosen);
+              return saveChecked(chosen);
+            });
+          }}
+        >
+          Choose folder…
+        </button>
+      )}
+      {refusal && (
+        <div className="meta agent-cwd-error" role="alert" data-testid="agent-cwd-error">
+          {refusal} (the canvas keeps {folder ?? 'no working directory'})
+        </div>
+      )}
       <label className="model-row">
         <span>Guard</span>
         <select
@@ -43,6 +86,36 @@ function AgentSettings() {
         </select>
       </label>
     </div>
+  );
+}
+
+/** The same session in the Session Atlas: the runtime's session id is the id the Atlas indexed its file under. */
+function openInAtlas(runtime: 'pi' | 'codex', sessionId: string): void {
+  atlasStore.setState({ open: 'atlas', runner: runtime, selected: { runner: runtime, sessionId } });
+}
+
+/** Whether this answer's footprints enter downstream context in full (off: one line naming the changed files). */
+function FootprintsSwitch({ node }: { node: QuestionNode }) {
+  const store = useWeftStore();
+  const on = node.includeFootprints === true;
+  return (
+    <label className="model-row" title="Downstream context gets every tool call (arguments, files, exit codes)">
+      <input
+        type="checkbox"
+        data-testid="agent-footprints-in-context"
+        checked={on}
+        onChange={(event) =>
+          store
+            .getState()
+            .apply({ type: 'edit-node', nodeId: node.id, patch: { includeFootprints: event.target.checked } })
+        }
+      />
+      <span>
+        {on
+          ? 'Footprints in context: downstream gets every tool call in full'
+          : 'Footprints in context: off (downstream gets one line naming the changed files)'}
+      </span>
+    </label>
   );
 }
 
@@ -69,6 +142,19 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
           <div className="meta">
             {agent.footprints.length} tool calls · session{' '}
             <code data-testid="agent-session">{agent.sessionId ?? '—'}</code>
+            {agent.sessionId && (
+              <>
+                {' '}
+                <button
+                  className="button small"
+                  data-testid="agent-open-atlas"
+                  title="The session file the runtime wrote, as the Session Atlas indexed it"
+                  onClick={() => openInAtlas(agent.runtime, agent.sessionId!)}
+                >
+                  Open in Session Atlas
+                </button>
+              </>
+            )}
           </div>
           {agent.changedFiles.length > 0 && (
             <div data-testid="agent-changed-files">Changed: {agent.changedFiles.join(', ')}</div>
@@ -82,6 +168,7 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
               </li>
             ))}
           </ul>
+          <FootprintsSwitch node={node} />
           {agent.approvals.length > 0 && (
             <div className="meta" data-testid="agent-approvals">
               {agent.approvals
@@ -96,15 +183,25 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
 }
 
 /** The will-send preview of an agent-lane node: exactly the text the runtime will receive. */
-export function AgentWillSend({ text, continued, block }: { text: string; continued: boolean; block: boolean }) {
+export function AgentWillSend({
+  text,
+  session,
+  block,
+}: {
+  text: string;
+  session: 'continue' | 'fork' | null;
+  block: boolean;
+}) {
   return (
     <div className="will-send agent" data-testid="agent-will-send">
       <div className="meta">
-        {continued
+        {session === 'continue'
           ? 'Continues the session: the question only.'
-          : block
-            ? 'The context as one block, then the question.'
-            : 'No upstream context: the question only.'}
+          : session === 'fork'
+            ? "Forks the parent's session, which holds its turns: the question only."
+            : block
+              ? 'The context as one block, then the question.'
+              : 'No upstream context: the question only.'}
       </div>
       <pre className="agent-prompt" data-testid="agent-prompt">
         {text}
@@ -123,7 +220,7 @@ export function AgentWillSendFor({ node }: { node: QuestionNode }) {
     <AgentWillSend
       text={plan.prompt.text}
       block={plan.prompt.block !== null}
-      continued={plan.session !== undefined && 'continue' in plan.session}
+      session={plan.session === undefined ? null : 'continue' in plan.session ? 'continue' : 'fork'}
     />
   );
 }

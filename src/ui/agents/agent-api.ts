@@ -24,6 +24,16 @@ export const agentApi = {
     const response = await fetch('/api/agents', { credentials: 'same-origin' });
     return (await readJson(response, RuntimesSchema)).runtimes;
   },
+  /** The server's check of a working directory: its absolute path, or a coded refusal (`AGENT_CWD_*`). */
+  async checkFolder(path: string): Promise<string> {
+    const response = await fetch('/api/agents/folder', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ path }),
+    });
+    return (await readJson(response, z.object({ path: z.string() }))).path;
+  },
   async answer(turnId: string, requestId: string, decision: 'allow-once' | 'allow-turn' | 'deny'): Promise<void> {
     const response = await fetch(
       `/api/agents/turns/${encodeURIComponent(turnId)}/approvals/${encodeURIComponent(requestId)}`,

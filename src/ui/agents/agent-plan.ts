@@ -1,4 +1,13 @@
-import { buildAgentPrompt, compile, currentAnswer, type AgentPrompt, type Graph } from '../../core/index.ts';
+import {
+  agentMaterialFiles,
+  agentMaterialsFolder,
+  buildAgentPrompt,
+  compile,
+  currentAnswer,
+  type AgentMaterialFile,
+  type AgentPrompt,
+  type Graph,
+} from '../../core/index.ts';
 import type { AgentTurnRequest } from '../../../protocol/index.ts';
 
 export type AgentRuntimeName = 'pi' | 'codex';
@@ -15,12 +24,15 @@ export interface AgentPlan {
   model: string | undefined;
   prompt: AgentPrompt;
   session: AgentTurnRequest['session'];
+  /** Copied into the working directory before the turn; only a new session (with the block) gets them. */
+  materials: AgentMaterialFile[];
 }
 
 /**
  * What an agent-lane node will hand its runtime: the preview and the run call this. Asking again on a node whose
- * answer has a session of the same runtime continues it (the question only); a node wired from such a node forks
- * that session; otherwise a new session gets the compiled context as one block.
+ * answer has a session of the same runtime continues it (the question only); a node whose only input is such a node
+ * forks that session (the question only: the fork holds the parent's turns); otherwise a new session gets the
+ * compiled context as one block.
  */
 export function agentPlan(graph: Graph, shown: ReadonlySet<string>, nodeId: string): AgentPlan | null {
   const node = graph.nodes.get(nodeId);
@@ -35,18 +47,30 @@ export function agentPlan(graph: Graph, shown: ReadonlySet<string>, nodeId: stri
       ...picked,
       prompt: buildAgentPrompt(compiled, { continued: true }),
       session: { continue: sessionRef(own)! },
+      materials: [],
     };
   }
-  for (const wire of graph.wires.values()) {
-    if (wire.to !== nodeId || wire.kind !== 'solid') continue;
-    const parent = graph.nodes.get(wire.from);
-    const agent = parent?.kind === 'question' ? currentAnswer(parent)?.agent : undefined;
-    if (agent && agent.runtime === picked.runtime && sessionRef(agent))
-      return {
-        ...picked,
-        prompt: buildAgentPrompt(compiled, { continued: false }),
-        session: { fork: sessionRef(agent)! },
-      };
-  }
-  return { ...picked, prompt: buildAgentPrompt(compiled, { continued: false }), session: undefined };
+  // A fork already holds the parent's turns, so it gets the new ask only; that is safe only when the parent is
+  // the node's whole context (one solid wire, nothing left out). Otherwise a new session gets the compiled block.
+  const incoming = [...graph.wires.values()].filter((wire) => wire.to === nodeId);
+  const wire = incoming.length === 1 ? incoming[0]! : null;
+  const parent = wire?.kind === 'solid' && node.excludedParts.length === 0 ? graph.nodes.get(wire.from) : undefined;
+  const agent = parent?.kind === 'question' ? currentAnswer(parent)?.agent : undefined;
+  if (agent && agent.runtime === picked.runtime && sessionRef(agent))
+    return {
+      ...picked,
+      prompt: buildAgentPrompt(compiled, { continued: true }),
+      session: { fork: sessionRef(agent)! },
+      materials: [],
+    };
+  // The files' folder is named in the block, so it is known only once the canvas has its working directory.
+  const cwd = graph.canvas.workingDirectory;
+  const files = cwd ? agentMaterialFiles(graph, compiled) : [];
+  const materials = cwd ? { folder: agentMaterialsFolder(cwd, nodeId), files } : undefined;
+  return {
+    ...picked,
+    prompt: buildAgentPrompt(compiled, { continued: false, materials }),
+    session: undefined,
+    materials: files,
+  };
 }

@@ -92,6 +92,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
         model: plan.model,
         session: plan.session,
         networkAccess: false,
+        materials: plan.materials.map((file) => ({ fileName: file.fileName, text: file.text })),
       },
       controller.signal,
     )) {
