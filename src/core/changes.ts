@@ -5,6 +5,7 @@ import type {
   MaterialProvenance,
   MirrorLedger,
   MirrorNode,
+  ChatToolId,
   Passage,
   RoleSetting,
   Version,
@@ -76,6 +77,8 @@ export interface NodePatch {
   rolePick?: string | null;
   highlights?: Highlight[];
   highlightMode?: HighlightMode;
+  /** C35: the tools this question's model may call. */
+  tools?: ChatToolId[];
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

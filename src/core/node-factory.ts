@@ -46,7 +46,7 @@ export function nodeFromDraft(draft: NodeDraft, id: string, now: number): Canvas
 
 /** Which patch fields each kind accepts. */
 export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
-  question: ['question', 'model', 'attachments', 'role', 'rolePick', 'highlights', 'highlightMode'],
+  question: ['question', 'model', 'attachments', 'role', 'rolePick', 'highlights', 'highlightMode', 'tools'],
   note: ['text'],
   material: ['title', 'text'],
   frame: ['label'],
