@@ -1,5 +1,5 @@
 import type { CompiledContext, Graph } from '../../core/index.ts';
-import type { GenerateImage, GenerateRequest, ModelInfo } from '../../../protocol/index.ts';
+import type { GenerateImage, GenerateRequest, ModelInfo, ToolCallRecord } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import type { WeftState } from './weft-state.ts';
@@ -11,6 +11,8 @@ export interface StreamedAnswer {
   /** True once the server confirmed it hashed the same request (C9); nothing is recorded otherwise. */
   committed: boolean;
   outcome: AnswerOutcome;
+  /** C35: the tool calls the model made, in the order they ended, as the server recorded them. */
+  toolCalls: ToolCallRecord[];
 }
 
 /** The image bytes sent beside the request: only for models that take images (others get core's placeholder). */
@@ -43,6 +45,7 @@ export async function receiveAnswer(
   let text = '';
   let committed = false;
   let outcome: AnswerOutcome = 'aborted';
+  const toolCalls: ToolCallRecord[] = [];
   try {
     for await (const event of dependencies.generate(body, controller.signal)) {
       if (event.type === 'request-accepted') {
@@ -61,6 +64,9 @@ export async function receiveAnswer(
       } else if (event.type === 'text-delta' && committed) {
         text += event.delta;
         hooks.onDelta?.(text);
+      } else if (event.type === 'tool-call-finished' && committed) {
+        const { type: _type, ...call } = event;
+        toolCalls.push(call);
       } else if (event.type === 'answer-finished') {
         outcome = 'complete';
         break;
@@ -77,5 +83,5 @@ export async function receiveAnswer(
       toast('error', code, message);
     }
   }
-  return { text, committed, outcome };
+  return { text, committed, outcome, toolCalls };
 }
