@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EventRecordSchema } from './event-record.ts';
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
-import { ChatToolIdSchema, ToolCallRecordSchema } from './chat-tools.ts';
+import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-tools.ts';
 
 /** The `.weft.json` canvas document, version 2. Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
@@ -59,7 +59,7 @@ export const VersionSchema = z.object({
   /** C29: the role (system prompt) this version was asked under, frozen with the node it came from. */
   role: z.object({ text: z.string(), sourceId: Id }).nullable().optional(),
   /** C35: the tool calls the model made while writing this answer, in order, with their bounded results. */
-  toolCalls: z.array(ToolCallRecordSchema).max(64).optional(),
+  toolCalls: z.array(ToolCallRecordSchema).max(TOOL_CALLS_MAX).optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 

@@ -21,6 +21,8 @@ export const TOOL_INPUT_MAX_CHARS = 2_000;
 export const TOOL_OUTPUT_MAX_CHARS = 8_000;
 /** Model turns in one ask, tool rounds included: a model that keeps calling tools is stopped here. */
 export const TOOL_STEP_LIMIT = 4;
+/** Tool calls one version keeps (a model may call several tools per turn). */
+export const TOOL_CALLS_MAX = 64;
 
 export const ToolCallStatusSchema = z.enum(['ok', 'error']);
 

@@ -265,6 +265,7 @@ export {
   TOOL_INPUT_MAX_CHARS,
   TOOL_OUTPUT_MAX_CHARS,
   TOOL_STEP_LIMIT,
+  TOOL_CALLS_MAX,
 } from './chat-tools.ts';
 export type {
   ChatToolId,

@@ -75,8 +75,8 @@ export async function* streamAnswer(options: StreamAnswerOptions): AsyncGenerato
           if ('invalid' in part && part.invalid) invalidCalls.set(part.toolCallId, invalidCallCode(part.error));
           yield {
             type: 'tool-call-started',
-            callId: part.toolCallId,
-            tool: part.toolName,
+            callId: part.toolCallId.slice(0, 200),
+            tool: part.toolName.slice(0, 64),
             input: inputText(part.input),
           };
           break;
@@ -86,8 +86,8 @@ export async function* streamAnswer(options: StreamAnswerOptions): AsyncGenerato
             : { status: 'error' as const, code: 'tool-failed', text: 'The tool gave no result.' };
           yield {
             type: 'tool-call-finished',
-            callId: part.toolCallId,
-            tool: part.toolName,
+            callId: part.toolCallId.slice(0, 200),
+            tool: part.toolName.slice(0, 64),
             input: inputText(part.input),
             output: boundToolOutput(outcome.text),
             status: outcome.status,
@@ -99,8 +99,8 @@ export async function* streamAnswer(options: StreamAnswerOptions): AsyncGenerato
           const code = invalidCalls.get(part.toolCallId) ?? 'tool-failed';
           yield {
             type: 'tool-call-finished',
-            callId: part.toolCallId,
-            tool: part.toolName,
+            callId: part.toolCallId.slice(0, 200),
+            tool: part.toolName.slice(0, 64),
             input: inputText(part.input),
             // What the SDK hands the model for this call (its own message), keys scrubbed.
             output: boundToolOutput(

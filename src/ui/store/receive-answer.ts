@@ -1,4 +1,5 @@
 import type { CompiledContext, Graph } from '../../core/index.ts';
+import { TOOL_CALLS_MAX } from '../../../protocol/index.ts';
 import type { GenerateImage, GenerateRequest, ModelInfo, ToolCallRecord } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -64,7 +65,7 @@ export async function receiveAnswer(
       } else if (event.type === 'text-delta' && committed) {
         text += event.delta;
         hooks.onDelta?.(text);
-      } else if (event.type === 'tool-call-finished' && committed) {
+      } else if (event.type === 'tool-call-finished' && committed && toolCalls.length < TOOL_CALLS_MAX) {
         const { type: _type, ...call } = event;
         toolCalls.push(call);
       } else if (event.type === 'answer-finished') {
