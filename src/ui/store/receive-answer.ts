@@ -12,7 +12,7 @@ export interface StreamedAnswer {
   /** True once the server confirmed it hashed the same request (C9); nothing is recorded otherwise. */
   committed: boolean;
   outcome: AnswerOutcome;
-  /** C35: the tool calls the model made, in the order they ended, as the server recorded them. */
+  /** C35: the tool calls the model made, in the order it made them, as the server recorded them. */
   toolCalls: ToolCallRecord[];
 }
 
@@ -47,6 +47,8 @@ export async function receiveAnswer(
   let committed = false;
   let outcome: AnswerOutcome = 'aborted';
   const toolCalls: ToolCallRecord[] = [];
+  // Calls end in any order (a refused one at once, a search later); the version keeps the order they were made.
+  const startOrder = new Map<string, number>();
   try {
     for await (const event of dependencies.generate(body, controller.signal)) {
       if (event.type === 'request-accepted') {
@@ -65,6 +67,8 @@ export async function receiveAnswer(
       } else if (event.type === 'text-delta' && committed) {
         text += event.delta;
         hooks.onDelta?.(text);
+      } else if (event.type === 'tool-call-started' && committed) {
+        if (!startOrder.has(event.callId)) startOrder.set(event.callId, startOrder.size);
       } else if (event.type === 'tool-call-finished' && committed && toolCalls.length < TOOL_CALLS_MAX) {
         const { type: _type, ...call } = event;
         toolCalls.push(call);
@@ -84,5 +88,7 @@ export async function receiveAnswer(
       toast('error', code, message);
     }
   }
+  const position = (call: ToolCallRecord) => startOrder.get(call.callId) ?? Number.MAX_SAFE_INTEGER;
+  toolCalls.sort((first, second) => position(first) - position(second));
   return { text, committed, outcome, toolCalls };
 }
