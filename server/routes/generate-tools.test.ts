@@ -144,6 +144,15 @@ describe('POST /api/generate with tools (C35)', () => {
     expect(textOf(events)).toBe('No tools here.');
   });
 
+  it('the offline receipt model, with a tool on, answers with its receipt of the declared request and calls none', async () => {
+    const request = canonical('offline/receipt');
+    const events = await generate(request);
+    expect(textOf(events)).toContain(hashCanonical(request));
+    expect(finished(events)).toHaveLength(0);
+    expect(events.at(-1)).toMatchObject({ type: 'answer-finished' });
+    expect(crossref.queries).toHaveLength(0);
+  });
+
   it('a model that keeps calling tools is stopped after the step limit, and the answer still ends', async () => {
     const again = { toolCalls: [{ name: 'scholarly_search', input: { query: 'more' } }] };
     provider.script(...Array.from({ length: TOOL_STEP_LIMIT }, () => again));
