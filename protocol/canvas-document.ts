@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EventRecordSchema } from './event-record.ts';
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
+import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-tools.ts';
 
 /** The `.weft.json` canvas document, version 2. Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
@@ -57,6 +58,8 @@ export const VersionSchema = z.object({
   memorySent: z.boolean().optional(),
   /** C29: the role (system prompt) this version was asked under, frozen with the node it came from. */
   role: z.object({ text: z.string(), sourceId: Id }).nullable().optional(),
+  /** C35: the tool calls the model made while writing this answer, in order, with their bounded results. */
+  toolCalls: z.array(ToolCallRecordSchema).max(TOOL_CALLS_MAX).optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
@@ -123,6 +126,8 @@ export const QuestionNodeSchema = z.object({
   highlightMode: HighlightModeSchema.optional(),
   /** C24: an agent answer's footprints enter downstream context in full; absent means one line naming the files. */
   includeFootprints: z.boolean().optional(),
+  /** C35: the tools this question's model may call; absent or empty means none (tools are off by default). */
+  tools: z.array(ChatToolIdSchema).max(8).optional(),
 });
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ToolDeclarationSchema } from './chat-tools.ts';
 
 /**
  * The canonical request (C9): exactly what a model is handed. Its SHA-256 over RFC 8785
@@ -22,6 +23,8 @@ export const CanonicalRequestSchema = z.object({
   messages: z.array(RequestMessageSchema).min(1),
   /** Tool flags the model is offered (e.g. { webSearch: false }). */
   tools: z.record(z.string(), z.boolean()),
+  /** C35: the declarations of the tools switched on, by name; absent when none is (older hashes unchanged). */
+  toolDeclarations: z.array(ToolDeclarationSchema).optional(),
 });
 export type CanonicalRequest = z.infer<typeof CanonicalRequestSchema>;
 

@@ -259,3 +259,22 @@ export {
   ledgerPatchKey,
 } from './canvas-patch.ts';
 export type { CanvasPatch } from './canvas-patch.ts';
+export {
+  ChatToolIdSchema,
+  ToolDeclarationSchema,
+  ToolCallRecordSchema,
+  ToolCallStatusSchema,
+  ToolCallStartedEventSchema,
+  ToolCallFinishedEventSchema,
+  TOOL_INPUT_MAX_CHARS,
+  TOOL_OUTPUT_MAX_CHARS,
+  TOOL_STEP_LIMIT,
+  TOOL_CALLS_MAX,
+} from './chat-tools.ts';
+export type {
+  ChatToolId,
+  ToolDeclaration,
+  ToolCallRecord,
+  ToolCallStartedEvent,
+  ToolCallFinishedEvent,
+} from './chat-tools.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ImportProgressEventSchema } from './import-api.ts';
+import { ToolCallFinishedEventSchema, ToolCallStartedEventSchema } from './chat-tools.ts';
 import {
   AgentApprovalDecidedEventSchema,
   AgentApprovalRequestedEventSchema,
@@ -28,6 +29,8 @@ export const GenerateFailureCodeSchema = z.enum([
   'hash-mismatch',
   'provider-error',
   'aborted',
+  /** C35: the request switched on a tool this server does not have, or declared one differently. */
+  'tool-refused',
 ]);
 export type GenerateFailureCode = z.infer<typeof GenerateFailureCodeSchema>;
 
@@ -95,6 +98,8 @@ export const StreamEventSchema = z.discriminatedUnion('type', [
   AgentFinishedEventSchema,
   AgentFailedEventSchema,
   MemoryChangedEventSchema,
+  ToolCallStartedEventSchema,
+  ToolCallFinishedEventSchema,
 ]);
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
 export type RequestAcceptedEvent = z.infer<typeof RequestAcceptedEventSchema>;

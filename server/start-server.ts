@@ -44,6 +44,8 @@ export interface StartServerOptions {
   ollamaUrl?: string | null;
   /** Tests only: allow snapshots of 127.0.0.1 pages. */
   allowLoopbackTargets?: boolean;
+  /** C35: the Crossref API the scholarly search tool asks (default the public one; tests a scripted server). */
+  crossrefUrl?: string;
   /** Clock for the judge's one-minute skip. */
   now?: () => number;
   judgeTimeoutMs?: number;
@@ -150,6 +152,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hub: new EventHub(),
     hash: options.hash ?? nodeHashPort,
     urlSnapshot: { allowLoopbackTargets: options.allowLoopbackTargets ?? false },
+    chatTools: {
+      scholarly: {
+        allowLoopbackTargets: options.allowLoopbackTargets ?? false,
+        ...(options.crossrefUrl ? { crossrefUrl: options.crossrefUrl } : {}),
+      },
+    },
     secretValues: () => secretValues,
     refreshSecrets,
   };

@@ -29,6 +29,8 @@ export async function launchApp(
     env?: Record<string, string>;
     /** Extra API routes (registered before the built-in ones of the same path, e.g. an agent route with a test env). */
     apiRoutes?: StartServerOptions['apiRoutes'];
+    /** C35: a scripted Crossref on 127.0.0.1 for the scholarly search tool. */
+    crossrefUrl?: string;
   } = {},
 ): Promise<LaunchedApp> {
   ensureBuilt();
@@ -42,6 +44,7 @@ export async function launchApp(
     ollamaUrl: null,
     allowLoopbackTargets: true,
     ...(options.apiRoutes ? { apiRoutes: options.apiRoutes } : {}),
+    ...(options.crossrefUrl ? { crossrefUrl: options.crossrefUrl } : {}),
   });
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

@@ -6,3 +6,5 @@ export type { AddressClass } from './address-policy.ts';
 export { extractReadableText, normaliseWhitespace } from './readable-text.ts';
 export { extractPdfText, PDF_MAX_PAGES, PDF_TIMEOUT_MS } from './pdf-text.ts';
 export type { PdfTextOptions } from './pdf-text.ts';
+export { fetchPublic, PUBLIC_FETCH_MAX_BYTES, PUBLIC_FETCH_TIMEOUT_MS } from './public-fetch.ts';
+export type { PublicFetchOptions, PublicResponse } from './public-fetch.ts';

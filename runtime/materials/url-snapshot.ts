@@ -1,158 +1,22 @@
-import { lookup as dnsLookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import type { UrlMaterialResponse } from '../../protocol/index.ts';
 import { WeftError } from '../fs/index.ts';
-import { isAllowedAddress } from './address-policy.ts';
+import {
+  fetchPublic,
+  PUBLIC_FETCH_MAX_BYTES,
+  PUBLIC_FETCH_TIMEOUT_MS,
+  type PublicFetchOptions,
+} from './public-fetch.ts';
 import { extractReadableText, normaliseWhitespace } from './readable-text.ts';
 
-export interface UrlSnapshotOptions {
-  /** Tests only: let a 127.0.0.1 page be fetched. Private networks stay refused regardless. */
-  allowLoopbackTargets?: boolean;
-  maxBytes?: number;
-  timeoutMs?: number;
-  maxRedirects?: number;
+export interface UrlSnapshotOptions extends Pick<
+  PublicFetchOptions,
+  'allowLoopbackTargets' | 'maxBytes' | 'timeoutMs' | 'maxRedirects' | 'resolve'
+> {
   now?: () => number;
-  resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
 
-export const URL_MAX_BYTES = 5 * 1024 * 1024;
-export const URL_TIMEOUT_MS = 10_000;
-
-async function defaultResolve(hostname: string): Promise<{ address: string; family: number }[]> {
-  return dnsLookup(hostname, { all: true, verbatim: true });
-}
-
-/** Resolve a host and require every address to pass the policy; return the one to connect to. */
-async function checkedAddress(
-  url: URL,
-  options: UrlSnapshotOptions,
-  signal: AbortSignal,
-): Promise<{ address: string; family: number }> {
-  const hostname = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: { address: string; family: number }[];
-  if (isIP(hostname)) addresses = [{ address: hostname, family: isIP(hostname) }];
-  else {
-    // getaddrinfo cannot be cancelled, so the time limit races it (a stuck resolver takes far longer).
-    const timedOut = new Promise<never>((_resolve, reject) => {
-      signal.throwIfAborted();
-      signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
-    });
-    try {
-      addresses = await Promise.race([(options.resolve ?? defaultResolve)(hostname), timedOut]);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      throw new WeftError('fetch-failed', `Could not resolve "${hostname}".`, 502);
-    }
-  }
-  if (addresses.length === 0) throw new WeftError('fetch-failed', `"${hostname}" has no address.`, 502);
-  for (const { address } of addresses) {
-    if (!isAllowedAddress(address, options.allowLoopbackTargets ?? false)) {
-      throw new WeftError(
-        'url-refused',
-        `"${hostname}" points to a private or local address (${address}); Weft only snapshots public pages.`,
-        400,
-      );
-    }
-  }
-  return addresses[0]!;
-}
-
-function parseTarget(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new WeftError('url-refused', 'That is not a valid URL.', 400);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new WeftError('url-refused', `Only http and https pages can be snapshotted, not ${url.protocol}.`, 400);
-  if (url.username || url.password)
-    throw new WeftError('url-refused', 'URLs with a user name or password are refused.', 400);
-  return url;
-}
-
-interface FetchedPage {
-  status: number;
-  location: string | undefined;
-  contentType: string;
-  body: Buffer;
-}
-
-function fetchOnce(
-  url: URL,
-  pinned: { address: string; family: number },
-  signal: AbortSignal,
-  maxBytes: number,
-): Promise<FetchedPage> {
-  // Connect to the address we checked, never to a second DNS answer (no rebinding between check and use).
-  const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all)
-      (callback as (error: null, addresses: { address: string; family: number }[]) => void)(null, [pinned]);
-    else callback(null, pinned.address, pinned.family);
-  };
-  const client = url.protocol === 'https:' ? https : http;
-  return new Promise<FetchedPage>((resolve, reject) => {
-    const request = client.request(
-      url,
-      {
-        method: 'GET',
-        lookup,
-        signal,
-        headers: {
-          'user-agent': 'Weft/0.1 (page snapshot)',
-          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.1',
-        },
-      },
-      (response) => {
-        const status = response.statusCode ?? 0;
-        const location = response.headers.location;
-        if (status >= 300 && status < 400) {
-          response.resume();
-          resolve({ status, location, contentType: '', body: Buffer.alloc(0) });
-          return;
-        }
-        const declared = Number(response.headers['content-length'] ?? NaN);
-        if (declared > maxBytes) {
-          response.destroy();
-          reject(
-            new WeftError('fetch-too-large', `The page is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`, 413),
-          );
-          return;
-        }
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > maxBytes) {
-            response.destroy();
-            reject(
-              new WeftError(
-                'fetch-too-large',
-                `The page is larger than ${Math.round(maxBytes / 1024 / 1024)} MB.`,
-                413,
-              ),
-            );
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () =>
-          resolve({
-            status,
-            location,
-            contentType: String(response.headers['content-type'] ?? ''),
-            body: Buffer.concat(chunks),
-          }),
-        );
-        response.on('error', reject);
-      },
-    );
-    request.on('error', reject);
-    request.end();
-  });
-}
+export const URL_MAX_BYTES = PUBLIC_FETCH_MAX_BYTES;
+export const URL_TIMEOUT_MS = PUBLIC_FETCH_TIMEOUT_MS;
 
 function decode(body: Buffer, contentType: string): string {
   const charset = /charset=([^;]+)/i.exec(contentType)?.[1]?.trim().replace(/"/g, '');
@@ -165,64 +29,37 @@ function decode(body: Buffer, contentType: string): string {
 
 /**
  * Snapshot a public web page as readable text (http/https only; every resolved address checked;
- * redirects followed by hand with the same checks; size and time limits).
+ * redirects followed by hand with the same checks; size and time limits: `fetchPublic`).
  */
 export async function snapshotUrl(raw: string, options: UrlSnapshotOptions = {}): Promise<UrlMaterialResponse> {
-  const maxBytes = options.maxBytes ?? URL_MAX_BYTES;
-  const timeoutMs = options.timeoutMs ?? URL_TIMEOUT_MS;
-  const maxRedirects = options.maxRedirects ?? 5;
   const now = options.now ?? Date.now;
-  const signal = AbortSignal.timeout(timeoutMs);
-  let url = parseTarget(raw);
-  try {
-    for (let hop = 0; ; hop++) {
-      const pinned = await checkedAddress(url, options, signal);
-      const page = await fetchOnce(url, pinned, signal, maxBytes);
-      if (page.status >= 300 && page.status < 400 && page.location) {
-        if (hop >= maxRedirects)
-          throw new WeftError('fetch-failed', `Too many redirects (more than ${maxRedirects}).`, 502);
-        url = parseTarget(new URL(page.location, url).toString());
-        continue;
-      }
-      if (page.status < 200 || page.status >= 300)
-        throw new WeftError('fetch-failed', `The page answered HTTP ${page.status}.`, 502);
-      const mediaType = page.contentType.split(';')[0]!.trim().toLowerCase();
-      const text = decode(page.body, page.contentType);
-      const fetchedAt = now();
-      if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml' || mediaType === '') {
-        const readable = extractReadableText(text, url.toString());
-        return {
-          url: raw,
-          finalUrl: url.toString(),
-          fetchedAt,
-          title: readable.title || url.hostname,
-          text: readable.text,
-        };
-      }
-      if (mediaType.startsWith('text/')) {
-        return {
-          url: raw,
-          finalUrl: url.toString(),
-          fetchedAt,
-          title: url.pathname.split('/').pop() || url.hostname,
-          text: normaliseWhitespace(text),
-        };
-      }
-      throw new WeftError(
-        'unsupported-media-type',
-        `The page is ${mediaType}, not a web page or text; download it and add it as a file instead.`,
-        415,
-      );
-    }
-  } catch (error) {
-    if (error instanceof WeftError) throw error;
-    if (signal.aborted)
-      throw new WeftError(
-        'fetch-timeout',
-        `The page did not load within ${Math.round(timeoutMs / 1000)} seconds.`,
-        504,
-      );
-    const code = (error as { code?: string }).code;
-    throw new WeftError('fetch-failed', `Could not load the page${code ? ` (${code})` : ''}.`, 502);
+  const page = await fetchPublic(raw, options);
+  const url = page.finalUrl;
+  const mediaType = page.contentType.split(';')[0]!.trim().toLowerCase();
+  const text = decode(page.body, page.contentType);
+  const fetchedAt = now();
+  if (mediaType === 'text/html' || mediaType === 'application/xhtml+xml' || mediaType === '') {
+    const readable = extractReadableText(text, url.toString());
+    return {
+      url: raw,
+      finalUrl: url.toString(),
+      fetchedAt,
+      title: readable.title || url.hostname,
+      text: readable.text,
+    };
   }
+  if (mediaType.startsWith('text/')) {
+    return {
+      url: raw,
+      finalUrl: url.toString(),
+      fetchedAt,
+      title: url.pathname.split('/').pop() || url.hostname,
+      text: normaliseWhitespace(text),
+    };
+  }
+  throw new WeftError(
+    'unsupported-media-type',
+    `The page is ${mediaType}, not a web page or text; download it and add it as a file instead.`,
+    415,
+  );
 }

@@ -1,7 +1,9 @@
 import type { LanguageModelV3, SharedV3ProviderOptions } from '@ai-sdk/provider';
-import { streamText, type ModelMessage } from 'ai';
-import type { StreamEvent } from '../../protocol/index.ts';
-import { mapProviderError } from './provider-errors.ts';
+import { InvalidToolInputError, NoSuchToolError, stepCountIs, streamText, type ModelMessage, type ToolSet } from 'ai';
+import { TOOL_STEP_LIMIT, type StreamEvent } from '../../protocol/index.ts';
+import { boundToolInput, boundToolOutput } from '../../src/core/index.ts';
+import { isToolOutcome } from '../tools/index.ts';
+import { mapProviderError, redactSecrets } from './provider-errors.ts';
 
 export interface StreamAnswerOptions {
   model: LanguageModelV3;
@@ -14,6 +16,24 @@ export interface StreamAnswerOptions {
   seed?: number;
   /** Provider-specific options, e.g. `{ ollama: { options: { num_ctx } } }`. */
   providerOptions?: SharedV3ProviderOptions;
+  /** C35: tools the model may call (`runtime/tools`), run in the AI SDK's tool loop up to `stepLimit` model turns. */
+  tools?: ToolSet;
+  stepLimit?: number;
+}
+
+function inputText(input: unknown): string {
+  try {
+    return boundToolInput(typeof input === 'string' ? input : (JSON.stringify(input) ?? ''));
+  } catch {
+    return '';
+  }
+}
+
+/** A tool call the SDK itself could not run (not declared, input not valid) is recorded with its code. */
+function invalidCallCode(error: unknown): string {
+  if (NoSuchToolError.isInstance(error)) return 'tool-not-declared';
+  if (InvalidToolInputError.isInstance(error)) return 'tool-input-invalid';
+  return 'tool-failed';
 }
 
 function count(value: number | undefined): number | null {
@@ -26,6 +46,7 @@ function count(value: number | undefined): number | null {
  */
 export async function* streamAnswer(options: StreamAnswerOptions): AsyncGenerator<StreamEvent> {
   const secrets = options.secrets ?? [];
+  const invalidCalls = new Map<string, string>();
   try {
     const result = streamText({
       model: options.model,
@@ -40,12 +61,56 @@ export async function* streamAnswer(options: StreamAnswerOptions): AsyncGenerato
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.seed !== undefined ? { seed: options.seed } : {}),
       ...(options.providerOptions ? { providerOptions: options.providerOptions } : {}),
+      ...(options.tools && Object.keys(options.tools).length > 0
+        ? { tools: options.tools, stopWhen: stepCountIs(options.stepLimit ?? TOOL_STEP_LIMIT) }
+        : {}),
     });
     for await (const part of result.fullStream) {
       switch (part.type) {
         case 'text-delta':
           if (part.text) yield { type: 'text-delta', delta: part.text };
           break;
+        case 'tool-call':
+          // The SDK flags a call it cannot run; its tool-error that follows carries only a message.
+          if ('invalid' in part && part.invalid) invalidCalls.set(part.toolCallId, invalidCallCode(part.error));
+          yield {
+            type: 'tool-call-started',
+            callId: part.toolCallId.slice(0, 200),
+            tool: part.toolName.slice(0, 64),
+            input: inputText(part.input),
+          };
+          break;
+        case 'tool-result': {
+          const outcome = isToolOutcome(part.output)
+            ? part.output
+            : { status: 'error' as const, code: 'tool-failed', text: 'The tool gave no result.' };
+          yield {
+            type: 'tool-call-finished',
+            callId: part.toolCallId.slice(0, 200),
+            tool: part.toolName.slice(0, 64),
+            input: inputText(part.input),
+            output: boundToolOutput(outcome.text),
+            status: outcome.status,
+            code: outcome.code,
+          };
+          break;
+        }
+        case 'tool-error': {
+          const code = invalidCalls.get(part.toolCallId) ?? 'tool-failed';
+          yield {
+            type: 'tool-call-finished',
+            callId: part.toolCallId.slice(0, 200),
+            tool: part.toolName.slice(0, 64),
+            input: inputText(part.input),
+            // What the SDK hands the model for this call (its own message), keys scrubbed.
+            output: boundToolOutput(
+              redactSecrets(part.error instanceof Error ? part.error.message : String(part.error), secrets),
+            ),
+            status: 'error',
+            code,
+          };
+          break;
+        }
         case 'error': {
           const failure = options.abortSignal.aborted
             ? { code: 'aborted' as const, message: 'The request was stopped before the answer finished.' }

@@ -1,10 +1,11 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import type { HashPort } from '../../src/core/index.ts';
-import { hashCanonical } from '../../src/core/index.ts';
+import { declaredChatTools, hashCanonical } from '../../src/core/index.ts';
 import { GenerateRequestSchema } from '../../protocol/index.ts';
 import { WeftError } from '../../runtime/fs/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
+import { chatToolset } from '../../runtime/tools/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { openEventStream } from '../sse.ts';
 import { validateBody } from '../validate-body.ts';
@@ -56,6 +57,15 @@ export function generateRoute(context: ServerContext): Router {
       stream.end();
       return;
     }
+    // C35: only tools declared exactly as Weft declares them run; anything else is refused before any model call.
+    const declared = declaredChatTools(body.request);
+    if (!declared.ok) {
+      stream.send({ type: 'answer-failed', code: declared.error.code, message: declared.error.message });
+      stream.end();
+      return;
+    }
+    const tools = declared.value.length > 0 ? chatToolset(declared.value, context.chatTools) : undefined;
+    let toolCalls = 0;
     const startedAt = Date.now();
     let outcome = 'finished';
     try {
@@ -68,8 +78,10 @@ export function generateRoute(context: ServerContext): Router {
         messages,
         abortSignal: controller.signal,
         secrets: context.secretValues(),
+        ...(tools ? { tools } : {}),
       })) {
         if (event.type === 'answer-failed') outcome = event.code;
+        if (event.type === 'tool-call-finished') toolCalls += 1;
         stream.send(event);
       }
     } catch (error) {
@@ -81,6 +93,8 @@ export function generateRoute(context: ServerContext): Router {
       model: body.request.model,
       messages: body.request.messages.length,
       requestHash,
+      tools: declared.value.length,
+      toolCalls,
       outcome,
       ms: Date.now() - startedAt,
     });

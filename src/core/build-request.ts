@@ -1,4 +1,5 @@
-import type { CanonicalRequest, DispatchLane, RequestMessage, RequestPart } from '../../protocol/index.ts';
+import type { CanonicalRequest, ChatToolId, DispatchLane, RequestMessage, RequestPart } from '../../protocol/index.ts';
+import { chatToolRequest } from './chat-tools.ts';
 import type { CompiledContext } from './compiled-context.ts';
 import type { EventDraft } from './event-log.ts';
 import type { HashPort } from './hash-port.ts';
@@ -9,6 +10,8 @@ export interface BuildRequestOptions {
   model: string;
   /** Tool flags offered to the model, e.g. { webSearch: false }. */
   tools?: Record<string, boolean>;
+  /** C35: the tools the node switched on; their flags and declarations enter the request (and its hash). */
+  chatTools?: readonly ChatToolId[];
   /** The [Memory] profile block, inserted verbatim as a user message before the question. */
   memoryBlock?: string | null;
   /** The recall block, inserted verbatim after the memory block, before the question. */
@@ -74,6 +77,11 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
     messageSources.unshift({ kind: 'late', source: 'system' });
   }
   const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };
+  if (options.chatTools?.length) {
+    const offered = chatToolRequest(options.chatTools);
+    Object.assign(request.tools, offered.tools);
+    if (offered.toolDeclarations) request.toolDeclarations = offered.toolDeclarations;
+  }
   const requestHash = hashCanonical(request, options.hash);
   const lane = options.lane ?? 'chat';
   return {

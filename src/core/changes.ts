@@ -6,6 +6,7 @@ import type {
   MirrorLedger,
   MirrorNode,
   NoteAuthor,
+  ChatToolId,
   Passage,
   RoleSetting,
   Version,
@@ -78,6 +79,8 @@ export interface NodePatch {
   highlights?: Highlight[];
   highlightMode?: HighlightMode;
   includeFootprints?: boolean;
+  /** C35: the tools this question's model may call. */
+  tools?: ChatToolId[];
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

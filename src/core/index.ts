@@ -173,3 +173,15 @@ export {
 } from './canvas-helpers.ts';
 export type { HelperPlan } from './canvas-helpers.ts';
 export { FAN_OUT_INSTRUCTION, parseSubQuestions, ruleSubQuestions } from './sub-questions.ts';
+export {
+  CHAT_TOOLS,
+  CHAT_TOOL_IDS,
+  chatToolRequest,
+  declaredChatTools,
+  chatToolByName,
+  boundToolText,
+  boundToolInput,
+  boundToolOutput,
+  toolCallEvent,
+} from './chat-tools.ts';
+export type { ChatToolSpec, ToolRefusal } from './chat-tools.ts';

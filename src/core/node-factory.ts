@@ -55,6 +55,7 @@ export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
     'highlights',
     'highlightMode',
     'includeFootprints',
+    'tools',
   ],
   note: ['text'],
   material: ['title', 'text'],

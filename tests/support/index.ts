@@ -1,6 +1,8 @@
 // Shared test helpers: a scripted provider, a real test server, an SSE reader, a PDF writer.
 export { startScriptedProvider } from './scripted-provider.ts';
-export type { ScriptedProvider, ScriptedReply, RecordedRequest } from './scripted-provider.ts';
+export type { ScriptedProvider, ScriptedReply, ScriptedToolCall, RecordedRequest } from './scripted-provider.ts';
+export { startScriptedCrossref } from './scripted-crossref.ts';
+export type { ScriptedCrossref, ScriptedWork } from './scripted-crossref.ts';
 export { readStreamEvents, collectStreamEvents } from './sse-client.ts';
 export { startTestServer, memoryLogger } from './test-server.ts';
 export type { TestServer } from './test-server.ts';

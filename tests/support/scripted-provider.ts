@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
  * protocols for the real AI SDK clients:
  *   - OpenAI chat completions  POST …/chat/completions (SSE `data:` chunks, then `[DONE]`)
  *   - Anthropic messages       POST …/messages        (SSE `event:` + `data:` pairs)
+ * A reply may end in tool calls (`toolCalls`), in either wire format, so the AI SDK's tool loop runs.
  * Each request takes the next scripted reply (or the default); every request is recorded with its
  * body and whether the client aborted it.
  */
@@ -24,6 +25,29 @@ export interface ScriptedReply {
   /** Send the headers and first chunk, then never finish (until the client goes away). */
   hang?: boolean;
   usage?: { input: number; output: number };
+  /** After the text, call these tools (OpenAI `tool_calls` / Anthropic `tool_use`); the turn ends for them. */
+  toolCalls?: ScriptedToolCall[];
+}
+
+export interface ScriptedToolCall {
+  /** Defaults to `call_<n>`. */
+  id?: string;
+  name: string;
+  /** Sent as JSON text, in two pieces (as providers stream arguments); a string is sent as it is. */
+  input: unknown;
+}
+
+function toolCallsOf(reply: ScriptedReply): { id: string; name: string; argumentsText: string }[] {
+  return (reply.toolCalls ?? []).map((call, index) => ({
+    id: call.id ?? `call_${index + 1}`,
+    name: call.name,
+    argumentsText: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
+  }));
+}
+
+function halves(text: string): string[] {
+  const middle = Math.floor(text.length / 2);
+  return [text.slice(0, middle), text.slice(middle)];
 }
 
 export interface RecordedRequest {
@@ -211,7 +235,15 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
         if (reply.chunkDelayMs) await sleep(reply.chunkDelayMs);
       }
       if (reply.hang) return;
-      chunk({}, 'stop');
+      const calls = toolCallsOf(reply);
+      for (const [index, call] of calls.entries()) {
+        chunk({
+          tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+        });
+        for (const piece of halves(call.argumentsText))
+          chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+      }
+      chunk({}, calls.length > 0 ? 'tool_calls' : 'stop');
       send(null, {
         id: 'chatcmpl-scripted',
         object: 'chat.completion.chunk',
@@ -254,9 +286,25 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     }
     if (reply.hang) return;
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
+    const calls = toolCallsOf(reply);
+    for (const [position, call] of calls.entries()) {
+      const index = position + 1;
+      send('content_block_start', {
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
+      });
+      for (const piece of halves(call.argumentsText))
+        send('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: piece },
+        });
+      send('content_block_stop', { type: 'content_block_stop', index });
+    }
     send('message_delta', {
       type: 'message_delta',
-      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      delta: { stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },
       usage: { output_tokens: usage.output },
     });
     send('message_stop', { type: 'message_stop' });

@@ -20,6 +20,8 @@ import { HighlightSection } from './HighlightSection.tsx';
 import { MentionTextarea } from './MentionTextarea.tsx';
 import { PassageSection } from './PassageSection.tsx';
 import { RoleSection } from './RoleSection.tsx';
+import { ToolCallsSection } from './ToolCallsSection.tsx';
+import { ToolsSection } from './ToolsSection.tsx';
 import { SelectableAnswer } from './SelectableAnswer.tsx';
 
 /** Keeps a local draft while typing; commits one edit on blur, idle or before asking. */
@@ -222,6 +224,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
 
       <AgentLaneSection node={node} />
       <RoleSection node={node} />
+      {!agentModel(node.model) && <ToolsSection node={node} />}
 
       <StaleSection node={node} />
 
@@ -245,6 +248,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
               />
             </div>
           </SelectableAnswer>
+          {version && !stream && <ToolCallsSection version={version} />}
           {version && !stream && <AnswerTools key={version.id} node={node} version={version} />}
         </div>
       )}

@@ -1,4 +1,5 @@
 import { Fragment, useMemo } from 'react';
+import { DeclaredTools } from './DeclaredTools.tsx';
 import { useStore } from 'zustand';
 import { STALE_MARK, buildContextBundle, type CompiledSource } from '../../core/index.ts';
 import { downloadText, safeFileName } from './download.ts';
@@ -162,6 +163,7 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
           ))}
         </div>
       )}
+      <DeclaredTools declarations={built.request.toolDeclarations ?? []} />
       <div className="section-title" style={{ marginTop: 8 }}>
         Request hash ({built.request.messages.length} messages · {planned.model.id})
       </div>

@@ -29,7 +29,13 @@ export function plannedRequest(
   const model = modelFor(state, node.model);
   const estimateTokens = countTokensFor?.(model.id);
   const compiled = compile(graph, nodeId, { stale: state.shown, ...(estimateTokens ? { estimateTokens } : {}) });
-  const built = buildRequest(compiled, { model: model.id, images: model.takesImages, lane, memoryBlock });
+  const built = buildRequest(compiled, {
+    model: model.id,
+    images: model.takesImages,
+    lane,
+    memoryBlock,
+    chatTools: node.tools ?? [],
+  });
   return { compiled, built, model };
 }
 

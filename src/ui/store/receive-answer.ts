@@ -1,5 +1,6 @@
 import type { CompiledContext, Graph } from '../../core/index.ts';
-import type { GenerateImage, GenerateRequest, ModelInfo } from '../../../protocol/index.ts';
+import { TOOL_CALLS_MAX } from '../../../protocol/index.ts';
+import type { GenerateImage, GenerateRequest, ModelInfo, ToolCallRecord } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import type { WeftState } from './weft-state.ts';
@@ -11,6 +12,8 @@ export interface StreamedAnswer {
   /** True once the server confirmed it hashed the same request (C9); nothing is recorded otherwise. */
   committed: boolean;
   outcome: AnswerOutcome;
+  /** C35: the tool calls the model made, in the order it made them, as the server recorded them. */
+  toolCalls: ToolCallRecord[];
 }
 
 /** The image bytes sent beside the request: only for models that take images (others get core's placeholder). */
@@ -43,6 +46,9 @@ export async function receiveAnswer(
   let text = '';
   let committed = false;
   let outcome: AnswerOutcome = 'aborted';
+  const toolCalls: ToolCallRecord[] = [];
+  // Calls end in any order (a refused one at once, a search later); the version keeps the order they were made.
+  const startOrder = new Map<string, number>();
   try {
     for await (const event of dependencies.generate(body, controller.signal)) {
       if (event.type === 'request-accepted') {
@@ -61,6 +67,11 @@ export async function receiveAnswer(
       } else if (event.type === 'text-delta' && committed) {
         text += event.delta;
         hooks.onDelta?.(text);
+      } else if (event.type === 'tool-call-started' && committed) {
+        if (!startOrder.has(event.callId)) startOrder.set(event.callId, startOrder.size);
+      } else if (event.type === 'tool-call-finished' && committed && toolCalls.length < TOOL_CALLS_MAX) {
+        const { type: _type, ...call } = event;
+        toolCalls.push(call);
       } else if (event.type === 'answer-finished') {
         outcome = 'complete';
         break;
@@ -77,5 +88,7 @@ export async function receiveAnswer(
       toast('error', code, message);
     }
   }
-  return { text, committed, outcome };
+  const position = (call: ToolCallRecord) => startOrder.get(call.callId) ?? Number.MAX_SAFE_INTEGER;
+  toolCalls.sort((first, second) => position(first) - position(second));
+  return { text, committed, outcome, toolCalls };
 }

@@ -5,6 +5,7 @@ import {
   rerunAllowed,
   shownStale,
   StaleTracker,
+  toolCallEvent,
   upstreamSnapshot,
   type EventDraft,
   type Graph,
@@ -166,11 +167,11 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
       runtime.aborts.delete(key);
       if (streaming) setStream(nodeId, null);
     }
-    const { text, committed, outcome } = answer;
+    const { text, committed, outcome, toolCalls } = answer;
     if (!committed) return 'failed';
     const keep = outcome === 'complete' || text.length > 0;
     const versionId = dependencies.newId();
-    const change: GraphChange | null = keep
+    const version: GraphChange | null = keep
       ? {
           type: 'add-version',
           nodeId,
@@ -188,9 +189,24 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
             branchOf: run.branchOf ?? null,
             memorySent: memoryBlock !== null,
             role: compiled.role,
+            ...(toolCalls.length > 0 ? { toolCalls } : {}),
           },
         }
       : null;
+    // C35, C10: every tool call is an event (metadata only), written with the version that keeps it.
+    const change: GraphChange | null =
+      version && toolCalls.length > 0
+        ? {
+            type: 'batch',
+            changes: [
+              version,
+              ...toolCalls.map((call): GraphChange => ({
+                type: 'record',
+                event: toolCallEvent(nodeId, versionId, call),
+              })),
+            ],
+          }
+        : version;
     const open = get().graph;
     if (open?.canvas.id === canvasId) {
       // Open again (or still): a commit missed while the person was away lands now, then the version.

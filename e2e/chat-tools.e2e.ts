@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  startScriptedCrossref,
+  startScriptedProvider,
+  type ScriptedCrossref,
+  type ScriptedProvider,
+} from '../tests/support/index.ts';
+import { CanvasDriver } from './support/canvas-driver.ts';
+import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+
+// C35 in the browser: a question with scholarly search switched on; a scripted model on 127.0.0.1 calls the tool,
+// a scripted Crossref answers, and the call with its result shows on the answer.
+let app: LaunchedApp;
+let canvas: CanvasDriver;
+let provider: ScriptedProvider;
+let crossref: ScriptedCrossref;
+
+const KEY = 'sk-test-chat-tools-0123456789';
+
+beforeAll(async () => {
+  provider = await startScriptedProvider();
+  crossref = await startScriptedCrossref([
+    {
+      DOI: '10.5555/attention',
+      title: ['Attention Is All You Need'],
+      author: [{ given: 'Ashish', family: 'Vaswani' }],
+      issued: { 'date-parts': [[2017]] },
+      'container-title': ['Advances in Neural Information Processing Systems'],
+    },
+  ]);
+  app = await launchApp({ crossrefUrl: crossref.url });
+  canvas = new CanvasDriver(app.page);
+  const settings = await fetch(`${app.server.origin}/api/settings`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${app.server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      providers: [
+        {
+          id: 'scripted',
+          kind: 'openai-compatible',
+          baseUrl: `${provider.url}/v1`,
+          apiKey: KEY,
+          models: ['scripted-model'],
+        },
+      ],
+      defaultModelId: 'scripted/scripted-model',
+    }),
+  });
+  expect(settings.status).toBe(200);
+  await app.reload();
+});
+afterAll(async () => {
+  await app?.close();
+  await provider?.close();
+  await crossref?.close();
+});
+
+const page = () => app.page;
+
+describe('tools for the chat model', () => {
+  it('off by default; switched on it is declared in the preview and hash, and the call and its result show on the answer', async () => {
+    await page().getByTestId('canvas-menu').click();
+    await page().getByTestId('canvas-new').click();
+    await page().getByTestId('canvas-name').fill('Tools');
+    await page().getByTestId('canvas-name-save').click();
+    await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 0);
+    const node = await canvas.addQuestion('Who wrote the transformer paper?');
+
+    // Off by default: nothing offered, nothing in the preview.
+    const toggle = canvas.panel.getByTestId('tool-scholarly-search');
+    expect(await toggle.isChecked()).toBe(false);
+    if ((await canvas.panel.getByTestId('preview-hash').count()) === 0)
+      await canvas.panel.getByTestId('toggle-preview').click();
+    const hashOff = await canvas.previewHash();
+    expect(await canvas.panel.getByTestId('preview-tools').count()).toBe(0);
+
+    // Switched on: the declaration is in the preview and the hash moves.
+    await toggle.check();
+    await canvas.panel.getByTestId('preview-tools').waitFor();
+    expect(await canvas.panel.getByTestId('preview-tools').textContent()).toContain('scholarly_search');
+    await expect.poll(() => canvas.previewHash()).not.toBe(hashOff);
+    const hashOn = await canvas.previewHash();
+
+    provider.script(
+      { toolCalls: [{ id: 'call_e2e', name: 'scholarly_search', input: { query: 'attention transformer', rows: 2 } }] },
+      { text: 'It was written by **Vaswani** et al. (2017).' },
+    );
+    await canvas.ask(node);
+    expect(await canvas.panel.getByTestId('panel-answer').textContent()).toContain('Vaswani et al. (2017)');
+    expect(crossref.queries).toEqual([{ query: 'attention transformer', rows: '2' }]);
+    // The request the model got declared the tool; the version keeps the hash the preview showed.
+    expect(JSON.stringify(provider.requests[0]!.body)).toContain('scholarly_search');
+    expect((await canvas.panel.getByTestId('version-hash').last().textContent())!.trim()).toBe(hashOn);
+
+    // The call is on the answer, collapsed until opened.
+    const calls = canvas.panel.getByTestId('tool-calls');
+    await calls.waitFor();
+    expect(await calls.locator('summary').first().textContent()).toContain('1 tool call');
+    await calls.locator('summary').first().click();
+    await calls.getByTestId('tool-call').locator('summary').click();
+    expect(await calls.getByTestId('tool-call-input').textContent()).toBe('{"query":"attention transformer","rows":2}');
+    expect(await calls.getByTestId('tool-call-output').textContent()).toContain(
+      'Attention Is All You Need — Ashish Vaswani (2017)',
+    );
+    await canvas.screenshot('chat-tools');
+
+    // Every call is an event, metadata only.
+    const events = await page().evaluate(() =>
+      (
+        window as unknown as {
+          weft: { store: { getState(): { graph: { events: { op: string; meta: Record<string, unknown> }[] } } } };
+        }
+      ).weft.store
+        .getState()
+        .graph.events.filter((event) => event.op === 'tool-call')
+        .map((event) => event.meta),
+    );
+    expect(events).toEqual([expect.objectContaining({ tool: 'scholarly_search', status: 'ok', callId: 'call_e2e' })]);
+    expect(JSON.stringify(events)).not.toContain('Attention');
+    expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
+  });
+});

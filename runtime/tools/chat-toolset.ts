@@ -1,0 +1,62 @@
+import { jsonSchema, tool, type ToolSet } from 'ai';
+import type { ChatToolId } from '../../protocol/index.ts';
+import { boundToolOutput, CHAT_TOOLS } from '../../src/core/index.ts';
+import { isWeftError } from '../fs/index.ts';
+import { scholarlySearch, type ScholarlySearchOptions } from './scholarly-search.ts';
+
+/** Where each tool reaches out to; the server passes its address policy and endpoints. */
+export interface ChatToolOptions {
+  scholarly?: ScholarlySearchOptions;
+}
+
+/** What a tool's execution gives back: the model sees `text` (bounded), Weft also keeps how it ended. */
+export interface ToolOutcome {
+  status: 'ok' | 'error';
+  code: string | null;
+  text: string;
+}
+
+export function isToolOutcome(value: unknown): value is ToolOutcome {
+  const outcome = value as Partial<ToolOutcome> | null;
+  return typeof outcome?.text === 'string' && (outcome.status === 'ok' || outcome.status === 'error');
+}
+
+type Runner = (input: unknown, options: ChatToolOptions) => Promise<string>;
+const RUNNERS: Record<ChatToolId, Runner> = {
+  'scholarly-search': (input, options) => scholarlySearch(input, options.scholarly),
+};
+
+/** A failure the model reads: coded, one line, never a stack (and never a key: tools hold none). */
+function failed(error: unknown): ToolOutcome {
+  if (isWeftError(error)) return { status: 'error', code: error.code, text: `Error ${error.code}: ${error.message}` };
+  return { status: 'error', code: 'tool-failed', text: 'Error tool-failed: the tool stopped unexpectedly.' };
+}
+
+/**
+ * The AI SDK tools for the tools a request switched on, declared exactly as the request declares them. A tool
+ * that fails answers the model with a coded error instead of throwing, so the ask goes on.
+ */
+export function chatToolset(ids: readonly ChatToolId[], options: ChatToolOptions = {}): ToolSet {
+  const tools: ToolSet = {};
+  for (const id of ids) {
+    const { declaration } = CHAT_TOOLS[id];
+    tools[declaration.name] = tool({
+      description: declaration.description,
+      inputSchema: jsonSchema(declaration.inputSchema),
+      execute: async (input: unknown): Promise<ToolOutcome> => {
+        try {
+          return { status: 'ok', code: null, text: boundToolOutput(await RUNNERS[id](input, options)) };
+        } catch (error) {
+          return failed(error);
+        }
+      },
+      toModelOutput: ({ output }) => {
+        const outcome = isToolOutcome(output) ? output : failed(null);
+        return outcome.status === 'ok'
+          ? { type: 'text', value: outcome.text }
+          : { type: 'error-text', value: outcome.text };
+      },
+    });
+  }
+  return tools;
+}

@@ -1,0 +1,88 @@
+import 'fake-indexeddb/auto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { QuestionNode } from '../../../protocol/canvas-document.ts';
+import {
+  startScriptedCrossref,
+  startScriptedProvider,
+  startTestServer,
+  type ScriptedCrossref,
+  type ScriptedProvider,
+  type TestServer,
+} from '../../../tests/support/index.ts';
+import { TestApp } from './test-app.ts';
+
+// C35 through the store and the real server: an ask with scholarly search on keeps its tool calls on the version
+// and writes one metadata-only event per call, in the same change as the version.
+let server: TestServer;
+let provider: ScriptedProvider;
+let crossref: ScriptedCrossref;
+
+beforeAll(async () => {
+  provider = await startScriptedProvider();
+  crossref = await startScriptedCrossref([
+    { DOI: '10.1/x', title: ['A Study of Tools'], issued: { 'date-parts': [[2024]] } },
+  ]);
+  server = await startTestServer({ allowLoopbackTargets: true, crossrefUrl: crossref.url });
+  const response = await server.api('/api/settings', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      providers: [
+        {
+          id: 'local',
+          kind: 'openai-compatible',
+          baseUrl: `${provider.url}/v1`,
+          apiKey: 'sk-test-ask-tools-0123',
+          models: ['m'],
+        },
+      ],
+    }),
+  });
+  expect(response.status).toBe(200);
+});
+afterAll(async () => {
+  await server?.dispose();
+  await provider?.close();
+  await crossref?.close();
+});
+
+describe('ask with a tool switched on', () => {
+  it('keeps each call on the version and logs one event per call after the commit; with tools off none is offered', async () => {
+    const app = await new TestApp(server, `ask-tools-${Math.random()}`).start();
+    await app.state.createCanvas('Tools canvas');
+    const node = app.addQuestion('Find a study of tools.');
+    app.state.apply({ type: 'edit-node', nodeId: node, patch: { model: 'local/m', tools: ['scholarly-search'] } });
+
+    provider.script(
+      {
+        toolCalls: [
+          { id: 'c1', name: 'scholarly_search', input: { query: 'tools' } },
+          { id: 'c2', name: 'nope', input: {} },
+        ],
+      },
+      { text: 'Found: A Study of Tools (2024).' },
+    );
+    expect(await app.state.ask(node)).toBe(true);
+    const version = (app.graph.nodes.get(node) as QuestionNode).versions[0]!;
+    expect(version.text).toBe('Found: A Study of Tools (2024).');
+    expect(version.toolCalls?.map(({ callId, tool, status, code }) => ({ callId, tool, status, code }))).toEqual([
+      { callId: 'c1', tool: 'scholarly_search', status: 'ok', code: null },
+      { callId: 'c2', tool: 'nope', status: 'error', code: 'tool-not-declared' },
+    ]);
+    expect(version.toolCalls?.[0]?.output).toBe('1. A Study of Tools — unknown authors (2024). https://doi.org/10.1/x');
+    const ops = app.graph.events.map((event) => event.op);
+    expect(ops.slice(ops.indexOf('commit'))).toEqual(['commit', 'version', 'tool-call', 'tool-call']);
+    const toolEvents = app.graph.events.filter((event) => event.op === 'tool-call');
+    expect(toolEvents.map((event) => event.meta.versionId)).toEqual([version.id, version.id]);
+    expect(JSON.stringify(toolEvents)).not.toContain('Study');
+
+    // Switched off again: the next request declares nothing and its version keeps no calls.
+    app.state.apply({ type: 'edit-node', nodeId: node, patch: { tools: [] } });
+    provider.requests.length = 0;
+    provider.script({ text: 'No tools this time.' });
+    expect(await app.state.ask(node)).toBe(true);
+    expect(JSON.stringify(provider.requests[0]!.body)).not.toContain('scholarly_search');
+    expect((app.graph.nodes.get(node) as QuestionNode).versions.at(-1)!.toolCalls).toBeUndefined();
+    await app.close();
+  });
+});
