@@ -241,11 +241,30 @@ describe('authoring in the browser', () => {
         .getState()
         .apply({ type: 'edit-node', nodeId: id, patch: { text: 'Calvin cycle' } });
     }, noteId);
+    // The field keeps showing the title the request carries, marked as renamed, until the person updates it.
+    const update = canvas.panel.getByTestId('mention-update');
+    await update.waitFor();
+    expect(await update.getAttribute('title')).toBe('renamed to Calvin cycle — update');
+    expect(await input.inputValue()).toBe('Again @Explain photosynthesis in plants. and @Light reactions ');
+    expect(await canvas.panel.locator('[data-testid="mention-chip"].renamed').allTextContents()).toEqual([
+      '@Light reactions',
+    ]);
+    expect(await canvas.card(ids.asker).getByTestId('node-question').textContent()).toContain('@Light reactions');
+    expect(await messages.last().textContent()).toContain('and @Light reactions');
+    await canvas.screenshot('mention-renamed');
+    await update.click();
     await page().waitForFunction(
       () =>
         (document.querySelector('[data-testid="question-input"]') as HTMLTextAreaElement).value ===
         'Again @Explain photosynthesis in plants. and @Calvin cycle ',
     );
+    expect(await storedQuestion(ids.asker)).toBe(
+      `Again @[Explain photosynthesis in plants.](${ids.cited}) and @[Calvin cycle](${noteId}) `,
+    );
+    expect(await canvas.card(ids.asker).getByTestId('node-question').textContent()).toContain('@Calvin cycle');
+    expect(await messages.last().textContent()).toContain('and @Calvin cycle');
+    expect(await update.count()).toBe(0);
+    expect(await canvas.panel.locator('[data-testid="mention-chip"].renamed').count()).toBe(0);
     expect(await canvas.panel.getByTestId('mention-chip').allTextContents()).toEqual([
       '@Explain photosynthesis in plants.',
       '@Calvin cycle',
@@ -282,6 +301,79 @@ describe('authoring in the browser', () => {
         .getState()
         .apply({ type: 'delete-node', nodeId: id });
     }, noteId);
+  });
+
+  it('@-mention picker: the arrow keys move the active option, Enter or Tab insert it, Escape closes it', async () => {
+    await canvas.open(ids.asker);
+    const input = canvas.panel.getByTestId('question-input');
+    await input.fill('Keys ');
+    await page().keyboard.type('@');
+    const picker = canvas.panel.getByTestId('mention-picker');
+    await picker.waitFor();
+    const options = canvas.panel.getByTestId('mention-option');
+    const count = await options.count();
+    expect(count).toBeGreaterThan(1);
+    expect(await picker.getAttribute('role')).toBe('listbox');
+    expect(await input.getAttribute('aria-controls')).toBe(await picker.getAttribute('id'));
+    /** The option the field names as active, and which options say they are selected. */
+    const active = async () => {
+      const id = await input.getAttribute('aria-activedescendant');
+      const selected = await options.evaluateAll((items) =>
+        items.map((item, index) => (item.getAttribute('aria-selected') === 'true' ? index : -1)).filter((i) => i >= 0),
+      );
+      const ids = await options.evaluateAll((items) => items.map((item) => item.id));
+      return { index: ids.indexOf(id ?? ''), selected, role: await options.first().getAttribute('role') };
+    };
+    expect(await active()).toEqual({ index: 0, selected: [0], role: 'option' });
+    await page().keyboard.press('ArrowDown');
+    expect(await active()).toEqual({ index: 1, selected: [1], role: 'option' });
+    await page().keyboard.press('ArrowUp');
+    await page().keyboard.press('ArrowUp');
+    expect(await active()).toEqual({ index: count - 1, selected: [count - 1], role: 'option' });
+
+    // Escape closes the list and inserts nothing; the field keeps what was typed.
+    await page().keyboard.press('Escape');
+    await picker.waitFor({ state: 'detached' });
+    expect(await input.getAttribute('aria-activedescendant')).toBeNull();
+    expect(await input.inputValue()).toBe('Keys @');
+    expect(await canvas.panel.getByTestId('mention-chip').count()).toBe(0);
+
+    // A new @ opens it again; Enter inserts the active option (the first), as a wire.
+    await page().keyboard.press('Backspace');
+    await page().keyboard.type('@Expl');
+    await picker.waitFor();
+    const first = (await options.first().textContent())!;
+    await page().keyboard.press('Enter');
+    await picker.waitFor({ state: 'detached' });
+    expect(await input.inputValue()).toBe('Keys @Explain photosynthesis in plants. ');
+    expect(first).toContain('Explain photosynthesis in plants.');
+    await page().waitForFunction(
+      (asker) =>
+        [
+          ...(
+            window as unknown as {
+              weft: { store: { getState(): { graph: { wires: Map<string, { to: string; mention?: boolean }> } } } };
+            }
+          ).weft.store
+            .getState()
+            .graph.wires.values(),
+        ].some((wire) => wire.to === asker && wire.mention === true),
+      ids.asker,
+    );
+
+    // Tab inserts the option moved to with ArrowDown.
+    await page().keyboard.type('and @');
+    await picker.waitFor();
+    await page().keyboard.press('ArrowDown');
+    const second = (await options.nth(1).textContent())!.replace(/^\S+\s/, '').trim();
+    await page().keyboard.press('Tab');
+    await picker.waitFor({ state: 'detached' });
+    expect(await input.inputValue()).toBe(`Keys @Explain photosynthesis in plants. and @${second} `);
+    await expect.poll(() => input.evaluate((field) => field === document.activeElement)).toBe(true);
+    // Back to the question the later steps name this node by; its mentions (and their wires) go with the text.
+    await input.fill('Again and ');
+    await input.blur();
+    await expect.poll(async () => (await graphFacts()).wires.filter((wire) => wire.to === ids.asker)).toEqual([]);
   });
 
   it('roles: set on a node, sent first with its source, inherited below; highlights and fan-out', async () => {

@@ -4,6 +4,7 @@ import type { ApplyOutcome, ChangeContext, GraphChange } from './changes.ts';
 import { appendEvent } from './event-log.ts';
 import type { Graph } from './graph.ts';
 import { GraphError } from './graph-error.ts';
+import { applyMentionUpdate } from './mention-update.ts';
 import { applyNodeChange } from './node-changes.ts';
 import { failure, success, type Result } from './result.ts';
 import { applyWireChange } from './wire-changes.ts';
@@ -111,6 +112,8 @@ function applyOne(scope: ChangeScope, change: GraphChange): GraphError | null {
     case 'unwire':
     case 'set-wire-kind':
       return applyWireChange(scope, change);
+    case 'update-mention':
+      return applyMentionUpdate(scope, change);
     case 'add-attachment':
     case 'set-dismissal':
     case 'overrule-dismissal':

@@ -191,6 +191,28 @@ describe('@-mentions are dashed reference wires (C31)', () => {
     expect([...canvas.graph.wires.values()]).toEqual([expect.objectContaining({ kind: 'solid', from: cited })]);
   });
 
+  it('a rename leaves the mention (and the compiled question) as written until update-mention rewrites it', () => {
+    const { canvas, cited, asker } = mentionCanvas();
+    canvas.edit(asker, { question: `How does ${mentionToken('What is silt?', cited)} settle?` });
+    canvas.edit(cited, { question: 'What is loess?' });
+    expect(canvas.transcript(asker)).toContain('--- user\nHow does @What is silt? settle?');
+    canvas.apply({ type: 'update-mention', nodeId: asker, mentionedId: cited });
+    expect(question(canvas, asker).question).toBe(`How does ${mentionToken('What is loess?', cited)} settle?`);
+    expect(canvas.transcript(asker)).toContain('--- user\nHow does @What is loess? settle?');
+    expect(mentionWires(canvas)).toEqual([expect.objectContaining({ from: cited, to: asker, mention: true })]);
+    expect(canvas.eventOps().at(-1)).toBe('edit');
+    const events = canvas.graph.events.length;
+    canvas.apply({ type: 'update-mention', nodeId: asker, mentionedId: cited });
+    expect(canvas.graph.events.length).toBe(events);
+  });
+
+  it('update-mention of a node the question does not mention is refused and the text stays', () => {
+    const { canvas, cited, asker } = mentionCanvas();
+    const result = canvas.tryApply({ type: 'update-mention', nodeId: asker, mentionedId: cited });
+    expect(result.ok || result.error.code).toBe('invalid');
+    expect(question(canvas, asker).question).toBe('Plain question.');
+  });
+
   it('a mention of a missing node, of itself or one closing a loop is refused and the text stays', () => {
     const { canvas, cited, asker } = mentionCanvas();
     const below = canvas.addQuestion('Below?', { id: 'below' });

@@ -109,4 +109,20 @@ describe('which authoring edits make answers stale (C6 with C29–C33)', () => {
     expect(upstreamFingerprint(canvas.graph, leaf)).toBe(before);
     canvas.assertStale([]);
   });
+  it('renaming a mentioned material leaves the asker fresh; update-mention makes it stale exactly then', () => {
+    const { canvas, leaf } = chain();
+    const source = canvas.addMaterial('Field notes', 'Silt settles slowly.', { type: 'pasted' }, 'notes');
+    canvas.edit(leaf, { question: `Leaf? ${mentionToken('Field notes', source)}` });
+    canvas.answer(leaf, 'Leaf answer with notes.');
+    canvas.assertStale([]);
+    canvas.edit(source, { title: 'Delta notes' });
+    // The material's title travels with its content, so the rename itself already asks for a new answer.
+    canvas.answer(leaf, 'Leaf answer after the rename.');
+    canvas.assertStale([]);
+    expect(canvas.transcript(leaf)).toContain('Leaf? @Field notes');
+    canvas.apply({ type: 'update-mention', nodeId: leaf, mentionedId: source });
+    expect(canvas.transcript(leaf)).toContain('Leaf? @Delta notes');
+    canvas.assertStale([leaf]);
+    expect(computeStaleFull(canvas.graph).stale).toEqual(canvas.tracker.stale);
+  });
 });

@@ -99,6 +99,8 @@ export type GraphChange =
   | { type: 'select-version'; nodeId: string; versionId: string }
   | ({ type: 'wire'; id?: string; from: string; to: string } & WireSpec)
   | { type: 'unwire'; wireId: string }
+  /** C31: rewrites the question's mentions of `mentionedId` to that node's title of now (after a rename). */
+  | { type: 'update-mention'; nodeId: string; mentionedId: string }
   | ({ type: 'set-wire-kind'; wireId: string } & WireSpec)
   | { type: 'archive'; nodeId: string }
   | { type: 'unarchive'; nodeId: string }

@@ -162,6 +162,8 @@ export { passageStatus } from './passage-status.ts';
 export { answerForContext, spansOn } from './highlight-text.ts';
 export { mentionsIn, mentionedIds, mentionToken, renderMentions } from './mention-text.ts';
 export { mentionTitle } from './mention-text.ts';
+export { withMentionTitle } from './mention-text.ts';
+export { nodeTitle } from './node-title.ts';
 export type { Mention } from './mention-text.ts';
 export {
   planMerge,

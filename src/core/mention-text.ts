@@ -49,3 +49,9 @@ export function withoutMentionsOf(text: string, nodeId: string): string {
     .replace(MENTION, (whole, _title: string, id: string) => (id === nodeId ? '' : whole))
     .replace(/ {2,}/g, ' ');
 }
+
+/** The text with every mention of `nodeId` carrying `title` (the token's node id, and so its wire, unchanged). */
+export function withMentionTitle(text: string, nodeId: string, title: string): string {
+  const token = mentionToken(title, nodeId);
+  return text.replace(MENTION, (whole, _title: string, id: string) => (id === nodeId ? token : whole));
+}

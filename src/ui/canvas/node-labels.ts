@@ -1,27 +1,8 @@
 import type { CanvasNode } from '../../../protocol/index.ts';
 import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/index.ts';
-import { renderMentions } from '../../core/index.ts';
 
-/** A short human title for any node (cycle messages, preview sources, search). */
-export function nodeTitle(node: CanvasNode | undefined): string {
-  if (!node) return 'a deleted node';
-  const text = (() => {
-    switch (node.kind) {
-      case 'question':
-        return renderMentions(node.question);
-      case 'note':
-        return node.text;
-      case 'material':
-        return node.title || node.text;
-      case 'frame':
-        return node.label;
-      case 'mirror':
-        return node.question;
-    }
-  })();
-  const line = text.trim().split('\n')[0] ?? '';
-  return line.length > 60 ? line.slice(0, 57) + '…' : line || `Untitled ${node.kind}`;
-}
+/** A short human title for any node; the core's, since a mention token carries it. */
+export { nodeTitle } from '../../core/index.ts';
 
 /** Everything searchable on a node, lower-cased. */
 export function nodeSearchText(node: CanvasNode): string {

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import type { CanvasNode } from '../../../protocol/index.ts';
 import { descendants, isLive, mentionToken } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { nodeTitle } from '../canvas/node-labels.ts';
@@ -15,45 +16,71 @@ export function mentionQuery(text: string, caret: number): { start: number; quer
   return /\s|[(“"]/.test(before) ? { start: match.index, query: match[1]! } : null;
 }
 
+/** The live nodes `@query` offers, best first: none below this one (the wire would close a loop). */
+export function useMentionCandidates(nodeId: string, query: string | null): CanvasNode[] {
+  const graph = useWeft((state) => state.graph);
+  const below = useMemo(
+    () => (graph && query !== null ? descendants(graph, [nodeId]) : new Set<string>()),
+    [graph, nodeId, query],
+  );
+  return useMemo(() => {
+    if (!graph || query === null) return [];
+    const needle = query.toLowerCase();
+    return [...graph.nodes.values()]
+      .filter((node) => node.id !== nodeId && node.kind !== 'frame' && isLive(node) && !below.has(node.id))
+      .filter((node) => nodeTitle(node).toLowerCase().includes(needle))
+      .slice(0, LIMIT);
+  }, [graph, nodeId, query, below]);
+}
+
+/** The id of option `index` in the listbox `listId` (what the field's aria-activedescendant names). */
+export function mentionOptionId(listId: string, index: number): string {
+  return `${listId}-option-${index}`;
+}
+
 /**
- * C31: while the person types `@word` in a question, offers live nodes by title; choosing one hands back its
- * mention token, which the field puts in place of `@word` and core turns into a dashed reference wire. Nodes
- * below this one are left out (the wire would close a loop).
+ * C31: while the person types `@word` in a question, lists the candidate nodes; choosing one hands back its
+ * mention token, which the field puts in place of `@word` and core turns into a dashed reference wire. Focus
+ * stays in the field: it moves `active` with the arrow keys, and the listbox only shows which option that is.
  */
 export function MentionPicker({
-  nodeId,
+  listId,
   query,
+  candidates,
+  active,
+  onActive,
   onPick,
 }: {
-  nodeId: string;
+  listId: string;
   /** What was typed after the @. */
   query: string;
+  candidates: CanvasNode[];
+  active: number;
+  onActive: (index: number) => void;
   onPick: (token: string) => void;
 }) {
-  const graph = useWeft((state) => state.graph);
-  const below = useMemo(() => (graph ? descendants(graph, [nodeId]) : new Set<string>()), [graph, nodeId]);
-  if (!graph) return null;
-  const needle = query.toLowerCase();
-  const candidates = [...graph.nodes.values()]
-    .filter((node) => node.id !== nodeId && node.kind !== 'frame' && isLive(node) && !below.has(node.id))
-    .filter((node) => nodeTitle(node).toLowerCase().includes(needle))
-    .slice(0, LIMIT);
-  if (candidates.length === 0) return <div className="mention-picker hint">No node matches “{query}”.</div>;
+  if (candidates.length === 0)
+    return (
+      <div className="mention-picker hint" role="status">
+        No node matches “{query}”.
+      </div>
+    );
   return (
-    <div className="mention-picker" role="listbox" data-testid="mention-picker">
-      {candidates.map((node) => (
-        <button
+    <div className="mention-picker" role="listbox" id={listId} aria-label="Mention a node" data-testid="mention-picker">
+      {candidates.map((node, index) => (
+        <div
           key={node.id}
-          type="button"
+          id={mentionOptionId(listId, index)}
           role="option"
-          aria-selected={false}
-          className="mention-option"
+          aria-selected={index === active}
+          className={index === active ? 'mention-option active' : 'mention-option'}
           data-testid="mention-option"
           onMouseDown={(event) => event.preventDefault()}
+          onMouseEnter={() => onActive(index)}
           onClick={() => onPick(mentionToken(nodeTitle(node), node.id))}
         >
           <span className="card-kind">{node.kind}</span> {nodeTitle(node)}
-        </button>
+        </div>
       ))}
     </div>
   );

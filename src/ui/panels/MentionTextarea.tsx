@@ -1,8 +1,18 @@
-import { useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
-import { mentionedIds, mentionTitle } from '../../core/index.ts';
+import {
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { mentionedIds, mentionTitle, mentionToken } from '../../core/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { nodeTitle } from '../canvas/node-labels.ts';
-import { MentionPicker, mentionQuery } from './MentionPicker.tsx';
+import { MentionPicker, mentionOptionId, mentionQuery, useMentionCandidates } from './MentionPicker.tsx';
+import { RenamedMentions } from './RenamedMentions.tsx';
 import {
   editShown,
   insertMention,
@@ -17,12 +27,15 @@ import {
  * question keeps the token `@[Title](nodeId)` that is the dashed wire. A plain textarea holds the shown text, so
  * typing, the caret, selection and IME work as anywhere else; a mirrored layer behind it, with the same font and
  * wrapping, paints each mention's background. Edits are mapped back onto the stored text by `shown-mentions.ts`.
+ * While `@word` is typed the picker lists candidates; focus stays here, so the keys drive it (combobox pattern:
+ * ArrowUp/ArrowDown move the active option, Enter or Tab insert it, Escape closes the list without inserting).
  */
 export function MentionTextarea({
   nodeId,
   value,
   onChange,
   onPick,
+  onUpdateMention,
   onBlur,
   onKeyDown,
   inputRef,
@@ -34,6 +47,8 @@ export function MentionTextarea({
   onChange: (stored: string) => void;
   /** A chosen mention: the stored text with its token in it. */
   onPick: (stored: string) => void;
+  /** Rewrite this mentioned node's tokens to its title of now (after a rename). */
+  onUpdateMention: (mentionedId: string) => void;
   onBlur: () => void;
   onKeyDown: (event: KeyboardEvent<HTMLTextAreaElement>) => void;
   inputRef: RefObject<HTMLTextAreaElement | null>;
@@ -68,53 +83,99 @@ export function MentionTextarea({
     lastCaret.current = at;
     setCaret(at);
   };
-  const query = caret >= 0 ? mentionQuery(shown.text, caret) : null;
+  const listId = useId();
+  const typed = caret >= 0 ? mentionQuery(shown.text, caret) : null;
+  // Escape closes the list for this `@word`; typing a new @ elsewhere opens it again.
+  const [dismissed, setDismissed] = useState<number | null>(null);
+  const query = typed && !mentionAt(shown, typed.start) && dismissed !== typed.start ? typed : null;
+  const candidates = useMentionCandidates(nodeId, query?.query ?? null);
+  // The active option belongs to one query: a changed query starts again at the first.
+  const [activeFor, setActiveFor] = useState({ query: '', index: 0 });
+  const queryKey = query ? `${query.start}:${query.query}` : '';
+  const active = activeFor.query === queryKey ? Math.min(activeFor.index, Math.max(0, candidates.length - 1)) : 0;
+  const listOpen = query !== null && candidates.length > 0;
+  const pick = (token: string) => {
+    if (!query) return;
+    // A chosen mention is committed at once: the wire it stands for appears now.
+    const result = insertMention(value, shown, query.start, caret, token, titleOf);
+    moveCaret(result.caret);
+    onPick(result.stored);
+  };
+  const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const plain = !event.altKey && !event.ctrlKey && !event.metaKey && !event.nativeEvent.isComposing;
+    if (query && plain) {
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        event.stopPropagation();
+        setDismissed(query.start);
+        return;
+      }
+      if (listOpen && (event.key === 'ArrowDown' || event.key === 'ArrowUp')) {
+        event.preventDefault();
+        const step = event.key === 'ArrowDown' ? 1 : -1;
+        setActiveFor({ query: queryKey, index: (active + step + candidates.length) % candidates.length });
+        return;
+      }
+      if (listOpen && (event.key === 'Enter' || event.key === 'Tab') && !event.shiftKey) {
+        event.preventDefault();
+        const node = candidates[active]!;
+        pick(mentionToken(nodeTitle(node), node.id));
+        return;
+      }
+    }
+    onKeyDown(event);
+  };
   return (
     <span className="mention-field">
-      <span ref={backdrop} className="mention-backdrop" aria-hidden="true" data-testid="mention-backdrop">
-        {backdropParts(shown)}
-      </span>
-      <textarea
-        ref={inputRef}
-        className="textarea mention-textarea"
-        data-testid={testId}
-        value={shown.text}
-        placeholder={placeholder}
-        onChange={(event) => {
-          const field = event.target;
-          const result = editShown(value, shown, field.value, field.selectionEnd, titleOf);
-          moveCaret(result.caret);
-          onChange(result.stored);
-        }}
-        onSelect={(event) => {
-          const field = event.currentTarget;
-          const snapped = snapSelection(shown, field.selectionStart, field.selectionEnd, lastCaret.current);
-          if (snapped.start !== field.selectionStart || snapped.end !== field.selectionEnd)
-            field.setSelectionRange(snapped.start, snapped.end, field.selectionDirection);
-          lastCaret.current = snapped.start === snapped.end ? snapped.end : null;
-          setCaret(snapped.start === snapped.end ? snapped.end : -1);
-        }}
-        onScroll={(event) => {
-          if (backdrop.current) backdrop.current.scrollTop = event.currentTarget.scrollTop;
-        }}
-        onBlur={() => {
-          setCaret(-1);
-          onBlur();
-        }}
-        onKeyDown={onKeyDown}
-      />
-      {query && !mentionAt(shown, query.start) && (
-        <MentionPicker
-          nodeId={nodeId}
-          query={query.query}
-          onPick={(token) => {
-            // A chosen mention is committed at once: the wire it stands for appears now.
-            const result = insertMention(value, shown, query.start, caret, token, titleOf);
+      <span className="mention-box">
+        <span ref={backdrop} className="mention-backdrop" aria-hidden="true" data-testid="mention-backdrop">
+          {backdropParts(shown)}
+        </span>
+        <textarea
+          ref={inputRef}
+          className="textarea mention-textarea"
+          data-testid={testId}
+          value={shown.text}
+          placeholder={placeholder}
+          aria-autocomplete="list"
+          aria-controls={listOpen ? listId : undefined}
+          aria-activedescendant={listOpen ? mentionOptionId(listId, active) : undefined}
+          onChange={(event) => {
+            const field = event.target;
+            const result = editShown(value, shown, field.value, field.selectionEnd, titleOf);
+            if (dismissed !== null && !mentionQuery(field.value, field.selectionEnd)) setDismissed(null);
             moveCaret(result.caret);
-            onPick(result.stored);
+            onChange(result.stored);
           }}
+          onSelect={(event) => {
+            const field = event.currentTarget;
+            const snapped = snapSelection(shown, field.selectionStart, field.selectionEnd, lastCaret.current);
+            if (snapped.start !== field.selectionStart || snapped.end !== field.selectionEnd)
+              field.setSelectionRange(snapped.start, snapped.end, field.selectionDirection);
+            lastCaret.current = snapped.start === snapped.end ? snapped.end : null;
+            setCaret(snapped.start === snapped.end ? snapped.end : -1);
+          }}
+          onScroll={(event) => {
+            if (backdrop.current) backdrop.current.scrollTop = event.currentTarget.scrollTop;
+          }}
+          onBlur={() => {
+            setCaret(-1);
+            onBlur();
+          }}
+          onKeyDown={keyDown}
+        />
+      </span>
+      {query && (
+        <MentionPicker
+          listId={listId}
+          query={query.query}
+          candidates={candidates}
+          active={active}
+          onActive={(index) => setActiveFor({ query: queryKey, index })}
+          onPick={pick}
         />
       )}
+      <RenamedMentions shown={shown} onUpdate={onUpdateMention} />
     </span>
   );
 }
@@ -143,7 +204,12 @@ function backdropParts(shown: ShownQuestion) {
   for (const mention of shown.mentions) {
     parts.push(shown.text.slice(read, mention.start));
     parts.push(
-      <mark key={mention.start} className="mention-chip" data-node-id={mention.nodeId} data-testid="mention-chip">
+      <mark
+        key={mention.start}
+        className={mention.renamedTo === null ? 'mention-chip' : 'mention-chip renamed'}
+        data-node-id={mention.nodeId}
+        data-testid="mention-chip"
+      >
         {shown.text.slice(mention.start, mention.end)}
       </mark>,
     );

@@ -143,6 +143,11 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
               change(next);
               commit(next);
             }}
+            onUpdateMention={(mentionedId) => {
+              // What is typed goes first, so the update rewrites the question the person sees.
+              commit();
+              state.apply({ type: 'update-mention', nodeId: node.id, mentionedId });
+            }}
             onBlur={() => commit()}
             onKeyDown={(event) => {
               if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {

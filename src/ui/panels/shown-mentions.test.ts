@@ -21,10 +21,15 @@ describe('the question field shows @Title and stores the token', () => {
     ]);
   });
 
-  it('shows the mentioned node’s title of now after a rename; the token’s own title when the node is gone', () => {
-    expect(showMentions(stored, (id) => (id === 'n1' ? 'Light reactions' : null)).text).toBe(
-      'Compare @Light reactions with @Respiration please',
+  it('after a rename shows the title the token (and so the request) carries, marked with the new title', () => {
+    const renamed = showMentions(stored, (id) =>
+      id === 'n1' ? 'Light reactions' : id === 'n2' ? 'Respiration' : null,
     );
+    expect(renamed.text).toBe('Compare @Photosynthesis with @Respiration please');
+    expect(renamed.text).toBe(renderMentions(stored));
+    expect(renamed.mentions.map((mention) => mention.renamedTo)).toEqual(['Light reactions', null]);
+    // A node gone (or not known) is not a rename.
+    expect(showMentions(stored, () => null).mentions.map((mention) => mention.renamedTo)).toEqual([null, null]);
   });
 
   it('typing outside a mention edits the stored text there and keeps both tokens whole', () => {

@@ -14,6 +14,8 @@ export interface ShownMention {
   /** Where its token sits in the stored text. */
   storedStart: number;
   storedEnd: number;
+  /** The mentioned node's title of now when it differs from the token's (the node was renamed), else null. */
+  renamedTo: string | null;
 }
 
 export interface ShownQuestion {
@@ -22,8 +24,9 @@ export interface ShownQuestion {
 }
 
 /**
- * The question as shown: every token read as `@Title`, with the mentioned node's title of now (a renamed node
- * shows its new name) or, if `titleOf` has none, the title the token was written with.
+ * The question as shown: every token read as `@Title` with the title the token holds, which is what the compiled
+ * question (and so the model) reads. A mentioned node renamed since is marked with its title of now (`renamedTo`)
+ * so the person can update the mention; the field never shows a title the request will not carry.
  */
 export function showMentions(stored: string, titleOf: (nodeId: string) => string | null): ShownQuestion {
   if (!stored.includes('@[')) return { text: stored, mentions: [] };
@@ -32,13 +35,15 @@ export function showMentions(stored: string, titleOf: (nodeId: string) => string
   const mentions: ShownMention[] = [];
   for (const mention of mentionsIn(stored)) {
     text += stored.slice(read, mention.start);
-    const label = `@${titleOf(mention.nodeId) || mention.title}`;
+    const label = `@${mention.title}`;
+    const now = titleOf(mention.nodeId);
     mentions.push({
       nodeId: mention.nodeId,
       start: text.length,
       end: text.length + label.length,
       storedStart: mention.start,
       storedEnd: mention.end,
+      renamedTo: now !== null && now !== mention.title ? now : null,
     });
     text += label;
     read = mention.end;
