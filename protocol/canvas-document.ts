@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EventRecordSchema } from './event-record.ts';
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
+import { PlaqueSchema } from './plaque.ts';
 
 /** The `.weft.json` canvas document, version 2. Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
@@ -57,6 +58,8 @@ export const VersionSchema = z.object({
   memorySent: z.boolean().optional(),
   /** C29: the role (system prompt) this version was asked under, frozen with the node it came from. */
   role: z.object({ text: z.string(), sourceId: Id }).nullable().optional(),
+  /** C32: this answer's plaque (display only: never in context or fingerprints); absent until one is written. */
+  plaque: PlaqueSchema.optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 

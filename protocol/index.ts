@@ -255,3 +255,13 @@ export {
   ledgerPatchKey,
 } from './canvas-patch.ts';
 export type { CanvasPatch } from './canvas-patch.ts';
+export {
+  PlaqueSchema,
+  PlaqueRefusalSchema,
+  PlaqueRequestSchema,
+  PlaqueResponseSchema,
+  PLAQUE_TOPIC_MAX,
+  PLAQUE_TAKEAWAY_MAX,
+  PLAQUE_REASON_MAX,
+} from './plaque.ts';
+export type { Plaque, PlaqueRefusal, PlaqueRequest, PlaqueResponse } from './plaque.ts';

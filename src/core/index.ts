@@ -165,3 +165,18 @@ export {
 } from './canvas-helpers.ts';
 export type { HelperPlan } from './canvas-helpers.ts';
 export { FAN_OUT_INSTRUCTION, parseSubQuestions, ruleSubQuestions } from './sub-questions.ts';
+// Plaques (C32): display-only takeaway ladders.
+export {
+  splitSentences,
+  validateLadder,
+  readLadderJson,
+  abstractSizeFor,
+  ruleLadder,
+  ruleTopic,
+  plaqueFrom,
+  plaqueThread,
+  currentPlaque,
+  threadLine,
+  PLAQUE_THREAD_TOKENS,
+} from './plaque/index.ts';
+export type { AnswerSentence, CheckedLadder, LadderRefusal, SetPlaqueChange } from './plaque/index.ts';
