@@ -19,8 +19,8 @@ export const PlaqueRefusalSchema = z.enum([
   'sentence-count',
   /** The takeaway or topic is longer than a plaque holds. */
   'too-long',
-  /** The model did not answer (no model, a timeout or a provider error). */
-  'no-model',
+  /** The model asked did not answer (a timeout, a provider error, an unknown model). */
+  'no-answer',
 ]);
 export type PlaqueRefusal = z.infer<typeof PlaqueRefusalSchema>;
 
