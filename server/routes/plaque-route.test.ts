@@ -38,6 +38,7 @@ beforeAll(async () => {
         models: ['answerer', 'judge'],
       },
     ],
+    plaqueWriter: 'model',
   });
 });
 afterAll(async () => {
@@ -137,6 +138,18 @@ describe('POST /api/plaque (C32)', () => {
       expect(requestedModel(0)).toBe('judge');
     } finally {
       await settings({ judgeModelId: null });
+    }
+  });
+
+  it('with the rule chosen in Settings (the default), no model is called at all', async () => {
+    await settings({ plaqueWriter: 'rule' });
+    try {
+      const plaque = await plaqueOf();
+      expect(plaque).toMatchObject({ source: 'rule', model: null, takeaway: 'Dexie wraps IndexedDB in promises.' });
+      expect(plaque.refusal).toBeUndefined();
+      expect(provider.requests).toHaveLength(0);
+    } finally {
+      await settings({ plaqueWriter: 'model' });
     }
   });
 

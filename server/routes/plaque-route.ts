@@ -12,12 +12,14 @@ import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 
 /**
- * Who writes a plaque (C32): the model that answered; for an agent's answer, or an answer of the offline receipt
+ * Who writes a plaque (C32), once the person chose models in Settings (`plaqueWriter: 'model'`): the model that answered; for an agent's answer, or an answer of the offline receipt
  * (which cannot summarise), the configured decision model (C13) as the background model; else nobody — the rule.
  */
 async function plaqueModelFor(context: ServerContext, body: PlaqueRequest): Promise<PlaqueModel | null> {
+  const settings = await context.settings.read();
+  if ((settings.plaqueWriter ?? 'rule') === 'rule') return null;
   const answering = body.lane === 'chat' && body.model !== OFFLINE_RECEIPT_MODEL_ID ? body.model : null;
-  const id = answering ?? (await context.settings.read()).judgeModelId;
+  const id = answering ?? settings.judgeModelId;
   if (!id || id === OFFLINE_RECEIPT_MODEL_ID) return null;
   return { id, model: await context.registry.resolve(id) };
 }
