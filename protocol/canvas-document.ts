@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { EventRecordSchema } from './event-record.ts';
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
 import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-tools.ts';
+import { PlaqueSchema } from './plaque.ts';
 
 /** The `.weft.json` canvas document, version 2. Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
@@ -60,6 +61,8 @@ export const VersionSchema = z.object({
   role: z.object({ text: z.string(), sourceId: Id }).nullable().optional(),
   /** C35: the tool calls the model made while writing this answer, in order, with their bounded results. */
   toolCalls: z.array(ToolCallRecordSchema).max(TOOL_CALLS_MAX).optional(),
+  /** C32: this answer's plaque (display only: never in context or fingerprints); absent until one is written. */
+  plaque: PlaqueSchema.optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 

@@ -178,6 +178,8 @@ export const SettingsResponseSchema = z.object({
   keysCleared: z.array(z.string()).optional(),
   /** Optional so older servers still parse. */
   sessionArchive: SessionArchiveSettingsSchema.optional(),
+  /** C32: who writes plaques — the answering model (the decision model for agents and the receipt) or the rule. */
+  plaqueWriter: z.enum(['model', 'rule']).optional(),
 });
 export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
 
@@ -203,6 +205,7 @@ export const SettingsUpdateSchema = z.object({
   backupFolder: z.string().min(1).max(4096).nullable().optional(),
   defaultModelId: z.string().min(1).nullable().optional(),
   sessionArchive: SessionArchiveSettingsSchema.optional(),
+  plaqueWriter: z.enum(['model', 'rule']).optional(),
   /** Provider ids to remove, with their stored keys; a default or judge model of theirs is unset. */
   removeProviders: z.array(z.string().min(1).max(100)).max(50).optional(),
 });

@@ -278,3 +278,13 @@ export type {
   ToolCallStartedEvent,
   ToolCallFinishedEvent,
 } from './chat-tools.ts';
+export {
+  PlaqueSchema,
+  PlaqueRefusalSchema,
+  PlaqueRequestSchema,
+  PlaqueResponseSchema,
+  PLAQUE_TOPIC_MAX,
+  PLAQUE_TAKEAWAY_MAX,
+  PLAQUE_REASON_MAX,
+} from './plaque.ts';
+export type { Plaque, PlaqueRefusal, PlaqueRequest, PlaqueResponse } from './plaque.ts';

@@ -15,6 +15,7 @@ import { settingsRoute } from './routes/settings-route.ts';
 import { providerTestRoute } from './routes/provider-test-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
 import { agentRoute } from './routes/agent-route.ts';
+import { plaqueRoute } from './routes/plaque-route.ts';
 import { hostGuard, originGuard, tokenGuard, tokenHandoff, type SecurityOptions } from './security.ts';
 import type { ServerContext } from './server-context.ts';
 
@@ -75,6 +76,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(modelsRoute(context));
   api.use(generateRoute(context));
   api.use(decideRoute(context));
+  api.use(plaqueRoute(context));
   api.use(materialsRoute(context));
   api.use(canvasesRoute(context));
   api.use(importRoute()(context));

@@ -34,6 +34,8 @@ export const StoredSettingsSchema = z.object({
   defaultModelId: z.string().nullable(),
   /** Absent in files written before the archive existed: read as the default (on). */
   sessionArchive: SessionArchiveSettingsSchema.optional(),
+  /** C32: absent means the rule writes plaques (no model call per answer unless the person opts in). */
+  plaqueWriter: z.enum(['model', 'rule']).optional(),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 

@@ -25,3 +25,5 @@ export {
   JUDGE_COOLDOWN_MS,
 } from './decision-judge.ts';
 export type { DecisionJudgeOptions, JudgeModel } from './decision-judge.ts';
+export { writePlaque, plaquePrompt, PLAQUE_TIMEOUT_MS } from './plaque-writer.ts';
+export type { PlaqueModel, PlaqueOutcome } from './plaque-writer.ts';

@@ -29,6 +29,7 @@ async function currentSettings(context: ServerContext): Promise<SettingsResponse
     backupFolder: settings.backupFolder,
     defaultModelId: settings.defaultModelId,
     sessionArchive: settings.sessionArchive ?? defaultSessionArchiveSettings(),
+    plaqueWriter: settings.plaqueWriter ?? 'rule',
   };
 }
 
@@ -108,6 +109,9 @@ export function settingsRoute(context: ServerContext): Router {
         defaultModelId: ofRemoved(defaultModelId) ? OFFLINE_RECEIPT_MODEL_ID : defaultModelId,
         ...(update.sessionArchive || current.sessionArchive
           ? { sessionArchive: update.sessionArchive ?? current.sessionArchive }
+          : {}),
+        ...(update.plaqueWriter || current.plaqueWriter
+          ? { plaqueWriter: update.plaqueWriter ?? current.plaqueWriter }
           : {}),
       };
     });

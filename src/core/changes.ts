@@ -8,6 +8,7 @@ import type {
   NoteAuthor,
   ChatToolId,
   Passage,
+  Plaque,
   RoleSetting,
   Version,
 } from '../../protocol/index.ts';
@@ -127,6 +128,8 @@ export type GraphChange =
   | { type: 'set-agent-settings'; workingDirectory: string | null; guard: 'ask' | 'auto-review' | 'allow' }
   /** Appends a decision event that changes no record (commit, recall, profile write…). */
   | { type: 'record'; event: EventDraft }
+  /** C32: a version's display-only plaque; touches nothing. */
+  | { type: 'set-plaque'; nodeId: string; versionId: string; plaque: Plaque | null }
   /** Applied atomically: all or nothing, events in order. */
   | { type: 'batch'; changes: GraphChange[] };
 

@@ -187,3 +187,18 @@ export {
   toolCallEvent,
 } from './chat-tools.ts';
 export type { ChatToolSpec, ToolRefusal } from './chat-tools.ts';
+// Plaques (C32): display-only takeaway ladders.
+export {
+  splitSentences,
+  validateLadder,
+  readLadderJson,
+  abstractSizeFor,
+  ruleLadder,
+  ruleTopic,
+  plaqueFrom,
+  plaqueThread,
+  currentPlaque,
+  threadLine,
+  PLAQUE_THREAD_TOKENS,
+} from './plaque/index.ts';
+export type { AnswerSentence, CheckedLadder, LadderRefusal, SetPlaqueChange } from './plaque/index.ts';

@@ -20,6 +20,7 @@ const store = createWeftStore({
   database: new WeftDatabase(),
   generate: (body, signal) => streamGenerate(body, signal),
   memory: memoryClient,
+  plaques: true,
   now,
   newId: createIdGenerator(now),
 });

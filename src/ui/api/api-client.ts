@@ -8,6 +8,9 @@ import {
   ModelsResponseSchema,
   OkResponseSchema,
   PdfMaterialResponseSchema,
+  PlaqueResponseSchema,
+  type PlaqueRequest,
+  type PlaqueResponse,
   SettingsResponseSchema,
   ProviderTestResponseSchema,
   UrlMaterialResponseSchema,
@@ -46,6 +49,8 @@ export interface ApiClient {
   /** "Test connection": one short request to a saved provider's first model. */
   testProvider(providerId: string): Promise<ProviderTestResponse>;
   decide(request: DecideRequest): Promise<DecideResponse>;
+  /** C32: one answer's display-only plaque (a model's validated ladder or the rule's). */
+  plaque(request: PlaqueRequest): Promise<PlaqueResponse>;
   fetchUrl(url: string): Promise<UrlMaterialResponse>;
   extractPdf(bytes: ArrayBuffer): Promise<PdfMaterialResponse>;
   /** C34: a conversations export, uploaded as it is; the import runs on in the server. */
@@ -132,6 +137,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     testProvider: (providerId) =>
       call(`/api/providers/${encodeURIComponent(providerId)}/test`, ProviderTestResponseSchema, { method: 'POST' }),
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),
+    plaque: (request) => call('/api/plaque', PlaqueResponseSchema, json('POST', request)),
     fetchUrl: (url) => call('/api/materials/url', UrlMaterialResponseSchema, json('POST', { url })),
     startImport: (file, name) =>
       call(`/api/imports/conversations?name=${encodeURIComponent(name)}`, ImportStatusSchema, {

@@ -23,6 +23,7 @@ import { CanvasContextMenu, useContextMenuHandlers } from './CanvasContextMenu.t
 import { CanvasMinimap } from './CanvasMinimap.tsx';
 import { EmptyCanvasHint } from './EmptyCanvasHint.tsx';
 import { CanvasDots } from './CanvasDots.tsx';
+import { MapZoomScale } from './MapZoomScale.tsx';
 import { useDetailLevel } from './detail-level.ts';
 import { CanvasSearch } from './CanvasSearch.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
@@ -269,6 +270,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       <Background variant={BackgroundVariant.Dots} gap={20} size={1.2} color="#d3d7df" />
       {dots && <CanvasDots />}
       <CanvasMinimap />
+      <MapZoomScale />
       {/* React Flow's own fit button waits for every card to be measured; off-screen cards never are. */}
       <Controls showInteractive={false} showFitView={false}>
         <ControlButton onClick={() => fitAll(200)} title="Fit view" aria-label="Fit view" data-testid="fit-view">

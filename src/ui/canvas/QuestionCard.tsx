@@ -23,6 +23,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
   useTokenizersVersion(); // the answer's count turns exact when its model's tokenizer arrives
   useEffect(markFirstCard, []);
   if (!node) return null;
+  const plaque = node.versions.find((version) => version.id === node.currentVersionId)?.plaque;
   if (detail !== 'full') {
     // Zoomed out: no answer text, no pager, no token count — thousands of cards stay cheap to draw.
     const status = shownStale ? 'stale' : node.versions.length === 0 ? 'unanswered' : 'answered';
@@ -35,7 +36,14 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
         data-detail={detail}
       >
         <Handle type="target" position={Position.Left} />
-        {detail === 'summary' && (
+        {detail === 'summary' && plaque && (
+          // Map mode (C32): the plaque stands in for the card, its text sized in screen pixels (stale: an amber edge).
+          <div className="plaque-map" data-testid="plaque-map">
+            <div className="plaque-topic">{plaque.topic}</div>
+            <div className="plaque-takeaway">{plaque.takeaway}</div>
+          </div>
+        )}
+        {detail === 'summary' && !plaque && (
           <>
             <div className="card-header">
               <span className="card-kind">Question</span>
@@ -104,6 +112,11 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
       <div className={`card-question${node.question.trim() ? '' : ' empty'}`} data-testid="node-question">
         {renderMentions(node.question).trim() || 'Write a question…'}
       </div>
+      {plaque && !stream && (
+        <div className="card-plaque" data-testid="card-plaque" title={plaque.reason || undefined}>
+          <span className="plaque-topic-chip">{plaque.topic}</span> {plaque.takeaway}
+        </div>
+      )}
       {(text || stream) && (
         <div className="card-body" data-testid="node-answer">
           <Markdown text={text} className={stream ? 'clamp streaming-caret' : 'clamp'} />

@@ -19,6 +19,7 @@ import { FanOutSection } from './FanOutSection.tsx';
 import { HighlightSection } from './HighlightSection.tsx';
 import { MentionTextarea } from './MentionTextarea.tsx';
 import { PassageSection } from './PassageSection.tsx';
+import { PlaqueSection } from './PlaqueSection.tsx';
 import { RoleSection } from './RoleSection.tsx';
 import { ToolCallsSection } from './ToolCallsSection.tsx';
 import { ToolsSection } from './ToolsSection.tsx';
@@ -258,6 +259,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
         </div>
       )}
       {version && !stream && <HighlightSection node={node} version={version} />}
+      {version && !stream && <PlaqueSection key={version.id} node={node} version={version} />}
 
       {node.versions.length > 0 && (
         <div className="section">

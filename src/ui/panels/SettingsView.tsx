@@ -156,6 +156,7 @@ export function SettingsView() {
   // What requests go to now: the default is shown as a model, never a silent "whatever is configured".
   const effectiveDefault = useWeft((state) => state.defaultModelId);
   const [judge, setJudge] = useState('');
+  const [plaqueWriter, setPlaqueWriter] = useState<'model' | 'rule'>('rule');
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
   const [archive, setArchive] = useState<SessionArchiveSettings>(DEFAULT_ARCHIVE);
@@ -189,6 +190,7 @@ export function SettingsView() {
       }),
     );
     setJudge(settings.judgeModelId ?? '');
+    setPlaqueWriter(settings.plaqueWriter ?? 'rule');
     setDefaultModel(settings.defaultModelId ?? '');
     setRemoved([]);
     setBackup(settings.backupFolder ?? '');
@@ -221,6 +223,7 @@ export function SettingsView() {
       ...(removed.length ? { removeProviders: removed } : {}),
       backupFolder: backup.trim() || null,
       sessionArchive: archive,
+      plaqueWriter,
     });
     setSaved(ok);
     if (ok) setTimeout(() => setSaved(false), 3000);
@@ -322,6 +325,20 @@ export function SettingsView() {
                     {model.label}
                   </option>
                 ))}
+            </select>
+          </label>
+          <label className="field">
+            <span>Plaques (the one-line takeaway on each answer, shown when zoomed out)</span>
+            <select
+              className="select"
+              data-testid="plaque-writer"
+              value={plaqueWriter}
+              onChange={(event) => setPlaqueWriter(event.target.value === 'model' ? 'model' : 'rule')}
+            >
+              <option value="rule">Rule: the answer's first sentences (no model call)</option>
+              <option value="model">
+                The answering model (the decision model for agents) — one short call per answer
+              </option>
             </select>
           </label>
           <p className="hint" data-testid="memory-privacy">

@@ -12,6 +12,8 @@ export interface AppDependencies {
   newId: () => string;
   /** The profile (C14): the [Memory] block each ordinary dispatch carries and the judge after an ask. */
   memory?: MemoryClient;
+  /** C32: write each new answer's plaque after it lands (the app does; store tests opt in). */
+  plaques?: boolean;
   /** Debounce delays; tests shorten them. */
   localDelayMs?: number;
   durableDelayMs?: number;

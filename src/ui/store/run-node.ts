@@ -21,6 +21,7 @@ import { plannedRequest } from './planned-request.ts';
 import { receiveAnswer, requestImages } from './receive-answer.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { judgeAfterAsk } from './memory-after-ask.ts';
+import { writePlaqueFor } from './plaque-after-ask.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
@@ -215,6 +216,17 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     } else {
       await saveIntoLeftCanvas(canvasId, node.question, commitWritten ? null : built.commit, change);
     }
+    // C32: every kept answer gets its plaque, fire-and-forget (display only, it never delays the run).
+    if (dependencies.plaques && change && outcome === 'complete')
+      void writePlaqueFor(set, get, dependencies, runtime, graph, {
+        canvasId,
+        nodeId,
+        versionId,
+        question: node.question,
+        answer: text,
+        model: model.id,
+        lane,
+      });
     // The memory judge runs after an ordinary ask only (not Replay, auto-rerun or agent lanes), and never delays it.
     const memory = dependencies.memory;
     if (memory && lane === 'chat' && outcome === 'complete' && !run.onlyIfStale)

@@ -23,7 +23,7 @@ export class TestApp {
   constructor(
     server: { origin: string; token: string },
     databaseName: string,
-    tuning: { durableDelayMs?: number; memory?: boolean } = {},
+    tuning: { durableDelayMs?: number; memory?: boolean; plaques?: boolean } = {},
   ) {
     instances += 1;
     // Each instance gets its own clock range; ids take their random tail from crypto.randomUUID.
@@ -39,6 +39,7 @@ export class TestApp {
       generate: (body, signal) => streamGenerate(body, signal, options),
       now,
       newId: createIdGenerator(now),
+      ...(tuning.plaques ? { plaques: true } : {}),
       localDelayMs: 5,
       durableDelayMs: tuning.durableDelayMs ?? 10,
     });

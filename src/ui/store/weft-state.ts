@@ -1,5 +1,6 @@
 import type { Graph, GraphChange } from '../../core/index.ts';
 import type { AuthoringActions } from './authoring-types.ts';
+import type { PlaqueActions } from './plaque-types.ts';
 import type {
   CanvasSummary,
   ModelInfo,
@@ -42,7 +43,7 @@ export interface AskOptions {
   branchOf?: string | null;
 }
 
-export interface WeftState extends AuthoringActions {
+export interface WeftState extends AuthoringActions, PlaqueActions {
   ready: boolean;
   /** A canvas is being created, copied or opened: edits wait, so none lands on the canvas being left. */
   opening: boolean;

@@ -10,6 +10,7 @@ import { createAuthoringActions } from './authoring-actions.ts';
 import { createCanvasListActions } from './canvas-list-actions.ts';
 import { createDispatchActions } from './dispatch-actions.ts';
 import { createGraphActions } from './graph-actions.ts';
+import { createPlaqueActions } from './plaque-actions.ts';
 import { createRemoteSyncActions } from './remote-sync-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { createStaleJudge } from './stale-judge.ts';
@@ -99,6 +100,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     ...createDispatchActions(set, get, dependencies, runtime),
     ...createRemoteSyncActions(set, get, dependencies, runtime),
     ...createAuthoringActions(set, get, dependencies),
+    ...createPlaqueActions(set, get, dependencies, runtime),
 
     setView: (view) => set({ view }),
     focusNode: (nodeId) => set({ focusedNodeId: nodeId, highlightedNodeId: null }),

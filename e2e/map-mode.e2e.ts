@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CanvasDriver } from './support/canvas-driver.ts';
+import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+
+// C32 in Chromium: a 2,000-node canvas whose answers carry plaques; zoomed out, the plaques stand in for the cards
+// and their text stays legible on screen. An ask (offline receipt, rule plaque) shows its plaque on the card.
+let app: LaunchedApp;
+let canvas: CanvasDriver;
+const page = () => app.page;
+const ROWS = 40;
+const COLUMNS = 50;
+
+interface PageStore {
+  getState(): {
+    apply(change: unknown): boolean;
+    flush(): Promise<void>;
+    setSelection(ids: string[]): void;
+    createCanvas(name: string): Promise<string>;
+  };
+}
+type PageWindow = { weft: { store: PageStore } };
+
+beforeAll(async () => {
+  app = await launchApp();
+  canvas = new CanvasDriver(app.page);
+  await page().locator('[data-testid="node-card"]').first().waitFor();
+  await page().evaluate(
+    async ({ rows, columns }) => {
+      const store = (window as unknown as PageWindow).weft.store;
+      await store.getState().createCanvas('Map');
+      const changes: unknown[] = [];
+      for (let row = 0; row < rows; row += 1)
+        for (let column = 0; column < columns; column += 1) {
+          const id = `m-${row}-${column}`;
+          const text = `Topic ${row}.${column} is settled. It rests on step ${column}. Nothing else follows.`;
+          changes.push(
+            {
+              type: 'add-node',
+              node: {
+                id,
+                kind: 'question',
+                question: `Cell ${row}.${column}?`,
+                position: { x: column * 400, y: row * 240 },
+              },
+            },
+            {
+              type: 'add-version',
+              nodeId: id,
+              version: {
+                id: `v-${id}`,
+                text,
+                question: `Cell ${row}.${column}?`,
+                model: 'offline/receipt',
+                requestHash: null,
+                upstreamFingerprint: '0'.repeat(64),
+                upstream: { base: null, parts: [], removed: [] },
+                origin: 'demo',
+                status: 'complete',
+                branchOf: null,
+              },
+            },
+            {
+              type: 'set-plaque',
+              nodeId: id,
+              versionId: `v-${id}`,
+              plaque: {
+                topic: `Topic ${row}.${column}`,
+                takeaway: `Topic ${row}.${column} is settled`,
+                reason: '',
+                sentences: [1, 2, 3],
+                abstract: [
+                  `Topic ${row}.${column} is settled.`,
+                  `It rests on step ${column}.`,
+                  'Nothing else follows.',
+                ],
+                source: 'rule',
+                model: null,
+                writtenAt: 1,
+              },
+            },
+          );
+        }
+      if (!store.getState().apply({ type: 'batch', changes })) throw new Error('the map canvas was refused');
+      await store.getState().flush();
+    },
+    { rows: ROWS, columns: COLUMNS },
+  );
+}, 120_000);
+afterAll(async () => {
+  await app?.close();
+});
+
+async function zoomToSelection(ids: string[]): Promise<void> {
+  await page().evaluate(
+    (selection) => (window as unknown as PageWindow).weft.store.getState().setSelection(selection),
+    ids,
+  );
+  await canvas.command('zoom-to-selection');
+}
+
+describe('map mode (C32)', () => {
+  it('zoomed out on 2,000 cards, plaques replace the cards and read at a legible size', async () => {
+    await page().locator('[data-testid="node-card"][data-node-id^="m-"]').first().waitFor();
+    await zoomToSelection(['m-10-8', 'm-10-18', 'm-14-8']);
+    const card = page().locator('[data-testid="node-card"][data-node-id="m-12-14"]');
+    await card
+      .locator('[data-testid="plaque-map"]')
+      .waitFor({ timeout: 5_000 })
+      .catch(async (error: unknown) => {
+        const seen = await page().evaluate(() => ({
+          zoom: getComputedStyle(document.querySelector('.react-flow')!).getPropertyValue('--weft-zoom'),
+          detail: document.querySelector('[data-node-id="m-12-14"]')?.getAttribute('data-detail'),
+          html: document.querySelector('[data-node-id="m-12-14"]')?.innerHTML.slice(0, 300),
+        }));
+        throw new Error(`${String(error)} ${JSON.stringify(seen)}`);
+      });
+    expect(await card.getAttribute('data-detail')).toBe('summary');
+    await expect(card.locator('.plaque-topic').textContent()).resolves.toBe('Topic 12.14');
+    await expect(card.locator('.plaque-takeaway').textContent()).resolves.toBe('Topic 12.14 is settled');
+    // No answer text and no question title in map mode: the plaque is the card.
+    expect(await card.locator('[data-testid="node-answer"]').count()).toBe(0);
+    expect(await card.locator('.lod-title').count()).toBe(0);
+    const sizes = await page().evaluate(() => {
+      const element = document.querySelector('[data-node-id="m-12-14"]')!;
+      const zoom = Number(getComputedStyle(document.querySelector('.react-flow')!).getPropertyValue('--weft-zoom'));
+      const px = (selector: string) => parseFloat(getComputedStyle(element.querySelector(selector)!).fontSize) * zoom;
+      const box = element.querySelector('.plaque-topic')!.getBoundingClientRect();
+      return { zoom, topic: px('.plaque-topic'), takeaway: px('.plaque-takeaway'), topicHeight: box.height };
+    });
+    expect(sizes.zoom).toBeGreaterThan(0.2);
+    expect(sizes.zoom).toBeLessThan(0.45);
+    // Screen pixels: at least 13 px for the topic and 11 px for the takeaway, whatever the zoom.
+    expect(sizes.topic).toBeGreaterThanOrEqual(12.9);
+    expect(sizes.takeaway).toBeGreaterThanOrEqual(10.9);
+    expect(sizes.topicHeight).toBeGreaterThanOrEqual(13);
+    await canvas.screenshot('map-mode');
+  });
+
+  it('zoomed in again, the full card shows the answer with its plaque line', async () => {
+    await zoomToSelection(['m-12-14']);
+    const card = page().locator('[data-testid="node-card"][data-node-id="m-12-14"]');
+    await card.locator('[data-testid="card-plaque"]').waitFor({ timeout: 5_000 });
+    expect(await card.getAttribute('data-detail')).toBeNull();
+    await expect(card.locator('[data-testid="card-plaque"]').textContent()).resolves.toContain(
+      'Topic 12.14 is settled',
+    );
+    expect(await card.locator('[data-testid="plaque-map"]').count()).toBe(0);
+  });
+
+  it('an answer gets its plaque after the ask, shown on the card and in the panel, and an edit shows at once', async () => {
+    await page().evaluate(async () => {
+      const store = (window as unknown as PageWindow).weft.store;
+      await store.getState().createCanvas('Ask');
+      store.getState().apply({
+        type: 'add-node',
+        node: { id: 'asked', kind: 'question', question: 'Why is the sky blue?', position: { x: 0, y: 0 } },
+      });
+    });
+    await canvas.ask('asked');
+    // The offline receipt cannot summarise: the rule writes the plaque from the answer's first sentence.
+    const writer = canvas.panel.getByTestId('plaque-writer');
+    await writer.waitFor({ timeout: 10_000 });
+    expect(await writer.textContent()).toContain('First sentences');
+    const takeaway = (await canvas.panel.getByTestId('plaque-takeaway').textContent())!;
+    expect(takeaway.length).toBeGreaterThan(0);
+    const cardPlaque = page().locator('[data-node-id="asked"] [data-testid="card-plaque"]');
+    await expect(cardPlaque.textContent()).resolves.toContain(takeaway);
+
+    await canvas.panel.getByTestId('plaque-edit').click();
+    const topic = (await canvas.panel.getByTestId('plaque-topic-input').inputValue()).trim();
+    await canvas.panel.getByTestId('plaque-takeaway-input').fill(`${topic} explained by a person`);
+    await canvas.panel.getByTestId('plaque-save').click();
+    await expect(canvas.panel.getByTestId('plaque-writer').textContent()).resolves.toContain('Edited by you');
+    await expect(cardPlaque.textContent()).resolves.toContain(`${topic} explained by a person`);
+    // Display only: the edit marked nothing stale.
+    expect(await page().locator('[data-testid="node-card"][data-node-id="asked"]').getAttribute('data-stale')).toBe(
+      'false',
+    );
+  });
+});
