@@ -39,6 +39,7 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       ...throughput('sha256_node'),
       ...throughput('sha256_canonical'),
       ...throughput('hash_canonical_node'),
+      ...throughput('hash_canonical_node_markdown'),
       'stale_full_chain_1000_deep_ms',
     ],
   },

@@ -2,8 +2,8 @@
  * RFC 8785 (JSON Canonicalization Scheme) serialisation, output-identical to the
  * `canonicalize` package (checked property-wise in hashing.test.ts and key-order.test.ts) and faster than
  * the engine's JSON.stringify on prose: a string with nothing to escape is written as `"` + text + `"`
- * without a character-by-character copy, and only strings that need escaping go through JSON.stringify
- * (whose escapes are exactly the RFC's for well-formed text). Numbers use `String`, which is the
+ * without a character-by-character copy; short strings that need escaping go through JSON.stringify (whose
+ * escapes are exactly the RFC's for well-formed text), long ones through an equivalent replace (`quoteLong`). Numbers use `String`, which is the
  * ECMAScript number-to-string the RFC prescribes (the same text JSON.stringify gives for a finite number).
  * Keys are sorted by UTF-16 code units, once per object shape (`key-order.ts`).
  *
@@ -23,6 +23,28 @@ const NEEDS_CARE = /["\\\u0000-\u001f\ud800-\udfff]/;
  * cheaper test for short text (ids, digests), where the cost is the calls rather than the scan.
  */
 const NO_CONTROL = /^[\u0020-\uffff]*$/;
+
+/** What must be escaped in well-formed text, and the RFC's (= JSON.stringify's) escape for each. */
+const ESCAPED = /[\u0000-\u001f"\\]/g;
+const SHORT_ESCAPES: Record<string, string> = {
+  '\b': '\\b',
+  '\f': '\\f',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '"': '\\"',
+  '\\': '\\\\',
+};
+const escapeOne = (character: string) =>
+  SHORT_ESCAPES[character] ?? `\\u${character.charCodeAt(0).toString(16).padStart(4, '0')}`;
+
+/**
+ * Long text with something to escape (an answer with line breaks): a replace over the few escaped characters
+ * runs about twice as fast as JSON.stringify on Node 20 and gives the same text (lowercase \u00xx escapes).
+ */
+function quoteLong(text: string): string {
+  return `"${text.replace(ESCAPED, escapeOne)}"`;
+}
 
 function needsCare(text: string): boolean {
   if (text.length < LONG_PIECE) return NEEDS_CARE.test(text);
@@ -63,9 +85,8 @@ export function writeCanonicalJson(value: unknown, writer: CanonicalWriter): boo
 function writeString(text: string, writer: CanonicalWriter): void {
   if (needsCare(text)) {
     if (!isWellFormed(text)) throw new Error('Lone surrogate is not allowed');
-    text = JSON.stringify(text);
-    if (text.length >= LONG_PIECE) writer.long(text);
-    else writer.pending += text;
+    if (text.length >= LONG_PIECE) writer.long(quoteLong(text));
+    else writer.pending += JSON.stringify(text);
     return;
   }
   if (text.length >= LONG_PIECE) {
