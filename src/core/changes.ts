@@ -6,6 +6,7 @@ import type {
   MirrorLedger,
   MirrorNode,
   NoteAuthor,
+  QuestionAuthor,
   Passage,
   RoleSetting,
   Version,
@@ -50,6 +51,8 @@ export type NodeDraft =
       autoRerun?: { enabled: boolean; rounds: number };
       role?: RoleSetting;
       passage?: Passage;
+      /** Absent: the person (C14); `model` or `app` when the app writes the text. */
+      questionAuthor?: QuestionAuthor;
     })
   | (DraftBase & { kind: 'note'; text: string; /** Absent: the person (C14). */ author?: NoteAuthor })
   | (DraftBase & { kind: 'material'; title: string; text: string; provenance: MaterialProvenance })
