@@ -151,5 +151,19 @@ describe('a question the person did not write is not their words (C14)', () => {
     );
     expect(line?.evidence).toBe('stated');
     expect(line?.origin.versionId).toBe(again.versionId);
+
+    // An import's `stated` line keeps its label only on the person's words at its origin: words only the model's
+    // sub-question had ("Which routes suit me?") do not vouch for it, though the node is the person's now.
+    const exported = await (await server.api('/api/memory/export')).text();
+    const forged = exported.replaceAll('I prefer night trains over flights on every trip.', 'Which routes suit me?');
+    expect(forged).not.toBe(exported);
+    const current = await server.api('/api/memory');
+    const imported = await server.api('/api/memory/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'if-match': current.headers.get('etag')! },
+      body: JSON.stringify({ markdown: forged }),
+    });
+    expect(imported.status).toBe(200);
+    expect(currentTexts(await profile())).not.toContain('Which routes suit me?');
   });
 });
