@@ -434,6 +434,9 @@ describe('authoring in the browser', () => {
     await page().getByTestId('merge-selection').click();
     await expect.poll(nodeCount).toBe(before + 3);
     const merged = (await canvas.panel.getAttribute('data-node-id'))!;
+    // C14: Weft wrote the synthesis question, and its card and panel say so until the person edits it.
+    expect(await canvas.card(merged).getByTestId('question-by-app').textContent()).toBe('Written by Weft');
+    await canvas.panel.getByTestId('question-by-app-hint').waitFor();
 
     // Give the other merged parent its own role: the synthesis node must now be given an explicit pick.
     await canvas.open(ids.asker);

@@ -36,6 +36,16 @@ export const UpstreamRecordSchema = z.object({
 });
 export type UpstreamRecord = z.infer<typeof UpstreamRecordSchema>;
 
+/**
+ * Who wrote a question's text (C14: only the person's own words become facts). `model`: a model proposed it (a
+ * fan-out sub-question kept as proposed); `app`: Weft wrote it (merge's synthesis and condense's conclusion
+ * questions, the rule fan-out's sub-questions, the demo canvas). A question the person edits becomes `person`.
+ * **Rule for documents from before this field:** an absent `questionAuthor` is decided by `questionAuthor`
+ * (question-author.ts): `app` for the texts the app wrote before authorship was recorded, `person` otherwise.
+ */
+export const QuestionAuthorSchema = z.enum(['person', 'model', 'app']);
+export type QuestionAuthor = z.infer<typeof QuestionAuthorSchema>;
+
 export const VersionSchema = z.object({
   id: Id,
   text: z.string(),
@@ -63,6 +73,8 @@ export const VersionSchema = z.object({
   toolCalls: z.array(ToolCallRecordSchema).max(TOOL_CALLS_MAX).optional(),
   /** C32: this answer's plaque (display only: never in context or fingerprints); absent until one is written. */
   plaque: PlaqueSchema.optional(),
+  /** C14: who wrote `question` as it was asked, frozen with it (the node's author can change later); see `versionQuestionAuthor`. */
+  questionAuthor: QuestionAuthorSchema.optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
@@ -110,6 +122,7 @@ export const QuestionNodeSchema = z.object({
   ...NodeBase,
   kind: z.literal('question'),
   question: z.string(),
+  questionAuthor: QuestionAuthorSchema.optional(),
   versions: z.array(VersionSchema),
   currentVersionId: Id.nullable(),
   autoRerun: AutoRerunSchema,

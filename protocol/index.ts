@@ -29,8 +29,10 @@ export {
   HighlightSchema,
   HighlightModeSchema,
   NoteAuthorSchema,
+  QuestionAuthorSchema,
 } from './canvas-document.ts';
 export { noteAuthor, LEGACY_DEMO_NOTE } from './note-author.ts';
+export { questionAuthor, versionQuestionAuthor, LEGACY_APP_QUESTIONS } from './question-author.ts';
 export type {
   UpstreamPart,
   UpstreamBase,
@@ -55,6 +57,7 @@ export type {
   Highlight,
   HighlightMode,
   NoteAuthor,
+  QuestionAuthor,
 } from './canvas-document.ts';
 export {
   CANVAS_MIGRATIONS,

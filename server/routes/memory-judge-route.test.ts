@@ -123,3 +123,47 @@ describe('POST /api/memory/judge reads the person’s words from the stored canv
     ]);
   });
 });
+
+describe('a question the person did not write is not their words (C14)', () => {
+  it('a fan-out sub-question asked as the model proposed it admits nothing; once the person rewrites it, it counts', async () => {
+    const proposed = ['I prefer night trains over flights on every trip. Which routes suit me?', 'Where do I start?'];
+    const [asked] = await exchanges.storeFanOut('fan-out', 'Help me plan a trip to Vienna.', proposed, [proposed[0]!]);
+    const before = await profile();
+    const response = await post({ ...asked!, visitId: 'visit-fan-out-1' });
+    const judged = (await response.json()) as MemoryJudgeResponse;
+    expect(response.status, JSON.stringify(judged)).toBe(200);
+    expect(judged.activity).toEqual([]);
+    const after = await profile();
+    expect(after.revision).toBe(before.revision);
+    expect(currentTexts(after)).not.toContain('I prefer night trains over flights on every trip.');
+
+    // The person rewrites the sub-question and asks it: now the words are theirs.
+    await exchanges.update('fan-out', (canvas) =>
+      canvas.edit(asked!.nodeId, { question: 'I prefer night trains over flights on every trip. Which routes?' }),
+    );
+    const again = await exchanges.ask('fan-out', asked!.nodeId);
+    const mine = (await (await post({ ...again, visitId: 'visit-fan-out-2' })).json()) as MemoryJudgeResponse;
+    expect(mine.activity.map((entry) => [entry.kind, entry.text])).toEqual([
+      ['admitted', 'I prefer night trains over flights on every trip.'],
+    ]);
+    const line = [...(await profile()).profile.documents.preferences].find(
+      (each) => each.text === 'I prefer night trains over flights on every trip.',
+    );
+    expect(line?.evidence).toBe('stated');
+    expect(line?.origin.versionId).toBe(again.versionId);
+
+    // An import's `stated` line keeps its label only on the person's words at its origin: words only the model's
+    // sub-question had ("Which routes suit me?") do not vouch for it, though the node is the person's now.
+    const exported = await (await server.api('/api/memory/export')).text();
+    const forged = exported.replaceAll('I prefer night trains over flights on every trip.', 'Which routes suit me?');
+    expect(forged).not.toBe(exported);
+    const current = await server.api('/api/memory');
+    const imported = await server.api('/api/memory/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'if-match': current.headers.get('etag')! },
+      body: JSON.stringify({ markdown: forged }),
+    });
+    expect(imported.status).toBe(200);
+    expect(currentTexts(await profile())).not.toContain('Which routes suit me?');
+  });
+});

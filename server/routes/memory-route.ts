@@ -7,6 +7,8 @@ import {
   MemoryJudgeRequestSchema,
   MemoryLineRequestSchema,
   noteAuthor,
+  questionAuthor,
+  versionQuestionAuthor,
   type CanvasDocument,
   type MemoryActivity,
   type MemoryJudgeResponse,
@@ -273,8 +275,14 @@ async function canvasWords(context: ServerContext, profile: StoredMemory['profil
     if (!document) return null;
     return document.nodes.flatMap((node) => {
       if (node.kind === 'note') return noteAuthor(node) === 'person' ? [node.text] : [];
+      // Only questions the person wrote: a model's sub-question or Weft's synthesis vouches for nothing (C14).
       if (node.kind === 'question' && node.id === origin.nodeId)
-        return [node.question, ...node.versions.map((version) => version.question)];
+        return [
+          ...(questionAuthor(node) === 'person' ? [node.question] : []),
+          ...node.versions.flatMap((version) =>
+            versionQuestionAuthor(node, version) === 'person' ? [version.question] : [],
+          ),
+        ];
       return [];
     });
   };

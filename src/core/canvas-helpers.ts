@@ -1,4 +1,4 @@
-import type { CanvasNode } from '../../protocol/index.ts';
+import type { CanvasNode, QuestionAuthor } from '../../protocol/index.ts';
 import type { ChangeContext, GraphChange, Position } from './changes.ts';
 import type { Graph } from './graph.ts';
 import { GraphError } from './graph-error.ts';
@@ -59,7 +59,13 @@ export function planMerge(
   const changes: GraphChange[] = [
     {
       type: 'add-node',
-      node: { kind: 'question', id, question: SYNTHESIS_QUESTION, position: { x: right + COLUMN_GAP, y: middle } },
+      node: {
+        kind: 'question',
+        id,
+        question: SYNTHESIS_QUESTION,
+        questionAuthor: 'app',
+        position: { x: right + COLUMN_GAP, y: middle },
+      },
     },
     ...ordered(graph, nodes).map((node): GraphChange => ({ type: 'wire', from: node.id, to: id, kind: 'solid' })),
   ];
@@ -94,18 +100,33 @@ export function planCondense(
   const centre = chain.reduce((sum, node) => sum + node.position.x, 0) / chain.length;
   const position: Position = { x: centre, y: top - ROW_GAP - 40 };
   const changes: GraphChange[] = [
-    { type: 'add-node', node: { kind: 'question', id, question: CONCLUSION_QUESTION, position } },
+    {
+      type: 'add-node',
+      node: { kind: 'question', id, question: CONCLUSION_QUESTION, questionAuthor: 'app', position },
+    },
     { type: 'wire', from: chain[chain.length - 1]!.id, to: id, kind: 'solid' },
   ];
   return { change: { type: 'batch', changes }, created: [id] };
 }
 
-/** Fan out: one new question per edited sub-question, in a column to the right, each wired solid from the source. */
+/** Who proposed a fan-out's sub-questions (C14): the lines as proposed, and who wrote them. */
+export interface FanOutProposal {
+  questions: readonly string[];
+  /** `model`: the node's model proposed them; `app`: Weft's rule did. */
+  author: Exclude<QuestionAuthor, 'person'>;
+}
+
+/**
+ * Fan out: one new question per edited sub-question, in a column to the right, each wired solid from the source.
+ * A sub-question kept exactly as proposed is the proposer's (`model` / `app`), one the person typed or changed is
+ * theirs; with no proposal every line is the person's.
+ */
 export function planFanOut(
   graph: Graph,
   sourceId: string,
   subQuestions: readonly string[],
   context: Pick<ChangeContext, 'newId'>,
+  proposal?: FanOutProposal,
 ): HelperPlan | GraphError {
   const source = wireable(graph, sourceId);
   if (source instanceof GraphError) return source;
@@ -120,14 +141,16 @@ export function planFanOut(
     );
   const x = source.position.x + (source.size?.width ?? CARD_WIDTH) + COLUMN_GAP;
   const top = source.position.y - ((questions.length - 1) * ROW_GAP) / 2;
+  const proposed = new Set(proposal?.questions.map((question) => question.trim()));
   const created: string[] = [];
   const changes: GraphChange[] = [];
   questions.forEach((question, index) => {
     const id = context.newId();
     created.push(id);
+    const questionAuthor = proposal && proposed.has(question) ? proposal.author : 'person';
     changes.push({
       type: 'add-node',
-      node: { kind: 'question', id, question, position: { x, y: top + index * ROW_GAP } },
+      node: { kind: 'question', id, question, questionAuthor, position: { x, y: top + index * ROW_GAP } },
     });
     changes.push({ type: 'wire', from: sourceId, to: id, kind: 'solid' });
   });

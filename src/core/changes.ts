@@ -7,6 +7,7 @@ import type {
   MirrorNode,
   NoteAuthor,
   ChatToolId,
+  QuestionAuthor,
   Passage,
   Plaque,
   RoleSetting,
@@ -52,6 +53,8 @@ export type NodeDraft =
       autoRerun?: { enabled: boolean; rounds: number };
       role?: RoleSetting;
       passage?: Passage;
+      /** Absent: the person (C14); `model` or `app` when the app writes the text. */
+      questionAuthor?: QuestionAuthor;
     })
   | (DraftBase & { kind: 'note'; text: string; /** Absent: the person (C14). */ author?: NoteAuthor })
   | (DraftBase & { kind: 'material'; title: string; text: string; provenance: MaterialProvenance })

@@ -88,16 +88,19 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
 
   const first = add({
     kind: 'question',
+    questionAuthor: 'app',
     question: 'How much more is blue light scattered than red, and why?',
     position: { x: 400, y: 0 },
   });
   const second = add({
     kind: 'question',
+    questionAuthor: 'app',
     question: 'Then why is the daytime sky blue rather than violet?',
     position: { x: 400, y: 280 },
   });
   const third = add({
     kind: 'question',
+    questionAuthor: 'app',
     question: 'Why does the sky turn red and orange at sunset?',
     position: { x: 400, y: 560 },
   });
@@ -109,14 +112,31 @@ export function demoCanvas(now: number, newId: () => string): CanvasDocument {
   });
   const discarded = add({
     kind: 'question',
+    questionAuthor: 'app',
     question: 'Is the sky blue because it reflects the ocean? (archived: a wrong premise, so the compiler skips it)',
     position: { x: 0, y: 520 },
   });
-  const mie = add({ kind: 'question', question: 'What is Mie scattering?', position: { x: 820, y: -40 } });
-  const clouds = add({ kind: 'question', question: 'Why are clouds white, then?', position: { x: 820, y: 200 } });
-  const water = add({ kind: 'question', question: 'What colour is pure water itself?', position: { x: 1240, y: 400 } });
+  const mie = add({
+    kind: 'question',
+    questionAuthor: 'app',
+    question: 'What is Mie scattering?',
+    position: { x: 820, y: -40 },
+  });
+  const clouds = add({
+    kind: 'question',
+    questionAuthor: 'app',
+    question: 'Why are clouds white, then?',
+    position: { x: 820, y: 200 },
+  });
+  const water = add({
+    kind: 'question',
+    questionAuthor: 'app',
+    question: 'What colour is pure water itself?',
+    position: { x: 1240, y: 400 },
+  });
   const sea = add({
     kind: 'question',
+    questionAuthor: 'app',
     question: 'Does the sea look blue for the same reason?',
     position: { x: 820, y: 400 },
   });

@@ -173,7 +173,7 @@ export {
   CONCLUSION_QUESTION,
   FAN_OUT_LIMIT,
 } from './canvas-helpers.ts';
-export type { HelperPlan } from './canvas-helpers.ts';
+export type { HelperPlan, FanOutProposal } from './canvas-helpers.ts';
 export { FAN_OUT_INSTRUCTION, parseSubQuestions, ruleSubQuestions } from './sub-questions.ts';
 export {
   CHAT_TOOLS,

@@ -34,6 +34,7 @@ export function manualVersion(
       upstreamFingerprint: base.upstreamFingerprint,
       upstream: base.upstream,
       ...(base.role !== undefined ? { role: base.role } : {}),
+      ...(base.questionAuthor ? { questionAuthor: base.questionAuthor } : {}),
       origin: 'manual',
       status: 'complete',
       branchOf: base.id,

@@ -91,6 +91,8 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
       for (const field of fields) patched[field] = (change.patch as Record<string, unknown>)[field];
       // C14: a note the person rewrites is theirs from then on, whoever wrote it first (edit-node is a person's act).
       if (node.kind === 'note' && patched.text !== node.text) patched.author = 'person';
+      // The same for a question a model or Weft wrote: a person's rewrite of the text makes it theirs.
+      if (node.kind === 'question' && patched.question !== node.question) patched.questionAuthor = 'person';
       const failed = putNode(patched as CanvasNode);
       if (failed) return failed;
       working.touched.add(node.id);

@@ -18,6 +18,7 @@ export function nodeFromDraft(draft: NodeDraft, id: string, now: number): Canvas
         ...base,
         kind: 'question',
         question: draft.question,
+        questionAuthor: draft.questionAuthor ?? 'person',
         versions: [],
         currentVersionId: null,
         autoRerun: draft.autoRerun ? { ...draft.autoRerun } : { enabled: false, rounds: 1 },

@@ -6,6 +6,7 @@ import type {
   DispatchLane,
   CanvasDocument,
 } from '../../protocol/index.ts';
+import { questionAuthor } from '../../protocol/index.ts';
 import { applyChange } from './apply-change.ts';
 import { buildRequest, type BuiltRequest } from './build-request.ts';
 import type { ApplyOutcome, ChangeContext, GraphChange, NodePatch } from './changes.ts';
@@ -156,6 +157,8 @@ export class TestCanvas {
       version: {
         text,
         question: node && (node.kind === 'question' || node.kind === 'mirror') ? node.question : '',
+        // As the store's runner does (C14): who wrote the question, frozen with the version.
+        ...(node?.kind === 'question' ? { questionAuthor: questionAuthor(node) } : {}),
         model,
         requestHash: built.requestHash,
         ...upstreamSnapshot(this.graph, nodeId),

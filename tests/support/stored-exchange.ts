@@ -1,5 +1,5 @@
 import type { MirrorNode, NoteAuthor } from '../../protocol/index.ts';
-import { documentFromGraph, emptyCanvasDocument, graphFromDocument } from '../../src/core/index.ts';
+import { documentFromGraph, emptyCanvasDocument, graphFromDocument, planFanOut } from '../../src/core/index.ts';
 import { TestCanvas } from '../../src/core/test-canvas.ts';
 
 /** The texts of one ask as a person would have set it up on a canvas. */
@@ -76,6 +76,38 @@ export class StoredExchanges {
     }
     this.canvases.set(canvasId, entry);
     await this.save(canvasId);
+    return { canvasId, nodeId, versionId, commitHash: version.requestHash };
+  }
+
+  /**
+   * A fan-out as the app makes it (core's `planFanOut`): `proposed` is what the model proposed, `kept` the lines
+   * the person made nodes of (unchanged lines stay the model's). Each kept question is asked once; returns the asks.
+   */
+  async storeFanOut(canvasId: string, source: string, proposed: string[], kept: string[]): Promise<StoredExchange[]> {
+    await this.store(canvasId, { question: source });
+    const { canvas } = this.canvases.get(canvasId)!;
+    const sourceId = this.nodesOf(canvasId, 'question').at(-1)!;
+    const plan = planFanOut(canvas.graph, sourceId, kept, canvas.context(), { questions: proposed, author: 'model' });
+    if (!('change' in plan)) throw plan;
+    const made = canvas.apply(plan.change).created;
+    const asks = made.map((nodeId) => this.answerOf(canvas, nodeId, canvasId));
+    await this.save(canvasId);
+    return asks;
+  }
+
+  /** Asks a stored question again (after an edit, say), saved like the page does. */
+  async ask(canvasId: string, nodeId: string): Promise<StoredExchange> {
+    const { canvas } = this.canvases.get(canvasId)!;
+    const stored = this.answerOf(canvas, nodeId, canvasId);
+    await this.save(canvasId);
+    return stored;
+  }
+
+  private answerOf(canvas: TestCanvas, nodeId: string, canvasId: string): StoredExchange {
+    const versionId = canvas.answer(nodeId, 'Here is an answer.');
+    const node = canvas.graph.nodes.get(nodeId);
+    const version = node?.kind === 'question' ? node.versions.find((each) => each.id === versionId) : undefined;
+    if (!version?.requestHash) throw new Error('the stored exchange has no commit hash');
     return { canvasId, nodeId, versionId, commitHash: version.requestHash };
   }
 

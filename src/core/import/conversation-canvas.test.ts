@@ -64,6 +64,8 @@ describe('conversationCanvas', () => {
     expect(parentOf('text of u3')).toBe(main!.id);
     expect(parentOf('text of u2')).toBe(branch!.id);
     expect(counts).toMatchObject({ questions: 4, versions: 4 });
+    // C14: an exported conversation's user messages are what the person typed: their words.
+    expect(questions.map((node) => node.questionAuthor)).toEqual(['person', 'person', 'person', 'person']);
     expect(computeStaleFull(graphFromDocument(document)).stale.size).toBe(0);
   });
 

@@ -1,4 +1,4 @@
-import { noteAuthor } from '../../../protocol/index.ts';
+import { noteAuthor, versionQuestionAuthor } from '../../../protocol/index.ts';
 import { fingerprintSession, upstreamParts } from '../fingerprint.ts';
 import type { Graph } from '../graph.ts';
 import type { HashPort } from '../hash-port.ts';
@@ -24,7 +24,8 @@ export interface ExchangeLookupError {
 
 /**
  * The exchange as the stored canvas records it (C14 own words), so no caller decides which text is the person's:
- * the person's words are the question exactly as the version asked it and every note the person wrote
+ * the person's words are the question exactly as the version asked it, when the person wrote it
+ * (`versionQuestionAuthor`: not a sub-question a model proposed or a question Weft wrote), and every note the person wrote
  * (`noteAuthor`) that reached that request unchanged (its part hash now equals the one the version recorded); the
  * answer, materials, mirrored turns, notes the app wrote and the [Memory] block (when the version sent it) are
  * context. A claim naming no stored version is `exchange-unknown`, one whose commit hash is not the version's
@@ -48,8 +49,12 @@ export function exchangeFromCanvas(
   const now = new Map(
     upstreamParts(graph, node.id, fingerprintSession(options.hash)).map((part) => [part.nodeId, part.hash]),
   );
-  const person: PersonText[] = [{ kind: 'question', text: version.question, nodeId: node.id }];
+  const person: PersonText[] = [];
   const other: OtherText[] = [{ kind: 'answer', text: version.text }];
+  // A question a model proposed or Weft wrote, asked as it was, is context, not the person's words.
+  if (versionQuestionAuthor(node, version) === 'person')
+    person.push({ kind: 'question', text: version.question, nodeId: node.id });
+  else other.push({ kind: 'app-question', text: version.question });
   for (const part of recordedUpstreamParts(graph, version).parts) {
     const upstream = graph.nodes.get(part.nodeId);
     // A part edited since the ask is not what was sent: its words vouch for nothing.

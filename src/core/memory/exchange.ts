@@ -16,8 +16,11 @@ export interface PersonText {
  * `[Memory]` block itself. The judge may read it as context; it is never evidence.
  */
 export interface OtherText {
-  /** `app-note`: a note Weft wrote (the demo note, a mirrored session's compaction note). */
-  kind: 'answer' | 'recall' | 'mirror' | 'material' | 'memory' | 'app-note';
+  /**
+   * `app-note`: a note Weft wrote (the demo note, a mirrored session's compaction note); `app-question`: the
+   * question asked when a model or Weft wrote it (a fan-out sub-question kept as proposed, merge's synthesis).
+   */
+  kind: 'answer' | 'recall' | 'mirror' | 'material' | 'memory' | 'app-note' | 'app-question';
   text: string;
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import type { QuestionAuthor } from '../../../protocol/index.ts';
 import { TestCanvas } from '../test-canvas.ts';
 import { admitFact } from './admit-fact.ts';
 import type { CandidateFact } from './candidate-fact.ts';
@@ -12,7 +13,8 @@ import { ruleDecide } from './rule-decide.ts';
 
 /**
  * C14 "only the person's own words become facts", over random canvases: the person's question and notes use one
- * vocabulary, the model's answer and the notes Weft wrote another, both full of first-person statements. Whatever
+ * vocabulary, the model's answer, the notes Weft wrote and a question a model proposed (a fan-out sub-question
+ * asked as proposed) or Weft wrote another, both full of first-person statements. Whatever
  * the rule path, a judge answering anything, or a hostile proposer offers, every admitted fact rests on a span that
  * occurs verbatim in what the person wrote, and no admitted span carries a word only the assistant text has.
  */
@@ -33,7 +35,9 @@ const text = (pool: readonly string[]) =>
     .map((sentences) => sentences.join(' '));
 
 const world = fc.record({
-  question: text(PERSON_WORDS),
+  questionBy: fc.constantFrom<QuestionAuthor>('person', 'person', 'model', 'app'),
+  personQuestion: text(PERSON_WORDS),
+  otherQuestion: text(OTHER_WORDS),
   personNotes: fc.array(text(PERSON_WORDS), { maxLength: 2 }),
   appNotes: fc.array(text(OTHER_WORDS), { maxLength: 2 }),
   answer: text(OTHER_WORDS),
@@ -68,7 +72,12 @@ describe('own words over random canvases (exchangeFromCanvas → proposer → co
         fc.array(judgement, { minLength: 8, maxLength: 8 }),
         (setup, attacks, judgements) => {
           const canvas = new TestCanvas();
-          const question = canvas.addQuestion(setup.question);
+          const byPerson = setup.questionBy === 'person';
+          const asked = byPerson ? setup.personQuestion : setup.otherQuestion;
+          const question = canvas.apply({
+            type: 'add-node',
+            node: { kind: 'question', question: asked, questionAuthor: setup.questionBy },
+          }).created[0]!;
           for (const note of setup.personNotes) canvas.wire(canvas.addNote(note), question);
           for (const note of setup.appNotes) {
             const id = canvas.apply({ type: 'add-node', node: { kind: 'note', text: note, author: 'app' } })
@@ -86,8 +95,8 @@ describe('own words over random canvases (exchangeFromCanvas → proposer → co
           if (!found.ok) throw new Error(found.error.message);
           const exchange = found.value;
 
-          const personTexts = [setup.question, ...setup.personNotes].map(normaliseText);
-          const everyText = [setup.question, ...setup.personNotes, ...setup.appNotes, setup.answer];
+          const personTexts = [...(byPerson ? [asked] : []), ...setup.personNotes].map(normaliseText);
+          const everyText = [asked, ...setup.personNotes, ...setup.appNotes, setup.answer];
           const cut = (attack: (typeof attacks)[number]): CandidateFact => {
             const from = everyText[attack.source % everyText.length]!;
             const next = everyText[(attack.source + 1) % everyText.length]!;

@@ -5,6 +5,7 @@ import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { ApprovalCards, useAgent } from '../agents/index.ts';
 import { AuthoringBadges } from './AuthoringBadges.tsx';
+import { QuestionAuthorBadge } from './QuestionAuthorBadge.tsx';
 import { Markdown } from './Markdown.tsx';
 import { isReceiptModel, shortModel } from './node-labels.ts';
 import type { FlowNodeData } from './flow-elements.ts';
@@ -104,6 +105,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
           </span>
         )}
         <AuthoringBadges node={node} />
+        <QuestionAuthorBadge node={node} />
         {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
         {version?.origin === 'manual' && !stream && <span className="badge demo">Edited</span>}
         {version?.status === 'failed' && !stream && <span className="badge failed">Failed</span>}

@@ -66,7 +66,8 @@ export function FanOutSection({ node }: { node: QuestionNode }) {
           data-testid="fan-out-make"
           disabled={lines.length === 0 || lines.length > FAN_OUT_LIMIT}
           onClick={() => {
-            if (store.getState().fanOut(node.id, lines, proposal.path).length > 0) setProposal(null);
+            if (store.getState().fanOut(node.id, lines, proposal.path, proposal.questions).length > 0)
+              setProposal(null);
           }}
         >
           Make {lines.length} node{lines.length === 1 ? '' : 's'}

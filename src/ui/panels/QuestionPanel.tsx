@@ -11,6 +11,7 @@ import { activeDismissal, diffUpstreamParts, recordedUpstreamParts, upstreamPart
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { Markdown } from '../canvas/Markdown.tsx';
+import { QuestionAuthorHint } from '../canvas/QuestionAuthorBadge.tsx';
 import { formatTime, isReceiptModel, nodeTitle, shortModel } from '../canvas/node-labels.ts';
 import { AnswerTools } from './AnswerTools.tsx';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
@@ -158,6 +159,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             }}
           />
         </label>
+        <QuestionAuthorHint node={node} />
         <div className="button-row">
           {stream || agentRunning ? (
             <button

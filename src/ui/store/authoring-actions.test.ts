@@ -111,9 +111,11 @@ describe('merge, condense and fan-out (C33)', () => {
     expect(angles.questions[1]).toBe('What evidence bears on: Why is the sea salty?');
     // The person edits the list: drops one, rewrites one, adds one (and leaves a blank line).
     const edited = [angles.questions[0]!, 'Where does the salt come from?', '', 'Does salinity vary by ocean?'];
-    const made = app.state.fanOut(single, edited, angles.path);
+    const made = app.state.fanOut(single, edited, angles.path, angles.questions);
     expect(made).toHaveLength(3);
     expect(made.map((id) => question(app.graph, id).question)).toEqual([edited[0], edited[1], edited[3]]);
+    // C14: the angle kept as proposed is Weft's words; the lines the person wrote are theirs.
+    expect(made.map((id) => question(app.graph, id).questionAuthor)).toEqual(['app', 'person', 'person']);
     for (const id of made) expect(wiresInto(app.graph, id)).toEqual([`${single}:solid`]);
     expect(app.graph.events.at(-1)).toMatchObject({
       op: 'fan-out',
@@ -147,6 +149,16 @@ describe('merge, condense and fan-out (C33)', () => {
     expect(sent).toContain('Propose between three and six sub-questions');
     expect(sent).toContain('How do tides work?');
     expect(app.graph.events.filter((event) => event.op === 'commit')).toHaveLength(1);
+    // C14: kept as proposed, a sub-question is the model's, and its version freezes that when asked; the
+    // person's rewrite of one makes it theirs.
+    const kept = [proposal.questions[0]!, 'What does the Moon do to the sea near me?'];
+    const [asIs, rewritten] = app.state.fanOut(source, kept, proposal.path, proposal.questions);
+    expect([asIs, rewritten].map((id) => question(app.graph, id!).questionAuthor)).toEqual(['model', 'person']);
+    provider.script({ text: 'A tide is the rise and fall of the sea.' });
+    await app.state.ask(asIs!);
+    app.edit(asIs!, 'What is a tide, in one line?');
+    expect(question(app.graph, asIs!).questionAuthor).toBe('person');
+    expect(question(app.graph, asIs!).versions.map((version) => version.questionAuthor)).toEqual(['model']);
     // An answer with no usable lines falls back to the rule.
     provider.script({ text: 'I would rather not.' });
     expect((await app.state.proposeSubQuestions(source))!.path).toBe('rule');

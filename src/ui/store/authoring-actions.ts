@@ -83,10 +83,11 @@ export function createAuthoringActions(set: SetState, get: GetState, dependencie
       const questions = answer.outcome === 'complete' ? parseSubQuestions(answer.text) : [];
       return questions.length > 0 ? { questions, path: 'model', model: model.id } : rule();
     },
-    fanOut(nodeId, questions, path) {
+    fanOut(nodeId, questions, path, proposed) {
       const graph = get().graph;
       if (!graph) return [];
-      const plan = planFanOut(graph, nodeId, questions, dependencies);
+      const author = path === 'model' ? 'model' : 'app';
+      const plan = planFanOut(graph, nodeId, questions, dependencies, { questions: proposed ?? questions, author });
       const count = plan instanceof GraphError ? 0 : plan.created.length;
       return run(plan, helperEvent('fan-out', nodeId, { count, path }));
     },

@@ -13,8 +13,16 @@ export interface AuthoringActions {
   condenseSelection(): string | null;
   /** C33: sub-questions for a node, from its model (or the rule fallback), for the person to edit. */
   proposeSubQuestions(nodeId: string): Promise<SubQuestionProposal | null>;
-  /** C33: makes the edited sub-questions as nodes wired from the source; returns their ids. */
-  fanOut(nodeId: string, questions: string[], path: SubQuestionProposal['path']): string[];
+  /**
+   * C33: makes the edited sub-questions as nodes wired from the source; returns their ids. `proposed` is the list
+   * as proposed: a line kept unchanged is the model's (or Weft's, on the rule path), not the person's (C14).
+   */
+  fanOut(
+    nodeId: string,
+    questions: string[],
+    path: SubQuestionProposal['path'],
+    proposed?: readonly string[],
+  ): string[];
   /** C30: a new question about a passage of a node's current answer, wired from it; returns its id. */
   branchFromPassage(sourceId: string, passage: { start: number; end: number; text: string }): string | null;
 }

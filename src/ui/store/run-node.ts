@@ -12,7 +12,7 @@ import {
   type GraphChange,
   type StepOutcome,
 } from '../../core/index.ts';
-import type { DispatchLane } from '../../../protocol/index.ts';
+import { questionAuthor, type DispatchLane } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { loadCanvasDocument } from '../db/canvas-persistence.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -181,6 +181,8 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
             id: versionId,
             text,
             question: node.question,
+            // C14: who wrote the question as asked, frozen with it (an edit during the stream makes the node theirs).
+            questionAuthor: questionAuthor(node),
             model: model.id,
             requestHash: built.requestHash,
             upstreamFingerprint: snapshot.upstreamFingerprint,
