@@ -67,10 +67,22 @@ describe('a large canvas in Chromium', () => {
       undefined,
       { timeout: 3_000 },
     );
+    // Counts cards React Flow mounts on the way: going to dots must not draw all 900 for one frame first.
+    await page().evaluate(() => {
+      const counter = window as unknown as { mountedDuringFit: number };
+      counter.mountedDuringFit = 0;
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const added of record.addedNodes)
+            if (added instanceof HTMLElement && added.querySelector('[data-testid="node-card"]'))
+              counter.mountedDuringFit += 1;
+      }).observe(document.querySelector('.react-flow')!, { childList: true, subtree: true });
+    });
     await page().getByTestId('fit-view').click();
     // 900 cards fitted are dots on one <canvas>: no card is mounted, and the far corner is painted.
     await page().getByTestId('canvas-dots').waitFor({ timeout: 3_000 });
     expect(await page().locator('[data-testid="node-card"]').count()).toBe(0);
+    expect(await page().evaluate(() => (window as unknown as { mountedDuringFit: number }).mountedDuringFit)).toBe(0);
     const painted = await page().evaluate(() => {
       const element = document.querySelector<HTMLCanvasElement>('[data-testid="canvas-dots"]')!;
       const box = element.getBoundingClientRect();
