@@ -14,6 +14,7 @@ interface PageStore {
     flush(): Promise<void>;
     setSelection(ids: string[]): void;
     createCanvas(name: string): Promise<string>;
+    focusNode(id: string | null): void;
   };
 }
 type PageWindow = { weft: { store: PageStore } };
@@ -66,10 +67,22 @@ describe('a large canvas in Chromium', () => {
       undefined,
       { timeout: 3_000 },
     );
+    // Counts cards React Flow mounts on the way: going to dots must not draw all 900 for one frame first.
+    await page().evaluate(() => {
+      const counter = window as unknown as { mountedDuringFit: number };
+      counter.mountedDuringFit = 0;
+      new MutationObserver((records) => {
+        for (const record of records)
+          for (const added of record.addedNodes)
+            if (added instanceof HTMLElement && added.querySelector('[data-testid="node-card"]'))
+              counter.mountedDuringFit += 1;
+      }).observe(document.querySelector('.react-flow')!, { childList: true, subtree: true });
+    });
     await page().getByTestId('fit-view').click();
     // 900 cards fitted are dots on one <canvas>: no card is mounted, and the far corner is painted.
     await page().getByTestId('canvas-dots').waitFor({ timeout: 3_000 });
     expect(await page().locator('[data-testid="node-card"]').count()).toBe(0);
+    expect(await page().evaluate(() => (window as unknown as { mountedDuringFit: number }).mountedDuringFit)).toBe(0);
     const painted = await page().evaluate(() => {
       const element = document.querySelector<HTMLCanvasElement>('[data-testid="canvas-dots"]')!;
       const box = element.getBoundingClientRect();
@@ -115,5 +128,65 @@ describe('a large canvas in Chromium', () => {
       { timeout: 3_000 },
     );
     await expect(page().locator('[data-node-id="g-12-7"] .lod-title').textContent()).resolves.toBe('Cell 12.7?');
+  });
+
+  it('a question with 150 upstream nodes mounts only the preview messages in view; find scrolls to one', async () => {
+    // A chain of 150 questions, each wired into the next, then the last one's panel with its will-send preview.
+    await page().evaluate(async () => {
+      const state = (window as unknown as PageWindow).weft.store.getState();
+      await state.createCanvas('Deep');
+      const changes = [];
+      for (let row = 0; row < 151; row += 1) {
+        changes.push({
+          type: 'add-node',
+          node: {
+            id: `d-${row}`,
+            kind: 'question',
+            question: `Step ${row}: what follows?`,
+            position: { x: 0, y: row * 240 },
+          },
+        });
+        if (row > 0) changes.push({ type: 'wire', from: `d-${row - 1}`, to: `d-${row}`, kind: 'solid' });
+      }
+      state.apply({ type: 'batch', changes });
+      await state.flush();
+    });
+    // Opened from the store: a fitted 36,000-px chain is too small to click.
+    await page().evaluate(() => (window as unknown as PageWindow).weft.store.getState().focusNode('d-150'));
+    const list = canvas.panel.getByTestId('preview-list');
+    await list.waitFor();
+    expect(await list.getAttribute('data-windowed')).toBe('true');
+    const hash = await canvas.previewHash();
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    const mounted = await canvas.panel.getByTestId('preview-message').count();
+    expect(mounted).toBeGreaterThan(0);
+    expect(mounted).toBeLessThan(40);
+    // The first message in view is the chain's root; the last question is not mounted until scrolled to.
+    expect(await canvas.panel.getByTestId('preview-message').first().textContent()).toContain('Step 0: what follows?');
+    const own = canvas.panel.locator('[data-testid="preview-message"][data-source-node="d-150"]');
+    expect(await own.count()).toBe(0);
+    await list.evaluate((element) => (element.scrollTop = element.scrollHeight));
+    await own.waitFor({ timeout: 3_000 });
+    expect(await own.textContent()).toContain('Step 150: what follows?');
+
+    // Find: one match, Enter scrolls it into the list, marked as found.
+    await list.evaluate((element) => (element.scrollTop = 0));
+    const find = canvas.panel.getByTestId('preview-find');
+    await find.fill('Step 77:');
+    await expect(canvas.panel.getByTestId('preview-find-count').textContent()).resolves.toBe('1 found');
+    await find.press('Enter');
+    const found = canvas.panel.locator('[data-testid="preview-message"].found');
+    await found.waitFor({ timeout: 3_000 });
+    expect(await found.getAttribute('data-source-node')).toBe('d-77');
+    await expect(canvas.panel.getByTestId('preview-find-count').textContent()).resolves.toBe('1 of 1');
+
+    // Excluding a part from a windowed row changes the request: the hash moves and the part is listed as excluded.
+    await found.getByTestId('exclude-part').click();
+    await canvas.panel.getByTestId('excluded-part').waitFor();
+    await page().waitForFunction(
+      (before) => document.querySelector('[data-testid="preview-hash"]')?.textContent?.trim() !== before,
+      hash,
+      { timeout: 3_000 },
+    );
   });
 });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { EventRecordSchema } from './event-record.ts';
+import { StoredEventSchema, chainedEvents, storedEvents } from './stored-events.ts';
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
 import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
 
-/** The `.weft.json` canvas document, version 2. Times are epoch milliseconds. */
+/** The `.weft.json` canvas document, version 3. Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
-export const CANVAS_VERSION = 2;
+export const CANVAS_VERSION = 3;
 
 const Id = z.string().min(1).max(200);
 const Time = z.number().int().nonnegative();
@@ -311,6 +311,14 @@ export const CanvasDocumentSchema = z.object({
   attachments: z.array(AttachmentSchema),
   dismissals: z.array(StaleDismissalSchema),
   ledgers: z.array(MirrorLedgerSchema),
-  events: z.array(EventRecordSchema),
+  /** Read with or without the `prevHash` a stored event may leave out (version 3); parsed, every event has it. */
+  events: z.array(StoredEventSchema).transform(chainedEvents),
 });
 export type CanvasDocument = z.infer<typeof CanvasDocumentSchema>;
+
+/** The document as it is written to a file or a stream: events without the `prevHash` their order gives. */
+export function storedCanvasDocument(document: CanvasDocument): Omit<CanvasDocument, 'events'> & {
+  events: ReturnType<typeof storedEvents>;
+} {
+  return { ...document, events: storedEvents(document.events) };
+}

@@ -8,6 +8,8 @@ import {
   type UpstreamRecord,
 } from './canvas-document.ts';
 import { upstreamDelta, upstreamRecordSize } from './upstream-record.ts';
+import { storedEvents } from './stored-events.ts';
+import type { EventRecord } from './event-record.ts';
 
 /**
  * Named, tested steps that lift an older `.weft.json` to the current version (ARCHITECTURE §8).
@@ -135,8 +137,35 @@ export const partsToUpstreamRecords: CanvasMigration = {
   },
 };
 
+/**
+ * Version 2 stored every event's `prevHash`, though in an intact log it is the hash of the event before it (about a
+ * quarter of the log's bytes). Version 3 leaves out each `prevHash` that follows from the order, and keeps any
+ * that does not (a log starting mid-chain, a broken link), so the chain verifies, or fails, exactly as before.
+ */
+export const eventsWithoutPrevHash: CanvasMigration = {
+  from: 2,
+  to: 3,
+  name: 'events-2-to-3: leave out the prevHash each event takes from the one before it',
+  migrate(document) {
+    // Malformed entries pass through untouched, for the schema to name them.
+    const events = list(document.events);
+    const wellFormed = events.every(
+      (event) => isObject(event) && typeof event.hash === 'string' && typeof event.prevHash === 'string',
+    );
+    return {
+      ...document,
+      version: 3,
+      events: wellFormed ? storedEvents(events as unknown as EventRecord[]) : document.events,
+    };
+  },
+};
+
 /** Every step, in order. A later version appends its step here (and a test for it). */
-export const CANVAS_MIGRATIONS: readonly CanvasMigration[] = [draftToVersionOne, partsToUpstreamRecords];
+export const CANVAS_MIGRATIONS: readonly CanvasMigration[] = [
+  draftToVersionOne,
+  partsToUpstreamRecords,
+  eventsWithoutPrevHash,
+];
 
 export type CanvasLoadErrorCode = 'not-a-canvas' | 'newer-version' | 'no-migration' | 'corrupt';
 

@@ -69,6 +69,9 @@ export type { CanvasMigration, CanvasLoadError, CanvasLoadErrorCode, CanvasLoadR
 export { upstreamDelta, foldUpstream, upstreamRecordSize } from './upstream-record.ts';
 export { EventMetaSchema, EventRecordSchema } from './event-record.ts';
 export type { EventRecord, EventMeta } from './event-record.ts';
+export { StoredEventSchema, chainedEvents, storedEvents } from './stored-events.ts';
+export type { StoredEvent } from './stored-events.ts';
+export { storedCanvasDocument } from './canvas-document.ts';
 export { CHAIN_HEAD_FORMAT, CHAIN_HEAD_VERSION, ChainHeadSchema, ChainVerdictSchema } from './chain-head.ts';
 export type { ChainHead, ChainVerdict } from './chain-head.ts';
 export {

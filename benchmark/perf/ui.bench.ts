@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CanvasDocument } from '../../protocol/index.ts';
+import { storedCanvasDocument, type CanvasDocument } from '../../protocol/index.ts';
 import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
@@ -116,7 +116,8 @@ async function main(): Promise<void> {
     for (const size of SIZES.filter((entry) => !only || only.includes(entry.name))) {
       const id = `bench-${size.name}`;
       const document = chainCanvas(id, size.chains, size.depth);
-      print(`document_MB_${size.name}`, JSON.stringify(document).length / 1e6, 'MB', 2);
+      // As the server stores it (`.weft.json`, version 3).
+      print(`document_MB_${size.name}`, JSON.stringify(storedCanvasDocument(document)).length / 1e6, 'MB', 2);
       await putCanvas(app, document);
       const fromServer = await openFromServer(page, id);
       const cached: number[] = [];

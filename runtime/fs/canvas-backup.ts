@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CanvasDocument } from '../../protocol/index.ts';
+import { storedCanvasDocument, type CanvasDocument } from '../../protocol/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { resolveBackupFolder, type ProtectedFolder } from './backup-folder-guard.ts';
 import { KeyedQueue } from './keyed-queue.ts';
@@ -97,7 +97,7 @@ export class CanvasBackup {
         // Two canvases may share a name; the second one's backup gets its id so neither replaces the other.
         let target = join(folder, backupFileName(entry.document.canvas.name, id));
         if (!(await isFreeFor(target, id))) target = join(folder, backupFileName(entry.document.canvas.name, id, true));
-        await writeFileAtomic(target, JSON.stringify(entry.document, null, 2) + '\n', {
+        await writeFileAtomic(target, JSON.stringify(storedCanvasDocument(entry.document), null, 2) + '\n', {
           mode: 0o600,
           fileSystem: this.options.fileSystem,
         });

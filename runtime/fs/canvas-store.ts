@@ -3,6 +3,7 @@ import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CanvasDocumentSchema,
+  storedCanvasDocument,
   CANVAS_VERSION,
   type CanvasDocument,
   migrateCanvasDocument,
@@ -137,7 +138,8 @@ export class CanvasStore {
   async write(id: string, document: unknown, options: { baseRevision: string | null }): Promise<StoredCanvas> {
     const path = this.pathOf(id);
     const parsed = parseIncoming(id, document);
-    const text = JSON.stringify(parsed);
+    // Stored as version 3 writes it: events without the prevHash their order gives.
+    const text = JSON.stringify(storedCanvasDocument(parsed));
     return this.queue.run(id, async () => {
       const current = await this.readText(id);
       if ((current?.revision ?? null) !== options.baseRevision) {
@@ -191,7 +193,7 @@ export class CanvasStore {
       const difference = head ? differenceFromHead(stored.events, head) : null;
       if (difference) throw damaged(id, difference);
       const next = patchStoredCanvas(id, stored, patch);
-      const text = JSON.stringify(next);
+      const text = JSON.stringify(storedCanvasDocument(next));
       const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
       await this.heads.write(chainHeadOf(id, next.events, firstBadEvent));

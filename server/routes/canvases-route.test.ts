@@ -107,7 +107,7 @@ describe('canvas records over HTTP', () => {
       body: JSON.stringify(older),
     });
     expect(migrated.status).toBe(200);
-    expect(await migrated.json()).toMatchObject({ version: 2, dismissals: [], ledgers: [], canvas: { id: 'draft' } });
+    expect(await migrated.json()).toMatchObject({ version: 3, dismissals: [], ledgers: [], canvas: { id: 'draft' } });
 
     const foreign = await server.api('/api/canvases/import', {
       method: 'POST',

@@ -1,6 +1,7 @@
 import { canvasLabels } from './canvas-labels.ts';
 import { useCallback, useRef, useState } from 'react';
 import { downloadText, safeFileName } from '../panels/download.ts';
+import { storedCanvasDocument } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from './store-context.tsx';
 import { useEscape } from './use-escape.ts';
 import { useOutsidePress } from './use-outside-press.ts';
@@ -32,7 +33,7 @@ export function CanvasSwitcher() {
     if (document)
       downloadText(
         `${safeFileName(document.canvas.name)}.weft.json`,
-        JSON.stringify(document, null, 2),
+        JSON.stringify(storedCanvasDocument(document), null, 2),
         'application/json',
       );
   };

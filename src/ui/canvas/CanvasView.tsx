@@ -13,6 +13,7 @@ import {
   type Connection,
   type EdgeChange,
   type NodeChange,
+  type Viewport,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import type { CanvasNode } from '../../../protocol/index.ts';
@@ -24,7 +25,7 @@ import { CanvasMinimap } from './CanvasMinimap.tsx';
 import { EmptyCanvasHint } from './EmptyCanvasHint.tsx';
 import { CanvasDots } from './CanvasDots.tsx';
 import { MapZoomScale } from './MapZoomScale.tsx';
-import { useDetailLevel } from './detail-level.ts';
+import { DOT_BELOW_ZOOM, useDetailLevel } from './detail-level.ts';
 import { CanvasSearch } from './CanvasSearch.tsx';
 import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { canvasBounds, fittedViewport } from './fit-canvas.ts';
@@ -85,6 +86,14 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     [wires, selectedEdgeId],
   );
 
+  // A fit to the dot level waiting for React Flow to have dropped its nodes.
+  const [dotsAhead, setDotsAhead] = useState<Viewport | null>(null);
+  useEffect(() => {
+    // Children's effects run first: React Flow's store already holds no nodes here.
+    if (!dotsAhead) return;
+    void flow.setViewport(dotsAhead, { duration: 0 });
+    setDotsAhead(null);
+  }, [dotsAhead, flow]);
   // Fits every card, drawn or not, from the records (see fit-canvas.ts for why not React Flow's fitView).
   const flowStore = useStoreApi<FlowNode, FlowEdge>();
   const fitAll = useCallback(
@@ -101,7 +110,12 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
         return flow.getInternalNode(nodeId)?.measured;
       });
       const viewport = fittedViewport(bounds, { width, height, minZoom });
-      if (viewport) void flow.setViewport(viewport, { duration });
+      if (!viewport) return;
+      // A large canvas fitted to dots first hands React Flow no nodes, then jumps there (the effect below): at the
+      // new zoom every card is in view, and React Flow would mount them all for the one frame before our dots
+      // switch reaches its store (bench:ui fit_worst_frame grew with the canvas).
+      if ((nodes?.size ?? 0) > LARGE_CANVAS && viewport.zoom < DOT_BELOW_ZOOM) setDotsAhead(viewport);
+      else void flow.setViewport(viewport, { duration });
     },
     [flow, flowStore, store],
   );
@@ -241,7 +255,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
 
   // A large canvas zoomed out to dots is drawn on one <canvas>; React Flow then holds no nodes to lay out.
   const detail = useDetailLevel();
-  const dots = detail === 'dot' && (records?.size ?? 0) > LARGE_CANVAS;
+  const dots = (detail === 'dot' || dotsAhead !== null) && (records?.size ?? 0) > LARGE_CANVAS;
 
   return (
     <ReactFlow<FlowNode, FlowEdge>

@@ -1,7 +1,7 @@
-import { Fragment, useMemo } from 'react';
+import { memo, useCallback, useMemo } from 'react';
 import { DeclaredTools } from './DeclaredTools.tsx';
 import { useStore } from 'zustand';
-import { STALE_MARK, buildContextBundle, type CompiledSource } from '../../core/index.ts';
+import { buildContextBundle, type CompiledSource, type Graph } from '../../core/index.ts';
 import { downloadText, safeFileName } from './download.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
@@ -9,6 +9,7 @@ import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { nodeTitle } from '../canvas/node-labels.ts';
 import { memoryClient } from '../memory/memory-client.ts';
 import { plannedRequest } from '../store/planned-request.ts';
+import { PreviewMessageList, type PreviewRow } from './PreviewMessageList.tsx';
 import {
   APPROXIMATE_COUNTER,
   formatTokens,
@@ -25,18 +26,12 @@ const LAYER_LABEL: Record<CompiledSource['layer'], string> = {
   question: 'Question',
 };
 
-function withStaleMark(text: string) {
-  const parts = text.split(STALE_MARK);
-  return parts.map((part, index) => (
-    <Fragment key={index}>
-      {index > 0 && <mark data-testid="stale-mark">{STALE_MARK}</mark>}
-      {part}
-    </Fragment>
-  ));
-}
-
-/** The will-send preview: exactly the request `ask` will dispatch, with its sources and hash (C5, C9). */
-export function WillSendPreview({ node }: { node: QuestionNode }) {
+/**
+ * The will-send preview: exactly the request `ask` will dispatch, with its sources and hash (C5, C9). Memoised on
+ * the node: a keystroke in the question changes only the panel's draft, so the preview re-renders when the edit is
+ * committed, not per key.
+ */
+export const WillSendPreview = memo(function WillSendPreview({ node }: { node: QuestionNode }) {
   const store = useWeftStore();
   const graph = useWeft((state) => state.graph);
   const shown = useWeft((state) => state.shown);
@@ -62,14 +57,23 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
     );
     return result && { ...result, counter, tokenizers, block };
   }, [graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded]);
+  // Labels, texts and token counts once per plan: the list's rows stay the same objects across renders.
+  const rows = useMemo(() => (planned && graph ? previewRows(planned, graph, node.id) : []), [planned, graph, node.id]);
+  const jump = useCallback(
+    (nodeId: string) => {
+      store.getState().highlightNode(nodeId);
+      store.getState().setSelection([nodeId]);
+      canvasBridge.centerOn(nodeId);
+    },
+    [store],
+  );
+  const exclude = useCallback(
+    (partId: string) => store.getState().apply({ type: 'exclude-part', nodeId: node.id, partId }),
+    [store, node.id],
+  );
   if (!planned || !graph) return null;
   const { compiled, built, counter } = planned;
   const apply = store.getState().apply;
-  const jump = (nodeId: string) => {
-    store.getState().highlightNode(nodeId);
-    store.getState().setSelection([nodeId]);
-    canvasBridge.centerOn(nodeId);
-  };
   // The [Memory] block rides the request too, so the total counts it.
   const profileTokens = planned.block ? counter.count(planned.block) : 0;
   const tokens = { ...compiled.tokens, total: compiled.tokens.total + profileTokens };
@@ -92,53 +96,7 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
           </div>
         ))}
       </div>
-      {built.request.messages.map((message, index) => {
-        const from = built.messageSources[index];
-        const late = from?.kind === 'late' ? from.source : null;
-        const source = from?.kind === 'compiled' ? compiled.sources[from.index] : undefined;
-        const text = message.content
-          .map((part) => (part.type === 'text' ? part.text : `[image ${part.hash.slice(0, 12)} · ${part.mediaType}]`))
-          .join('\n');
-        const ownQuestion = source?.nodeId === node.id && source.layer === 'question';
-        return (
-          <div
-            key={index}
-            className={`preview-message layer-${source?.layer ?? 'chain'}${source && highlighted === source.nodeId ? ' highlight' : ''}`}
-            data-testid="preview-message"
-            data-source-node={source?.nodeId ?? ''}
-            data-layer={source?.layer ?? late ?? 'late'}
-            onClick={() => source && jump(source.nodeId)}
-          >
-            <div className="preview-head">
-              <span className="role">{message.role}</span>
-              <span className="source-label">
-                ·{' '}
-                {source
-                  ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}`
-                  : late === 'profile'
-                    ? 'Memory · profile'
-                    : 'late block'}
-              </span>
-              <span className="spacer" />
-              <span>{formatTokens(counter.count(text), counter)} tok</span>
-              {source && !ownQuestion && source.layer !== 'role' && (
-                <button
-                  className="button small ghost"
-                  data-testid="exclude-part"
-                  title="Leave this part out of this node's request"
-                  onClick={(event) => {
-                    event.stopPropagation();
-                    apply({ type: 'exclude-part', nodeId: node.id, partId: source.partId });
-                  }}
-                >
-                  Exclude
-                </button>
-              )}
-            </div>
-            <div className="preview-text">{withStaleMark(text)}</div>
-          </div>
-        );
-      })}
+      <PreviewMessageList rows={rows} highlightedNodeId={highlighted} onJump={jump} onExclude={exclude} />
       {node.excludedParts.length > 0 && (
         <div className="section" style={{ marginTop: 6 }}>
           <div className="section-title">Excluded from this request</div>
@@ -212,4 +170,33 @@ export function WillSendPreview({ node }: { node: QuestionNode }) {
       </div>
     </div>
   );
+});
+
+type Planned = NonNullable<ReturnType<typeof plannedRequest>> & { counter: TokenCounter };
+
+function previewRows(planned: Planned, graph: Graph, nodeId: string): PreviewRow[] {
+  const { compiled, built, counter } = planned;
+  return built.request.messages.map((message, index) => {
+    const from = built.messageSources[index];
+    const late = from?.kind === 'late' ? from.source : null;
+    const source = from?.kind === 'compiled' ? compiled.sources[from.index] : undefined;
+    const text = message.content
+      .map((part) => (part.type === 'text' ? part.text : `[image ${part.hash.slice(0, 12)} · ${part.mediaType}]`))
+      .join('\n');
+    const ownQuestion = source?.nodeId === nodeId && source.layer === 'question';
+    return {
+      role: message.role,
+      layer: source?.layer ?? late ?? 'late',
+      className: `layer-${source?.layer ?? 'chain'}`,
+      sourceNodeId: source?.nodeId ?? null,
+      label: source
+        ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}`
+        : late === 'profile'
+          ? 'Memory · profile'
+          : 'late block',
+      tokens: () => formatTokens(counter.count(text), counter),
+      text,
+      excludablePartId: source && !ownQuestion && source.layer !== 'role' ? source.partId : null,
+    };
+  });
 }
