@@ -5,6 +5,7 @@
 // `extension_ui_request` whose title is `weft-guard ` + JSON (the tool, its arguments, the path that leaves the
 // working directory). Weft answers with one of the three options. No answer in time, a cancel, no UI or any
 // error means deny: the call is blocked and the model is told why.
+import { homedir } from 'node:os';
 import { isAbsolute, relative, resolve } from 'node:path';
 
 export const ALLOW_ONCE = 'Allow once';
@@ -14,12 +15,23 @@ const PREFIX = 'weft-guard ';
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'ls', 'find', 'grep']);
 const WRITE_TOOLS = new Set(['write', 'edit']);
+// Pi 0.73's tools (core/tools/path-utils.js expandPath) read these as a plain space.
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/**
+ * A tool's path the way Pi's own tools read it: a leading `@` dropped, unicode spaces made plain, `~` expanded.
+ * The guard must judge the path the tool will open, not the text the model wrote.
+ */
+export function expandPiPath(named) {
+  const plain = (named.startsWith('@') ? named.slice(1) : named).replace(UNICODE_SPACES, ' ');
+  if (plain === '~') return homedir();
+  if (plain.startsWith('~/')) return homedir() + plain.slice(1);
+  return plain;
+}
 
 function leavingPath(cwd, input) {
   const named = typeof input?.path === 'string' ? input.path : '.';
-  const home = process.env.HOME;
-  const expanded = home && (named === '~' || named.startsWith('~/')) ? home + named.slice(1) : named;
-  const target = resolve(cwd, expanded);
+  const target = resolve(cwd, expandPiPath(named));
   const fromRoot = relative(resolve(cwd), target);
   return fromRoot.startsWith('..') || isAbsolute(fromRoot) ? target : null;
 }

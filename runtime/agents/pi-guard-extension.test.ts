@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The guard runs inside Pi; here its handlers are driven with the argument shapes Pi 0.73 passes them.
 import weftGuard from './pi-guard-extension.mjs';
@@ -56,5 +58,16 @@ describe('the Pi guard extension', () => {
     expect(await guard.call('bash', { command: 'make' })).toBeUndefined();
     expect(await guard.call('read', { path: '/etc/hosts' })).toBeUndefined();
     expect(await guard.call('edit', { path: '/etc/hosts' })).toMatchObject({ block: true });
+  });
+
+  it('judges the path Pi opens: a leading @, unicode spaces and ~ are read the way Pi reads them', async () => {
+    const guard = loadGuard('ask', 'Deny');
+    expect(await guard.call('write', { path: '@/outside/x' })).toMatchObject({ block: true });
+    expect(await guard.call('read', { path: '~/x' })).toMatchObject({ block: true });
+    expect(await guard.call('write', { path: '@notes/in\u00A0side.txt' })).toBeUndefined();
+    const leaves = guard.titles.map(
+      (title) => (JSON.parse(title.slice('weft-guard '.length)) as { leaves: string }).leaves,
+    );
+    expect(leaves).toEqual(['/outside/x', join(homedir(), 'x')]);
   });
 });
