@@ -14,7 +14,6 @@ export const DENY = 'Deny';
 const PREFIX = 'weft-guard ';
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'ls', 'find', 'grep']);
-const WRITE_TOOLS = new Set(['write', 'edit']);
 // Pi 0.73's tools (core/tools/path-utils.js expandPath) read these as a plain space.
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
@@ -36,15 +35,17 @@ function leavingPath(cwd, input) {
   return fromRoot.startsWith('..') || isAbsolute(fromRoot) ? target : null;
 }
 
-/** Why this call needs a person, or null when the mode lets it run. */
+/**
+ * Why this call needs a person, or null when it may run. Pi has no sandbox, so *allow* cannot mean more than
+ * "inside the folder": a shell command can reach anything and a path outside is outside for reads and writes
+ * alike, so both ask in every mode. Only a tool the guard does not know runs unasked in *allow*.
+ */
 function reasonToAsk(mode, toolName, input, cwd) {
   if (PATH_TOOLS.has(toolName)) {
     const leaves = leavingPath(cwd, input);
-    if (!leaves) return null;
-    if (mode === 'allow' && !WRITE_TOOLS.has(toolName)) return null;
-    return { reason: 'path-leaves-folder', leaves };
+    return leaves ? { reason: 'path-leaves-folder', leaves } : null;
   }
-  if (toolName === 'bash') return mode === 'allow' ? null : { reason: 'shell-command', leaves: null };
+  if (toolName === 'bash') return { reason: 'shell-command', leaves: null };
   return mode === 'allow' ? null : { reason: 'unknown-tool', leaves: null };
 }
 

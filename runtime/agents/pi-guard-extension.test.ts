@@ -53,11 +53,13 @@ describe('the Pi guard extension', () => {
     expect(guard.titles).toHaveLength(2);
   });
 
-  it('allow: shell and reads run, a write outside the folder still asks', async () => {
+  it('allow is never full access (Pi has no sandbox): shell commands and reads or writes outside still ask', async () => {
     const guard = loadGuard('allow', 'Deny');
-    expect(await guard.call('bash', { command: 'make' })).toBeUndefined();
-    expect(await guard.call('read', { path: '/etc/hosts' })).toBeUndefined();
+    expect(await guard.call('read', { path: 'src/a.ts' })).toBeUndefined();
+    expect(await guard.call('bash', { command: 'make' })).toMatchObject({ block: true });
+    expect(await guard.call('read', { path: '/etc/hosts' })).toMatchObject({ block: true });
     expect(await guard.call('edit', { path: '/etc/hosts' })).toMatchObject({ block: true });
+    expect(guard.titles).toHaveLength(3);
   });
 
   it('judges the path Pi opens: a leading @, unicode spaces and ~ are read the way Pi reads them', async () => {
