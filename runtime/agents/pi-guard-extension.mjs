@@ -5,8 +5,9 @@
 // `extension_ui_request` whose title is `weft-guard ` + JSON (the tool, its arguments, the path that leaves the
 // working directory). Weft answers with one of the three options. No answer in time, a cancel, no UI or any
 // error means deny: the call is blocked and the model is told why.
+import { readlinkSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, relative, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export const ALLOW_ONCE = 'Allow once';
 export const ALLOW_TURN = 'Allow for this turn';
@@ -14,6 +15,7 @@ export const DENY = 'Deny';
 const PREFIX = 'weft-guard ';
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'ls', 'find', 'grep']);
+const MAX_LINKS = 40;
 // Pi 0.73's tools (core/tools/path-utils.js expandPath) read these as a plain space.
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
@@ -28,11 +30,50 @@ export function expandPiPath(named) {
   return plain;
 }
 
+const outside = (root, target) => {
+  const fromRoot = relative(root, target);
+  return fromRoot === '..' || fromRoot.startsWith('..' + sep) || isAbsolute(fromRoot);
+};
+
+/**
+ * Where `path` really is: the realpath of its deepest existing ancestor plus the rest. A dangling link is followed
+ * to where it points (writing through it creates that file); null for a link loop, whose end nobody can name.
+ */
+function realLocation(path, links = 0) {
+  try {
+    return realpathSync(path);
+  } catch {
+    // missing, a dangling link or a loop: look closer below
+  }
+  let link = null;
+  try {
+    link = readlinkSync(path);
+  } catch {
+    // not a link
+  }
+  if (link !== null) return links >= MAX_LINKS ? null : realLocation(resolve(dirname(path), link), links + 1);
+  const parent = dirname(path);
+  if (parent === path) return path;
+  const realParent = realLocation(parent, links);
+  return realParent === null ? null : join(realParent, basename(path));
+}
+
+/**
+ * The path outside `root` that the absolute `target` reaches — by its text (`..`, an absolute path) or through a
+ * link inside the folder — or null when it stays inside. Exported for Weft's other runtimes: the guard must run
+ * alone inside Pi, so the one implementation lives here.
+ */
+export function pathOutsideFolder(root, target) {
+  const folder = resolve(root);
+  if (outside(folder, target)) return target;
+  const real = realLocation(target);
+  if (real === null) return target;
+  return outside(realLocation(folder) ?? folder, real) ? real : null;
+}
+
 function leavingPath(cwd, input) {
   const named = typeof input?.path === 'string' ? input.path : '.';
-  const target = resolve(cwd, expandPiPath(named));
-  const fromRoot = relative(resolve(cwd), target);
-  return fromRoot.startsWith('..') || isAbsolute(fromRoot) ? target : null;
+  return pathOutsideFolder(cwd, resolve(cwd, expandPiPath(named)));
 }
 
 /**

@@ -1,4 +1,5 @@
-import { homedir } from 'node:os';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The guard runs inside Pi; here its handlers are driven with the argument shapes Pi 0.73 passes them.
@@ -6,13 +7,13 @@ import weftGuard from './pi-guard-extension.mjs';
 
 type Handler = (event: unknown, context: unknown) => unknown;
 
-function loadGuard(mode: string, answer: string | undefined | Error) {
+function loadGuard(mode: string, answer: string | undefined | Error, cwd = '/work/repo') {
   process.env.WEFT_GUARD_MODE = mode;
   const handlers = new Map<string, Handler>();
   const titles: string[] = [];
   weftGuard({ on: (name: string, handler: Handler) => void handlers.set(name, handler) });
   const context = {
-    cwd: '/work/repo',
+    cwd,
     hasUI: true,
     ui: {
       select: (title: string) => {
@@ -71,5 +72,22 @@ describe('the Pi guard extension', () => {
       (title) => (JSON.parse(title.slice('weft-guard '.length)) as { leaves: string }).leaves,
     );
     expect(leaves).toEqual(['/outside/x', join(homedir(), 'x')]);
+  });
+
+  it('a link inside the folder that leads outside asks, naming where it leads (a real folder in tmp)', async () => {
+    const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'weft-guard-')));
+    try {
+      mkdirSync(join(scratch, 'repo'));
+      mkdirSync(join(scratch, 'elsewhere'));
+      symlinkSync(join(scratch, 'elsewhere'), join(scratch, 'repo', 'out'));
+      const guard = loadGuard('ask', 'Deny', join(scratch, 'repo'));
+      expect(await guard.call('write', { path: 'in.txt' })).toBeUndefined();
+      expect(await guard.call('write', { path: 'out/x.txt' })).toMatchObject({ block: true });
+      expect(JSON.parse(guard.titles[0]!.slice('weft-guard '.length))).toMatchObject({
+        leaves: join(scratch, 'elsewhere', 'x.txt'),
+      });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });
