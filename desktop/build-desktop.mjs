@@ -33,4 +33,9 @@ copyFileSync(
   path.join(root, 'runtime/materials/pdf-text-worker.mjs'),
   path.join(root, 'dist/desktop/pdf-text-worker.mjs'),
 );
+// Pi loads Weft's guard by path, next to the bundle (runtime/agents/pi-rpc-runtime.ts PI_GUARD_EXTENSION).
+copyFileSync(
+  path.join(root, 'runtime/agents/pi-guard-extension.mjs'),
+  path.join(root, 'dist/desktop/pi-guard-extension.mjs'),
+);
 console.log('weft desktop: bundled dist/desktop/main.mjs and dist/desktop/preload.cjs');

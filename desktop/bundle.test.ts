@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,12 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 describe('the bundled desktop main process', () => {
   it('builds with esbuild and starts the real server behind a locked-down window (electron faked)', async () => {
     await promisify(execFile)(process.execPath, [join(root, 'desktop/build-desktop.mjs')], { cwd: root });
+    // Files the bundle loads by URL next to itself must be there: without the guard the Pi lane cannot start.
+    const bundle = await readFile(join(root, 'dist/desktop/main.mjs'), 'utf8');
+    expect(bundle).toContain('new URL("./pi-guard-extension.mjs", import.meta.url)');
+    expect(await readFile(join(root, 'dist/desktop/pi-guard-extension.mjs'), 'utf8')).toBe(
+      await readFile(join(root, 'runtime/agents/pi-guard-extension.mjs'), 'utf8'),
+    );
     const home = await mkdtemp(join(tmpdir(), 'weft-bundle-'));
     try {
       const child = spawn(

@@ -8,6 +8,7 @@ export type AgentRuntimeCode =
   | 'AGENT_PROTOCOL'
   | 'AGENT_CWD_INVALID'
   | 'AGENT_CWD_SESSION_ROOT'
+  | 'AGENT_CWD_WEFT_HOME'
   | 'AGENT_MATERIALS_INVALID';
 
 /** Refusals of what the person asked for (400); the rest are the runtime's failures (502). */
@@ -15,6 +16,7 @@ const CLIENT_CODES = new Set<AgentRuntimeCode>([
   'AGENT_NOT_INSTALLED',
   'AGENT_CWD_INVALID',
   'AGENT_CWD_SESSION_ROOT',
+  'AGENT_CWD_WEFT_HOME',
   'AGENT_MATERIALS_INVALID',
 ]);
 

@@ -1,17 +1,16 @@
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
+import { pathOutsideFolder } from './pi-guard-extension.mjs';
 
 /**
  * The first of `paths` that resolves (against `folder`) to somewhere outside `folder`, or null when all stay
- * inside. Purely lexical, like the guard inside the runtime: `..` and absolute paths are what a tool call can
- * name; symlinks inside the folder are the folder's own business.
+ * inside. Outside by its text (`..`, an absolute path) or through a link inside the folder: the same test as the
+ * guard inside Pi, which holds the one implementation because it must run alone there.
  */
 export function pathLeavingFolder(folder: string, paths: readonly string[]): string | null {
   const root = resolve(folder);
   for (const path of paths) {
-    const target = resolve(root, expandHome(path));
-    const fromRoot = relative(root, target);
-    if (fromRoot === '') continue;
-    if (fromRoot.startsWith('..') || isAbsolute(fromRoot)) return target;
+    const leaves = pathOutsideFolder(root, resolve(root, expandHome(path)));
+    if (leaves !== null) return leaves;
   }
   return null;
 }

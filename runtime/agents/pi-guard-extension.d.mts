@@ -5,3 +5,7 @@ export declare const DENY: string;
 export default function weftGuard(pi: {
   on(event: string, handler: (event: unknown, context: unknown) => unknown): void;
 }): void;
+/** A tool's path as Pi's tools read it: leading `@` dropped, unicode spaces made plain, `~` expanded. */
+export declare function expandPiPath(named: string): string;
+/** The path outside `root` that the absolute `target` reaches by its text or through links, or null. */
+export declare function pathOutsideFolder(root: string, target: string): string | null;

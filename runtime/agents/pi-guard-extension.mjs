@@ -5,7 +5,9 @@
 // `extension_ui_request` whose title is `weft-guard ` + JSON (the tool, its arguments, the path that leaves the
 // working directory). Weft answers with one of the three options. No answer in time, a cancel, no UI or any
 // error means deny: the call is blocked and the model is told why.
-import { isAbsolute, relative, resolve } from 'node:path';
+import { readlinkSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 export const ALLOW_ONCE = 'Allow once';
 export const ALLOW_TURN = 'Allow for this turn';
@@ -13,26 +15,78 @@ export const DENY = 'Deny';
 const PREFIX = 'weft-guard ';
 
 const PATH_TOOLS = new Set(['read', 'write', 'edit', 'ls', 'find', 'grep']);
-const WRITE_TOOLS = new Set(['write', 'edit']);
+const MAX_LINKS = 40;
+// Pi 0.73's tools (core/tools/path-utils.js expandPath) read these as a plain space.
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/**
+ * A tool's path the way Pi's own tools read it: a leading `@` dropped, unicode spaces made plain, `~` expanded.
+ * The guard must judge the path the tool will open, not the text the model wrote.
+ */
+export function expandPiPath(named) {
+  const plain = (named.startsWith('@') ? named.slice(1) : named).replace(UNICODE_SPACES, ' ');
+  if (plain === '~') return homedir();
+  if (plain.startsWith('~/')) return homedir() + plain.slice(1);
+  return plain;
+}
+
+const outside = (root, target) => {
+  const fromRoot = relative(root, target);
+  return fromRoot === '..' || fromRoot.startsWith('..' + sep) || isAbsolute(fromRoot);
+};
+
+/**
+ * Where `path` really is: the realpath of its deepest existing ancestor plus the rest. A dangling link is followed
+ * to where it points (writing through it creates that file); null for a link loop, whose end nobody can name.
+ */
+function realLocation(path, links = 0) {
+  try {
+    return realpathSync(path);
+  } catch {
+    // missing, a dangling link or a loop: look closer below
+  }
+  let link = null;
+  try {
+    link = readlinkSync(path);
+  } catch {
+    // not a link
+  }
+  if (link !== null) return links >= MAX_LINKS ? null : realLocation(resolve(dirname(path), link), links + 1);
+  const parent = dirname(path);
+  if (parent === path) return path;
+  const realParent = realLocation(parent, links);
+  return realParent === null ? null : join(realParent, basename(path));
+}
+
+/**
+ * The path outside `root` that the absolute `target` reaches — by its text (`..`, an absolute path) or through a
+ * link inside the folder — or null when it stays inside. Exported for Weft's other runtimes: the guard must run
+ * alone inside Pi, so the one implementation lives here.
+ */
+export function pathOutsideFolder(root, target) {
+  const folder = resolve(root);
+  if (outside(folder, target)) return target;
+  const real = realLocation(target);
+  if (real === null) return target;
+  return outside(realLocation(folder) ?? folder, real) ? real : null;
+}
 
 function leavingPath(cwd, input) {
   const named = typeof input?.path === 'string' ? input.path : '.';
-  const home = process.env.HOME;
-  const expanded = home && (named === '~' || named.startsWith('~/')) ? home + named.slice(1) : named;
-  const target = resolve(cwd, expanded);
-  const fromRoot = relative(resolve(cwd), target);
-  return fromRoot.startsWith('..') || isAbsolute(fromRoot) ? target : null;
+  return pathOutsideFolder(cwd, resolve(cwd, expandPiPath(named)));
 }
 
-/** Why this call needs a person, or null when the mode lets it run. */
+/**
+ * Why this call needs a person, or null when it may run. Pi has no sandbox, so *allow* cannot mean more than
+ * "inside the folder": a shell command can reach anything and a path outside is outside for reads and writes
+ * alike, so both ask in every mode. Only a tool the guard does not know runs unasked in *allow*.
+ */
 function reasonToAsk(mode, toolName, input, cwd) {
   if (PATH_TOOLS.has(toolName)) {
     const leaves = leavingPath(cwd, input);
-    if (!leaves) return null;
-    if (mode === 'allow' && !WRITE_TOOLS.has(toolName)) return null;
-    return { reason: 'path-leaves-folder', leaves };
+    return leaves ? { reason: 'path-leaves-folder', leaves } : null;
   }
-  if (toolName === 'bash') return mode === 'allow' ? null : { reason: 'shell-command', leaves: null };
+  if (toolName === 'bash') return { reason: 'shell-command', leaves: null };
   return mode === 'allow' ? null : { reason: 'unknown-tool', leaves: null };
 }
 

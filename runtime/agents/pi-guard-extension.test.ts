@@ -1,16 +1,19 @@
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The guard runs inside Pi; here its handlers are driven with the argument shapes Pi 0.73 passes them.
 import weftGuard from './pi-guard-extension.mjs';
 
 type Handler = (event: unknown, context: unknown) => unknown;
 
-function loadGuard(mode: string, answer: string | undefined | Error) {
+function loadGuard(mode: string, answer: string | undefined | Error, cwd = '/work/repo') {
   process.env.WEFT_GUARD_MODE = mode;
   const handlers = new Map<string, Handler>();
   const titles: string[] = [];
   weftGuard({ on: (name: string, handler: Handler) => void handlers.set(name, handler) });
   const context = {
-    cwd: '/work/repo',
+    cwd,
     hasUI: true,
     ui: {
       select: (title: string) => {
@@ -51,10 +54,40 @@ describe('the Pi guard extension', () => {
     expect(guard.titles).toHaveLength(2);
   });
 
-  it('allow: shell and reads run, a write outside the folder still asks', async () => {
+  it('allow is never full access (Pi has no sandbox): shell commands and reads or writes outside still ask', async () => {
     const guard = loadGuard('allow', 'Deny');
-    expect(await guard.call('bash', { command: 'make' })).toBeUndefined();
-    expect(await guard.call('read', { path: '/etc/hosts' })).toBeUndefined();
+    expect(await guard.call('read', { path: 'src/a.ts' })).toBeUndefined();
+    expect(await guard.call('bash', { command: 'make' })).toMatchObject({ block: true });
+    expect(await guard.call('read', { path: '/etc/hosts' })).toMatchObject({ block: true });
     expect(await guard.call('edit', { path: '/etc/hosts' })).toMatchObject({ block: true });
+    expect(guard.titles).toHaveLength(3);
+  });
+
+  it('judges the path Pi opens: a leading @, unicode spaces and ~ are read the way Pi reads them', async () => {
+    const guard = loadGuard('ask', 'Deny');
+    expect(await guard.call('write', { path: '@/outside/x' })).toMatchObject({ block: true });
+    expect(await guard.call('read', { path: '~/x' })).toMatchObject({ block: true });
+    expect(await guard.call('write', { path: '@notes/in\u00A0side.txt' })).toBeUndefined();
+    const leaves = guard.titles.map(
+      (title) => (JSON.parse(title.slice('weft-guard '.length)) as { leaves: string }).leaves,
+    );
+    expect(leaves).toEqual(['/outside/x', join(homedir(), 'x')]);
+  });
+
+  it('a link inside the folder that leads outside asks, naming where it leads (a real folder in tmp)', async () => {
+    const scratch = realpathSync(mkdtempSync(join(tmpdir(), 'weft-guard-')));
+    try {
+      mkdirSync(join(scratch, 'repo'));
+      mkdirSync(join(scratch, 'elsewhere'));
+      symlinkSync(join(scratch, 'elsewhere'), join(scratch, 'repo', 'out'));
+      const guard = loadGuard('ask', 'Deny', join(scratch, 'repo'));
+      expect(await guard.call('write', { path: 'in.txt' })).toBeUndefined();
+      expect(await guard.call('write', { path: 'out/x.txt' })).toMatchObject({ block: true });
+      expect(JSON.parse(guard.titles[0]!.slice('weft-guard '.length))).toMatchObject({
+        leaves: join(scratch, 'elsewhere', 'x.txt'),
+      });
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, ApprovalRequest, Footprint } from './agent-events.ts';
@@ -87,5 +88,26 @@ describe('Pi RPC adapter on recorded transcripts', () => {
     const step = protocol.receive({ type: 'extension_ui_request', id: 'x1', method: 'confirm', title: 'Delete?' });
     expect(step.dialog).toEqual({ id: 'x1', request: null });
     expect(piDialogAnswer('x1', null)).toEqual({ type: 'extension_ui_response', id: 'x1', cancelled: true });
+  });
+
+  it('a footprint names the file Pi opened: `@` dropped and `~` expanded, as Pi 0.73 reads a tool path', () => {
+    const protocol = new PiRpcProtocol();
+    const paths = ['@/outside/x', '~/x'];
+    const files = paths.flatMap((path, index) => {
+      const toolCallId = `t${index}`;
+      protocol.receive({ type: 'tool_execution_start', toolCallId, toolName: 'write', args: { path } });
+      const step = protocol.receive({
+        type: 'tool_execution_end',
+        toolCallId,
+        toolName: 'write',
+        result: { content: [{ type: 'text', text: 'ok' }] },
+        isError: false,
+      });
+      return step.events.flatMap((event) => (event.type === 'tool-end' ? event.footprint.files : []));
+    });
+    expect(files).toEqual([
+      { path: '/outside/x', op: 'write' },
+      { path: join(homedir(), 'x'), op: 'write' },
+    ]);
   });
 });

@@ -7,6 +7,7 @@ import type {
   Footprint,
   TurnStatus,
 } from './agent-events.ts';
+import { expandPiPath } from './pi-guard-extension.mjs';
 
 /** The guard's dialog options (pi-guard-extension.mjs): the answer is one of these strings. */
 export const PI_GUARD_OPTIONS: Record<ApprovalDecision, string> = {
@@ -143,7 +144,8 @@ export class PiRpcProtocol {
     const op = FILE_OPERATION[toolName];
     const path = isObject(args) ? args.path : undefined;
     // A blocked or failed call touched nothing; a read-like tool without a path reads the working directory.
-    if (op && !isError) files.push({ path: typeof path === 'string' ? path : '.', op });
+    // The path as Pi's tool opened it (`@x`, `~/x`), so the files named downstream are the files touched.
+    if (op && !isError) files.push({ path: typeof path === 'string' ? expandPiPath(path) : '.', op });
     const exited = /exited with code (\d+)/.exec(output);
     const exitCode = toolName === 'bash' ? (exited ? Number(exited[1]) : isError ? null : 0) : null;
     return { toolCallId, toolName, args, files, exitCode, error: isError ? output || 'the tool failed' : null };

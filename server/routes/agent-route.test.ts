@@ -138,6 +138,9 @@ describe('agent routes', () => {
     expect(await check(join(sessionRoot, 'project'))).toMatchObject({ status: 400, code: 'AGENT_CWD_SESSION_ROOT' });
     // A link that leads into a session root is judged by where it leads.
     expect(await check(link)).toMatchObject({ status: 400, code: 'AGENT_CWD_SESSION_ROOT' });
+    // A folder that holds a session root, or Weft's own home, is refused too: the agent writes anywhere in it.
+    expect(await check(scratch.root)).toMatchObject({ status: 400, code: 'AGENT_CWD_SESSION_ROOT' });
+    expect(await check(server.home)).toMatchObject({ status: 400, code: 'AGENT_CWD_WEFT_HOME' });
   });
 
   it('a turn in a folder under a session root is refused before anything is written there', async () => {

@@ -67,7 +67,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
   const threshold = options.autoReviewThreshold ?? 0.8;
   const turns = new AgentTurns();
   const sessionRoots = options.sessionRoots ?? (() => sessionRootsFromEnv(process.env, homedir()));
-  const checkedCwd = (cwd: string) => checkWorkingDirectory(cwd, sessionRoots());
+  const checkedCwd = (cwd: string) => checkWorkingDirectory(cwd, sessionRoots(), context.home);
 
   // Listing a runtime's models starts it; a listing is reused for a few minutes.
   const listings = new Map<string, { at: number; models: Promise<AgentModel[]> }>();

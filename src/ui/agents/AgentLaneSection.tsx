@@ -82,7 +82,9 @@ function AgentSettings() {
         >
           <option value="ask">Ask before a tool leaves the folder</option>
           <option value="auto-review">Auto-review (the judge first, then ask)</option>
-          <option value="allow">Allow inside the folder (still never full access)</option>
+          <option value="allow">
+            Allow inside the folder (Pi still asks for shell and outside; never full access)
+          </option>
         </select>
       </label>
     </div>
