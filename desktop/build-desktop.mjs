@@ -15,7 +15,10 @@ await build({
   format: 'esm',
   target: 'node22',
   packages: 'external',
-  define: { 'process.env.WEFT_VERSION': JSON.stringify(version) },
+  define: {
+    'process.env.WEFT_VERSION': JSON.stringify(version),
+    'process.env.WEFT_BUNDLED_SESSION_WORKER': JSON.stringify('./session-read-worker.mjs'),
+  },
   logLevel: 'warning',
 });
 await build({
@@ -26,6 +29,17 @@ await build({
   format: 'cjs',
   target: 'node22',
   external: ['electron'],
+  logLevel: 'warning',
+});
+// The index's session readers run in workers loaded by URL next to the bundle (runtime/index/session-read-pool.ts).
+await build({
+  entryPoints: [path.join(root, 'runtime/index/session-read-worker.ts')],
+  outfile: path.join(root, 'dist/desktop/session-read-worker.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node22',
+  packages: 'external',
   logLevel: 'warning',
 });
 // The PDF worker is loaded by URL next to the bundle (runtime/materials/pdf-text.ts).

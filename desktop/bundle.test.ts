@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -17,6 +18,33 @@ describe('the bundled desktop main process', () => {
     expect(await readFile(join(root, 'dist/desktop/pi-guard-extension.mjs'), 'utf8')).toBe(
       await readFile(join(root, 'runtime/agents/pi-guard-extension.mjs'), 'utf8'),
     );
+    // The bundled session reader answers a real read (bulk indexing in the desktop app runs through it).
+    expect(bundle).toContain('"./session-read-worker.mjs"');
+    const sessions = join(root, 'tests/fixtures/sessions/claude-code');
+    const worker = new Worker(join(root, 'dist/desktop/session-read-worker.mjs'), {
+      workerData: { roots: [sessions] },
+    });
+    try {
+      const answer = await new Promise<{
+        id: number;
+        result?: { runner: string | null; sessions: unknown[] };
+        error?: unknown;
+      }>((resolve, reject) => {
+        worker.once('message', resolve);
+        worker.once('error', reject);
+        worker.postMessage({
+          id: 1,
+          path: join(sessions, 'jazzyalex-agent-sessions/Resources/Fixtures/stage0/agents/claude/small.jsonl'),
+          resume: null,
+        });
+      });
+      expect(answer.error).toBeUndefined();
+      expect(answer.id).toBe(1);
+      expect(answer.result?.runner).toBe('claude-code');
+      expect(answer.result?.sessions.length).toBeGreaterThan(0);
+    } finally {
+      await worker.terminate();
+    }
     const home = await mkdtemp(join(tmpdir(), 'weft-bundle-'));
     try {
       const child = spawn(

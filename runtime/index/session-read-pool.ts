@@ -4,8 +4,16 @@ import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SessionFileRead } from './session-catalog.ts';
 
-/** Workers run the TypeScript reader through tsx, like the CLI itself (no build step). */
-const BOOTSTRAP = `(async () => {
+/**
+ * The desktop bundle defines this at build time (desktop/build-desktop.mjs): there the worker is a plain
+ * `.mjs` built next to the bundle, since `./session-read-worker.ts` does not exist beside `main.mjs`.
+ */
+const BUNDLED_WORKER = process.env.WEFT_BUNDLED_SESSION_WORKER;
+
+/** Workers run the TypeScript reader through tsx, like the CLI itself (no build step); bundled, the built one. */
+const BOOTSTRAP = BUNDLED_WORKER
+  ? `import(${JSON.stringify(new URL(BUNDLED_WORKER, import.meta.url).href)}).catch((error) => { throw error; });`
+  : `(async () => {
   const { register } = await import(${JSON.stringify(pathToFileURL(join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href)});
   register();
   await import(${JSON.stringify(new URL('./session-read-worker.ts', import.meta.url).href)});
