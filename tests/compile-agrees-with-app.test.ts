@@ -1,8 +1,10 @@
 import 'fake-indexeddb/auto';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommandLine } from '../cli/command-table.ts';
+import { run as compileCommand } from '../cli/commands/compile-command.ts';
 import { main } from '../cli/main.ts';
 import type { Terminal } from '../cli/terminal.ts';
 import { TestCanvas } from '../src/core/index.ts';
@@ -150,5 +152,20 @@ describe('weft compile agrees with the app byte for byte', () => {
     expect((await weft(['compile', 'broken.weft.json', '--node', 'x'])).err).toMatch(/not JSON/);
     await writeFile(join(folder, 'other.json'), '{"format":"something-else"}');
     expect((await weft(['bundle', 'verify', 'other.json'])).err).toMatch(/not a Weft Context Bundle/);
+  });
+
+  it('refuses a canvas file over 256 MB from its size alone, before reading it', async () => {
+    // Sparse: 3 GB on paper, nothing on disk. Reading it would fail inside Node (over its 2 GB read limit) as
+    // "cannot read"; the size check must refuse it first, with its own code.
+    const huge = join(folder, 'huge.weft.json');
+    await writeFile(huge, '');
+    await truncate(huge, 3 * 1024 ** 3);
+    const io: Terminal = { out: () => {}, err: () => {}, errIsTTY: false, cwd: folder, env: { WEFT_HOME: folder } };
+    await expect(compileCommand(parseCommandLine(['compile', huge, '--node', 'x']), io)).rejects.toMatchObject({
+      code: 'too-large',
+      message: `${huge} is larger than 256 MB`,
+    });
+    expect((await weft(['compile', 'huge.weft.json', '--node', 'x'])).err).toMatch(/is larger than 256 MB/);
+    await rm(huge);
   });
 });

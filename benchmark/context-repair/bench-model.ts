@@ -10,7 +10,7 @@ import {
   streamAnswer,
   toModelMessages,
 } from '../../runtime/models/index.ts';
-import { startScriptedModelServer, type ScriptedFailure } from './scripted-model-server.ts';
+import type { ScriptedFailure } from './scripted-model-server.ts';
 import { SCRIPTED_MODEL_NAMES } from './scripted-models.ts';
 
 /** Fixed for every run; providers that take a seed get it (Anthropic has none). */
@@ -101,6 +101,8 @@ export async function openBenchModel(
   if (split.providerId === 'scripted') {
     if (!(SCRIPTED_MODEL_NAMES as readonly string[]).includes(split.model))
       throw Object.assign(new Error(`no scripted model "${split.model}" (adopt, heed-stale)`), { code: 'bad-model' });
+    // Loaded only here: the scripted server rides on the shared test provider, which a real run never needs.
+    const { startScriptedModelServer } = await import('./scripted-model-server.ts');
     const server = await startScriptedModelServer(scripted);
     close = () => server.close();
     providerKind = 'openai-compatible';

@@ -1,3 +1,4 @@
+import { sha256Hex } from '../../src/core/index.ts';
 import type { BenchModel } from './bench-model.ts';
 import { withRetry, type RetryEnvironment } from './call-retry.ts';
 import {
@@ -71,7 +72,8 @@ type TraceBody = Pick<Trace, 'item' | 'step' | 'regenerates' | 'replayIndex' | '
  * the trace. `recompute-descendants` first re-asks each contaminated descendant in core's Replay order, each
  * request its own trace, then asks the target on the regenerated context. Items already traced are skipped and a
  * Replay step whose request is already traced reuses its stored reply, so an interrupted run resumes where it
- * stopped, in order; a failed call is reported and left for the next run, never stored as an answer.
+ * stopped, in order; a failed call is reported and left for the next run, never stored as an answer. A stored
+ * final whose request today's compiler no longer builds refuses the run (`compiler-changed`) before anything is sent.
  */
 export async function capture(
   caseSet: CaseSet,
@@ -83,8 +85,42 @@ export async function capture(
   const items = captureItems(caseSet, options.limit);
   const byItem = tracesByItem((await store.readAll()).traces.filter((trace) => trace.model === model.id));
   const finals = (key: string) => (byItem.get(key) ?? []).filter((trace) => trace.step !== 'regenerate');
-  const complete = (item: CaptureItem) =>
-    finals(item.key).some((trace) => missingRegenerations(trace, byItem).length === 0);
+  /** Whether today's compiler builds `trace`'s request again (for a recompute, on the replies it was built on). */
+  const rebuilt = (item: CaptureItem, trace: Trace): boolean => {
+    if (item.condition !== 'recompute-descendants')
+      return conditionContext(item.benchCase, item.condition, model.id).built.requestHash === trace.requestHash;
+    const session = new RecomputeSession(item.benchCase, model.id);
+    if (session.steps.length !== trace.regenerations.length) return false;
+    for (const step of session.steps) {
+      const reference = trace.regenerations[step.index]!;
+      if (reference.item !== step.key || reference.requestHash !== session.stepContext(step).built.requestHash)
+        return false;
+      const stored = byItem
+        .get(step.key)!
+        .find(
+          (candidate) =>
+            candidate.requestHash === reference.requestHash && sha256Hex(candidate.answer) === reference.answerSha256,
+        )!;
+      session.regenerated(step, stored.answer);
+    }
+    return session.finalContext().built.requestHash === trace.requestHash;
+  };
+  /**
+   * An item is complete when a final trace holds the request today's compiler builds. A final traced under the
+   * item's key with another request was made by another compiler: resuming on it would mix two compilers' bytes
+   * in one run, so the run is refused.
+   */
+  const complete = (item: CaptureItem) => {
+    const whole = finals(item.key).filter((trace) => missingRegenerations(trace, byItem).length === 0);
+    if (whole.length === 0) return false;
+    if (whole.some((trace) => rebuilt(item, trace))) return true;
+    throw Object.assign(
+      new Error(
+        `${item.key} was traced with request ${whole[0]!.requestHash.slice(0, 12)}, which today's compiler no longer builds: the compiler changed since this run began; start a new run folder (--runs-dir) or bump CAPTURE_VERSION`,
+      ),
+      { code: 'compiler-changed', item: item.key },
+    );
+  };
   const pending = items.filter((item) => !complete(item));
   const report: CaptureReport = {
     planned: items.length,

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { OFFLINE_RECEIPT_MODEL_ID } from '../../protocol/index.ts';
 import { CliError } from '../cli-error.ts';
@@ -25,10 +25,13 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   const file = resolve(io.cwd, command.positionals[0]!);
   const nodeId = command.flags.node;
   if (typeof nodeId !== 'string') throw new CliError('bad-usage', 'give the node to compile: --node <id>', 2);
-  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+  const unreadable = (error: NodeJS.ErrnoException) => {
     throw new CliError(error.code === 'ENOENT' ? 'not-found' : 'unreadable', `cannot read ${file}: ${error.message}`);
-  });
-  if (text.length > MAX_CANVAS_BYTES) throw new CliError('too-large', `${file} is larger than 256 MB`);
+  };
+  // The size is checked before a byte is read: a huge file is refused without filling memory.
+  const { size } = await stat(file).catch(unreadable);
+  if (size > MAX_CANVAS_BYTES) throw new CliError('too-large', `${file} is larger than 256 MB`);
+  const text = await readFile(file, 'utf8').catch(unreadable);
   let raw: unknown;
   try {
     raw = JSON.parse(text);

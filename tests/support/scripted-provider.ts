@@ -22,6 +22,10 @@ export interface ScriptedReply {
   status?: number;
   errorMessage?: string;
   errorCode?: string;
+  /** Headers sent with an error status (e.g. `Retry-After` on a 429). */
+  headers?: Record<string, string>;
+  /** Drop the connection without answering (a network failure). */
+  drop?: boolean;
   /** Send the headers and first chunk, then never finish (until the client goes away). */
   hang?: boolean;
   usage?: { input: number; output: number };
@@ -169,8 +173,11 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       provider.replyFor?.(body) ??
       (Object.hasOwn(provider.byModel, requestedModel) ? provider.byModel[requestedModel]! : fallback);
     if (reply.firstDelayMs) await sleep(reply.firstDelayMs);
+    if (reply.drop) return void request.socket.destroy();
     if (reply.status && reply.status >= 400) {
-      response.writeHead(reply.status, { 'content-type': 'application/json' }).end(errorBody(protocol, reply));
+      response
+        .writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers })
+        .end(errorBody(protocol, reply));
       return;
     }
     const stream = (body as { stream?: boolean } | null)?.stream === true;
