@@ -138,7 +138,11 @@ describe('the agent lane in the app', () => {
     const card = canvas.card(asked).getByTestId('approval-card');
     await card.waitFor({ timeout: 90_000 });
     expect(await card.getByTestId('approval-leaves').textContent()).toContain(join(scratch.outside, 'shared.txt'));
+    expect(await card.getByTestId('approval-reason').textContent()).toBe('why: a path leaves the working directory');
     await canvas.screenshot('agent-approval-card');
+    // While the turn waits on the card, the copy of the material is in the working directory for the runtime.
+    expect(readFileSync(copied, 'utf8')).toContain('Source: pasted text');
+    expect(readFileSync(copied, 'utf8')).toContain('MATERIAL-GUIDE');
     await card.getByTestId('approval-allow-once').click();
 
     await canvas.panel.getByTestId('agent-footprints').waitFor({ timeout: 90_000 });
@@ -147,8 +151,8 @@ describe('the agent lane in the app', () => {
     expect(await canvas.panel.getByTestId('agent-footprint').count()).toBe(2);
     expect(await canvas.panel.getByTestId('agent-changed-files').textContent()).toContain('notes/inside.txt');
 
-    expect(readFileSync(copied, 'utf8')).toContain('Source: pasted text');
-    expect(readFileSync(copied, 'utf8')).toContain('MATERIAL-GUIDE');
+    // The copy is there only while the runtime may read it: it leaves the person's project with the turn.
+    expect(existsSync(copied)).toBe(false);
 
     // The commit is the hash of the bytes Pi's stdin carried (recorded by a tee in front of it).
     const received = readFileSync(stdinLog, 'utf8')

@@ -83,6 +83,9 @@ export const AgentApprovalRequestedEventSchema = z.object({
 export const AgentApprovalDecidedEventSchema = z.object({
   type: z.literal('agent-approval-decided'),
   requestId: z.string(),
+  /** What was decided on, so a decision made without a card (judge, turn-allow) is still recorded whole. */
+  toolName: z.string(),
+  leaves: z.string().nullable(),
   decision: ApprovalDecisionSchema,
   by: z.enum(['person', 'judge', 'gate']),
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRequest } from './agent-events.ts';
-import { ApprovalGate } from './approval-gate.ts';
+import { ApprovalGate, type DecideApproval } from './approval-gate.ts';
 
 const request = (requestId: string): ApprovalRequest => ({
   requestId,
@@ -56,5 +56,32 @@ describe('ApprovalGate', () => {
     expect(await gate.ask(request('r2'))).toBe('allow-turn');
     expect(asked).toBe(1);
     expect(gate.decisions.map((entry) => entry.request.requestId)).toEqual(['r1', 'r2']);
+  });
+
+  it('tells onDecision of every decision with who made it: person, judge, turn-allow, timeout', async () => {
+    const told: [string, string, string][] = [];
+    const answers: Record<string, () => ReturnType<DecideApproval>> = {
+      r1: () => Promise.resolve({ decision: 'allow-once', by: 'judge' }),
+      r2: () => new Promise(() => undefined),
+      r3: () => Promise.resolve('allow-turn'),
+    };
+    const gate = new ApprovalGate(
+      (asked) => answers[asked.requestId]!(),
+      20,
+      undefined,
+      (asked, decision, by) => told.push([asked.requestId, decision, by]),
+    );
+    await gate.ask(request('r1'));
+    await gate.ask(request('r2'));
+    await gate.ask(request('r3'));
+    // Answered inside the gate, without asking: still told, so the event log and the version keep it.
+    await gate.ask(request('r4'));
+    await gate.ask(request('r4'));
+    expect(told).toEqual([
+      ['r1', 'allow-once', 'judge'],
+      ['r2', 'deny', 'gate'],
+      ['r3', 'allow-turn', 'person'],
+      ['r4', 'allow-turn', 'gate'],
+    ]);
   });
 });

@@ -1,11 +1,21 @@
 import type { ApprovalDecision, ApprovalRequest } from './agent-events.ts';
 
-export type DecideApproval = (request: ApprovalRequest, signal: AbortSignal) => Promise<ApprovalDecision>;
+/** Who answered: the person on a card, the decision model, or the gate itself (turn-allow, timeout, abort, error). */
+export type ApprovalDecider = 'person' | 'judge' | 'gate';
+
+/** A bare decision is the person's; the asker names the judge when the decision model answered. */
+export type DecideApproval = (
+  request: ApprovalRequest,
+  signal: AbortSignal,
+) => Promise<ApprovalDecision | { decision: ApprovalDecision; by: ApprovalDecider }>;
+
+/** Told of every decision, however it was reached, so each one reaches the event log. */
+export type OnApprovalDecision = (request: ApprovalRequest, decision: ApprovalDecision, by: ApprovalDecider) => void;
 
 /**
  * Asks once per request id (a runtime that repeats a request gets the first answer), denies on timeout, on an
  * error of the asker and when the turn is aborted, keeps "allow for this turn" until the gate's turn ends, and
- * records every decision in order.
+ * records every decision in order, telling `onDecision` of each.
  */
 export class ApprovalGate {
   readonly decisions: { request: ApprovalRequest; decision: ApprovalDecision }[] = [];
@@ -16,6 +26,7 @@ export class ApprovalGate {
     private readonly decide: DecideApproval,
     private readonly timeoutMs: number,
     private readonly turnSignal?: AbortSignal,
+    private readonly onDecision?: OnApprovalDecision,
   ) {}
 
   ask(request: ApprovalRequest): Promise<ApprovalDecision> {
@@ -28,35 +39,42 @@ export class ApprovalGate {
 
   private async askOnce(request: ApprovalRequest): Promise<ApprovalDecision> {
     // After "allow for this turn" the turn's later requests are answered without asking again (still recorded).
-    if (this.allowedForTurn) {
-      this.decisions.push({ request, decision: 'allow-turn' });
-      return 'allow-turn';
-    }
+    if (this.allowedForTurn) return this.record(request, 'allow-turn', 'gate');
     const controller = new AbortController();
     const stop = () => controller.abort();
     this.turnSignal?.addEventListener('abort', stop, { once: true });
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<ApprovalDecision>((resolve) => {
+    type Answer = { decision: ApprovalDecision; by: ApprovalDecider };
+    const byGate: Answer = { decision: 'deny', by: 'gate' };
+    const timedOut = new Promise<Answer>((resolve) => {
       timer = setTimeout(() => {
         controller.abort();
-        resolve('deny');
+        resolve(byGate);
       }, this.timeoutMs);
     });
-    const aborted = new Promise<ApprovalDecision>((resolve) => {
-      if (controller.signal.aborted) resolve('deny');
-      controller.signal.addEventListener('abort', () => resolve('deny'), { once: true });
+    const aborted = new Promise<Answer>((resolve) => {
+      if (controller.signal.aborted) resolve(byGate);
+      controller.signal.addEventListener('abort', () => resolve(byGate), { once: true });
     });
-    let decision: ApprovalDecision;
+    const asked = this.decide(request, controller.signal).then((answer): Answer =>
+      typeof answer === 'string' ? { decision: answer, by: 'person' } : answer,
+    );
+    let answer: Answer;
     try {
-      decision = await Promise.race([this.decide(request, controller.signal), timedOut, aborted]);
+      answer = await Promise.race([asked, timedOut, aborted]);
     } catch {
-      decision = 'deny';
+      answer = byGate;
     } finally {
       clearTimeout(timer);
       this.turnSignal?.removeEventListener('abort', stop);
     }
-    if (decision === 'allow-turn') this.allowedForTurn = true;
+    if (answer.decision === 'allow-turn') this.allowedForTurn = true;
+    return this.record(request, answer.decision, answer.by);
+  }
+
+  private record(request: ApprovalRequest, decision: ApprovalDecision, by: ApprovalDecider): ApprovalDecision {
     this.decisions.push({ request, decision });
+    this.onDecision?.(request, decision, by);
     return decision;
   }
 }

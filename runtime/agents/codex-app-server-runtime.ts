@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { AgentEvent, AgentTurnResult, GuardMode } from './agent-events.ts';
 import { AgentRuntimeError } from './agent-runtime-error.ts';
-import { ApprovalGate, type DecideApproval } from './approval-gate.ts';
+import { ApprovalGate, type DecideApproval, type OnApprovalDecision } from './approval-gate.ts';
 import {
   CodexAppServerProtocol,
   codexApprovalPolicy,
@@ -26,6 +26,8 @@ export interface CodexTurnOptions {
   session?: { continue: string } | { fork: string };
   onEvent: (event: AgentEvent) => void;
   decide: DecideApproval;
+  /** Every decision of the turn, the gate's own included (turn-allow, timeout, abort). */
+  onDecision?: OnApprovalDecision;
   signal?: AbortSignal;
   onLine?: (direction: 'stdin' | 'stdout', line: string) => void;
 }
@@ -44,7 +46,7 @@ export function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurnResult
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const protocol = new CodexAppServerProtocol(options.cwd);
-    const gate = new ApprovalGate(options.decide, options.approvalTimeoutMs, options.signal);
+    const gate = new ApprovalGate(options.decide, options.approvalTimeoutMs, options.signal, options.onDecision);
     const approvalPolicy = codexApprovalPolicy(options.guardMode);
     const sandboxPolicy = codexSandboxPolicy(options.cwd, options.networkAccess);
     let threadId: string | null = null;

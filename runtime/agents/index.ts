@@ -11,7 +11,7 @@ export type {
   TurnStatus,
 } from './agent-events.ts';
 export { AgentRuntimeError, type AgentRuntimeCode } from './agent-runtime-error.ts';
-export { ApprovalGate, type DecideApproval } from './approval-gate.ts';
+export { ApprovalGate, type ApprovalDecider, type DecideApproval, type OnApprovalDecision } from './approval-gate.ts';
 export {
   CodexAppServerProtocol,
   codexApprovalPolicy,
@@ -28,4 +28,4 @@ export { pathLeavingFolder } from './path-leaves-folder.ts';
 export { PI_GUARD_OPTIONS, PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
 export { PI_GUARD_EXTENSION, runPiTurn, type PiTurnOptions } from './pi-rpc-runtime.ts';
 export { checkWorkingDirectory } from './working-directory.ts';
-export { writeMaterialsFolder, type MaterialFileInput } from './materials-folder.ts';
+export { removeMaterialsFolder, writeMaterialsFolder, type MaterialFileInput } from './materials-folder.ts';

@@ -58,3 +58,12 @@ export async function writeMaterialsFolder(
   }
   return folder;
 }
+
+/**
+ * Removes a turn's copies once the runtime can no longer read them, so materials do not stay in the person's
+ * project; the folder is the one `writeMaterialsFolder` returned (never followed through a link: `rm` drops a link
+ * itself, and the write refused links on the way).
+ */
+export async function removeMaterialsFolder(folder: string | null): Promise<void> {
+  if (folder) await rm(folder, { recursive: true, force: true });
+}

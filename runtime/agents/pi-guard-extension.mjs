@@ -93,16 +93,13 @@ function reasonToAsk(mode, toolName, input, cwd) {
 export default function weftGuard(pi) {
   const mode = process.env.WEFT_GUARD_MODE || 'ask';
   const timeout = Number(process.env.WEFT_GUARD_TIMEOUT_MS || 120000);
-  let allowedForTurn = false;
-
-  pi.on('agent_start', () => {
-    allowedForTurn = false;
-  });
+  // "Allow for this turn" is kept by Weft's gate, not here: the guard asks on every call, so Weft answers at once
+  // and still records each call the turn allowed (the event log and the version list them all).
 
   pi.on('tool_call', async (event, ctx) => {
     const cwd = ctx.cwd || process.cwd();
     const ask = reasonToAsk(mode, event.toolName, event.input, cwd);
-    if (!ask || allowedForTurn) return undefined;
+    if (!ask) return undefined;
     if (!ctx.hasUI) return { block: true, reason: 'Weft guard: nobody can be asked, so the call is denied.' };
     const title =
       PREFIX +
@@ -120,7 +117,6 @@ export default function weftGuard(pi) {
     } catch {
       answer = undefined;
     }
-    if (answer === ALLOW_TURN) allowedForTurn = true;
     if (answer === ALLOW_ONCE || answer === ALLOW_TURN) return undefined;
     const why = answer === DENY ? 'the person denied it' : 'no answer came in time';
     return { block: true, reason: `Weft guard: ${why}.` };

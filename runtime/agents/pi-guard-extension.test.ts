@@ -24,7 +24,7 @@ function loadGuard(mode: string, answer: string | undefined | Error, cwd = '/wor
   };
   const call = (toolName: string, input: unknown) =>
     handlers.get('tool_call')!({ toolName, toolCallId: `c-${toolName}`, input }, context);
-  return { call, titles, startTurn: () => handlers.get('agent_start')!({}, context) };
+  return { call, titles };
 }
 
 describe('the Pi guard extension', () => {
@@ -44,13 +44,10 @@ describe('the Pi guard extension', () => {
     expect(await loadGuard('ask', new Error('closed')).call('bash', { command: 'ls' })).toMatchObject({ block: true });
   });
 
-  it('allow for this turn stops asking until the next turn starts', async () => {
+  it('asks on every call after allow for this turn: Weft answers at once and records each call', async () => {
     const guard = loadGuard('ask', 'Allow for this turn');
     expect(await guard.call('bash', { command: 'ls' })).toBeUndefined();
     expect(await guard.call('write', { path: '/etc/x' })).toBeUndefined();
-    expect(guard.titles).toHaveLength(1);
-    await guard.startTurn();
-    await guard.call('bash', { command: 'ls' });
     expect(guard.titles).toHaveLength(2);
   });
 

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { AgentEvent, AgentTurnResult, GuardMode } from './agent-events.ts';
-import { ApprovalGate, type DecideApproval } from './approval-gate.ts';
+import { ApprovalGate, type DecideApproval, type OnApprovalDecision } from './approval-gate.ts';
 import { JsonLines } from './json-lines.ts';
 import { watchAgentProcess } from './watch-agent-process.ts';
 import { PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
@@ -24,6 +24,8 @@ export interface PiTurnOptions {
   session?: { continue: string } | { fork: string };
   onEvent: (event: AgentEvent) => void;
   decide: DecideApproval;
+  /** Every decision of the turn, the gate's own included (turn-allow, timeout, abort). */
+  onDecision?: OnApprovalDecision;
   signal?: AbortSignal;
   /** Every line written to or read from Pi, for recording transcripts. */
   onLine?: (direction: 'stdin' | 'stdout', line: string) => void;
@@ -52,7 +54,7 @@ export function runPiTurn(options: PiTurnOptions): Promise<AgentTurnResult> {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const protocol = new PiRpcProtocol();
-    const gate = new ApprovalGate(options.decide, options.approvalTimeoutMs, options.signal);
+    const gate = new ApprovalGate(options.decide, options.approvalTimeoutMs, options.signal, options.onDecision);
     let sessionId: string | null = null;
     let sessionFile: string | null = null;
     let settled = false;

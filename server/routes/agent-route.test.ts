@@ -56,6 +56,20 @@ beforeAll(async () => {
           { text: 'Read it.' },
         ],
       },
+      {
+        match: '[agent-allow-turn]',
+        replies: [
+          {
+            text: 'First write.',
+            tools: [{ op: 'write', path: join(scratch.outside, 'turn-1.txt'), content: 'one\n' }],
+          },
+          {
+            text: 'Second write.',
+            tools: [{ op: 'write', path: join(scratch.outside, 'turn-2.txt'), content: 'two\n' }],
+          },
+          { text: 'Both written.' },
+        ],
+      },
     ],
   });
   piModel = configurePi(scratch, model.base('pi', scenario.name, scratch.repo));
@@ -217,10 +231,9 @@ describe('agent routes', () => {
     });
     const events: StreamEvent[] = [];
     for await (const event of readStreamEvents(response)) events.push(event);
-    const copied = join(scratch.repo, '.weft/materials/node-1', MATERIAL.fileName);
-    expect(readFileSync(copied, 'utf8')).toBe(MATERIAL.text);
-    // The copy stays out of the person's repository.
+    // The copy was kept out of the person's repository while it existed, and left with the turn.
     expect(readFileSync(join(scratch.repo, '.weft/.gitignore'), 'utf8')).toContain('*');
+    expect(existsSync(join(scratch.repo, '.weft/materials/node-1'))).toBe(false);
     expect(events.some((event) => event.type === 'agent-approval-requested')).toBe(false);
     expect(events).toContainEqual(
       expect.objectContaining({
@@ -231,6 +244,32 @@ describe('agent routes', () => {
     expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'agent-finished', status: 'completed' }));
     // What Pi read went back to the model as the tool's result: the material's text, provenance included.
     expect(readFileSync(model.requestLog, 'utf8')).toContain('MATERIAL-SPACES');
+  }, 120_000);
+
+  it('every decision reaches the stream with its tool and path, the ones "allow for this turn" makes without a card too', async (context) => {
+    if (!clis) return context.skip(skipReason);
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody('Write twice outside. [agent-allow-turn]'),
+    });
+    const events: StreamEvent[] = [];
+    for await (const event of readStreamEvents(response)) {
+      events.push(event);
+      if (event.type === 'agent-approval-requested')
+        await server.api(`/api/agents/turns/${event.turnId}/approvals/${encodeURIComponent(event.request.requestId)}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ decision: 'allow-turn' }),
+        });
+    }
+    expect(events.filter((event) => event.type === 'agent-approval-requested')).toHaveLength(1);
+    const decided = events.filter((event) => event.type === 'agent-approval-decided');
+    expect(decided.map(({ toolName, leaves, decision, by }) => ({ toolName, leaves, decision, by }))).toEqual([
+      { toolName: 'write', leaves: join(scratch.outside, 'turn-1.txt'), decision: 'allow-turn', by: 'person' },
+      { toolName: 'write', leaves: join(scratch.outside, 'turn-2.txt'), decision: 'allow-turn', by: 'gate' },
+    ]);
+    expect(readFileSync(join(scratch.outside, 'turn-2.txt'), 'utf8')).toBe('two\n');
   }, 120_000);
 
   it('a material file name that could leave the folder is refused; nothing is handed to the runtime', async () => {

@@ -23,6 +23,9 @@ import {
   type AgentEvent,
   type ApprovalDecision,
   type ApprovalRequest,
+  type DecideApproval,
+  type OnApprovalDecision,
+  removeMaterialsFolder,
   writeMaterialsFolder,
 } from '../../runtime/agents/index.ts';
 import { sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
@@ -123,8 +126,9 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       });
       return stream.end();
     }
+    let materials: string | null;
     try {
-      await writeMaterialsFolder(cwd, body.nodeId, body.materials);
+      materials = await writeMaterialsFolder(cwd, body.nodeId, body.materials);
     } catch (error) {
       stream.send({
         type: 'agent-failed',
@@ -141,33 +145,30 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     turns.begin(turnId);
     stream.send({ type: 'agent-started', turnId, receivedHash });
 
-    const decide = async (asked: ApprovalRequest, signal: AbortSignal): Promise<ApprovalDecision> => {
+    const decide: DecideApproval = async (asked, signal) => {
       if (body.guardMode === 'auto-review') {
         const verdict = await context.judge.decide({
           kind: 'agent-approval',
           prompt: describe(asked),
           options: ['allow', 'deny'],
         });
-        if (!verdict.fallback && (verdict.probabilities.allow ?? 0) >= threshold) {
-          stream.send({
-            type: 'agent-approval-decided',
-            requestId: asked.requestId,
-            decision: 'allow-once',
-            by: 'judge',
-          });
-          return 'allow-once';
-        }
+        if (!verdict.fallback && (verdict.probabilities.allow ?? 0) >= threshold)
+          return { decision: 'allow-once', by: 'judge' };
       }
       stream.send({ type: 'agent-approval-requested', turnId, request: { ...asked, args: asked.args ?? null } });
       const decision = await turns.wait(turnId, asked.requestId, signal).catch((): ApprovalDecision => 'deny');
+      return { decision, by: signal.aborted ? 'gate' : 'person' };
+    };
+    // Every decision, the gate's own included (turn-allow, timeout, abort), reaches the UI and so the event log.
+    const onDecision: OnApprovalDecision = (asked, decision, by) =>
       stream.send({
         type: 'agent-approval-decided',
         requestId: asked.requestId,
+        toolName: asked.toolName,
+        leaves: asked.leaves,
         decision,
-        by: signal.aborted ? 'gate' : 'person',
+        by,
       });
-      return decision;
-    };
     const onEvent = (event: AgentEvent) => {
       if (event.type === 'text-delta') stream.send({ type: 'text-delta', delta: event.text });
       else if (event.type === 'session')
@@ -188,6 +189,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       session: body.session,
       onEvent,
       decide,
+      onDecision,
       signal: controller.signal,
     };
     const startedAt = Date.now();
@@ -219,6 +221,12 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       stream.send({ type: 'agent-failed', code, message: error instanceof Error ? error.message : String(error) });
     } finally {
       turns.end(turnId);
+      // The runtime has exited (or is being stopped): its copies of the materials leave the person's project.
+      await removeMaterialsFolder(materials).catch((error: unknown) =>
+        context.logger.warn('agent-materials-left', {
+          message: error instanceof Error ? error.message : String(error),
+        }),
+      );
       stream.end();
     }
   });

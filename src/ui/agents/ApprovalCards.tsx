@@ -1,16 +1,12 @@
 import { useWeftStore } from '../app/store-context.tsx';
 import type { ApprovalCard } from './agent-state.ts';
+import { ApprovalRequestView } from './ApprovalRequestView.tsx';
 import { answerCard } from './run-agent-turn.ts';
 import { useAgent } from './use-agent.ts';
 
 const NO_CARDS: ApprovalCard[] = [];
 
-function argumentsText(args: unknown): string {
-  const text = JSON.stringify(args, null, 1) ?? '';
-  return text.length > 600 ? `${text.slice(0, 600)}…` : text;
-}
-
-/** C24: the runtime's open questions on a node — tool, arguments, the path that leaves; three answers. */
+/** C24: the runtime's open questions on a node — tool, why, the path that leaves, the whole command; three answers. */
 export function ApprovalCards({ nodeId }: { nodeId: string }) {
   const store = useWeftStore();
   const cards = useAgent((state) => state.cards[nodeId] ?? NO_CARDS);
@@ -19,15 +15,7 @@ export function ApprovalCards({ nodeId }: { nodeId: string }) {
     <div className="approval-cards nodrag" data-testid="approval-cards">
       {cards.map((card) => (
         <div key={card.request.requestId} className="approval-card" data-testid="approval-card">
-          <div className="approval-title">
-            <strong>{card.request.toolName}</strong> asks to run
-          </div>
-          {card.request.leaves && (
-            <div className="approval-leaves" data-testid="approval-leaves">
-              leaves the folder: <code>{card.request.leaves}</code>
-            </div>
-          )}
-          <pre className="approval-args">{argumentsText(card.request.args)}</pre>
+          <ApprovalRequestView request={card.request} />
           <div className="button-row">
             <button
               className="button small primary"

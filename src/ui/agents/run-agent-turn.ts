@@ -1,4 +1,4 @@
-import { agentCommit, upstreamSnapshot } from '../../core/index.ts';
+import { agentCommit, upstreamSnapshot, type GraphChange } from '../../core/index.ts';
 import type { AgentVersion, ApprovalRecord, FootprintValue } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import type { WeftState } from '../store/weft-state.ts';
@@ -8,6 +8,7 @@ export type StoreAccess = { getState: () => WeftState };
 import { agentApi } from './agent-api.ts';
 import { agentPlan } from './agent-plan.ts';
 import { agentStore, type ApprovalCard } from './agent-state.ts';
+import { keepAgentAnswer } from './kept-agent-answers.ts';
 
 function setCards(nodeId: string, update: (cards: ApprovalCard[]) => ApprovalCard[]): void {
   agentStore.setState((state) => {
@@ -71,6 +72,12 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
       return live ? { live: { ...current.live, [nodeId]: { ...live, ...patch } } } : {};
     });
   const sameCanvas = () => store.getState().graph?.canvas.id === canvasId;
+  // What the turn records while the person is on another canvas waits for its own canvas (kept-agent-answers).
+  const missed: GraphChange[] = [];
+  const record = (change: GraphChange) => {
+    if (sameCanvas()) store.getState().apply(change);
+    else missed.push(change);
+  };
   let committed = false;
   let text = '';
   let tools = 0;
@@ -79,7 +86,6 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
   let changedFiles: string[] = [];
   const footprints: FootprintValue[] = [];
   const approvals: ApprovalRecord[] = [];
-  const pending = new Map<string, string | null>();
   try {
     for await (const event of agentApi.turn(
       {
@@ -103,7 +109,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
           status = 'failed';
           break;
         }
-        if (sameCanvas()) store.getState().apply({ type: 'record', event: commit });
+        record({ type: 'record', event: commit });
         committed = true;
       } else if (event.type === 'text-delta') {
         text += event.delta;
@@ -116,33 +122,31 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
       } else if (event.type === 'agent-footprint') {
         footprints.push(event.footprint);
       } else if (event.type === 'agent-approval-requested') {
-        pending.set(event.request.requestId, event.request.leaves);
         setCards(nodeId, (cards) =>
           cards.some((card) => card.request.requestId === event.request.requestId)
             ? cards
             : [...cards, { turnId: event.turnId, request: event.request, answering: false }],
         );
       } else if (event.type === 'agent-approval-decided') {
-        const card = agentStore.getState().cards[nodeId]?.find((open) => open.request.requestId === event.requestId);
         setCards(nodeId, (cards) => cards.filter((open) => open.request.requestId !== event.requestId));
-        const toolName = card?.request.toolName ?? 'tool';
+        // The event names the tool and path itself: the judge and "allow for this turn" decide without a card.
+        const toolName = event.toolName;
         approvals.push({
           requestId: event.requestId,
           toolName,
-          leaves: pending.get(event.requestId) ?? null,
+          leaves: event.leaves,
           decision: event.decision,
           by: event.by,
           at: Date.now(),
         });
-        if (sameCanvas())
-          store.getState().apply({
-            type: 'record',
-            event: {
-              op: 'approval',
-              objectId: nodeId,
-              meta: { requestId: event.requestId.slice(0, 200), toolName, decision: event.decision, by: event.by },
-            },
-          });
+        record({
+          type: 'record',
+          event: {
+            op: 'approval',
+            objectId: nodeId,
+            meta: { requestId: event.requestId.slice(0, 200), toolName, decision: event.decision, by: event.by },
+          },
+        });
       } else if (event.type === 'agent-finished') {
         status = event.status === 'completed' ? 'complete' : event.status;
         // The version keeps the agent's last message (its answer); the live view showed every message as it came.
@@ -170,14 +174,6 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
     });
   }
   if (!committed) return false;
-  if (!sameCanvas()) {
-    state.toast(
-      'error',
-      'agent-canvas-left',
-      'The agent turn finished after its canvas was closed; its answer was not kept.',
-    );
-    return false;
-  }
   const agent: AgentVersion = {
     runtime: plan.runtime,
     sessionId: session?.sessionId ?? null,
@@ -187,7 +183,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
     approvals,
     changedFiles,
   };
-  store.getState().apply({
+  const addVersion: GraphChange = {
     type: 'add-version',
     nodeId,
     select: true,
@@ -203,6 +199,17 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
       branchOf: null,
       agent,
     },
-  });
+  };
+  if (!sameCanvas()) {
+    keepAgentAnswer(canvasId, nodeId, [...missed, addVersion]);
+    state.toast(
+      'info',
+      'agent-canvas-left',
+      'The agent turn finished on a closed canvas; its answer is shown there when you open it.',
+    );
+    return false;
+  }
+  for (const change of missed) store.getState().apply(change);
+  store.getState().apply(addVersion);
   return status === 'complete';
 }

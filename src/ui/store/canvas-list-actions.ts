@@ -15,6 +15,7 @@ import {
   writeCanvasChanges,
 } from '../db/canvas-persistence.ts';
 import { recordsFromDocument } from '../db/canvas-records.ts';
+import { applyKeptAgentAnswers } from '../agents/kept-agent-answers.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
@@ -168,6 +169,7 @@ export function createCanvasListActions(
         mark('weft:canvas-published');
         set({ activeCanvasId: id, focusedNodeId: null, selectedNodeIds: [], highlightedNodeId: null });
         await database.settings.put({ key: ACTIVE_KEY, value: id });
+        applyKeptAgentAnswers(get());
       }),
 
     createCanvas: (name) =>
