@@ -46,6 +46,9 @@ export interface StartServerOptions {
   allowLoopbackTargets?: boolean;
   /** C35: the Crossref API the scholarly search tool asks (default the public one; tests a scripted server). */
   crossrefUrl?: string;
+  /** C35: the arXiv API and Semantic Scholar graph API the other scholarly tools ask (tests: scripted servers). */
+  arxivUrl?: string;
+  semanticScholarUrl?: string;
   /** Clock for the judge's one-minute skip. */
   now?: () => number;
   judgeTimeoutMs?: number;
@@ -156,6 +159,8 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       scholarly: {
         allowLoopbackTargets: options.allowLoopbackTargets ?? false,
         ...(options.crossrefUrl ? { crossrefUrl: options.crossrefUrl } : {}),
+        ...(options.arxivUrl ? { arxivUrl: options.arxivUrl } : {}),
+        ...(options.semanticScholarUrl ? { semanticScholarUrl: options.semanticScholarUrl } : {}),
       },
     },
     secretValues: () => secretValues,
