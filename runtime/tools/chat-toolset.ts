@@ -6,11 +6,14 @@ import { arxivSearch } from './arxiv-search.ts';
 import { scholarlySearch } from './scholarly-search.ts';
 import type { SearchServiceOptions } from './search-service-options.ts';
 import { semanticScholarSearch } from './semantic-scholar-search.ts';
+import { webSearch, type WebSearchOptions } from './web-search.ts';
 
 /** Where each tool reaches out to; the server passes its address policy and endpoints. */
 export interface ChatToolOptions {
   /** The scholarly search services (Crossref, arXiv, Semantic Scholar). */
   scholarly?: SearchServiceOptions;
+  /** The web search service set in Settings; without it `web_search` answers `web-search-not-configured`. */
+  webSearch?: WebSearchOptions;
 }
 
 /** What a tool's execution gives back: the model sees `text` (bounded), Weft also keeps how it ended. */
@@ -30,6 +33,11 @@ const RUNNERS: Record<ChatToolId, Runner> = {
   'scholarly-search': (input, options) => scholarlySearch(input, options.scholarly),
   'arxiv-search': (input, options) => arxivSearch(input, options.scholarly),
   'semantic-scholar-search': (input, options) => semanticScholarSearch(input, options.scholarly),
+  'web-search': (input, options) =>
+    webSearch(input, {
+      configured: () => Promise.resolve({ provider: null, searxngUrl: null, braveKey: null }),
+      ...options.webSearch,
+    }),
 };
 
 /** A failure the model reads: coded, one line, never a stack (and never a key: tools hold none). */

@@ -5,3 +5,7 @@ export type { ScholarlySearchOptions } from './scholarly-search.ts';
 export { arxivSearch, ARXIV_URL } from './arxiv-search.ts';
 export { semanticScholarSearch, SEMANTIC_SCHOLAR_URL } from './semantic-scholar-search.ts';
 export type { SearchServiceOptions } from './search-service-options.ts';
+export { webSearch, BRAVE_SEARCH_URL } from './web-search.ts';
+export type { ConfiguredWebSearch, WebSearchOptions } from './web-search.ts';
+export { WebSearchConfigStore } from './web-search-config-store.ts';
+export type { WebSearchConfig } from './web-search-config-store.ts';

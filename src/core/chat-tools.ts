@@ -69,6 +69,17 @@ export const CHAT_TOOLS: Readonly<Record<ChatToolId, ChatToolSpec>> = {
       inputSchema: searchInputSchema('Keywords, a title or an author.', 'How many papers to return (default 5).'),
     },
   },
+  'web-search': {
+    id: 'web-search',
+    flag: 'webSearch',
+    label: 'Web search (the service set in Settings)',
+    declaration: {
+      name: 'web_search',
+      description:
+        'Search the web by keywords with the search service the person configured. Returns up to `rows` results, one per line: title, address and a short extract.',
+      inputSchema: searchInputSchema('Keywords or a question.', 'How many results to return (default 5).'),
+    },
+  },
 };
 
 export const CHAT_TOOL_IDS = Object.keys(CHAT_TOOLS) as ChatToolId[];
