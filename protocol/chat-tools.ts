@@ -5,7 +5,7 @@ import { z } from 'zod';
  * its declaration (name, description, input schema) travels in the canonical request, so the request hash
  * covers exactly what the model was offered. Each call and its bounded result are recorded on the version.
  */
-export const ChatToolIdSchema = z.enum(['scholarly-search']);
+export const ChatToolIdSchema = z.enum(['scholarly-search', 'arxiv-search', 'semantic-scholar-search', 'web-search']);
 export type ChatToolId = z.infer<typeof ChatToolIdSchema>;
 
 /** What a model is offered for one tool: the same bytes the request hash covers. */

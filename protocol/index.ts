@@ -294,3 +294,10 @@ export {
   PLAQUE_REASON_MAX,
 } from './plaque.ts';
 export type { Plaque, PlaqueRefusal, PlaqueRequest, PlaqueResponse } from './plaque.ts';
+export {
+  BRAVE_SEARCH_KEY_ID,
+  WebSearchProviderSchema,
+  WebSearchSettingsSchema,
+  WebSearchUpdateSchema,
+} from './web-search.ts';
+export type { WebSearchProvider, WebSearchSettings, WebSearchUpdate } from './web-search.ts';

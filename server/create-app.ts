@@ -12,6 +12,7 @@ import { materialsRoute } from './routes/materials-route.ts';
 import { memoryRoute } from './routes/memory-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
+import { webSearchRoute } from './routes/web-search-route.ts';
 import { providerTestRoute } from './routes/provider-test-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
 import { agentRoute } from './routes/agent-route.ts';
@@ -81,6 +82,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(canvasesRoute(context));
   api.use(importRoute()(context));
   api.use(settingsRoute(context));
+  api.use(webSearchRoute(context));
   api.use(providerTestRoute(context));
   api.use(memoryRoute(context));
   api.use(streamRoute(context));

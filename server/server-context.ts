@@ -1,7 +1,7 @@
 import type { CanvasBackup, CanvasStore, SecretsStore, SettingsStore } from '../runtime/fs/index.ts';
 import type { DecisionJudge, ModelRegistry } from '../runtime/models/index.ts';
 import type { UrlSnapshotOptions } from '../runtime/materials/index.ts';
-import type { ChatToolOptions } from '../runtime/tools/index.ts';
+import type { ChatToolOptions, WebSearchConfigStore } from '../runtime/tools/index.ts';
 import type { HashPort } from '../src/core/index.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Logger } from './logger.ts';
@@ -23,6 +23,8 @@ export interface ServerContext {
   urlSnapshot: Pick<UrlSnapshotOptions, 'allowLoopbackTargets' | 'maxBytes' | 'timeoutMs'>;
   /** C35: where the chat model's tools reach out to, under the same address policy as URL snapshots. */
   chatTools: ChatToolOptions;
+  /** C35: which web search service the person chose (the Brave key lives in `secrets`). */
+  webSearch: WebSearchConfigStore;
   /** Current key values (refreshed on settings change) for scrubbing messages. */
   secretValues: () => readonly string[];
   refreshSecrets: () => Promise<void>;

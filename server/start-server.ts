@@ -26,6 +26,8 @@ import { EventHub } from './event-hub.ts';
 import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
 import type { HashPort } from '../src/core/index.ts';
 import { nodeHashPort } from '../runtime/hash/index.ts';
+import { WebSearchConfigStore } from '../runtime/tools/index.ts';
+import { BRAVE_SEARCH_KEY_ID } from '../protocol/index.ts';
 import { protectedFolders } from './protected-folders.ts';
 import type { ServerContext } from './server-context.ts';
 
@@ -46,6 +48,11 @@ export interface StartServerOptions {
   allowLoopbackTargets?: boolean;
   /** C35: the Crossref API the scholarly search tool asks (default the public one; tests a scripted server). */
   crossrefUrl?: string;
+  /** C35: the arXiv API and Semantic Scholar graph API the other scholarly tools ask (tests: scripted servers). */
+  arxivUrl?: string;
+  semanticScholarUrl?: string;
+  /** C35: the Brave Search API the web search tool asks when Brave is chosen (tests: a scripted server). */
+  braveSearchUrl?: string;
   /** Clock for the judge's one-minute skip. */
   now?: () => number;
   judgeTimeoutMs?: number;
@@ -95,6 +102,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const environment = environmentWithDotenv(options.env ?? process.env, dotenvPath);
   const settings = new SettingsStore(home, options.fileSystem);
   const secrets = new SecretsStore(home, options.fileSystem, options.secretsCipher);
+  const webSearch = new WebSearchConfigStore(home, options.fileSystem);
   const registry = new ModelRegistry({
     settings,
     secrets,
@@ -152,10 +160,21 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hub: new EventHub(),
     hash: options.hash ?? nodeHashPort,
     urlSnapshot: { allowLoopbackTargets: options.allowLoopbackTargets ?? false },
+    webSearch,
     chatTools: {
       scholarly: {
         allowLoopbackTargets: options.allowLoopbackTargets ?? false,
         ...(options.crossrefUrl ? { crossrefUrl: options.crossrefUrl } : {}),
+        ...(options.arxivUrl ? { arxivUrl: options.arxivUrl } : {}),
+        ...(options.semanticScholarUrl ? { semanticScholarUrl: options.semanticScholarUrl } : {}),
+      },
+      webSearch: {
+        allowLoopbackTargets: options.allowLoopbackTargets ?? false,
+        ...(options.braveSearchUrl ? { braveUrl: options.braveSearchUrl } : {}),
+        configured: async () => {
+          const config = await webSearch.read();
+          return { ...config, braveKey: await secrets.getKey(BRAVE_SEARCH_KEY_ID) };
+        },
       },
     },
     secretValues: () => secretValues,

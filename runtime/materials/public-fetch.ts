@@ -19,6 +19,11 @@ export interface PublicFetchOptions {
   resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
   /** The `accept` header sent. */
   accept?: string;
+  /**
+   * More request headers (e.g. a search service's key), sent only to the first address's origin: a redirect to
+   * another origin goes without them, so a key never follows a redirect away.
+   */
+  headers?: Record<string, string>;
   /** What the caller fetches, for messages: "page" for a snapshot, "search result" for a tool. */
   noun?: string;
 }
@@ -98,6 +103,7 @@ function fetchOnce(
   signal: AbortSignal,
   maxBytes: number,
   accept: string,
+  extraHeaders: Record<string, string>,
 ): Promise<FetchedPage> {
   // Connect to the address we checked, never to a second DNS answer (no rebinding between check and use).
   const lookup: LookupFunction = (_hostname, lookupOptions, callback) => {
@@ -114,6 +120,7 @@ function fetchOnce(
         lookup,
         signal,
         headers: {
+          ...extraHeaders,
           'user-agent': 'Weft/0.1 (page snapshot)',
           accept,
         },
@@ -177,10 +184,12 @@ export async function fetchPublic(raw: string, options: PublicFetchOptions = {})
   const noun = options.noun ?? 'page';
   const signal = AbortSignal.timeout(timeoutMs);
   let url = parseTarget(raw);
+  const origin = url.origin;
   try {
     for (let hop = 0; ; hop++) {
       const pinned = await checkedAddress(url, options, signal);
-      const page = await fetchOnce(url, pinned, signal, maxBytes, options.accept ?? PAGE_ACCEPT);
+      const headers = url.origin === origin ? (options.headers ?? {}) : {};
+      const page = await fetchOnce(url, pinned, signal, maxBytes, options.accept ?? PAGE_ACCEPT, headers);
       if (page.status >= 300 && page.status < 400 && page.location) {
         if (hop >= maxRedirects)
           throw new WeftError('fetch-failed', `Too many redirects (more than ${maxRedirects}).`, 502);

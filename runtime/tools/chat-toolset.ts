@@ -2,11 +2,18 @@ import { jsonSchema, tool, type ToolSet } from 'ai';
 import type { ChatToolId } from '../../protocol/index.ts';
 import { boundToolOutput, CHAT_TOOLS } from '../../src/core/index.ts';
 import { isWeftError } from '../fs/index.ts';
-import { scholarlySearch, type ScholarlySearchOptions } from './scholarly-search.ts';
+import { arxivSearch } from './arxiv-search.ts';
+import { scholarlySearch } from './scholarly-search.ts';
+import type { SearchServiceOptions } from './search-service-options.ts';
+import { semanticScholarSearch } from './semantic-scholar-search.ts';
+import { webSearch, type WebSearchOptions } from './web-search.ts';
 
 /** Where each tool reaches out to; the server passes its address policy and endpoints. */
 export interface ChatToolOptions {
-  scholarly?: ScholarlySearchOptions;
+  /** The scholarly search services (Crossref, arXiv, Semantic Scholar). */
+  scholarly?: SearchServiceOptions;
+  /** The web search service set in Settings; without it `web_search` answers `web-search-not-configured`. */
+  webSearch?: WebSearchOptions;
 }
 
 /** What a tool's execution gives back: the model sees `text` (bounded), Weft also keeps how it ended. */
@@ -24,6 +31,13 @@ export function isToolOutcome(value: unknown): value is ToolOutcome {
 type Runner = (input: unknown, options: ChatToolOptions) => Promise<string>;
 const RUNNERS: Record<ChatToolId, Runner> = {
   'scholarly-search': (input, options) => scholarlySearch(input, options.scholarly),
+  'arxiv-search': (input, options) => arxivSearch(input, options.scholarly),
+  'semantic-scholar-search': (input, options) => semanticScholarSearch(input, options.scholarly),
+  'web-search': (input, options) =>
+    webSearch(input, {
+      configured: () => Promise.resolve({ provider: null, searxngUrl: null, braveKey: null }),
+      ...options.webSearch,
+    }),
 };
 
 /** A failure the model reads: coded, one line, never a stack (and never a key: tools hold none). */

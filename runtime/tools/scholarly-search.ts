@@ -1,23 +1,13 @@
 import { z } from 'zod';
 import { WeftError } from '../fs/index.ts';
-import { fetchPublic, type PublicFetchOptions } from '../materials/index.ts';
+import { fetchPublic } from '../materials/index.ts';
+import { parseSearchInput, SEARCH_MAX_BYTES } from './search-input.ts';
+import type { SearchServiceOptions } from './search-service-options.ts';
 
 /** The public Crossref REST API; a test points `crossrefUrl` at a scripted server on 127.0.0.1. */
 export const CROSSREF_URL = 'https://api.crossref.org';
-/** A search answer is a few kilobytes; anything far larger is not a search answer. */
-const SEARCH_MAX_BYTES = 1024 * 1024;
-
-export interface ScholarlySearchOptions extends Pick<
-  PublicFetchOptions,
-  'allowLoopbackTargets' | 'timeoutMs' | 'resolve'
-> {
-  crossrefUrl?: string;
-}
-
-const InputSchema = z.object({
-  query: z.string().trim().min(1).max(300),
-  rows: z.number().int().min(1).max(10).optional(),
-});
+/** Kept for callers that name the Crossref options: every search tool shares one set of endpoints. */
+export type ScholarlySearchOptions = SearchServiceOptions;
 
 const WorkSchema = z.object({
   DOI: z.string().optional(),
@@ -51,10 +41,7 @@ function line(position: number, work: z.infer<typeof WorkSchema>): string {
  * policy as URL snapshots (a Crossref URL set to a private address is refused with `url-refused`).
  */
 export async function scholarlySearch(input: unknown, options: ScholarlySearchOptions = {}): Promise<string> {
-  const parsed = InputSchema.safeParse(input);
-  if (!parsed.success)
-    throw new WeftError('tool-input-invalid', 'scholarly_search takes { query: 1–300 characters, rows?: 1–10 }.');
-  const { query, rows = 5 } = parsed.data;
+  const { query, rows } = parseSearchInput('scholarly_search', input);
   const url = new URL('/works', options.crossrefUrl ?? CROSSREF_URL);
   url.searchParams.set('query', query);
   url.searchParams.set('rows', String(rows));

@@ -55,6 +55,33 @@ describe('chat tools in the request (C35, C9)', () => {
     expect(hashCanonical(reworded)).not.toBe(on.requestHash);
   });
 
+  it('the scholarly tools are declared in one fixed order whatever order they were switched on in, each its own hash', () => {
+    const { canvas, child } = chain();
+    const all = buildRequest(canvas.compiled(child), {
+      model: 'm',
+      chatTools: ['semantic-scholar-search', 'arxiv-search', 'scholarly-search'],
+    });
+    expect(all.request.tools).toEqual({ scholarlySearch: true, arxivSearch: true, semanticScholarSearch: true });
+    expect(all.request.toolDeclarations?.map((declaration) => declaration.name)).toEqual([
+      'scholarly_search',
+      'arxiv_search',
+      'semantic_scholar_search',
+    ]);
+    const reordered = buildRequest(canvas.compiled(child), {
+      model: 'm',
+      chatTools: ['scholarly-search', 'arxiv-search', 'semantic-scholar-search'],
+    });
+    expect(reordered.requestHash).toBe(all.requestHash);
+    const hashes = (['scholarly-search', 'arxiv-search', 'semantic-scholar-search'] as const).map(
+      (id) => buildRequest(canvas.compiled(child), { model: 'm', chatTools: [id] }).requestHash,
+    );
+    expect(new Set(hashes).size).toBe(3);
+    expect(declaredChatTools(all.request)).toEqual({
+      ok: true,
+      value: ['scholarly-search', 'arxiv-search', 'semantic-scholar-search'],
+    });
+  });
+
   it('a received request may use only tools declared exactly as Weft declares them', () => {
     const request: CanonicalRequest = {
       model: 'm',

@@ -13,6 +13,19 @@ export interface ChatToolSpec {
   declaration: ToolDeclaration;
 }
 
+/** The input every keyword search takes: a query and how many results (1–10). */
+function searchInputSchema(query: string, rows: string): Record<string, unknown> {
+  return {
+    type: 'object',
+    properties: {
+      query: { type: 'string', minLength: 1, maxLength: 300, description: query },
+      rows: { type: 'integer', minimum: 1, maximum: 10, description: rows },
+    },
+    required: ['query'],
+    additionalProperties: false,
+  };
+}
+
 /** Every tool Weft can offer. Changing a declaration changes the hash of every request that offers it. */
 export const CHAT_TOOLS: Readonly<Record<ChatToolId, ChatToolSpec>> = {
   'scholarly-search': {
@@ -32,6 +45,39 @@ export const CHAT_TOOLS: Readonly<Record<ChatToolId, ChatToolSpec>> = {
         required: ['query'],
         additionalProperties: false,
       },
+    },
+  },
+  'arxiv-search': {
+    id: 'arxiv-search',
+    flag: 'arxivSearch',
+    label: 'Preprint search (arXiv)',
+    declaration: {
+      name: 'arxiv_search',
+      description:
+        'Search arXiv preprints by keywords. Returns up to `rows` preprints, one per line: title, authors, year and arXiv link.',
+      inputSchema: searchInputSchema('Keywords, a title or an author.', 'How many preprints to return (default 5).'),
+    },
+  },
+  'semantic-scholar-search': {
+    id: 'semantic-scholar-search',
+    flag: 'semanticScholarSearch',
+    label: 'Paper search (Semantic Scholar)',
+    declaration: {
+      name: 'semantic_scholar_search',
+      description:
+        'Search papers indexed by Semantic Scholar by keywords. Returns up to `rows` papers, one per line: title, authors, year, venue and a link (DOI, arXiv or Semantic Scholar).',
+      inputSchema: searchInputSchema('Keywords, a title or an author.', 'How many papers to return (default 5).'),
+    },
+  },
+  'web-search': {
+    id: 'web-search',
+    flag: 'webSearch',
+    label: 'Web search (the service set in Settings)',
+    declaration: {
+      name: 'web_search',
+      description:
+        'Search the web by keywords with the search service the person configured. Returns up to `rows` results, one per line: title, address and a short extract.',
+      inputSchema: searchInputSchema('Keywords or a question.', 'How many results to return (default 5).'),
     },
   },
 };

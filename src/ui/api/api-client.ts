@@ -12,6 +12,9 @@ import {
   type PlaqueRequest,
   type PlaqueResponse,
   SettingsResponseSchema,
+  WebSearchSettingsSchema,
+  type WebSearchSettings,
+  type WebSearchUpdate,
   ProviderTestResponseSchema,
   UrlMaterialResponseSchema,
   type CanvasSummary,
@@ -48,6 +51,9 @@ export interface ApiClient {
   saveSettings(update: SettingsUpdate): Promise<SettingsResponse>;
   /** "Test connection": one short request to a saved provider's first model. */
   testProvider(providerId: string): Promise<ProviderTestResponse>;
+  /** C35: the web search service (Brave key write-only, or a SearXNG URL). */
+  webSearch(): Promise<WebSearchSettings>;
+  saveWebSearch(update: WebSearchUpdate): Promise<WebSearchSettings>;
   decide(request: DecideRequest): Promise<DecideResponse>;
   /** C32: one answer's display-only plaque (a model's validated ladder or the rule's). */
   plaque(request: PlaqueRequest): Promise<PlaqueResponse>;
@@ -134,6 +140,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     models: () => call('/api/models', ModelsResponseSchema),
     settings: () => call('/api/settings', SettingsResponseSchema),
     saveSettings: (update) => call('/api/settings', SettingsResponseSchema, json('PUT', update)),
+    webSearch: () => call('/api/web-search', WebSearchSettingsSchema),
+    saveWebSearch: (update) => call('/api/web-search', WebSearchSettingsSchema, json('PUT', update)),
     testProvider: (providerId) =>
       call(`/api/providers/${encodeURIComponent(providerId)}/test`, ProviderTestResponseSchema, { method: 'POST' }),
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),

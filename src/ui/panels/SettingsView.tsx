@@ -3,6 +3,7 @@ import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../..
 import { useWeft } from '../app/store-context.tsx';
 import { keyOriginWarning } from '../store/key-origin-notice.ts';
 import { TestConnection } from './TestConnection.tsx';
+import { WebSearchSettings } from './WebSearchSettings.tsx';
 
 const KINDS: { kind: ProviderKind; label: string; needsBaseUrl: boolean }[] = [
   { kind: 'openai', label: 'OpenAI', needsBaseUrl: false },
@@ -364,6 +365,7 @@ export function SettingsView() {
             />
           </label>
         </div>
+        <WebSearchSettings />
         <div className="card-panel">
           <h2>Session archive</h2>
           <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>

@@ -14,7 +14,8 @@ export function ToolsSection({ node }: { node: QuestionNode }) {
     <div className="section" data-testid="tools-section">
       <div className="section-title">Tools</div>
       {CHAT_TOOL_IDS.map((id) => (
-        <label key={id} className="switch">
+        // One switch a line: with several tools, inline switches run together.
+        <label key={id} className="switch" style={{ display: 'flex' }}>
           <input
             type="checkbox"
             data-testid={`tool-${id}`}
