@@ -29,7 +29,7 @@ function canvasWriter() {
   return new StoredExchanges({
     async api(path, init) {
       const id = decodeURIComponent(path.split('/').pop()!);
-      await store.write(id, JSON.parse(String(init?.body)), { baseRevision: null });
+      await store.write(id, JSON.parse(init?.body as string), { baseRevision: null });
       return new Response('{}');
     },
   });
