@@ -88,6 +88,20 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['weft verify "Research plan"', 'weft verify mgku4ymw1uy9jt5e --json'],
   },
   {
+    name: 'topics',
+    usage:
+      'weft topics [list | create <name> | rename <topic> <name> | merge <topic> <into> | delete <topic> | label [--yes]] [--json]',
+    summary: 'the topic table you own, and labelling turns with topics (started only by you)',
+    positionals: [0, 3],
+    flags: { yes: { type: 'boolean', description: 'label: run the plan instead of only showing it' }, json },
+    examples: [
+      'weft topics create "Dexie schema"',
+      'weft topics merge Storage "Dexie schema"',
+      'weft topics label',
+      'weft topics label --yes',
+    ],
+  },
+  {
     name: 'import',
     usage: 'weft import <conversations.json> [--json]',
     summary: 'import a ChatGPT or Claude.ai export: one new canvas per conversation (branches kept)',

@@ -12,6 +12,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   status: () => import('./commands/status-command.ts'),
   verify: () => import('./commands/verify-command.ts'),
   import: () => import('./commands/import-command.ts'),
+  topics: () => import('./commands/topics-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
   compile: () => import('./commands/compile-command.ts'),
   bundle: () => import('./commands/bundle-command.ts'),

@@ -257,6 +257,7 @@ export {
   type GuardModeValue,
 } from './agent-lane.ts';
 export * from './memory-api.ts';
+export * from './topic-api.ts';
 export {
   CanvasPatchSchema,
   applyCanvasPatch,

@@ -10,6 +10,7 @@ import { generateRoute } from './routes/generate-route.ts';
 import { importRoute } from './routes/import-route.ts';
 import { materialsRoute } from './routes/materials-route.ts';
 import { memoryRoute } from './routes/memory-route.ts';
+import { topicsRoute } from './routes/topics-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { webSearchRoute } from './routes/web-search-route.ts';
@@ -85,6 +86,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(webSearchRoute(context));
   api.use(providerTestRoute(context));
   api.use(memoryRoute(context));
+  api.use(topicsRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));
   api.use(agentRoute(context));

@@ -11,3 +11,4 @@ export { run as runSetup } from './setup-command.ts';
 export { run as runImport } from './import-command.ts';
 export { run as runCompile } from './compile-command.ts';
 export { run as runBundle } from './bundle-command.ts';
+export { run as runTopics } from './topics-command.ts';

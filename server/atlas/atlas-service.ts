@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { delimiter } from 'node:path';
-import type { Session } from '../../protocol/index.ts';
+import type { LabelTurn, Session } from '../../protocol/index.ts';
 import type {
   AtlasFollow,
   AtlasSessionSummary,
@@ -12,6 +12,7 @@ import { Fence, readSessionFile, sessionRootsFromEnv } from '../../runtime/atlas
 import { FollowStore, followsPath, SessionFollower } from '../../runtime/follow/index.ts';
 import { WeftError } from '../../runtime/fs/index.ts';
 import { WhyIndex, type UpdateSummary } from '../../runtime/index/index.ts';
+import { sessionTurns } from '../../runtime/topics/index.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { Logger } from '../logger.ts';
 import { listIndexedSessions, sessionRowsFor, type ListRequest } from './atlas-listing.ts';
@@ -89,6 +90,12 @@ export class AtlasService {
         });
     }
     return this.refreshing;
+  }
+
+  /** Agent-session turns for a labelling run (C15), after the cheap refresh: keys and openings only. */
+  async labelTurns(): Promise<LabelTurn[]> {
+    await this.refresh();
+    return sessionTurns(this.whyIndex().database);
   }
 
   async listSessions(request: ListRequest): Promise<AtlasSessionsResponse> {

@@ -8,6 +8,7 @@ import { downloadText } from '../panels/download.ts';
 import { memoryClient } from './memory-client.ts';
 import { MemoryLine } from './MemoryLine.tsx';
 import { openOrigin } from './open-origin.ts';
+import { TopicsSection } from './TopicsSection.tsx';
 
 const DOCUMENTS: { name: MemoryDocumentName; title: string }[] = [
   { name: 'preferences', title: 'Preferences' },
@@ -157,6 +158,7 @@ export function MemoryPage() {
           </ul>
           {profile.refusals.length === 0 && <p className="hint">Nothing refused.</p>}
         </section>
+        <TopicsSection />
         <section className="card-panel" data-testid="memory-activity">
           <h2>Judge activity</h2>
           <ul className="memory-lines">

@@ -1,0 +1,161 @@
+import { randomUUID } from 'node:crypto';
+import express, { type Response, type Router } from 'express';
+import {
+  TopicMergeRequestSchema,
+  TopicNameRequestSchema,
+  type LabelPlan,
+  type TopicRecord,
+  type TopicsState,
+} from '../../protocol/index.ts';
+import type { EventDraft, Result } from '../../src/core/index.ts';
+import {
+  createTopic,
+  deleteTopic,
+  mergeTopic,
+  planLabelling,
+  renameTopic,
+  type LabelWork,
+  type TopicEditCode,
+} from '../../src/core/topics/index.ts';
+import { WeftError } from '../../runtime/fs/index.ts';
+import { memoryDirectory } from '../../runtime/memory/index.ts';
+import {
+  canvasTurns,
+  judgeRequestTokens,
+  LabelJobRunner,
+  TopicStore,
+  type StoredTopics,
+} from '../../runtime/topics/index.ts';
+import { atlasServiceFor } from '../atlas/atlas-registry.ts';
+import { jsonBody } from '../read-body.ts';
+import type { ServerContext } from '../server-context.ts';
+import { validateBody } from '../validate-body.ts';
+import { baseRevisionOf } from './canvases-route.ts';
+
+const EDIT_MESSAGES: Record<TopicEditCode, string> = {
+  'empty-name': 'A topic needs a name.',
+  'name-too-long': 'A topic name is at most 80 characters.',
+  'duplicate-name': 'A topic with that name already exists.',
+  'unknown-topic': 'There is no topic with that id.',
+  'merge-into-self': 'A topic cannot be merged into itself.',
+  'too-many': 'At most 49 topics (the decision model takes 50 options, one of them "none").',
+};
+
+function editError(code: TopicEditCode): WeftError {
+  return new WeftError(`topic-${code}`, EDIT_MESSAGES[code], code === 'unknown-topic' ? 404 : 400);
+}
+
+/**
+ * Topics (C15) over HTTP: the person's table (create, rename, merge, delete, each naming its base revision in
+ * If-Match), the labelling plan shown before a run, and the run itself — started only by this request, one at a
+ * time, with progress to poll and a stop switch.
+ */
+export function topicsRoute(context: ServerContext): Router {
+  const router = express.Router();
+  const json = jsonBody(64 * 1024);
+  const now = () => Date.now();
+  const store = new TopicStore({
+    directory: memoryDirectory(context.home),
+    now,
+    newId: () => randomUUID(),
+    hash: context.hash,
+  });
+  const runner = new LabelJobRunner();
+
+  const send = (response: Response, stored: StoredTopics) => {
+    const body: TopicsState = { record: stored.record, revision: stored.revision, job: runner.status() };
+    response.setHeader('ETag', `"${stored.revision}"`);
+    response.json(body);
+  };
+  const ifMatch = (header: string | undefined) => {
+    const base = baseRevisionOf(header);
+    if (base === null)
+      throw new WeftError('revision-required', 'A topic edit names its base revision in If-Match.', 428);
+    return base;
+  };
+  const edit = async (
+    response: Response,
+    header: string | undefined,
+    change: (record: TopicRecord) => Result<{ record: TopicRecord; event: EventDraft }, TopicEditCode>,
+  ) => {
+    const { stored } = await store.update(ifMatch(header), ({ record }) => {
+      const edited = change(record);
+      if (!edited.ok) throw editError(edited.error);
+      return { record: edited.value.record, events: [edited.value.event], result: null };
+    });
+    send(response, stored);
+  };
+
+  const plan = async (): Promise<{ plan: LabelPlan; work: LabelWork[]; stored: StoredTopics }> => {
+    const stored = await store.read();
+    const turns = [...(await atlasServiceFor(context).labelTurns()), ...(await canvasTurns(context.canvases))];
+    const { judgeModelId } = await context.settings.read();
+    const judge = judgeModelId ?? null;
+    const price = judge
+      ? ((await context.registry.listModels()).models.find((model) => model.id === judge)?.pricePerMTokIn ?? null)
+      : null;
+    return {
+      ...planLabelling(turns, stored.record, {
+        hash: context.hash,
+        judgeModelId: judge,
+        pricePerMTokIn: price,
+        requestTokens: judgeRequestTokens,
+      }),
+      stored,
+    };
+  };
+
+  router.get('/topics', async (_request, response) => send(response, await store.read()));
+
+  router.post('/topics', json, async (request, response) => {
+    const { name } = validateBody(TopicNameRequestSchema, request.body);
+    await edit(response, request.headers['if-match'], (record) =>
+      createTopic(record, name, { now: now(), newId: () => randomUUID() }),
+    );
+  });
+
+  router.patch('/topics/:id', json, async (request, response) => {
+    const { name } = validateBody(TopicNameRequestSchema, request.body);
+    await edit(response, request.headers['if-match'], (record) => renameTopic(record, String(request.params.id), name));
+  });
+
+  router.post('/topics/:id/merge', json, async (request, response) => {
+    const { into } = validateBody(TopicMergeRequestSchema, request.body);
+    await edit(response, request.headers['if-match'], (record) => mergeTopic(record, String(request.params.id), into));
+  });
+
+  router.delete('/topics/:id', async (request, response) => {
+    await edit(response, request.headers['if-match'], (record) => deleteTopic(record, String(request.params.id)));
+  });
+
+  router.get('/topics/label/plan', async (_request, response) => {
+    response.json((await plan()).plan);
+  });
+
+  router.get('/topics/label', (_request, response) => {
+    response.json(runner.status());
+  });
+
+  router.post('/topics/label', json, async (_request, response) => {
+    const { plan: planned, work, stored } = await plan();
+    if (stored.record.topics.length === 0)
+      throw new WeftError('topics-none', 'Create a topic first: there is nothing to label turns with.', 400);
+    const finished = runner.start({
+      store,
+      work,
+      topics: stored.record.topics,
+      reused: planned.reused,
+      judged: planned.judgeModelId !== null,
+      decider: context.judge,
+      now,
+    });
+    finished.catch((error: unknown) => context.logger.warn('labelling failed', { message: String(error) }));
+    response.status(202).json({ plan: planned, job: runner.status() });
+  });
+
+  router.post('/topics/label/stop', (_request, response) => {
+    response.json({ stopped: runner.stop(), job: runner.status() });
+  });
+
+  return router;
+}

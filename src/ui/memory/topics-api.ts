@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import {
+  LabelJobSchema,
+  LabelPlanSchema,
+  TopicsStateSchema,
+  type LabelJob,
+  type LabelPlan,
+  type TopicsState,
+} from '../../../protocol/index.ts';
+import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
+import { ApiClientError } from '../api/api-error.ts';
+
+/** Typed client of `/api/topics…` (C15). Table edits carry the revision they were based on (409 when stale). */
+export interface TopicsApi {
+  state(): Promise<TopicsState>;
+  create(revision: string, name: string): Promise<TopicsState>;
+  rename(revision: string, id: string, name: string): Promise<TopicsState>;
+  merge(revision: string, id: string, into: string): Promise<TopicsState>;
+  remove(revision: string, id: string): Promise<TopicsState>;
+  plan(): Promise<LabelPlan>;
+  start(): Promise<unknown>;
+  job(): Promise<LabelJob>;
+  stop(): Promise<unknown>;
+}
+
+export function createTopicsApi(options: ApiClientOptions = {}): TopicsApi {
+  const baseUrl = options.baseUrl ?? '';
+  async function call<T>(
+    path: string,
+    schema: z.ZodType<T>,
+    method = 'GET',
+    revision: string | null = null,
+    body?: unknown,
+  ) {
+    let response: Response;
+    try {
+      response = await fetch(baseUrl + path, {
+        method,
+        credentials: 'same-origin',
+        headers: {
+          ...authorizationHeaders(options),
+          'content-type': 'application/json',
+          ...(revision ? { 'if-match': `"${revision}"` } : {}),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
+    }
+    return readJson(response, schema);
+  }
+  const topic = (id: string) => `/api/topics/${encodeURIComponent(id)}`;
+  return {
+    state: () => call('/api/topics', TopicsStateSchema),
+    create: (revision, name) => call('/api/topics', TopicsStateSchema, 'POST', revision, { name }),
+    rename: (revision, id, name) => call(topic(id), TopicsStateSchema, 'PATCH', revision, { name }),
+    merge: (revision, id, into) => call(`${topic(id)}/merge`, TopicsStateSchema, 'POST', revision, { into }),
+    remove: (revision, id) => call(topic(id), TopicsStateSchema, 'DELETE', revision),
+    plan: () => call('/api/topics/label/plan', LabelPlanSchema),
+    start: () => call('/api/topics/label', z.unknown(), 'POST', null, {}),
+    job: () => call('/api/topics/label', LabelJobSchema),
+    stop: () => call('/api/topics/label/stop', z.unknown(), 'POST', null, {}),
+  };
+}
+
+/** The page's one client (same origin, cookie auth). */
+export const topicsApi = createTopicsApi();
