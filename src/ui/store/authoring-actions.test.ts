@@ -183,6 +183,11 @@ describe('branch from a passage (C30)', () => {
       type: 'text',
       text: `[Regarding this passage: "${text}"]\n\nWhat does this mean?`,
     });
+    // A second passage of the same answer gets its own spot beside the source, not the first branch's.
+    const second = app.state.branchFromPassage(source, { start: 20, end: 30, text: answer.text.slice(20, 30) })!;
+    const [first, next] = [branch, second].map((id) => app.graph.nodes.get(id)!.position);
+    expect(next).not.toEqual(first);
+    expect(Math.abs(next!.y - first!.y)).toBeGreaterThanOrEqual(170);
     await app.close();
   });
 });

@@ -2,6 +2,7 @@ import {
   GraphError,
   buildRequest,
   compile,
+  freeBeside,
   FAN_OUT_INSTRUCTION,
   parseSubQuestions,
   planCondense,
@@ -97,7 +98,6 @@ export function createAuthoringActions(set: SetState, get: GetState, dependencie
       if (!graph || !source || (source.kind !== 'question' && source.kind !== 'mirror')) return null;
       const versionId = source.kind === 'question' ? source.currentVersionId : null;
       const id = dependencies.newId();
-      const width = source.size?.width ?? 320;
       const change: GraphChange = {
         type: 'batch',
         changes: [
@@ -108,7 +108,8 @@ export function createAuthoringActions(set: SetState, get: GetState, dependencie
               id,
               question: '',
               passage: { sourceId, versionId, ...passage },
-              position: { x: source.position.x + width + 120, y: source.position.y + 60 },
+              // Beside the source at the first free spot, so a second passage never stacks on the first.
+              position: freeBeside(graph, sourceId)!,
             },
           },
           { type: 'wire', from: sourceId, to: id, kind: 'solid' },
