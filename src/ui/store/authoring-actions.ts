@@ -1,9 +1,8 @@
 import {
   GraphError,
-  buildRequest,
   compile,
   freeBeside,
-  FAN_OUT_INSTRUCTION,
+  fanOutRequest,
   parseSubQuestions,
   planCondense,
   planFanOut,
@@ -68,12 +67,16 @@ export function createAuthoringActions(set: SetState, get: GetState, dependencie
       // The offline receipt model echoes its request; it cannot propose, so the rule path does.
       if (model.id === OFFLINE_RECEIPT_MODEL_ID) return rule();
       const compiled = compile(graph, nodeId, { stale: state.shown });
-      const built = buildRequest(compiled, {
-        model: model.id,
-        system: FAN_OUT_INSTRUCTION,
-        images: model.takesImages,
-        lane: 'chat',
-      });
+      if (compiled.roleConflict) {
+        // C29: the parents bring different roles; as when asking, nothing is sent until the person picks one.
+        state.toast(
+          'error',
+          'role-conflict',
+          'Pick a role for this question first: its parents bring different roles.',
+        );
+        return null;
+      }
+      const built = fanOutRequest(compiled, { model: model.id, images: model.takesImages, lane: 'chat' });
       const answer = await receiveAnswer(
         dependencies,
         { request: built.request, requestHash: built.requestHash, images: requestImages(graph, compiled, model) },
