@@ -418,6 +418,8 @@ describe('authoring in the browser', () => {
     await canvas.panel.getByTestId('fan-out').click();
     const list = canvas.panel.getByTestId('fan-out-list');
     await list.waitFor();
+    // The rule's proposal is what the person starts from (a single question gets its four angles).
+    await expect.poll(() => list.inputValue()).toContain('What evidence bears on:');
     await list.fill('What is chlorophyll for?\nWhy are leaves green?');
     await canvas.screenshot('fan-out-editor');
     await canvas.panel.getByTestId('fan-out-make').click();

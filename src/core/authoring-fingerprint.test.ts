@@ -73,6 +73,54 @@ describe('which authoring edits make answers stale (C6 with C29–C33)', () => {
     canvas.assertStale([leaf, middle].sort());
   });
 
+  it('adding or removing a highlight makes what reads the answer stale in tag and only modes, not in full', () => {
+    const { canvas, root, middle, leaf, versionId } = chain();
+    const text = 'Key sentence here.';
+    const start = 'Root answer. '.length;
+    const highlight = { versionId, start, end: start + text.length, text };
+    const refresh = () => {
+      canvas.answer(middle, 'Middle answer, again.');
+      canvas.answer(leaf, 'Leaf answer, again.');
+      canvas.assertStale([]);
+    };
+    canvas.edit(root, { highlights: [highlight] });
+    canvas.edit(root, { highlights: [] });
+    canvas.assertStale([]);
+    for (const mode of ['tag', 'only'] as const) {
+      canvas.edit(root, { highlightMode: mode });
+      refresh();
+      canvas.edit(root, { highlights: [highlight] });
+      canvas.assertStale([leaf, middle].sort());
+      refresh();
+      canvas.edit(root, { highlights: [] });
+      canvas.assertStale([leaf, middle].sort());
+      refresh();
+    }
+    canvas.edit(root, { highlightMode: 'full' });
+    refresh();
+    canvas.edit(root, { highlights: [highlight] });
+    canvas.assertStale([]);
+    canvas.edit(root, { highlights: [] });
+    canvas.assertStale([]);
+  });
+
+  it('a model pin change makes nothing stale (the model is not context)', () => {
+    const { canvas, root, middle, leaf } = chain();
+    const before = [root, middle, leaf].map((id) => upstreamFingerprint(canvas.graph, id));
+    canvas.edit(middle, { model: 'other/model' });
+    canvas.edit(root, { model: 'another/model' });
+    canvas.assertStale([]);
+    expect([root, middle, leaf].map((id) => upstreamFingerprint(canvas.graph, id))).toEqual(before);
+  });
+
+  it('a role text edit under inherit makes nothing stale (an inheriting node ignores its own text)', () => {
+    const { canvas, middle } = chain();
+    canvas.edit(middle, { role: { mode: 'inherit', text: 'A draft role' } });
+    canvas.assertStale([]);
+    canvas.edit(middle, { role: { mode: 'inherit', text: 'Another draft' } });
+    canvas.assertStale([]);
+  });
+
   it('a passage is part of its question: downstream reads it; the branch itself is answered with it', () => {
     const { canvas, root, versionId } = chain();
     const text = 'Key sentence here.';
@@ -109,7 +157,7 @@ describe('which authoring edits make answers stale (C6 with C29–C33)', () => {
     expect(upstreamFingerprint(canvas.graph, leaf)).toBe(before);
     canvas.assertStale([]);
   });
-  it('renaming a mentioned material leaves the asker fresh; update-mention makes it stale exactly then', () => {
+  it('renaming a mentioned material makes the asker stale (the title is content); update-mention makes it stale again', () => {
     const { canvas, leaf } = chain();
     const source = canvas.addMaterial('Field notes', 'Silt settles slowly.', { type: 'pasted' }, 'notes');
     canvas.edit(leaf, { question: `Leaf? ${mentionToken('Field notes', source)}` });
@@ -117,6 +165,7 @@ describe('which authoring edits make answers stale (C6 with C29–C33)', () => {
     canvas.assertStale([]);
     canvas.edit(source, { title: 'Delta notes' });
     // The material's title travels with its content, so the rename itself already asks for a new answer.
+    canvas.assertStale([leaf]);
     canvas.answer(leaf, 'Leaf answer after the rename.');
     canvas.assertStale([]);
     expect(canvas.transcript(leaf)).toContain('Leaf? @Field notes');

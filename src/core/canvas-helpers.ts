@@ -1,6 +1,7 @@
 import type { CanvasNode, QuestionAuthor } from '../../protocol/index.ts';
 import type { ChangeContext, GraphChange, Position } from './changes.ts';
 import type { Graph } from './graph.ts';
+import { freeFrom, graphBoxes, CARD_SIZE } from './free-beside.ts';
 import { GraphError } from './graph-error.ts';
 import { isLive } from './live.ts';
 import { topologicalOrder } from './walk.ts';
@@ -64,7 +65,7 @@ export function planMerge(
         id,
         question: SYNTHESIS_QUESTION,
         questionAuthor: 'app',
-        position: { x: right + COLUMN_GAP, y: middle },
+        position: freeFrom({ x: right + COLUMN_GAP, y: middle }, graphBoxes(graph)),
       },
     },
     ...ordered(graph, nodes).map((node): GraphChange => ({ type: 'wire', from: node.id, to: id, kind: 'solid' })),
@@ -98,7 +99,8 @@ export function planCondense(
   const id = context.newId();
   const top = Math.min(...chain.map((node) => node.position.y));
   const centre = chain.reduce((sum, node) => sum + node.position.x, 0) / chain.length;
-  const position: Position = { x: centre, y: top - ROW_GAP - 40 };
+  // Above the chain, stepping further up past any card already there.
+  const position: Position = freeFrom({ x: centre, y: top - ROW_GAP - 40 }, graphBoxes(graph), CARD_SIZE, 'up');
   const changes: GraphChange[] = [
     {
       type: 'add-node',
@@ -144,13 +146,17 @@ export function planFanOut(
   const proposed = new Set(proposal?.questions.map((question) => question.trim()));
   const created: string[] = [];
   const changes: GraphChange[] = [];
+  // Each card steps down past existing children (and the cards placed before it) until its spot is free.
+  const taken = graphBoxes(graph);
   questions.forEach((question, index) => {
+    const position = freeFrom({ x, y: top + index * ROW_GAP }, taken);
+    taken.push({ ...position, ...CARD_SIZE });
     const id = context.newId();
     created.push(id);
     const questionAuthor = proposal && proposed.has(question) ? proposal.author : 'person';
     changes.push({
       type: 'add-node',
-      node: { kind: 'question', id, question, questionAuthor, position: { x, y: top + index * ROW_GAP } },
+      node: { kind: 'question', id, question, questionAuthor, position },
     });
     changes.push({ type: 'wire', from: sourceId, to: id, kind: 'solid' });
   });

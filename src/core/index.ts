@@ -174,7 +174,10 @@ export {
   FAN_OUT_LIMIT,
 } from './canvas-helpers.ts';
 export type { HelperPlan, FanOutProposal } from './canvas-helpers.ts';
+export { CARD_SIZE, freeBeside, freeFrom, graphBoxes, placeBeside } from './free-beside.ts';
+export type { Box } from './free-beside.ts';
 export { FAN_OUT_INSTRUCTION, parseSubQuestions, ruleSubQuestions } from './sub-questions.ts';
+export { fanOutRequest } from './fan-out-request.ts';
 export {
   CHAT_TOOLS,
   CHAT_TOOL_IDS,

@@ -116,6 +116,10 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
         if (failed) return failed;
       }
       for (const wireId of wireIds) removeWire(working, wireId, writable);
+      // C29: a role pick naming this node would name nothing; the join asks for a pick again if still needed.
+      for (const other of working.nodes.values())
+        if (other.kind === 'question' && other.rolePick === node.id)
+          writable('nodes').set(other.id, { ...other, rolePick: null });
       writable('nodes').delete(node.id);
       working.dismissals = working.dismissals.filter((dismissal) => dismissal.nodeId !== node.id);
       working.touched.add(node.id);

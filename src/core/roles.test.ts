@@ -130,6 +130,23 @@ describe('roles (C29)', () => {
     expect(() => canvas.document()).not.toThrow();
   });
 
+  it('deleting the node a role pick names clears the pick, so no question points at a node that is gone', () => {
+    const canvas = new TestCanvas();
+    const left = canvas.addQuestion('L?', { id: 'left' });
+    canvas.edit(left, { role: { mode: 'set', text: 'Role L' } });
+    const right = canvas.addQuestion('R?', { id: 'right' });
+    canvas.edit(right, { role: { mode: 'set', text: 'Role R' } });
+    const join = canvas.addQuestion('J?', { id: 'join' });
+    canvas.wire(left, join);
+    canvas.wire(right, join);
+    canvas.edit(join, { rolePick: left });
+    canvas.apply({ type: 'delete-node', nodeId: right });
+    expect(canvas.graph.nodes.get(join)).toMatchObject({ rolePick: left });
+    canvas.apply({ type: 'delete-node', nodeId: left });
+    expect(canvas.graph.nodes.get(join)).toMatchObject({ rolePick: null });
+    expect(() => canvas.document()).not.toThrow();
+  });
+
   it('golden: a role set above a diamond, picked at the join', async () => {
     const canvas = new TestCanvas();
     const root = canvas.addQuestion('What shaped the treaty?', { id: 'root' });

@@ -1,40 +1,6 @@
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
+import { CARD_SIZE as CARD, type Box } from '../../core/index.ts';
 
-const CARD = { width: 300, height: 170 };
-const GAP = { x: 60, y: 30 };
-
-function overlaps(a: Box, b: Box): boolean {
-  return (
-    a.x < b.x + b.width + GAP.x / 2 &&
-    a.x + a.width + GAP.x / 2 > b.x &&
-    a.y < b.y + b.height + GAP.y &&
-    a.y + a.height + GAP.y > b.y
-  );
-}
-
-/**
- * Where a new card goes when a node is selected: to its right, level with it, else the next free row down that
- * column, else below it. The new card appears next to what the person is working on, so the view needs no jump.
- */
-export function placeBeside(anchor: Box, others: readonly Box[]): { x: number; y: number } {
-  const column = anchor.x + anchor.width + GAP.x;
-  const free = (x: number, y: number) => !others.some((other) => overlaps({ x, y, ...CARD }, other));
-  for (let row = 0; row < 10; row += 1) {
-    const y = anchor.y + row * (CARD.height + GAP.y);
-    if (free(column, y)) return { x: Math.round(column), y: Math.round(y) };
-  }
-  for (let row = 1; row < 10; row += 1) {
-    const y = anchor.y + anchor.height + GAP.y + (row - 1) * (CARD.height + GAP.y);
-    if (free(anchor.x, y)) return { x: Math.round(anchor.x), y: Math.round(y) };
-  }
-  return { x: Math.round(column), y: Math.round(anchor.y) };
-}
-
+export { placeBeside, type Box } from '../../core/index.ts';
 interface Placed {
   id: string;
   type?: string;

@@ -166,6 +166,45 @@ describe('merge, condense and fan-out (C33)', () => {
   });
 });
 
+describe('fan-out proposals under a role (C29 with C33)', () => {
+  it('send one system message, the role then the instruction; a role conflict sends nothing and says so', async () => {
+    const app = await openApp();
+    expect(
+      await app.state.saveSettings({
+        providers: [{ id: 'scripted', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['model'] }],
+        defaultModelId: 'scripted/model',
+      }),
+    ).toBe(true);
+    const source = app.addQuestion('How do tides work?');
+    app.state.apply({
+      type: 'edit-node',
+      nodeId: source,
+      patch: { role: { mode: 'set', text: 'You are a geologist.' } },
+    });
+    provider.script({ text: '1. What is a tide?\n2. What does the Moon do?' });
+    expect((await app.state.proposeSubQuestions(source))!.path).toBe('model');
+    const body = provider.requests.at(-1)!.body as { messages: { role: string; content: unknown }[] };
+    const system = body.messages.filter((message) => message.role === 'system');
+    expect(system).toHaveLength(1);
+    expect(body.messages[0]!.role).toBe('system');
+    const text = JSON.stringify(system[0]!.content);
+    expect(text).toContain('You are a geologist.');
+    expect(text.indexOf('You are a geologist.')).toBeLessThan(text.indexOf('Propose between three and six'));
+
+    // Two parents with different roles and no pick: nothing is sent, the person is told to pick.
+    const other = app.addQuestion('Why do seas rise?');
+    app.state.apply({ type: 'edit-node', nodeId: other, patch: { role: { mode: 'set', text: 'You are a poet.' } } });
+    const join = app.addQuestion('What links them?');
+    app.wire(source, join);
+    app.wire(other, join);
+    const before = provider.requests.length;
+    expect(await app.state.proposeSubQuestions(join)).toBeNull();
+    expect(provider.requests.length).toBe(before);
+    expect(app.lastToast()).toMatchObject({ code: 'role-conflict' });
+    await app.close();
+  });
+});
+
 describe('branch from a passage (C30)', () => {
   it('makes a question wired from the source that carries the passage, stored with its offsets', async () => {
     const app = await openApp();
@@ -183,6 +222,11 @@ describe('branch from a passage (C30)', () => {
       type: 'text',
       text: `[Regarding this passage: "${text}"]\n\nWhat does this mean?`,
     });
+    // A second passage of the same answer gets its own spot beside the source, not the first branch's.
+    const second = app.state.branchFromPassage(source, { start: 20, end: 30, text: answer.text.slice(20, 30) })!;
+    const [first, next] = [branch, second].map((id) => app.graph.nodes.get(id)!.position);
+    expect(next).not.toEqual(first);
+    expect(Math.abs(next!.y - first!.y)).toBeGreaterThanOrEqual(170);
     await app.close();
   });
 });

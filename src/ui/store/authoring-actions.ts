@@ -1,8 +1,8 @@
 import {
   GraphError,
-  buildRequest,
   compile,
-  FAN_OUT_INSTRUCTION,
+  freeBeside,
+  fanOutRequest,
   parseSubQuestions,
   planCondense,
   planFanOut,
@@ -67,12 +67,16 @@ export function createAuthoringActions(set: SetState, get: GetState, dependencie
       // The offline receipt model echoes its request; it cannot propose, so the rule path does.
       if (model.id === OFFLINE_RECEIPT_MODEL_ID) return rule();
       const compiled = compile(graph, nodeId, { stale: state.shown });
-      const built = buildRequest(compiled, {
-        model: model.id,
-        system: FAN_OUT_INSTRUCTION,
-        images: model.takesImages,
-        lane: 'chat',
-      });
+      if (compiled.roleConflict) {
+        // C29: the parents bring different roles; as when asking, nothing is sent until the person picks one.
+        state.toast(
+          'error',
+          'role-conflict',
+          'Pick a role for this question first: its parents bring different roles.',
+        );
+        return null;
+      }
+      const built = fanOutRequest(compiled, { model: model.id, images: model.takesImages, lane: 'chat' });
       const answer = await receiveAnswer(
         dependencies,
         { request: built.request, requestHash: built.requestHash, images: requestImages(graph, compiled, model) },
@@ -97,7 +101,6 @@ export function createAuthoringActions(set: SetState, get: GetState, dependencie
       if (!graph || !source || (source.kind !== 'question' && source.kind !== 'mirror')) return null;
       const versionId = source.kind === 'question' ? source.currentVersionId : null;
       const id = dependencies.newId();
-      const width = source.size?.width ?? 320;
       const change: GraphChange = {
         type: 'batch',
         changes: [
@@ -108,7 +111,8 @@ export function createAuthoringActions(set: SetState, get: GetState, dependencie
               id,
               question: '',
               passage: { sourceId, versionId, ...passage },
-              position: { x: source.position.x + width + 120, y: source.position.y + 60 },
+              // Beside the source at the first free spot, so a second passage never stacks on the first.
+              position: freeBeside(graph, sourceId)!,
             },
           },
           { type: 'wire', from: sourceId, to: id, kind: 'solid' },
