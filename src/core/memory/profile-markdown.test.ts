@@ -90,7 +90,7 @@ describe('profile Markdown', () => {
     expect(asked.value.profile.documents.preferences[0]!).toMatchObject({ evidence: 'stated', ended: null });
     // Re-importing the profile exactly as it stands needs no canvas: those lines passed when written.
     const same = importProfile(profile, profile, 5);
-    expect(same).toEqual({ ok: true, value: { profile, refused: [] } });
+    expect(same).toEqual({ ok: true, value: { profile, refused: [], importedOver: 0 } });
   });
 
   it('a current refusal wins over an imported one with the same id: the deleted line stays deleted', () => {
@@ -120,5 +120,18 @@ describe('profile Markdown', () => {
     forged.documents.preferences[0]!.text = 'Prefers tabs over spaces';
     const reworded = importProfile(emptyProfile(), forged, 5, asked);
     expect(reworded.ok && reworded.value.refused).toEqual([]);
+  });
+
+  it('a current line the import leaves out stays as history, ended imported-over', () => {
+    const { profile, context } = profileWithLine();
+    const added = addLine(profile, 'identity', 'Lives by a lake.', { ...context, newId: () => 'line-lake' });
+    if (!added.ok) throw new Error('expected add');
+    const imported = importProfile(added.value.profile, profile, 8);
+    if (!imported.ok) throw new Error('expected import');
+    expect(imported.value.importedOver).toBe(1);
+    expect(imported.value.profile.documents.identity).toEqual([
+      { ...added.value.profile.documents.identity[0]!, ended: { reason: 'imported-over', at: 8 } },
+    ]);
+    expect(imported.value.profile.documents.preferences).toEqual(profile.documents.preferences);
   });
 });

@@ -1,4 +1,4 @@
-import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
+import type { MemoryDocumentName, MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
 import { MEMORY_DOCUMENTS } from '../../../protocol/index.ts';
 import { canonicalJson } from '../hashing.ts';
 import type { Result } from '../result.ts';
@@ -53,6 +53,8 @@ export interface ImportedProfile {
   profile: MemoryProfile;
   /** Current lines of the import that failed the constitution, ended as deleted so they never show as current. */
   refused: { lineId: string; text: string; code: ImportRefusalCode }[];
+  /** Current lines the import left out: kept as history, ended `imported-over`. */
+  importedOver: number;
 }
 
 /**
@@ -63,7 +65,7 @@ export type PersonWordsLookup = (origin: ProfileLine['origin']) => readonly stri
 
 /**
  * An imported profile takes the place of the current one, but every current line passes the same checks as any
- * write (C14):
+ * write (C14), and a current line the import leaves out stays as history, ended `imported-over`:
  * - a credential anywhere in the import refuses the whole import (`credential`): keys never enter the store;
  * - a line matching a refusal (either profile's; a current refusal wins over an imported one with its id) ends as
  *   deleted, `manual` included: import is no way back for what the person took back, and no line is both current
@@ -104,16 +106,23 @@ export function importProfile(
     refused.push({ lineId: line.id, text: line.text, code });
     return { ...line, ended: { reason: 'deleted', at: now } };
   };
+  // A current line the import does not carry is not lost: it stays as history, ended by the import.
+  const importedIds = new Set(everyLine.map((line) => line.id));
+  let importedOver = 0;
+  const keep = (document: MemoryDocumentName): ProfileLine[] => {
+    const left = currentLines(current, document).filter((line) => !importedIds.has(line.id));
+    importedOver += left.length;
+    const ended = left.map((line): ProfileLine => ({ ...line, ended: { reason: 'imported-over', at: now } }));
+    return [...imported.documents[document].map(end), ...ended];
+  };
   return success({
     profile: {
       ...imported,
-      documents: {
-        preferences: imported.documents.preferences.map(end),
-        identity: imported.documents.identity.map(end),
-      },
+      documents: { preferences: keep('preferences'), identity: keep('identity') },
       refusals,
     },
     refused,
+    importedOver,
   });
 }
 
