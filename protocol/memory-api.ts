@@ -89,5 +89,9 @@ export const MemoryWriteResponseSchema = z.object({
   revision: Sha256,
   events: z.array(MemoryEventDraftSchema),
   lineId: z.string().nullable(),
+  /** An import's lines that failed the constitution and were not taken in (the page names them). */
+  refused: z
+    .array(z.object({ lineId: z.string(), text: z.string(), code: z.enum(['refused-by-person', 'no-own-words']) }))
+    .optional(),
 });
 export type MemoryWriteResponse = z.infer<typeof MemoryWriteResponseSchema>;

@@ -34,10 +34,14 @@ export const LineOriginSchema = z.object({
 });
 export type LineOrigin = z.infer<typeof LineOriginSchema>;
 
-/** How a line stopped being current: replaced by another line, or deleted by the person. */
+/**
+ * How a line stopped being current: replaced by another line, deleted by the person, or left out of a profile the
+ * person imported over it (kept as history, never silently lost).
+ */
 export const LineEndSchema = z.discriminatedUnion('reason', [
   z.object({ reason: z.literal('replaced'), at: z.number().int().nonnegative(), by: z.string().min(1) }),
   z.object({ reason: z.literal('deleted'), at: z.number().int().nonnegative() }),
+  z.object({ reason: z.literal('imported-over'), at: z.number().int().nonnegative() }),
 ]);
 export type LineEnd = z.infer<typeof LineEndSchema>;
 

@@ -2,6 +2,7 @@ import type { MemoryActivity, MemoryProfile } from '../../protocol/index.ts';
 import type { EventDraft } from '../../src/core/index.ts';
 import {
   admitFact,
+  MAX_ADDITIONS_PER_VISIT,
   mergeFact,
   mergeRequest,
   type CandidateFact,
@@ -34,6 +35,8 @@ export interface AdmissionRun {
   profile: MemoryProfile;
   events: EventDraft[];
   lineIds: string[];
+  /** Lines written (facts and the lines their merges reworded): each counts toward the visit's limit. */
+  written: number;
   activity: MemoryActivity[];
   /** The first admitted fact whose merge answer is still needed, and what to ask the merge model. */
   need: { index: number; request: MergeRequest } | null;
@@ -50,8 +53,9 @@ export function admitCandidates(input: AdmitCandidatesInput): AdmissionRun {
   const events: EventDraft[] = [];
   const lineIds: string[] = [];
   const activity: MemoryActivity[] = [];
+  let written = 0;
   for (const [index, candidate] of input.candidates.entries()) {
-    const verdict = admitFact(candidate, exchange, profile, input.additions + lineIds.length);
+    const verdict = admitFact(candidate, exchange, profile, input.additions + written);
     events.push(verdict.event);
     // A credential never reaches the activity file, not even as a refused line.
     const secret = !verdict.admitted && verdict.reason === 'credential';
@@ -69,17 +73,19 @@ export function admitCandidates(input: AdmitCandidatesInput): AdmissionRun {
     const request = mergeRequest(profile, verdict.fact);
     let answer = answers.get(index);
     if (request !== null && answer === undefined && input.missing === 'ask')
-      return { profile, events, lineIds, activity, need: { index, request } };
+      return { profile, events, lineIds, written, activity, need: { index, request } };
     if (request === null) answer = undefined;
     if (answer === 'no-answer') activity.push(entry({ kind: 'judge-failed', reason: 'merge-no-answer' }));
     const operations = answer === undefined || answer === 'no-answer' ? null : answer.operations;
-    const merged = mergeFact(profile, verdict.fact, operations, { now: input.now, newId: input.newId });
+    const room = MAX_ADDITIONS_PER_VISIT - input.additions - written;
+    const merged = mergeFact(profile, verdict.fact, operations, { now: input.now, newId: input.newId }, room);
     if (!merged.ok) {
       activity.push(entry({ kind: 'refused', reason: merged.error, ...proposal }));
       continue;
     }
     profile = merged.value.profile;
     events.push(merged.value.event);
+    written += merged.value.written;
     if (merged.value.lineId !== null) lineIds.push(merged.value.lineId);
     activity.push(
       entry({
@@ -91,5 +97,5 @@ export function admitCandidates(input: AdmitCandidatesInput): AdmissionRun {
       }),
     );
   }
-  return { profile, events, lineIds, activity, need: null };
+  return { profile, events, lineIds, written, activity, need: null };
 }

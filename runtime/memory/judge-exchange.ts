@@ -154,10 +154,16 @@ export async function judgeExchange(
         events: admitted.events,
         activity: [...activity].reverse(),
       },
-      result: { events: admitted.events, lineIds: admitted.lineIds, before: current.profile, after: admitted.profile },
+      result: {
+        events: admitted.events,
+        lineIds: admitted.lineIds,
+        written: admitted.written,
+        before: current.profile,
+        after: admitted.profile,
+      },
     };
   });
-  result.lineIds.forEach(() => dependencies.visits.add(request));
+  for (let line = 0; line < result.written; line += 1) dependencies.visits.add(request);
   const undo =
     result.lineIds.length > 0
       ? {

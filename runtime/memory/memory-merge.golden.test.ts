@@ -46,7 +46,7 @@ const MERGES: Record<string, Operations | ScriptedReply> = {
   }),
   'I drink green tea every morning.': (ids) => ({
     operations: [
-      { op: 'replace', lineIds: [ids('I like green tea.')], text: 'I like green tea, without sugar.' },
+      { op: 'replace', lineIds: [ids('I like green tea.')], text: 'I like green tea every morning.' },
       { op: 'add', text: 'I drink green tea every morning.' },
     ],
   }),
@@ -67,6 +67,22 @@ const MERGES: Record<string, Operations | ScriptedReply> = {
     operations: [
       { op: 'add', text: 'I enjoy chess on Sundays.' },
       { op: 'add', text: 'My password is hunter2hunter2.' },
+    ],
+  }),
+  'I work at Mozilla on Firefox.': () => ({
+    operations: [
+      { op: 'add', text: 'I work at Mozilla on Firefox.' },
+      { op: 'add', text: 'The user is Christophe, born in 1970, lives in Paris.' },
+    ],
+  }),
+  'I like jazz in the evening.': (ids) => ({
+    operations: [
+      { op: 'add', text: 'I like jazz in the evening.' },
+      {
+        op: 'replace',
+        lineIds: [ids('I prefer spaces over tabs now.')],
+        text: 'I prefer spaces over tabs, I am Christophe.',
+      },
     ],
   }),
   'I use Linux at home.': { text: 'Sure! I have added that to your profile.' },
@@ -207,10 +223,10 @@ describe('memory merge golden set (operations from the judge, validated by merge
     expect(current(state)).toEqual([
       'stated: Please always answer in British English, with Oxford commas.',
       'stated: I prefer spaces over tabs now.',
-      'rewritten: I like green tea, without sugar.',
+      'rewritten: I like green tea every morning.',
       'stated: I drink green tea every morning.',
     ]);
-    expect(line(state, 'I like green tea, without sugar.').span).toBeNull();
+    expect(line(state, 'I like green tea every morning.').span).toBeNull();
     expect(line(state, 'I drink green tea every morning.').span).toBe('I drink green tea every morning.');
     expect(line(state, 'I like green tea.').ended).toMatchObject({ reason: 'replaced' });
   });
@@ -227,6 +243,8 @@ describe('memory merge golden set (operations from the judge, validated by merge
     ['I love long walks.', 'unknown-line'],
     ['I hate loud music.', 'drops-lines'],
     ['I enjoy chess on Sundays.', 'credential'],
+    ['I work at Mozilla on Firefox.', 'unrelated-add'],
+    ['I like jazz in the evening.', 'new-words'],
     ['I use Linux at home.', 'malformed'],
   ])('hostile operations for "%s" are refused (%s): the fact is appended, nothing else moves', async (fact, code) => {
     const before = (await (await server.api('/api/memory')).json()) as MemoryStateResponse;

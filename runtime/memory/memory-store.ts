@@ -117,6 +117,12 @@ export class MemoryStore {
         offCanvases: made.offCanvases ?? current.journal.offCanvases,
       };
       ensurePrivateDirectory(this.options.directory);
+      // The journal first: a crash between the two writes may leave an event for a profile not written, never a
+      // written profile without its events.
+      await writeFileAtomic(this.path('journal.json'), JSON.stringify(journal), {
+        mode: 0o600,
+        fileSystem: this.options.fileSystem,
+      });
       let profileText: string | null = null;
       if (made.profile) {
         profileText = JSON.stringify(made.profile);
@@ -125,10 +131,6 @@ export class MemoryStore {
           fileSystem: this.options.fileSystem,
         });
       }
-      await writeFileAtomic(this.path('journal.json'), JSON.stringify(journal), {
-        mode: 0o600,
-        fileSystem: this.options.fileSystem,
-      });
       const profile = made.profile ?? current.profile;
       const revision = profileText === null ? current.revision : canvasRevision(profileText);
       return { stored: { profile, revision, journal }, result };

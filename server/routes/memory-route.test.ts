@@ -181,6 +181,32 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
     expect((await state()).body.profile).toEqual(before.body.profile);
   });
 
+  it('an import over newer lines keeps them as history and names the imported lines it did not take in', async () => {
+    const exported = await (await server.api('/api/memory/export')).text();
+    const withLine = await state();
+    const added = await send('/api/memory/lines', 'POST', withLine.etag, {
+      document: 'identity',
+      text: 'Lives by a lake.',
+    });
+    const { lineId } = (await added.json()) as MemoryWriteResponse;
+    // The older export, with one line forged to say something its span never said.
+    const front = JSON.parse(exported.split('\n---\n')[0]!.slice(4)) as MemoryStateResponse['profile'];
+    const forged = front.documents.preferences.find((line) => line.ended === null && line.evidence === 'stated')!;
+    forged.text = 'The user is Christophe, a chef in Lyon.';
+    const markdown = `---\n${JSON.stringify(front, null, 2)}\n---\n`;
+    const before = await state();
+    const imported = await send('/api/memory/import', 'POST', before.etag, { markdown });
+    expect(imported.status).toBe(200);
+    const body = (await imported.json()) as MemoryWriteResponse;
+    expect(body.refused).toEqual([{ lineId: forged.id, text: forged.text, code: 'no-own-words' }]);
+    expect(body.events[0]!.meta).toMatchObject({ importedOver: 1 });
+    const after = (await state()).body.profile;
+    expect(after.documents.identity.find((line) => line.id === lineId)).toMatchObject({
+      text: 'Lives by a lake.',
+      ended: { reason: 'imported-over', at: expect.any(Number) },
+    });
+  });
+
   it('switches the [Memory] block off per canvas', async () => {
     await send('/api/memory/canvases/canvas-2', 'PUT', null, { enabled: false });
     expect((await state()).body.offCanvases).toEqual(['canvas-2']);
@@ -203,7 +229,11 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
       {
         op: 'memory-imported',
         objectId: '',
-        meta: { lines: preferences.length + identity.length, refusals: before.body.profile.refusals.length },
+        meta: {
+          lines: preferences.length + identity.length,
+          refusals: before.body.profile.refusals.length,
+          importedOver: 0,
+        },
       },
     ]);
     // Every op memory's journal holds is one of the documented memory event ops.

@@ -242,11 +242,19 @@ export function memoryRoute(context: ServerContext): Router {
       const imported = importProfile(current.profile, read.value, now(), personWords);
       if (!imported.ok)
         throw new WeftError('memory-import-credential', 'The import holds what looks like a key or password.', 400);
-      const profile = imported.value.profile;
-      const events = [importedEvent(countLines(profile), profile.refusals.length)];
-      return { change: { profile, events }, result: events };
+      const { profile, refused, importedOver } = imported.value;
+      const events = [importedEvent(countLines(profile), profile.refusals.length, importedOver)];
+      return { change: { profile, events }, result: { events, refused } };
     });
-    sendWrite(response, published(stored), result, null);
+    const { revision } = published(stored);
+    response.setHeader('ETag', `"${revision}"`);
+    const body: MemoryWriteResponse = {
+      revision,
+      events: result.events,
+      lineId: null,
+      refused: result.refused,
+    };
+    response.json(body);
   });
 
   return router;

@@ -12,6 +12,13 @@ describe('credential patterns never enter memory', () => {
     ['password', 'password: hunter2'],
     ['password', 'My password is correct-horse'],
     ['password', 'api_key=abc123'],
+    ['password', 'I use the password hunter2 for everything.'],
+    ['password', 'My passphrase never changes.'],
+    ['password', 'The PIN code of my phone is short.'],
+    ['password', 'I keep my API key in a note.'],
+    ['password', 'Here is my access token for the staging box.'],
+    ['api-key', 'I like my Google key AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q'],
+    ['api-key', 'I deploy with Zq8vN2pLw4RtY6uX9bC3mK7sD1fG5hJ0 every day.'],
     ['card-number', 'my card is 4111 1111 1111 1111'],
     ['card-number', '5555-5555-5555-4444'],
     ['private-key', '-----BEGIN OPENSSH PRIVATE KEY-----'],
@@ -27,6 +34,8 @@ describe('credential patterns never enter memory', () => {
     'I was born in 1987 and moved in 2004.',
     'Order 4111 1111 1111 1112 failed', // 16 digits that fail the Luhn check
     'I like the sk-8 skateboard brand.',
+    'I prefer internationalisation over i18n in prose.', // long words without digits are not keys
+    'I work on Firefox 128 and Thunderbird 115.',
   ])('leaves ordinary text alone: %j', (text) => {
     expect(findCredential(text)).toBeNull();
   });

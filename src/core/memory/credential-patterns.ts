@@ -10,12 +10,16 @@ const PATTERNS: readonly { kind: CredentialKind; pattern: RegExp }[] = [
   { kind: 'github-token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/ },
   { kind: 'slack-token', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/ },
   { kind: 'jwt', pattern: /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/ },
+  { kind: 'api-key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/ },
   {
     kind: 'password',
-    // "my password is …" counts; "a token is a word" does not, so `is` is accepted only after password words.
+    // Any mention of a secret's name, however it is phrased ("I use the password hunter2 for everything"): a
+    // false positive costs one fact. A bare "token" is a word too ("a token is a word"), so only `token:` counts.
     pattern:
-      /\b(?:(?:password|passwd|passphrase|passcode|pin)\s*(?:is|[:=])|(?:pwd|secret|api[ _-]?key|token)\s*[:=])\s*\S+/i,
+      /\b(?:password|passwd|passphrase|passcode|pin code|api[ _-]?key|access[ _-]?token|auth[ _-]?token|bearer token|secret[ _-]?key)s?\b|\b(?:pwd|secret|pin|token)\s*[:=]\s*\S+/i,
   },
+  // A long run of letters mixed with digits looks like a generated key whatever its prefix.
+  { kind: 'api-key', pattern: /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Za-z])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{24,}/ },
 ];
 
 /** 13–19 digits, optionally grouped by single spaces or dashes. */

@@ -70,6 +70,7 @@ export function switchedEvent(canvasId: string, enabled: boolean): MemoryEventDr
 }
 
 /** A Markdown import: how many lines and refusals the profile holds after it (counts only). */
-export function importedEvent(lines: number, refusals: number): MemoryEventDraft {
-  return { op: 'memory-imported', objectId: '', meta: { lines, refusals } };
+export function importedEvent(lines: number, refusals: number, importedOver = 0): MemoryEventDraft {
+  // `importedOver`: current lines the import left out, kept as history ended `imported-over`.
+  return { op: 'memory-imported', objectId: '', meta: { lines, refusals, importedOver } };
 }

@@ -89,13 +89,13 @@ describe('merging an admitted fact: operations against line ids', () => {
     const outcome = merge(twoLines(), dark(), {
       operations: [
         { op: 'add', text: 'Prefers dark mode' },
-        { op: 'replace', lineIds: ['line-2'], text: 'Prefers short, direct answers' },
+        { op: 'replace', lineIds: ['line-2'], text: 'Prefers short answers in dark mode' },
       ],
     });
     const lines = currentLines(outcome.profile, 'preferences');
     expect(lines.map((line) => [line.text, line.evidence, line.span])).toEqual([
       ['Writes Python', 'manual', null],
-      ['Prefers short, direct answers', 'rewritten', null],
+      ['Prefers short answers in dark mode', 'rewritten', null],
       ['Prefers dark mode', 'stated', 'I prefer dark mode'],
     ]);
     expect(outcome.event.meta).toMatchObject({ rewritten: 1, replaced: 1 });
@@ -154,7 +154,7 @@ describe('merging an admitted fact: operations against line ids', () => {
       ['prose instead of operations', 'Sure! Here is the merged document.', 'malformed'],
       [
         'operations that lose the fact',
-        { operations: [{ op: 'add', text: 'Likes the colour black' }] },
+        { operations: [{ op: 'replace', lineIds: ['line-1'], text: 'Writes dark Python' }] },
         'fact-missing',
       ],
       [
@@ -168,14 +168,34 @@ describe('merging an admitted fact: operations against line ids', () => {
         'not-one-line',
       ],
       [
-        'a line repeating one that stays',
+        'a line written twice',
         {
           operations: [
             { op: 'add', text: 'Prefers dark mode' },
-            { op: 'add', text: 'writes python' },
+            { op: 'replace', lineIds: ['line-1'], text: 'prefers dark mode' },
           ],
         },
         'duplicate-line',
+      ],
+      [
+        'an add of a line that is not the fact (the model inventing a fact)',
+        {
+          operations: [
+            { op: 'add', text: 'Prefers dark mode' },
+            { op: 'add', text: 'The user is Christophe, born in 1970, lives in Paris.' },
+          ],
+        },
+        'unrelated-add',
+      ],
+      [
+        'a rewrite that brings in words neither the replaced line nor the fact holds',
+        {
+          operations: [
+            { op: 'add', text: 'Prefers dark mode' },
+            { op: 'replace', lineIds: ['line-2'], text: 'Prefers short answers, lives in Paris' },
+          ],
+        },
+        'new-words',
       ],
     ];
     it.each(cases)('%s', (_name, operations, code) => {
@@ -185,6 +205,19 @@ describe('merging an admitted fact: operations against line ids', () => {
       expect(texts(outcome.profile)).toEqual(['Writes Python', 'Prefers short answers', 'Prefers dark mode']);
       expect(outcome.profile.documents.preferences.slice(0, 2)).toEqual(before.documents.preferences);
       expect(outcome.event.meta).toMatchObject({ operation: 'append', fallback: code, evidence: 'stated' });
+    });
+
+    it('every line the operations write counts toward the visit limit', () => {
+      const operations = {
+        operations: [
+          { op: 'add', text: 'Prefers dark mode' },
+          { op: 'replace', lineIds: ['line-2'], text: 'Prefers short answers in dark mode' },
+        ],
+      };
+      const tight = mergeFact(twoLines(), dark(), operations, context, 1);
+      expect(tight.ok && tight.value).toMatchObject({ operation: 'append', fallback: 'visit-limit', written: 1 });
+      const roomy = mergeFact(twoLines(), dark(), operations, context, 2);
+      expect(roomy.ok && roomy.value).toMatchObject({ operation: 'add', fallback: null, written: 2 });
     });
 
     it('operations that would bring back a deleted line', () => {

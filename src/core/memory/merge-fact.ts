@@ -6,7 +6,7 @@ import type { AdmittedFact } from './candidate-fact.ts';
 import { findCredential } from './credential-patterns.ts';
 import type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
 import { writtenEvent } from './memory-events.ts';
-import { normaliseText } from './normalise-text.ts';
+import { contentWords, normaliseText } from './normalise-text.ts';
 import type { MemoryContext } from './profile.ts';
 import { currentLines, storableLines } from './profile.ts';
 import { matchesRefusal } from './refusal-match.ts';
@@ -20,6 +20,8 @@ export interface MergeOutcome {
   /** Why the model's operations were refused, when the fact was appended instead. */
   fallback: MergeFallbackCode | null;
   event: MemoryEventDraft;
+  /** How many lines it wrote (the fact's and any rewritten one): each counts toward the visit's limit. */
+  written: number;
 }
 
 /**
@@ -29,12 +31,14 @@ export interface MergeOutcome {
  * Only the line that says the fact gets its evidence and span; any other line the operations write is
  * `rewritten`. Replaced lines are kept, ended, as history. Refused with `invalid` (profile untouched) when a line
  * it would store fails the schema or reuses an id: a bad injected id or origin never reaches the file.
+ * `room` is how many lines this visit may still add: operations that write more are refused (`visit-limit`).
  */
 export function mergeFact(
   profile: MemoryProfile,
   fact: AdmittedFact,
   operations: unknown,
   context: MemoryContext,
+  room = Number.POSITIVE_INFINITY,
 ): Result<MergeOutcome, 'not-a-profile-fact' | 'invalid'> {
   const document = fact.document;
   if (document === null) return failure('not-a-profile-fact');
@@ -44,7 +48,7 @@ export function mergeFact(
       ? { operations: [{ op: 'replace', lineIds: [fact.updates], text: fact.text }] }
       : { operations: [{ op: 'add', text: fact.text }] });
   const parsed = MergeOperationsSchema.safeParse(raw);
-  const checked = parsed.success ? checkOperations(profile, document, fact, parsed.data.operations) : 'malformed';
+  const checked = parsed.success ? checkOperations(profile, document, fact, parsed.data.operations, room) : 'malformed';
   if (typeof checked !== 'string' && checked.length === 1 && checked[0]!.op === 'no-op') {
     const event = writtenEvent({
       lineId: null,
@@ -56,7 +60,7 @@ export function mergeFact(
       fallback: null,
       canvasId: fact.origin.canvasId,
     });
-    return success({ profile, lineId: null, operation: 'no-op', fallback: null, event });
+    return success({ profile, lineId: null, operation: 'no-op', fallback: null, event, written: 0 });
   }
   const { outcome, written } =
     typeof checked === 'string'
@@ -73,12 +77,18 @@ interface Written {
 
 type WritingOperation = Exclude<MergeOperation, { op: 'no-op' }>;
 
-/** The operations when every check passes, else the first reason they fail. */
+/**
+ * The operations when every check passes, else the first reason they fail. The model may only say the fact and
+ * reword the lines it replaces: an `add` must be the fact itself (`unrelated-add`), and a line other than the fact
+ * must be a `replace` whose content words all come from the replaced lines or the fact (`new-words`), so a merge
+ * can never introduce anything the person did not say.
+ */
 function checkOperations(
   profile: MemoryProfile,
   document: MemoryDocumentName,
   fact: AdmittedFact,
   operations: readonly MergeOperation[],
+  room: number,
 ): MergeOperation[] | MergeFallbackCode {
   if (operations.some((operation) => operation.op === 'no-op'))
     return operations.length === 1 ? [...operations] : 'mixed-no-op';
@@ -94,6 +104,10 @@ function checkOperations(
     }
   }
   if (removed > writing.length) return 'drops-lines';
+  if (writing.length > room) return 'visit-limit';
+  const byId = new Map(current.map((line) => [line.id, line]));
+  const factNormal = normaliseText(fact.text);
+  const factWords = contentWords(fact.text);
   const staying = new Set(current.filter((line) => unclaimed.has(line.id)).map((line) => normaliseText(line.text)));
   const written = new Set<string>();
   for (const operation of writing) {
@@ -102,10 +116,18 @@ function checkOperations(
     if (findCredential(text) !== null) return 'credential';
     if (matchesRefusal(profile.refusals, text)) return 'refused-by-person';
     const normal = normaliseText(text);
+    if (normal !== factNormal) {
+      if (operation.op === 'add') return 'unrelated-add';
+      const allowed = new Set([
+        ...factWords,
+        ...operation.lineIds.flatMap((lineId) => [...contentWords(byId.get(lineId)!.text)]),
+      ]);
+      if ([...contentWords(text)].some((word) => !allowed.has(word))) return 'new-words';
+    }
     if (normal.length === 0 || written.has(normal) || staying.has(normal)) return 'duplicate-line';
     written.add(normal);
   }
-  if (!written.has(normaliseText(fact.text))) return 'fact-missing';
+  if (!written.has(factNormal)) return 'fact-missing';
   return [...operations];
 }
 
@@ -156,6 +178,7 @@ function append(
     operation: fallback === null ? 'add' : 'append',
     fallback,
     event,
+    written: 1,
   };
   return { outcome, written: [line] };
 }
@@ -214,6 +237,7 @@ function apply(
     operation: factOperation,
     fallback: null,
     event,
+    written: written.length,
   };
   return { outcome, written };
 }

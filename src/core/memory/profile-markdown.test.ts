@@ -90,6 +90,48 @@ describe('profile Markdown', () => {
     expect(asked.value.profile.documents.preferences[0]!).toMatchObject({ evidence: 'stated', ended: null });
     // Re-importing the profile exactly as it stands needs no canvas: those lines passed when written.
     const same = importProfile(profile, profile, 5);
-    expect(same).toEqual({ ok: true, value: { profile, refused: [] } });
+    expect(same).toEqual({ ok: true, value: { profile, refused: [], importedOver: 0 } });
+  });
+
+  it('a current refusal wins over an imported one with the same id: the deleted line stays deleted', () => {
+    const { profile, lineId, context } = profileWithLine();
+    const deleted = deleteLine(profile, lineId, context);
+    if (!deleted.ok) throw new Error('expected delete');
+    const forged = structuredClone(profile);
+    forged.refusals = deleted.value.profile.refusals.map((refusal) => ({ ...refusal, text: 'Unrelated words.' }));
+    const imported = importProfile(deleted.value.profile, forged, 7);
+    if (!imported.ok) throw new Error('expected import');
+    expect(imported.value.profile.refusals).toEqual(deleted.value.profile.refusals);
+    expect(imported.value.refused).toEqual([{ lineId, text: 'I prefer tabs over spaces.', code: 'refused-by-person' }]);
+    expect(imported.value.profile.documents.preferences[0]!.ended).toEqual({ reason: 'deleted', at: 7 });
+  });
+
+  it("a `stated` line whose text is not its span (nor the person's words) is refused, however genuine the span", () => {
+    const { profile } = profileWithLine();
+    const forged = structuredClone(profile);
+    forged.documents.preferences[0]!.text = 'The user is Christophe, a chef in Lyon.';
+    const asked = (origin: { canvasId: string | null }) =>
+      origin.canvasId === 'canvas-1' ? ['I prefer tabs over spaces.'] : null;
+    const imported = importProfile(emptyProfile(), forged, 5, asked);
+    if (!imported.ok) throw new Error('expected import');
+    expect(imported.value.refused.map((entry) => entry.code)).toEqual(['no-own-words']);
+    expect(imported.value.profile.documents.preferences[0]!.ended).toEqual({ reason: 'deleted', at: 5 });
+    // A rewording that only uses the person's words keeps its label.
+    forged.documents.preferences[0]!.text = 'Prefers tabs over spaces';
+    const reworded = importProfile(emptyProfile(), forged, 5, asked);
+    expect(reworded.ok && reworded.value.refused).toEqual([]);
+  });
+
+  it('a current line the import leaves out stays as history, ended imported-over', () => {
+    const { profile, context } = profileWithLine();
+    const added = addLine(profile, 'identity', 'Lives by a lake.', { ...context, newId: () => 'line-lake' });
+    if (!added.ok) throw new Error('expected add');
+    const imported = importProfile(added.value.profile, profile, 8);
+    if (!imported.ok) throw new Error('expected import');
+    expect(imported.value.importedOver).toBe(1);
+    expect(imported.value.profile.documents.identity).toEqual([
+      { ...added.value.profile.documents.identity[0]!, ended: { reason: 'imported-over', at: 8 } },
+    ]);
+    expect(imported.value.profile.documents.preferences).toEqual(profile.documents.preferences);
   });
 });

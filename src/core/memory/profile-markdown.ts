@@ -1,11 +1,11 @@
-import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
+import type { MemoryDocumentName, MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
 import { MEMORY_DOCUMENTS } from '../../../protocol/index.ts';
 import { canonicalJson } from '../hashing.ts';
 import type { Result } from '../result.ts';
 import { failure, success } from '../result.ts';
 import { findCredential } from './credential-patterns.ts';
 import { MIN_SPAN_WORDS } from './find-evidence.ts';
-import { normaliseText, words } from './normalise-text.ts';
+import { contentWords, normaliseText, words } from './normalise-text.ts';
 import type { ProfileLoadError } from './load-profile.ts';
 import { loadProfile } from './load-profile.ts';
 import { currentLines } from './profile.ts';
@@ -53,6 +53,8 @@ export interface ImportedProfile {
   profile: MemoryProfile;
   /** Current lines of the import that failed the constitution, ended as deleted so they never show as current. */
   refused: { lineId: string; text: string; code: ImportRefusalCode }[];
+  /** Current lines the import left out: kept as history, ended `imported-over`. */
+  importedOver: number;
 }
 
 /**
@@ -63,13 +65,15 @@ export type PersonWordsLookup = (origin: ProfileLine['origin']) => readonly stri
 
 /**
  * An imported profile takes the place of the current one, but every current line passes the same checks as any
- * write (C14):
+ * write (C14), and a current line the import leaves out stays as history, ended `imported-over`:
  * - a credential anywhere in the import refuses the whole import (`credential`): keys never enter the store;
- * - a line matching a refusal (either profile's) ends as deleted, `manual` included: import is no way back for
- *   what the person took back, and no line is both current and refused;
+ * - a line matching a refusal (either profile's; a current refusal wins over an imported one with its id) ends as
+ *   deleted, `manual` included: import is no way back for what the person took back, and no line is both current
+ *   and refused;
  * - a `stated` or `inferred` line keeps its label only when its span is the person's own words: either the very
  *   same line is already current here (it passed the constitution when written), or its span is in what the
- *   person wrote at its origin (`personWords`). Otherwise it ends as deleted (`no-own-words`). The strict choice:
+ *   person wrote at its origin (`personWords`) and, for `stated`, its text is its span or uses only content words
+ *   the person wrote there. Otherwise it ends as deleted (`no-own-words`). The strict choice:
  *   relabelling it `manual` would claim the person typed it, which nobody can know from a file.
  */
 export function importProfile(
@@ -81,8 +85,9 @@ export function importProfile(
   const everyLine = MEMORY_DOCUMENTS.flatMap((document) => imported.documents[document]);
   const texts = [...everyLine.flatMap((line) => [line.text, line.span ?? '']), ...imported.refusals.map((r) => r.text)];
   if (texts.some((text) => findCredential(text) !== null)) return failure('credential');
-  const ids = new Set(imported.refusals.map((refusal) => refusal.id));
-  const refusals = [...imported.refusals, ...current.refusals.filter((refusal) => !ids.has(refusal.id))];
+  // The person's current refusals win: an imported refusal with the same id cannot lift or reword one.
+  const ids = new Set(current.refusals.map((refusal) => refusal.id));
+  const refusals = [...current.refusals, ...imported.refusals.filter((refusal) => !ids.has(refusal.id))];
   const trusted = new Set(
     MEMORY_DOCUMENTS.flatMap((document) => currentLines(current, document)).map((line) => canonicalJson(line)),
   );
@@ -90,7 +95,9 @@ export function importProfile(
   const check = (line: ProfileLine): ImportRefusalCode | null => {
     if (matchesRefusal(refusals, line.text)) return 'refused-by-person';
     if (line.evidence === 'manual' || trusted.has(canonicalJson(line))) return null;
-    return spanIsOwnWords(line, personWords(line.origin)) ? null : 'no-own-words';
+    const written = personWords(line.origin);
+    if (!spanIsOwnWords(line, written)) return 'no-own-words';
+    return line.evidence !== 'stated' || textIsStated(line, written ?? []) ? null : 'no-own-words';
   };
   const end = (line: ProfileLine): ProfileLine => {
     if (line.ended !== null) return line;
@@ -99,17 +106,34 @@ export function importProfile(
     refused.push({ lineId: line.id, text: line.text, code });
     return { ...line, ended: { reason: 'deleted', at: now } };
   };
+  // A current line the import does not carry is not lost: it stays as history, ended by the import.
+  const importedIds = new Set(everyLine.map((line) => line.id));
+  let importedOver = 0;
+  const keep = (document: MemoryDocumentName): ProfileLine[] => {
+    const left = currentLines(current, document).filter((line) => !importedIds.has(line.id));
+    importedOver += left.length;
+    const ended = left.map((line): ProfileLine => ({ ...line, ended: { reason: 'imported-over', at: now } }));
+    return [...imported.documents[document].map(end), ...ended];
+  };
   return success({
     profile: {
       ...imported,
-      documents: {
-        preferences: imported.documents.preferences.map(end),
-        identity: imported.documents.identity.map(end),
-      },
+      documents: { preferences: keep('preferences'), identity: keep('identity') },
       refusals,
     },
     refused,
+    importedOver,
   });
+}
+
+/**
+ * A `stated` line says what its span says: the same text, or only content words the person wrote at its origin.
+ * Otherwise any sentence could ride in on a genuine span.
+ */
+function textIsStated(line: ProfileLine, written: readonly string[]): boolean {
+  if (normaliseText(line.text) === normaliseText(line.span ?? '')) return true;
+  const theirs = new Set(written.flatMap((text) => [...contentWords(text)]));
+  return [...contentWords(line.text)].every((word) => theirs.has(word));
 }
 
 function spanIsOwnWords(line: ProfileLine, written: readonly string[] | null): boolean {

@@ -25,4 +25,12 @@ describe('what a refusal blocks', () => {
     expect(matchesRefusal([deleted('I like it.')], 'I prefer tabs.')).toBeNull();
     expect(matchesRefusal([deleted('I like it.')], 'i like it.')).not.toBeNull();
   });
+
+  it('lets the opposite through: a deleted "I like tabs." does not refuse "I don\'t like tabs." or "I hate tabs."', () => {
+    expect(matchesRefusal([deleted('I like tabs.')], "I don't like tabs.")).toBeNull();
+    expect(matchesRefusal([deleted('I like tabs.')], 'I hate tabs.')).toBeNull();
+    expect(matchesRefusal([deleted('I never use tabs.')], 'I use tabs.')).toBeNull();
+    // Both negated: still one statement, reworded.
+    expect(matchesRefusal([deleted('I hate tabs.')], 'I really hate tabs in Python.')).not.toBeNull();
+  });
 });

@@ -81,6 +81,9 @@ const GOLDEN: {
   { question: 'My password is hunter2 and I use it everywhere.', admitted: [], refused: ['credential'] },
   { question: 'I use the key sk-proj-abcdefghijklmnopqrstu daily.', admitted: [], refused: ['credential'] },
   { question: 'I prefer paying with 4111 1111 1111 1111 online.', admitted: [], refused: ['credential'] },
+  { question: 'I use the password hunter2 for everything.', admitted: [], refused: ['credential'] },
+  { question: 'I like my Google key AIzaSyA1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q.', admitted: [], refused: ['credential'] },
+  { question: 'I use Zq8vN2pLw4RtY6uX9bC3mK7sD1fG5hJ0 daily.', admitted: [], refused: ['credential'] },
   // Several statements: at most three additions per visit.
   {
     question: 'I prefer dark mode. I use Vim daily. I like green tea. I hate meetings before ten.',

@@ -38,6 +38,9 @@ export type AdmissionCode =
  * - `mixed-no-op`: `no-op` together with other operations.
  * - `not-one-line`: a line they would write holds a line break.
  * - `duplicate-line`: two lines they write say the same thing, or one repeats a line that stays.
+ * - `unrelated-add`: an `add` writes a line that is not the fact (only the fact may be added).
+ * - `new-words`: a rewritten line holds a content word that is neither in the lines it replaces nor in the fact.
+ * - `visit-limit`: they write more lines than the visit may still add (every written line counts).
  */
 export type MergeFallbackCode =
   | 'malformed'
@@ -48,4 +51,7 @@ export type MergeFallbackCode =
   | 'fact-missing'
   | 'mixed-no-op'
   | 'not-one-line'
-  | 'duplicate-line';
+  | 'duplicate-line'
+  | 'unrelated-add'
+  | 'new-words'
+  | 'visit-limit';

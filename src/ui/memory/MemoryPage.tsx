@@ -91,7 +91,22 @@ export function MemoryPage() {
               const file = event.target.files?.[0];
               event.target.value = '';
               if (file)
-                void file.text().then((markdown) => edit(() => memoryClient.api.importMarkdown(revision, markdown)));
+                void file.text().then((markdown) =>
+                  edit(async () => {
+                    const written = await memoryClient.api.importMarkdown(revision, markdown);
+                    const refused = written.refused ?? [];
+                    // Lines the import could not take in are named, never dropped silently.
+                    if (refused.length > 0)
+                      store
+                        .getState()
+                        .toast(
+                          'info',
+                          'memory-import-refused',
+                          `Imported; not taken in (${refused.length}): ${refused.map((line) => `“${line.text}” (${line.code})`).join(', ')}`,
+                        );
+                    return written;
+                  }),
+                );
             }}
           />
         </div>
