@@ -39,7 +39,9 @@ function hashTree(directory: string): Map<string, string> {
   return hashes;
 }
 
-describe('weft CLI over read-only copies of the real fixtures', () => {
+/** Each step spawns the real CLI (a tsx start-up): seconds apiece on a loaded 2-core machine, several per test. */
+const SPAWNING = 120_000;
+describe('weft CLI over read-only copies of the real fixtures', { timeout: SPAWNING }, () => {
   let space: FixtureWorkspace;
   let before: Map<string, string>;
 
@@ -188,7 +190,7 @@ describe('weft CLI: usage errors', () => {
   });
 });
 
-describe('weft CLI: a session that grows', () => {
+describe('weft CLI: a session that grows', { timeout: SPAWNING }, () => {
   it('shows the appended turn after re-reading only the grown file from its offset', async () => {
     const space = copyFixtures('weft-grow-');
     try {
@@ -239,7 +241,7 @@ describe('weft CLI: a session that grows', () => {
   });
 });
 
-describe('weft CLI and the session archive', () => {
+describe('weft CLI and the session archive', { timeout: SPAWNING }, () => {
   it('status shows the preservation setting; a deleted session answers marked; purge --archive drops the copies', async () => {
     const space = copyFixtures('weft-cli-archive-');
     try {
@@ -266,7 +268,7 @@ describe('weft CLI and the session archive', () => {
   });
 });
 
-describe('weft CLI on hostile session text', () => {
+describe('weft CLI on hostile session text', { timeout: SPAWNING }, () => {
   it("never sends a session's terminal control sequences to the terminal, while --json keeps the text exact", async () => {
     const space = copyFixtures('weft-escape-');
     try {
