@@ -7,40 +7,31 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 
-await build({
-  entryPoints: [path.join(root, 'desktop/main.ts')],
-  outfile: path.join(root, 'dist/desktop/main.mjs'),
-  bundle: true,
-  platform: 'node',
+/** One Node bundle into dist/desktop/ (shared settings; `options` adds what differs). */
+const bundle = (entry, outfile, options) =>
+  build({
+    entryPoints: [path.join(root, entry)],
+    outfile: path.join(root, 'dist/desktop', outfile),
+    bundle: true,
+    platform: 'node',
+    target: 'node22',
+    logLevel: 'warning',
+    ...options,
+  });
+
+await bundle('desktop/main.ts', 'main.mjs', {
   format: 'esm',
-  target: 'node22',
   packages: 'external',
   define: {
     'process.env.WEFT_VERSION': JSON.stringify(version),
     'process.env.WEFT_BUNDLED_SESSION_WORKER': JSON.stringify('./session-read-worker.mjs'),
   },
-  logLevel: 'warning',
 });
-await build({
-  entryPoints: [path.join(root, 'desktop/preload.ts')],
-  outfile: path.join(root, 'dist/desktop/preload.cjs'),
-  bundle: true,
-  platform: 'node',
-  format: 'cjs',
-  target: 'node22',
-  external: ['electron'],
-  logLevel: 'warning',
-});
+await bundle('desktop/preload.ts', 'preload.cjs', { format: 'cjs', external: ['electron'] });
 // The index's session readers run in workers loaded by URL next to the bundle (runtime/index/session-read-pool.ts).
-await build({
-  entryPoints: [path.join(root, 'runtime/index/session-read-worker.ts')],
-  outfile: path.join(root, 'dist/desktop/session-read-worker.mjs'),
-  bundle: true,
-  platform: 'node',
+await bundle('runtime/index/session-read-worker.ts', 'session-read-worker.mjs', {
   format: 'esm',
-  target: 'node22',
   packages: 'external',
-  logLevel: 'warning',
 });
 // The PDF worker is loaded by URL next to the bundle (runtime/materials/pdf-text.ts).
 copyFileSync(
