@@ -463,4 +463,49 @@ describe('authoring in the browser', () => {
     await page().waitForTimeout(400);
     await canvas.screenshot('merge-and-fan-out');
   });
+
+  it('condense a chain into a conclusion; a model picked on a node shows as a pin on its card', async () => {
+    const nodeCount = () =>
+      page().evaluate(
+        () =>
+          (
+            window as unknown as { weft: { store: { getState(): { graph: { nodes: Map<string, unknown> } } } } }
+          ).weft.store.getState().graph.nodes.size,
+      );
+    const before = await nodeCount();
+    // The source is wired solid into the branch: a chain of two, which Condense concludes.
+    await page().evaluate(
+      (selection) =>
+        (window as unknown as { weft: { store: { getState(): { setSelection(ids: string[]): void } } } }).weft.store
+          .getState()
+          .setSelection(selection),
+      [ids.branch, ids.source],
+    );
+    await page().getByTestId('condense-selection').click();
+    await expect.poll(nodeCount).toBe(before + 1);
+    const conclusion = (await canvas.panel.getAttribute('data-node-id'))!;
+    expect(await storedQuestion(conclusion)).toBe(
+      'State the conclusion this line of inquiry reaches, in a few sentences, with the reasons it rests on.',
+    );
+    expect(await canvas.card(conclusion).getByTestId('node-question').textContent()).toContain(
+      'State the conclusion this line of inquiry reaches',
+    );
+    expect(await canvas.card(conclusion).getByTestId('question-by-app').textContent()).toBe('Written by Weft');
+    expect((await graphFacts()).wires).toContainEqual({
+      from: ids.branch,
+      to: conclusion,
+      kind: 'solid',
+      mention: false,
+    });
+    await canvas.screenshot('condense');
+
+    // Picking a model on the node pins it: the card carries the pin and its short name.
+    expect(await canvas.card(conclusion).getByTestId('model-pin').count()).toBe(0);
+    await canvas.panel.getByTestId('model-picker').selectOption('offline/receipt');
+    const pin = canvas.card(conclusion).getByTestId('model-pin');
+    await pin.waitFor();
+    expect(await pin.textContent()).toBe('📌 offline receipt');
+    expect(await pin.getAttribute('title')).toBe('Pinned to offline/receipt');
+    await canvas.screenshot('model-pin');
+  });
 });

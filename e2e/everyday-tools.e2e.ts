@@ -1,3 +1,4 @@
+import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
@@ -228,6 +229,7 @@ describe('everyday tools', () => {
     await page().getByTestId('context-menu').waitFor();
     expect(await page().getByTestId('context-menu').getAttribute('data-target')).toBe('node');
     expect(await page().getByTestId('menu-delete').isEnabled()).toBe(true);
+    await canvas.screenshot('context-menu-node');
     await page().keyboard.press('Escape');
 
     await page()
@@ -283,6 +285,8 @@ describe('everyday tools', () => {
     };
     expect(await wireKind()).toBe('solid');
     await rightClickWire();
+    await page().getByTestId('menu-wire-quote').waitFor();
+    await canvas.screenshot('context-menu-wire');
     await page().getByTestId('menu-wire-quote').click();
     await page().getByTestId('context-menu').waitFor({ state: 'detached' });
     await page().waitForFunction(
@@ -351,16 +355,22 @@ describe('everyday tools', () => {
   it('an image material shows its image in the panel', async () => {
     await page().getByTestId('add-material').click();
     await page().getByTestId('material-tab-image').click();
-    const png = Buffer.from(
-      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-      'base64',
-    );
+    // A picture big enough to see in the screenshot: a loom's warp (blue) and weft (amber), drawn by resvg.
+    const threads = [0, 1, 2, 3, 4, 5, 6, 7]
+      .map(
+        (index) =>
+          `<rect x="${20 + index * 30}" y="10" width="12" height="140" fill="#4f46e5"/>` +
+          `<rect x="10" y="${20 + index * 16}" width="260" height="8" fill="#d97706" opacity="0.85"/>`,
+      )
+      .join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="280" height="160"><rect width="280" height="160" fill="#f8fafc"/>${threads}</svg>`;
+    const png = Buffer.from(new Resvg(svg).render().asPng());
     const before = await page().evaluate(() => [
       ...(window as unknown as PageWindow).weft.store.getState().graph.nodes.keys(),
     ]);
     await page()
       .getByTestId('material-image-file')
-      .setInputFiles({ name: 'dot.png', mimeType: 'image/png', buffer: png });
+      .setInputFiles({ name: 'loom.png', mimeType: 'image/png', buffer: png });
     await page().getByTestId('material-dialog').waitFor({ state: 'detached' });
     const id = await page().waitForFunction(
       (known) =>
@@ -374,6 +384,20 @@ describe('everyday tools', () => {
     const image = canvas.panel.getByTestId('material-image');
     await image.waitFor();
     expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBOR/);
+    await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(280);
+    await canvas.screenshot('material-image');
+  });
+
+  it('canvases that share a name are labelled with the day they changed in the switcher', async () => {
+    await newCanvas('Layout');
+    const labels = await page()
+      .getByTestId('canvas-select')
+      .locator('option')
+      .evaluateAll((options) => options.map((option) => option.textContent ?? ''));
+    const layouts = labels.filter((label) => label.startsWith('Layout'));
+    expect(layouts).toHaveLength(2);
+    for (const label of layouts) expect(label).toMatch(/^Layout — \S.+\d/);
+    await canvas.screenshot('canvas-same-name');
   });
 
   it('a provider row shows its kind and Remove; adding one leaves the default model as it was', async () => {
