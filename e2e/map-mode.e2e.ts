@@ -165,6 +165,8 @@ describe('map mode (C32)', () => {
     expect(takeaway.length).toBeGreaterThan(0);
     const cardPlaque = page().locator('[data-node-id="asked"] [data-testid="card-plaque"]');
     await expect(cardPlaque.textContent()).resolves.toContain(takeaway);
+    // The topic sits inside the takeaway, so it is marked there, not repeated in front of it.
+    expect(await cardPlaque.textContent()).toBe(takeaway);
 
     await canvas.panel.getByTestId('plaque-edit').click();
     const topic = (await canvas.panel.getByTestId('plaque-topic-input').inputValue()).trim();

@@ -12,6 +12,27 @@ import type { FlowNodeData } from './flow-elements.ts';
 import { useDetailLevel } from './detail-level.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 
+/**
+ * The topic is copied from inside the takeaway (C32), so it is marked where it stands rather than repeated in front
+ * of it ("Offline receipt: no Offline receipt: no model…"); a topic edited out of its takeaway keeps the chip.
+ */
+function PlaqueLine({ topic, takeaway }: { topic: string; takeaway: string }) {
+  const at = topic ? takeaway.indexOf(topic) : -1;
+  if (at < 0)
+    return (
+      <>
+        <span className="plaque-topic-chip">{topic}</span> {takeaway}
+      </>
+    );
+  return (
+    <>
+      {takeaway.slice(0, at)}
+      <span className="plaque-topic-chip">{topic}</span>
+      {takeaway.slice(at + topic.length)}
+    </>
+  );
+}
+
 export const QuestionCard = memo(function QuestionCard({ id, selected }: NodeProps & { data: FlowNodeData }) {
   const node = useWeft((state) => state.graph?.nodes.get(id)) as QuestionNode | undefined;
   const stream = useWeft((state) => state.streams[id]);
@@ -116,7 +137,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
       </div>
       {plaque && !stream && (
         <div className="card-plaque" data-testid="card-plaque" title={plaque.reason || undefined}>
-          <span className="plaque-topic-chip">{plaque.topic}</span> {plaque.takeaway}
+          <PlaqueLine topic={plaque.topic} takeaway={plaque.takeaway} />
         </div>
       )}
       {(text || stream) && (
