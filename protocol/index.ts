@@ -302,3 +302,4 @@ export {
   WebSearchUpdateSchema,
 } from './web-search.ts';
 export type { WebSearchProvider, WebSearchSettings, WebSearchUpdate } from './web-search.ts';
+export * from './dossier.ts';
