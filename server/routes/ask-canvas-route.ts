@@ -1,5 +1,10 @@
 import express, { type Router } from 'express';
-import { AskCanvasRequestSchema, type AskCanvasTurn, type CanvasChatResponse } from '../../protocol/index.ts';
+import {
+  AskCanvasRequestSchema,
+  type AskCanvasTurn,
+  type CanvasChatResponse,
+  type StreamEvent,
+} from '../../protocol/index.ts';
 import { CanvasChatStore } from '../../runtime/ask-canvas/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
 import { hashCanonical } from '../../src/core/index.ts';
@@ -12,8 +17,9 @@ import { GENERATE_BODY_LIMIT, imageBytes } from './generate-route.ts';
 /**
  * Ask the canvas (C17): `GET /api/ask-canvas/:canvasId` (the stored chat), `DELETE` (empty it), and `POST`, which
  * streams one answer like `/api/generate` — the client's hash must equal the server's hash of what it hands the
- * model, `request-accepted` comes once the model is resolved — and then appends the turn with that hash, the
- * layers and the answer as it ended (complete, failed or stopped). Nothing is stored for a request never sent.
+ * model, `request-accepted` comes once the model is resolved — and appends the turn with that hash, the layers and
+ * the answer as it ended (complete, failed or stopped) before it sends the ending event. Nothing is stored for a
+ * request never sent.
  */
 export function askCanvasRoute(context: ServerContext): Router {
   const router = express.Router();
@@ -66,6 +72,8 @@ export function askCanvasRoute(context: ServerContext): Router {
     let answer = '';
     let status: AskCanvasTurn['status'] = 'aborted';
     let code: string | null = null;
+    // The ending event waits until the turn is stored, so a page that saw it reads the chat with the turn in it.
+    let ending: StreamEvent | null = null;
     const startedAt = Date.now();
     try {
       const model = await context.registry.resolve(body.request.model, { requestHash });
@@ -77,19 +85,23 @@ export function askCanvasRoute(context: ServerContext): Router {
         abortSignal: controller.signal,
         secrets: context.secretValues(),
       })) {
-        if (event.type === 'text-delta') answer += event.delta;
-        if (event.type === 'answer-finished') status = 'complete';
-        if (event.type === 'answer-failed') {
-          status = event.code === 'aborted' ? 'aborted' : 'failed';
-          code = event.code === 'aborted' ? null : event.code;
+        if (event.type === 'answer-finished' || event.type === 'answer-failed') {
+          ending = event;
+          if (event.type === 'answer-finished') status = 'complete';
+          else {
+            status = event.code === 'aborted' ? 'aborted' : 'failed';
+            code = event.code === 'aborted' ? null : event.code;
+          }
+          continue;
         }
+        if (event.type === 'text-delta') answer += event.delta;
         stream.send(event);
       }
     } catch (error) {
       const failure = mapProviderError(error, context.secretValues());
       status = failure.code === 'aborted' ? 'aborted' : 'failed';
       code = failure.code === 'aborted' ? null : failure.code;
-      stream.send({ type: 'answer-failed', ...failure });
+      ending = { type: 'answer-failed', ...failure };
     }
     if (accepted) {
       const turn: AskCanvasTurn = {
@@ -110,6 +122,7 @@ export function askCanvasRoute(context: ServerContext): Router {
         context.logger.info('ask-canvas store failed', { canvasId, code: (error as { code?: string }).code ?? null });
       }
     }
+    if (ending) stream.send(ending);
     context.logger.info('ask-canvas', {
       canvasId,
       model: body.request.model,
