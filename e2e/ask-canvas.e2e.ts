@@ -157,7 +157,7 @@ describe('ask the canvas', () => {
     await expect.poll(async () => canvas.card(first).getAttribute('class')).toContain('selected');
   });
 
-  it('keeps the chat across a reload and sends it along with the next ask; Stop aborts the model call', async () => {
+  it('keeps the chat across a reload and sends it along with the next ask; Stop aborts the model call; the palette opens it', async () => {
     await app.reload();
     await page().getByTestId('open-ask-canvas').click();
     await panel().getByTestId('ask-canvas-turn').first().waitFor();
@@ -177,6 +177,18 @@ describe('ask the canvas', () => {
     await stopped.waitFor();
     expect(await stopped.getAttribute('data-status')).toBe('aborted');
     expect(await stopped.textContent()).toContain('stopped');
+
+    // The palette opens and closes it too.
+    await panel().getByTestId('ask-canvas-close').click();
+    await panel().waitFor({ state: 'detached' });
+    await page()
+      .locator('.react-flow__pane')
+      .click({ position: { x: 200, y: 600 } });
+    await page().keyboard.press('Control+K');
+    await page().getByTestId('palette-input').fill('ask the canvas');
+    expect(await page().getByTestId('palette-item').first().getAttribute('data-command')).toBe('ask-canvas');
+    await page().keyboard.press('Enter');
+    await panel().getByTestId('ask-canvas-turn').nth(1).waitFor();
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
 });
