@@ -303,3 +303,14 @@ export {
 } from './web-search.ts';
 export type { WebSearchProvider, WebSearchSettings, WebSearchUpdate } from './web-search.ts';
 export * from './dossier.ts';
+export {
+  ASK_CANVAS_QUESTION_MAX,
+  AskCanvasLayersSchema,
+  AskCanvasTurnSchema,
+  CANVAS_CHAT_FORMAT,
+  CANVAS_CHAT_VERSION,
+  CanvasChatSchema,
+  AskCanvasRequestSchema,
+  CanvasChatResponseSchema,
+} from './ask-canvas.ts';
+export type { AskCanvasLayers, AskCanvasTurn, CanvasChat, AskCanvasRequest, CanvasChatResponse } from './ask-canvas.ts';

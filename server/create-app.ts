@@ -18,6 +18,7 @@ import { providerTestRoute } from './routes/provider-test-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
 import { agentRoute } from './routes/agent-route.ts';
 import { plaqueRoute } from './routes/plaque-route.ts';
+import { askCanvasRoute } from './routes/ask-canvas-route.ts';
 import { hostGuard, originGuard, tokenGuard, tokenHandoff, type SecurityOptions } from './security.ts';
 import type { ServerContext } from './server-context.ts';
 
@@ -87,6 +88,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(providerTestRoute(context));
   api.use(memoryRoute(context));
   api.use(topicsRoute(context));
+  api.use(askCanvasRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));
   api.use(agentRoute(context));

@@ -13,7 +13,7 @@ import { validateBody } from '../validate-body.ts';
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 export const GENERATE_BODY_LIMIT = 32 * 1024 * 1024;
 
-function imageBytes(images: { hash: string; dataBase64: string }[], hash: HashPort): Map<string, Uint8Array> {
+export function imageBytes(images: { hash: string; dataBase64: string }[], hash: HashPort): Map<string, Uint8Array> {
   const byHash = new Map<string, Uint8Array>();
   for (const image of images) {
     if (image.dataBase64.length % 4 !== 0 || !BASE64.test(image.dataBase64)) {

@@ -14,6 +14,7 @@ import { partitionUpstream } from './partition.ts';
 import { ancestors, topologicalOrder } from './walk.ts';
 import { rerunAllowed } from './rerun-allowed.ts';
 import { autoRerunWave, replayOrder, replayWave } from './rerun-wave.ts';
+import { askCanvasRequest } from './ask-canvas/index.ts';
 import { shownStale } from './shown-stale.ts';
 import { computeStaleFull, StaleTracker } from './stale-tracker.ts';
 
@@ -361,6 +362,17 @@ describe('compile properties on random DAGs', () => {
           // Auto-rerun after any completion, and a manual rerun.
           for (const step of autoRerunWave(graph, node.id)) expect(archivedIds.has(step.nodeId)).toBe(false);
           if (archivedIds.has(node.id)) expect(rerunAllowed(node).ok).toBe(false);
+          // Ask the canvas (C17), focused on any node: no layer and no byte of the request names an archived one.
+          const asked = askCanvasRequest(graph, {
+            question: 'q',
+            focusId: node.id,
+            turns: [],
+            stale: shown,
+            model: 'm',
+          });
+          for (const layer of Object.values(asked.layers))
+            for (const id of layer) expect(archivedIds.has(id)).toBe(false);
+          expect(leaks(canonicalJson(asked.request))).toEqual([]);
         }
         for (const id of compilable(graph)) {
           if (archivedIds.has(id)) continue;

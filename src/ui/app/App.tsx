@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { AtlasLayer, AtlasTabs } from '../atlas/index.ts';
+import { AskCanvasPanel } from '../ask-canvas/AskCanvasPanel.tsx';
 import { CanvasView } from '../canvas/CanvasView.tsx';
 import { commandRegistry } from '../commands/run-command.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
@@ -91,6 +92,9 @@ export function App() {
         ) : view === 'canvas' ? (
           <div className="workspace">
             <CanvasView onOpenMaterial={openMaterial} />
+            <ErrorBoundary area="ask-canvas">
+              <AskCanvasPanel />
+            </ErrorBoundary>
             <ErrorBoundary area="panel">
               <NodePanel />
             </ErrorBoundary>

@@ -53,6 +53,14 @@ export function CanvasToolbar() {
       >
         Import…
       </button>
+      <button
+        className="button"
+        data-testid="open-ask-canvas"
+        onClick={() => run('ask-canvas')}
+        title="Ask the canvas: a side chat about this canvas (Shift+Ctrl/⌘+K)"
+      >
+        Ask the canvas
+      </button>
       {importOpen && <ImportDialog onClose={() => setImportOpen(false)} />}
       <SelectionActions />
     </div>
