@@ -3,6 +3,7 @@ import type { DecisionJudge, ModelRegistry } from '../runtime/models/index.ts';
 import type { UrlSnapshotOptions } from '../runtime/materials/index.ts';
 import type { ChatToolOptions, WebSearchConfigStore } from '../runtime/tools/index.ts';
 import type { HashPort } from '../src/core/index.ts';
+import type { CanvasChatStore } from '../runtime/ask-canvas/index.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Logger } from './logger.ts';
 
@@ -25,6 +26,8 @@ export interface ServerContext {
   chatTools: ChatToolOptions;
   /** C35: which web search service the person chose (the Brave key lives in `secrets`). */
   webSearch: WebSearchConfigStore;
+  /** C17: each canvas's side chat (removed with its canvas). */
+  chats: CanvasChatStore;
   /** Current key values (refreshed on settings change) for scrubbing messages. */
   secretValues: () => readonly string[];
   refreshSecrets: () => Promise<void>;

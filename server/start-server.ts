@@ -1,3 +1,4 @@
+import { CanvasChatStore } from '../runtime/ask-canvas/index.ts';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -161,6 +162,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     hash: options.hash ?? nodeHashPort,
     urlSnapshot: { allowLoopbackTargets: options.allowLoopbackTargets ?? false },
     webSearch,
+    chats: new CanvasChatStore(home, options.fileSystem),
     chatTools: {
       scholarly: {
         allowLoopbackTargets: options.allowLoopbackTargets ?? false,

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   CANVAS_CHAT_FORMAT,
@@ -47,6 +48,16 @@ export class CanvasChatStore {
 
   async append(canvasId: string, turn: AskCanvasTurn): Promise<void> {
     await this.fileOf(canvasId).update((chat) => ({ ...chat, turns: [...chat.turns, turn] }));
+  }
+
+  /** Deletes the chat's file (the canvas was deleted); a chat that was never written is fine. */
+  async remove(canvasId: string): Promise<void> {
+    assertCanvasId(canvasId);
+    const file = this.files.get(canvasId);
+    this.files.delete(canvasId);
+    // Let a write already queued land first, so it cannot recreate the file after the removal.
+    if (file) await file.update((chat) => chat);
+    await rm(join(canvasChatsDirectory(this.home), `${canvasId}.chat.json`), { force: true });
   }
 
   async clear(canvasId: string): Promise<void> {

@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AskCanvasTurn, CanonicalRequest, CanvasChatResponse } from '../../protocol/index.ts';
 import { askCanvasRequest, type AskCanvasPlan } from '../../src/core/ask-canvas/index.ts';
 import { STALE_MARK, TestCanvas, hashCanonical } from '../../src/core/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
 import { collectStreamEvents } from '../../tests/support/sse-client.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
@@ -185,5 +188,21 @@ describe('POST /api/ask-canvas/:canvasId', () => {
     expect((await chat('canvas-f')).turns).toHaveLength(1);
     expect((await server.api('/api/ask-canvas/canvas-f', { method: 'DELETE' })).status).toBe(200);
     expect((await chat('canvas-f')).turns).toEqual([]);
+  });
+
+  it('deleting the canvas deletes its side chat: the file is gone and the chat reads empty', async () => {
+    const saved = await server.api('/api/canvases/canvas-g', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(sampleCanvas('canvas-g')),
+    });
+    expect(saved.status).toBe(200);
+    provider.script({ text: 'About to go.' });
+    await collectStreamEvents(await ask('canvas-g', plan()));
+    const file = join(server.home, 'canvas-chats', 'canvas-g.chat.json');
+    expect(existsSync(file)).toBe(true);
+    expect((await server.api('/api/canvases/canvas-g', { method: 'DELETE' })).status).toBe(200);
+    expect(existsSync(file)).toBe(false);
+    expect((await chat('canvas-g')).turns).toEqual([]);
   });
 });

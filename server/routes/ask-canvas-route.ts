@@ -5,7 +5,6 @@ import {
   type CanvasChatResponse,
   type StreamEvent,
 } from '../../protocol/index.ts';
-import { CanvasChatStore } from '../../runtime/ask-canvas/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
 import { hashCanonical } from '../../src/core/index.ts';
 import { jsonBody } from '../read-body.ts';
@@ -23,7 +22,7 @@ import { GENERATE_BODY_LIMIT, imageBytes } from './generate-route.ts';
  */
 export function askCanvasRoute(context: ServerContext): Router {
   const router = express.Router();
-  const chats = new CanvasChatStore(context.home);
+  const chats = context.chats;
 
   router.get('/ask-canvas/:canvasId', async (request, response) => {
     const canvasId = String(request.params.canvasId);

@@ -100,6 +100,8 @@ export function canvasesRoute(context: ServerContext): Router {
     // A debounced backup still pending would bring the deleted canvas back into the backup folder.
     await context.backup.discard(String(request.params.id));
     if (!removed) throw new WeftError('not-found', `No canvas record "${String(request.params.id)}".`, 404);
+    // Its side chat (C17) goes with it: nothing of a deleted canvas stays behind.
+    await context.chats.remove(String(request.params.id));
     context.hub.publish({ type: 'canvas-deleted', id: String(request.params.id) });
     response.json({ ok: true });
   });
