@@ -9,6 +9,7 @@ import {
   codexServerAnswer,
 } from './codex-app-server-protocol.ts';
 import { JsonLines } from './json-lines.ts';
+import { withWorkspaceChanges } from './workspace-changes.ts';
 import { watchAgentProcess } from './watch-agent-process.ts';
 
 export interface CodexTurnOptions {
@@ -37,8 +38,15 @@ const THREAD = 2;
 const TURN = 3;
 const INTERRUPT = 4;
 
-/** One turn through `codex app-server` (JSON-RPC over JSON lines), sandboxed to `cwd`. */
+/**
+ * One turn through `codex app-server` (JSON-RPC over JSON lines), sandboxed to `cwd`; the files its shell commands
+ * changed are added as one more footprint (see workspace-changes.ts).
+ */
 export function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurnResult> {
+  return withWorkspaceChanges(options.cwd, options.onEvent, () => runCodexProcess(options));
+}
+
+function runCodexProcess(options: CodexTurnOptions): Promise<AgentTurnResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.bin, ['app-server'], {
       cwd: options.cwd,

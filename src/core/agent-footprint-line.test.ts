@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentVersion } from '../../protocol/index.ts';
+import { WORKSPACE_CHANGES_TOOL, type AgentVersion } from '../../protocol/index.ts';
 import { upstreamFingerprint, upstreamSnapshot } from './index.ts';
 import { TestCanvas } from './test-canvas.ts';
 
@@ -65,6 +65,36 @@ describe('agent footprints downstream (C24)', () => {
       '[Agent turn (pi): 2 tool calls changed /repo/notes/a.txt; their contents were left out of this context]',
     );
     expect(texts.join('\n')).not.toContain('SECRET-CONTENT');
+  });
+
+  it('files a shell command wrote (found after the turn) are named downstream; they are not counted as a tool call', () => {
+    const { canvas, parent, child } = agentAnswered({
+      ...agent,
+      footprints: [
+        ...agent.footprints,
+        {
+          toolCallId: WORKSPACE_CHANGES_TOOL,
+          toolName: WORKSPACE_CHANGES_TOOL,
+          args: { compared: 'git status', bounded: false },
+          files: [{ path: '/repo/made-by-shell.txt', op: 'created', by: 'shell' }],
+          exitCode: null,
+          error: null,
+        },
+      ],
+      changedFiles: ['/repo/notes/a.txt', '/repo/made-by-shell.txt'],
+    });
+    const texts = () =>
+      canvas
+        .compiled(child)
+        .messages.flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')))
+        .join('\n');
+    expect(texts()).toContain(
+      '[Agent turn (pi): 2 tool calls changed /repo/notes/a.txt, /repo/made-by-shell.txt; their contents were left out of this context]',
+    );
+    canvas.apply({ type: 'edit-node', nodeId: parent, patch: { includeFootprints: true } });
+    expect(texts()).toContain('[Agent turn (pi) footprints: 2 tool calls]');
+    expect(texts()).toContain('Found changed after the turn (shell): created /repo/made-by-shell.txt');
+    expect(texts()).not.toContain(`3. ${WORKSPACE_CHANGES_TOOL}`);
   });
 
   it('the person can leave the line out like any part', () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { QuestionNode } from '../../../protocol/index.ts';
+import { WORKSPACE_CHANGES_TOOL, type QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { describeError } from '../api/api-error.ts';
 import { atlasStore } from '../atlas/index.ts';
@@ -142,8 +142,8 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
       {!live && agent && (
         <div className="agent-footprints" data-testid="agent-footprints">
           <div className="meta">
-            {agent.footprints.length} tool calls · session{' '}
-            <code data-testid="agent-session">{agent.sessionId ?? '—'}</code>
+            {agent.footprints.filter((footprint) => footprint.toolName !== WORKSPACE_CHANGES_TOOL).length} tool calls ·
+            session <code data-testid="agent-session">{agent.sessionId ?? '—'}</code>
             {agent.sessionId && (
               <>
                 {' '}
@@ -164,7 +164,14 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
           <ul>
             {agent.footprints.map((footprint) => (
               <li key={footprint.toolCallId} data-testid="agent-footprint">
-                <code>{footprint.toolName}</code> {footprint.files.map((file) => `${file.op} ${file.path}`).join(', ')}
+                {footprint.toolName === WORKSPACE_CHANGES_TOOL ? (
+                  <span title="Found by comparing the working directory before and after the turn">
+                    found after the turn (shell):
+                  </span>
+                ) : (
+                  <code>{footprint.toolName}</code>
+                )}{' '}
+                {footprint.files.map((file) => `${file.op} ${file.path}`).join(', ')}
                 {footprint.exitCode !== null ? ` · exit ${footprint.exitCode}` : ''}
                 {footprint.error ? ` · ${footprint.error}` : ''}
               </li>

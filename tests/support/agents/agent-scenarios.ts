@@ -81,6 +81,36 @@ export const AGENT_SCENARIOS: AgentScenario[] = [
     ],
   },
   {
+    name: 'shell-writes-file',
+    prompt: 'Make a file with the shell. [agent-shell-file]',
+    // Pi's guard asks before every shell command; Codex runs it inside its sandbox without asking.
+    decisions: ['allow-once'],
+    exchanges: () => [
+      {
+        match: '[agent-shell-file]',
+        replies: [
+          { text: 'Running it.', tools: [{ op: 'shell', command: 'echo x > made-by-shell.txt' }] },
+          { text: 'Made made-by-shell.txt.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'allow-for-turn',
+    prompt: 'Write two files outside, one after the other. [agent-allow-turn]',
+    decisions: ['allow-turn'],
+    exchanges: (outside) => [
+      {
+        match: '[agent-allow-turn]',
+        replies: [
+          { text: 'First.', tools: [write(join(outside, 'turn-one.txt'), 'one\n')] },
+          { text: 'Second.', tools: [write(join(outside, 'turn-two.txt'), 'two\n')] },
+          { text: 'Both written.' },
+        ],
+      },
+    ],
+  },
+  {
     name: 'abort-mid-turn',
     prompt: 'Wait a while. [agent-abort]',
     decisions: ['allow-once'],
