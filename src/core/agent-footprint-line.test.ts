@@ -148,4 +148,16 @@ describe('agent footprints downstream (C24)', () => {
       /absolute/,
     );
   });
+
+  it("the canvas's network switch is off by default, kept when a change leaves it out, and each change is an event", () => {
+    const canvas = new TestCanvas();
+    canvas.apply({ type: 'set-agent-settings', workingDirectory: '/work/repo', guard: 'ask' });
+    expect(canvas.graph.canvas.agentNetwork).toBe(false);
+    canvas.apply({ type: 'set-agent-settings', workingDirectory: '/work/repo', guard: 'ask', network: true });
+    expect(canvas.graph.canvas.agentNetwork).toBe(true);
+    canvas.apply({ type: 'set-agent-settings', workingDirectory: '/work/repo', guard: 'allow' });
+    expect(canvas.graph.canvas.agentNetwork).toBe(true);
+    const settings = canvas.graph.events.filter((event) => event.op === 'agent-settings');
+    expect(settings.map((event) => event.meta.network)).toEqual([false, true, true]);
+  });
 });
