@@ -183,13 +183,12 @@ describe('the agent lane with Codex in the app', () => {
 
     // The person's Codex config is byte-identical; Weft's Codex home has the model and its provider only.
     expect(readFileSync(personalConfig, 'utf8')).toBe(personalText);
-    // (Codex itself may mark the working directory trusted there, in Weft's home; Weft rewrites it each turn.)
     const seeded = readFileSync(join(weftCodexHome, 'config.toml'), 'utf8')
       .split('\n')
       .filter((line) => !line.startsWith('#'))
       .join('\n');
     expect(seeded).toContain('[model_providers.scripted]');
-    for (const left of ['mcp_servers', 'notify', '"/x"']) expect(seeded).not.toContain(left);
+    for (const left of ['mcp_servers', 'notify', '"/x"', 'trust_level = "trusted"']) expect(seeded).not.toContain(left);
 
     // Downstream, one line names the shell-written file.
     const child = await canvas.addQuestion('What changed?');

@@ -246,3 +246,14 @@ describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {
     ]);
   });
 });
+
+describe('the real codex runtime and a repository of its own config', () => {
+  it("never loads the repository's .codex/config.toml: its MCP server is not started, the folder not marked trusted", async (context) => {
+    const result = await run('codex', 'project-config-ignored');
+    if (!result) return context.skip(skipReason);
+    expect(result.result.status).toBe('completed');
+    expect(existsSync(join(result.scratch.root, 'project-mcp-started'))).toBe(false);
+    const config = readFileSync(join(result.scratch.home, '.weft-codex', 'config.toml'), 'utf8');
+    expect(config).not.toContain('trust_level = "trusted"');
+  });
+});

@@ -50,7 +50,8 @@ async function fileState(path: string, budget: Budget): Promise<string> {
   return content ? `sha256:${createHash('sha256').update(content).digest('hex')}` : ABSENT;
 }
 
-async function gitTopLevel(cwd: string): Promise<string | null> {
+/** The top folder of the Git repository `cwd` is in, or null outside one. */
+export async function gitTopLevel(cwd: string): Promise<string | null> {
   try {
     const { stdout } = await run('git', ['rev-parse', '--show-toplevel'], { cwd, encoding: 'utf8' });
     return stdout.trim() || null;

@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent, ApprovalDecision } from '../../../runtime/agents/index.ts';
 
@@ -14,6 +15,8 @@ export interface AgentScenario {
   /** Abort the turn when this event arrives. */
   abortOn?: (event: AgentEvent) => boolean;
   exchanges(outside: string): object[];
+  /** Puts files in the scratch repository before the turn (`root` is the scratch folder around it). */
+  setup?(repo: string, root: string): void;
 }
 
 const write = (path: string, content: string) => ({ op: 'write', path, content });
@@ -109,6 +112,20 @@ export const AGENT_SCENARIOS: AgentScenario[] = [
         ],
       },
     ],
+  },
+  {
+    name: 'project-config-ignored',
+    prompt: 'Say hello. [agent-project-config]',
+    decisions: [],
+    // A repository's own Codex config with an MCP server that leaves a mark when it is started.
+    setup: (repo, root) => {
+      const server = join(root, 'project-mcp-server.sh');
+      writeFileSync(server, `#!/bin/sh\ntouch '${join(root, 'project-mcp-started')}'\nsleep 2\n`);
+      chmodSync(server, 0o755);
+      mkdirSync(join(repo, '.codex'));
+      writeFileSync(join(repo, '.codex', 'config.toml'), `[mcp_servers.project]\ncommand = "${server}"\n`);
+    },
+    exchanges: () => [{ match: '[agent-project-config]', replies: [{ text: 'Hello.' }] }],
   },
   {
     name: 'abort-mid-turn',

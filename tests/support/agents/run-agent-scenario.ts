@@ -52,6 +52,7 @@ export async function runAgentScenario(
   const scratch = makeScratch(`weft-agent-${runtime}-`);
   const model = await startScriptedModel(scratch.root);
   try {
+    scenario.setup?.(scratch.repo, scratch.root);
     model.addScenario({ name: scenario.name, runners: [runtime], exchanges: scenario.exchanges(scratch.outside) });
     const base = model.base(runtime, scenario.name, scratch.repo);
     const stdinLog = join(scratch.root, 'stdin.log');
