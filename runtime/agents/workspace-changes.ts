@@ -50,9 +50,11 @@ export async function withWorkspaceChanges(
   onEvent: (event: AgentEvent) => void,
   turn: () => Promise<AgentTurnResult>,
 ): Promise<AgentTurnResult> {
-  const before = await snapshotWorkspace(cwd);
+  // A folder that cannot be compared (unreadable, gone) costs the turn nothing but this footprint.
+  const before = await snapshotWorkspace(cwd).catch(() => null);
   const result = await turn();
-  const footprint = workspaceChanges(before, await snapshotWorkspace(cwd, before), result.footprints, cwd);
+  const after = before && (await snapshotWorkspace(cwd, before).catch(() => null));
+  const footprint = before && after ? workspaceChanges(before, after, result.footprints, cwd) : null;
   if (!footprint) return result;
   onEvent({ type: 'tool-end', footprint });
   return { ...result, footprints: [...result.footprints, footprint] };
