@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentCommit, buildAgentPrompt, TestCanvas } from '../src/core/index.ts';
+import { WORKSPACE_CHANGES_TOOL, type AgentVersion } from '../protocol/index.ts';
+import { agentCommit, buildAgentPrompt, TestCanvas, upstreamSnapshot } from '../src/core/index.ts';
 import { changedFiles, type AgentRuntimeId } from '../runtime/agents/index.ts';
 import { WhyIndex } from '../runtime/index/index.ts';
 import { AGENT_SCENARIOS, type AgentScenario } from '../tests/support/agents/agent-scenarios.ts';
@@ -110,6 +111,66 @@ describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {
     expect(existsSync(join(outside, 'second.txt'))).toBe(false);
   });
 
+  it('a file a shell command writes is in the footprints and the downstream line names it', async (context) => {
+    const result = await run(runtime, 'shell-writes-file');
+    if (!result) return context.skip(skipReason);
+    const { repo } = result.scratch;
+    const made = join(repo, 'made-by-shell.txt');
+    expect(readFileSync(made, 'utf8')).toBe('x\n');
+    const found = result.result.footprints.find((footprint) => footprint.toolName === WORKSPACE_CHANGES_TOOL);
+    expect(found?.files).toEqual([{ path: made, op: 'created', by: 'shell' }]);
+    // Told as a footprint event too, so it reaches the node like the tool calls.
+    expect(result.events).toContainEqual({ type: 'tool-end', footprint: found });
+    const changed = changedFiles(result.result.footprints, repo);
+    expect(changed).toEqual([made]);
+
+    const canvas = new TestCanvas();
+    const asked = canvas.addQuestion('Make a file with the shell.');
+    const agent: AgentVersion = {
+      runtime,
+      sessionId: result.result.sessionId,
+      sessionFile: result.result.sessionFile,
+      receivedHash: 'a'.repeat(64),
+      footprints: result.result.footprints.map((footprint) => ({ ...footprint, args: footprint.args ?? null })),
+      approvals: [],
+      changedFiles: changed,
+    };
+    canvas.apply({
+      type: 'add-version',
+      nodeId: asked,
+      version: {
+        text: result.result.text,
+        question: 'Make a file with the shell.',
+        model: `agent:${runtime}`,
+        requestHash: agent.receivedHash,
+        ...upstreamSnapshot(canvas.graph, asked),
+        origin: 'generated',
+        status: 'complete',
+        branchOf: null,
+        agent,
+      },
+    });
+    const child = canvas.addQuestion('What changed?');
+    canvas.wire(asked, child);
+    expect(JSON.stringify(canvas.compiled(child).messages)).toContain(
+      `tool call changed ${made}; their contents were left out of this context]`,
+    );
+  });
+
+  it('"allow for this turn" answers the later request itself, and both decisions are reported', async (context) => {
+    const result = await run(runtime, 'allow-for-turn');
+    if (!result) return context.skip(skipReason);
+    const { outside } = result.scratch;
+    expect(result.asked).toHaveLength(1);
+    expect(result.decided.map((entry) => [entry.decision, entry.by])).toEqual([
+      ['allow-turn', 'person'],
+      ['allow-turn', 'gate'],
+    ]);
+    expect(result.result.approvals.map((entry) => entry.decision)).toEqual(['allow-turn', 'allow-turn']);
+    expect(readFileSync(join(outside, 'turn-one.txt'), 'utf8')).toBe('one\n');
+    expect(readFileSync(join(outside, 'turn-two.txt'), 'utf8')).toBe('two\n');
+  });
+
   it('Stop aborts the turn mid-command, long before the 120 s command would end', async (context) => {
     const started = Date.now();
     const result = await run(runtime, 'abort-mid-turn');
@@ -183,5 +244,16 @@ describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {
       'Write the first note. [agent-first]',
       'Now the second note. [agent-second]',
     ]);
+  });
+});
+
+describe('the real codex runtime and a repository of its own config', () => {
+  it("never loads the repository's .codex/config.toml: its MCP server is not started, the folder not marked trusted", async (context) => {
+    const result = await run('codex', 'project-config-ignored');
+    if (!result) return context.skip(skipReason);
+    expect(result.result.status).toBe('completed');
+    expect(existsSync(join(result.scratch.root, 'project-mcp-started'))).toBe(false);
+    const config = readFileSync(join(result.scratch.home, '.weft-codex', 'config.toml'), 'utf8');
+    expect(config).not.toContain('trust_level = "trusted"');
   });
 });

@@ -49,11 +49,24 @@ export const ApprovalRequestSchema = z.object({
 
 export type ApprovalRequestValue = z.infer<typeof ApprovalRequestSchema>;
 
+/**
+ * The footprint that is not a tool call: the files the turn's shell commands changed, found by comparing the
+ * working directory before and after the turn (`git status`, or a bounded scan outside a repository).
+ */
+export const WORKSPACE_CHANGES_TOOL = 'weft:workspace-changes';
+
 export const FootprintSchema = z.object({
   toolCallId: z.string(),
   toolName: z.string(),
   args: z.unknown(),
-  files: z.array(z.object({ path: z.string(), op: z.enum(['read', 'write', 'edit', 'add', 'delete', 'update']) })),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      op: z.enum(['read', 'write', 'edit', 'add', 'delete', 'update', 'created', 'modified', 'deleted']),
+      /** Found by comparing the working directory before and after the turn (a shell command's writes). */
+      by: z.literal('shell').optional(),
+    }),
+  ),
   exitCode: z.number().int().nullable(),
   error: z.string().nullable(),
 });

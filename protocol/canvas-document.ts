@@ -299,6 +299,8 @@ export const CanvasMetaSchema = z.object({
   createdAt: Time,
   /** The agent lane's guard for this canvas (C24); absent means ask. */
   agentGuard: GuardModeSchema.optional(),
+  /** Whether Codex's sandbox lets the agent reach the network (C24); absent means off. Pi has no such sandbox. */
+  agentNetwork: z.boolean().optional(),
 });
 export type CanvasMeta = z.infer<typeof CanvasMetaSchema>;
 

@@ -249,6 +249,7 @@ export {
   FootprintSchema,
   GuardModeSchema,
   AgentVersionSchema,
+  WORKSPACE_CHANGES_TOOL,
   type AgentTurnRequest,
   type AgentVersion,
   type ApprovalRequestValue,

@@ -17,11 +17,15 @@ export interface ApprovalRequest {
   reason: string;
 }
 
-export type FileOperation = 'read' | 'write' | 'edit' | 'add' | 'delete' | 'update';
+/** A tool's own ops (read … update), and what comparing the folder before and after the turn found. */
+export type FileOperation =
+  'read' | 'write' | 'edit' | 'add' | 'delete' | 'update' | 'created' | 'modified' | 'deleted';
 
 export interface FileTouch {
   path: string;
   op: FileOperation;
+  /** `shell`: found by comparing the working directory before and after the turn, not named by a tool call. */
+  by?: 'shell';
 }
 
 /** One tool call of a turn as it came back from the runtime: stored on the version, left out of context. */

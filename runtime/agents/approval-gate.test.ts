@@ -58,6 +58,29 @@ describe('ApprovalGate', () => {
     expect(gate.decisions.map((entry) => entry.request.requestId)).toEqual(['r1', 'r2']);
   });
 
+  it('allow for this turn on one card answers the cards still open in the turn, each decision told', async () => {
+    const told: [string, string, string][] = [];
+    const cards = new Map<string, { answer: (decision: 'allow-turn') => void; signal: AbortSignal }>();
+    const gate = new ApprovalGate(
+      (asked, signal) => new Promise((resolve) => cards.set(asked.requestId, { answer: resolve, signal })),
+      10_000,
+      undefined,
+      (asked, decision, by) => told.push([asked.requestId, decision, by]),
+    );
+    const first = gate.ask(request('r1'));
+    const second = gate.ask(request('r2'));
+    await Promise.resolve();
+    cards.get('r1')!.answer('allow-turn');
+    expect(await first).toBe('allow-turn');
+    expect(await second).toBe('allow-turn');
+    // The second card is dropped: nobody has to answer it any more.
+    expect(cards.get('r2')!.signal.aborted).toBe(true);
+    expect(told).toEqual([
+      ['r1', 'allow-turn', 'person'],
+      ['r2', 'allow-turn', 'gate'],
+    ]);
+  });
+
   it('tells onDecision of every decision with who made it: person, judge, turn-allow, timeout', async () => {
     const told: [string, string, string][] = [];
     const answers: Record<string, () => ReturnType<DecideApproval>> = {

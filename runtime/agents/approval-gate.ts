@@ -14,13 +14,16 @@ export type OnApprovalDecision = (request: ApprovalRequest, decision: ApprovalDe
 
 /**
  * Asks once per request id (a runtime that repeats a request gets the first answer), denies on timeout, on an
- * error of the asker and when the turn is aborted, keeps "allow for this turn" until the gate's turn ends, and
+ * error of the asker and when the turn is aborted, keeps "allow for this turn" until the gate's turn ends (questions
+ * still open then are answered with it, their cards dropped), and
  * records every decision in order, telling `onDecision` of each.
  */
 export class ApprovalGate {
   readonly decisions: { request: ApprovalRequest; decision: ApprovalDecision }[] = [];
   private readonly asked = new Map<string, Promise<ApprovalDecision>>();
   private allowedForTurn = false;
+  /** Questions still open: "allow for this turn" on one answers the others too (their cards close). */
+  private readonly waiting = new Set<() => void>();
 
   constructor(
     private readonly decide: DecideApproval,
@@ -56,20 +59,34 @@ export class ApprovalGate {
       if (controller.signal.aborted) resolve(byGate);
       controller.signal.addEventListener('abort', () => resolve(byGate), { once: true });
     });
+    let allowTurn = () => undefined as void;
+    const allowedMeanwhile = new Promise<Answer>((resolve) => {
+      allowTurn = () => {
+        resolve({ decision: 'allow-turn', by: 'gate' });
+        controller.abort();
+      };
+    });
+    this.waiting.add(allowTurn);
     const asked = this.decide(request, controller.signal).then((answer): Answer =>
       typeof answer === 'string' ? { decision: answer, by: 'person' } : answer,
     );
     let answer: Answer;
     try {
-      answer = await Promise.race([asked, timedOut, aborted]);
+      // allowTurn settles allowedMeanwhile before it aborts the card, so the abort's deny never wins the race.
+      answer = await Promise.race([allowedMeanwhile, asked, timedOut, aborted]);
     } catch {
       answer = byGate;
     } finally {
       clearTimeout(timer);
       this.turnSignal?.removeEventListener('abort', stop);
+      this.waiting.delete(allowTurn);
     }
-    if (answer.decision === 'allow-turn') this.allowedForTurn = true;
-    return this.record(request, answer.decision, answer.by);
+    const decision = this.record(request, answer.decision, answer.by);
+    if (answer.decision === 'allow-turn' && !this.allowedForTurn) {
+      this.allowedForTurn = true;
+      for (const allow of [...this.waiting]) allow();
+    }
+    return decision;
   }
 
   private record(request: ApprovalRequest, decision: ApprovalDecision, by: ApprovalDecider): ApprovalDecision {

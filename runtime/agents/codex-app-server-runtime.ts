@@ -9,6 +9,8 @@ import {
   codexServerAnswer,
 } from './codex-app-server-protocol.ts';
 import { JsonLines } from './json-lines.ts';
+import { withWorkspaceChanges } from './workspace-changes.ts';
+import { gitTopLevel } from './workspace-snapshot.ts';
 import { watchAgentProcess } from './watch-agent-process.ts';
 
 export interface CodexTurnOptions {
@@ -37,8 +39,17 @@ const THREAD = 2;
 const TURN = 3;
 const INTERRUPT = 4;
 
-/** One turn through `codex app-server` (JSON-RPC over JSON lines), sandboxed to `cwd`. */
-export function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurnResult> {
+/**
+ * One turn through `codex app-server` (JSON-RPC over JSON lines), sandboxed to `cwd`; the files its shell commands
+ * changed are added as one more footprint (see workspace-changes.ts).
+ */
+export async function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurnResult> {
+  const repository = await gitTopLevel(options.cwd);
+  const untrusted = repository && repository !== options.cwd ? [options.cwd, repository] : [options.cwd];
+  return withWorkspaceChanges(options.cwd, options.onEvent, () => runCodexProcess(options, untrusted));
+}
+
+function runCodexProcess(options: CodexTurnOptions, untrusted: readonly string[]): Promise<AgentTurnResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.bin, ['app-server'], {
       cwd: options.cwd,
@@ -87,6 +98,9 @@ export function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurnResult
       approvalPolicy,
       sandbox: 'workspace-write',
       config: {
+        // Codex would mark the project trusted in its home and then load the repository's own .codex/config.toml
+        // (MCP servers, hooks): untrusted here, for the folder and its repository, it loads neither.
+        projects: Object.fromEntries(untrusted.map((folder) => [folder, { trust_level: 'untrusted' }])),
         sandbox_workspace_write: {
           writable_roots: [options.cwd],
           network_access: options.networkAccess,

@@ -29,3 +29,5 @@ export { PI_GUARD_OPTIONS, PiRpcProtocol, piDialogAnswer } from './pi-rpc-protoc
 export { PI_GUARD_EXTENSION, runPiTurn, type PiTurnOptions } from './pi-rpc-runtime.ts';
 export { checkWorkingDirectory } from './working-directory.ts';
 export { removeMaterialsFolder, writeMaterialsFolder, type MaterialFileInput } from './materials-folder.ts';
+export { workspaceChanges, withWorkspaceChanges } from './workspace-changes.ts';
+export { snapshotWorkspace, SCAN_LIMIT, type WorkspaceSnapshot } from './workspace-snapshot.ts';

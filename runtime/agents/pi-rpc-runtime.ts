@@ -6,6 +6,7 @@ import { JsonLines } from './json-lines.ts';
 import { watchAgentProcess } from './watch-agent-process.ts';
 import { PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
 import { AgentRuntimeError } from './agent-runtime-error.ts';
+import { withWorkspaceChanges } from './workspace-changes.ts';
 
 /** The guard Weft loads into Pi, alone (`--no-extensions -e`). */
 export const PI_GUARD_EXTENSION = fileURLToPath(new URL('./pi-guard-extension.mjs', import.meta.url));
@@ -40,8 +41,15 @@ function piArguments(options: PiTurnOptions): string[] {
   return args;
 }
 
-/** One prompt to `pi --mode rpc` in `cwd`, streamed through `onEvent`, ending when Pi reports `agent_end`. */
+/**
+ * One prompt to `pi --mode rpc` in `cwd`, streamed through `onEvent`, ending when Pi reports `agent_end`; the files
+ * its shell commands changed are added as one more footprint (see workspace-changes.ts).
+ */
 export function runPiTurn(options: PiTurnOptions): Promise<AgentTurnResult> {
+  return withWorkspaceChanges(options.cwd, options.onEvent, () => runPiProcess(options));
+}
+
+function runPiProcess(options: PiTurnOptions): Promise<AgentTurnResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(options.bin, piArguments(options), {
       cwd: options.cwd,

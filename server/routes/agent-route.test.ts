@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -231,9 +232,12 @@ describe('agent routes', () => {
     });
     const events: StreamEvent[] = [];
     for await (const event of readStreamEvents(response)) events.push(event);
-    // The copy was kept out of the person's repository while it existed, and left with the turn.
-    expect(readFileSync(join(scratch.repo, '.weft/.gitignore'), 'utf8')).toContain('*');
-    expect(existsSync(join(scratch.repo, '.weft/materials/node-1'))).toBe(false);
+    // The copy left with the turn, and so did the .weft Weft made for it: nothing shows in the repository.
+    expect(existsSync(join(scratch.repo, '.weft'))).toBe(false);
+    expect(
+      spawnSync('git', ['status', '--porcelain=v1', '--untracked-files=all'], { cwd: scratch.repo, encoding: 'utf8' })
+        .stdout,
+    ).toBe('');
     expect(events.some((event) => event.type === 'agent-approval-requested')).toBe(false);
     expect(events).toContainEqual(
       expect.objectContaining({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentVersion } from '../../protocol/index.ts';
+import { WORKSPACE_CHANGES_TOOL, type AgentVersion } from '../../protocol/index.ts';
 import { upstreamFingerprint, upstreamSnapshot } from './index.ts';
 import { TestCanvas } from './test-canvas.ts';
 
@@ -67,6 +67,36 @@ describe('agent footprints downstream (C24)', () => {
     expect(texts.join('\n')).not.toContain('SECRET-CONTENT');
   });
 
+  it('files a shell command wrote (found after the turn) are named downstream; they are not counted as a tool call', () => {
+    const { canvas, parent, child } = agentAnswered({
+      ...agent,
+      footprints: [
+        ...agent.footprints,
+        {
+          toolCallId: WORKSPACE_CHANGES_TOOL,
+          toolName: WORKSPACE_CHANGES_TOOL,
+          args: { compared: 'git status', bounded: false },
+          files: [{ path: '/repo/made-by-shell.txt', op: 'created', by: 'shell' }],
+          exitCode: null,
+          error: null,
+        },
+      ],
+      changedFiles: ['/repo/notes/a.txt', '/repo/made-by-shell.txt'],
+    });
+    const texts = () =>
+      canvas
+        .compiled(child)
+        .messages.flatMap((message) => message.content.map((part) => (part.type === 'text' ? part.text : '')))
+        .join('\n');
+    expect(texts()).toContain(
+      '[Agent turn (pi): 2 tool calls changed /repo/notes/a.txt, /repo/made-by-shell.txt; their contents were left out of this context]',
+    );
+    canvas.apply({ type: 'edit-node', nodeId: parent, patch: { includeFootprints: true } });
+    expect(texts()).toContain('[Agent turn (pi) footprints: 2 tool calls]');
+    expect(texts()).toContain('Found changed after the turn (shell): created /repo/made-by-shell.txt');
+    expect(texts()).not.toContain(`3. ${WORKSPACE_CHANGES_TOOL}`);
+  });
+
   it('the person can leave the line out like any part', () => {
     const { canvas, parent, child } = agentAnswered();
     canvas.apply({ type: 'exclude-part', nodeId: child, partId: `${parent}:execution` });
@@ -117,5 +147,17 @@ describe('agent footprints downstream (C24)', () => {
     expect(() => canvas.apply({ type: 'set-agent-settings', workingDirectory: 'repo', guard: 'ask' })).toThrow(
       /absolute/,
     );
+  });
+
+  it("the canvas's network switch is off by default, kept when a change leaves it out, and each change is an event", () => {
+    const canvas = new TestCanvas();
+    canvas.apply({ type: 'set-agent-settings', workingDirectory: '/work/repo', guard: 'ask' });
+    expect(canvas.graph.canvas.agentNetwork).toBe(false);
+    canvas.apply({ type: 'set-agent-settings', workingDirectory: '/work/repo', guard: 'ask', network: true });
+    expect(canvas.graph.canvas.agentNetwork).toBe(true);
+    canvas.apply({ type: 'set-agent-settings', workingDirectory: '/work/repo', guard: 'allow' });
+    expect(canvas.graph.canvas.agentNetwork).toBe(true);
+    const settings = canvas.graph.events.filter((event) => event.op === 'agent-settings');
+    expect(settings.map((event) => event.meta.network)).toEqual([false, true, true]);
   });
 });

@@ -1,4 +1,4 @@
-import type { QuestionNode } from '../../protocol/index.ts';
+import { WORKSPACE_CHANGES_TOOL, type QuestionNode } from '../../protocol/index.ts';
 import { canonicalJsonText } from './canonical-json.ts';
 
 type AgentAnswer = NonNullable<QuestionNode['versions'][number]['agent']>;
@@ -25,8 +25,11 @@ function argumentsText(args: unknown): string {
  * (tool, arguments, files with op, exit code, error), so those details enter the fingerprint exactly then.
  */
 export function agentFootprintText(agent: AgentAnswer, includeFootprints: boolean): string | null {
-  const calls = agent.footprints.length;
-  if (calls === 0) return null;
+  // The files found by comparing the folder before and after the turn are not a tool call of their own.
+  const toolCalls = agent.footprints.filter((footprint) => footprint.toolName !== WORKSPACE_CHANGES_TOOL);
+  const found = agent.footprints.find((footprint) => footprint.toolName === WORKSPACE_CHANGES_TOOL);
+  const calls = toolCalls.length;
+  if (calls === 0 && !found) return null;
   const plural = calls === 1 ? 'call' : 'calls';
   if (!includeFootprints) {
     if (agent.changedFiles.length === 0)
@@ -34,7 +37,7 @@ export function agentFootprintText(agent: AgentAnswer, includeFootprints: boolea
     return `[Agent turn (${agent.runtime}): ${calls} tool ${plural} changed ${agent.changedFiles.join(', ')}; their contents were left out of this context]`;
   }
   const lines = [`[Agent turn (${agent.runtime}) footprints: ${calls} tool ${plural}]`];
-  agent.footprints.forEach((footprint, index) => {
+  toolCalls.forEach((footprint, index) => {
     const exit = footprint.exitCode === null ? '' : ` exit ${footprint.exitCode}`;
     lines.push(`${index + 1}. ${footprint.toolName}${exit}${footprint.error === null ? '' : ' [error]'}`);
     lines.push(`   arguments: ${argumentsText(footprint.args)}`);
@@ -42,6 +45,11 @@ export function agentFootprintText(agent: AgentAnswer, includeFootprints: boolea
       lines.push(`   files: ${footprint.files.map((file) => `${file.op} ${file.path}`).join(', ')}`);
     if (footprint.error !== null) lines.push(`   error: ${footprint.error}`);
   });
+  if (found && found.files.length > 0)
+    lines.push(
+      `Found changed after the turn (shell): ${found.files.map((file) => `${file.op} ${file.path}`).join(', ')}`,
+    );
+  if (found?.error) lines.push(found.error);
   if (agent.changedFiles.length > 0) lines.push(`Changed: ${agent.changedFiles.join(', ')}`);
   return lines.join('\n');
 }

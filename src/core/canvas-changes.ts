@@ -108,8 +108,11 @@ export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): Gra
         return new GraphError('invalid', 'The working directory must be an absolute path.');
       if (!['ask', 'auto-review', 'allow'].includes(change.guard))
         return new GraphError('invalid', `Unknown guard mode ${String(change.guard)}.`);
-      working.canvas = { ...working.canvas, workingDirectory: folder, agentGuard: change.guard };
-      emit('agent-settings', working.canvas.id, { guard: change.guard, hasFolder: folder !== null });
+      if (change.network !== undefined && typeof change.network !== 'boolean')
+        return new GraphError('invalid', 'The network setting is on or off.');
+      const network = change.network ?? working.canvas.agentNetwork === true;
+      working.canvas = { ...working.canvas, workingDirectory: folder, agentGuard: change.guard, agentNetwork: network };
+      emit('agent-settings', working.canvas.id, { guard: change.guard, hasFolder: folder !== null, network });
       return null;
     }
     case 'record': {

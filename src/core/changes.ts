@@ -128,7 +128,13 @@ export type GraphChange =
   | { type: 'set-ledger'; ledger: MirrorLedger }
   | { type: 'rename-canvas'; name: string }
   /** C24: the folder agent turns run in and the canvas's guard. */
-  | { type: 'set-agent-settings'; workingDirectory: string | null; guard: 'ask' | 'auto-review' | 'allow' }
+  | {
+      type: 'set-agent-settings';
+      workingDirectory: string | null;
+      guard: 'ask' | 'auto-review' | 'allow';
+      /** Codex's sandbox network; absent keeps the canvas's setting (off unless switched on). */
+      network?: boolean;
+    }
   /** Appends a decision event that changes no record (commit, recall, profile write…). */
   | { type: 'record'; event: EventDraft }
   /** C32: a version's display-only plaque; touches nothing. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { QuestionNode } from '../../../protocol/index.ts';
+import { WORKSPACE_CHANGES_TOOL, type QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { describeError } from '../api/api-error.ts';
 import { atlasStore } from '../atlas/index.ts';
@@ -14,13 +14,14 @@ function AgentSettings() {
   const store = useWeftStore();
   const folder = useWeft((state) => state.graph?.canvas.workingDirectory ?? null);
   const guard = useWeft((state) => state.graph?.canvas.agentGuard ?? 'ask');
+  const network = useWeft((state) => state.graph?.canvas.agentNetwork === true);
   const [draft, setDraft] = useState(folder ?? '');
   const [refusal, setRefusal] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
   useEffect(() => setDraft(folder ?? ''), [folder]);
   const pick = desktopFolderPicker();
-  const save = (workingDirectory: string | null, mode: typeof guard) =>
-    store.getState().apply({ type: 'set-agent-settings', workingDirectory, guard: mode });
+  const save = (workingDirectory: string | null, mode: typeof guard, allowNetwork: boolean = network) =>
+    store.getState().apply({ type: 'set-agent-settings', workingDirectory, guard: mode, network: allowNetwork });
   // A typed or picked folder is saved only once the server has checked it (exists, a folder, no session root).
   const saveChecked = async (typed: string) => {
     setRefusal(null);
@@ -87,6 +88,19 @@ function AgentSettings() {
           </option>
         </select>
       </label>
+      <label className="model-row" title="Codex's sandbox: whether the agent's commands may reach the network">
+        <input
+          type="checkbox"
+          data-testid="agent-network"
+          checked={network}
+          onChange={(event) => save(folder, guard, event.target.checked)}
+        />
+        <span>Network for Codex: {network ? 'on (its sandbox lets commands reach the network)' : 'off'}</span>
+      </label>
+      <div className="meta" data-testid="agent-network-pi">
+        Pi has no network sandbox: this switch applies to Codex only. A Pi shell command can reach the network either
+        way; Pi&apos;s guard asks before every shell command.
+      </div>
     </div>
   );
 }
@@ -142,8 +156,8 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
       {!live && agent && (
         <div className="agent-footprints" data-testid="agent-footprints">
           <div className="meta">
-            {agent.footprints.length} tool calls · session{' '}
-            <code data-testid="agent-session">{agent.sessionId ?? '—'}</code>
+            {agent.footprints.filter((footprint) => footprint.toolName !== WORKSPACE_CHANGES_TOOL).length} tool calls ·
+            session <code data-testid="agent-session">{agent.sessionId ?? '—'}</code>
             {agent.sessionId && (
               <>
                 {' '}
@@ -164,7 +178,14 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
           <ul>
             {agent.footprints.map((footprint) => (
               <li key={footprint.toolCallId} data-testid="agent-footprint">
-                <code>{footprint.toolName}</code> {footprint.files.map((file) => `${file.op} ${file.path}`).join(', ')}
+                {footprint.toolName === WORKSPACE_CHANGES_TOOL ? (
+                  <span title="Found by comparing the working directory before and after the turn">
+                    found after the turn (shell):
+                  </span>
+                ) : (
+                  <code>{footprint.toolName}</code>
+                )}{' '}
+                {footprint.files.map((file) => `${file.op} ${file.path}`).join(', ')}
                 {footprint.exitCode !== null ? ` · exit ${footprint.exitCode}` : ''}
                 {footprint.error ? ` · ${footprint.error}` : ''}
               </li>

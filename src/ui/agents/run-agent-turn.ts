@@ -97,7 +97,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
         receivedHash,
         model: plan.model,
         session: plan.session,
-        networkAccess: false,
+        networkAccess: graph.canvas.agentNetwork === true,
         materials: plan.materials.map((file) => ({ fileName: file.fileName, text: file.text })),
       },
       controller.signal,

@@ -1,3 +1,4 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent, ApprovalDecision } from '../../../runtime/agents/index.ts';
 
@@ -14,6 +15,8 @@ export interface AgentScenario {
   /** Abort the turn when this event arrives. */
   abortOn?: (event: AgentEvent) => boolean;
   exchanges(outside: string): object[];
+  /** Puts files in the scratch repository before the turn (`root` is the scratch folder around it). */
+  setup?(repo: string, root: string): void;
 }
 
 const write = (path: string, content: string) => ({ op: 'write', path, content });
@@ -79,6 +82,50 @@ export const AGENT_SCENARIOS: AgentScenario[] = [
         replies: [{ text: 'Second.', tools: [write('notes/two.txt', 'two\n')] }, { text: 'Wrote the second note.' }],
       },
     ],
+  },
+  {
+    name: 'shell-writes-file',
+    prompt: 'Make a file with the shell. [agent-shell-file]',
+    // Pi's guard asks before every shell command; Codex runs it inside its sandbox without asking.
+    decisions: ['allow-once'],
+    exchanges: () => [
+      {
+        match: '[agent-shell-file]',
+        replies: [
+          { text: 'Running it.', tools: [{ op: 'shell', command: 'echo x > made-by-shell.txt' }] },
+          { text: 'Made made-by-shell.txt.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'allow-for-turn',
+    prompt: 'Write two files outside, one after the other. [agent-allow-turn]',
+    decisions: ['allow-turn'],
+    exchanges: (outside) => [
+      {
+        match: '[agent-allow-turn]',
+        replies: [
+          { text: 'First.', tools: [write(join(outside, 'turn-one.txt'), 'one\n')] },
+          { text: 'Second.', tools: [write(join(outside, 'turn-two.txt'), 'two\n')] },
+          { text: 'Both written.' },
+        ],
+      },
+    ],
+  },
+  {
+    name: 'project-config-ignored',
+    prompt: 'Say hello. [agent-project-config]',
+    decisions: [],
+    // A repository's own Codex config with an MCP server that leaves a mark when it is started.
+    setup: (repo, root) => {
+      const server = join(root, 'project-mcp-server.sh');
+      writeFileSync(server, `#!/bin/sh\ntouch '${join(root, 'project-mcp-started')}'\nsleep 2\n`);
+      chmodSync(server, 0o755);
+      mkdirSync(join(repo, '.codex'));
+      writeFileSync(join(repo, '.codex', 'config.toml'), `[mcp_servers.project]\ncommand = "${server}"\n`);
+    },
+    exchanges: () => [{ match: '[agent-project-config]', replies: [{ text: 'Hello.' }] }],
   },
   {
     name: 'abort-mid-turn',

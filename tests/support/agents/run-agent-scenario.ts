@@ -6,6 +6,8 @@ import {
   type AgentEvent,
   type AgentRuntimeId,
   type AgentTurnResult,
+  type ApprovalDecider,
+  type ApprovalDecision,
   type ApprovalRequest,
   type GuardMode,
 } from '../../../runtime/agents/index.ts';
@@ -25,6 +27,8 @@ export interface ScenarioRun {
   result: AgentTurnResult;
   events: AgentEvent[];
   asked: ApprovalRequest[];
+  /** Every decision the gate reported (`onDecision`), the ones made without asking included. */
+  decided: { requestId: string; decision: ApprovalDecision; by: ApprovalDecider }[];
   /** Every protocol line, in order, as the adapter wrote and read it. */
   lines: { direction: 'stdin' | 'stdout'; line: string }[];
   /** The bytes the CLI's stdin received, recorded by a `tee` in front of it. */
@@ -48,12 +52,14 @@ export async function runAgentScenario(
   const scratch = makeScratch(`weft-agent-${runtime}-`);
   const model = await startScriptedModel(scratch.root);
   try {
+    scenario.setup?.(scratch.repo, scratch.root);
     model.addScenario({ name: scenario.name, runners: [runtime], exchanges: scenario.exchanges(scratch.outside) });
     const base = model.base(runtime, scenario.name, scratch.repo);
     const stdinLog = join(scratch.root, 'stdin.log');
     const controller = new AbortController();
     const events: AgentEvent[] = [];
     const asked: ApprovalRequest[] = [];
+    const decided: ScenarioRun['decided'] = [];
     const lines: ScenarioRun['lines'] = [];
     const decisions = [...scenario.decisions];
     const common = {
@@ -71,6 +77,8 @@ export async function runAgentScenario(
         asked.push(request);
         return Promise.resolve(decisions.shift() ?? 'deny');
       },
+      onDecision: (request: ApprovalRequest, decision: ApprovalDecision, by: ApprovalDecider) =>
+        decided.push({ requestId: request.requestId, decision, by }),
       onLine: (direction: 'stdin' | 'stdout', line: string) => lines.push({ direction, line }),
     };
     const piModel = runtime === 'pi' ? configurePi(scratch, base) : '';
@@ -103,6 +111,7 @@ export async function runAgentScenario(
       result,
       events,
       asked,
+      decided,
       lines,
       stdinLog: readFileSync(stdinLog, 'utf8'),
       followUp: second,
