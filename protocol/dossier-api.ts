@@ -90,3 +90,18 @@ export const DossierListSchema = z.object({
 export type DossierList = z.infer<typeof DossierListSchema>;
 
 export const InboxFileRequestSchema = z.strictObject({ topicId: z.string().min(1).max(100) });
+
+const DossierAnswerSentenceSchema = z.object({
+  id: z.string().min(1).max(100).optional(),
+  text: z.string().trim().min(1).max(2000),
+  citations: z.array(z.string().min(1).max(1000)).min(1).max(50),
+});
+
+/** The model's structured answer: the four sections, each a list of cited sentences. */
+export const DossierAnswerSchema = z.object({
+  what: z.array(DossierAnswerSentenceSchema).max(100),
+  decisions: z.array(DossierAnswerSentenceSchema).max(100),
+  status: z.array(DossierAnswerSentenceSchema).max(100),
+  open: z.array(DossierAnswerSentenceSchema).max(100),
+});
+export type DossierAnswer = z.infer<typeof DossierAnswerSchema>;

@@ -1,22 +1,13 @@
-import { z } from 'zod';
-import { DOSSIER_SECTIONS, type Dossier, type DossierSentence, type DroppedSentence } from '../../../protocol/index.ts';
+import {
+  DossierAnswerSchema,
+  DOSSIER_SECTIONS,
+  type Dossier,
+  type DossierAnswer,
+  type DossierSentence,
+  type DroppedSentence,
+} from '../../../protocol/index.ts';
 import { failure, success, type Result } from '../result.ts';
 import { dossierSentences } from './live-sentences.ts';
-
-const AnswerSentenceSchema = z.object({
-  id: z.string().min(1).max(100).optional(),
-  text: z.string().trim().min(1).max(2000),
-  citations: z.array(z.string().min(1).max(1000)).min(1).max(50),
-});
-
-/** The model's structured answer: the four sections, each a list of cited sentences. */
-export const DossierAnswerSchema = z.object({
-  what: z.array(AnswerSentenceSchema).max(100),
-  decisions: z.array(AnswerSentenceSchema).max(100),
-  status: z.array(AnswerSentenceSchema).max(100),
-  open: z.array(AnswerSentenceSchema).max(100),
-});
-export type DossierAnswer = z.infer<typeof DossierAnswerSchema>;
 
 /** Reads the model's text as the answer's JSON (a fenced block or the outermost braces); null when it is not one. */
 export function parseDossierAnswer(text: string): DossierAnswer | null {
