@@ -8,3 +8,5 @@ export type { TurnSources } from './dossier-turns.ts';
 export { planDossierRun, runDossier, DOSSIER_TIMEOUT_MS } from './dossier-run.ts';
 export type { DossierModel, DossierRunContext } from './dossier-run.ts';
 export { fileProjectFacts } from './file-project-facts.ts';
+export { readTopicDossier, listTopicSummaries } from './topic-dossier.ts';
+export type { TopicDossier, TopicSummary } from './topic-dossier.ts';
