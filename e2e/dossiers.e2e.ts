@@ -123,6 +123,25 @@ describe('dossiers on the memory page', () => {
     await page.getByTestId('memory-page').waitFor({ state: 'detached' });
     await canvas.panel.waitFor();
     expect(await canvas.panel.getAttribute('data-node-id')).toBe(question);
+
+    // Archive the node the dossier cites: once the canvas is saved, every sentence citing only it is marked.
+    expect(await canvas.command('archive')).toBe(true);
+    const canvasId = /^canvas:(.+)#/.exec(citation!)![1]!;
+    for (let tries = 0; ; tries += 1) {
+      const stored = (await (
+        await fetch(`${app.server.origin}/api/canvases/${canvasId}`, {
+          headers: { authorization: `Bearer ${app.server.token}` },
+        })
+      ).json()) as { nodes: { id: string; archived: boolean }[] };
+      if (stored.nodes.find((node) => node.id === question)?.archived) break;
+      expect(tries).toBeLessThan(100);
+      await page.waitForTimeout(100);
+    }
+    await page.getByTestId('tab-memory').click();
+    await page.getByTestId('dossiers').getByTestId('dossier-topic').filter({ hasText: 'Escalators' }).click();
+    await page.locator('[data-testid="dossier-sentence"][data-retired="true"]').first().waitFor();
+    expect(await page.locator('[data-testid="dossier-sentence"][data-retired="false"]').count()).toBe(0);
+    expect(await page.getByTestId('dossier-sentence').first().textContent()).toContain('sources gone');
     expect(app.pageErrors).toEqual([]);
   });
 });
