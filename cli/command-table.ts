@@ -102,6 +102,14 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'dossier',
+    usage: 'weft dossier <topic> [--json]',
+    summary: "a topic's dossier (by name or id): four sections, each sentence with the turn keys it cites",
+    positionals: [1, 1],
+    flags: { json },
+    examples: ['weft dossier Storage', 'weft dossier "Dexie schema" --json'],
+  },
+  {
     name: 'import',
     usage: 'weft import <conversations.json> [--json]',
     summary: 'import a ChatGPT or Claude.ai export: one new canvas per conversation (branches kept)',

@@ -13,6 +13,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   verify: () => import('./commands/verify-command.ts'),
   import: () => import('./commands/import-command.ts'),
   topics: () => import('./commands/topics-command.ts'),
+  dossier: () => import('./commands/dossier-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
   compile: () => import('./commands/compile-command.ts'),
   bundle: () => import('./commands/bundle-command.ts'),

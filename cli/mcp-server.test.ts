@@ -1,9 +1,50 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_HELLO, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { openDossierStore } from '../runtime/dossiers/index.ts';
+import { TopicStore } from '../runtime/topics/index.ts';
 import { runWeft, WEFT_BIN } from './run-weft.ts';
+
+/** A topic labelling one real turn and its dossier: one sentence citing that turn, one citing a canvas turn that is gone. */
+async function seedDossier(home: string, turnKey: string) {
+  const topics = new TopicStore({ directory: join(home, 'memory'), now: () => 1, newId: () => 'topic-1' });
+  await topics.update(null, () => ({
+    record: {
+      format: 'weft.topics',
+      topics: [{ id: 'topic-1', name: 'Greeting', createdAt: 1 }],
+      labels: [{ turnKey, contentHash: 'h', topicIds: ['topic-1'], by: 'name', at: 1 }],
+    },
+    events: [],
+    result: null,
+  }));
+  const store = openDossierStore(home);
+  store.writeVersion({
+    topicId: 'topic-1',
+    mode: 'update',
+    modelId: 'scripted/writer',
+    baseVersion: 0,
+    dropped: [],
+    turnsRead: [turnKey],
+    factsRead: [],
+    dossier: {
+      format: 'weft.dossier',
+      topicId: 'topic-1',
+      version: 1,
+      writtenAt: 1,
+      sections: {
+        what: [{ id: 'live', text: 'hello.ts exports a greet function.', citations: [turnKey] }],
+        decisions: [],
+        status: [],
+        open: [{ id: 'gone', text: 'A canvas node said so.', citations: ['canvas:gone#node@v1'] }],
+      },
+    },
+  });
+  store.close();
+  return { id: 'topic-1', name: 'Greeting', createdAt: 1 };
+}
 
 function textOf(result: Awaited<ReturnType<Client['callTool']>>): string {
   const content = result.content as { type: string; text: string }[];
@@ -31,9 +72,16 @@ describe('weft mcp over stdio', () => {
     rmSync(space.directory, { recursive: true, force: true });
   });
 
-  it('lists exactly the four read-only tools', async () => {
+  it('lists exactly the six read-only tools', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['find', 'recall_turn', 'why_check', 'why_file']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'find',
+      'list_topics',
+      'read_dossier',
+      'recall_turn',
+      'why_check',
+      'why_file',
+    ]);
     expect(tools.every((tool) => tool.annotations?.readOnlyHint === true)).toBe(true);
   });
 
@@ -62,6 +110,30 @@ describe('weft mcp over stdio', () => {
     const missing = await client.callTool({ name: 'recall_turn', arguments: { session: 'no-such-session', turn: 3 } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^turn-not-found: /);
+  });
+
+  it('lists topics and reads a dossier by name, leaving out sentences whose sources are gone', async () => {
+    const hits = JSON.parse(textOf(await client.callTool({ name: 'why_file', arguments: { path: CLAUDE_HELLO } })));
+    const topic = await seedDossier(space.weftHome, hits[0].turnKey);
+    const topics = JSON.parse(textOf(await client.callTool({ name: 'list_topics', arguments: {} })));
+    expect(topics).toEqual([{ ...topic, turns: 1, dossierVersion: 1 }]);
+    const read = JSON.parse(textOf(await client.callTool({ name: 'read_dossier', arguments: { topic: 'greeting' } })));
+    expect(read.topic.id).toBe(topic.id);
+    expect(read.sentencesLeftOut).toBe(1);
+    expect(read.dossier.sections.what).toEqual([
+      { id: 'live', text: 'hello.ts exports a greet function.', citations: [hits[0].turnKey] },
+    ]);
+    expect(read.dossier.sections.open).toEqual([]);
+    const unknown = await client.callTool({ name: 'read_dossier', arguments: { topic: 'nothing' } });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^topic-unknown: /);
+
+    const cli = await runWeft(['dossier', topic.id], { env: space.env });
+    expect(cli.code).toBe(0);
+    expect(cli.stdout).toContain(`- hello.ts exports a greet function.  [${hits[0].turnKey}]`);
+    expect(cli.stdout).toContain('- [sources gone] A canvas node said so.  [canvas:gone#node@v1]');
+    const json = JSON.parse((await runWeft(['dossier', 'Greeting', '--json'], { env: space.env })).stdout);
+    expect(json).toMatchObject({ topic: { id: topic.id }, retired: ['gone'], dossier: { version: 1 } });
   });
 
   it('every failed call reaches the model as an isError result with a coded message', async () => {

@@ -31,7 +31,10 @@ function codeSdkFailures(server: McpServer): void {
   };
 }
 
-/** The four read-only tools, answered by the same runtime/index queries as the CLI. */
+/**
+ * The read-only tools: the four over the why index, answered by the same runtime/index queries as the CLI, and the
+ * topics and dossiers (C15) read from `$WEFT_HOME/memory`.
+ */
 export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'): McpServer {
   const server = new McpServer({ name: 'weft', version });
   codeSdkFailures(server);
@@ -42,7 +45,7 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
       try {
         const notice = refreshNotice(await index.refresh());
         if (notice) io.err(`weft: ${notice}\n`);
-        return { content: [{ type: 'text', text: JSON.stringify(compute(), null, 2) }] };
+        return { content: [{ type: 'text', text: JSON.stringify(await compute(), null, 2) }] };
       } catch (error) {
         const code = (error as { code?: unknown }).code;
         const message = error instanceof Error ? error.message : String(error);
@@ -106,6 +109,39 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
     },
     ({ session, turn }) =>
       answer(() => index.recall(turn === undefined ? { turnKey: session } : { sessionId: session, turn })),
+  );
+  server.registerTool(
+    'list_topics',
+    {
+      title: 'List the topics',
+      description:
+        "The person's topics (C15): id, name, how many turns are labelled with each, and its dossier's version (null before one is built).",
+      inputSchema: {},
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    () =>
+      answer(async () => {
+        const { listTopicSummaries } = await import('../runtime/dossiers/index.ts');
+        const { resolveWeftHome } = await import('../runtime/fs/index.ts');
+        return listTopicSummaries(resolveWeftHome(io.env));
+      }),
+  );
+  server.registerTool(
+    'read_dossier',
+    {
+      title: "Read a topic's dossier",
+      description:
+        'A topic (by name or id) in four sections — what it is, decisions taken, where it stands, what is open — each sentence citing the turn keys it rests on (read one with recall_turn). Sentences whose sources are all archived or deleted are left out and counted.',
+      inputSchema: { topic: z.string().min(1) },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ topic }) =>
+      answer(async () => {
+        const { readTopicDossier } = await import('../runtime/dossiers/index.ts');
+        const { resolveWeftHome } = await import('../runtime/fs/index.ts');
+        const found = await readTopicDossier(resolveWeftHome(io.env), topic, index.database, true);
+        return { topic: found.topic, dossier: found.dossier, sentencesLeftOut: found.retired.length };
+      }),
   );
   return server;
 }

@@ -315,3 +315,4 @@ export {
   CanvasChatResponseSchema,
 } from './ask-canvas.ts';
 export type { AskCanvasLayers, AskCanvasTurn, CanvasChat, AskCanvasRequest, CanvasChatResponse } from './ask-canvas.ts';
+export * from './dossier-api.ts';

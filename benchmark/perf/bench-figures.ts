@@ -132,6 +132,18 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
     ],
   },
   {
+    script: 'bench:dossier',
+    chromium: false,
+    figures: [
+      'cores',
+      'load_average_1m',
+      'dossier_sentences',
+      'dossier_dropped_sentences',
+      'dossier_citation_check_ms',
+      'dossier_live_sentences_ms',
+    ],
+  },
+  {
     script: 'bench:import',
     chromium: false,
     figures: [

@@ -12,3 +12,4 @@ export { run as runImport } from './import-command.ts';
 export { run as runCompile } from './compile-command.ts';
 export { run as runBundle } from './bundle-command.ts';
 export { run as runTopics } from './topics-command.ts';
+export { run as runDossier } from './dossier-command.ts';

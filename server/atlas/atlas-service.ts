@@ -11,7 +11,7 @@ import type {
 import { Fence, readSessionFile, sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
 import { FollowStore, followsPath, SessionFollower } from '../../runtime/follow/index.ts';
 import { WeftError } from '../../runtime/fs/index.ts';
-import { WhyIndex, type UpdateSummary } from '../../runtime/index/index.ts';
+import { WhyIndex, type IndexDatabase, type UpdateSummary } from '../../runtime/index/index.ts';
 import { sessionTurns } from '../../runtime/topics/index.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { Logger } from '../logger.ts';
@@ -96,6 +96,12 @@ export class AtlasService {
   async labelTurns(): Promise<LabelTurn[]> {
     await this.refresh();
     return sessionTurns(this.whyIndex().database);
+  }
+
+  /** The why index's database after the cheap refresh: dossiers (C15) read session turns' words from it. */
+  async turnDatabase(): Promise<IndexDatabase> {
+    await this.refresh();
+    return this.whyIndex().database;
   }
 
   async listSessions(request: ListRequest): Promise<AtlasSessionsResponse> {

@@ -42,6 +42,8 @@ import {
   VisitCounter,
   type StoredMemory,
 } from '../../runtime/memory/index.ts';
+import { fileProjectFacts } from '../../runtime/dossiers/index.ts';
+import { dossierStoreFor, topicStoreFor } from './dossier-services.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
@@ -154,7 +156,10 @@ export function memoryRoute(context: ServerContext): Router {
       now,
       newId,
     });
+    // Project facts belong to a topic's dossier (C15): filed to the topics of this turn, or the general inbox.
+    const filed = await fileProjectFacts(dossierStoreFor(context), topicStoreFor(context), body, judged.activity);
     context.logger.info('memory judged', {
+      filed,
       path: judged.path,
       decisions: judged.activity.length,
       written: judged.undo?.lineIds.length ?? 0,

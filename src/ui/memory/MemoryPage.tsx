@@ -9,6 +9,7 @@ import { memoryClient } from './memory-client.ts';
 import { MemoryLine } from './MemoryLine.tsx';
 import { openOrigin } from './open-origin.ts';
 import { TopicsSection } from './TopicsSection.tsx';
+import { DossiersSection } from './DossiersSection.tsx';
 
 const DOCUMENTS: { name: MemoryDocumentName; title: string }[] = [
   { name: 'preferences', title: 'Preferences' },
@@ -174,6 +175,7 @@ export function MemoryPage() {
           {profile.refusals.length === 0 && <p className="hint">Nothing refused.</p>}
         </section>
         <TopicsSection />
+        <DossiersSection />
         <section className="card-panel" data-testid="memory-activity">
           <h2>Judge activity</h2>
           <ul className="memory-lines">

@@ -3,6 +3,7 @@ import type { LabelPlan, TopicsState } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { useWeftStore } from '../app/store-context.tsx';
 import { topicsApi } from './topics-api.ts';
+import { topicsChanged } from './topics-changed.ts';
 
 /**
  * Topics on the memory page (C15): the table the person owns (create, rename, merge, delete) and the labelling
@@ -21,6 +22,7 @@ export function TopicsSection() {
   };
   const refresh = () => topicsApi.state().then(setState, fail);
   useEffect(() => void refresh(), []);
+  useEffect(() => topicsChanged.setState({ revision: state ? `${state.revision}:${state.job.state}` : null }), [state]);
   const running = state?.job.state === 'running';
   useEffect(() => {
     if (!running) return;

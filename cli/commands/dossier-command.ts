@@ -1,0 +1,49 @@
+import { DOSSIER_SECTIONS } from '../../protocol/index.ts';
+import type { ParsedCommand } from '../command-table.ts';
+import { printJson } from '../format.ts';
+import { openFreshIndex } from '../open-why-index.ts';
+import type { Terminal } from '../terminal.ts';
+
+const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
+  what: 'What it is',
+  decisions: 'Decisions taken',
+  status: 'Where it stands',
+  open: 'What is open',
+};
+
+/**
+ * `weft dossier <topic> [--json]` (C15): a topic's dossier by name or id, each sentence with the turn keys it
+ * cites; a sentence whose sources are all archived or deleted is marked `[sources gone]`.
+ */
+export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
+  const { resolveWeftHome } = await import('../../runtime/fs/index.ts');
+  const { readTopicDossier } = await import('../../runtime/dossiers/index.ts');
+  const home = resolveWeftHome(io.env);
+  const index = await openFreshIndex(io);
+  try {
+    const found = await readTopicDossier(home, command.positionals[0]!, index.database);
+    if (command.flags.json === true) {
+      printJson(io.out, found);
+      return 0;
+    }
+    io.out(`${found.topic.name}  ${found.topic.id}\n`);
+    if (!found.dossier) {
+      io.out('no dossier yet: build it on the memory page\n');
+      return 0;
+    }
+    io.out(`version ${found.dossier.version}, written ${new Date(found.dossier.writtenAt).toISOString()}\n`);
+    const retired = new Set(found.retired);
+    for (const section of DOSSIER_SECTIONS) {
+      io.out(`\n${TITLES[section]}\n`);
+      const sentences = found.dossier.sections[section];
+      if (sentences.length === 0) io.out('  (nothing yet)\n');
+      for (const sentence of sentences)
+        io.out(
+          `  - ${retired.has(sentence.id) ? '[sources gone] ' : ''}${sentence.text}  [${sentence.citations.join(', ')}]\n`,
+        );
+    }
+    return 0;
+  } finally {
+    index.close();
+  }
+}

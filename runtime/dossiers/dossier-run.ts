@@ -1,0 +1,152 @@
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { generateText } from 'ai';
+import type {
+  Dossier,
+  DossierBuildRequest,
+  DossierMode,
+  DossierPlan,
+  PendingFact,
+  Topic,
+} from '../../protocol/index.ts';
+import { estimateTokensByLength } from '../../src/core/index.ts';
+import {
+  confirmedSelection,
+  labelledKeys,
+  nextDossier,
+  planDossier,
+  shownKeys,
+  type DossierTurn,
+} from '../../src/core/dossiers/index.ts';
+import { WeftError } from '../fs/index.ts';
+import { mapProviderError } from '../models/index.ts';
+import type { TopicStore } from '../topics/index.ts';
+import type { DossierStore, StoredVersion } from './dossier-store.ts';
+import { readDossierTurns, type TurnSources } from './dossier-turns.ts';
+
+/** A dossier is written in one request; a model slower than this is given up on and nothing is written. */
+export const DOSSIER_TIMEOUT_MS = 180_000;
+
+export interface DossierModel {
+  id: string;
+  model: LanguageModelV3;
+  pricePerMTokIn: number | null;
+}
+
+export interface DossierRunContext {
+  store: DossierStore;
+  topics: TopicStore;
+  sources: TurnSources;
+  now: () => number;
+  newId: () => string;
+  /** Known key values, scrubbed from any provider message. */
+  secrets?: readonly string[];
+}
+
+interface Prepared {
+  topic: Topic;
+  current: Dossier | null;
+  turns: DossierTurn[];
+  facts: PendingFact[];
+}
+
+async function prepare(context: DossierRunContext, topicId: string): Promise<Prepared> {
+  const { record } = await context.topics.read();
+  const topic = record.topics.find((candidate) => candidate.id === topicId);
+  if (!topic) throw new WeftError('topic-unknown-topic', 'There is no topic with that id.', 404);
+  return {
+    topic,
+    current: context.store.read(topicId),
+    turns: await readDossierTurns(labelledKeys(record, topicId), context.sources),
+    facts: context.store.pending(topicId),
+  };
+}
+
+/** What a run would read and send, before it runs (C15). */
+export async function planDossierRun(
+  context: DossierRunContext,
+  topicId: string,
+  mode: DossierMode,
+  model: Pick<DossierModel, 'id' | 'pricePerMTokIn'> | null,
+): Promise<DossierPlan> {
+  const prepared = await prepare(context, topicId);
+  return planDossier({
+    ...prepared,
+    mode,
+    read: context.store.readKeys(topicId),
+    modelId: model?.id ?? null,
+    pricePerMTokIn: model?.pricePerMTokIn ?? null,
+    estimateTokens: estimateTokensByLength,
+  }).plan;
+}
+
+/**
+ * Builds, updates or rebuilds a topic's dossier from a plan the person confirmed: reads only the turns and facts
+ * that plan listed (and that are still there), sends the one request the plan showed, validates the answer and its
+ * citations, and writes the next version under the store's lock — consuming only the facts it read.
+ */
+export async function runDossier(
+  context: DossierRunContext,
+  topicId: string,
+  request: DossierBuildRequest,
+  model: DossierModel,
+): Promise<{ version: StoredVersion; consumed: string[] }> {
+  const prepared = await prepare(context, topicId);
+  const chosen = confirmedSelection(request, prepared);
+  const { plan, turns } = planDossier({
+    topic: prepared.topic,
+    mode: request.mode,
+    current: prepared.current,
+    turns: chosen.turns,
+    read: new Set(),
+    facts: chosen.facts,
+    modelId: model.id,
+    pricePerMTokIn: model.pricePerMTokIn,
+    estimateTokens: estimateTokensByLength,
+  });
+  if (turns.length === 0 && chosen.facts.length === 0)
+    throw new WeftError('dossier-nothing-new', 'There are no unread turns or pending facts for this topic.', 400);
+  const current = request.mode === 'rebuild' ? null : prepared.current;
+  let text: string;
+  try {
+    const answer = await generateText({
+      model: model.model,
+      system: plan.outgoing.system,
+      prompt: plan.outgoing.prompt,
+      maxRetries: 0,
+      temperature: 0,
+      abortSignal: AbortSignal.timeout(DOSSIER_TIMEOUT_MS),
+    });
+    text = answer.text;
+  } catch (error) {
+    const failure = mapProviderError(error, context.secrets ?? []);
+    throw new WeftError(
+      `dossier-model-${failure.code}`,
+      `The model did not write the dossier: ${failure.message}`,
+      502,
+    );
+  }
+  const next = nextDossier(text, {
+    topicId,
+    current,
+    latestVersion: prepared.current?.version ?? 0,
+    shown: shownKeys({ topic: prepared.topic, current, turns, facts: chosen.facts }),
+    now: context.now(),
+    newId: context.newId,
+  });
+  if (!next.ok)
+    throw new WeftError(
+      'dossier-answer-invalid',
+      'The model did not answer with the four sections as JSON; nothing was written.',
+      502,
+    );
+  return context.store.writeVersion({
+    topicId,
+    mode: request.mode,
+    modelId: model.id,
+    baseVersion: prepared.current?.version ?? 0,
+    dossier: next.value.dossier,
+    dropped: next.value.dropped,
+    turnsRead: turns.map((turn) => turn.turnKey),
+    factsRead: chosen.facts.map((fact) => fact.id),
+  });
+}

@@ -1,0 +1,83 @@
+import type { CanvasDocument } from '../../protocol/index.ts';
+import type { DossierTurn } from '../../src/core/dossiers/index.ts';
+import type { CanvasStore } from '../fs/index.ts';
+import type { IndexDatabase } from '../index/index.ts';
+
+const CANVAS_KEY = /^canvas:(.+)#([^#@]+)@([^#@]+)$/;
+
+/** `canvas:<canvas>#<node>@<version>` → its parts; null for an agent-session key. */
+export function canvasKeyParts(turnKey: string): { canvasId: string; nodeId: string; versionId: string } | null {
+  const match = CANVAS_KEY.exec(turnKey);
+  return match ? { canvasId: match[1]!, nodeId: match[2]!, versionId: match[3]! } : null;
+}
+
+export interface TurnSources {
+  /** The why index; null when there is none (then no session turn is found, and none is live). */
+  database: IndexDatabase | null;
+  canvases: Pick<CanvasStore, 'read'>;
+}
+
+interface FoundTurn extends DossierTurn {
+  at: number;
+}
+
+async function canvasDocuments(keys: readonly string[], canvases: TurnSources['canvases']) {
+  const ids = new Set(keys.map((key) => canvasKeyParts(key)?.canvasId).filter((id): id is string => id !== undefined));
+  const documents = new Map<string, CanvasDocument | null>();
+  for (const id of ids) documents.set(id, (await canvases.read(id).catch(() => null))?.document ?? null);
+  return documents;
+}
+
+function canvasTurn(document: CanvasDocument | null | undefined, turnKey: string): FoundTurn | null {
+  const parts = canvasKeyParts(turnKey);
+  const node = document?.nodes.find((candidate) => candidate.id === parts?.nodeId);
+  if (!document || !node || node.kind !== 'question' || node.archived) return null;
+  const version = node.versions.find((candidate) => candidate.id === parts!.versionId);
+  if (!version) return null;
+  return {
+    turnKey,
+    source: 'canvas',
+    title: document.canvas.name,
+    question: version.question,
+    answer: version.text,
+    at: version.createdAt,
+  };
+}
+
+function sessionRows(database: IndexDatabase | null, keys: readonly string[]): Map<string, FoundTurn> {
+  const found = new Map<string, FoundTurn>();
+  if (!database || keys.length === 0) return found;
+  const select = database.prepare(
+    `SELECT t.turn_key AS turnKey, s.title AS title, t.user_text AS question, t.assistant_text AS answer, t.at AS at
+     FROM turns t JOIN sessions s ON s.id = t.session_row WHERE t.turn_key = ?`,
+  );
+  for (const key of keys) {
+    const row = select.get(key) as Omit<FoundTurn, 'source'> | undefined;
+    if (row) found.set(key, { ...row, source: 'session', at: row.at ?? 0 });
+  }
+  return found;
+}
+
+/**
+ * The turns behind the given keys that still exist, newest first: session turns from the why index (their full
+ * words), canvas turns from the canvas records (the version's question and answer; an archived or deleted node,
+ * or a version no longer kept, is not found).
+ */
+export async function readDossierTurns(keys: readonly string[], sources: TurnSources): Promise<DossierTurn[]> {
+  const sessionKeys = keys.filter((key) => canvasKeyParts(key) === null);
+  const canvasKeys = keys.filter((key) => canvasKeyParts(key) !== null);
+  const sessions = sessionRows(sources.database, sessionKeys);
+  const documents = await canvasDocuments(canvasKeys, sources.canvases);
+  const turns: FoundTurn[] = [...sessions.values()];
+  for (const key of canvasKeys) {
+    const turn = canvasTurn(documents.get(canvasKeyParts(key)!.canvasId), key);
+    if (turn) turns.push(turn);
+  }
+  turns.sort((left, right) => right.at - left.at || left.turnKey.localeCompare(right.turnKey));
+  return turns.map(({ at: _at, ...turn }) => turn);
+}
+
+/** Which of the keys still name a live turn: what `liveSentences` is given (C15). */
+export async function liveTurnKeys(keys: readonly string[], sources: TurnSources): Promise<Set<string>> {
+  return new Set((await readDossierTurns(keys, sources)).map((turn) => turn.turnKey));
+}

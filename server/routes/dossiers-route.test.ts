@@ -1,0 +1,196 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DossierList, DossierPlan, DossierView, LabelJob, TopicsState } from '../../protocol/index.ts';
+import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
+import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { closeAtlasService } from '../atlas/atlas-registry.ts';
+import { dossierStoreFor } from './dossier-services.ts';
+
+const savedRoots = process.env.WEFT_SESSION_ROOTS;
+let provider: ScriptedProvider;
+let server: TestServer;
+let exchanges: StoredExchanges;
+let emptyRoots: string;
+
+function call(path: string, method = 'GET', body?: unknown, etag?: string) {
+  return server.api(path, {
+    method,
+    headers: { 'content-type': 'application/json', ...(etag ? { 'if-match': etag } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+}
+async function json<T>(path: string, method = 'GET', body?: unknown): Promise<T> {
+  const response = await call(path, method, body);
+  if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+async function createTopic(name: string): Promise<string> {
+  const etag = (await call('/api/topics')).headers.get('etag')!;
+  const state = (await (await call('/api/topics', 'POST', { name }, etag)).json()) as TopicsState;
+  return state.record.topics.find((topic) => topic.name === name)!.id;
+}
+async function label(): Promise<void> {
+  expect((await call('/api/topics/label', 'POST', {})).status).toBe(202);
+  for (;;) {
+    const job = await json<LabelJob>('/api/topics/label');
+    if (job.state !== 'running') return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+const confirm = (plan: DossierPlan) => ({
+  mode: plan.mode,
+  turnKeys: plan.turns.map((turn) => turn.turnKey),
+  factIds: plan.facts.map((fact) => fact.id),
+});
+const answer = (sections: Record<string, { id?: string; text: string; citations: string[] }[]>) =>
+  JSON.stringify({ what: [], decisions: [], status: [], open: [], ...sections });
+
+beforeAll(async () => {
+  emptyRoots = mkdtempSync(join(tmpdir(), 'weft-no-sessions-'));
+  process.env.WEFT_SESSION_ROOTS = emptyRoots;
+  provider = await startScriptedProvider();
+  server = await startTestServer();
+  exchanges = new StoredExchanges(server);
+  await call('/api/settings', 'PUT', {
+    providers: [{ id: 'scripted', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['writer'] }],
+    defaultModelId: 'scripted/writer',
+  });
+});
+afterAll(async () => {
+  await closeAtlasService(server.context);
+  await server.dispose();
+  await provider.close();
+  rmSync(emptyRoots, { recursive: true, force: true });
+  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
+  else process.env.WEFT_SESSION_ROOTS = savedRoots;
+});
+
+describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
+  it('files a project fact to its turn’s topic, or the inbox; the person files or discards an inbox fact', async () => {
+    const storage = await createTopic('Storage');
+    const labelled = await exchanges.store('canvas-f', {
+      question: "Storage question: I'm building a sync engine on IndexedDB.",
+      answer: 'Use Dexie.',
+    });
+    await label();
+    const unclaimed = await exchanges.store('canvas-f', {
+      question: "I'm building a compiler in Rust.",
+      answer: 'Ok.',
+    });
+    for (const [index, stored] of [labelled, unclaimed].entries())
+      expect((await call('/api/memory/judge', 'POST', { ...stored, visitId: `visit-${index}` })).status).toBe(200);
+
+    const list = await json<DossierList>('/api/dossiers');
+    expect(list.dossiers.find((entry) => entry.topicId === storage)?.pending).toBe(1);
+    expect(list.inbox.map((fact) => fact.turnKey)).toEqual([
+      `canvas:canvas-f#${unclaimed.nodeId}@${unclaimed.versionId}`,
+    ]);
+    const view = await json<DossierView>(`/api/dossiers/${storage}`);
+    expect(view.pendingFacts[0]).toMatchObject({
+      turnKey: `canvas:canvas-f#${labelled.nodeId}@${labelled.versionId}`,
+    });
+    expect(view.pendingFacts[0]!.text).toContain('sync engine');
+
+    const inboxFact = list.inbox[0]!;
+    expect((await call(`/api/dossier-inbox/${inboxFact.id}/file`, 'POST', { topicId: 'nope' })).status).toBe(404);
+    await json(`/api/dossier-inbox/${inboxFact.id}/file`, 'POST', { topicId: storage });
+    expect((await json<DossierList>('/api/dossiers')).inbox).toEqual([]);
+    expect((await json<DossierView>(`/api/dossiers/${storage}`)).pendingFacts).toHaveLength(2);
+    const [discard] = dossierStoreFor(server.context).fileFact({ text: 'Unclaimed.', turnKey: null, topicIds: [] });
+    expect((await call(`/api/dossier-inbox/${discard!.id}`, 'DELETE')).status).toBe(204);
+    expect((await call(`/api/dossier-inbox/${discard!.id}`, 'DELETE')).status).toBe(404);
+    expect(
+      dossierStoreFor(server.context)
+        .events()
+        .map((event) => event.op),
+    ).toEqual(expect.arrayContaining(['dossier-fact-filed', 'dossier-inbox-filed', 'dossier-inbox-discarded']));
+  });
+
+  it('plans first, sends exactly the plan, drops an invented citation, consumes only what it read', async () => {
+    const topic = await createTopic('Layout');
+    const first = await exchanges.store('canvas-d', { question: 'Layout: why flexbox?', answer: 'It wraps.' });
+    const second = await exchanges.store('canvas-d', { question: 'Layout: grid or flex?', answer: 'Grid for 2D.' });
+    await label();
+    const keyOf = (stored: typeof first) => `canvas:canvas-d#${stored.nodeId}@${stored.versionId}`;
+    const [fact] = dossierStoreFor(server.context).fileFact({
+      text: 'Uses CSS grid.',
+      turnKey: keyOf(first),
+      topicIds: [topic],
+    });
+
+    const plan = await json<DossierPlan>(`/api/dossiers/${topic}/plan?mode=update`);
+    expect(plan.turns.map((turn) => turn.turnKey).sort()).toEqual([keyOf(first), keyOf(second)].sort());
+    expect(plan.facts.map((each) => each.id)).toEqual([fact!.id]);
+    expect(plan.modelId).toBe('scripted/writer');
+    expect(plan.inputTokens).toBeGreaterThan(0);
+    expect(plan.outgoing.prompt).toContain('It wraps.');
+
+    // A fact filed after the plan was shown (while the model writes) is not read; it waits for the next run.
+    provider.script({
+      text: answer({
+        what: [{ text: 'Layout uses grid and flex.', citations: [keyOf(first), keyOf(second)] }],
+        open: [{ text: 'Invented source.', citations: ['claude-code:never-shown#1'] }],
+      }),
+    });
+    const [late] = dossierStoreFor(server.context).fileFact({ text: 'Late.', turnKey: null, topicIds: [topic] });
+    const before = provider.requests.length;
+    const view = await json<DossierView>(`/api/dossiers/${topic}/build`, 'POST', confirm(plan));
+    const sent = JSON.stringify(provider.requests.slice(before).map((request) => request.body));
+    expect(provider.requests.length - before).toBe(1);
+    expect(sent).toContain(JSON.stringify(plan.outgoing.prompt).slice(1, -1));
+    expect(sent).not.toContain('Late.');
+    expect(view.dossier?.version).toBe(1);
+    expect(view.dossier?.sections.what.map((sentence) => sentence.text)).toEqual(['Layout uses grid and flex.']);
+    expect(view.dossier?.sections.open).toEqual([]);
+    expect(view.dropped).toEqual([
+      { section: 'open', text: 'Invented source.', unknownKeys: ['claude-code:never-shown#1'] },
+    ]);
+    expect(view.pendingFacts.map((each) => each.id)).toEqual([late!.id]);
+    expect(view.unreadTurns).toBe(0);
+    expect(view.history).toMatchObject([{ version: 1, dropped: 1, turnsRead: 2, factsRead: 1 }]);
+
+    // The next update reads only the waiting fact (no turns are unread) and keeps the sentence by id.
+    const next = await json<DossierPlan>(`/api/dossiers/${topic}/plan?mode=update`);
+    expect(next.turns).toEqual([]);
+    expect(next.facts.map((each) => each.id)).toEqual([late!.id]);
+    const kept = view.dossier!.sections.what[0]!;
+    provider.script({ text: answer({ what: [{ id: kept.id, text: kept.text, citations: kept.citations }] }) });
+    const updated = await json<DossierView>(`/api/dossiers/${topic}/build`, 'POST', confirm(next));
+    expect(updated.dossier?.version).toBe(2);
+    expect(updated.dossier?.sections.what[0]!.id).toBe(kept.id);
+    expect(updated.pendingFacts).toEqual([]);
+    expect(updated.history.map((entry) => entry.version)).toEqual([2, 1]);
+    expect(await json(`/api/dossiers/${topic}/versions/1`)).toEqual(view.dossier);
+
+    // Archiving one source node marks nothing while another source lives; archiving both marks the sentence,
+    // and no other turn's key changes.
+    await exchanges.update('canvas-d', (canvas) => canvas.archive(first.nodeId));
+    const oneLeft = await json<DossierView>(`/api/dossiers/${topic}`);
+    expect(oneLeft.retired).toEqual([]);
+    expect(oneLeft.dossier?.sections.what[0]!.citations).toContain(keyOf(second));
+    const labels = (await json<TopicsState>('/api/topics')).record.labels.map((entry) => entry.turnKey);
+    expect(labels).toContain(keyOf(second));
+    await exchanges.update('canvas-d', (canvas) => canvas.archive(second.nodeId));
+    expect((await json<DossierView>(`/api/dossiers/${topic}`)).retired).toEqual([kept.id]);
+
+    // Nothing new: a run is refused rather than sent.
+    const empty = await call(`/api/dossiers/${topic}/build`, 'POST', { mode: 'update', turnKeys: [], factIds: [] });
+    expect(empty.status).toBe(400);
+    expect(server.logger.lines.join('\n')).not.toContain('Layout uses grid');
+  });
+
+  it('a model answer that is not the sections’ JSON writes nothing', async () => {
+    const topic = await createTopic('Broken');
+    await exchanges.store('canvas-b', { question: 'Broken build again?', answer: 'Yes.' });
+    await label();
+    const plan = await json<DossierPlan>(`/api/dossiers/${topic}/plan?mode=rebuild`);
+    provider.script({ text: 'Sorry, I cannot help with that.' });
+    const refused = await call(`/api/dossiers/${topic}/build`, 'POST', confirm(plan));
+    expect(refused.status).toBe(502);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('dossier-answer-invalid');
+    expect((await json<DossierView>(`/api/dossiers/${topic}`)).dossier).toBeNull();
+  });
+});

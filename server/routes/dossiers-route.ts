@@ -1,0 +1,127 @@
+import express, { type Router } from 'express';
+import {
+  DossierBuildRequestSchema,
+  DossierModeSchema,
+  InboxFileRequestSchema,
+  type DossierList,
+  type DossierView,
+} from '../../protocol/index.ts';
+import { dossierSentences } from '../../src/core/dossiers/index.ts';
+import { liveTurnKeys, planDossierRun, runDossier, type DossierRunContext } from '../../runtime/dossiers/index.ts';
+import { WeftError } from '../../runtime/fs/index.ts';
+import { jsonBody } from '../read-body.ts';
+import type { ServerContext } from '../server-context.ts';
+import { validateBody } from '../validate-body.ts';
+import {
+  dossierModelInfo,
+  dossierRunContext,
+  dossierStoreFor,
+  resolveDossierModel,
+  topicStoreFor,
+} from './dossier-services.ts';
+
+async function knownTopic(context: ServerContext, topicId: string) {
+  const topic = (await topicStoreFor(context).read()).record.topics.find((candidate) => candidate.id === topicId);
+  if (!topic) throw new WeftError('topic-unknown-topic', 'There is no topic with that id.', 404);
+  return topic;
+}
+
+/** One topic's dossier as the memory page and the CLI show it: sentences whose sources all went are marked. */
+export async function dossierView(run: DossierRunContext, topicId: string): Promise<DossierView> {
+  const { store } = run;
+  const latest = store.version(topicId, null);
+  const cited = latest ? [...new Set(dossierSentences(latest.dossier).flatMap((sentence) => sentence.citations))] : [];
+  const live = await liveTurnKeys(cited, run.sources);
+  const { record } = await run.topics.read();
+  const read = store.readKeys(topicId);
+  const labelled = record.labels.filter((label) => label.topicIds.includes(topicId)).map((label) => label.turnKey);
+  const present = await liveTurnKeys(labelled, run.sources);
+  return {
+    topicId,
+    dossier: latest?.dossier ?? null,
+    retired: latest ? store.retiredSentences(latest.dossier, (key) => live.has(key)) : [],
+    dropped: latest?.dropped ?? [],
+    history: store.history(topicId),
+    pendingFacts: store.pending(topicId),
+    unreadTurns: [...present].filter((key) => !read.has(key)).length,
+  };
+}
+
+/**
+ * Dossiers (C15) over HTTP: the list with the general inbox, one topic's dossier (with history and its marked
+ * sentences), the plan of a run (shown before it runs), the run the person confirmed, and the inbox actions.
+ */
+export function dossiersRoute(context: ServerContext): Router {
+  const router = express.Router();
+  const json = jsonBody(256 * 1024);
+
+  router.get('/dossiers', async (_request, response) => {
+    const store = dossierStoreFor(context);
+    const { record } = await topicStoreFor(context).read();
+    const versions = new Map(store.topics().map((entry) => [entry.topicId, entry.version]));
+    const pending = store.pendingCounts();
+    const body: DossierList = {
+      dossiers: record.topics.map((topic) => ({
+        topicId: topic.id,
+        name: topic.name,
+        version: versions.get(topic.id) ?? null,
+        pending: pending.get(topic.id) ?? 0,
+      })),
+      inbox: store.pending(null),
+    };
+    response.json(body);
+  });
+
+  router.get('/dossiers/:topicId', async (request, response) => {
+    const topicId = String(request.params.topicId);
+    await knownTopic(context, topicId);
+    response.json(await dossierView(await dossierRunContext(context), topicId));
+  });
+
+  router.get('/dossiers/:topicId/versions/:version', async (request, response) => {
+    const stored = dossierStoreFor(context).version(String(request.params.topicId), Number(request.params.version));
+    if (!stored) throw new WeftError('dossier-version-unknown', 'There is no such dossier version.', 404);
+    response.json(stored.dossier);
+  });
+
+  router.get('/dossiers/:topicId/plan', async (request, response) => {
+    const topicId = String(request.params.topicId);
+    await knownTopic(context, topicId);
+    const mode = DossierModeSchema.safeParse(request.query.mode ?? 'update');
+    if (!mode.success) throw new WeftError('invalid-query', 'mode is update or rebuild.', 400);
+    const named = typeof request.query.model === 'string' ? request.query.model : undefined;
+    const model = await dossierModelInfo(context, named);
+    response.json(await planDossierRun(await dossierRunContext(context), topicId, mode.data, model));
+  });
+
+  router.post('/dossiers/:topicId/build', json, async (request, response) => {
+    const topicId = String(request.params.topicId);
+    const body = validateBody(DossierBuildRequestSchema, request.body);
+    await knownTopic(context, topicId);
+    const model = await resolveDossierModel(context, body.modelId);
+    const run = await dossierRunContext(context);
+    const { version, consumed } = await runDossier(run, topicId, body, model);
+    // Metadata only: never a sentence's words.
+    context.logger.info('dossier written', {
+      topic: topicId,
+      version: version.summary.version,
+      sentences: version.summary.sentences,
+      dropped: version.summary.dropped,
+      consumed: consumed.length,
+    });
+    response.json(await dossierView(run, topicId));
+  });
+
+  router.post('/dossier-inbox/:factId/file', json, async (request, response) => {
+    const { topicId } = validateBody(InboxFileRequestSchema, request.body);
+    await knownTopic(context, topicId);
+    response.json(dossierStoreFor(context).fileInboxFact(String(request.params.factId), topicId));
+  });
+
+  router.delete('/dossier-inbox/:factId', (request, response) => {
+    dossierStoreFor(context).discardInboxFact(String(request.params.factId));
+    response.status(204).end();
+  });
+
+  return router;
+}

@@ -1,0 +1,203 @@
+import { useState } from 'react';
+import {
+  DOSSIER_SECTIONS,
+  type Dossier,
+  type DossierMode,
+  type DossierPlan,
+  type DossierView,
+} from '../../../protocol/index.ts';
+import { describeError } from '../api/api-error.ts';
+import { useWeftStore } from '../app/store-context.tsx';
+import { dossiersApi } from './dossiers-api.ts';
+import { openCitation } from './open-citation.ts';
+
+const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
+  what: 'What it is',
+  decisions: 'Decisions taken',
+  status: 'Where it stands',
+  open: 'What is open',
+};
+
+/**
+ * One topic's dossier (C15): the four sections, each sentence with its citations (a click opens the turn), a
+ * sentence whose sources are all archived or deleted marked; Build / Update / Rebuild show their plan first (turns,
+ * facts, tokens, price, and the exact text that would leave); the dropped-citation count; the history.
+ */
+export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged: (view: DossierView) => void }) {
+  const store = useWeftStore();
+  const [plan, setPlan] = useState<DossierPlan | null>(null);
+  const [running, setRunning] = useState(false);
+  const [shown, setShown] = useState<Dossier | null>(null);
+  const fail = (caught: unknown) => {
+    const { code, message } = describeError(caught);
+    store.getState().toast('error', code, message);
+  };
+  const showPlan = (mode: DossierMode) => void dossiersApi.plan(view.topicId, mode).then(setPlan, fail);
+  const run = (confirmed: DossierPlan) => {
+    setRunning(true);
+    setPlan(null);
+    void dossiersApi
+      .build(confirmed)
+      .then((next) => {
+        setShown(null);
+        onChanged(next);
+      }, fail)
+      .finally(() => setRunning(false));
+  };
+  const dossier = shown ?? view.dossier;
+  const retired = new Set(shown ? [] : view.retired);
+
+  return (
+    <div className="dossier" data-testid="dossier" data-topic-id={view.topicId}>
+      <div className="dossier-actions">
+        {view.dossier ? (
+          <>
+            <button onClick={() => showPlan('update')} disabled={running}>
+              Update…
+            </button>
+            <button onClick={() => showPlan('rebuild')} disabled={running}>
+              Rebuild…
+            </button>
+          </>
+        ) : (
+          <button onClick={() => showPlan('update')} disabled={running}>
+            Build…
+          </button>
+        )}
+        <span className="hint">
+          {view.unreadTurns} unread turns, {view.pendingFacts.length} pending facts
+        </span>
+        {running && <span data-testid="dossier-running">Writing the dossier…</span>}
+      </div>
+      {plan && (
+        <div className="dossier-plan" data-testid="dossier-plan">
+          <p>
+            {plan.mode === 'rebuild' ? 'Rebuild from' : 'Read'} {plan.turns.length} turns and {plan.facts.length}{' '}
+            pending facts
+            {plan.turnsLeftOut > 0 ? ` (${plan.turnsLeftOut} more turns wait for the next run)` : ''}; one request to{' '}
+            {plan.modelId}, about {plan.inputTokens} input tokens
+            {plan.price === null ? ' (price unknown)' : `, about $${plan.price.toFixed(4)}`}.
+          </p>
+          <ul className="dossier-plan-turns">
+            {plan.turns.map((turn) => (
+              <li key={turn.turnKey}>
+                <code>{turn.turnKey}</code> <span className="hint">{turn.title}</span>
+              </li>
+            ))}
+            {plan.facts.map((fact) => (
+              <li key={fact.id}>fact: “{fact.text}”</li>
+            ))}
+          </ul>
+          <details>
+            <summary>What leaves this machine (the exact request text)</summary>
+            <pre data-testid="dossier-outgoing">{`${plan.outgoing.system}\n\n${plan.outgoing.prompt}`}</pre>
+          </details>
+          <button
+            data-testid="dossier-run"
+            disabled={plan.turns.length === 0 && plan.facts.length === 0}
+            onClick={() => run(plan)}
+          >
+            Send and write
+          </button>
+          <button className="link" onClick={() => setPlan(null)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {view.dropped.length > 0 && !shown && (
+        <details className="dossier-dropped" data-testid="dossier-dropped">
+          <summary>
+            {view.dropped.length} sentence{view.dropped.length === 1 ? '' : 's'} dropped: cited a turn the model was not
+            shown
+          </summary>
+          <ul>
+            {view.dropped.map((sentence, index) => (
+              <li key={index}>
+                “{sentence.text}” <span className="hint">cited {sentence.unknownKeys.join(', ')}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+      {dossier ? (
+        <>
+          {shown && (
+            <p className="hint" data-testid="dossier-old-version">
+              Version {shown.version} of {view.dossier?.version}.{' '}
+              <button className="link" onClick={() => setShown(null)}>
+                back to the current version
+              </button>
+            </p>
+          )}
+          {DOSSIER_SECTIONS.map((section) => (
+            <section key={section} className="dossier-section" data-section={section}>
+              <h3>{TITLES[section]}</h3>
+              {dossier.sections[section].length === 0 && <p className="hint">Nothing yet.</p>}
+              <ul className="memory-lines">
+                {dossier.sections[section].map((sentence) => (
+                  <li
+                    key={sentence.id}
+                    data-testid="dossier-sentence"
+                    data-sentence-id={sentence.id}
+                    data-retired={retired.has(sentence.id) ? 'true' : 'false'}
+                    className={retired.has(sentence.id) ? 'dossier-retired' : undefined}
+                  >
+                    <span>{sentence.text}</span>
+                    {retired.has(sentence.id) && (
+                      <span className="hint" title="Every turn it cites is archived or deleted: recall leaves it out">
+                        {' '}
+                        sources gone
+                      </span>
+                    )}
+                    {sentence.citations.map((key) => (
+                      <button
+                        key={key}
+                        className="link dossier-citation"
+                        data-testid="dossier-citation"
+                        title={key}
+                        onClick={() => void openCitation(store, key)}
+                      >
+                        {shortKey(key)}
+                      </button>
+                    ))}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ))}
+        </>
+      ) : (
+        <p className="hint">No dossier yet: Build reads this topic’s labelled turns and its pending facts.</p>
+      )}
+      {view.history.length > 0 && (
+        <details className="dossier-history" data-testid="dossier-history">
+          <summary>History ({view.history.length} versions)</summary>
+          <ul>
+            {view.history.map((entry) => (
+              <li key={entry.version}>
+                <button
+                  className="link"
+                  onClick={() => void dossiersApi.version(view.topicId, entry.version).then(setShown, fail)}
+                >
+                  version {entry.version}
+                </button>{' '}
+                <span className="hint">
+                  {entry.mode} · {new Date(entry.writtenAt).toLocaleString()} · {entry.sentences} sentences ·{' '}
+                  {entry.turnsRead} turns, {entry.factsRead} facts read · {entry.dropped} dropped
+                  {entry.modelId ? ` · ${entry.modelId}` : ''}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+/** A citation's short label: the canvas or session and the turn, not the whole key. */
+function shortKey(key: string): string {
+  const hash = key.lastIndexOf('#');
+  const head = key.slice(0, hash);
+  return `${head.length > 24 ? `${head.slice(0, 23)}…` : head}${key.slice(hash, hash + 10)}`;
+}

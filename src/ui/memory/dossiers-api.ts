@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import {
+  DossierListSchema,
+  DossierPlanSchema,
+  DossierSchema,
+  DossierViewSchema,
+  PendingFactSchema,
+  type Dossier,
+  type DossierList,
+  type DossierMode,
+  type DossierPlan,
+  type DossierView,
+  type PendingFact,
+} from '../../../protocol/index.ts';
+import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
+import { ApiClientError } from '../api/api-error.ts';
+
+/** Typed client of `/api/dossiers…` and `/api/dossier-inbox…` (C15). */
+export interface DossiersApi {
+  list(): Promise<DossierList>;
+  view(topicId: string): Promise<DossierView>;
+  version(topicId: string, version: number): Promise<Dossier>;
+  plan(topicId: string, mode: DossierMode): Promise<DossierPlan>;
+  /** Runs exactly the plan the person saw: its turns and facts, nothing filed since. */
+  build(plan: DossierPlan): Promise<DossierView>;
+  fileInbox(factId: string, topicId: string): Promise<PendingFact>;
+  discardInbox(factId: string): Promise<unknown>;
+}
+
+export function createDossiersApi(options: ApiClientOptions = {}): DossiersApi {
+  const baseUrl = options.baseUrl ?? '';
+  async function call<T>(path: string, schema: z.ZodType<T>, method = 'GET', body?: unknown) {
+    let response: Response;
+    try {
+      response = await fetch(baseUrl + path, {
+        method,
+        credentials: 'same-origin',
+        headers: { ...authorizationHeaders(options), 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
+    }
+    if (response.status === 204) return null as T;
+    return readJson(response, schema);
+  }
+  const topic = (id: string) => `/api/dossiers/${encodeURIComponent(id)}`;
+  return {
+    list: () => call('/api/dossiers', DossierListSchema),
+    view: (id) => call(topic(id), DossierViewSchema),
+    version: (id, version) => call(`${topic(id)}/versions/${version}`, DossierSchema),
+    plan: (id, mode) => call(`${topic(id)}/plan?mode=${mode}`, DossierPlanSchema),
+    build: (plan) =>
+      call(`${topic(plan.topicId)}/build`, DossierViewSchema, 'POST', {
+        mode: plan.mode,
+        ...(plan.modelId ? { modelId: plan.modelId } : {}),
+        turnKeys: plan.turns.map((turn) => turn.turnKey),
+        factIds: plan.facts.map((fact) => fact.id),
+      }),
+    fileInbox: (factId, topicId) =>
+      call(`/api/dossier-inbox/${encodeURIComponent(factId)}/file`, PendingFactSchema, 'POST', { topicId }),
+    discardInbox: (factId) => call(`/api/dossier-inbox/${encodeURIComponent(factId)}`, z.unknown(), 'DELETE'),
+  };
+}
+
+/** The page's one client (same origin, cookie auth). */
+export const dossiersApi = createDossiersApi();
