@@ -75,7 +75,7 @@ describe('dossiers on the memory page', () => {
     await dossiers.getByRole('button', { name: 'Build…' }).click();
     const plan = dossiers.getByTestId('dossier-plan');
     await plan.waitFor();
-    expect(await plan.textContent()).toContain('Read 1 turns and 0 pending facts; one request to scripted/writer');
+    expect(await plan.textContent()).toContain('Read 1 turn and 0 pending facts; one request to scripted/writer');
     expect(await plan.getByTestId('dossier-outgoing').textContent()).toContain('How do escalators differ from a lift?');
     expect(dossierPrompts).toHaveLength(0);
     await plan.getByTestId('dossier-run').click();
@@ -110,7 +110,7 @@ describe('dossiers on the memory page', () => {
 
     await page.getByTestId('dossiers').getByRole('button', { name: 'Update…' }).click();
     const next = page.getByTestId('dossier-plan');
-    expect(await next.textContent()).toContain('Read 0 turns and 1 pending facts');
+    expect(await next.textContent()).toContain('Read 0 turns and 1 pending fact');
     await next.getByTestId('dossier-run').click();
     await page.getByTestId('dossier-history').waitFor();
     await page.waitForFunction(() =>

@@ -72,8 +72,9 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
       {plan && (
         <div className="dossier-plan" data-testid="dossier-plan">
           <p>
-            {plan.mode === 'rebuild' ? 'Rebuild from' : 'Read'} {plan.turns.length} turns and {plan.facts.length}{' '}
-            pending facts
+            {plan.mode === 'rebuild' ? 'Rebuild from' : 'Read'} {plan.turns.length} turn
+            {plan.turns.length === 1 ? '' : 's'} and {plan.facts.length} pending fact
+            {plan.facts.length === 1 ? '' : 's'}
             {plan.turnsLeftOut > 0 ? ` (${plan.turnsLeftOut} more turns wait for the next run)` : ''}; one request to{' '}
             {plan.modelId}, about {plan.inputTokens} input tokens
             {plan.price === null ? ' (price unknown)' : `, about $${plan.price.toFixed(4)}`}.
@@ -171,7 +172,9 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
       )}
       {view.history.length > 0 && (
         <details className="dossier-history" data-testid="dossier-history">
-          <summary>History ({view.history.length} versions)</summary>
+          <summary>
+            History ({view.history.length} version{view.history.length === 1 ? '' : 's'})
+          </summary>
           <ul>
             {view.history.map((entry) => (
               <li key={entry.version}>

@@ -41,9 +41,11 @@ export function TopicsSection() {
       <h2>Topics</h2>
       <ul className="memory-lines">
         {record.topics.map((topic) => (
-          <li key={topic.id} data-testid="topic" data-topic-id={topic.id}>
+          <li key={topic.id} className="topic-row" data-testid="topic" data-topic-id={topic.id}>
             <span>{topic.name}</span>
-            <span className="hint"> {counts.get(topic.id) ?? 0} turns</span>
+            <span className="hint">
+              {counts.get(topic.id) ?? 0} turn{counts.get(topic.id) === 1 ? '' : 's'}
+            </span>
             <button
               className="link"
               onClick={() => {
