@@ -206,4 +206,39 @@ describe('a large canvas in Chromium', () => {
       { timeout: 3_000 },
     );
   });
+
+  it('typing in the question re-renders its field only: not the panel, the will-send preview or the canvas', async () => {
+    // The last question of a 60-deep chain, with its will-send preview open.
+    await page().evaluate(async () => {
+      const state = (window as unknown as PageWindow).weft.store.getState();
+      await state.createCanvas('Typing');
+      const changes = [];
+      for (let row = 0; row < 61; row += 1) {
+        changes.push({
+          type: 'add-node',
+          node: { id: `t-${row}`, kind: 'question', question: `Step ${row}?`, position: { x: 0, y: row * 240 } },
+        });
+        if (row > 0) changes.push({ type: 'wire', from: `t-${row - 1}`, to: `t-${row}`, kind: 'solid' });
+      }
+      state.apply({ type: 'batch', changes });
+      await state.flush();
+      state.focusNode('t-60');
+    });
+    await canvas.panel.getByTestId('preview-list').waitFor();
+    const input = canvas.panel.getByTestId('question-input');
+    await input.click();
+    await input.press('End');
+    const counts = () =>
+      page().evaluate(() => ({ ...(window as unknown as { weft: { renders: Record<string, number> } }).weft.renders }));
+    const before = await counts();
+    // Fewer than the 1.2 s after which the draft is committed to the store (that commit may re-render the rest).
+    await input.pressSequentially(' and then?', { delay: 15 });
+    await page().waitForTimeout(150);
+    const after = await counts();
+    expect(await input.inputValue()).toMatch(/and then\?$/);
+    expect(after['question-panel']).toBe(before['question-panel']);
+    expect((after['question-field'] ?? 0) - (before['question-field'] ?? 0)).toBeGreaterThanOrEqual(10);
+    expect(after['will-send-preview']).toBe(before['will-send-preview']);
+    expect(after.canvas).toBe(before.canvas);
+  });
 });

@@ -181,7 +181,7 @@ describe('Weft in the browser', () => {
         .exportDocument(),
     )) as typeof exported;
     expect(imported.canvas.id).not.toBe(exported.canvas.id);
-    // The file holds the stored form (format 3: each event's prevHash left out where its order gives it).
+    // The file holds the stored form (format 4: each value another record holds stored once).
     expect(
       storedCanvasDocument({ ...imported, canvas: { ...imported.canvas, id: exported.canvas.id } } as CanvasDocument),
     ).toEqual(exported);

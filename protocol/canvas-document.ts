@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { StoredEventSchema, chainedEvents, storedEvents } from './stored-events.ts';
+import { StoredEventSchema, chainedEvents } from './stored-events.ts';
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
 import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
 
-/** The `.weft.json` canvas document, version 3. Times are epoch milliseconds. */
+/** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
-export const CANVAS_VERSION = 3;
+export const CANVAS_VERSION = 4;
 
 const Id = z.string().min(1).max(200);
 const Time = z.number().int().nonnegative();
@@ -304,7 +304,8 @@ export const CanvasMetaSchema = z.object({
 });
 export type CanvasMeta = z.infer<typeof CanvasMetaSchema>;
 
-export const CanvasDocumentSchema = z.object({
+/** The full form (every field, events as objects); `CanvasDocumentSchema` (canvas-stored-form.ts) also reads the stored form. */
+export const CanvasRecordsSchema = z.object({
   format: z.literal(CANVAS_FORMAT),
   version: z.literal(CANVAS_VERSION),
   canvas: CanvasMetaSchema,
@@ -316,11 +317,4 @@ export const CanvasDocumentSchema = z.object({
   /** Read with or without the `prevHash` a stored event may leave out (version 3); parsed, every event has it. */
   events: z.array(StoredEventSchema).transform(chainedEvents),
 });
-export type CanvasDocument = z.infer<typeof CanvasDocumentSchema>;
-
-/** The document as it is written to a file or a stream: events without the `prevHash` their order gives. */
-export function storedCanvasDocument(document: CanvasDocument): Omit<CanvasDocument, 'events'> & {
-  events: ReturnType<typeof storedEvents>;
-} {
-  return { ...document, events: storedEvents(document.events) };
-}
+export type CanvasDocument = z.infer<typeof CanvasRecordsSchema>;

@@ -7,6 +7,7 @@ import {
   eventsWithoutPrevHash,
   migrateCanvasDocument,
   partsToUpstreamRecords,
+  storedFormThreeToFour,
 } from './canvas-migrations.ts';
 import { foldUpstream } from './upstream-record.ts';
 
@@ -63,7 +64,12 @@ describe('canvas migrations', () => {
     });
     const result = migrateCanvasDocument(draftDocument());
     if (!result.ok) throw new Error(result.error.message);
-    expect(result.applied).toEqual([draftToVersionOne.name, partsToUpstreamRecords.name, eventsWithoutPrevHash.name]);
+    expect(result.applied).toEqual([
+      draftToVersionOne.name,
+      partsToUpstreamRecords.name,
+      eventsWithoutPrevHash.name,
+      storedFormThreeToFour.name,
+    ]);
     const [question, note] = result.document.nodes;
     expect(question).toMatchObject({
       kind: 'question',
@@ -121,7 +127,11 @@ describe('canvas migrations', () => {
   it('parts-1-to-2 keeps every version’s parts while a chain answer stores only its parent’s', () => {
     const migrated = migrateCanvasDocument(chainVersionOne(40));
     if (!migrated.ok) throw new Error(migrated.error.message);
-    expect(migrated.applied).toEqual([partsToUpstreamRecords.name, eventsWithoutPrevHash.name]);
+    expect(migrated.applied).toEqual([
+      partsToUpstreamRecords.name,
+      eventsWithoutPrevHash.name,
+      storedFormThreeToFour.name,
+    ]);
     const original = chainVersionOne(40);
     const versions = new Map<string, Version>();
     for (const node of migrated.document.nodes)
@@ -233,7 +243,7 @@ describe('events-2-to-3', () => {
     expect(stepped.version).toBe(3);
     expect((stepped.events as Record<string, unknown>[]).some((entry) => 'prevHash' in entry)).toBe(false);
     const result = migrateCanvasDocument(versionTwo(events));
-    expect(result.ok && result.applied).toEqual([eventsWithoutPrevHash.name]);
+    expect(result.ok && result.applied).toEqual([eventsWithoutPrevHash.name, storedFormThreeToFour.name]);
     expect(result.ok && result.document.events).toEqual(events);
   });
 

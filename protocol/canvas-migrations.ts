@@ -1,12 +1,12 @@
 import {
   CANVAS_FORMAT,
   CANVAS_VERSION,
-  CanvasDocumentSchema,
   type CanvasDocument,
   type UpstreamBase,
   type UpstreamPart,
   type UpstreamRecord,
 } from './canvas-document.ts';
+import { CanvasDocumentSchema } from './canvas-stored-form.ts';
 import { upstreamDelta, upstreamRecordSize } from './upstream-record.ts';
 import { storedEvents } from './stored-events.ts';
 import type { EventRecord } from './event-record.ts';
@@ -160,11 +160,28 @@ export const eventsWithoutPrevHash: CanvasMigration = {
   },
 };
 
+/**
+ * Version 3 stored every field of every record, including defaults, each version's question beside its node's, the
+ * parent's answer opening in each child's upstream part, and events as objects whose meta repeats the record they
+ * name. Version 4 stores each of those once (`canvas-stored-form.ts`). A version-3 record is already a version-4
+ * record in full form (the stored form's rules only ever leave things out), so this step only names the version;
+ * the next write stores it compact.
+ */
+export const storedFormThreeToFour: CanvasMigration = {
+  from: 3,
+  to: 4,
+  name: 'stored-form-3-to-4: a version-3 record is the full form of version 4; writes leave out what is stored once',
+  migrate(document) {
+    return { ...document, version: 4 };
+  },
+};
+
 /** Every step, in order. A later version appends its step here (and a test for it). */
 export const CANVAS_MIGRATIONS: readonly CanvasMigration[] = [
   draftToVersionOne,
   partsToUpstreamRecords,
   eventsWithoutPrevHash,
+  storedFormThreeToFour,
 ];
 
 export type CanvasLoadErrorCode = 'not-a-canvas' | 'newer-version' | 'no-migration' | 'corrupt';

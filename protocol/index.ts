@@ -23,7 +23,7 @@ export {
   StaleDismissalSchema,
   MirrorLedgerSchema,
   CanvasMetaSchema,
-  CanvasDocumentSchema,
+  CanvasRecordsSchema,
   RoleSettingSchema,
   PassageSchema,
   HighlightSchema,
@@ -71,7 +71,14 @@ export { EventMetaSchema, EventRecordSchema } from './event-record.ts';
 export type { EventRecord, EventMeta } from './event-record.ts';
 export { StoredEventSchema, chainedEvents, storedEvents } from './stored-events.ts';
 export type { StoredEvent } from './stored-events.ts';
-export { storedCanvasDocument } from './canvas-document.ts';
+export {
+  CanvasDocumentSchema,
+  storedCanvasDocument,
+  compactCanvas,
+  expandStoredCanvas,
+  versionOpening,
+} from './canvas-stored-form.ts';
+export type { StoredCanvasForm } from './canvas-stored-form.ts';
 export { CHAIN_HEAD_FORMAT, CHAIN_HEAD_VERSION, ChainHeadSchema, ChainVerdictSchema } from './chain-head.ts';
 export type { ChainHead, ChainVerdict } from './chain-head.ts';
 export {

@@ -162,14 +162,15 @@ describe('CanvasStore', () => {
     });
   });
 
-  it('writes version 3: no event stores the prevHash its order gives, reads back whole, tampering still named', async () => {
+  it('writes version 4: no event stores the prevHash its order gives, reads back whole, tampering still named', async () => {
     const store = new CanvasStore({ directory });
     const document = withEvents(sampleCanvas('alpha'), 5);
     await store.write('alpha', document, { baseRevision: null });
     const path = join(directory, 'alpha.weft.json');
-    const file = JSON.parse(await readFile(path, 'utf8')) as { version: number; events: Record<string, unknown>[] };
-    expect(file.version).toBe(3);
-    expect(file.events.filter((event) => 'prevHash' in event)).toEqual([]);
+    const file = JSON.parse(await readFile(path, 'utf8')) as { version: number; events: unknown[][] };
+    expect(file.version).toBe(4);
+    // Events are stored as tuples; a seventh entry would be a prevHash that does not follow.
+    expect(file.events.filter((event) => event.length !== 6)).toEqual([]);
     expect((await store.read('alpha')).document.events).toEqual(document.events);
     expect((await store.verify('alpha')).verdict).toMatchObject({ status: 'intact', eventCount: 5 });
     // Dropping a middle event from the compact file: the next one's restored link is not what its hash covers.
@@ -177,7 +178,7 @@ describe('CanvasStore', () => {
     expect((await store.verify('alpha')).verdict).toMatchObject({ status: 'bad-event', index: 2, eventId: 'e-4' });
   });
 
-  it('a version-2 record (every prevHash stored) is read as it was and written back as version 3', async () => {
+  it('a version-2 record (every prevHash stored) is read as it was and written back as version 4', async () => {
     const document = withEvents(sampleCanvas('alpha'), 3);
     const path = join(directory, 'alpha.weft.json');
     await writeFile(path, JSON.stringify({ ...document, version: 2 }));
@@ -186,10 +187,10 @@ describe('CanvasStore', () => {
     expect(old.document.events).toEqual(document.events);
     expect((await store.verify('alpha')).verdict).toMatchObject({ status: 'intact', eventCount: 3 });
     await store.write('alpha', withEvents(old.document, 1), { baseRevision: old.revision });
-    const file = JSON.parse(await readFile(path, 'utf8')) as { version: number; events: Record<string, unknown>[] };
-    expect(file.version).toBe(3);
+    const file = JSON.parse(await readFile(path, 'utf8')) as { version: number; events: unknown[][] };
+    expect(file.version).toBe(4);
     expect(file.events).toHaveLength(4);
-    expect(file.events.some((event) => 'prevHash' in event)).toBe(false);
+    expect(file.events.some((event) => event.length !== 6)).toBe(false);
   });
 
   it('stores a new record whose log is already broken (an import) and keeps accepting appends to it', async () => {

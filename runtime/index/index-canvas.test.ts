@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CANVAS_FORMAT, CANVAS_VERSION, type CanvasDocument } from '../../protocol/canvas-document.ts';
+import { storedCanvasDocument } from '../../protocol/canvas-stored-form.ts';
 import type { SessionCatalog } from './session-catalog.ts';
 import { WhyIndex } from './why-index.ts';
 
@@ -157,6 +158,25 @@ describe('canvas records in the why index', () => {
       writeFileSync(join(weftHome, 'canvases', 'c1.weft.json'), JSON.stringify(canvas(false)));
       await index.refresh();
       expect(index.find('zebra stripes secret')).toHaveLength(1);
+    } finally {
+      index.close();
+    }
+  });
+
+  it('indexes a record an older Weft wrote (version 3) and the stored form this one writes', async () => {
+    const weftHome = mkdtempSync(join(tmpdir(), 'weft-canvas-'));
+    directories.push(weftHome);
+    mkdirSync(join(weftHome, 'canvases'));
+    writeFileSync(join(weftHome, 'canvases', 'c1.weft.json'), JSON.stringify({ ...canvas(true), version: 3 }));
+    writeFileSync(
+      join(weftHome, 'canvases', 'c2.weft.json'),
+      JSON.stringify(storedCanvasDocument({ ...canvas(true), canvas: { ...canvas(true).canvas, id: 'c2' } })),
+    );
+    const index = WhyIndex.open({ env: { WEFT_HOME: weftHome }, catalog: noSessions });
+    try {
+      const summary = await index.refresh();
+      expect(summary.failed).toEqual([]);
+      expect(index.find('drop unicode quotes', { in: 'question' })).toHaveLength(2);
     } finally {
       index.close();
     }

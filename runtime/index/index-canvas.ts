@@ -1,4 +1,4 @@
-import { CanvasDocumentSchema, type CanvasDocument, type CanvasNode } from '../../protocol/index.ts';
+import { migrateCanvasDocument, type CanvasDocument, type CanvasNode } from '../../protocol/index.ts';
 import { findReferences } from '../atlas/index.ts';
 import type { IndexedSession, IndexedTurn, TouchRow } from './session-rows.ts';
 
@@ -34,9 +34,10 @@ export function readCanvasRecord(text: string): CanvasReadResult {
   } catch {
     return { ok: false, reason: 'not JSON' };
   }
-  const parsed = CanvasDocumentSchema.safeParse(json);
-  if (!parsed.success) return { ok: false, reason: parsed.error.issues[0]?.message ?? 'not a canvas record' };
-  return { ok: true, canvas: indexCanvas(parsed.data) };
+  // Through the named migrations, so a record an older Weft wrote is indexed as the app reads it.
+  const loaded = migrateCanvasDocument(json);
+  if (!loaded.ok) return { ok: false, reason: loaded.error.message };
+  return { ok: true, canvas: indexCanvas(loaded.document) };
 }
 
 /**

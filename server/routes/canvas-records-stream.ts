@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { storedEvents, type CanvasDocument } from '../../protocol/index.ts';
+import { storedCanvasDocument, type CanvasDocument } from '../../protocol/index.ts';
 
 /** How many records go into one write (a few hundred KB), so the socket drains between them. */
 const RECORDS_PER_WRITE = 200;
@@ -14,10 +14,10 @@ export async function sendCanvasRecords(response: Response, document: CanvasDocu
   const { format, version, canvas } = document;
   const lines: string[] = [JSON.stringify({ format, version, canvas })];
   const kinds = ['nodes', 'wires', 'attachments', 'dismissals', 'ledgers', 'events'] as const;
-  // Events as a version-3 file stores them (no prevHash that their order gives); the page's parse restores it.
-  const records = { ...document, events: storedEvents(document.events) };
+  // Records as a version-4 file stores them (`compactCanvas`); the page's parse of the assembled document expands them.
+  const records = storedCanvasDocument(document);
   for (const kind of kinds) {
-    for (const record of records[kind]) {
+    for (const record of records[kind] as unknown[]) {
       lines.push(JSON.stringify([kind, record]));
       if (lines.length >= RECORDS_PER_WRITE) await write(response, lines.splice(0).join('\n') + '\n');
     }

@@ -2,6 +2,8 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANVAS_VERSION } from '../../protocol/canvas-document.ts';
+import { storedCanvasDocument } from '../../protocol/canvas-stored-form.ts';
 import type { EventRecord } from '../../protocol/event-record.ts';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
 import { appendEvent } from '../../src/core/event-log.ts';
@@ -107,7 +109,12 @@ describe('canvas records over HTTP', () => {
       body: JSON.stringify(older),
     });
     expect(migrated.status).toBe(200);
-    expect(await migrated.json()).toMatchObject({ version: 3, dismissals: [], ledgers: [], canvas: { id: 'draft' } });
+    expect(await migrated.json()).toMatchObject({
+      version: CANVAS_VERSION,
+      dismissals: [],
+      ledgers: [],
+      canvas: { id: 'draft' },
+    });
 
     const foreign = await server.api('/api/canvases/import', {
       method: 'POST',
@@ -156,7 +163,8 @@ describe('canvas records over HTTP', () => {
     expect(refused.error.code).toBe('revision-conflict');
     const winner = responses.findIndex((response) => response.status === 200);
     const stored = JSON.parse(await readFile(join(server.home, 'canvases', 'burst.weft.json'), 'utf8'));
-    expect(stored).toEqual(sampleCanvas('burst', 'Burst', `version ${winner}`));
+    // The file holds the stored form (version 4).
+    expect(stored).toEqual(storedCanvasDocument(sampleCanvas('burst', 'Burst', `version ${winner}`)));
     expect((await readdir(join(server.home, 'canvases'))).filter((name) => name.includes('.tmp'))).toEqual([]);
   });
 

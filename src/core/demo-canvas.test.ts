@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CanvasDocumentSchema } from '../../protocol/canvas-document.ts';
+import { CanvasDocumentSchema } from '../../protocol/canvas-stored-form.ts';
 import { applyChange } from './apply-change.ts';
 import { compile } from './compile.ts';
 import { STALE_MARK } from './compiled-context.ts';

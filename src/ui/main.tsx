@@ -13,6 +13,7 @@ import { createIdGenerator } from './store/app-dependencies.ts';
 import { createWeftStore } from './store/weft-store.ts';
 import './styles.css';
 import './everyday.css';
+import { renderCounts } from './app/render-counts.ts';
 
 const now = () => Date.now();
 const store = createWeftStore({
@@ -49,6 +50,7 @@ window.weft = {
     list: () => commandRegistry.list().map(({ id, label, shortcut }) => ({ id, label, shortcut })),
   },
   persistence: persistenceCounters,
+  renders: renderCounts,
 };
 
 createRoot(document.getElementById('root')!).render(

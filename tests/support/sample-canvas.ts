@@ -4,7 +4,7 @@ import type { CanvasDocument } from '../../protocol/canvas-document.ts';
 export function sampleCanvas(id: string, name = `Canvas ${id}`, noteText = 'A note'): CanvasDocument {
   return {
     format: 'weft.canvas',
-    version: 3,
+    version: 4,
     canvas: { id, name, workingDirectory: null, createdAt: 1_700_000_000_000 },
     nodes: [
       {

@@ -36,7 +36,7 @@ import {
   type ImportStatus,
 } from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
-import { readCanvasRecords } from './read-canvas-records.ts';
+import { readCanvasRecords, readCanvasRecordsUnchecked } from './read-canvas-records.ts';
 import { SavedCopies } from './saved-copies.ts';
 
 export interface RevisedCanvas {
@@ -66,8 +66,11 @@ export interface ApiClient {
   readDocument(file: Blob, name: string): Promise<DocumentMaterialResponse>;
   listCanvases(): Promise<CanvasSummary[]>;
   getCanvas(id: string): Promise<CanvasDocument>;
-  /** The durable record and its revision (the server's ETag). */
-  readCanvas(id: string): Promise<RevisedCanvas>;
+  /**
+   * The durable record and its revision (the server's ETag). `checkLater`: the records come back before the schema
+   * has read them, with `check` to run it (record by record, giving the page turns) once the canvas is painted.
+   */
+  readCanvas(id: string, options?: { checkLater?: boolean }): Promise<RevisedCanvas & { check?: () => Promise<void> }>;
   /**
    * Saves the durable record based on `baseRevision` (null: a new record); 409 `revision-conflict` when the record
    * moved on since. Resolves with the new revision.
@@ -170,14 +173,20 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       }),
     listCanvases: async () => (await call('/api/canvases', CanvasListResponseSchema)).canvases,
     getCanvas: (id) => call(`/api/canvases/${encodeURIComponent(id)}`, CanvasDocumentSchema),
-    readCanvas: async (id) => {
+    readCanvas: async (id, options) => {
       // Records one per line, assembled as they arrive (a 20,000-node canvas is tens of MB).
       const response = await send(`/api/canvases/${encodeURIComponent(id)}`, {
         headers: { accept: 'application/x-ndjson, application/json;q=0.5' },
       });
       const streamed = response.ok && (response.headers.get('content-type') ?? '').startsWith('application/x-ndjson');
-      const document = streamed ? await readCanvasRecords(response) : await readJson(response, CanvasDocumentSchema);
       const revision = /^"([0-9a-f]{64})"$/.exec(response.headers.get('etag') ?? '')?.[1];
+      if (streamed && options?.checkLater) {
+        if (!revision) throw new ApiClientError('bad-response', 'The server sent the canvas without its revision.');
+        const { document, check } = await readCanvasRecordsUnchecked(response);
+        saved.remember(revision, document);
+        return { document, revision, check };
+      }
+      const document = streamed ? await readCanvasRecords(response) : await readJson(response, CanvasDocumentSchema);
       if (!revision) throw new ApiClientError('bad-response', 'The server sent the canvas without its revision.');
       saved.remember(revision, document);
       return { document, revision };

@@ -1,5 +1,12 @@
-import { CanvasDocumentSchema, type CanvasDocument } from '../../../protocol/index.ts';
+import {
+  CanvasDocumentSchema,
+  chainedEvents,
+  expandStoredCanvas,
+  type CanvasDocument,
+  type StoredEvent,
+} from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
+import { checkCanvasLater } from './check-canvas-later.ts';
 
 type RecordKind = 'nodes' | 'wires' | 'attachments' | 'dismissals' | 'ledgers' | 'events';
 const KINDS: readonly RecordKind[] = ['nodes', 'wires', 'attachments', 'dismissals', 'ledgers', 'events'];
@@ -9,6 +16,28 @@ const KINDS: readonly RecordKind[] = ['nodes', 'wires', 'attachments', 'dismissa
  * each line as it arrives; the assembled document is validated once, like a JSON body.
  */
 export async function readCanvasRecords(response: Response): Promise<CanvasDocument> {
+  const parsed = CanvasDocumentSchema.safeParse(await assembleRecords(response));
+  if (!parsed.success)
+    throw new ApiClientError('bad-response', `Unexpected response: ${parsed.error.issues[0]?.message ?? ''}`);
+  return parsed.data;
+}
+
+/**
+ * The same read for painting first: the stored form expanded and the log's links put back, and `check` to run the
+ * schema over it record by record afterwards (`checkCanvasLater`), so a big canvas is not held back by it.
+ */
+export async function readCanvasRecordsUnchecked(
+  response: Response,
+): Promise<{ document: CanvasDocument; check: () => Promise<void> }> {
+  const expanded = expandStoredCanvas(await assembleRecords(response)) as CanvasDocument;
+  const events: unknown = expanded.events;
+  // The links are needed before anything is appended; a malformed event is left for the check to name.
+  const chained = Array.isArray(events) && events.every((event) => typeof event === 'object' && event !== null);
+  const document = chained ? { ...expanded, events: chainedEvents(events as StoredEvent[]) } : expanded;
+  return { document, check: () => checkCanvasLater(document) };
+}
+
+async function assembleRecords(response: Response): Promise<Record<string, unknown>> {
   if (!response.body) throw new ApiClientError('bad-response', 'The server sent the canvas without a body.');
   const records = Object.fromEntries(KINDS.map((kind) => [kind, [] as unknown[]])) as Record<RecordKind, unknown[]>;
   let header: object | null = null;
@@ -48,8 +77,5 @@ export async function readCanvasRecords(response: Response): Promise<CanvasDocum
     if (done) break;
   }
   take(pending.join(''));
-  const parsed = CanvasDocumentSchema.safeParse({ ...(header ?? {}), ...records });
-  if (!parsed.success)
-    throw new ApiClientError('bad-response', `Unexpected response: ${parsed.error.issues[0]?.message ?? ''}`);
-  return parsed.data;
+  return { ...(header ?? {}), ...records };
 }

@@ -32,6 +32,7 @@ import { canvasBounds, fittedViewport } from './fit-canvas.ts';
 import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
 import { flowBoxes, placeBeside, selectedAnchor } from './place-beside.ts';
+import { countRender } from '../app/render-counts.ts';
 
 const LARGE_CANVAS = 300;
 const NO_NODES: FlowNode[] = [];
@@ -63,6 +64,7 @@ function freeSpot(nodes: readonly FlowNode[], start: { x: number; y: number }): 
 }
 
 function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
+  countRender('canvas');
   const store = useWeftStore();
   const records = useWeft((state) => state.graph?.nodes);
   const wires = useWeft((state) => state.graph?.wires);

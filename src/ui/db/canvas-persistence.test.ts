@@ -29,7 +29,7 @@ function question(id: string, text: string, createdAt: number): QuestionNode {
 function documentWith(nodes: CanvasNode[]): CanvasDocument {
   return {
     format: 'weft.canvas',
-    version: 3,
+    version: 4,
     canvas: { id: 'c1', name: 'Test', workingDirectory: null, createdAt: 1 },
     nodes,
     wires: [{ id: 'w1', from: 'a', to: 'b', createdAt: 3, kind: 'solid' }],

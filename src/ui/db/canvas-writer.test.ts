@@ -35,7 +35,7 @@ const question = (id: string, text: string): QuestionNode => ({
 
 const document: CanvasDocument = {
   format: 'weft.canvas',
-  version: 3,
+  version: 4,
   canvas: { id: 'writer-test', name: 'Writer', workingDirectory: null, createdAt: 1 },
   nodes: [question('a', 'First?')],
   wires: [],

@@ -1,5 +1,7 @@
 import type { CanvasDocument } from '../../../protocol/index.ts';
 import { writeCanvasChanges } from './canvas-persistence.ts';
+import { fillCanvasRows } from './fill-canvas-rows.ts';
+import { pauseForPage } from './pause-for-page.ts';
 import { documentFromRecords, type CanvasRecords } from './canvas-records.ts';
 import type { WeftDatabase } from './weft-database.ts';
 
@@ -14,6 +16,8 @@ export interface CanvasWriterOptions {
   onError: (error: unknown) => void;
   localDelayMs?: number;
   durableDelayMs?: number;
+  /** Between slices of a cache fill (`fill`). */
+  pause?: () => Promise<void>;
 }
 
 /**
@@ -35,9 +39,50 @@ export class CanvasWriter {
   private durableWrites = new Set<Promise<unknown>>();
   /** Canvases deleted elsewhere: a failed save of one is not retried. */
   private discarded = new Set<string>();
+  /** Cache fills queued or under way. */
+  private filling = 0;
+  /** Canvases whose read failed its check: never cached. */
+  private uncached = new Set<string>();
 
   constructor(options: CanvasWriterOptions) {
-    this.options = { localDelayMs: 300, durableDelayMs: 1000, ...options };
+    this.options = { localDelayMs: 300, durableDelayMs: 1000, pause: pauseForPage, ...options };
+  }
+
+  /**
+   * A canvas read from the server and painted before it is in IndexedDB: its rows are written after `ready` (the
+   * schema check of what was read) in slices (`fillCanvasRows`), on the same chain as every later write, so an edit
+   * made meanwhile is written after the fill, as a difference from it, and is never overtaken. A refused `ready`
+   * leaves the canvas uncached (its caller says why).
+   */
+  fill(records: CanvasRecords, options: { ready: Promise<void>; revision: string | null }): Promise<unknown> {
+    this.uncached.delete(records.canvas.id);
+    this.written = null;
+    this.pending = null;
+    this.filling += 1;
+    this.chain = this.chain.then(async () => {
+      try {
+        await options.ready;
+      } catch {
+        // What was read is not kept in this browser, nor are local writes of it (the server still checks saves).
+        this.uncached.add(records.canvas.id);
+        this.filling -= 1;
+        return;
+      }
+      try {
+        await fillCanvasRows(this.options.database, records, {
+          now: this.options.now(),
+          revision: options.revision,
+          pause: this.options.pause,
+        });
+        // A write scheduled meanwhile (for this canvas) diffs against what the fill stored.
+        if (this.written === null) this.written = records;
+      } catch (error) {
+        this.options.onError(error);
+      } finally {
+        this.filling -= 1;
+      }
+    });
+    return this.chain;
   }
 
   /** Marks `records` as already stored (just loaded), so the next change writes only its diff. */
@@ -74,6 +119,7 @@ export class CanvasWriter {
     if (!next) return this.chain;
     this.pending = null;
     // Serialise writes so a slow transaction never lands after a newer one.
+    if (this.uncached.has(next.canvas.id)) return this.chain;
     this.chain = this.chain.then(async () => {
       try {
         await writeCanvasChanges(this.options.database, this.written, next, this.options.now());
@@ -150,6 +196,6 @@ export class CanvasWriter {
 
   /** True while a change waits to be written or its durable record is on its way (remote refreshes wait). */
   isBusy(): boolean {
-    return this.hasPending() || this.durableInFlight > 0;
+    return this.hasPending() || this.durableInFlight > 0 || this.filling > 0;
   }
 }

@@ -1,55 +1,22 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
-import {
-  AgentLaneSection,
-  AgentModelOptions,
-  AgentWillSendFor,
-  agentModel,
-  stopAgentTurn,
-  useAgent,
-} from '../agents/index.ts';
+import { useMemo } from 'react';
+import { AgentLaneSection, AgentModelOptions, AgentWillSendFor, agentModel, useAgent } from '../agents/index.ts';
 import { activeDismissal, diffUpstreamParts, recordedUpstreamParts, upstreamParts } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { Markdown } from '../canvas/Markdown.tsx';
-import { QuestionAuthorHint } from '../canvas/QuestionAuthorBadge.tsx';
 import { formatTime, isReceiptModel, nodeTitle, shortModel } from '../canvas/node-labels.ts';
+import { countRender } from '../app/render-counts.ts';
 import { AnswerTools } from './AnswerTools.tsx';
-import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
+import { QuestionField } from './QuestionField.tsx';
 import { WillSendPreview } from './WillSendPreview.tsx';
 import { FanOutSection } from './FanOutSection.tsx';
 import { HighlightSection } from './HighlightSection.tsx';
-import { MentionTextarea } from './MentionTextarea.tsx';
 import { PassageSection } from './PassageSection.tsx';
 import { PlaqueSection } from './PlaqueSection.tsx';
 import { RoleSection } from './RoleSection.tsx';
 import { ToolCallsSection } from './ToolCallsSection.tsx';
 import { ToolsSection } from './ToolsSection.tsx';
 import { SelectableAnswer } from './SelectableAnswer.tsx';
-
-/** Keeps a local draft while typing; commits one edit on blur, idle or before asking. */
-function useQuestionDraft(node: QuestionNode) {
-  const apply = useWeft((state) => state.apply);
-  const [draft, setDraft] = useState(node.question);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const typing = useRef<{ nodeId: string } | null>(null);
-  // A newer question from elsewhere (undo, another tab) replaces the draft, unless the person is mid-sentence in it.
-  useEffect(() => {
-    if (typing.current?.nodeId !== node.id) setDraft(node.question);
-  }, [node.id, node.question]);
-  const commit = (value = draft) => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = null;
-    typing.current = null;
-    if (value !== node.question) apply({ type: 'edit-node', nodeId: node.id, patch: { question: value } });
-  };
-  const change = (value: string) => {
-    typing.current = { nodeId: node.id };
-    setDraft(value);
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => commit(value), 1200);
-  };
-  return { draft, change, commit };
-}
 
 function StaleSection({ node }: { node: QuestionNode }) {
   const store = useWeftStore();
@@ -120,81 +87,14 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
   const models = useWeft((state) => state.models);
   const defaultModelId = useWeft((state) => state.defaultModelId);
   const previewOpen = useWeft((state) => state.previewOpen);
-  const { draft, change, commit } = useQuestionDraft(node);
-  const questionRef = useFocusWhenEmpty<HTMLTextAreaElement>(node.id, node.question === '');
+  countRender('question-panel');
   const state = store.getState();
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
-  const ask = (branch: boolean) => {
-    commit();
-    void store.getState().ask(node.id, branch ? { branchOf: node.currentVersionId } : {});
-  };
   return (
     <>
       <PassageSection node={node} />
       <div className="section">
-        <label className="field">
-          <span>Question</span>
-          <MentionTextarea
-            nodeId={node.id}
-            inputRef={questionRef}
-            testId="question-input"
-            value={draft}
-            placeholder="What do you want to ask?"
-            onChange={change}
-            onPick={(next) => {
-              change(next);
-              commit(next);
-            }}
-            onUpdateMention={(mentionedId) => {
-              // What is typed goes first, so the update rewrites the question the person sees.
-              commit();
-              state.apply({ type: 'update-mention', nodeId: node.id, mentionedId });
-            }}
-            onBlur={() => commit()}
-            onKeyDown={(event) => {
-              if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
-                event.preventDefault();
-                ask(false);
-              }
-            }}
-          />
-        </label>
-        <QuestionAuthorHint node={node} />
-        <div className="button-row">
-          {stream || agentRunning ? (
-            <button
-              className="button danger"
-              data-testid="stop"
-              onClick={() => {
-                state.stop(node.id);
-                stopAgentTurn(node.id);
-              }}
-            >
-              ■ Stop
-            </button>
-          ) : (
-            <>
-              <button
-                className="button primary"
-                data-testid="ask"
-                disabled={node.archived || !draft.trim()}
-                onClick={() => ask(false)}
-              >
-                {node.versions.length ? 'Regenerate' : 'Ask'}
-              </button>
-              {node.versions.length > 0 && (
-                <button
-                  className="button"
-                  data-testid="regenerate-branch"
-                  disabled={node.archived}
-                  onClick={() => ask(true)}
-                >
-                  Regenerate as branch
-                </button>
-              )}
-            </>
-          )}
-        </div>
+        <QuestionField node={node} running={Boolean(stream) || agentRunning} />
         <label className="model-row">
           <span>Model</span>
           <select

@@ -1,4 +1,5 @@
 import { memo, useCallback, useMemo } from 'react';
+import { countRender } from '../app/render-counts.ts';
 import { DeclaredTools } from './DeclaredTools.tsx';
 import { useStore } from 'zustand';
 import { buildContextBundle, type CompiledSource, type Graph } from '../../core/index.ts';
@@ -32,6 +33,7 @@ const LAYER_LABEL: Record<CompiledSource['layer'], string> = {
  * committed, not per key.
  */
 export const WillSendPreview = memo(function WillSendPreview({ node }: { node: QuestionNode }) {
+  countRender('will-send-preview');
   const store = useWeftStore();
   const graph = useWeft((state) => state.graph);
   const shown = useWeft((state) => state.shown);

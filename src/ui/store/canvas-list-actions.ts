@@ -151,20 +151,28 @@ export function createCanvasListActions(
       whileOpening(async () => {
         await runtime.writer.flush();
         let document = await loadCanvasDocument(database, id);
+        // Not cached: painted from what the server sent, then checked and cached in slices (`writer.fill`).
+        let fromServer: { revision: string; check?: () => Promise<void> } | null = null;
         if (!document) {
-          const remote = await api.readCanvas(id);
+          const remote = await api.readCanvas(id, { checkLater: true });
           document = remote.document;
-          await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
-          await rememberRevision(database, id, remote.revision);
+          fromServer = remote;
         }
-        const revision = await storedRevision(database, id);
+        const revision = fromServer ? fromServer.revision : await storedRevision(database, id);
         if (revision) runtime.revisions.set(id, revision);
         else runtime.revisions.delete(id);
         mark('weft:canvas-read');
         const graph = graphFromDocument(document);
         runtime.journal.reset(id);
         runtime.tracker = null;
-        runtime.writer.adopt(recordsFromGraph(graph));
+        if (fromServer) {
+          const ready = fromServer.check ? fromServer.check() : Promise.resolve();
+          ready.catch((error: unknown) => {
+            const { code, message } = describeError(error);
+            get().toast('error', code, `${message} It is shown as sent but not kept in this browser.`);
+          });
+          void runtime.writer.fill(recordsFromGraph(graph), { ready, revision });
+        } else runtime.writer.adopt(recordsFromGraph(graph));
         publishGraph(set, get, runtime, graph, undefined, 'reset');
         mark('weft:canvas-published');
         set({ activeCanvasId: id, focusedNodeId: null, selectedNodeIds: [], highlightedNodeId: null });

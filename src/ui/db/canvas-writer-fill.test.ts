@@ -1,0 +1,113 @@
+import 'fake-indexeddb/auto';
+import { describe, expect, it } from 'vitest';
+import type { CanvasDocument, QuestionNode } from '../../../protocol/canvas-document.ts';
+import { loadCanvasDocument, persistenceCounters, storedRevision } from './canvas-persistence.ts';
+import { recordsFromDocument, type CanvasRecords } from './canvas-records.ts';
+import { CanvasWriter } from './canvas-writer.ts';
+import { WeftDatabase } from './weft-database.ts';
+
+const question = (id: string, text: string): QuestionNode => ({
+  id,
+  kind: 'question',
+  createdAt: 1,
+  position: { x: 0, y: 0 },
+  size: null,
+  archived: false,
+  archivedAt: null,
+  excludedParts: [],
+  question: text,
+  versions: [],
+  currentVersionId: null,
+  autoRerun: { enabled: false, rounds: 1 },
+  model: null,
+  attachments: [],
+});
+
+/** A canvas large enough to be cached in several slices. */
+function bigCanvas(): CanvasDocument {
+  return {
+    format: 'weft.canvas',
+    version: 4,
+    canvas: { id: 'fill-test', name: 'Fill', workingDirectory: null, createdAt: 1 },
+    nodes: Array.from({ length: 4500 }, (_, index) => question(`n${index}`, `Question ${index}?`)),
+    wires: [],
+    attachments: [],
+    dismissals: [],
+    ledgers: [],
+    events: [],
+  };
+}
+
+/** A pause that holds the fill until the test opens it (then lets every later one through), counting them. */
+function gate() {
+  let release: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => (release = resolve));
+  const state = { pauses: 0, pause: () => ((state.pauses += 1), opened), open: () => release() };
+  return state;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+function writerFor(database: WeftDatabase, pause: () => Promise<void>, errors: unknown[]) {
+  return new CanvasWriter({
+    database,
+    now: () => 1000,
+    onError: (error) => errors.push(error),
+    putDurable: async () => undefined,
+    localDelayMs: 1,
+    durableDelayMs: 60_000,
+    pause,
+  });
+}
+
+describe('CanvasWriter.fill (a canvas painted from the server before it is cached)', () => {
+  it('caches in slices after the paint, and an edit made meanwhile is kept, written after the fill as a difference', async () => {
+    const database = new WeftDatabase(`fill-${Math.random()}`);
+    const errors: unknown[] = [];
+    const slices = gate();
+    const writer = writerFor(database, () => slices.pause(), errors);
+    const document = bigCanvas();
+    const records = recordsFromDocument(document);
+    const filled = writer.fill(records, { ready: Promise.resolve(), revision: 'a'.repeat(64) });
+    await settle();
+    // Paused before its first slice: nothing of the canvas is readable yet, and the writer counts as busy.
+    expect(await loadCanvasDocument(database, 'fill-test')).toBeNull();
+    expect(writer.isBusy()).toBe(true);
+
+    // The person edits a node while the cache is being filled.
+    const edited = { ...document.nodes[4000]!, question: 'Edited while caching?' } as QuestionNode;
+    const next: CanvasRecords = {
+      ...records,
+      nodes: document.nodes.map((node, index) => (index === 4000 ? edited : node)),
+    };
+    writer.schedule(next);
+    void writer.flushLocal();
+    const before = persistenceCounters.rowsWritten;
+    slices.open();
+    await filled;
+    await writer.flushLocal();
+    expect(errors).toEqual([]);
+    expect(slices.pauses).toBeGreaterThanOrEqual(3);
+    const cached = await loadCanvasDocument(database, 'fill-test');
+    expect(cached?.nodes).toHaveLength(4500);
+    expect(cached?.nodes.find((node) => node.id === 'n4000')).toEqual(edited);
+    expect(await storedRevision(database, 'fill-test')).toBe('a'.repeat(64));
+    // The edit's own write held the canvas row and the one node, not the whole canvas again.
+    expect(persistenceCounters.rowsWritten - before).toBeLessThan(4500 + 10);
+    expect(persistenceCounters.rowsWritten - before).toBeGreaterThan(4500);
+  });
+
+  it('a read that fails its check is not cached, nor are edits of it', async () => {
+    const database = new WeftDatabase(`fill-${Math.random()}`);
+    const errors: unknown[] = [];
+    const writer = writerFor(database, () => Promise.resolve(), errors);
+    const records = recordsFromDocument(bigCanvas());
+    const ready = Promise.reject(new Error('damaged'));
+    ready.catch(() => undefined);
+    await writer.fill(records, { ready, revision: 'b'.repeat(64) });
+    writer.schedule({ ...records, canvas: { ...records.canvas, name: 'Renamed' } });
+    await writer.flushLocal();
+    expect(await loadCanvasDocument(database, 'fill-test')).toBeNull();
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,75 @@
+import { dismissalKey, ledgerKey, type WeftDatabase } from './weft-database.ts';
+import type { CanvasRecords } from './canvas-records.ts';
+import { persistenceCounters } from './canvas-persistence.ts';
+
+/** Rows per transaction: each slice is short, so the page keeps its frames while a big canvas is cached. */
+const ROWS_PER_SLICE = 2000;
+
+/**
+ * Caches a canvas read from the server in IndexedDB, in slices with the page given a turn between them. The canvas
+ * row and its revision are written last, in one transaction: until then `loadCanvasDocument` does not see the
+ * canvas (a reload reads it from the server again), so a half-written cache is never read as the canvas. Rows a
+ * half-finished earlier fill left behind are removed first.
+ */
+export async function fillCanvasRows(
+  database: WeftDatabase,
+  records: CanvasRecords,
+  options: { now: number; revision: string | null; pause: () => Promise<void> },
+): Promise<number> {
+  const canvasId = records.canvas.id;
+  const owned = [database.nodes, database.wires, database.events, database.dismissals, database.ledgers];
+  await database.transaction('rw', owned, async () => {
+    for (const table of owned) await table.where('canvasId').equals(canvasId).delete();
+  });
+  const nodes = [...records.nodes];
+  const slices: (() => Promise<unknown>)[] = [];
+  const sliced = <T>(items: readonly T[], write: (part: readonly T[]) => Promise<unknown>) => {
+    for (let start = 0; start < items.length; start += ROWS_PER_SLICE)
+      slices.push(() => write(items.slice(start, start + ROWS_PER_SLICE)));
+  };
+  sliced(nodes, (part) => database.nodes.bulkPut(part.map((record) => ({ canvasId, id: record.id, record }))));
+  sliced([...records.wires], (part) =>
+    database.wires.bulkPut(part.map((record) => ({ canvasId, id: record.id, record }))),
+  );
+  sliced(
+    records.events.map((record, seq) => ({ record, seq })),
+    (part) => database.events.bulkPut(part.map(({ record, seq }) => ({ canvasId, id: record.id, seq, record }))),
+  );
+  sliced([...records.dismissals], (part) =>
+    database.dismissals.bulkPut(part.map((record) => ({ canvasId, id: dismissalKey(record), record }))),
+  );
+  sliced([...records.ledgers], (part) =>
+    database.ledgers.bulkPut(part.map((record) => ({ canvasId, id: ledgerKey(record), record }))),
+  );
+  for (const slice of slices) {
+    await options.pause();
+    await slice();
+  }
+  await options.pause();
+  await database.transaction('rw', [database.canvases, database.attachments, database.revisions], async () => {
+    for (const record of records.attachments) {
+      const existing = await database.attachments.get(record.hash);
+      const canvasIds = existing ? [...new Set([...existing.canvasIds, canvasId])] : [canvasId];
+      await database.attachments.put({ hash: record.hash, record, canvasIds });
+    }
+    await database.canvases.put({
+      id: canvasId,
+      meta: records.canvas,
+      updatedAt: options.now,
+      nodeCount: nodes.length,
+    });
+    if (options.revision) await database.revisions.put({ canvasId, revision: options.revision });
+    else await database.revisions.delete(canvasId);
+  });
+  const written =
+    nodes.length +
+    [...records.wires].length +
+    records.events.length +
+    [...records.dismissals].length +
+    [...records.ledgers].length +
+    [...records.attachments].length +
+    1;
+  persistenceCounters.rowsWritten += written;
+  persistenceCounters.flushes += 1;
+  return written;
+}

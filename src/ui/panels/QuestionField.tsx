@@ -1,0 +1,116 @@
+import { useEffect, useRef, useState } from 'react';
+import { stopAgentTurn } from '../agents/index.ts';
+import type { QuestionNode } from '../../../protocol/index.ts';
+import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { countRender } from '../app/render-counts.ts';
+import { QuestionAuthorHint } from '../canvas/QuestionAuthorBadge.tsx';
+import { MentionTextarea } from './MentionTextarea.tsx';
+import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
+
+/** Keeps a local draft while typing; commits one edit on blur, idle or before asking. */
+function useQuestionDraft(node: QuestionNode) {
+  const apply = useWeft((state) => state.apply);
+  const [draft, setDraft] = useState(node.question);
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const typing = useRef<{ nodeId: string } | null>(null);
+  // A newer question from elsewhere (undo, another tab) replaces the draft, unless the person is mid-sentence in it.
+  useEffect(() => {
+    if (typing.current?.nodeId !== node.id) setDraft(node.question);
+  }, [node.id, node.question]);
+  const commit = (value = draft) => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = null;
+    typing.current = null;
+    if (value !== node.question) apply({ type: 'edit-node', nodeId: node.id, patch: { question: value } });
+  };
+  const change = (value: string) => {
+    typing.current = { nodeId: node.id };
+    setDraft(value);
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => commit(value), 1200);
+  };
+  return { draft, change, commit };
+}
+
+/**
+ * The question being typed and its Ask / Regenerate / Stop buttons. The draft lives here, so a keystroke re-renders
+ * this field only: not the panel's answer, versions and will-send preview, nor the canvas (the store changes on
+ * commit).
+ */
+export function QuestionField({ node, running }: { node: QuestionNode; running: boolean }) {
+  countRender('question-field');
+  const store = useWeftStore();
+  const { draft, change, commit } = useQuestionDraft(node);
+  const questionRef = useFocusWhenEmpty<HTMLTextAreaElement>(node.id, node.question === '');
+  const ask = (branch: boolean) => {
+    commit();
+    void store.getState().ask(node.id, branch ? { branchOf: node.currentVersionId } : {});
+  };
+  return (
+    <>
+      <label className="field">
+        <span>Question</span>
+        <MentionTextarea
+          nodeId={node.id}
+          inputRef={questionRef}
+          testId="question-input"
+          value={draft}
+          placeholder="What do you want to ask?"
+          onChange={change}
+          onPick={(next) => {
+            change(next);
+            commit(next);
+          }}
+          onUpdateMention={(mentionedId) => {
+            // What is typed goes first, so the update rewrites the question the person sees.
+            commit();
+            store.getState().apply({ type: 'update-mention', nodeId: node.id, mentionedId });
+          }}
+          onBlur={() => commit()}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && (event.metaKey || event.ctrlKey)) {
+              event.preventDefault();
+              ask(false);
+            }
+          }}
+        />
+      </label>
+      <QuestionAuthorHint node={node} />
+      <div className="button-row">
+        {running ? (
+          <button
+            className="button danger"
+            data-testid="stop"
+            onClick={() => {
+              store.getState().stop(node.id);
+              stopAgentTurn(node.id);
+            }}
+          >
+            ■ Stop
+          </button>
+        ) : (
+          <>
+            <button
+              className="button primary"
+              data-testid="ask"
+              disabled={node.archived || !draft.trim()}
+              onClick={() => ask(false)}
+            >
+              {node.versions.length ? 'Regenerate' : 'Ask'}
+            </button>
+            {node.versions.length > 0 && (
+              <button
+                className="button"
+                data-testid="regenerate-branch"
+                disabled={node.archived}
+                onClick={() => ask(true)}
+              >
+                Regenerate as branch
+              </button>
+            )}
+          </>
+        )}
+      </div>
+    </>
+  );
+}
