@@ -303,3 +303,27 @@ export {
 } from './web-search.ts';
 export type { WebSearchProvider, WebSearchSettings, WebSearchUpdate } from './web-search.ts';
 export * from './dossier.ts';
+export {
+  MCP_CONFIG_FILE,
+  MCP_SERVERS_MAX,
+  MCP_TOOLS_PER_SERVER_MAX,
+  MCP_SCHEMA_MAX_CHARS,
+  MCP_NAME_SEPARATOR,
+  MCP_NODE_TOOLS_MAX,
+  McpConfigSchema,
+  McpServerConfigSchema,
+  McpErrorSchema,
+  McpServerSummarySchema,
+  McpServersResponseSchema,
+  McpServerToolsSchema,
+  McpToolsResponseSchema,
+} from './mcp-tools.ts';
+export type {
+  McpConfig,
+  McpServerConfig,
+  McpError,
+  McpServerSummary,
+  McpServersResponse,
+  McpServerTools,
+  McpToolsResponse,
+} from './mcp-tools.ts';

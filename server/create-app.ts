@@ -14,6 +14,7 @@ import { topicsRoute } from './routes/topics-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { webSearchRoute } from './routes/web-search-route.ts';
+import { mcpRoute } from './routes/mcp-route.ts';
 import { providerTestRoute } from './routes/provider-test-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
 import { agentRoute } from './routes/agent-route.ts';
@@ -84,6 +85,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(importRoute()(context));
   api.use(settingsRoute(context));
   api.use(webSearchRoute(context));
+  api.use(mcpRoute(context));
   api.use(providerTestRoute(context));
   api.use(memoryRoute(context));
   api.use(topicsRoute(context));

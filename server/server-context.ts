@@ -1,7 +1,7 @@
 import type { CanvasBackup, CanvasStore, SecretsStore, SettingsStore } from '../runtime/fs/index.ts';
 import type { DecisionJudge, ModelRegistry } from '../runtime/models/index.ts';
 import type { UrlSnapshotOptions } from '../runtime/materials/index.ts';
-import type { ChatToolOptions, WebSearchConfigStore } from '../runtime/tools/index.ts';
+import type { ChatToolOptions, McpClients, WebSearchConfigStore } from '../runtime/tools/index.ts';
 import type { HashPort } from '../src/core/index.ts';
 import type { EventHub } from './event-hub.ts';
 import type { Logger } from './logger.ts';
@@ -25,6 +25,8 @@ export interface ServerContext {
   chatTools: ChatToolOptions;
   /** C35: which web search service the person chose (the Brave key lives in `secrets`). */
   webSearch: WebSearchConfigStore;
+  /** C35: the MCP servers of `$WEFT_HOME/mcp.json`, started on first use and stopped with the server. */
+  mcp: McpClients;
   /** Current key values (refreshed on settings change) for scrubbing messages. */
   secretValues: () => readonly string[];
   refreshSecrets: () => Promise<void>;

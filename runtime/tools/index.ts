@@ -1,4 +1,8 @@
-export { chatToolset, isToolOutcome } from './chat-toolset.ts';
+export { chatToolset, mcpToolset, isToolOutcome } from './chat-toolset.ts';
+export { McpClients } from './mcp-clients.ts';
+export type { McpBinding, McpClientsOptions } from './mcp-clients.ts';
+export { readMcpConfig, mcpConfigPath } from './mcp-config-file.ts';
+export type { McpConfigRead } from './mcp-config-file.ts';
 export type { ChatToolOptions, ToolOutcome } from './chat-toolset.ts';
 export { scholarlySearch, CROSSREF_URL } from './scholarly-search.ts';
 export type { ScholarlySearchOptions } from './scholarly-search.ts';

@@ -11,6 +11,7 @@ import type {
   Passage,
   Plaque,
   RoleSetting,
+  ToolDeclaration,
   Version,
 } from '../../protocol/index.ts';
 import type { EventRecord } from '../../protocol/index.ts';
@@ -85,6 +86,8 @@ export interface NodePatch {
   includeFootprints?: boolean;
   /** C35: the tools this question's model may call. */
   tools?: ChatToolId[];
+  /** C35: the MCP tools this question's model may call, as declared when switched on. */
+  mcpTools?: ToolDeclaration[];
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

@@ -35,6 +35,7 @@ export function plannedRequest(
     lane,
     memoryBlock,
     chatTools: node.tools ?? [],
+    mcpTools: node.mcpTools ?? [],
   });
   return { compiled, built, model };
 }
