@@ -4,6 +4,7 @@ import { boundToolOutput, CHAT_TOOLS } from '../../src/core/index.ts';
 import { isWeftError } from '../fs/index.ts';
 import { arxivSearch } from './arxiv-search.ts';
 import type { McpBinding, McpClients } from './mcp-clients.ts';
+import { isToolOutcome, type ToolOutcome } from './tool-outcome.ts';
 import { scholarlySearch } from './scholarly-search.ts';
 import type { SearchServiceOptions } from './search-service-options.ts';
 import { semanticScholarSearch } from './semantic-scholar-search.ts';
@@ -15,18 +16,6 @@ export interface ChatToolOptions {
   scholarly?: SearchServiceOptions;
   /** The web search service set in Settings; without it `web_search` answers `web-search-not-configured`. */
   webSearch?: WebSearchOptions;
-}
-
-/** What a tool's execution gives back: the model sees `text` (bounded), Weft also keeps how it ended. */
-export interface ToolOutcome {
-  status: 'ok' | 'error';
-  code: string | null;
-  text: string;
-}
-
-export function isToolOutcome(value: unknown): value is ToolOutcome {
-  const outcome = value as Partial<ToolOutcome> | null;
-  return typeof outcome?.text === 'string' && (outcome.status === 'ok' || outcome.status === 'error');
 }
 
 type Runner = (input: unknown, options: ChatToolOptions) => Promise<string>;

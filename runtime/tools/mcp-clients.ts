@@ -20,7 +20,7 @@ import {
   sameDeclaration,
   type McpListedTool,
 } from '../../src/core/index.ts';
-import type { ToolOutcome } from './chat-toolset.ts';
+import type { ToolOutcome } from './tool-outcome.ts';
 import { readMcpConfig, type McpConfigRead } from './mcp-config-file.ts';
 
 export interface McpClientsOptions {
