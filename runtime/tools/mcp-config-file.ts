@@ -1,3 +1,4 @@
+import { Tokenizer, TokenParser } from '@streamparser/json';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MCP_CONFIG_FILE, McpConfigSchema, type McpConfig, type McpError } from '../../protocol/index.ts';
@@ -7,6 +8,29 @@ export type McpConfigRead = { config: McpConfig; error: null } | { config: null;
 const MCP_CONFIG_MAX_BYTES = 256 * 1024;
 
 export const mcpConfigPath = (home: string) => join(home, MCP_CONFIG_FILE);
+
+/**
+ * Where JSON.parse gave up (V8 names no position for some errors): the offending token as @streamparser/json's
+ * tokenizer finds it, else the end of the text (it stopped short).
+ */
+function errorOffset(text: string): number {
+  const tokenizer = new Tokenizer();
+  const parser = new TokenParser();
+  let last = 0;
+  parser.onValue = () => {};
+  tokenizer.onToken = (info) => {
+    last = info.offset;
+    parser.write(info);
+  };
+  try {
+    tokenizer.write(text);
+    tokenizer.end();
+    return text.length;
+  } catch (error) {
+    const absolute = /absolute position "(\d+)"/.exec(error instanceof Error ? error.message : '');
+    return absolute ? Number(absolute[1]) : last;
+  }
+}
 
 /** Line and column of a character offset, for an error a person can find in their editor. */
 function lineAndColumn(text: string, offset: number): string {
@@ -35,9 +59,9 @@ export async function readMcpConfig(path: string): Promise<McpConfigRead> {
     parsed = JSON.parse(text);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    const offset = /position (\d+)/.exec(message)?.[1];
-    const where = offset === undefined ? '' : ` at ${lineAndColumn(text, Number(offset))}`;
-    return invalid(`${MCP_CONFIG_FILE} is not valid JSON${where}: ${message.slice(0, 200)}`);
+    return invalid(
+      `${MCP_CONFIG_FILE} is not valid JSON at ${lineAndColumn(text, errorOffset(text))}: ${message.slice(0, 200)}`,
+    );
   }
   const result = McpConfigSchema.safeParse(parsed);
   if (!result.success) {
