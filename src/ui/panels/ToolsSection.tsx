@@ -1,6 +1,7 @@
 import { CHAT_TOOL_IDS, CHAT_TOOLS } from '../../core/index.ts';
 import type { ChatToolId, QuestionNode } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
+import { McpToolsSection } from './McpToolsSection.tsx';
 
 /** C35: the tools this question's model may call — all off until the person switches one on. */
 export function ToolsSection({ node }: { node: QuestionNode }) {
@@ -25,8 +26,9 @@ export function ToolsSection({ node }: { node: QuestionNode }) {
           {CHAT_TOOLS[id].label}
         </label>
       ))}
+      <McpToolsSection node={node} />
       <div className="hint">
-        {enabled.length === 0
+        {enabled.length === 0 && (node.mcpTools ?? []).length === 0
           ? 'Off: the model is offered no tools.'
           : 'The model may search while it answers; each call and its result are kept on the answer.'}
       </div>
