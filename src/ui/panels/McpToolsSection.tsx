@@ -48,11 +48,7 @@ export function McpToolsSection({ node }: { node: QuestionNode }) {
   const live = listing.state === 'loaded' ? listing.tools.servers.flatMap((server) => server.tools) : [];
   const listedNames = new Set(live.map((tool) => tool.name));
   return (
-    <details
-      className="mcp-tools"
-      data-testid="mcp-tools"
-      onToggle={(event) => (event.currentTarget).open && load()}
-    >
+    <details className="mcp-tools" data-testid="mcp-tools" onToggle={(event) => event.currentTarget.open && load()}>
       <summary>
         MCP tools ({servers.servers.length} server{servers.servers.length === 1 ? '' : 's'} in mcp.json
         {enabled.length > 0 ? `, ${enabled.length} on` : ''})
