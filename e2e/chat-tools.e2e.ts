@@ -77,9 +77,17 @@ describe('tools for the chat model', () => {
     const hashOff = await canvas.previewHash();
     expect(await canvas.panel.getByTestId('preview-tools').count()).toBe(0);
 
-    // Switched on: the declaration is in the preview and the hash moves.
+    // Switched on for the node while the canvas does not allow tools (the default): blocked, said so, not hashed.
     await toggle.check();
+    await canvas.panel.getByTestId('tools-blocked').waitFor();
+    expect(await canvas.panel.getByTestId('canvas-tools-allowed').isChecked()).toBe(false);
+    expect(await canvas.panel.getByTestId('preview-tools').count()).toBe(0);
+    expect(await canvas.previewHash()).toBe(hashOff);
+
+    // The canvas allows tools: the declaration is in the preview and the hash moves.
+    await canvas.panel.getByTestId('canvas-tools-allowed').check();
     await canvas.panel.getByTestId('preview-tools').waitFor();
+    expect(await canvas.panel.getByTestId('tools-blocked').count()).toBe(0);
     expect(await canvas.panel.getByTestId('preview-tools').textContent()).toContain('scholarly_search');
     await expect.poll(() => canvas.previewHash()).not.toBe(hashOff);
     const hashOn = await canvas.previewHash();
@@ -119,6 +127,17 @@ describe('tools for the chat model', () => {
         .map((event) => event.meta),
     );
     expect(events).toEqual([expect.objectContaining({ tool: 'scholarly_search', status: 'ok', callId: 'call_e2e' })]);
+    const switches = await page().evaluate(() =>
+      (
+        window as unknown as {
+          weft: { store: { getState(): { graph: { events: { op: string; meta: Record<string, unknown> }[] } } } };
+        }
+      ).weft.store
+        .getState()
+        .graph.events.filter((event) => event.op === 'canvas-tools')
+        .map((event) => event.meta),
+    );
+    expect(switches).toEqual([{ allowed: true }]);
     expect(JSON.stringify(events)).not.toContain('Attention');
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
@@ -137,6 +156,7 @@ describe('tools for the chat model', () => {
 
     if ((await canvas.panel.getByTestId('preview-hash').count()) === 0)
       await canvas.panel.getByTestId('toggle-preview').click();
+    await canvas.panel.getByTestId('canvas-tools-allowed').check();
     const hashOff = await canvas.previewHash();
     const section = canvas.panel.getByTestId('mcp-tools');
     await section.locator('summary').click();

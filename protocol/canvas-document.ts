@@ -303,6 +303,8 @@ export const CanvasMetaSchema = z.object({
   createdAt: Time,
   /** The agent lane's guard for this canvas (C24); absent means ask. */
   agentGuard: GuardModeSchema.optional(),
+  /** C35: whether this canvas's questions may offer their tools at all; absent means off (tools are off by default). */
+  toolsAllowed: z.boolean().optional(),
 });
 export type CanvasMeta = z.infer<typeof CanvasMetaSchema>;
 

@@ -20,6 +20,7 @@ export type CanvasChange = Extract<
       | 'set-ledger'
       | 'rename-canvas'
       | 'set-agent-settings'
+      | 'set-canvas-tools'
       | 'record';
   }
 >;
@@ -110,6 +111,13 @@ export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): Gra
         return new GraphError('invalid', `Unknown guard mode ${String(change.guard)}.`);
       working.canvas = { ...working.canvas, workingDirectory: folder, agentGuard: change.guard };
       emit('agent-settings', working.canvas.id, { guard: change.guard, hasFolder: folder !== null });
+      return null;
+    }
+    case 'set-canvas-tools': {
+      if (typeof change.allowed !== 'boolean')
+        return new GraphError('invalid', 'The canvas tools switch is on or off.');
+      working.canvas = { ...working.canvas, toolsAllowed: change.allowed };
+      emit('canvas-tools', working.canvas.id, { allowed: change.allowed });
       return null;
     }
     case 'record': {

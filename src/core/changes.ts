@@ -132,6 +132,8 @@ export type GraphChange =
   | { type: 'rename-canvas'; name: string }
   /** C24: the folder agent turns run in and the canvas's guard. */
   | { type: 'set-agent-settings'; workingDirectory: string | null; guard: 'ask' | 'auto-review' | 'allow' }
+  /** C35: the canvas-wide tools switch; a question's tools are offered only while it is on. */
+  | { type: 'set-canvas-tools'; allowed: boolean }
   /** Appends a decision event that changes no record (commit, recall, profile write…). */
   | { type: 'record'; event: EventDraft }
   /** C32: a version's display-only plaque; touches nothing. */

@@ -214,3 +214,5 @@ export {
   sameDeclaration,
 } from './mcp-declarations.ts';
 export type { McpListedTool, McpSkippedTool } from './mcp-declarations.ts';
+export { canvasAllowsTools, offeredTools } from './offered-tools.ts';
+export type { OfferedTools } from './offered-tools.ts';
