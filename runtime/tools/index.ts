@@ -2,7 +2,7 @@ export { chatToolset, mcpToolset } from './chat-toolset.ts';
 export { isToolOutcome } from './tool-outcome.ts';
 export type { ToolOutcome } from './tool-outcome.ts';
 export { McpClients } from './mcp-clients.ts';
-export type { McpBinding, McpClientsOptions } from './mcp-clients.ts';
+export type { McpBinding, McpClientsOptions, McpRefusal } from './mcp-clients.ts';
 export { readMcpConfig, mcpConfigPath } from './mcp-config-file.ts';
 export type { McpConfigRead } from './mcp-config-file.ts';
 export type { ChatToolOptions } from './chat-toolset.ts';

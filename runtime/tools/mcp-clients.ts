@@ -34,6 +34,12 @@ export interface McpClientsOptions {
   onFailure?: (server: string, error: McpError) => void;
 }
 
+/** Why an ask offering MCP tools is refused before any model call (codes of `answer-failed`). */
+export interface McpRefusal {
+  code: 'mcp-tool-changed' | 'mcp-server-unknown' | 'mcp-config-invalid';
+  message: string;
+}
+
 /** A declared MCP tool bound to the live tool it calls, or to why it cannot be called (the model is told). */
 export interface McpBinding {
   declaration: ToolDeclaration;
@@ -156,10 +162,10 @@ export class McpClients {
    * other bytes than the ones that run. A server that cannot be reached is not a refusal: its calls answer the
    * model with the coded failure.
    */
-  async bind(declarations: readonly ToolDeclaration[]): Promise<{ bindings: McpBinding[] } | { refusal: McpError }> {
+  async bind(declarations: readonly ToolDeclaration[]): Promise<{ bindings: McpBinding[] } | { refusal: McpRefusal }> {
     if (declarations.length === 0) return { bindings: [] };
     const { config, error } = await this.config();
-    if (!config) return { refusal: error };
+    if (!config) return { refusal: { code: 'mcp-config-invalid', message: error.message } };
     const byServer = new Map<string, McpListedTool[] | McpError>();
     for (const name of new Set(declarations.map((declaration) => mcpServerOf(declaration.name)))) {
       const server = config.mcpServers[name];

@@ -2,7 +2,7 @@ import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import type { HashPort } from '../../src/core/index.ts';
 import { declaredChatTools, declaredMcpTools, hashCanonical } from '../../src/core/index.ts';
-import { GenerateRequestSchema, type GenerateFailureCode } from '../../protocol/index.ts';
+import { GenerateRequestSchema } from '../../protocol/index.ts';
 import { WeftError } from '../../runtime/fs/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
 import { chatToolset, mcpToolset } from '../../runtime/tools/index.ts';
@@ -69,7 +69,7 @@ export function generateRoute(context: ServerContext): Router {
     if ('refusal' in mcp) {
       stream.send({
         type: 'answer-failed',
-        code: mcp.refusal.code as GenerateFailureCode,
+        code: mcp.refusal.code,
         message: mcp.refusal.message,
       });
       stream.end();
