@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -109,6 +110,18 @@ describe('McpClients', () => {
       status: 'error',
       code: 'mcp-tool-error',
     });
+  });
+
+  it('a stdio server is started only when its tools are listed or bound, once, and not by reading the config', async () => {
+    const started = join(home, 'started.txt');
+    await rm(started, { force: true });
+    await writeConfig({ mcpServers: { echo: mcpEchoStdioConfig({ ECHO_STARTED_FILE: started }) } });
+    await open().servers();
+    await clients.bind([]);
+    expect(existsSync(started)).toBe(false);
+    const { servers } = await clients.tools();
+    await clients.bind(servers[0]!.tools.slice(0, 1));
+    expect(readFileSync(started, 'utf8').trim().split('\n')).toHaveLength(1);
   });
 
   it('a server that crashes mid-call answers a coded error, and the next call starts it again', async () => {
