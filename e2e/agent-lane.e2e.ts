@@ -150,6 +150,20 @@ describe('the agent lane in the app', () => {
     expect(existsSync(join(scratch.repo, 'notes/inside.txt'))).toBe(true);
     expect(await canvas.panel.getByTestId('agent-footprint').count()).toBe(2);
     expect(await canvas.panel.getByTestId('agent-changed-files').textContent()).toContain('notes/inside.txt');
+    // C32: the agent's final text gets its plaque like a chat answer (written by the rule: no ladder is asked of it).
+    await expect
+      .poll(
+        () =>
+          page.evaluate((id) => {
+            const node = (window as unknown as StoreWindow).weft.store.getState().graph.nodes.get(id) as {
+              currentVersionId: string | null;
+              versions: { id: string; plaque?: { source: string; takeaway: string } }[];
+            };
+            return node.versions.find((version) => version.id === node.currentVersionId)?.plaque?.source ?? null;
+          }, asked),
+        { timeout: 30_000 },
+      )
+      .toBe('rule');
 
     // The copy is there only while the runtime may read it: it leaves the person's project with the turn.
     expect(existsSync(copied)).toBe(false);

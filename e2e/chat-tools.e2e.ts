@@ -5,6 +5,9 @@ import {
   type ScriptedCrossref,
   type ScriptedProvider,
 } from '../tests/support/index.ts';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { mcpEchoStdioConfig } from '../tests/support/mcp-echo-server.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
@@ -74,9 +77,17 @@ describe('tools for the chat model', () => {
     const hashOff = await canvas.previewHash();
     expect(await canvas.panel.getByTestId('preview-tools').count()).toBe(0);
 
-    // Switched on: the declaration is in the preview and the hash moves.
+    // Switched on for the node while the canvas does not allow tools (the default): blocked, said so, not hashed.
     await toggle.check();
+    await canvas.panel.getByTestId('tools-blocked').waitFor();
+    expect(await canvas.panel.getByTestId('canvas-tools-allowed').isChecked()).toBe(false);
+    expect(await canvas.panel.getByTestId('preview-tools').count()).toBe(0);
+    expect(await canvas.previewHash()).toBe(hashOff);
+
+    // The canvas allows tools: the declaration is in the preview and the hash moves.
+    await canvas.panel.getByTestId('canvas-tools-allowed').check();
     await canvas.panel.getByTestId('preview-tools').waitFor();
+    expect(await canvas.panel.getByTestId('tools-blocked').count()).toBe(0);
     expect(await canvas.panel.getByTestId('preview-tools').textContent()).toContain('scholarly_search');
     await expect.poll(() => canvas.previewHash()).not.toBe(hashOff);
     const hashOn = await canvas.previewHash();
@@ -116,7 +127,88 @@ describe('tools for the chat model', () => {
         .map((event) => event.meta),
     );
     expect(events).toEqual([expect.objectContaining({ tool: 'scholarly_search', status: 'ok', callId: 'call_e2e' })]);
+    const switches = await page().evaluate(() =>
+      (
+        window as unknown as {
+          weft: { store: { getState(): { graph: { events: { op: string; meta: Record<string, unknown> }[] } } } };
+        }
+      ).weft.store
+        .getState()
+        .graph.events.filter((event) => event.op === 'canvas-tools')
+        .map((event) => event.meta),
+    );
+    expect(switches).toEqual([{ allowed: true }]);
     expect(JSON.stringify(events)).not.toContain('Attention');
+    expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
+  });
+
+  it('MCP: a tool of a real stdio server from mcp.json, off until switched on, declared, called, and listed on the answer', async () => {
+    writeFileSync(
+      join(app.home, 'mcp.json'),
+      JSON.stringify({ mcpServers: { echo: mcpEchoStdioConfig({ ECHO_SECRET: 'e2e-mcp-secret-value' }) } }),
+    );
+    await page().getByTestId('canvas-menu').click();
+    await page().getByTestId('canvas-new').click();
+    await page().getByTestId('canvas-name').fill('MCP tools');
+    await page().getByTestId('canvas-name-save').click();
+    await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 0);
+    const node = await canvas.addQuestion('Repeat “hello” with the echo tool.');
+
+    if ((await canvas.panel.getByTestId('preview-hash').count()) === 0)
+      await canvas.panel.getByTestId('toggle-preview').click();
+    await canvas.panel.getByTestId('canvas-tools-allowed').check();
+    const hashOff = await canvas.previewHash();
+    const section = canvas.panel.getByTestId('mcp-tools');
+    await section.locator('summary').click();
+    const echo = section.getByTestId('mcp-tool-echo__echo');
+    await echo.waitFor({ timeout: 30_000 });
+    expect(await echo.isChecked()).toBe(false);
+    await echo.check();
+    await canvas.panel.getByTestId('preview-tools').waitFor();
+    expect(await canvas.panel.getByTestId('preview-tools').textContent()).toContain('echo__echo');
+    await expect.poll(() => canvas.previewHash()).not.toBe(hashOff);
+    const hashOn = await canvas.previewHash();
+
+    provider.requests.length = 0;
+    provider.script(
+      { toolCalls: [{ id: 'call_mcp_e2e', name: 'echo__echo', input: { text: 'hello' } }] },
+      { text: 'The echo tool said **hello** back.' },
+    );
+    await canvas.ask(node);
+    expect(await canvas.panel.getByTestId('panel-answer').textContent()).toContain('said hello back');
+    expect(JSON.stringify(provider.requests[0]!.body)).toContain('echo__echo');
+    expect((await canvas.panel.getByTestId('version-hash').last().textContent())!.trim()).toBe(hashOn);
+
+    const calls = canvas.panel.getByTestId('tool-calls');
+    await calls.waitFor();
+    await calls.locator('summary').first().click();
+    await calls.getByTestId('tool-call').locator('summary').click();
+    expect(await calls.getByTestId('tool-call-input').textContent()).toBe('{"text":"hello"}');
+    expect(await calls.getByTestId('tool-call-output').textContent()).toBe('echo: hello');
+    await canvas.screenshot('chat-tools-mcp');
+
+    const events = await page().evaluate(() =>
+      (
+        window as unknown as {
+          weft: { store: { getState(): { graph: { events: { op: string; meta: Record<string, unknown> }[] } } } };
+        }
+      ).weft.store
+        .getState()
+        .graph.events.filter((event) => event.op === 'tool-call')
+        .map((event) => event.meta),
+    );
+    expect(events).toEqual([expect.objectContaining({ tool: 'echo__echo', status: 'ok', callId: 'call_mcp_e2e' })]);
+
+    // Settings lists the server (env names only) and, on request, its tools.
+    await page().getByTestId('tab-settings').click();
+    const settings = page().getByTestId('mcp-settings');
+    await settings.getByTestId('mcp-server').waitFor();
+    expect(await settings.getByTestId('mcp-server').textContent()).toContain('ECHO_SECRET');
+    await settings.getByTestId('mcp-list-tools').click();
+    await settings.getByTestId('mcp-server-tool-list').waitFor({ timeout: 30_000 });
+    expect(await settings.getByTestId('mcp-server-tool-list').textContent()).toContain('echo__add');
+    expect(await page().content()).not.toContain('e2e-mcp-secret-value');
+    await page().getByTestId('tab-canvas').click();
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
 });

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { StoredEventSchema, chainedEvents } from './stored-events.ts';
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
 import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-tools.ts';
+import { ToolDeclarationSchema } from './chat-tools.ts';
+import { MCP_NODE_TOOLS_MAX } from './mcp-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
 
 /** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
@@ -144,6 +146,8 @@ export const QuestionNodeSchema = z.object({
   includeFootprints: z.boolean().optional(),
   /** C35: the tools this question's model may call; absent or empty means none (tools are off by default). */
   tools: z.array(ChatToolIdSchema).max(8).optional(),
+  /** C35: the MCP tools switched on, each as declared when switched on (the request offers these bytes). */
+  mcpTools: z.array(ToolDeclarationSchema).max(MCP_NODE_TOOLS_MAX).optional(),
 });
 
 /**
@@ -301,6 +305,8 @@ export const CanvasMetaSchema = z.object({
   agentGuard: GuardModeSchema.optional(),
   /** Whether Codex's sandbox lets the agent reach the network (C24); absent means off. Pi has no such sandbox. */
   agentNetwork: z.boolean().optional(),
+  /** C35: whether this canvas's questions may offer their tools at all; absent means off (tools are off by default). */
+  toolsAllowed: z.boolean().optional(),
 });
 export type CanvasMeta = z.infer<typeof CanvasMetaSchema>;
 

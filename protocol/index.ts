@@ -323,3 +323,27 @@ export {
 } from './ask-canvas.ts';
 export type { AskCanvasLayers, AskCanvasTurn, CanvasChat, AskCanvasRequest, CanvasChatResponse } from './ask-canvas.ts';
 export * from './dossier-api.ts';
+export {
+  MCP_CONFIG_FILE,
+  MCP_SERVERS_MAX,
+  MCP_TOOLS_PER_SERVER_MAX,
+  MCP_SCHEMA_MAX_CHARS,
+  MCP_NAME_SEPARATOR,
+  MCP_NODE_TOOLS_MAX,
+  McpConfigSchema,
+  McpServerConfigSchema,
+  McpErrorSchema,
+  McpServerSummarySchema,
+  McpServersResponseSchema,
+  McpServerToolsSchema,
+  McpToolsResponseSchema,
+} from './mcp-tools.ts';
+export type {
+  McpConfig,
+  McpServerConfig,
+  McpError,
+  McpServerSummary,
+  McpServersResponse,
+  McpServerTools,
+  McpToolsResponse,
+} from './mcp-tools.ts';

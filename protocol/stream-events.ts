@@ -31,6 +31,10 @@ export const GenerateFailureCodeSchema = z.enum([
   'aborted',
   /** C35: the request switched on a tool this server does not have, or declared one differently. */
   'tool-refused',
+  /** C35: an MCP tool's server lists it differently now (or not at all), or left mcp.json, or mcp.json is broken. */
+  'mcp-tool-changed',
+  'mcp-server-unknown',
+  'mcp-config-invalid',
 ]);
 export type GenerateFailureCode = z.infer<typeof GenerateFailureCodeSchema>;
 

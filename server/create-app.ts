@@ -15,6 +15,7 @@ import { dossiersRoute } from './routes/dossiers-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { webSearchRoute } from './routes/web-search-route.ts';
+import { mcpRoute } from './routes/mcp-route.ts';
 import { providerTestRoute } from './routes/provider-test-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
 import { agentRoute } from './routes/agent-route.ts';
@@ -86,6 +87,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(importRoute()(context));
   api.use(settingsRoute(context));
   api.use(webSearchRoute(context));
+  api.use(mcpRoute(context));
   api.use(providerTestRoute(context));
   api.use(memoryRoute(context));
   api.use(topicsRoute(context));

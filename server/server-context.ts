@@ -1,7 +1,7 @@
 import type { CanvasBackup, CanvasStore, SecretsStore, SettingsStore } from '../runtime/fs/index.ts';
 import type { DecisionJudge, ModelRegistry } from '../runtime/models/index.ts';
 import type { UrlSnapshotOptions } from '../runtime/materials/index.ts';
-import type { ChatToolOptions, WebSearchConfigStore } from '../runtime/tools/index.ts';
+import type { ChatToolOptions, McpClients, WebSearchConfigStore } from '../runtime/tools/index.ts';
 import type { HashPort } from '../src/core/index.ts';
 import type { CanvasChatStore } from '../runtime/ask-canvas/index.ts';
 import type { EventHub } from './event-hub.ts';
@@ -28,6 +28,8 @@ export interface ServerContext {
   webSearch: WebSearchConfigStore;
   /** C17: each canvas's side chat (removed with its canvas). */
   chats: CanvasChatStore;
+  /** C35: the MCP servers of `$WEFT_HOME/mcp.json`, started on first use and stopped with the server. */
+  mcp: McpClients;
   /** Current key values (refreshed on settings change) for scrubbing messages. */
   secretValues: () => readonly string[];
   refreshSecrets: () => Promise<void>;

@@ -27,7 +27,7 @@ import { EventHub } from './event-hub.ts';
 import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
 import type { HashPort } from '../src/core/index.ts';
 import { nodeHashPort } from '../runtime/hash/index.ts';
-import { WebSearchConfigStore } from '../runtime/tools/index.ts';
+import { McpClients, mcpConfigPath, WebSearchConfigStore } from '../runtime/tools/index.ts';
 import { BRAVE_SEARCH_KEY_ID } from '../protocol/index.ts';
 import { protectedFolders } from './protected-folders.ts';
 import type { ServerContext } from './server-context.ts';
@@ -104,6 +104,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const settings = new SettingsStore(home, options.fileSystem);
   const secrets = new SecretsStore(home, options.fileSystem, options.secretsCipher);
   const webSearch = new WebSearchConfigStore(home, options.fileSystem);
+  // C35: MCP servers start only when their tools are listed or a question offering them is asked.
+  const mcp = new McpClients({
+    configPath: mcpConfigPath(home),
+    onFailure: (name, error) => logger.warn('mcp server failed', { server: name, code: error.code }),
+  });
   const registry = new ModelRegistry({
     settings,
     secrets,
@@ -163,6 +168,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     urlSnapshot: { allowLoopbackTargets: options.allowLoopbackTargets ?? false },
     webSearch,
     chats: new CanvasChatStore(home, options.fileSystem),
+    mcp,
     chatTools: {
       scholarly: {
         allowLoopbackTargets: options.allowLoopbackTargets ?? false,
@@ -221,6 +227,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await context.canvases.idle();
       // The Atlas (index database, follow watchers) is made on first use; its owner is this server.
       await closeAtlasService(context);
+      await context.mcp.close();
       await removeOwnServerFile(home, token);
     },
   };

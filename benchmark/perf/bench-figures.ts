@@ -177,6 +177,8 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
         `save_bytes_first_edit_after_reload_${size}`,
         `save_bytes_per_edit_${size}`,
       ]),
+      'map_mode_pan_frame_median_2000_ms',
+      'map_mode_pan_p95_2000_ms',
       'panel_open_1000_upstream_ms',
       'keystroke_p95_1000_upstream_ms',
       'nproc',

@@ -4,6 +4,8 @@ import {
   applyChange,
   documentFromGraph,
   emptyGraph,
+  plaqueFrom,
+  ruleLadder,
   upstreamSnapshot,
   type Graph,
   type GraphChange,
@@ -14,8 +16,16 @@ import { nodeHashPort } from '../../runtime/hash/index.ts';
 const ANSWER = (label: string) =>
   `An answer for ${label}. `.padEnd(1000, 'The step above holds because each premise was checked against the source. ');
 
-/** `chains` columns of `depth` answered questions (solid wires down each column). */
-export function chainCanvas(id: string, chains: number, depth: number): CanvasDocument {
+/**
+ * `chains` columns of `depth` answered questions (solid wires down each column). `plaques`: each answer also gets the
+ * display-only plaque (C32) map mode shows, as the rule fallback would write it.
+ */
+export function chainCanvas(
+  id: string,
+  chains: number,
+  depth: number,
+  options: { plaques?: boolean } = {},
+): CanvasDocument {
   let clock = 1_760_000_000_000;
   let counter = 0;
   const context = () => ({ now: (clock += 1000), newId: () => `n${(counter += 1).toString(36)}` });
@@ -57,6 +67,7 @@ export function chainCanvas(id: string, chains: number, depth: number): CanvasDo
         nodeId,
         select: true,
         version: {
+          ...(options.plaques ? { id: `v-${nodeId}` } : {}),
           text: ANSWER(`${column}.${row}`),
           question: question(column, row),
           model: 'offline/receipt',
@@ -71,5 +82,23 @@ export function chainCanvas(id: string, chains: number, depth: number): CanvasDo
     }
     apply({ type: 'batch', changes: versions });
   }
+  if (options.plaques) apply({ type: 'batch', changes: plaqueChanges(graph) });
   return documentFromGraph(graph);
+}
+
+/** One plaque per answer, written by the rule fallback as the app writes it without a model. */
+function plaqueChanges(graph: Graph): GraphChange[] {
+  const changes: GraphChange[] = [];
+  for (const node of graph.nodes.values()) {
+    const version = node.kind === 'question' ? node.versions.find((item) => item.id === node.currentVersionId) : null;
+    const ladder = version ? ruleLadder(version.question, version.text) : null;
+    if (!version || !ladder) continue;
+    changes.push({
+      type: 'set-plaque',
+      nodeId: node.id,
+      versionId: version.id,
+      plaque: plaqueFrom(ladder, { model: null, writtenAt: 1 }),
+    });
+  }
+  return changes;
 }

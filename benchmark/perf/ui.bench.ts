@@ -1,7 +1,8 @@
 // `npm run bench:ui`: opens generated canvases of 2,000 / 10,000 / 20,000 answered questions (chains of 50, ~1 KB
 // answers) in headless Chromium against the real server and prints `name: value unit` lines for each size: document
 // size, first paint (cached and from the server), pan frames, Fit View, heap beside a minimal @xyflow/react page,
-// bytes sent per one-character edit; and the node panel of a question with 1,000 upstream nodes.
+// bytes sent per one-character edit; map-mode pan frames on 2,000 plaqued answers; and the node panel of a question
+// with 1,000 upstream nodes.
 // `WEFT_BENCH_QUICK=1`: canvases of 40 / 80 / 120 nodes and a 30-deep chain (same figure names), seconds.
 // Page code is passed as functions (the app's Content-Security-Policy refuses evaluating strings) and holds
 // no named inner functions (tsx would wrap them in a `__name` helper the page does not have).
@@ -15,6 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 import { measureAutoLayout } from './measure-auto-layout.ts';
+import { measureMapModePan } from './measure-map-mode.ts';
 import { serveMinimalFlowPage } from './minimal-flow-page.ts';
 import { chainCanvas } from './ui-canvas.ts';
 import {
@@ -143,6 +145,14 @@ async function main(): Promise<void> {
       print(`save_bytes_first_edit_after_reload_${size.name}`, firstSave, 'bytes', 0);
       print(`save_bytes_per_edit_${size.name}`, nextSave, 'bytes', 0);
     }
+
+    // C32 map mode at 2,000 nodes: every answer with a plaque, zoomed out until the plaques replace the cards.
+    const map = chainCanvas('bench-map', SIZES[0]!.chains, SIZES[0]!.depth, { plaques: true });
+    await putCanvas(app, map);
+    await openFromServer(page, 'bench-map');
+    const mapFrames = await measureMapModePan(page, scale(90, 10));
+    print('map_mode_pan_frame_median_2000_ms', median(mapFrames), 'ms');
+    print('map_mode_pan_p95_2000_ms', percentile(mapFrames, 0.95), 'ms');
 
     const deep = chainCanvas('bench-deep', 1, DEEP);
     await putCanvas(app, deep);

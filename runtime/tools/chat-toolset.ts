@@ -1,8 +1,10 @@
-import { jsonSchema, tool, type ToolSet } from 'ai';
-import type { ChatToolId } from '../../protocol/index.ts';
+import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
+import type { ChatToolId, ToolDeclaration } from '../../protocol/index.ts';
 import { boundToolOutput, CHAT_TOOLS } from '../../src/core/index.ts';
 import { isWeftError } from '../fs/index.ts';
 import { arxivSearch } from './arxiv-search.ts';
+import type { McpBinding, McpClients } from './mcp-clients.ts';
+import { isToolOutcome, type ToolOutcome } from './tool-outcome.ts';
 import { scholarlySearch } from './scholarly-search.ts';
 import type { SearchServiceOptions } from './search-service-options.ts';
 import { semanticScholarSearch } from './semantic-scholar-search.ts';
@@ -14,18 +16,6 @@ export interface ChatToolOptions {
   scholarly?: SearchServiceOptions;
   /** The web search service set in Settings; without it `web_search` answers `web-search-not-configured`. */
   webSearch?: WebSearchOptions;
-}
-
-/** What a tool's execution gives back: the model sees `text` (bounded), Weft also keeps how it ended. */
-export interface ToolOutcome {
-  status: 'ok' | 'error';
-  code: string | null;
-  text: string;
-}
-
-export function isToolOutcome(value: unknown): value is ToolOutcome {
-  const outcome = value as Partial<ToolOutcome> | null;
-  return typeof outcome?.text === 'string' && (outcome.status === 'ok' || outcome.status === 'error');
 }
 
 type Runner = (input: unknown, options: ChatToolOptions) => Promise<string>;
@@ -46,6 +36,28 @@ function failed(error: unknown): ToolOutcome {
   return { status: 'error', code: 'tool-failed', text: 'Error tool-failed: the tool stopped unexpectedly.' };
 }
 
+/** One AI SDK tool declared with exactly the request's bytes; `run` never throws (a failure is an outcome). */
+function declaredTool(declaration: ToolDeclaration, run: (input: unknown) => Promise<ToolOutcome>): Tool {
+  return tool({
+    description: declaration.description,
+    inputSchema: jsonSchema(declaration.inputSchema),
+    execute: async (input: unknown): Promise<ToolOutcome> => {
+      try {
+        const outcome = await run(input);
+        return { ...outcome, text: boundToolOutput(outcome.text) };
+      } catch (error) {
+        return failed(error);
+      }
+    },
+    toModelOutput: ({ output }) => {
+      const outcome = isToolOutcome(output) ? output : failed(null);
+      return outcome.status === 'ok'
+        ? { type: 'text', value: outcome.text }
+        : { type: 'error-text', value: outcome.text };
+    },
+  });
+}
+
 /**
  * The AI SDK tools for the tools a request switched on, declared exactly as the request declares them. A tool
  * that fails answers the model with a coded error instead of throwing, so the ask goes on.
@@ -54,23 +66,19 @@ export function chatToolset(ids: readonly ChatToolId[], options: ChatToolOptions
   const tools: ToolSet = {};
   for (const id of ids) {
     const { declaration } = CHAT_TOOLS[id];
-    tools[declaration.name] = tool({
-      description: declaration.description,
-      inputSchema: jsonSchema(declaration.inputSchema),
-      execute: async (input: unknown): Promise<ToolOutcome> => {
-        try {
-          return { status: 'ok', code: null, text: boundToolOutput(await RUNNERS[id](input, options)) };
-        } catch (error) {
-          return failed(error);
-        }
-      },
-      toModelOutput: ({ output }) => {
-        const outcome = isToolOutcome(output) ? output : failed(null);
-        return outcome.status === 'ok'
-          ? { type: 'text', value: outcome.text }
-          : { type: 'error-text', value: outcome.text };
-      },
-    });
+    tools[declaration.name] = declaredTool(declaration, async (input) => ({
+      status: 'ok',
+      code: null,
+      text: await RUNNERS[id](input, options),
+    }));
   }
+  return tools;
+}
+
+/** C35: the MCP tools a request offers, each called on its server through `McpClients` (bound by `bind`). */
+export function mcpToolset(bindings: readonly McpBinding[], clients: McpClients): ToolSet {
+  const tools: ToolSet = {};
+  for (const binding of bindings)
+    tools[binding.declaration.name] = declaredTool(binding.declaration, (input) => clients.call(binding, input));
   return tools;
 }

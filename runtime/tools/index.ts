@@ -1,5 +1,11 @@
-export { chatToolset, isToolOutcome } from './chat-toolset.ts';
-export type { ChatToolOptions, ToolOutcome } from './chat-toolset.ts';
+export { chatToolset, mcpToolset } from './chat-toolset.ts';
+export { isToolOutcome } from './tool-outcome.ts';
+export type { ToolOutcome } from './tool-outcome.ts';
+export { McpClients } from './mcp-clients.ts';
+export type { McpBinding, McpClientsOptions, McpRefusal } from './mcp-clients.ts';
+export { readMcpConfig, mcpConfigPath } from './mcp-config-file.ts';
+export type { McpConfigRead } from './mcp-config-file.ts';
+export type { ChatToolOptions } from './chat-toolset.ts';
 export { scholarlySearch, CROSSREF_URL } from './scholarly-search.ts';
 export type { ScholarlySearchOptions } from './scholarly-search.ts';
 export { arxivSearch, ARXIV_URL } from './arxiv-search.ts';

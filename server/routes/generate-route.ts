@@ -1,11 +1,11 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import type { HashPort } from '../../src/core/index.ts';
-import { declaredChatTools, hashCanonical } from '../../src/core/index.ts';
+import { declaredChatTools, declaredMcpTools, hashCanonical } from '../../src/core/index.ts';
 import { GenerateRequestSchema } from '../../protocol/index.ts';
 import { WeftError } from '../../runtime/fs/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
-import { chatToolset } from '../../runtime/tools/index.ts';
+import { chatToolset, mcpToolset } from '../../runtime/tools/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { openEventStream } from '../sse.ts';
 import { validateBody } from '../validate-body.ts';
@@ -64,7 +64,22 @@ export function generateRoute(context: ServerContext): Router {
       stream.end();
       return;
     }
-    const tools = declared.value.length > 0 ? chatToolset(declared.value, context.chatTools) : undefined;
+    // MCP tools are bound to their live servers (started now if need be); a changed declaration is refused.
+    const mcp = await context.mcp.bind(declaredMcpTools(body.request));
+    if ('refusal' in mcp) {
+      stream.send({
+        type: 'answer-failed',
+        code: mcp.refusal.code,
+        message: mcp.refusal.message,
+      });
+      stream.end();
+      return;
+    }
+    const toolset = {
+      ...(declared.value.length > 0 ? chatToolset(declared.value, context.chatTools) : {}),
+      ...mcpToolset(mcp.bindings, context.mcp),
+    };
+    const tools = Object.keys(toolset).length > 0 ? toolset : undefined;
     let toolCalls = 0;
     const startedAt = Date.now();
     let outcome = 'finished';
@@ -93,7 +108,7 @@ export function generateRoute(context: ServerContext): Router {
       model: body.request.model,
       messages: body.request.messages.length,
       requestHash,
-      tools: declared.value.length,
+      tools: declared.value.length + mcp.bindings.length,
       toolCalls,
       outcome,
       ms: Date.now() - startedAt,

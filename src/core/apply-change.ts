@@ -121,6 +121,7 @@ function applyOne(scope: ChangeScope, change: GraphChange): GraphError | null {
     case 'set-ledger':
     case 'rename-canvas':
     case 'set-agent-settings':
+    case 'set-canvas-tools':
     case 'record':
       return applyCanvasChange(scope, change);
     case 'set-plaque':

@@ -1,4 +1,11 @@
-import type { CanonicalRequest, ChatToolId, DispatchLane, RequestMessage, RequestPart } from '../../protocol/index.ts';
+import type {
+  CanonicalRequest,
+  ChatToolId,
+  DispatchLane,
+  RequestMessage,
+  RequestPart,
+  ToolDeclaration,
+} from '../../protocol/index.ts';
 import { chatToolRequest } from './chat-tools.ts';
 import type { CompiledContext } from './compiled-context.ts';
 import type { EventDraft } from './event-log.ts';
@@ -12,6 +19,8 @@ export interface BuildRequestOptions {
   tools?: Record<string, boolean>;
   /** C35: the tools the node switched on; their flags and declarations enter the request (and its hash). */
   chatTools?: readonly ChatToolId[];
+  /** C35: the MCP tools the node switched on, as declared then; they follow Weft's own in the request. */
+  mcpTools?: readonly ToolDeclaration[];
   /** The [Memory] profile block, inserted verbatim as a user message before the question. */
   memoryBlock?: string | null;
   /** The recall block, inserted verbatim after the memory block, before the question. */
@@ -77,8 +86,8 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
     messageSources.unshift({ kind: 'late', source: 'system' });
   }
   const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };
-  if (options.chatTools?.length) {
-    const offered = chatToolRequest(options.chatTools);
+  if (options.chatTools?.length || options.mcpTools?.length) {
+    const offered = chatToolRequest(options.chatTools ?? [], options.mcpTools);
     Object.assign(request.tools, offered.tools);
     if (offered.toolDeclarations) request.toolDeclarations = offered.toolDeclarations;
   }

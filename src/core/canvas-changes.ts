@@ -20,6 +20,7 @@ export type CanvasChange = Extract<
       | 'set-ledger'
       | 'rename-canvas'
       | 'set-agent-settings'
+      | 'set-canvas-tools'
       | 'record';
   }
 >;
@@ -113,6 +114,13 @@ export function applyCanvasChange(scope: ChangeScope, change: CanvasChange): Gra
       const network = change.network ?? working.canvas.agentNetwork === true;
       working.canvas = { ...working.canvas, workingDirectory: folder, agentGuard: change.guard, agentNetwork: network };
       emit('agent-settings', working.canvas.id, { guard: change.guard, hasFolder: folder !== null, network });
+      return null;
+    }
+    case 'set-canvas-tools': {
+      if (typeof change.allowed !== 'boolean')
+        return new GraphError('invalid', 'The canvas tools switch is on or off.');
+      working.canvas = { ...working.canvas, toolsAllowed: change.allowed };
+      emit('canvas-tools', working.canvas.id, { allowed: change.allowed });
       return null;
     }
     case 'record': {

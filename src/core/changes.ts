@@ -11,6 +11,7 @@ import type {
   Passage,
   Plaque,
   RoleSetting,
+  ToolDeclaration,
   Version,
 } from '../../protocol/index.ts';
 import type { EventRecord } from '../../protocol/index.ts';
@@ -85,6 +86,8 @@ export interface NodePatch {
   includeFootprints?: boolean;
   /** C35: the tools this question's model may call. */
   tools?: ChatToolId[];
+  /** C35: the MCP tools this question's model may call, as declared when switched on. */
+  mcpTools?: ToolDeclaration[];
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */
@@ -135,6 +138,8 @@ export type GraphChange =
       /** Codex's sandbox network; absent keeps the canvas's setting (off unless switched on). */
       network?: boolean;
     }
+  /** C35: the canvas-wide tools switch; a question's tools are offered only while it is on. */
+  | { type: 'set-canvas-tools'; allowed: boolean }
   /** Appends a decision event that changes no record (commit, recall, profile write…). */
   | { type: 'record'; event: EventDraft }
   /** C32: a version's display-only plaque; touches nothing. */

@@ -2,6 +2,7 @@ import type { CanonicalRequest, ChatToolId, ToolCallRecord, ToolDeclaration } fr
 import { TOOL_INPUT_MAX_CHARS, TOOL_OUTPUT_MAX_CHARS } from '../../protocol/index.ts';
 import type { EventDraft } from './event-log.ts';
 import { canonicalJson } from './hashing.ts';
+import { isMcpDeclaration } from './mcp-declarations.ts';
 import { failure, success, type Result } from './result.ts';
 
 /** One tool the chat model may be offered (C35): its request flag, its label, what the model is told. */
@@ -89,13 +90,20 @@ export interface ToolRefusal {
   message: string;
 }
 
-/** The request fields for a node's tools, in a fixed order so the same setting always hashes the same. */
-export function chatToolRequest(ids: readonly ChatToolId[]): Pick<CanonicalRequest, 'tools' | 'toolDeclarations'> {
+/**
+ * The request fields for a node's tools, in a fixed order so the same setting always hashes the same: Weft's own
+ * tools (a flag and a declaration each), then the node's MCP tools as they were declared when switched on.
+ */
+export function chatToolRequest(
+  ids: readonly ChatToolId[],
+  mcpTools: readonly ToolDeclaration[] = [],
+): Pick<CanonicalRequest, 'tools' | 'toolDeclarations'> {
   const chosen = CHAT_TOOL_IDS.filter((id) => ids.includes(id));
-  if (chosen.length === 0) return { tools: {} };
+  const mcp = mcpTools.filter(isMcpDeclaration);
+  if (chosen.length === 0 && mcp.length === 0) return { tools: {} };
   return {
     tools: Object.fromEntries(chosen.map((id) => [CHAT_TOOLS[id].flag, true])),
-    toolDeclarations: chosen.map((id) => CHAT_TOOLS[id].declaration),
+    toolDeclarations: [...chosen.map((id) => CHAT_TOOLS[id].declaration), ...mcp],
   };
 }
 
@@ -117,8 +125,9 @@ export function declaredChatTools(request: CanonicalRequest): Result<ChatToolId[
       });
     ids.push(id);
   }
+  // MCP declarations are checked against their live servers by the server (`McpClients.verify`).
   const expected = chatToolRequest(ids).toolDeclarations ?? [];
-  const received = request.toolDeclarations ?? [];
+  const received = (request.toolDeclarations ?? []).filter((declaration) => !isMcpDeclaration(declaration));
   if (canonicalJson(expected) !== canonicalJson(received))
     return failure({
       code: 'tool-refused',

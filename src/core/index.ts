@@ -205,3 +205,14 @@ export {
   PLAQUE_THREAD_TOKENS,
 } from './plaque/index.ts';
 export type { AnswerSentence, CheckedLadder, LadderRefusal, SetPlaqueChange } from './plaque/index.ts';
+export {
+  mcpDeclarations,
+  mcpToolName,
+  isMcpDeclaration,
+  mcpServerOf,
+  declaredMcpTools,
+  sameDeclaration,
+} from './mcp-declarations.ts';
+export type { McpListedTool, McpSkippedTool } from './mcp-declarations.ts';
+export { canvasAllowsTools, offeredTools } from './offered-tools.ts';
+export type { OfferedTools } from './offered-tools.ts';

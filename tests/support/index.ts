@@ -20,3 +20,5 @@ export type { RawResponse } from './raw-request.ts';
 export { ensureBuilt, launchChromium, repoRoot } from './browser.ts';
 export { writeSyntheticChatgptExport } from './synthetic-chatgpt-export.ts';
 export type { SyntheticExportOptions } from './synthetic-chatgpt-export.ts';
+export { mcpEchoStdioConfig, startMcpEchoHttpServer } from './mcp-echo-server.ts';
+export type { McpEchoHttpServer } from './mcp-echo-server.ts';

@@ -211,5 +211,9 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
   }
   for (const change of missed) store.getState().apply(change);
   store.getState().apply(addVersion);
+  // C32: the agent's final text gets its plaque like a chat answer (fire-and-forget; the rule writes it for agents).
+  const kept = store.getState().graph?.nodes.get(nodeId);
+  if (status === 'complete' && text && kept?.kind === 'question' && kept.currentVersionId)
+    void store.getState().plaqueAfterAnswer(nodeId, kept.currentVersionId);
   return status === 'complete';
 }

@@ -35,6 +35,12 @@ import {
   type DocumentMaterialResponse,
   type ImportStatus,
 } from '../../../protocol/index.ts';
+import {
+  McpServersResponseSchema,
+  McpToolsResponseSchema,
+  type McpServersResponse,
+  type McpToolsResponse,
+} from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
 import { readCanvasRecords, readCanvasRecordsUnchecked } from './read-canvas-records.ts';
 import { SavedCopies } from './saved-copies.ts';
@@ -54,6 +60,10 @@ export interface ApiClient {
   /** C35: the web search service (Brave key write-only, or a SearXNG URL). */
   webSearch(): Promise<WebSearchSettings>;
   saveWebSearch(update: WebSearchUpdate): Promise<WebSearchSettings>;
+  /** C35: the MCP servers of `$WEFT_HOME/mcp.json` as configured (nothing started). */
+  mcpServers(): Promise<McpServersResponse>;
+  /** C35: each MCP server's tools as a request declares them (starts the servers not yet running). */
+  mcpTools(): Promise<McpToolsResponse>;
   decide(request: DecideRequest): Promise<DecideResponse>;
   /** C32: one answer's display-only plaque (a model's validated ladder or the rule's). */
   plaque(request: PlaqueRequest): Promise<PlaqueResponse>;
@@ -145,6 +155,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     saveSettings: (update) => call('/api/settings', SettingsResponseSchema, json('PUT', update)),
     webSearch: () => call('/api/web-search', WebSearchSettingsSchema),
     saveWebSearch: (update) => call('/api/web-search', WebSearchSettingsSchema, json('PUT', update)),
+    mcpServers: () => call('/api/mcp/servers', McpServersResponseSchema),
+    mcpTools: () => call('/api/mcp/tools', McpToolsResponseSchema),
     testProvider: (providerId) =>
       call(`/api/providers/${encodeURIComponent(providerId)}/test`, ProviderTestResponseSchema, { method: 'POST' }),
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),

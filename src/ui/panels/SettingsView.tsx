@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
+import { McpSettings } from './McpSettings.tsx';
 import { KINDS, ProviderRow, rowFields, type ProviderDraft } from './ProviderRow.tsx';
 
 const DEFAULT_ARCHIVE: SessionArchiveSettings = {
@@ -234,6 +235,7 @@ export function SettingsView() {
           </label>
         </div>
         <WebSearchSettings />
+        <McpSettings />
         <div className="card-panel">
           <h2>Session archive</h2>
           <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>

@@ -52,6 +52,7 @@ describe('ask with a tool switched on', () => {
     await app.state.createCanvas('Tools canvas');
     const node = app.addQuestion('Find a study of tools.');
     app.state.apply({ type: 'edit-node', nodeId: node, patch: { model: 'local/m', tools: ['scholarly-search'] } });
+    app.state.apply({ type: 'set-canvas-tools', allowed: true });
 
     provider.script(
       {
@@ -83,6 +84,20 @@ describe('ask with a tool switched on', () => {
     expect(await app.state.ask(node)).toBe(true);
     expect(JSON.stringify(provider.requests[0]!.body)).not.toContain('scholarly_search');
     expect((app.graph.nodes.get(node) as QuestionNode).versions.at(-1)!.toolCalls).toBeUndefined();
+    await app.close();
+  });
+
+  it('a node’s tools are not offered while its canvas does not allow tools (the default)', async () => {
+    const app = await new TestApp(server, `ask-tools-blocked-${Math.random()}`).start();
+    await app.state.createCanvas('Blocked tools');
+    const node = app.addQuestion('Find a study of tools.');
+    app.state.apply({ type: 'edit-node', nodeId: node, patch: { model: 'local/m', tools: ['scholarly-search'] } });
+    provider.requests.length = 0;
+    crossref.queries.length = 0;
+    provider.script({ text: 'No tools offered.' });
+    expect(await app.state.ask(node)).toBe(true);
+    expect(JSON.stringify(provider.requests[0]!.body)).not.toContain('scholarly_search');
+    expect(crossref.queries).toHaveLength(0);
     await app.close();
   });
 });

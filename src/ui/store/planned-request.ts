@@ -1,4 +1,4 @@
-import { buildRequest, compile, type EstimateTokens } from '../../core/index.ts';
+import { buildRequest, compile, offeredTools, type EstimateTokens } from '../../core/index.ts';
 import { OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../../protocol/index.ts';
 import type { AskOptions, WeftState } from './weft-state.ts';
 
@@ -28,13 +28,16 @@ export function plannedRequest(
   if (!graph || !node || node.kind !== 'question') return null;
   const model = modelFor(state, node.model);
   const estimateTokens = countTokensFor?.(model.id);
+  // C35: a node's tools are offered only while its canvas allows tools.
+  const offered = offeredTools(graph.canvas, node);
   const compiled = compile(graph, nodeId, { stale: state.shown, ...(estimateTokens ? { estimateTokens } : {}) });
   const built = buildRequest(compiled, {
     model: model.id,
     images: model.takesImages,
     lane,
     memoryBlock,
-    chatTools: node.tools ?? [],
+    chatTools: offered.chatTools,
+    mcpTools: offered.mcpTools,
   });
   return { compiled, built, model };
 }

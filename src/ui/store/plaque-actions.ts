@@ -10,7 +10,11 @@ export function createPlaqueActions(
   dependencies: AppDependencies,
   runtime: StoreRuntime,
 ): PlaqueActions {
-  return {
+  const actions: PlaqueActions = {
+    async plaqueAfterAnswer(nodeId, versionId) {
+      if (!dependencies.plaques) return false;
+      return actions.regeneratePlaque(nodeId, versionId);
+    },
     async regeneratePlaque(nodeId, versionId) {
       const graph = get().graph;
       const node = graph?.nodes.get(nodeId);
@@ -27,4 +31,5 @@ export function createPlaqueActions(
       });
     },
   };
+  return actions;
 }
