@@ -3,6 +3,7 @@ import { StoredEventSchema, chainedEvents, storedEvents } from './stored-events.
 import { AgentVersionSchema, GuardModeSchema } from './agent-lane.ts';
 import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
+import { RecallSettingSchema, RecallSnapshotSchema } from './recall-api.ts';
 
 /** The `.weft.json` canvas document, version 3. Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
@@ -75,6 +76,8 @@ export const VersionSchema = z.object({
   plaque: PlaqueSchema.optional(),
   /** C14: who wrote `question` as it was asked, frozen with it (the node's author can change later); see `versionQuestionAuthor`. */
   questionAuthor: QuestionAuthorSchema.optional(),
+  /** C16: what recall brought into this version's request (sources and the block's hash); absent without recall. */
+  recall: RecallSnapshotSchema.optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
@@ -144,6 +147,8 @@ export const QuestionNodeSchema = z.object({
   includeFootprints: z.boolean().optional(),
   /** C35: the tools this question's model may call; absent or empty means none (tools are off by default). */
   tools: z.array(ChatToolIdSchema).max(8).optional(),
+  /** C16: recall into this node's asks; absent means off. Optional, so no format bump. */
+  recall: RecallSettingSchema.optional(),
 });
 
 /**

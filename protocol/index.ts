@@ -303,3 +303,4 @@ export {
 } from './web-search.ts';
 export type { WebSearchProvider, WebSearchSettings, WebSearchUpdate } from './web-search.ts';
 export * from './dossier.ts';
+export * from './recall-api.ts';
