@@ -72,6 +72,10 @@ export const RecallPlanRequestSchema = z.strictObject({
   question: z.string().max(200_000),
   /** The active canvas: its own turns never come back, and its working directory is the scope. */
   canvasId: z.string().min(1).max(200),
+  /** The node asked: its own labelled versions name topics too. */
+  nodeId: z.string().min(1).max(200).optional(),
+  /** The canvas's working directory as the app has it now (the project recall is scoped to); null for none. */
+  workingDirectory: z.string().max(4096).nullable(),
   setting: RecallSettingSchema,
   /** The answering model's context window (tokens): the block stays within two fifths of it. */
   contextWindow: z.number().int().positive(),

@@ -11,6 +11,7 @@ import { importRoute } from './routes/import-route.ts';
 import { materialsRoute } from './routes/materials-route.ts';
 import { memoryRoute } from './routes/memory-route.ts';
 import { topicsRoute } from './routes/topics-route.ts';
+import { recallRoute } from './routes/recall-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { webSearchRoute } from './routes/web-search-route.ts';
@@ -87,6 +88,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(providerTestRoute(context));
   api.use(memoryRoute(context));
   api.use(topicsRoute(context));
+  api.use(recallRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));
   api.use(agentRoute(context));

@@ -98,6 +98,12 @@ export class AtlasService {
     return sessionTurns(this.whyIndex().database);
   }
 
+  /** The index after the cheap refresh, for recall (C16) to read turns and words from. */
+  async recallDatabase(): Promise<WhyIndex['database']> {
+    await this.refresh();
+    return this.whyIndex().database;
+  }
+
   async listSessions(request: ListRequest): Promise<AtlasSessionsResponse> {
     const summary = await this.refresh();
     const following = new Set(this.follower.list().map((follow) => `${follow.runner}\u0000${follow.sessionId}`));
