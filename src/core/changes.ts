@@ -11,6 +11,7 @@ import type {
   Passage,
   Plaque,
   RoleSetting,
+  RecallSetting,
   Version,
 } from '../../protocol/index.ts';
 import type { EventRecord } from '../../protocol/index.ts';
@@ -85,6 +86,8 @@ export interface NodePatch {
   includeFootprints?: boolean;
   /** C35: the tools this question's model may call. */
   tools?: ChatToolId[];
+  /** C16: recall into this question's asks (off when absent). */
+  recall?: RecallSetting;
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

@@ -57,6 +57,7 @@ export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
     'highlightMode',
     'includeFootprints',
     'tools',
+    'recall',
   ],
   note: ['text'],
   material: ['title', 'text'],

@@ -24,6 +24,7 @@ import { PlaqueSection } from './PlaqueSection.tsx';
 import { RoleSection } from './RoleSection.tsx';
 import { ToolCallsSection } from './ToolCallsSection.tsx';
 import { ToolsSection } from './ToolsSection.tsx';
+import { RecallSection } from './RecallSection.tsx';
 import { SelectableAnswer } from './SelectableAnswer.tsx';
 
 /** Keeps a local draft while typing; commits one edit on blur, idle or before asking. */
@@ -233,6 +234,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
       <AgentLaneSection node={node} />
       <RoleSection node={node} />
       {!agentModel(node.model) && <ToolsSection node={node} />}
+      {!agentModel(node.model) && <RecallSection node={node} />}
 
       <StaleSection node={node} />
 
