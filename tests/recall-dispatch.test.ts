@@ -1,13 +1,13 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_RECALL_SETTING, type QuestionNode } from '../../../protocol/index.ts';
-import { sha256Hex } from '../../core/index.ts';
-import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
-import { closeAtlasService } from '../../../server/atlas/atlas-registry.ts';
-import { copyAtlasFixtures, type AtlasFixtures } from '../../../server/atlas/testing/atlas-fixtures.ts';
-import { recallRequestFor } from '../recall/recall-request.ts';
-import { modelFor, plannedRequest } from './planned-request.ts';
-import { TestApp } from './test-app.ts';
+import { DEFAULT_RECALL_SETTING, type QuestionNode } from '../protocol/index.ts';
+import { sha256Hex } from '../src/core/index.ts';
+import { startTestServer, type TestServer } from './support/index.ts';
+import { closeAtlasService } from '../server/atlas/atlas-registry.ts';
+import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
+import { recallRequestFor } from '../src/ui/recall/recall-request.ts';
+import { modelFor, plannedRequest } from '../src/ui/store/planned-request.ts';
+import { TestApp } from '../src/ui/store/test-app.ts';
 
 const CLAUDE_REPO = '/tmp/realsessions/out/claude/basic-tools/repo';
 const savedRoots = process.env.WEFT_SESSION_ROOTS;
