@@ -21,6 +21,11 @@ import { insideProject } from './recall-scope.ts';
 import { matchedTerms } from './recall-terms.ts';
 import { redactCredentials } from './redact-credentials.ts';
 
+/** Characters past an excerpt's cut that are still redacted, so a key the cut splits is still recognised. */
+const REDACT_MARGIN = 200;
+/** No part (its source line alone) is smaller than this many tokens. */
+const MIN_PART_TOKENS = 12;
+
 /** At most this many dossiers ride one ask (C16). */
 export const MAX_RECALL_DOSSIERS = 2;
 
@@ -151,7 +156,7 @@ function sameText(text: string): string {
 interface Part {
   source: RecallSource;
   matched: string[];
-  redactions: number;
+  redactions: () => number;
   /** Renders the part once its label is known (labels follow the final order). */
   render: (label: string) => string;
   prefix: 'D' | 'R';
@@ -198,7 +203,7 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
     parts.push({
       source: dossierSource(dossier),
       matched: matchedTerms(sentences.map((sentence) => sentence.text).join('\n'), input.terms),
-      redactions: redacted.reduce((sum, sentence) => sum + sentence.text.redactions, 0),
+      redactions: () => redacted.reduce((sum, sentence) => sum + sentence.text.redactions, 0),
       render: (label) =>
         dossierPart(
           label,
@@ -215,12 +220,11 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
   const keptTexts = new Set<string>();
   const excerpts: Part[] = [];
   for (const { candidate, matched } of eligible) {
-    // Redacted before it is cut, so a key across the cut cannot survive half-matched.
-    const question = redactCredentials(candidate.kind === 'memory' ? '' : candidate.question);
-    const answer = redactCredentials(candidate.answer);
-    const questionText = opening(question.text, EXCERPT_QUESTION_CHARS);
-    const answerText = opening(answer.text, EXCERPT_ANSWER_CHARS);
-    const text = sameText(`${questionText}\n${answerText}`);
+    // Only the openings can enter the block; a margin past the cut keeps a key across it recognisable.
+    const rawQuestion =
+      candidate.kind === 'memory' ? '' : candidate.question.slice(0, EXCERPT_QUESTION_CHARS + REDACT_MARGIN);
+    const rawAnswer = candidate.answer.slice(0, EXCERPT_ANSWER_CHARS + REDACT_MARGIN);
+    const text = sameText(`${rawQuestion}\n${rawAnswer}`);
     // A session turn and its canvas copy are one piece of work, whichever ranks first.
     const copyOfKept = candidate.mirrors !== null && keptKeys.has(candidate.mirrors);
     if (copyOfKept || keptKeys.has(candidate.key) || keptTexts.has(text)) {
@@ -230,19 +234,39 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
     keptKeys.add(candidate.key);
     if (candidate.mirrors !== null) keptKeys.add(candidate.mirrors);
     keptTexts.add(text);
+    let redacted: { question: string; answer: string; redactions: number } | null = null;
+    // Redacted before it is cut (so a key across the cut cannot survive half-matched), and only when rendered.
+    const redact = () => {
+      if (!redacted) {
+        const question = redactCredentials(rawQuestion);
+        const answer = redactCredentials(rawAnswer);
+        redacted = {
+          question: opening(question.text, EXCERPT_QUESTION_CHARS),
+          answer: opening(answer.text, EXCERPT_ANSWER_CHARS),
+          redactions: question.redactions + answer.redactions,
+        };
+      }
+      return redacted;
+    };
     excerpts.push({
       source: sourceOf(candidate),
       matched,
-      redactions: question.redactions + answer.redactions,
-      render: (label) => excerptPart(label, candidate, questionText, answerText),
+      redactions: () => redact().redactions,
+      render: (label) => excerptPart(label, candidate, redact().question, redact().answer),
       prefix: 'R',
     });
   }
+
   const header = recallHeader(input.terms);
   const chosen: { part: Part; text: string; tokens: number }[] = [];
   let used = input.estimateTokens(header);
   const counters = { D: 0, R: 0 };
   for (const part of [...parts, ...excerpts]) {
+    // Full (no part is this small): the rest are over the budget without rendering them.
+    if (ceilingTokens - used < MIN_PART_TOKENS) {
+      omitted.push({ ...part.source, reason: 'budget' });
+      continue;
+    }
     const label = `${part.prefix}${counters[part.prefix] + 1}`;
     const text = part.render(label);
     const tokens = input.estimateTokens(`\n\n${text}`);
@@ -266,7 +290,7 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
     label: /^\[([DR]\d+) /.exec(text)![1]!,
     matchedTerms: part.matched,
     tokens,
-    redactions: part.redactions,
+    redactions: part.redactions(),
   }));
   return {
     terms: [...input.terms],

@@ -6,6 +6,16 @@ const NAMED_VALUE =
 /** Weaker names count only with an explicit `:` or `=` ("token: abc…", not "a token budget"). */
 const ASSIGNED_VALUE = /\b(pwd|secret|pin|token)(\s*[:=]\s*)(["'`]?)([^\s"'`]+)/gi;
 
+/** The constitution's patterns (but the bare-name one, handled above), global, compiled once. */
+const GLOBAL_PATTERNS = credentialPatterns()
+  .filter(({ kind }) => kind !== 'password')
+  .map(({ kind, pattern }) => ({
+    kind,
+    pattern: new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`),
+  }));
+const CARD_NUMBERS = new RegExp(CARD_CANDIDATE.source, 'g');
+const PRIVATE_KEY_BODY = /\[redacted private-key\][\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|$)/g;
+
 /**
  * C16: every credential-like string in `text` replaced by `[redacted <kind>]` before an excerpt enters the recall
  * block, with the memory constitution's patterns (a false positive costs a word; a false negative leaks a key).
@@ -17,22 +27,16 @@ export function redactCredentials(text: string): { text: string; redactions: num
     return `${name}${gap}${quote}[redacted password]`;
   };
   let result = text.replace(NAMED_VALUE, value).replace(ASSIGNED_VALUE, value);
-  for (const { kind, pattern } of credentialPatterns()) {
-    // The bare-name alternative of the password pattern is handled above (the name stays, its value goes).
-    if (kind === 'password') continue;
-    const global = new RegExp(pattern.source, pattern.flags.includes('g') ? pattern.flags : `${pattern.flags}g`);
-    result = result.replace(global, (match) => {
+  for (const { kind, pattern } of GLOBAL_PATTERNS) {
+    result = result.replace(pattern, (match) => {
       if (match.startsWith('[redacted')) return match;
       redactions += 1;
       return `[redacted ${kind}]`;
     });
   }
   // A private key block: its body goes too, up to its END line (or the end of the text).
-  result = result.replace(
-    /\[redacted private-key\][\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY( BLOCK)?-----|$)/g,
-    () => '[redacted private-key]',
-  );
-  result = result.replace(new RegExp(CARD_CANDIDATE.source, 'g'), (match) => {
+  result = result.replace(PRIVATE_KEY_BODY, () => '[redacted private-key]');
+  result = result.replace(CARD_NUMBERS, (match) => {
     const digits = match.replace(/[ -]/g, '');
     if (digits.length < 13 || digits.length > 19 || !luhnValid(digits)) return match;
     redactions += 1;
