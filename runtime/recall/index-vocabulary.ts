@@ -13,7 +13,10 @@ const VOCABULARY_TABLES = [
  * hold the word; `neighbours` are the known words sharing its first letter within two characters of its length
  * (a typo in the first letter is not corrected: scanning every word would cost what the whole plan may).
  */
-export function indexVocabulary(database: IndexDatabase): RecallVocabulary {
+/** Below this many rows, the active canvas's own occurrences of a word are taken out of its count. */
+const OWN_CANVAS_CHECK_BELOW = 1000;
+
+export function indexVocabulary(database: IndexDatabase, options: { activeCanvasId?: string } = {}): RecallVocabulary {
   for (const [name, table] of VOCABULARY_TABLES)
     database.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name} USING fts5vocab(main, ${table}, row)`);
   const frequencyStatements = VOCABULARY_TABLES.map(([name]) =>
@@ -24,6 +27,27 @@ export function indexVocabulary(database: IndexDatabase): RecallVocabulary {
       .prepare(`SELECT term FROM temp.${name} WHERE term >= ? AND term < ? AND length(term) BETWEEN ? AND ?`)
       .pluck(),
   );
+  // The active canvas's own words must not decide the terms: its record reaches the index while the person types,
+  // so the preview and the run would otherwise see different words (and its turns are never recalled anyway).
+  const ownStatements = ['questions', 'answers'].map((table) =>
+    database
+      .prepare(
+        `SELECT count(*) FROM ${table} f JOIN turns c ON c.id = f.rowid JOIN sessions s ON s.id = c.session_row
+         WHERE ${table} MATCH @match AND s.runner = 'canvas' AND s.session_id = @canvas`,
+      )
+      .pluck(),
+  );
+  const ownMaterials = database
+    .prepare(
+      `SELECT count(*) FROM materials_text f JOIN materials c ON c.id = f.rowid
+       WHERE materials_text MATCH @match AND c.kind != 'memory' AND c.session_id = @canvas`,
+    )
+    .pluck();
+  const own = (term: string): number => {
+    if (!options.activeCanvasId) return 0;
+    const parameters = { match: `"${term.replaceAll('"', '""')}"`, canvas: options.activeCanvasId };
+    return [...ownStatements, ownMaterials].reduce((sum, statement) => sum + (statement.get(parameters) as number), 0);
+  };
   const frequencies = new Map<string, number>();
   return {
     frequency(term) {
@@ -33,6 +57,7 @@ export function indexVocabulary(database: IndexDatabase): RecallVocabulary {
           (sum, statement) => sum + ((statement.get(term) as number | undefined) ?? 0),
           0,
         );
+        if (known > 0 && known < OWN_CANVAS_CHECK_BELOW) known -= own(term);
         frequencies.set(term, known);
       }
       return known;

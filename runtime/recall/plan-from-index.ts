@@ -79,7 +79,10 @@ export async function planRecallFromIndex(
   options: { dryRun?: boolean } = {},
 ): Promise<RecallPlanResponse> {
   const { setting } = request;
-  const { terms } = recallTerms(request.question, indexVocabulary(sources.database));
+  const { terms } = recallTerms(
+    request.question,
+    indexVocabulary(sources.database, { activeCanvasId: request.canvasId }),
+  );
   const project = request.workingDirectory;
   const candidates = indexCandidates(sources.database, { terms, project, global: setting.global });
   const archived = sourceGone(sources.database, sources.canvases);

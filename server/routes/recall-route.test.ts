@@ -114,6 +114,18 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     expect(hashTree(fixtures.sessions)).toEqual(before);
   });
 
+  it('does not let the active canvas’s own record change the terms (the preview and the run see the same words)', async () => {
+    const asked = request({ question: 'How was the greet function in hello.ts written?' });
+    const beforeRecord = await plan(server, asked);
+    // The canvas's record reaches the index while the person types: "written" is then a word the index knows.
+    await storeCanvas(server, 'canvas-active', (canvas) => {
+      canvas.addQuestion('How was the greet function in hello.ts written?');
+    });
+    const afterRecord = await plan(server, asked);
+    expect(afterRecord.terms).toEqual(beforeRecord.terms);
+    expect(afterRecord.block).toBe(beforeRecord.block);
+  });
+
   it('leaves a struck item out of the next plan, listed as struck', async () => {
     const first = await plan(server, request());
     const struckId = first.items[0]!.id;
