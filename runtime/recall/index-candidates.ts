@@ -2,8 +2,14 @@ import type { IndexDatabase } from '../index/index.ts';
 import type { RecallCandidate } from '../../src/core/recall/index.ts';
 
 /** Newest hits per term and table that recall reads inside the scope, and outside it (to list what it left out). */
-export const IN_SCOPE_HITS_PER_TERM = 200;
+export const IN_SCOPE_HITS_PER_TERM = 100;
 export const OUT_OF_SCOPE_HITS_PER_TERM = 20;
+
+/**
+ * Characters of each text read: an excerpt shows at most its opening (600 + 1,400), so terms are matched and
+ * ranked on what the block could carry, and a turn with megabytes of output costs what a short one does.
+ */
+const TEXT_CHARS = 4000;
 
 const CJK_ONLY = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
 
@@ -46,7 +52,7 @@ function cwdCondition(column: string): string {
 
 /**
  * C16: the why index's turns and memory rows that hold any of the terms, newest first per term: inside the project
- * (or everywhere, with the global switch) up to 200 per term and table, and a few from outside it so the plan can
+ * (or everywhere, with the global switch) up to 100 per term and table, and a few from outside it so the plan can
  * list what scope left out. The planner ranks, scopes and budgets them; nothing here decides what is sent.
  */
 export function indexCandidates(database: IndexDatabase, query: CandidateQuery): RecallCandidate[] {
@@ -115,7 +121,8 @@ function readTurns(database: IndexDatabase, ids: number[]): RecallCandidate[] {
   if (ids.length === 0) return [];
   const statement = database.prepare(
     `SELECT c.id, c.turn_key AS key, s.runner, s.session_id AS sessionId, s.title AS sessionTitle, c.number AS turn,
-       c.cwd, c.at, c.user_text AS question, c.assistant_text AS answer, c.mirrors
+       c.cwd, c.at, substr(c.user_text, 1, ${TEXT_CHARS}) AS question, substr(c.assistant_text, 1, ${TEXT_CHARS}) AS answer,
+       c.mirrors
      FROM turns c JOIN sessions s ON s.id = c.session_row WHERE c.id = ?`,
   );
   return ids.map((id) => {
@@ -141,7 +148,8 @@ function readTurns(database: IndexDatabase, ids: number[]): RecallCandidate[] {
 function readMaterials(database: IndexDatabase, ids: number[]): RecallCandidate[] {
   if (ids.length === 0) return [];
   const statement = database.prepare(
-    `SELECT id, turn_key AS key, kind, runner, session_id AS sessionId, title, text, cwd, at FROM materials WHERE id = ?`,
+    `SELECT id, turn_key AS key, kind, runner, session_id AS sessionId, title, substr(text, 1, ${TEXT_CHARS}) AS text, cwd, at
+     FROM materials WHERE id = ?`,
   );
   return ids.map((id) => {
     const row = statement.get(id) as MaterialRow;

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { DEFAULT_RECALL_SETTING, type TopicRecord } from '../../../protocol/index.ts';
 import { WhyIndex } from '../../../runtime/index/index.ts';
+import { nodeHashPort } from '../../../runtime/hash/index.ts';
 import { NO_DOSSIERS, planRecallFromIndex } from '../../../runtime/recall/index.ts';
 
 const input = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as { questions: string[] };
@@ -18,7 +19,15 @@ function percentile(values: number[], fraction: number): number {
 
 const index = WhyIndex.open({ env: process.env });
 await index.refresh();
-const sources = { database: index.database, canvases: [], topics, dossiers: NO_DOSSIERS, judge: null };
+// The server passes the OpenSSL hash port too (the block's hash is part of the plan).
+const sources = {
+  database: index.database,
+  canvases: [],
+  topics,
+  dossiers: NO_DOSSIERS,
+  judge: null,
+  hash: nodeHashPort,
+};
 // Global (every project): the widest candidate set, so the figure is the worst case of the scope switch.
 const request = (question: string) => ({
   question,
