@@ -7,6 +7,7 @@ import {
   type RecallSetting,
 } from '../../protocol/index.ts';
 import { emptyCanvasDocument, sha256Hex, TestCanvas } from '../../src/core/index.ts';
+import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { closeAtlasService } from '../atlas/atlas-registry.ts';
 import { copyAtlasFixtures, hashTree, type AtlasFixtures } from '../atlas/testing/atlas-fixtures.ts';
@@ -176,5 +177,64 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     const response = await post(server, '/api/recall/plan', { question: 'x' });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid-body');
+  });
+});
+
+describe('recall with a decision model (C16)', () => {
+  const MULTI_TURN = '/tmp/realsessions/out/claude/multi-turn/repo';
+  let fixtures: AtlasFixtures;
+  let provider: ScriptedProvider;
+  let server: TestServer;
+  beforeAll(async () => {
+    fixtures = copyAtlasFixtures('weft-recall-judge-');
+    process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
+    provider = await startScriptedProvider();
+    server = await startTestServer({ home: fixtures.weftHome, judgeTimeoutMs: 2000 });
+    const saved = await server.api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['small'] }],
+        judgeModelId: 'judge/small',
+      }),
+    });
+    expect(saved.status).toBe(200);
+  });
+  afterAll(async () => {
+    await closeAtlasService(server.context);
+    await server.dispose();
+    await provider.close();
+    fixtures.dispose();
+  });
+
+  it('the judge reads only in-scope openings at the light reach, and its relevance orders turns of a day', async () => {
+    const scoped = request({ question: 'Mark the first item as done and show the file', workingDirectory: MULTI_TURN });
+    const scopedEstimate = (await (await post(server, '/api/recall/reach', scoped)).json()) as RecallReachEstimate;
+    provider.script({ text: '{"c1": 1}' });
+    const scopedPlan = await plan(server, { ...scoped, setting: setting({ reach: 'light' }) });
+    // One request per forty in-scope candidates: the out-of-scope ones are never read.
+    expect(scopedEstimate.candidates).toBe(
+      scopedPlan.items.length +
+        scopedPlan.omitted.filter((each) => each.reason === 'duplicate' || each.reason === 'budget').length,
+    );
+    provider.requests.length = 0;
+    const asked = { ...scoped, setting: setting({ global: true }) };
+    const estimate = (await (await post(server, '/api/recall/reach', asked)).json()) as RecallReachEstimate;
+    expect(provider.requests).toHaveLength(0);
+    expect(estimate).toMatchObject({ reach: 'light', requests: 1, judgeModelId: 'judge/small' });
+    const candidates = estimate.candidates;
+    expect(candidates).toBeGreaterThanOrEqual(2);
+    // The judge prefers the last candidate it was shown.
+    const preference = Object.fromEntries(
+      Array.from({ length: candidates }, (_value, index) => [`c${index + 1}`, index === candidates - 1 ? 0.9 : 0.01]),
+    );
+    provider.script({ text: JSON.stringify(preference) });
+    const judged = await plan(server, asked);
+    expect(provider.requests).toHaveLength(1);
+    const sent = JSON.stringify(provider.requests[0]!.body);
+    expect(sent).toContain('recall-relevance');
+    expect(sent).not.toContain('sk-test');
+    const unjudged = await plan(server, { ...asked, setting: setting({ struck: [] }), contextWindow: 199_999 });
+    expect(judged.items.map((item) => item.id)).not.toEqual(unjudged.items.map((item) => item.id));
   });
 });
