@@ -5,6 +5,7 @@ import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-t
 import { ToolDeclarationSchema } from './chat-tools.ts';
 import { MCP_NODE_TOOLS_MAX } from './mcp-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
+import { RecallSettingSchema, RecallSnapshotSchema } from './recall-api.ts';
 
 /** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
 export const CANVAS_FORMAT = 'weft.canvas';
@@ -77,6 +78,8 @@ export const VersionSchema = z.object({
   plaque: PlaqueSchema.optional(),
   /** C14: who wrote `question` as it was asked, frozen with it (the node's author can change later); see `versionQuestionAuthor`. */
   questionAuthor: QuestionAuthorSchema.optional(),
+  /** C16: what recall brought into this version's request (sources and the block's hash); absent without recall. */
+  recall: RecallSnapshotSchema.optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
@@ -148,6 +151,8 @@ export const QuestionNodeSchema = z.object({
   tools: z.array(ChatToolIdSchema).max(8).optional(),
   /** C35: the MCP tools switched on, each as declared when switched on (the request offers these bytes). */
   mcpTools: z.array(ToolDeclarationSchema).max(MCP_NODE_TOOLS_MAX).optional(),
+  /** C16: recall into this node's asks; absent means off. Optional, so no format bump. */
+  recall: RecallSettingSchema.optional(),
 });
 
 /**

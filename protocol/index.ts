@@ -347,3 +347,4 @@ export type {
   McpServerTools,
   McpToolsResponse,
 } from './mcp-tools.ts';
+export * from './recall-api.ts';

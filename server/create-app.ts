@@ -12,6 +12,7 @@ import { materialsRoute } from './routes/materials-route.ts';
 import { memoryRoute } from './routes/memory-route.ts';
 import { topicsRoute } from './routes/topics-route.ts';
 import { dossiersRoute } from './routes/dossiers-route.ts';
+import { recallRoute } from './routes/recall-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { webSearchRoute } from './routes/web-search-route.ts';
@@ -93,6 +94,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(topicsRoute(context));
   api.use(askCanvasRoute(context));
   api.use(dossiersRoute(context));
+  api.use(recallRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));
   api.use(agentRoute(context));

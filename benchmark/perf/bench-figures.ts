@@ -19,6 +19,18 @@ const throughput = (name: string) => [`${name}_MBps`, `${name}_cpu_MBps`];
 
 export const BENCH_FIGURES: readonly BenchFigures[] = [
   {
+    script: 'bench:recall',
+    chromium: false,
+    figures: [
+      'corpus_MB',
+      'corpus_turns',
+      'recall_questions',
+      'recall_plan_p50_ms',
+      'recall_plan_p95_ms',
+      'recall_peak_rss_MB',
+    ],
+  },
+  {
     script: 'bench:core',
     chromium: false,
     figures: [

@@ -98,7 +98,7 @@ export class AtlasService {
     return sessionTurns(this.whyIndex().database);
   }
 
-  /** The why index's database after the cheap refresh: dossiers (C15) read session turns' words from it. */
+  /** The why index's database after the cheap refresh: dossiers (C15) and recall (C16) read session turns from it. */
   async turnDatabase(): Promise<IndexDatabase> {
     await this.refresh();
     return this.whyIndex().database;

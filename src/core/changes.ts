@@ -12,6 +12,7 @@ import type {
   Plaque,
   RoleSetting,
   ToolDeclaration,
+  RecallSetting,
   Version,
 } from '../../protocol/index.ts';
 import type { EventRecord } from '../../protocol/index.ts';
@@ -88,6 +89,8 @@ export interface NodePatch {
   tools?: ChatToolId[];
   /** C35: the MCP tools this question's model may call, as declared when switched on. */
   mcpTools?: ToolDeclaration[];
+  /** C16: recall into this question's asks (off when absent). */
+  recall?: RecallSetting;
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

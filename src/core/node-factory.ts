@@ -58,6 +58,7 @@ export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
     'includeFootprints',
     'tools',
     'mcpTools',
+    'recall',
   ],
   note: ['text'],
   material: ['title', 'text'],

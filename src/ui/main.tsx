@@ -9,6 +9,7 @@ import { commandRegistry, runCommand } from './commands/run-command.ts';
 import { persistenceCounters } from './db/canvas-persistence.ts';
 import { WeftDatabase } from './db/weft-database.ts';
 import { memoryClient } from './memory/memory-client.ts';
+import { recallClient } from './recall/recall-client.ts';
 import { createIdGenerator } from './store/app-dependencies.ts';
 import { createWeftStore } from './store/weft-store.ts';
 import './styles.css';
@@ -21,6 +22,7 @@ const store = createWeftStore({
   database: new WeftDatabase(),
   generate: (body, signal) => streamGenerate(body, signal),
   memory: memoryClient,
+  recall: recallClient,
   plaques: true,
   now,
   newId: createIdGenerator(now),

@@ -22,8 +22,13 @@ const PATTERNS: readonly { kind: CredentialKind; pattern: RegExp }[] = [
   { kind: 'api-key', pattern: /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Za-z])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{24,}/ },
 ];
 
+/** The patterns themselves, for code that must find every occurrence (recall redacts them, C16). */
+export function credentialPatterns(): readonly { kind: CredentialKind; pattern: RegExp }[] {
+  return PATTERNS;
+}
+
 /** 13–19 digits, optionally grouped by single spaces or dashes. */
-const CARD_CANDIDATE = /\b\d(?:[ -]?\d){12,18}\b/g;
+export const CARD_CANDIDATE = /\b\d(?:[ -]?\d){12,18}\b/g;
 
 /** The Luhn checksum every payment card number satisfies. */
 export function luhnValid(digits: string): boolean {

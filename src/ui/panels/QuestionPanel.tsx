@@ -16,6 +16,7 @@ import { PlaqueSection } from './PlaqueSection.tsx';
 import { RoleSection } from './RoleSection.tsx';
 import { ToolCallsSection } from './ToolCallsSection.tsx';
 import { ToolsSection } from './ToolsSection.tsx';
+import { RecallSection } from './RecallSection.tsx';
 import { SelectableAnswer } from './SelectableAnswer.tsx';
 
 function StaleSection({ node }: { node: QuestionNode }) {
@@ -133,6 +134,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
       <AgentLaneSection node={node} />
       <RoleSection node={node} />
       {!agentModel(node.model) && <ToolsSection node={node} />}
+      {!agentModel(node.model) && <RecallSection node={node} />}
 
       <StaleSection node={node} />
 

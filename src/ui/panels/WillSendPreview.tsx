@@ -9,6 +9,7 @@ import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { nodeTitle } from '../canvas/node-labels.ts';
 import { memoryClient } from '../memory/memory-client.ts';
+import { useRecallPlan } from '../recall/use-recall-plan.ts';
 import { plannedRequest } from '../store/planned-request.ts';
 import { PreviewMessageList, type PreviewRow } from './PreviewMessageList.tsx';
 import {
@@ -43,6 +44,9 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
   const tokenizers = useTokenizersVersion();
   // The profile as the dispatch will read it (C14): a change re-plans the preview.
   const memoryLoaded = useStore(memoryClient.view, (view) => view.loaded);
+  // C16: the recall block the run will fetch the same plan for (a node with recall off has none).
+  const recall = useRecallPlan(node).entry;
+  const recallBlock = recall?.state === 'ready' ? recall.plan.block : null;
   const planned = useMemo(() => {
     // The counter of the node's model, as plannedRequest picks it; a tokenizer arriving re-runs this.
     let counter: TokenCounter = APPROXIMATE_COUNTER;
@@ -56,9 +60,10 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
         return counter.count;
       },
       block,
+      recallBlock,
     );
-    return result && { ...result, counter, tokenizers, block };
-  }, [graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded]);
+    return result && { ...result, counter, tokenizers, block, recallBlock };
+  }, [graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded, recallBlock]);
   // Labels, texts and token counts once per plan: the list's rows stay the same objects across renders.
   const rows = useMemo(() => (planned && graph ? previewRows(planned, graph, node.id) : []), [planned, graph, node.id]);
   const jump = useCallback(
@@ -78,7 +83,8 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
   const apply = store.getState().apply;
   // The [Memory] block rides the request too, so the total counts it.
   const profileTokens = planned.block ? counter.count(planned.block) : 0;
-  const tokens = { ...compiled.tokens, total: compiled.tokens.total + profileTokens };
+  const recallTokens = planned.recallBlock ? counter.count(planned.recallBlock) : 0;
+  const tokens = { ...compiled.tokens, total: compiled.tokens.total + profileTokens + recallTokens };
   return (
     <div className="preview" data-testid="preview">
       <div
@@ -124,6 +130,15 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
         </div>
       )}
       <DeclaredTools declarations={built.request.toolDeclarations ?? []} />
+      {recall?.state === 'ready' && recall.plan.blockHash && (
+        <div
+          className="hint"
+          data-testid="preview-recall-hash"
+          title="SHA-256 of the recall block this request carries"
+        >
+          Recall block ({recall.plan.items.length} items) · {recall.plan.blockHash}
+        </div>
+      )}
       <div className="section-title" style={{ marginTop: 8 }}>
         Request hash ({built.request.messages.length} messages · {planned.model.id})
       </div>
@@ -195,7 +210,9 @@ function previewRows(planned: Planned, graph: Graph, nodeId: string): PreviewRow
         ? `${LAYER_LABEL[source.layer]} · ${nodeTitle(graph.nodes.get(source.nodeId))}`
         : late === 'profile'
           ? 'Memory · profile'
-          : 'late block',
+          : late === 'recall'
+            ? 'Recall · past turns and dossiers'
+            : 'late block',
       tokens: () => formatTokens(counter.count(text), counter),
       text,
       excludablePartId: source && !ownQuestion && source.layer !== 'role' ? source.partId : null,

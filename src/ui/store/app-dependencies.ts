@@ -2,6 +2,7 @@ import type { ApiClient } from '../api/api-client.ts';
 import type { GenerateRequest, StreamEvent } from '../../../protocol/index.ts';
 import type { WeftDatabase } from '../db/weft-database.ts';
 import type { MemoryClient } from '../memory/memory-client.ts';
+import type { RecallClient } from '../recall/recall-client.ts';
 
 /** Everything the store reaches outside itself; tests pass real Dexie and a real or scripted API. */
 export interface AppDependencies {
@@ -12,6 +13,8 @@ export interface AppDependencies {
   newId: () => string;
   /** The profile (C14): the [Memory] block each ordinary dispatch carries and the judge after an ask. */
   memory?: MemoryClient;
+  /** C16: recall into an ask for nodes that switched it on (the app passes one; store tests opt in). */
+  recall?: RecallClient;
   /** C32: write each new answer's plaque after it lands (the app does; store tests opt in). */
   plaques?: boolean;
   /** Debounce delays; tests shorten them. */

@@ -22,6 +22,8 @@ export function plannedRequest(
   countTokensFor?: (modelId: string) => EstimateTokens,
   /** The [Memory] block this dispatch carries (`MemoryClient.blockFor`), inserted after the compiled context. */
   memoryBlock: string | null = null,
+  /** C16: the recall block this dispatch carries (`RecallClient`'s plan), inserted after the [Memory] block. */
+  recallBlock: string | null = null,
 ) {
   const graph = state.graph;
   const node = graph?.nodes.get(nodeId);
@@ -36,6 +38,7 @@ export function plannedRequest(
     images: model.takesImages,
     lane,
     memoryBlock,
+    recallBlock,
     chatTools: offered.chatTools,
     mcpTools: offered.mcpTools,
   });

@@ -21,6 +21,7 @@ import { plannedRequest } from './planned-request.ts';
 import { receiveAnswer, requestImages } from './receive-answer.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { judgeAfterAsk } from './memory-after-ask.ts';
+import { recallForRun } from './recall-for-run.ts';
 import { writePlaqueFor } from './plaque-after-ask.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
@@ -116,12 +117,16 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     const { models, defaultModelId } = get();
     // C14: the same block the preview shows, so the preview's hash is the request's and the commit's.
     const memoryBlock = dependencies.memory?.blockFor(canvasId, lane) ?? null;
+    // C16: a fresh recall plan for this ask (the preview showed the same one); a refusal stops the run.
+    const recall = await recallForRun(get, dependencies, graph, node, lane);
+    if (recall === 'refused') return 'failed';
     const { built, compiled, model } = plannedRequest(
       { graph, shown, models, defaultModelId },
       nodeId,
       lane,
       undefined,
       memoryBlock,
+      recall?.block ?? null,
     )!;
     if (compiled.roleConflict) {
       // C29: parents bring different roles; the person picks one on the node, nothing is guessed.
@@ -191,18 +196,23 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
             status: outcome,
             branchOf: run.branchOf ?? null,
             memorySent: memoryBlock !== null,
+            ...(recall?.snapshot ? { recall: recall.snapshot } : {}),
             role: compiled.role,
             ...(toolCalls.length > 0 ? { toolCalls } : {}),
           },
         }
       : null;
     // C35, C10: every tool call is an event (metadata only), written with the version that keeps it.
+    // C10: recall is a decision with an event (metadata only: counts and the block's hash, never text).
+    const recallEvent: GraphChange[] =
+      version && recall?.event ? [{ type: 'record', event: { ...recall.event, objectId: nodeId } }] : [];
     const change: GraphChange | null =
-      version && toolCalls.length > 0
+      version && (toolCalls.length > 0 || recallEvent.length > 0)
         ? {
             type: 'batch',
             changes: [
               version,
+              ...recallEvent,
               ...toolCalls.map((call): GraphChange => ({
                 type: 'record',
                 event: toolCallEvent(nodeId, versionId, call),

@@ -3,6 +3,7 @@ import { createApiClient } from '../api/api-client.ts';
 import { streamGenerate } from '../api/generate-stream.ts';
 import { WeftDatabase } from '../db/weft-database.ts';
 import { createMemoryClient, type MemoryClient } from '../memory/memory-client.ts';
+import { createRecallClient, type RecallClient } from '../recall/recall-client.ts';
 import { createIdGenerator } from './app-dependencies.ts';
 import { createWeftStore, type WeftStore } from './weft-store.ts';
 
@@ -17,13 +18,21 @@ export class TestApp {
   readonly database: WeftDatabase;
   /** Present with `tuning.memory`: the profile's [Memory] block and the judge after an ask. */
   readonly memory: MemoryClient | null;
+  /** Present with `tuning.recall` (C16); a full reach is confirmed by `tuning.confirmFull` (default: declined). */
+  readonly recall: RecallClient | null;
   private clock: number;
 
   /** `durableDelayMs`: a long one keeps edits unsaved until `flush()`, for tests about unsaved edits. */
   constructor(
     server: { origin: string; token: string },
     databaseName: string,
-    tuning: { durableDelayMs?: number; memory?: boolean; plaques?: boolean } = {},
+    tuning: {
+      durableDelayMs?: number;
+      memory?: boolean;
+      plaques?: boolean;
+      recall?: boolean;
+      confirmFull?: boolean;
+    } = {},
   ) {
     instances += 1;
     // Each instance gets its own clock range; ids take their random tail from crypto.randomUUID.
@@ -32,7 +41,9 @@ export class TestApp {
     this.database = new WeftDatabase(databaseName);
     const options = { baseUrl: server.origin, token: server.token };
     this.memory = tuning.memory ? createMemoryClient(options) : null;
+    this.recall = tuning.recall ? createRecallClient(options, () => tuning.confirmFull ?? false) : null;
     this.store = createWeftStore({
+      ...(this.recall ? { recall: this.recall } : {}),
       ...(this.memory ? { memory: this.memory } : {}),
       api: createApiClient(options),
       database: this.database,

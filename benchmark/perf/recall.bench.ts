@@ -1,0 +1,71 @@
+/**
+ * Recall performance (C16; see README.md, "## Recall"). Prints one `name: value unit` per line.
+ * Generates the why corpus (`bench:why`'s generator, about 1 GB; `WEFT_BENCH_SCALE` to change), indexes it in a
+ * child process, then plans recall for 50 questions written around the corpus's rare phrases in a fresh process:
+ * terms → candidates → ranked, budgeted block, no judge. Run with `npm run bench:recall` (`WEFT_BENCH_QUICK=1`:
+ * a 3 MB corpus, seconds).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { announceQuickMode, QUICK } from './quick-mode.ts';
+import { generateCorpus } from './why/generate-corpus.ts';
+
+const scale = Number(process.env.WEFT_BENCH_SCALE ?? (QUICK ? '0.003' : '1'));
+if (!(scale > 0)) throw new Error('WEFT_BENCH_SCALE must be a positive number');
+const here = dirname(fileURLToPath(import.meta.url));
+const realSessions = join(here, '..', '..', 'tests', 'fixtures', 'real-sessions');
+const tsxLoader = pathToFileURL(
+  join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs'),
+).href;
+
+function print(name: string, value: number, unit: string, digits = 1): void {
+  console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
+}
+
+function runChild(script: string, args: string[], env: NodeJS.ProcessEnv): Record<string, number> {
+  const result = spawnSync(process.execPath, ['--import', tsxLoader, join(here, 'why', script), ...args], {
+    env,
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
+  if (result.status !== 0) throw new Error(`${script} failed: ${result.stderr}`);
+  if (result.stderr.trim()) console.error(result.stderr.trim());
+  return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
+}
+
+const workspace = mkdtempSync(join(tmpdir(), 'weft-recall-bench-'));
+try {
+  announceQuickMode();
+  const corpus = generateCorpus({ directory: join(workspace, 'corpus'), targetBytes: 1e9 * scale, realSessions });
+  print('corpus_MB', corpus.bytes / 1e6, 'MB');
+  print('corpus_turns', corpus.turns, 'turns', 0);
+  const env = {
+    ...process.env,
+    WEFT_HOME: join(workspace, 'weft-home'),
+    WEFT_SESSION_ROOTS: corpus.roots.join(delimiter),
+    HOME: join(workspace, 'home'),
+  };
+  runChild('index-child.ts', [], env);
+  // Questions as a person would ask them: a rare phrase of the corpus (with a typo in every fifth) among common words.
+  const phrases = corpus.phrases
+    .filter((_, position) => position % Math.max(1, Math.floor(corpus.phrases.length / 50)) === 0)
+    .slice(0, 50);
+  const questions = phrases.map((phrase, position) => {
+    const typed = position % 5 === 0 ? phrase.replace(/(\w)(\w)(\w*)$/, '$2$1$3') : phrase;
+    return `What did we decide about ${typed} when we changed the file?`;
+  });
+  const input = join(workspace, 'recall-questions.json');
+  writeFileSync(input, JSON.stringify({ questions }));
+  const planned = runChild('recall-child.ts', [input], env);
+  if (planned.empty) console.error(`warning: ${planned.empty} of ${questions.length} plans came back empty`);
+  print('recall_questions', questions.length, 'questions', 0);
+  print('recall_plan_p50_ms', planned.planP50!, 'ms', 2);
+  print('recall_plan_p95_ms', planned.planP95!, 'ms', 2);
+  print('recall_peak_rss_MB', planned.maxRssKB! / 1024, 'MB');
+} finally {
+  rmSync(workspace, { recursive: true, force: true });
+}

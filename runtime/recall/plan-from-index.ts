@@ -1,0 +1,120 @@
+import type {
+  CanvasDocument,
+  RecallPlanRequest,
+  RecallPlanResponse,
+  RecallReachEstimate,
+  TopicRecord,
+} from '../../protocol/index.ts';
+import { estimateTokensByLength, type HashPort } from '../../src/core/index.ts';
+import {
+  eligibleCandidates,
+  planRecall,
+  reachCount,
+  reachRequests,
+  recallTerms,
+  type DossierSource,
+  type RankedCandidate,
+} from '../../src/core/recall/index.ts';
+
+import { matchTopicsByName } from '../../src/core/topics/index.ts';
+import { WeftError } from '../fs/index.ts';
+import type { IndexDatabase } from '../index/index.ts';
+import { indexCandidates } from './index-candidates.ts';
+import { indexVocabulary } from './index-vocabulary.ts';
+import { judgeRelevance, relevancePrompt, type RelevanceJudge } from './judge-relevance.ts';
+import { sourceGone } from './source-liveness.ts';
+
+/** A decision request's usual time; the judge gives up after six seconds. */
+export const SECONDS_PER_JUDGE_REQUEST = 3;
+
+export interface RecallSources {
+  database: IndexDatabase;
+  /** Every canvas record (for archived and deleted sources). */
+  canvases: readonly CanvasDocument[];
+  topics: TopicRecord;
+  dossiers: DossierSource;
+  /** The configured decision model, or null (then nothing is judged and nothing leaves the machine). */
+  judge: { decide: RelevanceJudge['decide']; modelId: string; pricePerMTokIn: number | null } | null;
+  hash?: HashPort;
+}
+
+/** The question's topics: named in it (whole words), or labelled on one of the node's own versions. */
+function questionTopics(request: RecallPlanRequest, topics: TopicRecord): string[] {
+  const named = new Set(matchTopicsByName(request.question, topics.topics));
+  if (request.nodeId) {
+    const prefix = `canvas:${request.canvasId}#${request.nodeId}@`;
+    for (const label of topics.labels)
+      if (label.turnKey.startsWith(prefix)) for (const topicId of label.topicIds) named.add(topicId);
+  }
+  return topics.topics.filter((topic) => named.has(topic.id)).map((topic) => topic.id);
+}
+
+function estimate(
+  request: RecallPlanRequest,
+  reads: readonly RankedCandidate[],
+  judge: RecallSources['judge'],
+): RecallReachEstimate {
+  const requests = reachRequests(reads.length);
+  let tokens = 0;
+  for (let start = 0; start < reads.length; start += 40)
+    tokens += estimateTokensByLength(relevancePrompt(request.question, reads.slice(start, start + 40)).prompt);
+  return {
+    reach: request.setting.reach,
+    candidates: reads.length,
+    requests,
+    seconds: requests * SECONDS_PER_JUDGE_REQUEST,
+    price: judge && judge.pricePerMTokIn !== null ? (tokens * judge.pricePerMTokIn) / 1_000_000 : null,
+    judgeModelId: judge?.modelId ?? null,
+  };
+}
+
+/**
+ * C16 on the why index: terms (typo-corrected against the index's words), candidates, the question's dossiers,
+ * the judge's relevance at the node's reach, then the core's plan. `dryRun` stops before the judge and returns
+ * the estimate only (what a full reach asks the person to confirm). A full reach without `confirmFull` is refused.
+ */
+export async function planRecallFromIndex(
+  sources: RecallSources,
+  request: RecallPlanRequest,
+  options: { dryRun?: boolean } = {},
+): Promise<RecallPlanResponse> {
+  const { setting } = request;
+  const { terms } = recallTerms(
+    request.question,
+    indexVocabulary(sources.database, { activeCanvasId: request.canvasId }),
+  );
+  const project = request.workingDirectory;
+  const candidates = indexCandidates(sources.database, { terms, project, global: setting.global });
+  const archived = sourceGone(sources.database, sources.canvases);
+  const scope = { canvasId: request.canvasId, project, global: setting.global, struck: setting.struck, archived };
+  const { eligible } = eligibleCandidates({ ...scope, terms, candidates });
+  const reads = eligible.slice(0, reachCount(setting.reach, eligible.length, sources.judge !== null));
+  const reach = estimate(request, reads, sources.judge);
+  if (!options.dryRun && setting.reach === 'full' && request.confirmFull !== true)
+    throw new WeftError(
+      'recall-full-unconfirmed',
+      `A full reach has the decision model read ${reads.length} excerpts (${reach.requests} requests); confirm it first.`,
+      428,
+    );
+  const relevance =
+    !options.dryRun && sources.judge && reads.length > 0
+      ? await judgeRelevance(sources.judge, request.question, reads)
+      : undefined;
+  const dossiers = sources.dossiers.dossiersFor(questionTopics(request, sources.topics));
+  const plan = planRecall({
+    ...scope,
+    question: request.question,
+    terms,
+    candidates,
+    dossiers,
+    ceiling: setting.ceiling,
+    contextWindow: request.contextWindow,
+    estimateTokens: estimateTokensByLength,
+    ...(relevance ? { relevance } : {}),
+    ...(sources.hash ? { hash: sources.hash } : {}),
+  });
+  return { ...plan, scope: setting.global ? null : project, reach };
+}
+
+/** A source with no dossiers (the benchmark measures the excerpt path alone). */
+export const NO_DOSSIERS: DossierSource = { dossiersFor: () => [] };

@@ -1,0 +1,290 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  DEFAULT_RECALL_SETTING,
+  type RecallPlanRequest,
+  type RecallPlanResponse,
+  type RecallReachEstimate,
+  type RecallSetting,
+  type TopicRecord,
+} from '../../protocol/index.ts';
+import { emptyCanvasDocument, sha256Hex, TestCanvas } from '../../src/core/index.ts';
+import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { closeAtlasService } from '../atlas/atlas-registry.ts';
+import { dossierStoreFor } from './dossier-services.ts';
+import { copyAtlasFixtures, hashTree, type AtlasFixtures } from '../atlas/testing/atlas-fixtures.ts';
+
+// The real recorded sessions: the same greet() task run by Claude Code, Codex and Pi, each in its own folder.
+const CLAUDE_REPO = '/tmp/realsessions/out/claude/basic-tools/repo';
+
+const savedRoots = process.env.WEFT_SESSION_ROOTS;
+afterAll(() => {
+  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
+  else process.env.WEFT_SESSION_ROOTS = savedRoots;
+});
+
+function setting(overrides: Partial<RecallSetting> = {}): RecallSetting {
+  return { ...DEFAULT_RECALL_SETTING, enabled: true, ...overrides };
+}
+
+function request(overrides: Partial<RecallPlanRequest> = {}): RecallPlanRequest {
+  return {
+    question: 'How was the greet function in hello.ts written?',
+    canvasId: 'canvas-active',
+    workingDirectory: CLAUDE_REPO,
+    setting: setting(),
+    contextWindow: 200_000,
+    ...overrides,
+  };
+}
+
+async function post(server: TestServer, path: string, body: unknown): Promise<Response> {
+  return server.api(path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+}
+
+async function plan(server: TestServer, body: RecallPlanRequest): Promise<RecallPlanResponse> {
+  const response = await post(server, '/api/recall/plan', body);
+  expect(response.status).toBe(200);
+  return (await response.json()) as RecallPlanResponse;
+}
+
+/** A canvas record in the server's store (the why index reads the same folder). */
+async function storeCanvas(server: TestServer, id: string, build: (canvas: TestCanvas) => void): Promise<TestCanvas> {
+  const canvas = new TestCanvas({
+    idPrefix: `${id}-n`,
+    document: emptyCanvasDocument({ id, name: `Canvas ${id}`, workingDirectory: CLAUDE_REPO, createdAt: 1 }),
+  });
+  build(canvas);
+  const current = await server.context.canvases.read(id).catch(() => null);
+  await server.context.canvases.write(id, canvas.document(), { baseRevision: current?.revision ?? null });
+  return canvas;
+}
+
+describe('recall over HTTP on the real session fixtures (C16)', () => {
+  let fixtures: AtlasFixtures;
+  let server: TestServer;
+  let before: Record<string, string>;
+  beforeAll(async () => {
+    fixtures = copyAtlasFixtures('weft-recall-');
+    process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
+    before = hashTree(fixtures.sessions);
+    server = await startTestServer({ home: fixtures.weftHome });
+  });
+  afterAll(async () => {
+    await closeAtlasService(server.context);
+    await server.close();
+    fixtures.dispose();
+  });
+
+  it('is scoped to the canvas project: another folder’s session never appears unless the switch is on', async () => {
+    const scoped = await plan(server, request());
+    expect(scoped.terms).toEqual(expect.arrayContaining(['greet']));
+    const runners = scoped.items.map((item) => item.runner);
+    expect(runners).toContain('claude-code');
+    expect(runners).not.toContain('codex');
+    expect(runners).not.toContain('pi');
+    expect(scoped.block).toContain('claude-code · ');
+    const outside = scoped.omitted.filter((omission) => omission.reason === 'out-of-scope');
+    expect(outside.map((omission) => omission.runner)).toEqual(expect.arrayContaining(['codex', 'pi']));
+    for (const omission of outside) expect(scoped.block).not.toContain(omission.sessionId!);
+    expect(scoped.scope).toBe(CLAUDE_REPO);
+
+    const global = await plan(server, request({ setting: setting({ global: true }) }));
+    // The three runners ran the same scripted task: the words are one excerpt, the other two listed as duplicates.
+    const reached = [
+      ...global.items.map((item) => item.runner),
+      ...global.omitted.filter((omission) => omission.reason === 'duplicate').map((omission) => omission.runner),
+    ];
+    expect(reached).toEqual(expect.arrayContaining(['claude-code', 'codex', 'pi']));
+    expect(global.omitted.filter((omission) => omission.reason === 'out-of-scope')).toEqual([]);
+    expect(global.scope).toBeNull();
+    // A canvas with no working directory reaches nothing by default.
+    expect((await plan(server, request({ workingDirectory: null }))).block).toBeNull();
+  });
+
+  it('gives the same block bytes twice, corrects a typo against the index, and never writes under a root', async () => {
+    const first = await plan(server, request());
+    const second = await plan(server, request());
+    expect(second.block).toBe(first.block);
+    expect(first.blockHash).toBe(sha256Hex(first.block!));
+    const typo = await plan(server, request({ question: 'How was the gret function written?' }));
+    expect(typo.terms).toContain('greet');
+    expect(typo.block).toBe((await plan(server, request({ question: 'How was the greet function written?' }))).block);
+    expect(hashTree(fixtures.sessions)).toEqual(before);
+  });
+
+  it('does not let the active canvas’s own record change the terms (the preview and the run see the same words)', async () => {
+    const asked = request({ question: 'How was the greet function in hello.ts written?' });
+    const beforeRecord = await plan(server, asked);
+    // The canvas's record reaches the index while the person types: "written" is then a word the index knows.
+    await storeCanvas(server, 'canvas-active', (canvas) => {
+      canvas.addQuestion('How was the greet function in hello.ts written?');
+    });
+    const afterRecord = await plan(server, asked);
+    expect(afterRecord.terms).toEqual(beforeRecord.terms);
+    expect(afterRecord.block).toBe(beforeRecord.block);
+  });
+
+  it('leaves a struck item out of the next plan, listed as struck', async () => {
+    const first = await plan(server, request());
+    const struckId = first.items[0]!.id;
+    const next = await plan(server, request({ setting: setting({ struck: [struckId] }) }));
+    expect(next.items.map((item) => item.id)).not.toContain(struckId);
+    expect(next.omitted).toContainEqual(expect.objectContaining({ id: struckId, reason: 'struck' }));
+  });
+
+  it('brings other canvases of the folder, never the active one, and an archived node leaves recall', async () => {
+    const other = await storeCanvas(server, 'canvas-other', (canvas) => {
+      const node = canvas.addQuestion('Which greet signature did we settle on?');
+      canvas.answer(node, 'greet(name: string) returns a template string.');
+    });
+    const key = 'canvas:canvas-other#canvas-other-n1';
+    expect((await plan(server, request())).items.map((item) => item.id)).toContain(key);
+    // Asked from that canvas itself: its own turn is already on the canvas.
+    const own = await plan(server, request({ canvasId: 'canvas-other' }));
+    expect(own.items.map((item) => item.id)).not.toContain(key);
+    expect(own.omitted).toContainEqual(expect.objectContaining({ id: key, reason: 'out-of-scope' }));
+
+    other.archive('canvas-other-n1');
+    await server.context.canvases.write('canvas-other', other.document(), {
+      baseRevision: (await server.context.canvases.read('canvas-other')).revision,
+    });
+    const after = await plan(server, request());
+    expect(after.items.map((item) => item.id)).not.toContain(key);
+    expect(after.block).not.toContain('template string');
+  });
+
+  it('brings the question topic’s dossier from the dossier store; a sentence whose source is archived leaves it', async () => {
+    const canvas = await storeCanvas(server, 'canvas-dossier', (built) => {
+      const node = built.addQuestion('Where does greet live?');
+      built.answer(node, 'In hello.ts.');
+    });
+    const etag = (await server.api('/api/topics')).headers.get('etag')!;
+    const created = await server.api('/api/topics', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify({ name: 'greet' }),
+    });
+    expect(created.status).toBe(200);
+    const topicId = ((await created.json()) as { record: TopicRecord }).record.topics[0]!.id;
+    const cited = 'canvas:canvas-dossier#canvas-dossier-n1@v1';
+    dossierStoreFor(server.context).writeVersion({
+      topicId,
+      mode: 'rebuild',
+      modelId: 'p/m',
+      baseVersion: 0,
+      dropped: [],
+      turnsRead: [cited],
+      factsRead: [],
+      dossier: {
+        format: 'weft.dossier',
+        topicId,
+        version: 1,
+        writtenAt: 5,
+        sections: {
+          what: [{ id: 's1', text: 'greet lives in hello.ts and returns a template string.', citations: [cited] }],
+          decisions: [],
+          status: [],
+          open: [],
+        },
+      },
+    });
+    const withDossier = await plan(server, request());
+    expect(withDossier.items.map((item) => item.id)).toContain(`dossier:${topicId}`);
+    expect(withDossier.block).toContain('greet lives in hello.ts');
+
+    canvas.archive('canvas-dossier-n1');
+    await server.context.canvases.write('canvas-dossier', canvas.document(), {
+      baseRevision: (await server.context.canvases.read('canvas-dossier')).revision,
+    });
+    const archived = await plan(server, request());
+    expect(archived.block ?? '').not.toContain('greet lives in hello.ts');
+    expect(archived.omitted).toContainEqual(expect.objectContaining({ reason: 'archived-source' }));
+  });
+
+  it('refuses a full reach without confirmation, and estimates it first (nothing is judged without a judge)', async () => {
+    const full = request({ setting: setting({ reach: 'full' }) });
+    const refused = await post(server, '/api/recall/plan', full);
+    expect(refused.status).toBe(428);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('recall-full-unconfirmed');
+    const estimate = (await (await post(server, '/api/recall/reach', full)).json()) as RecallReachEstimate;
+    expect(estimate).toEqual({
+      reach: 'full',
+      candidates: 0,
+      requests: 0,
+      seconds: 0,
+      price: null,
+      judgeModelId: null,
+    });
+    expect((await post(server, '/api/recall/plan', { ...full, confirmFull: true })).status).toBe(200);
+  });
+
+  it('refuses a malformed request with a coded error', async () => {
+    const response = await post(server, '/api/recall/plan', { question: 'x' });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid-body');
+  });
+});
+
+describe('recall with a decision model (C16)', () => {
+  const MULTI_TURN = '/tmp/realsessions/out/claude/multi-turn/repo';
+  let fixtures: AtlasFixtures;
+  let provider: ScriptedProvider;
+  let server: TestServer;
+  beforeAll(async () => {
+    fixtures = copyAtlasFixtures('weft-recall-judge-');
+    process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
+    provider = await startScriptedProvider();
+    server = await startTestServer({ home: fixtures.weftHome, judgeTimeoutMs: 2000 });
+    const saved = await server.api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['small'] }],
+        judgeModelId: 'judge/small',
+      }),
+    });
+    expect(saved.status).toBe(200);
+  });
+  afterAll(async () => {
+    await closeAtlasService(server.context);
+    await server.dispose();
+    await provider.close();
+    fixtures.dispose();
+  });
+
+  it('the judge reads only in-scope openings at the light reach, and its relevance orders turns of a day', async () => {
+    const scoped = request({ question: 'Mark the first item as done and show the file', workingDirectory: MULTI_TURN });
+    const scopedEstimate = (await (await post(server, '/api/recall/reach', scoped)).json()) as RecallReachEstimate;
+    provider.script({ text: '{"c1": 1}' });
+    const scopedPlan = await plan(server, { ...scoped, setting: setting({ reach: 'light' }) });
+    // One request per forty in-scope candidates: the out-of-scope ones are never read.
+    expect(scopedEstimate.candidates).toBe(
+      scopedPlan.items.length +
+        scopedPlan.omitted.filter((each) => each.reason === 'duplicate' || each.reason === 'budget').length,
+    );
+    provider.requests.length = 0;
+    const asked = { ...scoped, setting: setting({ global: true }) };
+    const estimate = (await (await post(server, '/api/recall/reach', asked)).json()) as RecallReachEstimate;
+    expect(provider.requests).toHaveLength(0);
+    expect(estimate).toMatchObject({ reach: 'light', requests: 1, judgeModelId: 'judge/small' });
+    const candidates = estimate.candidates;
+    expect(candidates).toBeGreaterThanOrEqual(2);
+    // The judge prefers the last candidate it was shown.
+    const preference = Object.fromEntries(
+      Array.from({ length: candidates }, (_value, index) => [`c${index + 1}`, index === candidates - 1 ? 0.9 : 0.01]),
+    );
+    provider.script({ text: JSON.stringify(preference) });
+    const judged = await plan(server, asked);
+    expect(provider.requests).toHaveLength(1);
+    const sent = JSON.stringify(provider.requests[0]!.body);
+    expect(sent).toContain('recall-relevance');
+    expect(sent).not.toContain('sk-test');
+    const unjudged = await plan(server, { ...asked, setting: setting({ struck: [] }), contextWindow: 199_999 });
+    expect(judged.items.map((item) => item.id)).not.toEqual(unjudged.items.map((item) => item.id));
+  });
+});

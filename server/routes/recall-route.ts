@@ -1,0 +1,63 @@
+import express, { type Router } from 'express';
+import { RecallPlanRequestSchema, type CanvasDocument, type RecallPlanResponse } from '../../protocol/index.ts';
+import { planRecallFromIndex, storedDossiers, type RecallSources } from '../../runtime/recall/index.ts';
+import type { DossierSource } from '../../src/core/recall/index.ts';
+import { atlasServiceFor } from '../atlas/atlas-registry.ts';
+import { dossierStoreFor, topicStoreFor } from './dossier-services.ts';
+import { jsonBody } from '../read-body.ts';
+import type { ServerContext } from '../server-context.ts';
+import { validateBody } from '../validate-body.ts';
+
+/**
+ * Recall into an ask (C16) over HTTP: `POST /api/recall/plan` answers the block, its items and every omission
+ * with its reason (the preview and the run both call it, so their hashes agree); `POST /api/recall/reach` answers
+ * what the judge would read at the node's reach (count, time, price) without calling it, for the confirmation a
+ * full reach always asks. A full reach without `confirmFull` is refused (428 `recall-full-unconfirmed`).
+ *
+ * Dossiers come from the dossier store (C15) unless a test passes its own `dossiers`.
+ */
+export function recallRoute(context: ServerContext, dossiers?: DossierSource): Router {
+  const router = express.Router();
+  const json = jsonBody(512 * 1024);
+  const topics = topicStoreFor(context);
+
+  async function sources(): Promise<RecallSources> {
+    const database = await atlasServiceFor(context).turnDatabase();
+    const { canvases: summaries } = await context.canvases.list();
+    const canvases: CanvasDocument[] = [];
+    for (const summary of summaries) {
+      const stored = await context.canvases.read(summary.id).catch(() => null);
+      if (stored) canvases.push(stored.document);
+    }
+    const record = (await topics.read()).record;
+    const { judgeModelId } = await context.settings.read();
+    const price = judgeModelId
+      ? ((await context.registry.listModels()).models.find((model) => model.id === judgeModelId)?.pricePerMTokIn ??
+        null)
+      : null;
+    return {
+      database,
+      canvases,
+      topics: record,
+      dossiers: dossiers ?? storedDossiers(dossierStoreFor(context), record),
+      judge: judgeModelId
+        ? { decide: (request) => context.judge.decide(request), modelId: judgeModelId, pricePerMTokIn: price }
+        : null,
+      hash: context.hash,
+    };
+  }
+
+  router.post('/recall/plan', json, async (request, response) => {
+    const body = validateBody(RecallPlanRequestSchema, request.body);
+    const plan: RecallPlanResponse = await planRecallFromIndex(await sources(), body);
+    response.json(plan);
+  });
+
+  router.post('/recall/reach', json, async (request, response) => {
+    const body = validateBody(RecallPlanRequestSchema, request.body);
+    const plan = await planRecallFromIndex(await sources(), body, { dryRun: true });
+    response.json(plan.reach);
+  });
+
+  return router;
+}

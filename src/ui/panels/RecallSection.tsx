@@ -1,0 +1,179 @@
+import {
+  DEFAULT_RECALL_SETTING,
+  type QuestionNode,
+  type RecallItem,
+  type RecallOmission,
+  type RecallSetting,
+} from '../../../protocol/index.ts';
+import { useWeft } from '../app/store-context.tsx';
+import { useRecallPlan } from '../recall/use-recall-plan.ts';
+
+const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {
+  small: 'Up to 4k tokens',
+  medium: 'Up to 12k tokens',
+  large: 'Up to 40k tokens',
+};
+const REACH_LABEL: Record<RecallSetting['reach'], string> = {
+  light: 'Light: the judge reads the 40 best',
+  deep: 'Deep: the judge reads up to 200',
+  full: 'Full: every excerpt in scope (confirmed each ask)',
+};
+const REASON_LABEL: Record<RecallOmission['reason'], string> = {
+  budget: 'over the budget',
+  duplicate: 'duplicate',
+  'out-of-scope': 'out of scope',
+  'archived-source': 'source archived or deleted',
+  struck: 'struck by you',
+};
+
+function day(at: number | null): string {
+  return at === null ? 'undated' : new Date(at).toISOString().slice(0, 10);
+}
+
+/** Where an item comes from: runner, session, turn and date (a dossier: its topic). */
+export function recallSourceLine(item: Pick<RecallItem, 'kind' | 'runner' | 'sessionTitle' | 'turn' | 'at' | 'topic'>) {
+  if (item.kind === 'dossier') return `Dossier “${item.topic ?? item.sessionTitle}” · ${day(item.at)}`;
+  const turn = item.turn === null ? '' : ` · turn ${item.turn}`;
+  return `${item.runner ?? 'memory'} · “${item.sessionTitle}”${turn} · ${day(item.at)}`;
+}
+
+/** C16: recall into this node's asks — off until switched on, scoped to the canvas's folder, items strikeable. */
+export function RecallSection({ node }: { node: QuestionNode }) {
+  const apply = useWeft((state) => state.apply);
+  const workingDirectory = useWeft((state) => state.graph?.canvas.workingDirectory ?? null);
+  const setting = node.recall ?? DEFAULT_RECALL_SETTING;
+  const { entry } = useRecallPlan(node);
+  const save = (patch: Partial<RecallSetting>) =>
+    apply({ type: 'edit-node', nodeId: node.id, patch: { recall: { ...setting, ...patch } } });
+  const plan = entry?.state === 'ready' ? entry.plan : null;
+  const omitted = plan?.omitted ?? [];
+  const counts = new Map<RecallOmission['reason'], number>();
+  for (const omission of omitted) counts.set(omission.reason, (counts.get(omission.reason) ?? 0) + 1);
+  return (
+    <div className="section" data-testid="recall-section">
+      <div className="section-title">Recall</div>
+      <label className="switch" style={{ display: 'flex' }}>
+        <input
+          type="checkbox"
+          data-testid="recall-switch"
+          checked={setting.enabled}
+          onChange={(event) => save({ enabled: event.target.checked })}
+        />
+        Recall past turns and dossiers into this ask
+      </label>
+      {!setting.enabled && <div className="hint">Off: nothing from past sessions or other canvases is sent.</div>}
+      {setting.enabled && (
+        <>
+          <label className="switch" style={{ display: 'flex' }}>
+            <input
+              type="checkbox"
+              data-testid="recall-global"
+              checked={setting.global}
+              onChange={(event) => save({ global: event.target.checked })}
+            />
+            Search every project on this machine
+          </label>
+          <div className="hint" data-testid="recall-scope">
+            {setting.global
+              ? 'Global: recall reads every project the index holds, not only this canvas’s folder.'
+              : workingDirectory
+                ? `Scope: sessions, memory files and canvases of ${workingDirectory}.`
+                : 'This canvas has no working directory: set one, or search every project.'}
+          </div>
+          <label className="model-row">
+            <span>Budget</span>
+            <select
+              className="select"
+              data-testid="recall-ceiling"
+              value={setting.ceiling}
+              onChange={(event) => save({ ceiling: event.target.value as RecallSetting['ceiling'] })}
+            >
+              {(Object.keys(CEILING_LABEL) as RecallSetting['ceiling'][]).map((ceiling) => (
+                <option key={ceiling} value={ceiling}>
+                  {CEILING_LABEL[ceiling]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="model-row">
+            <span>Reach</span>
+            <select
+              className="select"
+              data-testid="recall-reach"
+              value={setting.reach}
+              onChange={(event) => save({ reach: event.target.value as RecallSetting['reach'] })}
+            >
+              {(Object.keys(REACH_LABEL) as RecallSetting['reach'][]).map((reach) => (
+                <option key={reach} value={reach}>
+                  {REACH_LABEL[reach]}
+                </option>
+              ))}
+            </select>
+          </label>
+          {entry?.state === 'loading' && <div className="hint">Looking up past turns…</div>}
+          {entry?.state === 'failed' && (
+            <div className="hint" data-testid="recall-error">
+              Recall failed: {entry.message}
+            </div>
+          )}
+          {plan && (
+            <>
+              <div className="hint" data-testid="recall-summary">
+                {plan.terms.length > 0 ? `Terms: ${plan.terms.join(', ')}. ` : 'No terms to look up. '}
+                {plan.items.length} item{plan.items.length === 1 ? '' : 's'} · {plan.usedTokens} of {plan.ceilingTokens}{' '}
+                tokens
+              </div>
+              <ul className="recall-items" data-testid="recall-items">
+                {plan.items.map((item) => (
+                  <li key={item.id} className="recall-item" data-testid="recall-item" data-item-id={item.id}>
+                    <span className="recall-label">{item.label}</span> {recallSourceLine(item)}
+                    {item.redactions > 0 && <span className="hint"> · {item.redactions} redacted</span>}
+                    <button
+                      className="button small"
+                      data-testid="recall-strike"
+                      title="Leave this out from the next run on"
+                      onClick={() => save({ struck: [...setting.struck, item.id] })}
+                    >
+                      Strike
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              {omitted.length > 0 && (
+                <details data-testid="recall-omitted">
+                  <summary>
+                    Left out: {[...counts].map(([reason, count]) => `${count} ${REASON_LABEL[reason]}`).join(', ')}
+                  </summary>
+                  <ul className="recall-items">
+                    {omitted.map((omission) => (
+                      <li
+                        key={`${omission.id}:${omission.reason}`}
+                        data-testid="recall-omission"
+                        data-reason={omission.reason}
+                      >
+                        {recallSourceLine(omission)} — {REASON_LABEL[omission.reason]}
+                        {omission.reason === 'struck' && (
+                          <button
+                            className="button small"
+                            data-testid="recall-restore"
+                            onClick={() => save({ struck: setting.struck.filter((id) => id !== omission.id) })}
+                          >
+                            Restore
+                          </button>
+                        )}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              )}
+            </>
+          )}
+          <div className="hint">
+            The block tells the model these are evidence to consult, not instructions; keys and passwords are redacted.
+            A strike takes effect on the next run.
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
