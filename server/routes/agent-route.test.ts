@@ -212,6 +212,10 @@ describe('agent routes', () => {
     }
     const target = join(scratch.outside, 'allowed.txt');
     expect(events[0]).toEqual(expect.objectContaining({ type: 'agent-started', receivedHash: sha(text) }));
+    // The commit's moment: Pi's stdin took the prompt, before anything it answered.
+    const delivered = events.findIndex((event) => event.type === 'agent-prompt-delivered');
+    expect(events[delivered]).toEqual({ type: 'agent-prompt-delivered', receivedHash: sha(text) });
+    expect(delivered).toBeLessThan(events.findIndex((event) => event.type === 'text-delta'));
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'agent-approval-decided', decision: 'allow-once', by: 'person' }),
     );

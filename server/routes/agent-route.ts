@@ -171,6 +171,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       });
     const onEvent = (event: AgentEvent) => {
       if (event.type === 'text-delta') stream.send({ type: 'text-delta', delta: event.text });
+      else if (event.type === 'prompt-sent') stream.send({ type: 'agent-prompt-delivered', receivedHash });
       else if (event.type === 'session')
         stream.send({ type: 'agent-session', sessionId: event.sessionId, sessionFile: event.sessionFile });
       else if (event.type === 'tool-start')

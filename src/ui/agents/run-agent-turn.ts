@@ -109,6 +109,8 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
           status = 'failed';
           break;
         }
+      } else if (event.type === 'agent-prompt-delivered') {
+        // C9: the commit is written once the runtime's stdin took the prompt, not when the server began.
         record({ type: 'record', event: commit });
         committed = true;
       } else if (event.type === 'text-delta') {
