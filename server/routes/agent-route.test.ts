@@ -58,6 +58,16 @@ beforeAll(async () => {
         ],
       },
       {
+        match: '[agent-stop-after-shell]',
+        replies: [
+          {
+            text: 'Making a file, then sleeping.',
+            tools: [{ op: 'shell', command: 'echo x > stopped-shell.txt; sleep 120' }],
+          },
+          { text: 'Woke up.' },
+        ],
+      },
+      {
         match: '[agent-allow-turn]',
         replies: [
           {
@@ -317,5 +327,47 @@ describe('agent routes', () => {
     );
     expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'agent-finished', changedFiles: [] }));
     expect(existsSync(target)).toBe(false);
+  }, 120_000);
+
+  it('Stop over HTTP aborts the turn while the stream goes on: the stopped turn keeps its footprints, the shell-found one too', async (context) => {
+    if (!clis) return context.skip(skipReason);
+    const made = join(scratch.repo, 'stopped-shell.txt');
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody('Make a file, then wait. [agent-stop-after-shell]'),
+    });
+    const events: StreamEvent[] = [];
+    try {
+      for await (const event of readStreamEvents(response)) {
+        events.push(event);
+        if (event.type !== 'agent-approval-requested') continue;
+        const post = (path: string, body: object) =>
+          server.api(`/api/agents/turns/${event.turnId}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        await post(`/approvals/${encodeURIComponent(event.request.requestId)}`, { decision: 'allow-once' });
+        // The shell has made its file and sleeps: Stop now.
+        await expect.poll(() => existsSync(made), { timeout: 20_000 }).toBe(true);
+        expect((await post('/stop', {})).status).toBe(200);
+      }
+      const last = events.at(-1);
+      expect(last).toEqual(
+        expect.objectContaining({ type: 'agent-finished', status: 'aborted', changedFiles: [made] }),
+      );
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'agent-footprint',
+          footprint: expect.objectContaining({ files: [{ path: made, op: 'created', by: 'shell' }] }),
+        }),
+      );
+      const turnId = (events[0] as { turnId: string }).turnId;
+      const again = await server.api(`/api/agents/turns/${turnId}/stop`, { method: 'POST' });
+      expect(again.status).toBe(409);
+    } finally {
+      rmSync(made, { force: true });
+    }
   }, 120_000);
 });

@@ -60,7 +60,8 @@ function describe(request: ApprovalRequest): string {
 /**
  * C24 dispatch: `GET /api/agents` (installed runtimes), `POST /api/agents/turn` (one turn streamed as SSE; the
  * text's hash is checked before the runtime starts; closing the stream is Stop) and
- * `POST /api/agents/turns/:turnId/approvals/:requestId` (a person's answer on a card).
+ * `POST /api/agents/turns/:turnId/approvals/:requestId` (a person's answer on a card) and
+ * `POST /api/agents/turns/:turnId/stop` (Stop, with the stream kept open for the turn's end).
  */
 export function agentRoute(context: ServerContext, options: AgentRouteOptions = {}): Router {
   const router = express.Router();
@@ -111,6 +112,13 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     response.json({ ok: true });
   });
 
+  // Stop: the runtime aborts its turn and the stream goes on to `agent-finished` (footprints, changed files).
+  router.post('/agents/turns/:turnId/stop', (request, response) => {
+    if (!turns.stop(String(request.params.turnId)))
+      throw new WeftError('agent-turn-over', 'This agent turn is not running (it ended, or never started).', 409);
+    response.json({ ok: true });
+  });
+
   router.post('/agents/turn', jsonBody(8 * 1024 * 1024), async (request, response) => {
     const body: AgentTurnRequest = validateBody(AgentTurnRequestSchema, request.body);
     const cwd = await checkedCwd(body.cwd);
@@ -142,7 +150,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     response.on('close', () => {
       if (!response.writableFinished) controller.abort();
     });
-    turns.begin(turnId);
+    turns.begin(turnId, controller);
     stream.send({ type: 'agent-started', turnId, receivedHash });
 
     const decide: DecideApproval = async (asked, signal) => {

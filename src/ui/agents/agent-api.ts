@@ -46,6 +46,14 @@ export const agentApi = {
     );
     await readJson(response, z.object({ ok: z.literal(true) }));
   },
+  /** Stop: the runtime aborts its turn; the turn's stream goes on to `agent-finished`. */
+  async stop(turnId: string): Promise<void> {
+    const response = await fetch(`/api/agents/turns/${encodeURIComponent(turnId)}/stop`, {
+      method: 'POST',
+      credentials: 'same-origin',
+    });
+    await readJson(response, z.object({ ok: z.literal(true) }));
+  },
   /** One turn as server-sent events; aborting the signal closes the stream, which stops the turn. */
   async *turn(body: AgentTurnRequest, signal: AbortSignal): AsyncGenerator<StreamEvent> {
     let response: Response;
