@@ -174,7 +174,10 @@ export class CodexAppServerProtocol {
   }
 
   private serverRequest(id: number | string, method: string, params: Json): CodexStep {
-    const requestId = String(id);
+    // The JSON-RPC id counts per process, so it repeats across turns of a continued thread: the turn (or thread)
+    // id makes the card's id unique, for de-duplication on the node and in the event log.
+    const scope = text(params.turnId) || text(params.threadId);
+    const requestId = scope ? `${scope}:${String(id)}` : String(id);
     const itemId = typeof params.itemId === 'string' ? params.itemId : null;
     if (method === 'item/commandExecution/requestApproval') {
       const command = text(params.command);
