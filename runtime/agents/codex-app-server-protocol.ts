@@ -1,3 +1,4 @@
+import { MessageSeparator } from './message-separator.ts';
 import type {
   AgentEvent,
   ApprovalDecision,
@@ -68,6 +69,7 @@ export class CodexAppServerProtocol {
   readonly footprints: Footprint[] = [];
   private readonly changesByItem = new Map<string, FileTouch[]>();
   private finalText = '';
+  private readonly messages = new MessageSeparator();
   private status: TurnStatus = 'completed';
   private error: string | null = null;
 
@@ -95,7 +97,7 @@ export class CodexAppServerProtocol {
     switch (method) {
       case 'item/agentMessage/delta': {
         const delta = text(params.delta);
-        return { events: delta ? [{ type: 'text-delta', text: delta }] : [] };
+        return { events: delta ? [{ type: 'text-delta', text: this.messages.delta(delta) }] : [] };
       }
       case 'item/started':
         return { events: this.itemStarted(params.item) };
@@ -134,6 +136,7 @@ export class CodexAppServerProtocol {
     const toolCallId = text(item.id);
     let footprint: Footprint | null = null;
     if (item.type === 'agentMessage') {
+      this.messages.end();
       this.finalText = text(item.text);
       return [];
     }
