@@ -12,6 +12,8 @@ import {
   AgentRuntimeError,
   changedFiles,
   checkWorkingDirectory,
+  codexSignInFailure,
+  codexSignInHint,
   findAgentBin,
   INSTALL_HINT,
   listCodexModels,
@@ -89,7 +91,10 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       (['pi', 'codex'] as const).map(async (runtime) => {
         const bin = findAgentBin(runtime, env);
         const models = bin ? await modelsOf(runtime, bin) : [];
-        return { runtime, installed: bin !== null, bin, installHint: bin ? null : INSTALL_HINT[runtime], models };
+        const installHint = bin ? null : INSTALL_HINT[runtime];
+        // Weft's Codex home starts signed out (the person's auth.json is not copied): the picker says how to sign in.
+        const signInHint = runtime === 'codex' ? codexSignInHint(codexHome) : null;
+        return { runtime, installed: bin !== null, bin, installHint, signInHint, models };
       }),
     );
     response.json({ runtimes });
@@ -211,11 +216,14 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
               codexHome: prepareCodexHome(codexHome, env),
               networkAccess: body.networkAccess,
             });
+      const signedOut = body.runtime === 'codex' ? codexSignInFailure(result.error, codexHome) : null;
+      if (signedOut && result.status === 'failed') stream.send({ type: 'agent-failed', ...signedOut });
       stream.send({
         type: 'agent-finished',
         status: result.status,
         text: result.text,
-        error: result.error,
+        // A sign-in failure was already sent, coded, with the command that fixes it.
+        error: signedOut && result.status === 'failed' ? null : result.error,
         changedFiles: changedFiles(result.footprints, cwd),
       });
       context.logger.info('agent-turn', {
@@ -227,7 +235,9 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       });
     } catch (error) {
       const code = isWeftError(error) ? error.code : 'AGENT_EXITED';
-      stream.send({ type: 'agent-failed', code, message: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      const signedOut = body.runtime === 'codex' ? codexSignInFailure(message, codexHome) : null;
+      stream.send({ type: 'agent-failed', ...(signedOut ?? { code, message }) });
     } finally {
       turns.end(turnId);
       // The runtime has exited (or is being stopped): its copies of the materials leave the person's project.

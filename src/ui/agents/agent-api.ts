@@ -12,6 +12,8 @@ const RuntimesSchema = z.object({
       installed: z.boolean(),
       bin: z.string().nullable(),
       installHint: z.string().nullable(),
+      /** Codex: how to sign in to Weft's own Codex home. */
+      signInHint: z.string().nullable().optional(),
       models: z.array(z.object({ id: z.string(), label: z.string() })),
     }),
   ),
