@@ -156,7 +156,7 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
       {live && (
         <div className="answer-box" data-testid="agent-live">
           <div className="meta">{live.tools} tool calls so far</div>
-          <div className="streaming-caret">{live.text}</div>
+          <div className="streaming-caret agent-live-text">{live.text}</div>
         </div>
       )}
       {!live && agent && (
