@@ -62,19 +62,11 @@ function promptsOnStdin(runtime: AgentRuntimeId, stdinLog: string): string[] {
     });
 }
 
-/** The prompt text the CLI's stdin carried, read back from the bytes a `tee` in front of it recorded. */
+/** The one prompt the CLI's stdin carried, read back from the bytes a `tee` in front of it recorded. */
 function promptOnStdin(runtime: AgentRuntimeId, stdinLog: string): string {
-  for (const line of stdinLog.split('\n').filter(Boolean)) {
-    const record = JSON.parse(line) as {
-      type?: string;
-      message?: string;
-      method?: string;
-      params?: { input?: { text: string }[] };
-    };
-    if (runtime === 'pi' && record.type === 'prompt') return record.message!;
-    if (runtime === 'codex' && record.method === 'turn/start') return record.params!.input![0]!.text;
-  }
-  throw new Error('no prompt on stdin');
+  const [prompt] = promptsOnStdin(runtime, stdinLog);
+  if (prompt === undefined) throw new Error('no prompt on stdin');
+  return prompt;
 }
 
 describe.each(['pi', 'codex'] as const)('the real %s runtime', (runtime) => {

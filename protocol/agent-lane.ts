@@ -77,6 +77,11 @@ export const AgentStartedEventSchema = z.object({
   turnId: z.string(),
   receivedHash: Sha256,
 });
+/** The runtime's stdin took the prompt: the turn's commit is written on this, not on `agent-started`. */
+export const AgentPromptDeliveredEventSchema = z.object({
+  type: z.literal('agent-prompt-delivered'),
+  receivedHash: Sha256,
+});
 export const AgentSessionEventSchema = z.object({
   type: z.literal('agent-session'),
   sessionId: z.string(),

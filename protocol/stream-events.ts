@@ -10,6 +10,7 @@ import {
   AgentSessionEventSchema,
   AgentStartedEventSchema,
   AgentToolStartedEventSchema,
+  AgentPromptDeliveredEventSchema,
 } from './agent-lane.ts';
 
 /**
@@ -94,6 +95,7 @@ export const StreamEventSchema = z.discriminatedUnion('type', [
   SettingsChangedEventSchema,
   ImportProgressEventSchema,
   AgentStartedEventSchema,
+  AgentPromptDeliveredEventSchema,
   AgentSessionEventSchema,
   AgentToolStartedEventSchema,
   AgentFootprintEventSchema,

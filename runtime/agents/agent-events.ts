@@ -42,6 +42,8 @@ export type TurnStatus = 'completed' | 'aborted' | 'failed';
 
 export type AgentEvent =
   | { type: 'session'; sessionId: string; sessionFile: string | null }
+  /** The prompt was written to the runtime's stdin: from here on the runtime has received it (the commit). */
+  | { type: 'prompt-sent' }
   | { type: 'text-delta'; text: string }
   | { type: 'tool-start'; toolCallId: string; toolName: string; args: unknown }
   | { type: 'tool-end'; footprint: Footprint }

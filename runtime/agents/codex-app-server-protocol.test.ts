@@ -101,3 +101,21 @@ describe('Codex app-server adapter on recorded transcripts', () => {
     expect(codexServerAnswer(9, 'item/tool/requestUserInput', null)).toMatchObject({ id: 9, error: { code: -32601 } });
   });
 });
+
+describe('Codex approval request ids', () => {
+  it('the same JSON-RPC id in two turns makes two different cards (scoped by the turn)', () => {
+    const protocol = new CodexAppServerProtocol('/work/project');
+    const ask = (turnId: string) =>
+      protocol.receive({
+        id: 0,
+        method: 'item/commandExecution/requestApproval',
+        params: { threadId: 'thread-1', turnId, itemId: 'call-1', command: 'ls /', cwd: '/work/project' },
+      }).serverRequest!;
+    const first = ask('turn-1');
+    const second = ask('turn-2');
+    expect(first.request!.requestId).toBe('turn-1:0');
+    expect(second.request!.requestId).toBe('turn-2:0');
+    // The answer still goes back under Codex's own JSON-RPC id.
+    expect(second.id).toBe(0);
+  });
+});

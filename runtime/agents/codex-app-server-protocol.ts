@@ -1,3 +1,4 @@
+import { MessageSeparator } from './message-separator.ts';
 import type {
   AgentEvent,
   ApprovalDecision,
@@ -68,6 +69,7 @@ export class CodexAppServerProtocol {
   readonly footprints: Footprint[] = [];
   private readonly changesByItem = new Map<string, FileTouch[]>();
   private finalText = '';
+  private readonly messages = new MessageSeparator();
   private status: TurnStatus = 'completed';
   private error: string | null = null;
 
@@ -95,7 +97,7 @@ export class CodexAppServerProtocol {
     switch (method) {
       case 'item/agentMessage/delta': {
         const delta = text(params.delta);
-        return { events: delta ? [{ type: 'text-delta', text: delta }] : [] };
+        return { events: delta ? [{ type: 'text-delta', text: this.messages.delta(delta) }] : [] };
       }
       case 'item/started':
         return { events: this.itemStarted(params.item) };
@@ -134,6 +136,7 @@ export class CodexAppServerProtocol {
     const toolCallId = text(item.id);
     let footprint: Footprint | null = null;
     if (item.type === 'agentMessage') {
+      this.messages.end();
       this.finalText = text(item.text);
       return [];
     }
@@ -174,7 +177,10 @@ export class CodexAppServerProtocol {
   }
 
   private serverRequest(id: number | string, method: string, params: Json): CodexStep {
-    const requestId = String(id);
+    // The JSON-RPC id counts per process, so it repeats across turns of a continued thread: the turn (or thread)
+    // id makes the card's id unique, for de-duplication on the node and in the event log.
+    const scope = text(params.turnId) || text(params.threadId);
+    const requestId = scope ? `${scope}:${String(id)}` : String(id);
     const itemId = typeof params.itemId === 'string' ? params.itemId : null;
     if (method === 'item/commandExecution/requestApproval') {
       const command = text(params.command);

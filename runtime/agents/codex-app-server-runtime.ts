@@ -8,6 +8,7 @@ import {
   codexSandboxPolicy,
   codexServerAnswer,
 } from './codex-app-server-protocol.ts';
+import { CODEX_INITIALIZE_PARAMS } from './codex-initialize.ts';
 import { JsonLines } from './json-lines.ts';
 import { withWorkspaceChanges } from './workspace-changes.ts';
 import { gitTopLevel } from './workspace-snapshot.ts';
@@ -66,10 +67,10 @@ function runCodexProcess(options: CodexTurnOptions, untrusted: readonly string[]
     let interruptWanted = false;
     let settled = false;
 
-    const send = (record: object) => {
+    const send = (record: object, written?: () => void) => {
       const line = JSON.stringify(record);
       options.onLine?.('stdin', line);
-      if (child.stdin.writable) child.stdin.write(line + '\n');
+      if (child.stdin.writable) child.stdin.write(line + '\n', (error) => !error && written?.());
     };
     const interrupt = () => {
       interruptWanted = true;
@@ -135,18 +136,22 @@ function runCodexProcess(options: CodexTurnOptions, untrusted: readonly string[]
           if (!threadId) return finish(new AgentRuntimeError('AGENT_PROTOCOL', 'Codex started no thread'));
           options.onEvent({ type: 'session', sessionId: threadId, sessionFile });
           if (options.signal?.aborted) return finish(null);
-          send({
-            id: TURN,
-            method: 'turn/start',
-            params: {
-              threadId,
-              input: [{ type: 'text', text: options.message, text_elements: [] }],
-              cwd: options.cwd,
-              approvalPolicy,
-              sandboxPolicy,
-              ...(options.model ? { model: options.model } : {}),
+          send(
+            {
+              id: TURN,
+              method: 'turn/start',
+              params: {
+                threadId,
+                input: [{ type: 'text', text: options.message, text_elements: [] }],
+                cwd: options.cwd,
+                approvalPolicy,
+                sandboxPolicy,
+                ...(options.model ? { model: options.model } : {}),
+              },
             },
-          });
+            // The commit waits for this: only a prompt Codex's stdin took counts as received.
+            () => options.onEvent({ type: 'prompt-sent' }),
+          );
         } else if (id === TURN) {
           const turn = (result as { turn?: { id?: unknown } } | undefined)?.turn;
           turnId = typeof turn?.id === 'string' ? turn.id : null;
@@ -164,10 +169,7 @@ function runCodexProcess(options: CodexTurnOptions, untrusted: readonly string[]
     send({
       id: INITIALIZE,
       method: 'initialize',
-      params: {
-        clientInfo: { name: 'weft', title: 'Weft', version: '0' },
-        capabilities: { experimentalApi: false, requestAttestation: false },
-      },
+      params: CODEX_INITIALIZE_PARAMS,
     });
   });
 }

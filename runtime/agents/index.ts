@@ -31,3 +31,4 @@ export { checkWorkingDirectory } from './working-directory.ts';
 export { removeMaterialsFolder, writeMaterialsFolder, type MaterialFileInput } from './materials-folder.ts';
 export { workspaceChanges, withWorkspaceChanges } from './workspace-changes.ts';
 export { snapshotWorkspace, SCAN_LIMIT, type WorkspaceSnapshot } from './workspace-snapshot.ts';
+export { codexSignInFailure, codexSignInHint } from './codex-sign-in.ts';

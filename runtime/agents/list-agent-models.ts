@@ -1,4 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
+import { CODEX_INITIALIZE_PARAMS } from './codex-initialize.ts';
 import { JsonLines } from './json-lines.ts';
 
 export interface AgentModel {
@@ -68,13 +69,13 @@ export function listCodexModels(bin: string, env: NodeJS.ProcessEnv, codexHome: 
     });
     child.stdout.on('data', (chunk: Buffer) => lines.push(chunk));
     child.once('error', () => done([]));
+    child.once('exit', () => done([]));
+    // A Codex that closed its stdin makes the next write fail (EPIPE): no models, and the server keeps running.
+    child.stdin.on('error', () => done([]));
     send({
       id: 1,
       method: 'initialize',
-      params: {
-        clientInfo: { name: 'weft', title: 'Weft', version: '0' },
-        capabilities: { experimentalApi: false, requestAttestation: false },
-      },
+      params: CODEX_INITIALIZE_PARAMS,
     });
   });
 }

@@ -1,3 +1,4 @@
+import { MessageSeparator } from './message-separator.ts';
 import type {
   AgentEvent,
   ApprovalDecision,
@@ -63,6 +64,7 @@ export class PiRpcProtocol {
   readonly footprints: Footprint[] = [];
   private readonly argsByCall = new Map<string, { toolName: string; args: unknown }>();
   private finalText = '';
+  private readonly messages = new MessageSeparator();
   private status: TurnStatus = 'completed';
   private error: string | null = null;
 
@@ -83,6 +85,7 @@ export class PiRpcProtocol {
       case 'message_update':
         return { events: this.delta(record.assistantMessageEvent) };
       case 'message_end':
+        this.messages.end();
         this.noteAssistant(record.message);
         return { events: [] };
       case 'tool_execution_start': {
@@ -115,7 +118,7 @@ export class PiRpcProtocol {
   private delta(event: unknown): AgentEvent[] {
     if (!isObject(event) || event.type !== 'text_delta') return [];
     const delta = text(event.delta);
-    return delta ? [{ type: 'text-delta', text: delta }] : [];
+    return delta ? [{ type: 'text-delta', text: this.messages.delta(delta) }] : [];
   }
 
   private noteAssistant(message: unknown): void {

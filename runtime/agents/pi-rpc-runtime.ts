@@ -67,10 +67,10 @@ function runPiProcess(options: PiTurnOptions): Promise<AgentTurnResult> {
     let sessionFile: string | null = null;
     let settled = false;
 
-    const send = (record: object) => {
+    const send = (record: object, written?: () => void) => {
       const line = JSON.stringify(record);
       options.onLine?.('stdin', line);
-      if (child.stdin.writable) child.stdin.write(line + '\n');
+      if (child.stdin.writable) child.stdin.write(line + '\n', (error) => !error && written?.());
     };
     const finish = (error: Error | null) => {
       if (settled) return;
@@ -105,7 +105,10 @@ function runPiProcess(options: PiTurnOptions): Promise<AgentTurnResult> {
           sessionFile = typeof data?.sessionFile === 'string' ? data.sessionFile : null;
           if (sessionId) options.onEvent({ type: 'session', sessionId, sessionFile });
           if (options.signal?.aborted) return finish(null);
-          send({ id: 'weft-prompt', type: 'prompt', message: options.message });
+          // The commit waits for this: only a prompt Pi's stdin took counts as received.
+          send({ id: 'weft-prompt', type: 'prompt', message: options.message }, () =>
+            options.onEvent({ type: 'prompt-sent' }),
+          );
         } else if (!response.success && (response.command === 'prompt' || response.command === 'get_state')) {
           finish(new AgentRuntimeError('AGENT_REFUSED', `Pi refused ${response.command}: ${response.error ?? ''}`));
         }

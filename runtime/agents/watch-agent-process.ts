@@ -17,6 +17,14 @@ export function watchAgentProcess(
   child.stderr.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString('utf8')).slice(-4000);
   });
+  // A runtime that closed its stdin makes the next write fail (EPIPE); unheard, that error would crash the server.
+  child.stdin.on('error', (error) =>
+    finish(
+      new AgentRuntimeError('AGENT_EXITED', `${name} stopped reading its input before the turn ended: ${stderr}`, {
+        cause: error,
+      }),
+    ),
+  );
   child.once('error', (error) =>
     finish(new AgentRuntimeError('AGENT_NOT_STARTED', `${name} could not start: ${error.message}`, { cause: error })),
   );

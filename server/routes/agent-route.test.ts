@@ -14,6 +14,7 @@ import {
   type Scratch,
   type ScriptedModel,
 } from '../../tests/support/agents/real-agent-harness.ts';
+import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { readStreamEvents } from '../../tests/support/sse-client.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { agentRoute } from './agent-route.ts';
@@ -55,6 +56,16 @@ beforeAll(async () => {
             tools: [{ op: 'read', path: `.weft/materials/node-1/${MATERIAL.fileName}` }],
           },
           { text: 'Read it.' },
+        ],
+      },
+      {
+        match: '[agent-stop-after-shell]',
+        replies: [
+          {
+            text: 'Making a file, then sleeping.',
+            tools: [{ op: 'shell', command: 'echo x > stopped-shell.txt; sleep 120' }],
+          },
+          { text: 'Woke up.' },
         ],
       },
       {
@@ -212,6 +223,10 @@ describe('agent routes', () => {
     }
     const target = join(scratch.outside, 'allowed.txt');
     expect(events[0]).toEqual(expect.objectContaining({ type: 'agent-started', receivedHash: sha(text) }));
+    // The commit's moment: Pi's stdin took the prompt, before anything it answered.
+    const delivered = events.findIndex((event) => event.type === 'agent-prompt-delivered');
+    expect(events[delivered]).toEqual({ type: 'agent-prompt-delivered', receivedHash: sha(text) });
+    expect(delivered).toBeLessThan(events.findIndex((event) => event.type === 'text-delta'));
     expect(events).toContainEqual(
       expect.objectContaining({ type: 'agent-approval-decided', decision: 'allow-once', by: 'person' }),
     );
@@ -314,4 +329,112 @@ describe('agent routes', () => {
     expect(events.at(-1)).toEqual(expect.objectContaining({ type: 'agent-finished', changedFiles: [] }));
     expect(existsSync(target)).toBe(false);
   }, 120_000);
+
+  it('Stop over HTTP aborts the turn while the stream goes on: the stopped turn keeps its footprints, the shell-found one too', async (context) => {
+    if (!clis) return context.skip(skipReason);
+    const made = join(scratch.repo, 'stopped-shell.txt');
+    const response = await server.api('/api/agents/turn', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: turnBody('Make a file, then wait. [agent-stop-after-shell]'),
+    });
+    const events: StreamEvent[] = [];
+    try {
+      for await (const event of readStreamEvents(response)) {
+        events.push(event);
+        if (event.type !== 'agent-approval-requested') continue;
+        const post = (path: string, body: object) =>
+          server.api(`/api/agents/turns/${event.turnId}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
+        await post(`/approvals/${encodeURIComponent(event.request.requestId)}`, { decision: 'allow-once' });
+        // The shell has made its file and sleeps: Stop now.
+        await expect.poll(() => existsSync(made), { timeout: 20_000 }).toBe(true);
+        expect((await post('/stop', {})).status).toBe(200);
+      }
+      const last = events.at(-1);
+      expect(last).toEqual(
+        expect.objectContaining({ type: 'agent-finished', status: 'aborted', changedFiles: [made] }),
+      );
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'agent-footprint',
+          footprint: expect.objectContaining({ files: [{ path: made, op: 'created', by: 'shell' }] }),
+        }),
+      );
+      const turnId = (events[0] as { turnId: string }).turnId;
+      const again = await server.api(`/api/agents/turns/${turnId}/stop`, { method: 'POST' });
+      expect(again.status).toBe(409);
+    } finally {
+      rmSync(made, { force: true });
+    }
+  }, 120_000);
+
+  describe('auto-review with a judge', () => {
+    /** One auto-review turn whose decision model answers `allow` with this probability; any card is denied. */
+    async function judgedTurn(allow: number) {
+      const judge = await startScriptedProvider();
+      judge.setDefault({ text: JSON.stringify({ allow, deny: 1 - allow }) });
+      try {
+        const saved = await server.api('/api/settings', {
+          method: 'PUT',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${judge.url}/v1`, models: ['decider'] }],
+            judgeModelId: 'judge/decider',
+          }),
+        });
+        expect(saved.status).toBe(200);
+        const response = await server.api('/api/agents/turn', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: turnBody('Write outside. [agent-allow-once]', { guardMode: 'auto-review' }),
+        });
+        const events: StreamEvent[] = [];
+        for await (const event of readStreamEvents(response)) {
+          events.push(event);
+          if (event.type === 'agent-approval-requested')
+            await server.api(
+              `/api/agents/turns/${event.turnId}/approvals/${encodeURIComponent(event.request.requestId)}`,
+              {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify({ decision: 'deny' }),
+              },
+            );
+        }
+        return { events, judged: judge.requests.length };
+      } finally {
+        await judge.close();
+      }
+    }
+    const target = () => join(scratch.outside, 'allowed.txt');
+
+    it('at or above the threshold the judge allows: no card, the decision is the judge’s', async (context) => {
+      if (!clis) return context.skip(skipReason);
+      rmSync(target(), { force: true });
+      const { events, judged } = await judgedTurn(0.95);
+      expect(judged).toBeGreaterThan(0);
+      expect(events.some((event) => event.type === 'agent-approval-requested')).toBe(false);
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: 'agent-approval-decided', decision: 'allow-once', by: 'judge' }),
+      );
+      expect(readFileSync(target(), 'utf8')).toBe('allowed\n');
+      rmSync(target(), { force: true });
+    }, 120_000);
+
+    it('below the threshold the person is asked: the card appears, and denied, nothing is written', async (context) => {
+      if (!clis) return context.skip(skipReason);
+      rmSync(target(), { force: true });
+      const { events, judged } = await judgedTurn(0.3);
+      expect(judged).toBeGreaterThan(0);
+      expect(events.filter((event) => event.type === 'agent-approval-requested')).toHaveLength(1);
+      expect(events).toContainEqual(
+        expect.objectContaining({ type: 'agent-approval-decided', decision: 'deny', by: 'person' }),
+      );
+      expect(existsSync(target())).toBe(false);
+    }, 120_000);
+  });
 });

@@ -12,6 +12,8 @@ import {
   AgentRuntimeError,
   changedFiles,
   checkWorkingDirectory,
+  codexSignInFailure,
+  codexSignInHint,
   findAgentBin,
   INSTALL_HINT,
   listCodexModels,
@@ -60,7 +62,8 @@ function describe(request: ApprovalRequest): string {
 /**
  * C24 dispatch: `GET /api/agents` (installed runtimes), `POST /api/agents/turn` (one turn streamed as SSE; the
  * text's hash is checked before the runtime starts; closing the stream is Stop) and
- * `POST /api/agents/turns/:turnId/approvals/:requestId` (a person's answer on a card).
+ * `POST /api/agents/turns/:turnId/approvals/:requestId` (a person's answer on a card) and
+ * `POST /api/agents/turns/:turnId/stop` (Stop, with the stream kept open for the turn's end).
  */
 export function agentRoute(context: ServerContext, options: AgentRouteOptions = {}): Router {
   const router = express.Router();
@@ -88,7 +91,10 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       (['pi', 'codex'] as const).map(async (runtime) => {
         const bin = findAgentBin(runtime, env);
         const models = bin ? await modelsOf(runtime, bin) : [];
-        return { runtime, installed: bin !== null, bin, installHint: bin ? null : INSTALL_HINT[runtime], models };
+        const installHint = bin ? null : INSTALL_HINT[runtime];
+        // Weft's Codex home starts signed out (the person's auth.json is not copied): the picker says how to sign in.
+        const signInHint = runtime === 'codex' ? codexSignInHint(codexHome) : null;
+        return { runtime, installed: bin !== null, bin, installHint, signInHint, models };
       }),
     );
     response.json({ runtimes });
@@ -108,6 +114,13 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
         'This card is no longer open (answered, timed out, or the turn ended).',
         409,
       );
+    response.json({ ok: true });
+  });
+
+  // Stop: the runtime aborts its turn and the stream goes on to `agent-finished` (footprints, changed files).
+  router.post('/agents/turns/:turnId/stop', (request, response) => {
+    if (!turns.stop(String(request.params.turnId)))
+      throw new WeftError('agent-turn-over', 'This agent turn is not running (it ended, or never started).', 409);
     response.json({ ok: true });
   });
 
@@ -142,7 +155,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     response.on('close', () => {
       if (!response.writableFinished) controller.abort();
     });
-    turns.begin(turnId);
+    turns.begin(turnId, controller);
     stream.send({ type: 'agent-started', turnId, receivedHash });
 
     const decide: DecideApproval = async (asked, signal) => {
@@ -171,6 +184,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       });
     const onEvent = (event: AgentEvent) => {
       if (event.type === 'text-delta') stream.send({ type: 'text-delta', delta: event.text });
+      else if (event.type === 'prompt-sent') stream.send({ type: 'agent-prompt-delivered', receivedHash });
       else if (event.type === 'session')
         stream.send({ type: 'agent-session', sessionId: event.sessionId, sessionFile: event.sessionFile });
       else if (event.type === 'tool-start')
@@ -202,11 +216,14 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
               codexHome: prepareCodexHome(codexHome, env),
               networkAccess: body.networkAccess,
             });
+      const signedOut = body.runtime === 'codex' ? codexSignInFailure(result.error, codexHome) : null;
+      if (signedOut && result.status === 'failed') stream.send({ type: 'agent-failed', ...signedOut });
       stream.send({
         type: 'agent-finished',
         status: result.status,
         text: result.text,
-        error: result.error,
+        // A sign-in failure was already sent, coded, with the command that fixes it.
+        error: signedOut && result.status === 'failed' ? null : result.error,
         changedFiles: changedFiles(result.footprints, cwd),
       });
       context.logger.info('agent-turn', {
@@ -218,7 +235,9 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       });
     } catch (error) {
       const code = isWeftError(error) ? error.code : 'AGENT_EXITED';
-      stream.send({ type: 'agent-failed', code, message: error instanceof Error ? error.message : String(error) });
+      const message = error instanceof Error ? error.message : String(error);
+      const signedOut = body.runtime === 'codex' ? codexSignInFailure(message, codexHome) : null;
+      stream.send({ type: 'agent-failed', ...(signedOut ?? { code, message }) });
     } finally {
       turns.end(turnId);
       // The runtime has exited (or is being stopped): its copies of the materials leave the person's project.

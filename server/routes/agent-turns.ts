@@ -6,13 +6,25 @@ import type { ApprovalDecision } from '../../runtime/agents/index.ts';
  */
 export class AgentTurns {
   private readonly open = new Map<string, Map<string, (decision: ApprovalDecision) => void>>();
+  /** Each running turn's stop: Stop asks the runtime to abort while the stream stays open for the turn's end. */
+  private readonly controllers = new Map<string, AbortController>();
 
-  begin(turnId: string): void {
+  begin(turnId: string, controller: AbortController): void {
     this.open.set(turnId, new Map());
+    this.controllers.set(turnId, controller);
   }
 
   end(turnId: string): void {
     this.open.delete(turnId);
+    this.controllers.delete(turnId);
+  }
+
+  /** False when the turn is not running (over, or never was). */
+  stop(turnId: string): boolean {
+    const controller = this.controllers.get(turnId);
+    if (!controller) return false;
+    controller.abort();
+    return true;
   }
 
   /** Resolves with the person's answer; the signal (timeout, abort) drops the card. */

@@ -48,6 +48,7 @@ export { shownStale, activeDismissal, DISMISS_BELOW } from './shown-stale.ts';
 export { staleDecision, STALE_OPTIONS } from './stale-decision.ts';
 export { rerunAllowed } from './rerun-allowed.ts';
 export type { RerunVerdict } from './rerun-allowed.ts';
+export { askedByHandReason } from './asked-by-hand.ts';
 export { replayOrder, autoRerunWave, replayWave, waveStepRuns } from './rerun-wave.ts';
 export type { WaveStep, StepOutcome } from './rerun-wave.ts';
 export { replayEstimate } from './replay-estimate.ts';

@@ -1,3 +1,4 @@
+import { askedByHandReason } from './asked-by-hand.ts';
 import { compile } from './compile.ts';
 import type { Graph } from './graph.ts';
 import { replayWave, type WaveStep } from './rerun-wave.ts';
@@ -31,6 +32,8 @@ export interface ReplayEstimate {
   price: number | null;
   /** Each step in run order with its tokens and price. */
   perStep: ReplayStepEstimate[];
+  /** Shown stale nodes Replay never runs because only the person asks them (the agent lane), with the reason. */
+  byHand: { nodeId: string; reason: string }[];
 }
 
 /**
@@ -57,5 +60,10 @@ export function replayEstimate(
     perStep.push({ nodeId, lane, inputTokens: tokens, price: stepPrice });
     price = price === null || stepPrice === null ? null : price + stepPrice;
   }
-  return { steps, count: steps.length, inputTokens, price, perStep };
+  const byHand: ReplayEstimate['byHand'] = [];
+  for (const nodeId of shown) {
+    const reason = askedByHandReason(graph.nodes.get(nodeId));
+    if (reason) byHand.push({ nodeId, reason });
+  }
+  return { steps, count: steps.length, inputTokens, price, perStep, byHand };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { replayEstimate } from './replay-estimate.ts';
-import { replayWave } from './rerun-wave.ts';
+import { autoRerunWave, replayWave } from './rerun-wave.ts';
 import { TestCanvas } from './test-canvas.ts';
 
 /** first → second → third (stale after first's new answer), third → reviewer (auto-rerun); aside → other (stale). */
@@ -43,5 +43,20 @@ describe('Replay with unticked nodes', () => {
     const fewer = replayEstimate(canvas.graph, shown, { skipped: new Set([third]) });
     expect(fewer.count).toBe(2);
     expect(fewer.inputTokens).toBe(all.inputTokens - all.perStep.find((step) => step.nodeId === third)!.inputTokens);
+  });
+});
+
+describe('agent-lane nodes are asked by hand only (C24)', () => {
+  it('neither Replay nor an auto-rerun wave plans an agent node; the estimate lists it with the reason', () => {
+    const { canvas, second, third, reviewer } = canvasWithStaleChain();
+    canvas.apply({ type: 'edit-node', nodeId: third, patch: { model: 'agent:pi' } });
+    canvas.apply({ type: 'edit-node', nodeId: reviewer, patch: { model: 'agent:codex/gpt-5' } });
+    const shown = canvas.shownStale();
+    expect(replayWave(canvas.graph, shown).map((step) => step.nodeId)).toEqual([second]);
+    expect(autoRerunWave(canvas.graph, 'first').map((step) => step.nodeId)).toEqual([]);
+    const estimate = replayEstimate(canvas.graph, shown);
+    expect(estimate.count).toBe(1);
+    expect(estimate.byHand.map((entry) => entry.nodeId)).toContain(third);
+    expect(estimate.byHand[0]!.reason).toMatch(/asked by hand \(agent lane\)/i);
   });
 });

@@ -1,4 +1,5 @@
 import type { Graph } from './graph.ts';
+import { askedByHandReason } from './asked-by-hand.ts';
 import { rerunAllowed } from './rerun-allowed.ts';
 import { ancestorsOfAll, descendants, topologicalOrder } from './walk.ts';
 
@@ -14,10 +15,16 @@ export interface WaveStep {
 /** How a step (or the wave's start) ended, as the executor saw it. */
 export type StepOutcome = 'complete' | 'failed' | 'skipped';
 
-/** C8: the shown stale set in dependency order (upstream first); archived nodes never run. */
+/** Whether a wave may run a node unattended: live, runnable and not asked by hand only (the agent lane). */
+function runsUnattended(graph: Graph, id: string): boolean {
+  const node = graph.nodes.get(id);
+  return rerunAllowed(node).ok && askedByHandReason(node) === null;
+}
+
+/** C8: the shown stale set in dependency order (upstream first); archived and agent-lane nodes never run. */
 export function replayOrder(graph: Graph, shown: ReadonlySet<string>): string[] {
   const members = new Set<string>();
-  for (const id of shown) if (rerunAllowed(graph.nodes.get(id)).ok) members.add(id);
+  for (const id of shown) if (runsUnattended(graph, id)) members.add(id);
   return dependencyOrder(graph, members);
 }
 
@@ -68,7 +75,7 @@ function planWave(graph: Graph, starts: ReadonlySet<string>, replay: ReadonlySet
   const members = new Set(replay);
   for (const id of descendants(graph, [...starts, ...replay])) {
     const node = graph.nodes.get(id);
-    if (members.has(id) || !rerunAllowed(node).ok || node?.kind !== 'question' || !node.autoRerun.enabled) continue;
+    if (members.has(id) || !runsUnattended(graph, id) || node?.kind !== 'question' || !node.autoRerun.enabled) continue;
     members.add(id);
   }
   const wave = new Set([...starts, ...members]);

@@ -73,7 +73,10 @@ function AgentSettings() {
           {refusal} (the canvas keeps {folder ?? 'no working directory'})
         </div>
       )}
-      <label className="model-row">
+      <label
+        className="model-row"
+        title="Codex: reads anywhere are not asked; writes outside, network and escalations are."
+      >
         <span>Guard</span>
         <select
           className="select"
@@ -100,6 +103,9 @@ function AgentSettings() {
       <div className="meta" data-testid="agent-network-pi">
         Pi has no network sandbox: this switch applies to Codex only. A Pi shell command can reach the network either
         way; Pi&apos;s guard asks before every shell command.
+      </div>
+      <div className="meta" data-testid="agent-guard-codex-reads">
+        Codex: reads anywhere are not asked; writes outside, network and escalations are.
       </div>
     </div>
   );
@@ -150,7 +156,7 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
       {live && (
         <div className="answer-box" data-testid="agent-live">
           <div className="meta">{live.tools} tool calls so far</div>
-          <div className="streaming-caret">{live.text}</div>
+          <div className="streaming-caret agent-live-text">{live.text}</div>
         </div>
       )}
       {!live && agent && (

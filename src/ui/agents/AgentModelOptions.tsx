@@ -30,7 +30,12 @@ export function AgentModelOptions() {
       {runtimes.flatMap((runtime) =>
         runtime.installed
           ? [
-              <option key={runtime.runtime} value={`agent:${runtime.runtime}`}>
+              <option
+                key={runtime.runtime}
+                value={`agent:${runtime.runtime}`}
+                title={runtime.signInHint ?? undefined}
+                data-testid={`agent-option-${runtime.runtime}`}
+              >
                 {LABEL[runtime.runtime]} · its default model
               </option>,
               ...runtime.models.map((model) => (

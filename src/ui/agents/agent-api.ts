@@ -12,6 +12,8 @@ const RuntimesSchema = z.object({
       installed: z.boolean(),
       bin: z.string().nullable(),
       installHint: z.string().nullable(),
+      /** Codex: how to sign in to Weft's own Codex home. */
+      signInHint: z.string().nullable().optional(),
       models: z.array(z.object({ id: z.string(), label: z.string() })),
     }),
   ),
@@ -44,6 +46,14 @@ export const agentApi = {
         body: JSON.stringify({ decision }),
       },
     );
+    await readJson(response, z.object({ ok: z.literal(true) }));
+  },
+  /** Stop: the runtime aborts its turn; the turn's stream goes on to `agent-finished`. */
+  async stop(turnId: string): Promise<void> {
+    const response = await fetch(`/api/agents/turns/${encodeURIComponent(turnId)}/stop`, {
+      method: 'POST',
+      credentials: 'same-origin',
+    });
     await readJson(response, z.object({ ok: z.literal(true) }));
   },
   /** One turn as server-sent events; aborting the signal closes the stream, which stops the turn. */

@@ -15,6 +15,8 @@ export interface LiveAgentTurn {
   text: string;
   tools: number;
   controller: AbortController;
+  /** The server's id of the turn, once it started: Stop goes through it so the turn's end still arrives. */
+  turnId?: string;
 }
 
 /** The agent lane's UI state beside the canvas store (which only receives the commit, decisions and the version). */

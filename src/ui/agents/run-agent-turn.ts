@@ -38,8 +38,20 @@ export async function answerCard(
   }
 }
 
+/** How long Stop waits for the stopped turn's end (its footprints, changed files) before closing the stream. */
+const STOP_GRACE_MS = 5000;
+
+/**
+ * Stop asks the server to abort the turn and keeps reading its stream, so the footprints and changed files of the
+ * stopped turn still arrive; a turn that does not end in time (or a refused stop) is cut off by closing the stream.
+ */
 export function stopAgentTurn(nodeId: string): void {
-  agentStore.getState().live[nodeId]?.controller.abort();
+  const live = agentStore.getState().live[nodeId];
+  if (!live) return;
+  const { controller, turnId } = live;
+  if (!turnId) return controller.abort();
+  setTimeout(() => controller.abort(), STOP_GRACE_MS);
+  agentApi.stop(turnId).catch(() => controller.abort());
 }
 
 /**
@@ -109,6 +121,13 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
           status = 'failed';
           break;
         }
+        const turnId = event.turnId;
+        agentStore.setState((current) => {
+          const live = current.live[nodeId];
+          return live ? { live: { ...current.live, [nodeId]: { ...live, turnId } } } : {};
+        });
+      } else if (event.type === 'agent-prompt-delivered') {
+        // C9: the commit is written once the runtime's stdin took the prompt, not when the server began.
         record({ type: 'record', event: commit });
         committed = true;
       } else if (event.type === 'text-delta') {

@@ -115,6 +115,7 @@ export function ReplayDialog() {
           skipped={skipped}
           exact={estimate.exact}
           onToggle={toggle}
+          byHand={estimate.byHand}
         />
         <div className="actions">
           <button className="button" onClick={close}>

@@ -18,8 +18,11 @@ export function ReplayList({
   skipped,
   exact,
   onToggle,
+  byHand = [],
 }: {
   planned: ReplayStepEstimate[];
+  /** Stale nodes Replay never runs (the agent lane), listed unticked with the reason. */
+  byHand?: { nodeId: string; reason: string }[];
   running: ReadonlySet<string>;
   skipped: ReadonlySet<string>;
   exact: boolean;
@@ -57,6 +60,25 @@ export function ReplayList({
           </li>
         );
       })}
+      {byHand.map(({ nodeId, reason }) => (
+        <li key={nodeId} data-testid="replay-item" data-node-id={nodeId} data-runs={false} data-by-hand="true">
+          <input
+            type="checkbox"
+            aria-label={`Run ${nodeTitle(nodes?.get(nodeId))}`}
+            data-testid="replay-tick"
+            checked={false}
+            disabled
+            title={reason}
+          />
+          <span className="order">–</span>
+          <span className="title" title={reason}>
+            {nodeTitle(nodes?.get(nodeId))}
+            <span className="badge" data-testid="replay-by-hand">
+              asked by hand (agent lane)
+            </span>
+          </span>
+        </li>
+      ))}
     </ul>
   );
 }

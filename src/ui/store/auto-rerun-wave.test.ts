@@ -109,6 +109,25 @@ describe('auto-rerun waves (C4)', () => {
     await app.close();
   });
 
+  it('an agent-lane node never runs unattended: neither an auto-rerun wave nor Replay sends it anywhere', async () => {
+    const app = await scriptedApp();
+    const [a, b] = chainOf(app, ['A?', 'B, by an agent?']);
+    expect(await app.state.ask(b!)).toBe(true);
+    app.state.apply({ type: 'set-auto-rerun', nodeId: b!, enabled: true });
+    app.state.apply({ type: 'edit-node', nodeId: b!, patch: { model: 'agent:pi' } });
+    const before = provider.requests.length;
+    expect(await app.state.ask(a!)).toBe(true);
+    expect(provider.requests.length - before).toBe(1);
+    expect(app.state.shown.has(b!)).toBe(true);
+    await app.state.replayStale();
+    expect(provider.requests.length - before).toBe(1);
+    expect(versions(app.graph, [a!, b!])).toEqual([1, 1]);
+    expect(lanes(app.graph)).toEqual(['chat', 'chat']);
+    // Skipped outright, not tried on the chat path and failed there.
+    expect(app.state.toasts.filter((toast) => toast.kind === 'error')).toEqual([]);
+    await app.close();
+  });
+
   it('a wave whose canvas the person left goes on there, by the same rule', async () => {
     const app = await scriptedApp();
     const sourceId = app.state.activeCanvasId!;

@@ -1,5 +1,6 @@
 import {
   appendEvent,
+  askedByHandReason,
   applyChange,
   graphFromDocument,
   rerunAllowed,
@@ -112,6 +113,8 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     const node = graph.nodes.get(nodeId);
     // Re-checked at run time: a node archived, emptied or answered fresh meanwhile is skipped.
     if (!node || node.kind !== 'question' || !rerunAllowed(node).ok || !node.question.trim()) return 'skipped';
+    // C24: an agent-lane node writes files, so only the person's own Ask (runAgentTurn) ever starts it.
+    if (askedByHandReason(node)) return 'skipped';
     if (run.onlyIfStale && !shown.has(nodeId)) return 'skipped';
     if (runtime.aborts.has(key)) return 'skipped';
     const { models, defaultModelId } = get();
