@@ -64,11 +64,15 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   const memory = command.flags['no-memory']
     ? { block: null, reason: 'left out (--no-memory)' }
     : await memoryBlockFor(home, graph.canvas.id);
+  // The tools the app offers with this node (C35): their declarations are part of the request and its hash.
+  const offered = core.offeredTools(graph.canvas, node);
+  const tools = { chatTools: offered.chatTools, mcpTools: offered.mcpTools };
   const built = core.buildRequest(compiled, {
     model: modelId,
     images: takesImages,
     hash: nodeHashPort,
     memoryBlock: memory.block,
+    ...tools,
   });
   let bundlePath: string | null = null;
   if (command.flags.bundle) {
@@ -78,6 +82,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       createdAt: Date.now(),
       hash: nodeHashPort,
       memoryBlock: memory.block,
+      ...tools,
     });
     bundlePath = resolve(
       io.cwd,

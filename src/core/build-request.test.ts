@@ -131,4 +131,13 @@ describe('buildContextBundle (C26)', () => {
     expect(bundle.sources.at(-2)).toMatchObject({ layer: 'profile', part: 'profile' });
     expect(bundle.sources).toHaveLength(compiled.sources.length + 1);
   });
+
+  it('carries the tools the ask offers, so a node with tools on gets the commit hash of the ask (C35)', () => {
+    const { canvas, target } = canvasWithImage();
+    const compiled = canvas.compiled(target);
+    const chatTools = ['scholarly-search'] as const;
+    const bundle = buildContextBundle(canvas.graph, compiled, { model: 'm', createdAt: 42, chatTools });
+    expect(bundle.requestHash).toBe(buildRequest(compiled, { model: 'm', chatTools }).requestHash);
+    expect(bundle.requestHash).not.toBe(buildRequest(compiled, { model: 'm' }).requestHash);
+  });
 });

@@ -2,7 +2,9 @@ import {
   CONTEXT_BUNDLE_FORMAT,
   CONTEXT_BUNDLE_VERSION,
   type BundleSource,
+  type ChatToolId,
   type ContextBundle,
+  type ToolDeclaration,
 } from '../../protocol/index.ts';
 import { buildRequest } from './build-request.ts';
 import type { CompiledContext } from './compiled-context.ts';
@@ -18,6 +20,9 @@ export interface ContextBundleOptions {
   hash?: HashPort;
   /** The [Memory] block the ask sends (C14): in the bundle as its `profile` part, so its hash is the commit's. */
   memoryBlock?: string | null;
+  /** The tools the ask offers (C35): their declarations are in the request, so in its hash. */
+  chatTools?: readonly ChatToolId[];
+  mcpTools?: readonly ToolDeclaration[];
 }
 
 /** C26: a node's compiled context with its sources and request hash, portable to other tools. */
@@ -31,6 +36,8 @@ export function buildContextBundle(
     images: options.images ?? true,
     ...(options.hash ? { hash: options.hash } : {}),
     ...(options.memoryBlock ? { memoryBlock: options.memoryBlock } : {}),
+    ...(options.chatTools ? { chatTools: options.chatTools } : {}),
+    ...(options.mcpTools ? { mcpTools: options.mcpTools } : {}),
   });
   const sources: BundleSource[] = compiled.sources.map((source) => ({
     ...source,
