@@ -1,4 +1,5 @@
 import type { CanvasDocument } from '../../protocol/index.ts';
+import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { DossierTurn } from '../../src/core/dossiers/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
@@ -74,7 +75,12 @@ export async function readDossierTurns(keys: readonly string[], sources: TurnSou
     if (turn) turns.push(turn);
   }
   turns.sort((left, right) => right.at - left.at || left.turnKey.localeCompare(right.turnKey));
-  return turns.map(({ at: _at, ...turn }) => turn);
+  // What a dossier run sends: credential-like strings in a turn's words never leave the machine.
+  return turns.map(({ at: _at, ...turn }) => ({
+    ...turn,
+    question: redactCredentials(turn.question).text,
+    answer: redactCredentials(turn.answer).text,
+  }));
 }
 
 /** Which of the keys still name a live turn: what `liveSentences` is given (C15). */

@@ -182,6 +182,17 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
     expect(server.logger.lines.join('\n')).not.toContain('Layout uses grid');
   });
 
+  it('redacts a credential in a turn before the plan shows it and before it is sent', async () => {
+    const topic = await createTopic('Deploy');
+    const key = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
+    await exchanges.store('canvas-k', { question: `Deploy: is ${key} the right key?`, answer: 'Rotate it.' });
+    await label();
+    const plan = await json<DossierPlan>(`/api/dossiers/${topic}/plan?mode=update`);
+    expect(plan.outgoing.prompt).toContain('Rotate it.');
+    expect(plan.outgoing.prompt).not.toContain(key);
+    expect(plan.outgoing.prompt).toContain('[redacted');
+  });
+
   it('a model answer that is not the sections’ JSON writes nothing', async () => {
     const topic = await createTopic('Broken');
     await exchanges.store('canvas-b', { question: 'Broken build again?', answer: 'Yes.' });

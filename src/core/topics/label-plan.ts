@@ -1,5 +1,6 @@
 import type { DecideRequest, LabelPlan, LabelTurn, Topic, TopicLabel, TopicRecord } from '../../../protocol/index.ts';
 import type { HashPort } from '../hash-port.ts';
+import { redactCredentials } from '../recall/redact-credentials.ts';
 
 /** Only a turn's opening leaves the machine: this many characters of its question, then its answer. */
 export const LABEL_OPENING_CHARS = 400;
@@ -12,9 +13,10 @@ export function canvasLabelKey(canvasId: string, nodeId: string, versionId: stri
   return `canvas:${canvasId}#${nodeId}@${versionId}`;
 }
 
+/** A turn's opening as it may leave: credential-like strings are redacted first (before the cut, so a key the cut would split is still recognised). */
 export function turnOpening(question: string, answer: string, chars = LABEL_OPENING_CHARS): string {
   const text = answer.trim() === '' ? question.trim() : `${question.trim()}\n\n${answer.trim()}`;
-  return Array.from(text).slice(0, chars).join('');
+  return Array.from(redactCredentials(text).text).slice(0, chars).join('');
 }
 
 /** What a label rests on: the opening judged and the topic set (ids and names) it was judged against. */

@@ -85,6 +85,14 @@ describe('labelling plan', () => {
     expect(work).toHaveLength(2);
   });
 
+  it('redacts a credential-like string before an opening can leave, even where the cut would split it', () => {
+    const key = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';
+    const opening = turnOpening(`Is ${key} still valid?`, 'Rotate it.');
+    expect(opening).not.toContain(key);
+    expect(opening).toContain('[redacted');
+    expect(turnOpening(`Is ${key} still valid?`, '', 12)).not.toContain('sk-proj-A');
+  });
+
   it('without a judge nothing leaves the machine and there is no price', () => {
     const { plan } = planLabelling([turn('a', 'one')], table('Dexie'), { ...planOptions, judgeModelId: null });
     expect(plan).toMatchObject({ toLabel: 1, requests: 0, price: null, judgeModelId: null, outgoing: [] });
