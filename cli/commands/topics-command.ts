@@ -57,11 +57,22 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   }
   if (verb === 'label') return label(command, io, home, store);
 
-  const { stored } = await store.update(null, ({ record }) => {
+  const { stored, result: event } = await store.update(null, ({ record }) => {
     const edited = edit(verb, record, rest);
     if (!edited.ok) throw new CliError(`topic-${edited.error}`, `cannot ${verb} topic: ${edited.error}`);
-    return { record: edited.value.record, events: [edited.value.event], result: null };
+    return { record: edited.value.record, events: [edited.value.event], result: edited.value.event };
   });
+  // A merged or deleted topic's pending project facts follow it: to the kept topic, or to the general inbox.
+  if (event.op === 'topic-merged' || event.op === 'topic-deleted') {
+    const { openDossierStore } = await import('../../runtime/dossiers/index.ts');
+    const dossiers = openDossierStore(home, { hash: nodeHashPort });
+    try {
+      if (event.op === 'topic-merged') dossiers.moveFacts(String(event.meta.from), event.objectId);
+      else dossiers.moveFacts(event.objectId, null);
+    } finally {
+      dossiers.close();
+    }
+  }
   printRecord(io, stored.record, command.flags.json === true);
   return 0;
 }

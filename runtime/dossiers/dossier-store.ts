@@ -176,6 +176,20 @@ export class DossierStore {
     });
   }
 
+  /**
+   * A topic was merged (`to` the kept topic) or deleted (`to` null: the general inbox): its pending facts follow,
+   * so none is left on a topic that no longer exists. One `dossier-facts-moved` event when any moved.
+   */
+  moveFacts(from: string, to: string | null): number {
+    return this.write(() => {
+      const moved = this.database
+        .prepare("UPDATE facts SET topic_id = ? WHERE topic_id = ? AND state = 'pending'")
+        .run(to, from).changes;
+      if (moved > 0) this.event({ op: 'dossier-facts-moved', objectId: from, meta: { to, count: moved } });
+      return moved;
+    });
+  }
+
   /** The person files an inbox fact to a topic. */
   fileInboxFact(factId: string, topicId: string): PendingFact {
     return this.write(() => {

@@ -193,6 +193,19 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
     expect(plan.outgoing.prompt).toContain('[redacted');
   });
 
+  it('a merged topic’s pending facts go to the kept topic, a deleted topic’s to the inbox (none is lost)', async () => {
+    const from = await createTopic('Styling');
+    const into = await createTopic('Design');
+    const store = dossierStoreFor(server.context);
+    const [fact] = store.fileFact({ text: 'Prefers CSS modules.', turnKey: null, topicIds: [from] });
+    const etag = async () => (await call('/api/topics')).headers.get('etag')!;
+    expect((await call(`/api/topics/${from}/merge`, 'POST', { into }, await etag())).status).toBe(200);
+    expect(store.pending(into).map((each) => each.id)).toContain(fact!.id);
+    expect((await call(`/api/topics/${into}`, 'DELETE', undefined, await etag())).status).toBe(200);
+    expect((await json<DossierList>('/api/dossiers')).inbox.map((each) => each.id)).toContain(fact!.id);
+    expect(store.events().map((event) => event.op)).toContain('dossier-facts-moved');
+  });
+
   it('a model answer that is not the sections’ JSON writes nothing', async () => {
     const topic = await createTopic('Broken');
     await exchanges.store('canvas-b', { question: 'Broken build again?', answer: 'Yes.' });

@@ -31,6 +31,7 @@ import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 import { baseRevisionOf } from './canvases-route.ts';
+import { dossierStoreFor } from './dossier-services.ts';
 
 const EDIT_MESSAGES: Record<TopicEditCode, string> = {
   'empty-name': 'A topic needs a name.',
@@ -77,12 +78,14 @@ export function topicsRoute(context: ServerContext): Router {
     response: Response,
     header: string | undefined,
     change: (record: TopicRecord) => Result<{ record: TopicRecord; event: EventDraft }, TopicEditCode>,
+    after?: () => void,
   ) => {
     const { stored } = await store.update(ifMatch(header), ({ record }) => {
       const edited = change(record);
       if (!edited.ok) throw editError(edited.error);
       return { record: edited.value.record, events: [edited.value.event], result: null };
     });
+    after?.();
     send(response, stored);
   };
 
@@ -121,11 +124,25 @@ export function topicsRoute(context: ServerContext): Router {
 
   router.post('/topics/:id/merge', json, async (request, response) => {
     const { into } = validateBody(TopicMergeRequestSchema, request.body);
-    await edit(response, request.headers['if-match'], (record) => mergeTopic(record, String(request.params.id), into));
+    const id = String(request.params.id);
+    // The merged topic's pending project facts go to the kept topic's dossier (C15).
+    await edit(
+      response,
+      request.headers['if-match'],
+      (record) => mergeTopic(record, id, into),
+      () => dossierStoreFor(context).moveFacts(id, into),
+    );
   });
 
   router.delete('/topics/:id', async (request, response) => {
-    await edit(response, request.headers['if-match'], (record) => deleteTopic(record, String(request.params.id)));
+    const id = String(request.params.id);
+    // A deleted topic's pending project facts wait in the general inbox for the person to file or discard.
+    await edit(
+      response,
+      request.headers['if-match'],
+      (record) => deleteTopic(record, id),
+      () => dossierStoreFor(context).moveFacts(id, null),
+    );
   });
 
   router.get('/topics/label/plan', async (_request, response) => {
