@@ -79,6 +79,26 @@ describe('Import (C34) from the app', () => {
     await page().keyboard.press('Escape');
     await canvas.command('fit-view');
     await canvas.screenshot('import-chatgpt-branches');
+
+    // Zoomed out to map mode, the imported answers show their rule plaques, not bare titles (C32).
+    const pane = await page().locator('.react-flow__pane').boundingBox();
+    await page().mouse.move(pane!.x + pane!.width / 2, pane!.y + pane!.height / 2);
+    const zoom = () =>
+      page().evaluate(() =>
+        Number(getComputedStyle(document.querySelector('.react-flow')!).getPropertyValue('--weft-zoom')),
+      );
+    for (let step = 0; step < 40 && (await zoom()) >= 0.4; step += 1) {
+      await page().mouse.wheel(0, 100);
+      await page().waitForTimeout(50);
+    }
+    expect(await zoom()).toBeGreaterThan(0.2);
+    const cards = page().locator('[data-testid="node-card"][data-detail="summary"]');
+    await expect.poll(() => cards.count()).toBe(4);
+    // Every answered question shows its plaque in map mode.
+    const answered = canvasShown.questions.filter((node) => node.versions > 0).length;
+    expect(answered).toBeGreaterThan(0);
+    await expect.poll(() => page().getByTestId('plaque-map').count()).toBe(answered);
+    await canvas.screenshot('import-map-mode');
   });
 
   it('refuses a malformed export with its line and column, importing nothing', async () => {

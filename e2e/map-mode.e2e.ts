@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { applyChange, emptyGraph, upstreamSnapshot, type GraphChange } from '../src/core/index.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
@@ -24,71 +25,73 @@ beforeAll(async () => {
   app = await launchApp();
   canvas = new CanvasDriver(app.page);
   await page().locator('[data-testid="node-card"]').first().waitFor();
-  await page().evaluate(
-    async ({ rows, columns }) => {
-      const store = (window as unknown as PageWindow).weft.store;
-      await store.getState().createCanvas('Map');
-      const changes: unknown[] = [];
-      for (let row = 0; row < rows; row += 1)
-        for (let column = 0; column < columns; column += 1) {
-          const id = `m-${row}-${column}`;
-          const text = `Topic ${row}.${column} is settled. It rests on step ${column}. Nothing else follows.`;
-          changes.push(
-            {
-              type: 'add-node',
-              node: {
-                id,
-                kind: 'question',
-                question: `Cell ${row}.${column}?`,
-                position: { x: column * 400, y: row * 240 },
-              },
-            },
-            {
-              type: 'add-version',
-              nodeId: id,
-              version: {
-                id: `v-${id}`,
-                text,
-                question: `Cell ${row}.${column}?`,
-                model: 'offline/receipt',
-                requestHash: null,
-                upstreamFingerprint: '0'.repeat(64),
-                upstream: { base: null, parts: [], removed: [] },
-                origin: 'demo',
-                status: 'complete',
-                branchOf: null,
-              },
-            },
-            {
-              type: 'set-plaque',
-              nodeId: id,
-              versionId: `v-${id}`,
-              plaque: {
-                topic: `Topic ${row}.${column}`,
-                takeaway: `Topic ${row}.${column} is settled`,
-                reason: '',
-                sentences: [1, 2, 3],
-                abstract: [
-                  `Topic ${row}.${column} is settled.`,
-                  `It rests on step ${column}.`,
-                  'Nothing else follows.',
-                ],
-                source: 'rule',
-                model: null,
-                writtenAt: 1,
-              },
-            },
-          );
-        }
-      if (!store.getState().apply({ type: 'batch', changes })) throw new Error('the map canvas was refused');
-      await store.getState().flush();
-    },
-    { rows: ROWS, columns: COLUMNS },
-  );
+  const changes = mapChanges();
+  await page().evaluate(async (batch) => {
+    const store = (window as unknown as PageWindow).weft.store;
+    await store.getState().createCanvas('Map');
+    if (!store.getState().apply({ type: 'batch', changes: batch })) throw new Error('the map canvas was refused');
+    await store.getState().flush();
+  }, changes);
 }, 120_000);
 afterAll(async () => {
   await app?.close();
 });
+
+/**
+ * The 2,000 cells, each answered with its plaque. Each version records its node's real fingerprint (the core
+ * function the store uses, on the same nodes), so none of them shows as stale.
+ */
+function mapChanges(): GraphChange[] {
+  let graph = emptyGraph({ id: 'map', name: 'Map', workingDirectory: null, createdAt: 1 });
+  const context = { now: 1, newId: () => 'unused' };
+  const changes: GraphChange[] = [];
+  for (let row = 0; row < ROWS; row += 1)
+    for (let column = 0; column < COLUMNS; column += 1) {
+      const id = `m-${row}-${column}`;
+      const question = `Cell ${row}.${column}?`;
+      const addNode: GraphChange = {
+        type: 'add-node',
+        node: { id, kind: 'question', question, position: { x: column * 400, y: row * 240 } },
+      };
+      const added = applyChange(graph, addNode, context);
+      if (!added.ok) throw added.error;
+      graph = added.value.graph;
+      changes.push(
+        addNode,
+        {
+          type: 'add-version',
+          nodeId: id,
+          version: {
+            id: `v-${id}`,
+            text: `Topic ${row}.${column} is settled. It rests on step ${column}. Nothing else follows.`,
+            question,
+            model: 'offline/receipt',
+            requestHash: null,
+            ...upstreamSnapshot(graph, id),
+            origin: 'demo',
+            status: 'complete',
+            branchOf: null,
+          },
+        },
+        {
+          type: 'set-plaque',
+          nodeId: id,
+          versionId: `v-${id}`,
+          plaque: {
+            topic: `Topic ${row}.${column}`,
+            takeaway: `Topic ${row}.${column} is settled`,
+            reason: '',
+            sentences: [1, 2, 3],
+            abstract: [`Topic ${row}.${column} is settled.`, `It rests on step ${column}.`, 'Nothing else follows.'],
+            source: 'rule',
+            model: null,
+            writtenAt: 1,
+          },
+        },
+      );
+    }
+  return changes;
+}
 
 async function zoomToSelection(ids: string[]): Promise<void> {
   await page().evaluate(
@@ -115,6 +118,8 @@ describe('map mode (C32)', () => {
         throw new Error(`${String(error)} ${JSON.stringify(seen)}`);
       });
     expect(await card.getAttribute('data-detail')).toBe('summary');
+    // Each answer records its node's real fingerprint: none of the 2,000 is stale.
+    await expect.poll(() => page().getByTestId('stale-count').textContent()).toBe('0');
     await expect(card.locator('.plaque-topic').textContent()).resolves.toBe('Topic 12.14');
     await expect(card.locator('.plaque-takeaway').textContent()).resolves.toBe('Topic 12.14 is settled');
     // No answer text and no question title in map mode: the plaque is the card.

@@ -173,4 +173,28 @@ describe('McpClients', () => {
     expect(await clients.call(await bound('web__add'), { a: 1, b: 2 })).toMatchObject({ status: 'ok', text: '3' });
     expect(http.authorizations.every((value) => value === `Bearer ${TOKEN}`)).toBe(true);
   });
+
+  it('shows a command line and URL without their keys, and scrubs a header token even without its Bearer prefix', async () => {
+    await writeConfig({
+      mcpServers: {
+        local: {
+          command: 'mcp-local',
+          args: ['--verbose', '--token', 'arg-key-0123', '--api-key=arg-key-4567', 'serve'],
+        },
+        web: {
+          url: 'https://mcp.example.test/v1/mcp?token=url-key-89ab',
+          headers: { authorization: `Bearer ${TOKEN}` },
+        },
+      },
+    });
+    const summary = await open().servers();
+    expect(summary.servers.map((server) => server.target)).toEqual([
+      'mcp-local --verbose --token … --api-key=… serve',
+      'https://mcp.example.test/v1/mcp',
+    ]);
+    expect(JSON.stringify(summary)).not.toMatch(/arg-key|url-key/);
+    expect(clients.scrub(`rejected ${TOKEN}; Bearer ${TOKEN}; arg-key-0123 arg-key-4567 url-key-89ab`)).toBe(
+      'rejected [redacted]; [redacted]; [redacted] [redacted] [redacted]',
+    );
+  });
 });

@@ -22,6 +22,7 @@ import {
 } from '../../src/core/index.ts';
 import type { ToolOutcome } from './tool-outcome.ts';
 import { readMcpConfig, type McpConfigRead } from './mcp-config-file.ts';
+import { secretArgs, secretUrlParts, shownCommand, shownUrl } from './mcp-target.ts';
 
 export interface McpClientsOptions {
   /** `$WEFT_HOME/mcp.json`. */
@@ -58,12 +59,23 @@ interface Connection {
 const isStdio = (server: McpServerConfig): server is Extract<McpServerConfig, { command: string }> =>
   'command' in server;
 
-/** Every env and header value of the config: they may be keys, so they are cut from anything Weft keeps. */
+/**
+ * Every env and header value of the config, a header's value also without its `Bearer ` prefix (a server may echo
+ * just the token), a URL's query values and password, and the values after key flags in args: they may be keys, so they are cut from anything Weft
+ * keeps. Longest first, so a value is never left half-cut by a shorter one inside it.
+ */
 function secretsOf(config: McpConfig | null): string[] {
   const values: string[] = [];
   for (const server of Object.values(config?.mcpServers ?? {}))
-    values.push(...Object.values(isStdio(server) ? (server.env ?? {}) : (server.headers ?? {})));
-  return values.filter((value) => value.length >= 4);
+    if (isStdio(server)) values.push(...Object.values(server.env ?? {}), ...secretArgs(server.args ?? []));
+    else {
+      values.push(...secretUrlParts(server.url));
+      for (const value of Object.values(server.headers ?? {}))
+        values.push(value, value.replace(/^\s*(?:bearer|basic|token)\s+/i, ''));
+    }
+  return [...new Set(values.filter((value) => value.length >= 4))].sort(
+    (first, second) => second.length - first.length,
+  );
 }
 
 function failureOf(error: unknown, code = 'mcp-server-failed'): McpError {
@@ -109,10 +121,15 @@ export class McpClients {
           ? {
               name,
               transport: 'stdio' as const,
-              target: [server.command, ...(server.args ?? [])].join(' '),
+              target: shownCommand(server.command, server.args ?? []),
               secretNames: Object.keys(server.env ?? {}),
             }
-          : { name, transport: 'http' as const, target: server.url, secretNames: Object.keys(server.headers ?? {}) },
+          : {
+              name,
+              transport: 'http' as const,
+              target: shownUrl(server.url),
+              secretNames: Object.keys(server.headers ?? {}),
+            },
       ),
     };
   }

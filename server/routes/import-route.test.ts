@@ -1,4 +1,5 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -94,6 +95,51 @@ describe('POST /api/imports/conversations', () => {
     const ended = await settled(started.importId);
     expect(ended).toMatchObject({ state: 'cancelled', error: { code: 'import-cancelled' } });
     expect(await listed()).toEqual([]);
+  });
+
+  it('is known and cancellable while its upload still runs: the stream names it, Cancel stops the upload', async () => {
+    let finish = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('[{"title": "half'));
+        finish = () => controller.close();
+      },
+    });
+    const posted = server.api('/api/imports/conversations?name=slow.json', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    await expect.poll(() => events.find((event) => event.type === 'import-progress')).toBeDefined();
+    const first = events.find((event) => event.type === 'import-progress')!;
+    expect(first).toMatchObject({ state: 'running', phase: 'uploading', fileName: 'slow.json' });
+    const importId = (first as ImportStatus).importId;
+    expect((await server.api(`/api/imports/${importId}`, { method: 'DELETE' })).status).toBe(200);
+    finish();
+    const response = await posted.catch(() => null);
+    if (response) expect(response.status).toBe(409);
+    expect(await settled(importId)).toMatchObject({ state: 'cancelled', error: { code: 'import-cancelled' } });
+    await expect.poll(() => readdir(join(server.home, 'imports'))).toEqual([]);
+    expect(await listed()).toEqual([]);
+  });
+
+  it('sweeps staging an earlier server left behind, and keeps recent files', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'weft-import-sweep-'));
+    const imports = join(home, 'imports');
+    await mkdir(join(imports, 'old-import'), { recursive: true });
+    await writeFile(join(imports, 'old-import', 'canvas.json'), '{}');
+    await writeFile(join(imports, 'old.upload.json'), '[');
+    await writeFile(join(imports, 'recent.upload.json'), '[');
+    const hourAgo = new Date(Date.now() - 2 * 60 * 60_000);
+    await utimes(join(imports, 'old-import'), hourAgo, hourAgo);
+    await utimes(join(imports, 'old.upload.json'), hourAgo, hourAgo);
+    const swept = await startTestServer({ home });
+    try {
+      await expect.poll(() => readdir(imports)).toEqual(['recent.upload.json']);
+    } finally {
+      await swept.dispose();
+    }
   });
 
   it('needs the token like every API route', async () => {

@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import express, { type Request, type Router } from 'express';
@@ -23,8 +23,14 @@ interface ImportJob {
   controller: AbortController;
 }
 
+/** A finished job's status stays readable this long, then is dropped (so the job list does not grow forever). */
+export const FINISHED_IMPORT_KEPT_MS = 5 * 60_000;
+/** Staging left older than this is from a server that stopped mid-import: swept when the route starts. */
+export const STALE_STAGING_MS = 60 * 60_000;
+
 export interface ImportRouteOptions {
   now?: () => number;
+  finishedKeptMs?: number;
 }
 
 /**
@@ -38,10 +44,15 @@ export function importRoute(options: ImportRouteOptions = {}): (context: ServerC
     const newId = importIdGenerator(now);
     const jobs = new Map<string, ImportJob>();
     const directory = join(context.home, 'imports');
+    const finishedKeptMs = options.finishedKeptMs ?? FINISHED_IMPORT_KEPT_MS;
+    void sweepStaleStaging(directory, now()).catch((error: unknown) =>
+      context.logger.warn('import staging sweep failed', { message: String(error) }),
+    );
 
     const publish = (job: ImportJob, change: Partial<ImportStatus>) => {
       job.status = { ...job.status, ...change };
       context.hub.publish({ type: 'import-progress', ...job.status });
+      if (job.status.state !== 'running') setTimeout(() => jobs.delete(job.status.importId), finishedKeptMs).unref();
     };
 
     router.post('/imports/conversations', async (request, response) => {
@@ -67,11 +78,22 @@ export function importRoute(options: ImportRouteOptions = {}): (context: ServerC
         },
       };
       jobs.set(importId, job);
+      // Known (and cancellable) from the first byte: the stream tells the page its id while the upload runs.
+      publish(job, {});
       try {
-        await pipeline(request, limitBytes(CONVERSATIONS_UPLOAD_LIMIT), createWriteStream(upload, { mode: 0o600 }));
+        await pipeline(request, limitBytes(CONVERSATIONS_UPLOAD_LIMIT), createWriteStream(upload, { mode: 0o600 }), {
+          signal: job.controller.signal,
+        });
       } catch (error) {
-        jobs.delete(importId);
         await rm(upload, { force: true });
+        if (job.controller.signal.aborted) {
+          publish(job, {
+            state: 'cancelled',
+            error: { code: 'import-cancelled', message: 'The import was cancelled.', line: null, column: null },
+          });
+          throw new WeftError('import-cancelled', 'The import was cancelled during its upload.', 409);
+        }
+        jobs.delete(importId);
         if (error instanceof WeftError) throw error;
         throw new WeftError('bad-request', 'The export was not received completely.', 400);
       }
@@ -167,4 +189,14 @@ function limitBytes(limit: number): (source: AsyncIterable<Buffer>) => AsyncGene
       yield chunk;
     }
   };
+}
+
+/** Removes staging and uploads left by a server that stopped mid-import (old enough that no import still owns them). */
+async function sweepStaleStaging(directory: string, now: number): Promise<void> {
+  const entries = await readdir(directory).catch(() => []);
+  for (const entry of entries) {
+    const path = join(directory, entry);
+    const info = await stat(path).catch(() => null);
+    if (info && now - info.mtimeMs > STALE_STAGING_MS) await rm(path, { recursive: true, force: true });
+  }
 }

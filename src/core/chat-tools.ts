@@ -154,8 +154,11 @@ export function boundToolText(text: string, limit: number): string {
 export const boundToolInput = (text: string) => boundToolText(text, TOOL_INPUT_MAX_CHARS);
 export const boundToolOutput = (text: string) => boundToolText(text, TOOL_OUTPUT_MAX_CHARS);
 
-/** C10: one event per tool call — which tool, how it ended, how much came back; never the text itself. */
-export function toolCallEvent(nodeId: string, versionId: string, call: ToolCallRecord): EventDraft {
+/**
+ * C10: one event per tool call — which tool, how it ended, how much came back; never the text itself. `versionId`
+ * is null when no version keeps the call (the ask failed or was stopped before any text).
+ */
+export function toolCallEvent(nodeId: string, versionId: string | null, call: ToolCallRecord): EventDraft {
   return {
     op: 'tool-call',
     objectId: nodeId,

@@ -82,4 +82,23 @@ describe('conversationCanvas', () => {
     expect(questions[0]!.versions.map((version) => version.text)).toEqual(['text of a1\n\ntext of a1-more']);
     expect(questions[1]!.versions).toEqual([]);
   });
+
+  it('gives each imported answer the rule plaque, so map mode shows its gist, and marks nothing stale', () => {
+    const { questions, document } = build(
+      [message('u1', null, 'user', 1), message('a1', 'u1', 'assistant', 2), message('a1b', 'u1', 'assistant', 5)],
+      'a1b',
+    );
+    const versions = questions.flatMap((node) => node.versions);
+    expect(versions).toHaveLength(2);
+    for (const version of versions) {
+      expect(version.plaque).toMatchObject({
+        source: 'rule',
+        model: null,
+        takeaway: version.text,
+        abstract: [version.text],
+        writtenAt: version.createdAt,
+      });
+    }
+    expect(computeStaleFull(graphFromDocument(document)).stale.size).toBe(0);
+  });
 });

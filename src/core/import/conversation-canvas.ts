@@ -4,6 +4,7 @@ import type { GraphChange } from '../changes.ts';
 import { upstreamSnapshot } from '../fingerprint.ts';
 import { documentFromGraph, emptyGraph, type Graph } from '../graph.ts';
 import { jsHashPort, type HashPort } from '../hash-port.ts';
+import { plaqueFrom, ruleLadder } from '../plaque/rule-plaque.ts';
 import type { ImportedConversation, ImportedMessage } from './imported-conversation.ts';
 import { planConversation, type PlannedQuestion } from './plan-conversation.ts';
 
@@ -102,6 +103,12 @@ export function conversationCanvas(
         },
         versionAt,
       );
+      // The rule's plaque (no model call), so map mode shows an imported answer's gist like any other.
+      const ladder = ruleLadder(question, reply.text);
+      if (ladder) {
+        const plaque = plaqueFrom(ladder, { model: null, writtenAt: versionAt });
+        apply({ type: 'set-plaque', nodeId, versionId, plaque }, versionAt);
+      }
       firstVersionId ??= versionId;
       counts.versions += 1;
     }

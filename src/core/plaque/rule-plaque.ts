@@ -1,4 +1,5 @@
 import { PLAQUE_TAKEAWAY_MAX, PLAQUE_TOPIC_MAX, type Plaque, type PlaqueRefusal } from '../../../protocol/index.ts';
+import { inlineText } from './inline-text.ts';
 import { splitSentences } from './split-sentences.ts';
 import { abstractSizeFor, type CheckedLadder } from './validate-ladder.ts';
 
@@ -33,11 +34,15 @@ export function ruleTopic(takeaway: string): string {
   return takeaway.slice(start, Math.min(end, start + PLAQUE_TOPIC_MAX));
 }
 
-/** The rule's ladder without a model (C32): the first sentence as the takeaway, the first sentences as abstract. */
+/**
+ * The rule's ladder without a model (C32): the first sentence, as plain text, the takeaway; the first sentences,
+ * verbatim, the abstract.
+ */
 export function ruleLadder(question: string, answer: string): CheckedLadder | null {
   const sentences = splitSentences(answer);
   const first = sentences[0]?.text ?? question.trim().split('\n')[0]?.trim() ?? '';
-  const takeaway = clip(first.replace(/\s+/g, ' '), PLAQUE_TAKEAWAY_MAX);
+  // Plain words before clipping, so the takeaway reads as text and the topic cannot cut a `**…**` in two.
+  const takeaway = clip(inlineText(first), PLAQUE_TAKEAWAY_MAX);
   const topic = ruleTopic(takeaway);
   if (!takeaway || !topic) return null;
   const { least } = abstractSizeFor(sentences.length);

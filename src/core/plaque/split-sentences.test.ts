@@ -42,6 +42,14 @@ describe('splitSentences (C32: the numbers a plaque quotes)', () => {
     ]);
   });
 
+  it('does not end a sentence after et al.', () => {
+    const answer = 'Vaswani et al. (2017). showed attention suffices. It scaled.';
+    expect(splitSentences(answer).map((sentence) => sentence.text)).toEqual([
+      'Vaswani et al. (2017). showed attention suffices.',
+      'It scaled.',
+    ]);
+  });
+
   it('finds no sentence in an empty answer', () => {
     expect(splitSentences('')).toEqual([]);
     expect(splitSentences('\n\n```\ncode\n```\n')).toEqual([]);

@@ -10,7 +10,7 @@ const FENCE = /^\s*(```|~~~)/;
 // Markdown's line openers (heading, quote, list bullet or number) are layout, not words of the sentence.
 const LINE_OPENER = /^\s*(?:#{1,6}\s+|>\s*|[-*+]\s+|\d{1,3}[.)]\s+)*/;
 // Sentence ends an abbreviation or initial does not make (the segmenter splits after "e.g." and "Dr.").
-const NOT_AN_END = /(?:\b(?:e\.g|i\.e|etc|vs|cf|Dr|Mr|Mrs|Ms|St|No|Fig|approx)\.|\b[A-Z]\.)\s*$/;
+const NOT_AN_END = /(?:\b(?:e\.g|i\.e|etc|vs|cf|Dr|Mr|Mrs|Ms|St|No|Fig|approx|al)\.|\b[A-Z]\.)\s*$/;
 
 let segmenter: Intl.Segmenter | null = null;
 

@@ -95,4 +95,22 @@ describe('the rule fallback (C32, no model)', () => {
     expect(ladder.takeaway.endsWith('…')).toBe(true);
     expect(ladder.takeaway).toContain(ladder.topic);
   });
+
+  it('writes the takeaway and topic as plain words, without bold, links or code marks, and keeps the abstract verbatim', () => {
+    const answer = '**Use Dexie** with [fake-indexeddb](https://example.test/x) and `npm test`. It works.';
+    const ladder = ruleLadder('How?', answer)!;
+    expect(ladder.takeaway).toBe('Use Dexie with fake-indexeddb and npm test.');
+    expect(ladder.topic).toBe('Use Dexie with');
+    expect(ladder.abstract[0]).toBe('**Use Dexie** with [fake-indexeddb](https://example.test/x) and `npm test`.');
+    expect(validateLadder(ladder, splitSentences(answer)).ok).toBe(true);
+    expect(ruleLadder('Q?', '__Strong__ and *soft* and _light_ words in snake_case here.')!.takeaway).toBe(
+      'Strong and soft and light words in snake_case here.',
+    );
+  });
+
+  it('never splits a bold run in the topic', () => {
+    const ladder = ruleLadder('Q?', 'The **quick** brown **fox** jumps over it.')!;
+    expect(ladder.topic).toBe('quick brown fox');
+    expect(ladder.topic).not.toContain('*');
+  });
 });

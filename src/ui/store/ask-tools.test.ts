@@ -87,6 +87,25 @@ describe('ask with a tool switched on', () => {
     await app.close();
   });
 
+  it('records the calls that ran when the provider fails before any text, with no version to keep them', async () => {
+    const app = await new TestApp(server, `ask-tools-failed-${Math.random()}`).start();
+    await app.state.createCanvas('Failed tools');
+    const node = app.addQuestion('Find a study of tools.');
+    app.state.apply({ type: 'edit-node', nodeId: node, patch: { model: 'local/m', tools: ['scholarly-search'] } });
+    app.state.apply({ type: 'set-canvas-tools', allowed: true });
+    provider.script(
+      { toolCalls: [{ id: 'c9', name: 'scholarly_search', input: { query: 'tools' } }] },
+      { status: 500, errorMessage: 'the provider broke' },
+    );
+    expect(await app.state.ask(node)).toBe(false);
+    expect((app.graph.nodes.get(node) as QuestionNode).versions).toEqual([]);
+    const toolEvents = app.graph.events.filter((event) => event.op === 'tool-call');
+    expect(toolEvents.map((event) => event.meta)).toEqual([
+      expect.objectContaining({ versionId: null, callId: 'c9', tool: 'scholarly_search', status: 'ok' }),
+    ]);
+    await app.close();
+  });
+
   it('a node’s tools are not offered while its canvas does not allow tools (the default)', async () => {
     const app = await new TestApp(server, `ask-tools-blocked-${Math.random()}`).start();
     await app.state.createCanvas('Blocked tools');

@@ -205,24 +205,18 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
           },
         }
       : null;
-    // C35, C10: every tool call is an event (metadata only), written with the version that keeps it.
+    // C35, C10: every tool call that ran is an event (metadata only), written with the version that keeps it —
+    // or alone (no version id) when the ask failed or was stopped before any text, so no call goes unrecorded.
     // C10: recall is a decision with an event (metadata only: counts and the block's hash, never text).
     const recallEvent: GraphChange[] =
       version && recall?.event ? [{ type: 'record', event: { ...recall.event, objectId: nodeId } }] : [];
+    const toolEvents = toolCalls.map((call): GraphChange => ({
+      type: 'record',
+      event: toolCallEvent(nodeId, version ? versionId : null, call),
+    }));
+    const changes = [...(version ? [version] : []), ...recallEvent, ...toolEvents];
     const change: GraphChange | null =
-      version && (toolCalls.length > 0 || recallEvent.length > 0)
-        ? {
-            type: 'batch',
-            changes: [
-              version,
-              ...recallEvent,
-              ...toolCalls.map((call): GraphChange => ({
-                type: 'record',
-                event: toolCallEvent(nodeId, versionId, call),
-              })),
-            ],
-          }
-        : version;
+      changes.length === 0 ? null : changes.length === 1 ? changes[0]! : { type: 'batch', changes };
     const open = get().graph;
     if (open?.canvas.id === canvasId) {
       // Open again (or still): a commit missed while the person was away lands now, then the version.
@@ -232,7 +226,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
       await saveIntoLeftCanvas(canvasId, node.question, commitWritten ? null : built.commit, change);
     }
     // C32: every kept answer gets its plaque, fire-and-forget (display only, it never delays the run).
-    if (dependencies.plaques && change && outcome === 'complete')
+    if (dependencies.plaques && version && outcome === 'complete')
       void writePlaqueFor(set, get, dependencies, runtime, graph, {
         canvasId,
         nodeId,
