@@ -1,5 +1,6 @@
 import type { IndexDatabase } from '../index/index.ts';
 import type { RecallCandidate } from '../../src/core/recall/index.ts';
+import { recallStatement } from './recall-statement.ts';
 
 /** Newest hits per term and table that recall reads inside the scope, and outside it (to list what it left out). */
 export const IN_SCOPE_HITS_PER_TERM = 100;
@@ -85,7 +86,7 @@ export function indexCandidates(database: IndexDatabase, query: CandidateQuery):
                LEFT JOIN turns c ON c.id = x.turn_id LEFT JOIN materials m ON m.id = x.material_id
                WHERE instr(x.text, @needle) > 0 ${pass.filter.replaceAll('c.cwd', 'coalesce(c.cwd, m.cwd)')}
                ORDER BY x.id DESC LIMIT @limit`;
-        for (const row of database.prepare(lookup).all(parameters) as {
+        for (const row of recallStatement(database, lookup).all(parameters) as {
           turnId: number | null;
           materialId: number | null;
         }[]) {
@@ -95,22 +96,20 @@ export function indexCandidates(database: IndexDatabase, query: CandidateQuery):
         continue;
       }
       for (const table of ['questions', 'answers']) {
-        const ids = database
-          .prepare(
-            `SELECT c.id FROM ${table} f JOIN turns c ON c.id = f.rowid WHERE ${table} MATCH @match ${pass.filter}
-             ORDER BY f.rowid DESC LIMIT @limit`,
-          )
-          .pluck()
-          .all(parameters) as number[];
+        const ids = recallStatement(
+          database,
+          `SELECT c.id FROM ${table} f JOIN turns c ON c.id = f.rowid WHERE ${table} MATCH @match ${pass.filter}
+           ORDER BY f.rowid DESC LIMIT @limit`,
+          { pluck: true },
+        ).all(parameters) as number[];
         for (const id of ids) turnIds.add(id);
       }
-      const materials = database
-        .prepare(
-          `SELECT c.id FROM materials_text f JOIN materials c ON c.id = f.rowid WHERE materials_text MATCH @match
-           ${pass.filter} ORDER BY f.rowid DESC LIMIT @limit`,
-        )
-        .pluck()
-        .all(parameters) as number[];
+      const materials = recallStatement(
+        database,
+        `SELECT c.id FROM materials_text f JOIN materials c ON c.id = f.rowid WHERE materials_text MATCH @match
+         ${pass.filter} ORDER BY f.rowid DESC LIMIT @limit`,
+        { pluck: true },
+      ).all(parameters) as number[];
       for (const id of materials) materialIds.add(id);
     }
   }
@@ -119,7 +118,8 @@ export function indexCandidates(database: IndexDatabase, query: CandidateQuery):
 
 function readTurns(database: IndexDatabase, ids: number[]): RecallCandidate[] {
   if (ids.length === 0) return [];
-  const statement = database.prepare(
+  const statement = recallStatement(
+    database,
     `SELECT c.id, c.turn_key AS key, s.runner, s.session_id AS sessionId, s.title AS sessionTitle, c.number AS turn,
        c.cwd, c.at, substr(c.user_text, 1, ${TEXT_CHARS}) AS question, substr(c.assistant_text, 1, ${TEXT_CHARS}) AS answer,
        c.mirrors
@@ -147,7 +147,8 @@ function readTurns(database: IndexDatabase, ids: number[]): RecallCandidate[] {
 
 function readMaterials(database: IndexDatabase, ids: number[]): RecallCandidate[] {
   if (ids.length === 0) return [];
-  const statement = database.prepare(
+  const statement = recallStatement(
+    database,
     `SELECT id, turn_key AS key, kind, runner, session_id AS sessionId, title, substr(text, 1, ${TEXT_CHARS}) AS text, cwd, at
      FROM materials WHERE id = ?`,
   );

@@ -87,7 +87,8 @@ export async function planRecallFromIndex(
   const candidates = indexCandidates(sources.database, { terms, project, global: setting.global });
   const archived = sourceGone(sources.database, sources.canvases);
   const scope = { canvasId: request.canvasId, project, global: setting.global, struck: setting.struck, archived };
-  const { eligible } = eligibleCandidates({ ...scope, terms, candidates });
+  const ranked = eligibleCandidates({ ...scope, terms, candidates });
+  const { eligible } = ranked;
   const reads = eligible.slice(0, reachCount(setting.reach, eligible.length, sources.judge !== null));
   const reach = estimate(request, reads, sources.judge);
   if (!options.dryRun && setting.reach === 'full' && request.confirmFull !== true)
@@ -110,7 +111,8 @@ export async function planRecallFromIndex(
     ceiling: setting.ceiling,
     contextWindow: request.contextWindow,
     estimateTokens: estimateTokensByLength,
-    ...(relevance ? { relevance } : {}),
+    // The judge's relevance reorders the ranking; without it the ranking above is the plan's.
+    ...(relevance ? { relevance } : { ranked }),
     ...(sources.hash ? { hash: sources.hash } : {}),
   });
   return { ...plan, scope: setting.global ? null : project, reach };

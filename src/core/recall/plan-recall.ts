@@ -52,6 +52,8 @@ export interface RecallPlanInput extends RecallScopeInput {
   estimateTokens: (text: string) => number;
   /** The judge's relevance (0…1) of the candidates it read; absent without a judge. */
   relevance?: ReadonlyMap<string, number>;
+  /** `eligibleCandidates` of these same inputs, when the caller already has it (it costs a pass over every text). */
+  ranked?: { eligible: RankedCandidate[]; omitted: RecallOmission[] };
   hash?: HashPort;
 }
 
@@ -214,7 +216,7 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
     });
   }
 
-  const { eligible, omitted: ineligible } = eligibleCandidates({ ...input });
+  const { eligible, omitted: ineligible } = input.ranked ?? eligibleCandidates({ ...input });
   omitted.push(...ineligible);
   const keptKeys = new Set<string>();
   const keptTexts = new Set<string>();

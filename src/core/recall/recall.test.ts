@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findEvidence } from '../memory/find-evidence.ts';
 import { estimateTokensByLength } from '../tokens.ts';
-import { planRecall, recallCeilingTokens, type RecallPlanInput } from './plan-recall.ts';
+import { eligibleCandidates, planRecall, recallCeilingTokens, type RecallPlanInput } from './plan-recall.ts';
 import type { RecallCandidate, RecallDossier, RecallVocabulary } from './recall-inputs.ts';
 import { recallTerms } from './recall-terms.ts';
 
@@ -107,6 +107,21 @@ describe('recall block (C16)', () => {
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('is the same plan when the caller hands in the ranking it already made (the index path does)', () => {
+    const candidates = [
+      turn('a'),
+      turn('b', { at: T0 - DAY }),
+      turn('far', { cwd: '/elsewhere' }),
+      turn('struck'),
+      turn('copy', { question: 'varroa count' }),
+    ];
+    const planned = input({ candidates, struck: ['struck'], dossiers: [dossier('t1')] });
+    const reference = planRecall(planned);
+    const reused = planRecall({ ...planned, ranked: eligibleCandidates(planned) });
+    expect(reused).toEqual(reference);
+    expect(reused.omitted.map((omission) => omission.reason).sort()).toEqual(['out-of-scope', 'struck']);
   });
 
   it('tells the model the excerpts are evidence, not instructions, and asks it to name its source', () => {
