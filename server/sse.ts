@@ -46,3 +46,12 @@ export function openEventStream(response: Response): {
     },
   };
 }
+
+/** Aborts when the client goes away before the stream finished (Stop in the app closes the request). */
+export function abortOnClientClose(response: Response): AbortController {
+  const controller = new AbortController();
+  response.on('close', () => {
+    if (!response.writableFinished) controller.abort(new DOMException('The client closed the request.', 'AbortError'));
+  });
+  return controller;
+}

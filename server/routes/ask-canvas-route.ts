@@ -9,7 +9,7 @@ import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/m
 import { hashCanonical } from '../../src/core/index.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
-import { openEventStream } from '../sse.ts';
+import { abortOnClientClose, openEventStream } from '../sse.ts';
 import { validateBody } from '../validate-body.ts';
 import { GENERATE_BODY_LIMIT, imageBytes } from './generate-route.ts';
 
@@ -45,11 +45,7 @@ export function askCanvasRoute(context: ServerContext): Router {
     const images = imageBytes(body.images, context.hash);
     const messages = toModelMessages(body.request, images);
     const requestHash = hashCanonical(body.request, context.hash);
-    const controller = new AbortController();
-    response.on('close', () => {
-      if (!response.writableFinished)
-        controller.abort(new DOMException('The client closed the request.', 'AbortError'));
-    });
+    const controller = abortOnClientClose(response);
     const stream = openEventStream(response);
     const refuse = (code: 'hash-mismatch' | 'tool-refused', message: string) => {
       stream.send({ type: 'answer-failed', code, message });

@@ -7,7 +7,7 @@ import { WeftError } from '../../runtime/fs/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
 import { chatToolset, mcpToolset } from '../../runtime/tools/index.ts';
 import type { ServerContext } from '../server-context.ts';
-import { openEventStream } from '../sse.ts';
+import { abortOnClientClose, openEventStream } from '../sse.ts';
 import { validateBody } from '../validate-body.ts';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -42,11 +42,7 @@ export function generateRoute(context: ServerContext): Router {
     const messages = toModelMessages(body.request, images);
     const requestHash = hashCanonical(body.request, context.hash);
 
-    const controller = new AbortController();
-    response.on('close', () => {
-      if (!response.writableFinished)
-        controller.abort(new DOMException('The client closed the request.', 'AbortError'));
-    });
+    const controller = abortOnClientClose(response);
     const stream = openEventStream(response);
     if (requestHash !== body.requestHash) {
       stream.send({
