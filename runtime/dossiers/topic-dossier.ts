@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import type { Dossier, Topic } from '../../protocol/index.ts';
 import { dossierSentences, liveSentences, retiredSentences } from '../../src/core/dossiers/index.ts';
 import { findTopic } from '../../src/core/topics/index.ts';
@@ -6,6 +7,7 @@ import { CanvasStore, canvasesDirectory, WeftError } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
 import { memoryDirectory } from '../memory/index.ts';
 import { TopicStore } from '../topics/index.ts';
+import { dossierDatabasePath } from './dossier-database.ts';
 import { openDossierStore } from './dossier-store.ts';
 import { liveTurnKeys } from './dossier-turns.ts';
 
@@ -29,9 +31,10 @@ function topicStore(home: string): TopicStore {
 /** Topics with their labelled-turn counts and dossier versions, for `weft topics`-style listings and MCP. */
 export async function listTopicSummaries(home: string): Promise<TopicSummary[]> {
   const { record } = await topicStore(home).read();
-  const store = openDossierStore(home);
+  // A listing never creates the dossier store: without its file no topic has a dossier yet.
+  const store = existsSync(dossierDatabasePath(home)) ? openDossierStore(home) : null;
   try {
-    const versions = new Map(store.topics().map((entry) => [entry.topicId, entry.version]));
+    const versions = new Map((store?.topics() ?? []).map((entry) => [entry.topicId, entry.version]));
     const counts = new Map<string, number>();
     for (const label of record.labels) for (const id of label.topicIds) counts.set(id, (counts.get(id) ?? 0) + 1);
     return record.topics.map((topic) => ({
@@ -40,7 +43,7 @@ export async function listTopicSummaries(home: string): Promise<TopicSummary[]> 
       dossierVersion: versions.get(topic.id) ?? null,
     }));
   } finally {
-    store.close();
+    store?.close();
   }
 }
 
@@ -57,6 +60,8 @@ export async function readTopicDossier(
   const { record } = await topicStore(home).read();
   const topic = findTopic(record, topicName);
   if (!topic) throw new WeftError('topic-unknown', `no topic "${topicName}" (weft topics lists them)`, 404);
+  // A read never creates the store: no file means no dossier yet.
+  if (!existsSync(dossierDatabasePath(home))) return { topic, dossier: null, retired: [] };
   const store = openDossierStore(home);
   try {
     const dossier = store.read(topic.id);

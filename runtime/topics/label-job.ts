@@ -99,6 +99,8 @@ export async function runLabelling(options: LabelRunOptions): Promise<LabelJob> 
   } catch (error) {
     job.state = 'failed';
     job.message = error instanceof Error ? error.message : String(error);
+    // Keep the labels found before the failure and write the run's event; a second failure leaves the first message.
+    await flush(true).catch(() => undefined);
   }
   report();
   return { ...job };
