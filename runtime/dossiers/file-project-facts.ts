@@ -1,11 +1,12 @@
 import type { MemoryActivity } from '../../protocol/index.ts';
-import { canvasLabelKey } from '../../src/core/topics/index.ts';
+import { canvasLabelKey, matchTopicsByName } from '../../src/core/topics/index.ts';
 import type { TopicStore } from '../topics/index.ts';
 import type { DossierStore } from './dossier-store.ts';
 
 /**
  * Files the project facts the memory judge admitted (C14 → C15): each goes to every topic its exchange's turn is
- * labelled with, or to the general inbox when no topic claims that turn. Returns how many rows were filed.
+ * labelled with; a turn not labelled yet files the fact to the topics its own words name; the general inbox takes
+ * a fact no topic claims. Returns how many rows were filed.
  */
 export async function fileProjectFacts(
   store: DossierStore,
@@ -20,10 +21,14 @@ export async function fileProjectFacts(
   const turnKey = canvasLabelKey(exchange.canvasId, exchange.nodeId, exchange.versionId);
   const { record } = await topics.read();
   const live = new Set(record.topics.map((topic) => topic.id));
-  const topicIds = (record.labels.find((label) => label.turnKey === turnKey)?.topicIds ?? []).filter((id) =>
-    live.has(id),
-  );
+  const label = record.labels.find((each) => each.turnKey === turnKey);
+  const labelled = (label?.topicIds ?? []).filter((id) => live.has(id));
   let filed = 0;
-  for (const fact of facts) filed += store.fileFact({ text: fact.text!, turnKey, topicIds }).length;
+  for (const fact of facts) {
+    // The exchange just judged is a new version, so usually not labelled yet: then the fact's own words decide,
+    // by the judge-less rule (a topic's name as whole words), and only an unclaimed fact waits in the inbox.
+    const topicIds = label ? labelled : matchTopicsByName(fact.text!, record.topics);
+    filed += store.fileFact({ text: fact.text!, turnKey, topicIds }).length;
+  }
   return filed;
 }

@@ -109,6 +109,20 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
     ).toEqual(expect.arrayContaining(['dossier-fact-filed', 'dossier-inbox-filed', 'dossier-inbox-discarded']));
   });
 
+  it('a fact from a turn not labelled yet goes to the topic its words name; only an unclaimed one waits', async () => {
+    const topic = await createTopic('Tauri');
+    const stored = await exchanges.store('canvas-t', {
+      question: "I'm building a desktop app with Tauri.",
+      answer: 'Fine.',
+    });
+    expect((await call('/api/memory/judge', 'POST', { ...stored, visitId: 'visit-tauri' })).status).toBe(200);
+    const view = await json<DossierView>(`/api/dossiers/${topic}`);
+    expect(view.pendingFacts.map((fact) => fact.text).join(' ')).toContain('Tauri');
+    expect((await json<DossierList>('/api/dossiers')).inbox.map((fact) => fact.turnKey)).not.toContain(
+      `canvas:canvas-t#${stored.nodeId}@${stored.versionId}`,
+    );
+  });
+
   it('plans first, sends exactly the plan, drops an invented citation, consumes only what it read', async () => {
     const topic = await createTopic('Layout');
     const first = await exchanges.store('canvas-d', { question: 'Layout: why flexbox?', answer: 'It wraps.' });
