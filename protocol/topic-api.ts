@@ -30,6 +30,14 @@ export const TopicRecordSchema = z.object({
 export type TopicRecord = z.infer<typeof TopicRecordSchema>;
 
 export const TopicNameRequestSchema = z.strictObject({ name: z.string().max(1000) });
+/** Starting a labelling run names the plan the person saw; a run that would differ is refused (409 `label-plan-changed`). */
+export const LabelStartRequestSchema = z.strictObject({
+  judgeModelId: z.string().nullable(),
+  toLabel: z.number().int().min(0),
+  requests: z.number().int().min(0),
+});
+export type LabelStartRequest = z.infer<typeof LabelStartRequestSchema>;
+
 export const TopicMergeRequestSchema = z.strictObject({ into: z.string().min(1).max(100) });
 
 /** One turn as the labelling job sees it: only `opening` would ever leave the machine. */

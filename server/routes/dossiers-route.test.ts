@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DossierList, DossierPlan, DossierView, LabelJob, TopicsState } from '../../protocol/index.ts';
+import type { DossierList, DossierPlan, DossierView, LabelJob, LabelPlan, TopicsState } from '../../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
@@ -33,7 +33,9 @@ async function createTopic(name: string): Promise<string> {
   return state.record.topics.find((topic) => topic.name === name)!.id;
 }
 async function label(): Promise<void> {
-  expect((await call('/api/topics/label', 'POST', {})).status).toBe(202);
+  const shown = await json<LabelPlan>('/api/topics/label/plan');
+  const body = { judgeModelId: shown.judgeModelId, toLabel: shown.toLabel, requests: shown.requests };
+  expect((await call('/api/topics/label', 'POST', body)).status).toBe(202);
   for (;;) {
     const job = await json<LabelJob>('/api/topics/label');
     if (job.state !== 'running') return;

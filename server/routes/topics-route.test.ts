@@ -40,8 +40,18 @@ async function plan(server: TestServer): Promise<LabelPlan> {
   return (await (await call(server, '/api/topics/label/plan')).json()) as LabelPlan;
 }
 
+/** Starts a run as the app does: naming the plan it showed. */
+async function start(server: TestServer): Promise<Response> {
+  const shown = await plan(server);
+  return call(server, '/api/topics/label', 'POST', null, {
+    judgeModelId: shown.judgeModelId,
+    toLabel: shown.toLabel,
+    requests: shown.requests,
+  });
+}
+
 async function label(server: TestServer): Promise<LabelJob> {
-  const started = await call(server, '/api/topics/label', 'POST', null, {});
+  const started = await start(server);
   expect(started.status).toBe(202);
   return finished(server);
 }
@@ -179,6 +189,18 @@ describe('topics over HTTP with a decision model', () => {
       'How do I centre a div?\n\nFlexbox.'.length,
     ]);
     expect(planned.outgoing[0]!.opening).not.toContain('SECRET-TAIL');
+    // A start naming a plan other than this one (say, shown before the judge was set) sends nothing.
+    const before0 = provider.requests.length;
+    const stale = await call(server, '/api/topics/label', 'POST', null, {
+      judgeModelId: null,
+      toLabel: 2,
+      requests: 0,
+    });
+    expect(stale.status).toBe(409);
+    expect(((await stale.json()) as { error: { code: string } }).error.code).toBe('label-plan-changed');
+    const bare = await call(server, '/api/topics/label', 'POST', null, {});
+    expect(bare.status).toBe(400);
+    expect(provider.requests.length).toBe(before0);
 
     provider.replyFor = (body) => {
       const text = JSON.stringify(body);
@@ -205,9 +227,9 @@ describe('topics over HTTP with a decision model', () => {
     for (let index = 0; index < 6; index += 1)
       await exchanges.store('canvas-s', { question: `Question number ${index}?`, answer: 'An answer.' });
     provider.replyFor = () => ({ text: '{"none": 1}', firstDelayMs: 150 });
-    const started = await call(server, '/api/topics/label', 'POST', null, {});
+    const started = await start(server);
     expect(started.status).toBe(202);
-    const again = await call(server, '/api/topics/label', 'POST', null, {});
+    const again = await start(server);
     expect(again.status).toBe(409);
     await provider.waitForRequests(provider.requests.length + 1);
     const stop = await call(server, '/api/topics/label/stop', 'POST', null, {});

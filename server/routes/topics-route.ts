@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Response, type Router } from 'express';
 import {
+  LabelStartRequestSchema,
   TopicMergeRequestSchema,
   TopicNameRequestSchema,
   type LabelPlan,
@@ -153,8 +154,20 @@ export function topicsRoute(context: ServerContext): Router {
     response.json(runner.status());
   });
 
-  router.post('/topics/label', json, async (_request, response) => {
+  router.post('/topics/label', json, async (request, response) => {
+    const seen = validateBody(LabelStartRequestSchema, request.body);
     const { plan: planned, work, stored } = await plan();
+    // The run is the plan the person confirmed: a judge set meanwhile, or other turns, would send what they never saw.
+    if (
+      seen.judgeModelId !== planned.judgeModelId ||
+      seen.toLabel !== planned.toLabel ||
+      seen.requests !== planned.requests
+    )
+      throw new WeftError(
+        'label-plan-changed',
+        'The labelling plan changed since it was shown; look at it again.',
+        409,
+      );
     if (stored.record.topics.length === 0)
       throw new WeftError('topics-none', 'Create a topic first: there is nothing to label turns with.', 400);
     const finished = runner.start({

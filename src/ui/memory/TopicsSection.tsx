@@ -133,7 +133,7 @@ export function TopicsSection() {
               disabled={plan.toLabel === 0}
               onClick={() => {
                 setPlan(null);
-                void topicsApi.start().then(refresh, fail);
+                void topicsApi.start(plan).then(refresh, fail);
               }}
             >
               Start

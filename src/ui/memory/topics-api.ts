@@ -18,7 +18,8 @@ export interface TopicsApi {
   merge(revision: string, id: string, into: string): Promise<TopicsState>;
   remove(revision: string, id: string): Promise<TopicsState>;
   plan(): Promise<LabelPlan>;
-  start(): Promise<unknown>;
+  /** Starts the run the person saw: the plan's judge and counts are sent and checked by the server. */
+  start(plan: LabelPlan): Promise<unknown>;
   job(): Promise<LabelJob>;
   stop(): Promise<unknown>;
 }
@@ -57,7 +58,12 @@ export function createTopicsApi(options: ApiClientOptions = {}): TopicsApi {
     merge: (revision, id, into) => call(`${topic(id)}/merge`, TopicsStateSchema, 'POST', revision, { into }),
     remove: (revision, id) => call(topic(id), TopicsStateSchema, 'DELETE', revision),
     plan: () => call('/api/topics/label/plan', LabelPlanSchema),
-    start: () => call('/api/topics/label', z.unknown(), 'POST', null, {}),
+    start: (plan: LabelPlan) =>
+      call('/api/topics/label', z.unknown(), 'POST', null, {
+        judgeModelId: plan.judgeModelId,
+        toLabel: plan.toLabel,
+        requests: plan.requests,
+      }),
     job: () => call('/api/topics/label', LabelJobSchema),
     stop: () => call('/api/topics/label/stop', z.unknown(), 'POST', null, {}),
   };
