@@ -51,3 +51,39 @@ export async function judgeRelevance(
   }
   return relevance;
 }
+
+/** How many judged plans a relevance memo keeps (oldest dropped first). */
+const MEMO_ENTRIES = 200;
+
+/**
+ * The judge's relevance remembered per (judge, question, the exact openings read): the preview and the run of an ask
+ * plan the same block, so its bytes — and the commit's hash — do not depend on a second answer, and the judge is not
+ * asked again while the person only looks. A partial answer (a batch fell back) is not kept.
+ */
+export class RelevanceMemo {
+  private readonly entries = new Map<string, Map<string, number>>();
+
+  constructor(private readonly hash: (text: string) => string) {}
+
+  async relevance(
+    judge: RelevanceJudge & { modelId: string },
+    question: string,
+    reads: readonly RankedCandidate[],
+  ): Promise<Map<string, number>> {
+    const key = this.hash(
+      JSON.stringify([
+        judge.modelId,
+        question,
+        reads.map((entry) => [entry.candidate.key, judgeOpening(entry.candidate)]),
+      ]),
+    );
+    const known = this.entries.get(key);
+    if (known) return new Map(known);
+    const relevance = await judgeRelevance(judge, question, reads);
+    // Only a full answer is kept: a batch the judge missed (the rule fallback) is asked again next time.
+    if (relevance.size < reads.length) return relevance;
+    this.entries.set(key, relevance);
+    if (this.entries.size > MEMO_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
+    return new Map(relevance);
+  }
+}

@@ -21,7 +21,7 @@ import { WeftError } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
 import { indexCandidates } from './index-candidates.ts';
 import { indexVocabulary } from './index-vocabulary.ts';
-import { judgeRelevance, relevancePrompt, type RelevanceJudge } from './judge-relevance.ts';
+import { judgeRelevance, relevancePrompt, type RelevanceMemo, type RelevanceJudge } from './judge-relevance.ts';
 import { sourceGone } from './source-liveness.ts';
 
 /** A decision request's usual time; the judge gives up after six seconds. */
@@ -36,6 +36,8 @@ export interface RecallSources {
   /** The configured decision model, or null (then nothing is judged and nothing leaves the machine). */
   judge: { decide: RelevanceJudge['decide']; modelId: string; pricePerMTokIn: number | null } | null;
   hash?: HashPort;
+  /** Remembers the judge's relevance so the preview and the run plan the same block (the server keeps one). */
+  relevanceMemo?: RelevanceMemo;
 }
 
 /** The question's topics: named in it (whole words), or labelled on one of the node's own versions. */
@@ -99,7 +101,9 @@ export async function planRecallFromIndex(
     );
   const relevance =
     !options.dryRun && sources.judge && reads.length > 0
-      ? await judgeRelevance(sources.judge, request.question, reads)
+      ? await (sources.relevanceMemo
+          ? sources.relevanceMemo.relevance(sources.judge, request.question, reads)
+          : judgeRelevance(sources.judge, request.question, reads))
       : undefined;
   const dossiers = sources.dossiers.dossiersFor(questionTopics(request, sources.topics));
   const plan = planRecall({

@@ -284,7 +284,16 @@ describe('recall with a decision model (C16)', () => {
     const sent = JSON.stringify(provider.requests[0]!.body);
     expect(sent).toContain('recall-relevance');
     expect(sent).not.toContain('sk-test');
-    const unjudged = await plan(server, { ...asked, setting: setting({ struck: [] }), contextWindow: 199_999 });
+    // The run plans the same block as the preview: the judge's answer is remembered, not asked for again.
+    provider.script({ text: 'not a distribution' });
+    const run = await plan(server, asked);
+    expect(provider.requests).toHaveLength(1);
+    expect(run.blockHash).toBe(judged.blockHash);
+    expect(run.items.map((item) => item.id)).toEqual(judged.items.map((item) => item.id));
+    // The same words with a full stop are another question to the judge; it does not answer (the rule fallback), so
+    // matched terms and recency order the plan.
+    const unjudged = await plan(server, { ...asked, question: `${asked.question}.` });
+    expect(provider.requests).toHaveLength(2);
     expect(judged.items.map((item) => item.id)).not.toEqual(unjudged.items.map((item) => item.id));
   });
 });

@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
 import { RecallPlanRequestSchema, type CanvasDocument, type RecallPlanResponse } from '../../protocol/index.ts';
-import { planRecallFromIndex, storedDossiers, type RecallSources } from '../../runtime/recall/index.ts';
+import { planRecallFromIndex, RelevanceMemo, storedDossiers, type RecallSources } from '../../runtime/recall/index.ts';
 import type { DossierSource } from '../../src/core/recall/index.ts';
 import { atlasServiceFor } from '../atlas/atlas-registry.ts';
 import { dossierStoreFor, topicStoreFor } from './dossier-services.ts';
@@ -20,6 +20,8 @@ export function recallRoute(context: ServerContext, dossiers?: DossierSource): R
   const router = express.Router();
   const json = jsonBody(512 * 1024);
   const topics = topicStoreFor(context);
+  // One memo per server: the preview's plan and the run's plan of an ask get the same relevance, so the same block.
+  const relevanceMemo = new RelevanceMemo((text) => context.hash.sha256Hex(text));
 
   async function sources(): Promise<RecallSources> {
     const database = await atlasServiceFor(context).turnDatabase();
@@ -44,6 +46,7 @@ export function recallRoute(context: ServerContext, dossiers?: DossierSource): R
         ? { decide: (request) => context.judge.decide(request), modelId: judgeModelId, pricePerMTokIn: price }
         : null,
       hash: context.hash,
+      relevanceMemo,
     };
   }
 
