@@ -6,13 +6,13 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { WhyIndex } from '../../runtime/index/index.ts';
 import { announceQuickMode, QUICK } from './quick-mode.ts';
 import { generateCorpus } from './why/generate-corpus.ts';
+import { runChild } from './why/run-child.ts';
 
 const scale = Number(process.env.WEFT_BENCH_SCALE ?? (QUICK ? '0.003' : '1'));
 if (!(scale > 0)) throw new Error('WEFT_BENCH_SCALE must be a positive number');
@@ -20,10 +20,6 @@ const here = dirname(fileURLToPath(import.meta.url));
 const realSessions = process.env.WEFT_FIXTURES
   ? join(process.env.WEFT_FIXTURES, 'real-sessions')
   : join(here, '..', '..', 'tests', 'fixtures', 'real-sessions');
-const tsxLoader = pathToFileURL(
-  join(dirname(createRequire(import.meta.url).resolve('tsx/package.json')), 'dist', 'loader.mjs'),
-).href;
-
 function print(name: string, value: number, unit: string, digits = 1): void {
   console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
 }
@@ -31,17 +27,6 @@ function print(name: string, value: number, unit: string, digits = 1): void {
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
   return sorted[sorted.length >> 1]!;
-}
-
-function runChild(script: string, args: string[], env: NodeJS.ProcessEnv): Record<string, number> {
-  const result = spawnSync(process.execPath, ['--import', tsxLoader, join(here, 'why', script), ...args], {
-    env,
-    encoding: 'utf8',
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  if (result.status !== 0) throw new Error(`${script} failed: ${result.stderr}`);
-  if (result.stderr.trim()) console.error(result.stderr.trim());
-  return JSON.parse(result.stdout.trim().split('\n').at(-1)!) as Record<string, number>;
 }
 
 const workspace = mkdtempSync(join(tmpdir(), 'weft-why-bench-'));
