@@ -140,7 +140,17 @@ export function createCanvasListActions(
         }
         await refreshList();
         const remembered = (await database.settings.get(ACTIVE_KEY))?.value;
-        const target = get().canvases.find((canvas) => canvas.id === remembered) ?? get().canvases[0];
+        const cached = get().canvases.find((canvas) => canvas.id === remembered);
+        // A canvas opened from the server is cached in slices after its first paint; left before that ended, it is
+        // not in the list yet: open it from the server again rather than another one (the newest cached if it is gone).
+        if (typeof remembered === 'string' && !cached) {
+          const reopened = await actions.openCanvas(remembered).then(
+            () => true,
+            () => false,
+          );
+          if (reopened) return;
+        }
+        const target = cached ?? get().canvases[0];
         if (target) await actions.openCanvas(target.id);
       } finally {
         set({ ready: true });
