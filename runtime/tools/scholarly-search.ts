@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { WeftError } from '../fs/index.ts';
-import { fetchPublic } from '../materials/index.ts';
-import { parseSearchInput, SEARCH_MAX_BYTES } from './search-input.ts';
+import { fetchSearchJson } from './fetch-search-json.ts';
+import { parseSearchInput } from './search-input.ts';
 import type { SearchServiceOptions } from './search-service-options.ts';
 
 /** The public Crossref REST API; a test points `crossrefUrl` at a scripted server on 127.0.0.1. */
@@ -46,18 +45,7 @@ export async function scholarlySearch(input: unknown, options: ScholarlySearchOp
   url.searchParams.set('query', query);
   url.searchParams.set('rows', String(rows));
   url.searchParams.set('select', 'DOI,title,author,issued,container-title');
-  const response = await fetchPublic(url.toString(), {
-    ...options,
-    maxBytes: SEARCH_MAX_BYTES,
-    accept: 'application/json',
-    noun: 'search service',
-  });
-  let answer: z.infer<typeof AnswerSchema>;
-  try {
-    answer = AnswerSchema.parse(JSON.parse(response.body.toString('utf8')));
-  } catch {
-    throw new WeftError('tool-bad-answer', 'The search service did not answer with Crossref works.', 502);
-  }
+  const answer = await fetchSearchJson(url, AnswerSchema, options, 'Crossref works');
   const works = answer.message.items.flatMap((item) => {
     const work = WorkSchema.safeParse(item);
     return work.success ? [work.data] : [];

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { WeftError } from '../fs/index.ts';
-import { fetchPublic } from '../materials/index.ts';
-import { authorList, parseSearchInput, SEARCH_MAX_BYTES } from './search-input.ts';
+import { fetchSearchJson } from './fetch-search-json.ts';
+import { authorList, parseSearchInput } from './search-input.ts';
 import type { SearchServiceOptions } from './search-service-options.ts';
 
 /** The public Semantic Scholar graph API; a test points `semanticScholarUrl` at a scripted server on 127.0.0.1. */
@@ -50,18 +49,7 @@ export async function semanticScholarSearch(input: unknown, options: SearchServi
   url.searchParams.set('query', query);
   url.searchParams.set('limit', String(rows));
   url.searchParams.set('fields', 'title,authors,year,venue,externalIds,url');
-  const response = await fetchPublic(url.toString(), {
-    ...options,
-    maxBytes: SEARCH_MAX_BYTES,
-    accept: 'application/json',
-    noun: 'search service',
-  });
-  let answer: z.infer<typeof AnswerSchema>;
-  try {
-    answer = AnswerSchema.parse(JSON.parse(response.body.toString('utf8')));
-  } catch {
-    throw new WeftError('tool-bad-answer', 'The search service did not answer with Semantic Scholar papers.', 502);
-  }
+  const answer = await fetchSearchJson(url, AnswerSchema, options, 'Semantic Scholar papers');
   const papers = (answer.data ?? []).flatMap((item) => {
     const paper = PaperSchema.safeParse(item);
     return paper.success ? [paper.data] : [];
