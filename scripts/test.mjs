@@ -16,7 +16,10 @@ const failures = [];
 
 function step(label, command, args, env = {}) {
   console.log(`\n── ${label}`);
+  const started = performance.now();
   const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  // Each step's wall time, so the whole run's budget (CI: 30 minutes on 2 cores) can be watched step by step.
+  console.log(`── ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (result.status !== 0) failures.push(label);
   return result.status === 0;
 }
