@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite in order — layer check, format check, lint, type checks, unit + integration tests,
-// renderer build, browser end-to-end tests in Chromium. Ends with one summary line `tests: N passed, N failed`.
-import { spawnSync } from 'node:child_process';
+// `npm test`: the whole suite — static checks (layers, format, lint, both type checks; two at a time), unit +
+// integration tests, renderer build, browser end-to-end tests in Chromium. Ends with one summary line
+// `tests: N passed, N failed`.
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -43,22 +44,50 @@ function vitest(project) {
   }
 }
 
-step('layer check', process.execPath, ['--import', 'tsx', 'scripts/check-layers.ts']);
-step('format check (Prettier)', process.execPath, [
-  path.join(root, 'node_modules/prettier/bin/prettier.cjs'),
-  '--check',
-  '--log-level',
-  'warn',
-  '.',
-]);
-step('lint (ESLint, type-checked rules)', process.execPath, [
-  path.join(root, 'node_modules/eslint/bin/eslint.js'),
-  '--max-warnings',
-  '0',
-  '.',
-]);
-step('type check: protocol + core (ES2022, no DOM or Node types)', bin('tsc'), ['-p', 'tsconfig.core.json']);
-step('type check: whole repository', bin('tsc'), ['-p', 'tsconfig.json']);
+// The static checks run two at a time (2 cores), each one's output printed whole when it ends.
+function checkInBackground(label, command, args) {
+  const started = performance.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => (output += `${error.message}\n`));
+    child.on('close', (code) => {
+      console.log(`\n── ${label}\n${output}── ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+      if (code !== 0) failures.push(label);
+      resolve();
+    });
+  });
+}
+
+async function staticChecks(checks, parallel) {
+  const queue = [...checks];
+  const lane = async () => {
+    for (let check = queue.shift(); check; check = queue.shift()) await checkInBackground(...check);
+  };
+  await Promise.all(Array.from({ length: parallel }, lane));
+}
+
+// The longest first, so the two lanes end together.
+await staticChecks(
+  [
+    [
+      'lint (ESLint, type-checked rules)',
+      process.execPath,
+      [path.join(root, 'node_modules/eslint/bin/eslint.js'), '--max-warnings', '0', '.'],
+    ],
+    ['type check: whole repository', bin('tsc'), ['-p', 'tsconfig.json']],
+    ['type check: protocol + core (ES2022, no DOM or Node types)', bin('tsc'), ['-p', 'tsconfig.core.json']],
+    [
+      'format check (Prettier)',
+      process.execPath,
+      [path.join(root, 'node_modules/prettier/bin/prettier.cjs'), '--check', '--log-level', 'warn', '.'],
+    ],
+    ['layer check', process.execPath, ['--import', 'tsx', 'scripts/check-layers.ts']],
+  ],
+  2,
+);
 vitest('unit');
 
 const chromium = findChromium({ installIfRoot: true });
