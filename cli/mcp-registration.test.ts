@@ -181,7 +181,8 @@ describe('config.toml edits', () => {
   });
 });
 
-describe('weft setup mcp (black box)', () => {
+// Each test spawns the real CLI several times (a tsx start-up apiece): seconds each on a loaded 2-core machine.
+describe('weft setup mcp (black box)', { timeout: 120_000 }, () => {
   const directories: string[] = [];
   afterEach(() => {
     for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
