@@ -18,11 +18,10 @@ import {
 
 import { matchTopicsByName } from '../../src/core/topics/index.ts';
 import { WeftError } from '../fs/index.ts';
-import type { IndexDatabase } from '../index/index.ts';
 import { indexCandidates } from './index-candidates.ts';
 import { indexVocabulary } from './index-vocabulary.ts';
 import { judgeRelevance, relevancePrompt, type RelevanceMemo, type RelevanceJudge } from './judge-relevance.ts';
-import { sourceGone } from './source-liveness.ts';
+import { turnKeySources, type IndexDatabase } from '../index/index.ts';
 
 /** A decision request's usual time; the judge gives up after six seconds. */
 export const SECONDS_PER_JUDGE_REQUEST = 3;
@@ -87,8 +86,14 @@ export async function planRecallFromIndex(
   );
   const project = request.workingDirectory;
   const candidates = indexCandidates(sources.database, { terms, project, global: setting.global });
-  const archived = sourceGone(sources.database, sources.canvases);
-  const scope = { canvasId: request.canvasId, project, global: setting.global, struck: setting.struck, archived };
+  const cited = turnKeySources(sources.database, sources.canvases);
+  const scope = {
+    canvasId: request.canvasId,
+    project,
+    global: setting.global,
+    struck: setting.struck,
+    archived: cited.gone,
+  };
   const ranked = eligibleCandidates({ ...scope, terms, candidates });
   const { eligible } = ranked;
   const reads = eligible.slice(0, reachCount(setting.reach, eligible.length, sources.judge !== null));
@@ -112,6 +117,7 @@ export async function planRecallFromIndex(
     terms,
     candidates,
     dossiers,
+    citedFolder: cited.folder,
     ceiling: setting.ceiling,
     contextWindow: request.contextWindow,
     estimateTokens: estimateTokensByLength,

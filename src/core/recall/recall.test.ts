@@ -51,6 +51,7 @@ function input(overrides: Partial<RecallPlanInput> = {}): RecallPlanInput {
     global: false,
     struck: [],
     archived: () => false,
+    citedFolder: () => PROJECT,
     candidates: [turn('a'), turn('b', { at: T0 - DAY })],
     dossiers: [],
     ceiling: 'small',
@@ -250,6 +251,37 @@ describe('recall block (C16)', () => {
     );
     expect(reasonOf(allGone, 'dossier:t2')).toBe('archived-source');
     expect(allGone.block).not.toContain('Dossier');
+  });
+
+  it('keeps only the dossier sentences citing a turn of the project; the global switch brings all', () => {
+    const folders = new Map([
+      ['claude-code:here#1', `${PROJECT}/src`],
+      ['codex:elsewhere#1', '/home/ada/client-work'],
+      ['canvas:c#archived', PROJECT],
+    ]);
+    const citedFolder = (key: string) => folders.get(key) ?? null;
+    const archived = (key: string) => key === 'canvas:c#archived';
+    const mixed = dossier('t1', [
+      ['codex:elsewhere#1'],
+      ['codex:elsewhere#1', 'claude-code:here#1'],
+      ['canvas:c#archived', 'codex:elsewhere#1'],
+      ['unknown:folder#1'],
+    ]);
+    const scoped = planRecall(input({ dossiers: [mixed], citedFolder, archived }));
+    expect(scoped.block).toContain('Sentence 1');
+    for (const left of ['Sentence 0', 'Sentence 2', 'Sentence 3']) expect(scoped.block).not.toContain(left);
+    for (const id of ['s0', 's2', 's3']) expect(reasonOf(scoped, `dossier:t1#${id}`)).toBe('out-of-scope');
+    const elsewhere = planRecall(input({ dossiers: [dossier('t2', [['codex:elsewhere#1']])], citedFolder }));
+    expect(elsewhere.items.map((item) => item.id)).not.toContain('dossier:t2');
+    expect(reasonOf(elsewhere, 'dossier:t2')).toBe('out-of-scope');
+
+    const global = planRecall(input({ dossiers: [mixed], citedFolder, archived, global: true }));
+    for (const kept of ['Sentence 0', 'Sentence 1', 'Sentence 2', 'Sentence 3']) expect(global.block).toContain(kept);
+    // Scope never revives an archived source.
+    const gone = planRecall(
+      input({ dossiers: [dossier('t3', [['canvas:c#archived']])], citedFolder, archived, global: true }),
+    );
+    expect(reasonOf(gone, 'dossier:t3')).toBe('archived-source');
   });
 
   it('never makes a recalled sentence evidence for the memory judge', () => {
