@@ -11,7 +11,7 @@ import {
 } from './support/index.ts';
 import { closeAtlasService } from '../server/atlas/atlas-registry.ts';
 import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
-import { recallRequestFor } from '../src/ui/recall/recall-request.ts';
+import { recallRequestFor } from '../src/core/recall/index.ts';
 import { modelFor, plannedRequest } from '../src/ui/store/planned-request.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
 

@@ -6,3 +6,5 @@ export { indexVocabulary } from './index-vocabulary.ts';
 export { judgeRelevance, relevancePrompt, judgeOpening, RelevanceMemo } from './judge-relevance.ts';
 export type { RelevanceJudge } from './judge-relevance.ts';
 export { storedDossiers } from './stored-dossiers.ts';
+export { readRecallSources } from './recall-sources.ts';
+export type { RecallStores } from './recall-sources.ts';

@@ -21,3 +21,4 @@ export type {
   DossierSource,
   RecallVocabulary,
 } from './recall-inputs.ts';
+export { recallRequestFor, FALLBACK_CONTEXT_WINDOW } from './recall-request.ts';

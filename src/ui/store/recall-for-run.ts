@@ -1,7 +1,7 @@
 import type { DispatchLane, QuestionNode, RecallSnapshot } from '../../../protocol/index.ts';
 import type { EventDraft, Graph } from '../../core/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { recallRequestFor } from '../recall/recall-request.ts';
+import { recallRequestFor } from '../../core/recall/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { modelFor } from './planned-request.ts';
 import type { GetState } from './weft-state.ts';
