@@ -4,6 +4,7 @@ import { findEvidence } from '../memory/find-evidence.ts';
 import { estimateTokensByLength } from '../tokens.ts';
 import { eligibleCandidates, planRecall, recallCeilingTokens, type RecallPlanInput } from './plan-recall.ts';
 import type { RecallCandidate, RecallDossier, RecallVocabulary } from './recall-inputs.ts';
+import { estimateRecallTokens } from './estimate-recall-tokens.ts';
 import { recallTerms } from './recall-terms.ts';
 
 const PROJECT = '/home/ada/bees';
@@ -251,6 +252,36 @@ describe('recall block (C16)', () => {
     );
     expect(reasonOf(allGone, 'dossier:t2')).toBe('archived-source');
     expect(allGone.block).not.toContain('Dossier');
+  });
+
+  it('keeps a CJK-heavy block within its ceiling, counting each CJK character as a token', () => {
+    const cjk = (index: number) =>
+      turn(`zh${index}`, {
+        question: `蜂箱的瓦螨数量应该怎么记录？第${index}次`,
+        answer: `每个蜂箱的瓦螨数量按日期记在数据库里，每周统计一次并且和上个月比较，发现异常立即通知养蜂人。`.repeat(
+          8,
+        ),
+        at: T0 - index * 1000,
+      });
+    const cjkCharacters = (text: string) =>
+      text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu)?.length ?? 0;
+    for (const ceiling of ['small', 'medium'] as const) {
+      const plan = planRecall(
+        input({
+          terms: ['瓦螨'],
+          candidates: Array.from({ length: 120 }, (_value, index) => cjk(index)),
+          ceiling,
+          estimateTokens: estimateRecallTokens,
+        }),
+      );
+      expect(plan.items.length).toBeGreaterThan(1);
+      expect(plan.omitted.some((omission) => omission.reason === 'budget')).toBe(true);
+      // A tokenizer gives a CJK character at least one token: the block's real cost is at least this.
+      expect(cjkCharacters(plan.block!)).toBeLessThanOrEqual(plan.ceilingTokens);
+      expect(plan.usedTokens).toBeLessThanOrEqual(plan.ceilingTokens);
+    }
+    expect(estimateRecallTokens('abcdefgh')).toBe(2);
+    expect(estimateRecallTokens('瓦螨 count')).toBe(4);
   });
 
   it('keeps only the dossier sentences citing a turn of the project; the global switch brings all', () => {
