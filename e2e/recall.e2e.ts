@@ -118,6 +118,7 @@ describe('recall into an ask', () => {
     expect(await canvas.panel.getByTestId('recall-full-pending').textContent()).toContain(
       'waits for your confirmation',
     );
+    await canvas.screenshot('recall-full-pending');
     await canvas.panel.getByTestId('recall-full-confirm').click();
     await canvas.panel.getByTestId('preview-recall-stand-in').waitFor({ state: 'detached' });
     expect(dialogs).toHaveLength(1);

@@ -18,7 +18,7 @@ const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {
 const REACH_LABEL: Record<RecallSetting['reach'], string> = {
   light: 'Light: the judge reads the 40 best',
   deep: 'Deep: the judge reads up to 200',
-  full: 'Full: every excerpt in scope (confirmed each ask)',
+  full: 'Full: every excerpt in scope (asks you first)',
 };
 const REASON_LABEL: Record<RecallOmission['reason'], string> = {
   budget: 'over the budget',
@@ -121,8 +121,8 @@ export function RecallSection({ node }: { node: QuestionNode }) {
           )}
           {entry?.state === 'ready' && entry.standIn && request && (
             <div className="hint" data-testid="recall-full-pending">
-              Shown: the light reach’s plan. The full reach waits for your confirmation (count, time, price) and is
-              planned then; the ask asks for it too.{' '}
+              Shown: the light reach’s plan. The full reach waits for your confirmation (count, time, price), here or
+              when you ask, and is planned then.{' '}
               <button
                 className="button small"
                 data-testid="recall-full-confirm"
