@@ -93,7 +93,7 @@ describe('the recall block at dispatch', () => {
     expect(again.omitted).toContainEqual(expect.objectContaining({ id: struck.id, reason: 'struck' }));
   });
 
-  it('asks before a full reach, every time; declined, nothing is sent', async () => {
+  it('asks before a full reach not confirmed yet; declined, nothing is sent', async () => {
     const app = await new TestApp(server, `recall-full-${Math.random()}`, { recall: true }).start();
     await app.state.createCanvas('Full reach');
     app.state.apply({ type: 'set-agent-settings', workingDirectory: CLAUDE_REPO, guard: 'ask' });
