@@ -119,7 +119,8 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'compile',
-    usage: 'weft compile <file.weft.json> --node <id> [--model ID] [--no-memory] [--json] [--bundle [--out FILE]]',
+    usage:
+      'weft compile <file.weft.json> --node <id> [--model ID] [--no-memory] [--no-recall] [--confirm-full] [--json] [--bundle [--out FILE]]',
     summary: "a node's request as the app would send it: messages, per-part sources and SHA-256",
     positionals: [1, 1],
     flags: {
@@ -127,6 +128,11 @@ export const COMMANDS: readonly CommandSpec[] = [
       model: { type: 'string', description: "the model when the node pins none (default: the app's default)" },
       bundle: { type: 'boolean', description: 'also write the Context Bundle (C26)' },
       'no-memory': { type: 'boolean', description: 'leave out the [Memory] block the app would insert' },
+      'no-recall': { type: 'boolean', description: 'leave out the recall block of a node with recall on (C16)' },
+      'confirm-full': {
+        type: 'boolean',
+        description: 'a node with a full reach: run it (the decision model reads every excerpt in scope)',
+      },
       out: { type: 'string', description: 'with --bundle: where (default ./<node>.context-bundle.json)' },
       json,
     },

@@ -106,4 +106,32 @@ describe('recall into an ask', () => {
     expect(requestText(1)).not.toContain(CLAUDE_SESSION);
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
+
+  it('a full reach shows the light plan as a stand-in until confirmed, then previews and sends the full plan', async () => {
+    const dialogs: string[] = [];
+    page().on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.accept();
+    });
+    await canvas.panel.getByTestId('recall-reach').selectOption('full');
+    await canvas.panel.getByTestId('preview-recall-stand-in').waitFor();
+    expect(await canvas.panel.getByTestId('recall-full-pending').textContent()).toContain(
+      'waits for your confirmation',
+    );
+    await canvas.screenshot('recall-full-pending');
+    await canvas.panel.getByTestId('recall-full-confirm').click();
+    await canvas.panel.getByTestId('preview-recall-stand-in').waitFor({ state: 'detached' });
+    expect(dialogs).toHaveLength(1);
+    expect(dialogs[0]).toContain('A full reach has');
+    const confirmedHash = await canvas.previewHash();
+
+    provider.script({ text: 'With the full reach.' });
+    const node = (await canvas.panel.getAttribute('data-node-id')) ?? '';
+    await canvas.ask(node);
+    // The ask sends the confirmed plan: no second question, and the commit's hash is the one previewed.
+    expect(dialogs).toHaveLength(1);
+    expect(provider.requests).toHaveLength(3);
+    expect((await canvas.panel.getByTestId('version-hash').last().textContent())!.trim()).toBe(confirmedHash);
+    expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
+  });
 });

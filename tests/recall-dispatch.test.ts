@@ -1,11 +1,17 @@
 import 'fake-indexeddb/auto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RECALL_SETTING, type QuestionNode } from '../protocol/index.ts';
-import { sha256Hex } from '../src/core/index.ts';
-import { startTestServer, type TestServer } from './support/index.ts';
+import { emptyCanvasDocument, sha256Hex, TestCanvas } from '../src/core/index.ts';
+import {
+  startScriptedProvider,
+  startTestServer,
+  type ScriptedProvider,
+  type ScriptedReply,
+  type TestServer,
+} from './support/index.ts';
 import { closeAtlasService } from '../server/atlas/atlas-registry.ts';
 import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
-import { recallRequestFor } from '../src/ui/recall/recall-request.ts';
+import { recallRequestFor } from '../src/core/recall/index.ts';
 import { modelFor, plannedRequest } from '../src/ui/store/planned-request.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
 
@@ -87,7 +93,7 @@ describe('the recall block at dispatch', () => {
     expect(again.omitted).toContainEqual(expect.objectContaining({ id: struck.id, reason: 'struck' }));
   });
 
-  it('asks before a full reach, every time; declined, nothing is sent', async () => {
+  it('asks before a full reach not confirmed yet; declined, nothing is sent', async () => {
     const app = await new TestApp(server, `recall-full-${Math.random()}`, { recall: true }).start();
     await app.state.createCanvas('Full reach');
     app.state.apply({ type: 'set-agent-settings', workingDirectory: CLAUDE_REPO, guard: 'ask' });
@@ -101,5 +107,119 @@ describe('the recall block at dispatch', () => {
     expect(questionNode(app, nodeId).versions).toEqual([]);
     expect(app.graph.events.some((event) => event.op === 'commit')).toBe(false);
     expect(app.lastToast()).toMatchObject({ code: 'recall-full-declined' });
+  });
+});
+
+/**
+ * The judge prefers the oldest variant (number 1), which only a full reach reads (a light reach reads the 40 newest),
+ * so the full plan orders its excerpts unlike the light one; a batch without it gets an even spread.
+ */
+function preferFirstVariant(body: unknown): ScriptedReply {
+  const text = JSON.stringify(body);
+  if (!text.includes('Which of these past excerpts help answer')) return { text: 'An answer.' };
+  const lines = [...text.matchAll(/c(\d+): ([^\\]*)/g)];
+  const preferred = lines.find((line) => line[2]!.includes('number 1 did'))?.[1];
+  const preference = Object.fromEntries(
+    lines.map((line) => [`c${line[1]}`, preferred ? (line[1] === preferred ? 0.9 : 0.001) : 1 / lines.length]),
+  );
+  return { text: JSON.stringify(preference) };
+}
+
+const judgeRequests = (provider: ScriptedProvider) =>
+  provider.requests.filter((request) => JSON.stringify(request.body).includes('Which of these past excerpts'));
+
+describe('a confirmed full reach (C16 + C9)', () => {
+  let judgedFixtures: AtlasFixtures;
+  let judged: TestServer;
+  let provider: ScriptedProvider;
+  beforeAll(async () => {
+    judgedFixtures = copyAtlasFixtures('weft-recall-full-');
+    process.env.WEFT_SESSION_ROOTS = judgedFixtures.rootsVariable;
+    provider = await startScriptedProvider();
+    provider.replyFor = preferFirstVariant;
+    judged = await startTestServer({ home: judgedFixtures.weftHome, judgeTimeoutMs: 2000 });
+    const saved = await judged.api('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['small'] }],
+        judgeModelId: 'judge/small',
+      }),
+    });
+    expect(saved.status).toBe(200);
+    // More excerpts in the folder than a light reach reads (40), so the full reach is another plan.
+    const canvas = new TestCanvas({
+      idPrefix: 'many-n',
+      document: emptyCanvasDocument({
+        id: 'canvas-many',
+        name: 'Greet notes',
+        workingDirectory: CLAUDE_REPO,
+        createdAt: 1,
+      }),
+    });
+    for (let index = 1; index <= 45; index += 1) {
+      const node = canvas.addQuestion(`Which greet variant number ${index} did we try?`);
+      canvas.answer(node, `Variant ${index} of greet returns a template string with suffix ${index}.`);
+    }
+    await judged.context.canvases.write('canvas-many', canvas.document(), { baseRevision: null });
+  });
+  afterAll(async () => {
+    await closeAtlasService(judged.context);
+    await judged.dispose();
+    await provider.close();
+    judgedFixtures.dispose();
+  });
+
+  it('the preview shows the confirmed full plan, and the ask sends those bytes without asking the judge again', async () => {
+    const confirmations: string[] = [];
+    const app = await new TestApp(judged, `recall-full-judged-${Math.random()}`, {
+      recall: true,
+      confirmFull: (message) => (confirmations.push(message), true),
+    }).start();
+    const recall = app.recall!;
+    await app.state.createCanvas('Full reach, judged');
+    app.state.apply({ type: 'set-agent-settings', workingDirectory: CLAUDE_REPO, guard: 'ask' });
+    const nodeId = app.addQuestion('Which greet variant did we try?');
+    app.state.apply({
+      type: 'edit-node',
+      nodeId,
+      patch: { recall: { ...DEFAULT_RECALL_SETTING, enabled: true, reach: 'full' } },
+    });
+    const node = questionNode(app, nodeId);
+    const request = recallRequestFor(app.graph, node, modelFor(app.state, node.model))!;
+
+    // Before confirmation: the light plan, marked as a stand-in (the preview says so), nothing confirmed.
+    recall.entryFor(request);
+    await vi.waitFor(() => expect(recall.entryFor(request).state).toBe('ready'), { timeout: 30_000 });
+    const standIn = recall.entryFor(request);
+    if (standIn.state !== 'ready') throw new Error('not ready');
+    expect(standIn.standIn).toBe(true);
+    expect(standIn.plan.reach.reach).toBe('light');
+    expect(confirmations).toEqual([]);
+
+    // Confirmed once: the full reach is planned (the judge reads all of them) and is what the preview shows.
+    const lightAsks = judgeRequests(provider).length;
+    const full = (await recall.confirmedFullPlan(request))!;
+    expect(confirmations).toHaveLength(1);
+    expect(confirmations[0]).toMatch(/read \d+ excerpts in 2 requests/);
+    expect(full.reach).toMatchObject({ reach: 'full', requests: 2 });
+    expect(judgeRequests(provider).length).toBe(lightAsks + 2);
+    expect(full.blockHash).not.toBe(standIn.plan.blockHash);
+    const shown = recall.entryFor(request);
+    expect(shown).toEqual({ state: 'ready', plan: full, standIn: false });
+    const preview = plannedRequest(app.state, nodeId, 'chat', undefined, null, full.block)!;
+
+    // The ask sends the same bytes: preview hash = commit hash; no second confirmation, no second judging.
+    expect(await app.state.ask(nodeId)).toBe(true);
+    const version = questionNode(app, nodeId).versions.at(-1)!;
+    expect(version.requestHash).toBe(preview.built.requestHash);
+    expect(app.graph.events.filter((event) => event.op === 'commit').at(-1)!.meta.requestHash).toBe(
+      preview.built.requestHash,
+    );
+    expect(version.recall?.blockHash).toBe(full.blockHash);
+    expect(confirmations).toHaveLength(1);
+    expect(judgeRequests(provider).length).toBe(lightAsks + 2);
+    const sent = provider.requests.at(-1)!;
+    expect(JSON.stringify(sent.body)).toContain(JSON.stringify(full.block).slice(1, 200));
   });
 });

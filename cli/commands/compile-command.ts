@@ -22,6 +22,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     import('../../runtime/hash/index.ts'),
   ]);
   const { memoryBlockFor } = await import('./compile-memory-block.ts');
+  const { recallBlockFor } = await import('./compile-recall-block.ts');
   const file = resolve(io.cwd, command.positionals[0]!);
   const nodeId = command.flags.node;
   if (typeof nodeId !== 'string') throw new CliError('bad-usage', 'give the node to compile: --node <id>', 2);
@@ -56,7 +57,8 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   const listed = await registry.listModels();
   const flagModel = typeof command.flags.model === 'string' ? command.flags.model : null;
   const modelId = node.model ?? flagModel ?? listed.defaultModelId ?? OFFLINE_RECEIPT_MODEL_ID;
-  const takesImages = listed.models.find((model) => model.id === modelId)?.takesImages ?? false;
+  const model = listed.models.find((each) => each.id === modelId);
+  const takesImages = model?.takesImages ?? false;
 
   const shown = core.shownStale(graph, new core.StaleTracker(graph, nodeHashPort));
   const compiled = core.compile(graph, nodeId, { stale: shown });
@@ -64,6 +66,14 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   const memory = command.flags['no-memory']
     ? { block: null, reason: 'left out (--no-memory)' }
     : await memoryBlockFor(home, graph.canvas.id);
+  // C16: the recall block the app's preview shows for this node (recall switched on), unless --no-recall.
+  const recall = command.flags['no-recall']
+    ? { block: null, plan: null, reason: 'left out (--no-recall)' }
+    : await recallBlockFor(io, home, graph, node, model ?? { id: modelId }, {
+        settings: new fs.SettingsStore(home),
+        registry,
+        confirmFull: command.flags['confirm-full'] === true,
+      });
   // The tools the app offers with this node (C35): their declarations are part of the request and its hash.
   const offered = core.offeredTools(graph.canvas, node);
   const tools = { chatTools: offered.chatTools, mcpTools: offered.mcpTools };
@@ -72,6 +82,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     images: takesImages,
     hash: nodeHashPort,
     memoryBlock: memory.block,
+    recallBlock: recall.block,
     ...tools,
   });
   let bundlePath: string | null = null;
@@ -102,6 +113,13 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       tokens: compiled.tokens,
       stale,
       memory: { sent: memory.block !== null, reason: memory.reason },
+      recall: {
+        sent: recall.block !== null,
+        reason: recall.reason,
+        blockHash: recall.plan?.blockHash ?? null,
+        items: recall.plan?.items ?? [],
+        omitted: recall.plan?.omitted ?? [],
+      },
       bundle: bundlePath,
     });
     return 0;
@@ -110,6 +128,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     `request ${built.requestHash}`,
     `model   ${modelId}${stale.length ? `   stale: ${stale.join(', ')}` : ''}`,
     `memory  ${memory.block !== null ? 'sent' : 'not sent'}: ${memory.reason}`,
+    `recall  ${recall.block !== null ? 'sent' : 'not sent'}: ${recall.reason}`,
   ];
   // Compiled messages line up with the compiled sources; a late block (the profile) is its own labelled part.
   built.request.messages.forEach((message, index) => {

@@ -2,7 +2,7 @@ import type { CanvasDocument } from '../../protocol/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { DossierTurn } from '../../src/core/dossiers/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
-import type { IndexDatabase } from '../index/index.ts';
+import { turnKeySources, type IndexDatabase } from '../index/index.ts';
 
 const CANVAS_KEY = /^canvas:(.+)#([^#@]+)@([^#@]+)$/;
 
@@ -83,7 +83,14 @@ export async function readDossierTurns(keys: readonly string[], sources: TurnSou
   }));
 }
 
-/** Which of the keys still name a live turn: what `liveSentences` is given (C15). */
+/**
+ * Which of the keys still name a live turn: what `liveSentences` is given (C15). The same lookup recall uses
+ * (`turnKeySources`), so the dossier view and recall agree on which sentences have lost their sources.
+ */
 export async function liveTurnKeys(keys: readonly string[], sources: TurnSources): Promise<Set<string>> {
-  return new Set((await readDossierTurns(keys, sources)).map((turn) => turn.turnKey));
+  const documents = [...(await canvasDocuments(keys, sources.canvases)).values()].filter(
+    (document): document is CanvasDocument => document !== null,
+  );
+  const { gone } = turnKeySources(sources.database, documents);
+  return new Set(keys.filter((key) => !gone(key)));
 }

@@ -5,9 +5,10 @@ import type {
   RecallReachEstimate,
   TopicRecord,
 } from '../../protocol/index.ts';
-import { estimateTokensByLength, type HashPort } from '../../src/core/index.ts';
+import type { HashPort } from '../../src/core/index.ts';
 import {
   eligibleCandidates,
+  estimateRecallTokens,
   planRecall,
   reachCount,
   reachRequests,
@@ -18,11 +19,10 @@ import {
 
 import { matchTopicsByName } from '../../src/core/topics/index.ts';
 import { WeftError } from '../fs/index.ts';
-import type { IndexDatabase } from '../index/index.ts';
 import { indexCandidates } from './index-candidates.ts';
 import { indexVocabulary } from './index-vocabulary.ts';
 import { judgeRelevance, relevancePrompt, type RelevanceMemo, type RelevanceJudge } from './judge-relevance.ts';
-import { sourceGone } from './source-liveness.ts';
+import { turnKeySources, type IndexDatabase } from '../index/index.ts';
 
 /** A decision request's usual time; the judge gives up after six seconds. */
 export const SECONDS_PER_JUDGE_REQUEST = 3;
@@ -59,7 +59,7 @@ function estimate(
   const requests = reachRequests(reads.length);
   let tokens = 0;
   for (let start = 0; start < reads.length; start += 40)
-    tokens += estimateTokensByLength(relevancePrompt(request.question, reads.slice(start, start + 40)).prompt);
+    tokens += estimateRecallTokens(relevancePrompt(request.question, reads.slice(start, start + 40)).prompt);
   return {
     reach: request.setting.reach,
     candidates: reads.length,
@@ -87,8 +87,14 @@ export async function planRecallFromIndex(
   );
   const project = request.workingDirectory;
   const candidates = indexCandidates(sources.database, { terms, project, global: setting.global });
-  const archived = sourceGone(sources.database, sources.canvases);
-  const scope = { canvasId: request.canvasId, project, global: setting.global, struck: setting.struck, archived };
+  const cited = turnKeySources(sources.database, sources.canvases);
+  const scope = {
+    canvasId: request.canvasId,
+    project,
+    global: setting.global,
+    struck: setting.struck,
+    archived: cited.gone,
+  };
   const ranked = eligibleCandidates({ ...scope, terms, candidates });
   const { eligible } = ranked;
   const reads = eligible.slice(0, reachCount(setting.reach, eligible.length, sources.judge !== null));
@@ -112,9 +118,10 @@ export async function planRecallFromIndex(
     terms,
     candidates,
     dossiers,
+    citedFolder: cited.folder,
     ceiling: setting.ceiling,
     contextWindow: request.contextWindow,
-    estimateTokens: estimateTokensByLength,
+    estimateTokens: estimateRecallTokens,
     // The judge's relevance reorders the ranking; without it the ranking above is the plan's.
     ...(relevance ? { relevance } : { ranked }),
     ...(sources.hash ? { hash: sources.hash } : {}),

@@ -171,7 +171,9 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     });
     expect(created.status).toBe(200);
     const topicId = ((await created.json()) as { record: TopicRecord }).record.topics[0]!.id;
-    const cited = 'canvas:canvas-dossier#canvas-dossier-n1@v1';
+    const answered = canvas.document().nodes.find((node) => node.id === 'canvas-dossier-n1');
+    const versionId = answered?.kind === 'question' ? answered.versions[0]!.id : '';
+    const cited = `canvas:canvas-dossier#canvas-dossier-n1@${versionId}`;
     dossierStoreFor(server.context).writeVersion({
       topicId,
       mode: 'rebuild',
@@ -204,6 +206,60 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     const archived = await plan(server, request());
     expect(archived.block ?? '').not.toContain('greet lives in hello.ts');
     expect(archived.omitted).toContainEqual(expect.objectContaining({ reason: 'archived-source' }));
+  });
+
+  it('keeps a dossier’s sentences to the project: one citing only another folder’s session needs the switch', async () => {
+    // Turn keys of sessions in this folder and in another (Codex ran the same task elsewhere).
+    const everywhere = await plan(server, request({ setting: setting({ global: true }) }));
+    const scoped = await plan(server, request());
+    const here = scoped.items.find((item) => item.runner === 'claude-code')!.id;
+    const elsewhere = scoped.omitted.find((omission) => omission.runner === 'codex')!.id;
+    expect(everywhere.block).toBeTruthy();
+    const etag = (await server.api('/api/topics')).headers.get('etag')!;
+    const created = await server.api('/api/topics', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify({ name: 'function' }),
+    });
+    expect(created.status).toBe(200);
+    const topicId = ((await created.json()) as { record: TopicRecord }).record.topics.find(
+      (topic) => topic.name === 'function',
+    )!.id;
+    dossierStoreFor(server.context).writeVersion({
+      topicId,
+      mode: 'rebuild',
+      modelId: 'p/m',
+      baseVersion: 0,
+      dropped: [],
+      turnsRead: [here, elsewhere],
+      factsRead: [],
+      dossier: {
+        format: 'weft.dossier',
+        topicId,
+        version: 1,
+        writtenAt: 6,
+        sections: {
+          what: [
+            { id: 'away', text: 'Codex wrote the function in its own folder.', citations: [elsewhere] },
+            { id: 'both', text: 'Both runs wrote the same function.', citations: [elsewhere, here] },
+          ],
+          decisions: [{ id: 'home', text: 'The function returns a template string.', citations: [here] }],
+          status: [],
+          open: [],
+        },
+      },
+    });
+    const byDefault = await plan(server, request());
+    expect(byDefault.items.map((item) => item.id)).toContain(`dossier:${topicId}`);
+    expect(byDefault.block).toContain('Both runs wrote the same function.');
+    expect(byDefault.block).toContain('The function returns a template string.');
+    expect(byDefault.block).not.toContain('Codex wrote the function');
+    expect(byDefault.omitted).toContainEqual(
+      expect.objectContaining({ id: `dossier:${topicId}#away`, reason: 'out-of-scope' }),
+    );
+    const global = await plan(server, request({ setting: setting({ global: true }) }));
+    expect(global.block).toContain('Codex wrote the function in its own folder.');
+    expect(global.omitted.map((omission) => omission.id)).not.toContain(`dossier:${topicId}#away`);
   });
 
   it('refuses a full reach without confirmation, and estimates it first (nothing is judged without a judge)', async () => {

@@ -1,6 +1,12 @@
 import express, { type Router } from 'express';
-import { RecallPlanRequestSchema, type CanvasDocument, type RecallPlanResponse } from '../../protocol/index.ts';
-import { planRecallFromIndex, RelevanceMemo, storedDossiers, type RecallSources } from '../../runtime/recall/index.ts';
+import { RecallPlanRequestSchema, type RecallPlanResponse } from '../../protocol/index.ts';
+import {
+  planRecallFromIndex,
+  readRecallSources,
+  RelevanceMemo,
+  storedDossiers,
+  type RecallSources,
+} from '../../runtime/recall/index.ts';
 import type { DossierSource } from '../../src/core/recall/index.ts';
 import { atlasServiceFor } from '../atlas/atlas-registry.ts';
 import { dossierStoreFor, topicStoreFor } from './dossier-services.ts';
@@ -24,30 +30,17 @@ export function recallRoute(context: ServerContext, dossiers?: DossierSource): R
   const relevanceMemo = new RelevanceMemo((text) => context.hash.sha256Hex(text));
 
   async function sources(): Promise<RecallSources> {
-    const database = await atlasServiceFor(context).turnDatabase();
-    const { canvases: summaries } = await context.canvases.list();
-    const canvases: CanvasDocument[] = [];
-    for (const summary of summaries) {
-      const stored = await context.canvases.read(summary.id).catch(() => null);
-      if (stored) canvases.push(stored.document);
-    }
-    const record = (await topics.read()).record;
-    const { judgeModelId } = await context.settings.read();
-    const price = judgeModelId
-      ? ((await context.registry.listModels()).models.find((model) => model.id === judgeModelId)?.pricePerMTokIn ??
-        null)
-      : null;
-    return {
-      database,
-      canvases,
-      topics: record,
-      dossiers: dossiers ?? storedDossiers(dossierStoreFor(context), record),
-      judge: judgeModelId
-        ? { decide: (request) => context.judge.decide(request), modelId: judgeModelId, pricePerMTokIn: price }
-        : null,
+    return readRecallSources({
+      database: await atlasServiceFor(context).turnDatabase(),
+      canvases: context.canvases,
+      topics,
+      dossiers: (record) => dossiers ?? storedDossiers(dossierStoreFor(context), record),
+      judgeModelId: (await context.settings.read()).judgeModelId ?? null,
+      models: () => context.registry.listModels(),
+      decide: (request) => context.judge.decide(request),
       hash: context.hash,
       relevanceMemo,
-    };
+    });
   }
 
   router.post('/recall/plan', json, async (request, response) => {

@@ -21,3 +21,5 @@ export type {
   DossierSource,
   RecallVocabulary,
 } from './recall-inputs.ts';
+export { recallRequestFor, FALLBACK_CONTEXT_WINDOW } from './recall-request.ts';
+export { estimateRecallTokens } from './estimate-recall-tokens.ts';

@@ -47,6 +47,8 @@ export interface RecallPlanInput extends RecallScopeInput {
   candidates: readonly RecallCandidate[];
   /** Dossiers of the question's topics, in the topic table's order. */
   dossiers: readonly RecallDossier[];
+  /** The folder a cited turn was asked in (null when unknown): a dossier sentence is scoped by its citations. */
+  citedFolder: (key: string) => string | null;
   ceiling: RecallCeiling;
   contextWindow: number;
   estimateTokens: (text: string) => number;
@@ -145,6 +147,19 @@ export function eligibleCandidates(
   return { eligible, omitted };
 }
 
+/** Why a dossier sentence leaves recall, or null when it stays (a sentence citing nothing stays). */
+function sentenceLeftOut(
+  citations: readonly string[],
+  input: Pick<RecallPlanInput, 'archived' | 'global' | 'project' | 'citedFolder'>,
+): RecallOmissionReason | null {
+  if (citations.length === 0) return null;
+  const live = citations.filter((key) => !input.archived(key));
+  if (live.length === 0) return 'archived-source';
+  if (input.global) return null;
+  const project = input.project;
+  return project !== null && live.some((key) => insideProject(input.citedFolder(key), project)) ? null : 'out-of-scope';
+}
+
 /** Code-point order, the same on every platform and locale. */
 function compareText(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
@@ -186,14 +201,22 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
       omitted.push({ ...dossierSource(dossier), reason: 'struck' });
       continue;
     }
-    // A sentence whose sources are all archived or deleted leaves recall (the dossier's other sentences stay).
+    // A sentence whose sources are all archived or deleted leaves recall, and so does one (outside the global
+    // switch) whose sources were all asked outside the project; the dossier's other sentences stay.
+    const left: RecallOmissionReason[] = [];
     const sentences = dossier.sentences.filter((sentence) => {
-      const gone = sentence.citations.length > 0 && sentence.citations.every((key) => input.archived(key));
-      if (gone) omitted.push({ ...dossierSource(dossier, `${id}#${sentence.id}`), reason: 'archived-source' });
-      return !gone;
+      const reason = sentenceLeftOut(sentence.citations, input);
+      if (reason) {
+        left.push(reason);
+        omitted.push({ ...dossierSource(dossier, `${id}#${sentence.id}`), reason });
+      }
+      return reason === null;
     });
     if (sentences.length === 0) {
-      omitted.push({ ...dossierSource(dossier), reason: 'archived-source' });
+      omitted.push({
+        ...dossierSource(dossier),
+        reason: left.includes('out-of-scope') ? 'out-of-scope' : 'archived-source',
+      });
       continue;
     }
     if (dossiersTaken >= MAX_RECALL_DOSSIERS) {

@@ -4,6 +4,7 @@ import { findEvidence } from '../memory/find-evidence.ts';
 import { estimateTokensByLength } from '../tokens.ts';
 import { eligibleCandidates, planRecall, recallCeilingTokens, type RecallPlanInput } from './plan-recall.ts';
 import type { RecallCandidate, RecallDossier, RecallVocabulary } from './recall-inputs.ts';
+import { estimateRecallTokens } from './estimate-recall-tokens.ts';
 import { recallTerms } from './recall-terms.ts';
 
 const PROJECT = '/home/ada/bees';
@@ -51,6 +52,7 @@ function input(overrides: Partial<RecallPlanInput> = {}): RecallPlanInput {
     global: false,
     struck: [],
     archived: () => false,
+    citedFolder: () => PROJECT,
     candidates: [turn('a'), turn('b', { at: T0 - DAY })],
     dossiers: [],
     ceiling: 'small',
@@ -250,6 +252,67 @@ describe('recall block (C16)', () => {
     );
     expect(reasonOf(allGone, 'dossier:t2')).toBe('archived-source');
     expect(allGone.block).not.toContain('Dossier');
+  });
+
+  it('keeps a CJK-heavy block within its ceiling, counting each CJK character as a token', () => {
+    const cjk = (index: number) =>
+      turn(`zh${index}`, {
+        question: `蜂箱的瓦螨数量应该怎么记录？第${index}次`,
+        answer: `每个蜂箱的瓦螨数量按日期记在数据库里，每周统计一次并且和上个月比较，发现异常立即通知养蜂人。`.repeat(
+          8,
+        ),
+        at: T0 - index * 1000,
+      });
+    const cjkCharacters = (text: string) =>
+      text.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/gu)?.length ?? 0;
+    for (const ceiling of ['small', 'medium'] as const) {
+      const plan = planRecall(
+        input({
+          terms: ['瓦螨'],
+          candidates: Array.from({ length: 120 }, (_value, index) => cjk(index)),
+          ceiling,
+          estimateTokens: estimateRecallTokens,
+        }),
+      );
+      expect(plan.items.length).toBeGreaterThan(1);
+      expect(plan.omitted.some((omission) => omission.reason === 'budget')).toBe(true);
+      // A tokenizer gives a CJK character at least one token: the block's real cost is at least this.
+      expect(cjkCharacters(plan.block!)).toBeLessThanOrEqual(plan.ceilingTokens);
+      expect(plan.usedTokens).toBeLessThanOrEqual(plan.ceilingTokens);
+    }
+    expect(estimateRecallTokens('abcdefgh')).toBe(2);
+    expect(estimateRecallTokens('瓦螨 count')).toBe(4);
+  });
+
+  it('keeps only the dossier sentences citing a turn of the project; the global switch brings all', () => {
+    const folders = new Map([
+      ['claude-code:here#1', `${PROJECT}/src`],
+      ['codex:elsewhere#1', '/home/ada/client-work'],
+      ['canvas:c#archived', PROJECT],
+    ]);
+    const citedFolder = (key: string) => folders.get(key) ?? null;
+    const archived = (key: string) => key === 'canvas:c#archived';
+    const mixed = dossier('t1', [
+      ['codex:elsewhere#1'],
+      ['codex:elsewhere#1', 'claude-code:here#1'],
+      ['canvas:c#archived', 'codex:elsewhere#1'],
+      ['unknown:folder#1'],
+    ]);
+    const scoped = planRecall(input({ dossiers: [mixed], citedFolder, archived }));
+    expect(scoped.block).toContain('Sentence 1');
+    for (const left of ['Sentence 0', 'Sentence 2', 'Sentence 3']) expect(scoped.block).not.toContain(left);
+    for (const id of ['s0', 's2', 's3']) expect(reasonOf(scoped, `dossier:t1#${id}`)).toBe('out-of-scope');
+    const elsewhere = planRecall(input({ dossiers: [dossier('t2', [['codex:elsewhere#1']])], citedFolder }));
+    expect(elsewhere.items.map((item) => item.id)).not.toContain('dossier:t2');
+    expect(reasonOf(elsewhere, 'dossier:t2')).toBe('out-of-scope');
+
+    const global = planRecall(input({ dossiers: [mixed], citedFolder, archived, global: true }));
+    for (const kept of ['Sentence 0', 'Sentence 1', 'Sentence 2', 'Sentence 3']) expect(global.block).toContain(kept);
+    // Scope never revives an archived source.
+    const gone = planRecall(
+      input({ dossiers: [dossier('t3', [['canvas:c#archived']])], citedFolder, archived, global: true }),
+    );
+    expect(reasonOf(gone, 'dossier:t3')).toBe('archived-source');
   });
 
   it('never makes a recalled sentence evidence for the memory judge', () => {

@@ -6,6 +6,8 @@ import {
   type RecallSetting,
 } from '../../../protocol/index.ts';
 import { useWeft } from '../app/store-context.tsx';
+import { describeError } from '../api/api-error.ts';
+import { recallClient } from '../recall/recall-client.ts';
 import { useRecallPlan } from '../recall/use-recall-plan.ts';
 
 const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {
@@ -16,7 +18,7 @@ const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {
 const REACH_LABEL: Record<RecallSetting['reach'], string> = {
   light: 'Light: the judge reads the 40 best',
   deep: 'Deep: the judge reads up to 200',
-  full: 'Full: every excerpt in scope (confirmed each ask)',
+  full: 'Full: every excerpt in scope (asks you first)',
 };
 const REASON_LABEL: Record<RecallOmission['reason'], string> = {
   budget: 'over the budget',
@@ -40,9 +42,10 @@ export function recallSourceLine(item: Pick<RecallItem, 'kind' | 'runner' | 'ses
 /** C16: recall into this node's asks — off until switched on, scoped to the canvas's folder, items strikeable. */
 export function RecallSection({ node }: { node: QuestionNode }) {
   const apply = useWeft((state) => state.apply);
+  const toast = useWeft((state) => state.toast);
   const workingDirectory = useWeft((state) => state.graph?.canvas.workingDirectory ?? null);
   const setting = node.recall ?? DEFAULT_RECALL_SETTING;
-  const { entry } = useRecallPlan(node);
+  const { request, entry } = useRecallPlan(node);
   const save = (patch: Partial<RecallSetting>) =>
     apply({ type: 'edit-node', nodeId: node.id, patch: { recall: { ...setting, ...patch } } });
   const plan = entry?.state === 'ready' ? entry.plan : null;
@@ -114,6 +117,25 @@ export function RecallSection({ node }: { node: QuestionNode }) {
           {entry?.state === 'failed' && (
             <div className="hint" data-testid="recall-error">
               Recall failed: {entry.message}
+            </div>
+          )}
+          {entry?.state === 'ready' && entry.standIn && request && (
+            <div className="hint" data-testid="recall-full-pending">
+              Shown: the light reach’s plan. The full reach waits for your confirmation (count, time, price), here or
+              when you ask, and is planned then.{' '}
+              <button
+                className="button small"
+                data-testid="recall-full-confirm"
+                onClick={() =>
+                  void recallClient
+                    .confirmedFullPlan(request)
+                    .catch((error: unknown) =>
+                      toast('error', describeError(error).code, `Recall failed: ${describeError(error).message}`),
+                    )
+                }
+              >
+                Plan the full reach…
+              </button>
             </div>
           )}
           {plan && (

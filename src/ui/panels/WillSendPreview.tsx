@@ -130,6 +130,12 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
         </div>
       )}
       <DeclaredTools declarations={built.request.toolDeclarations ?? []} />
+      {recall?.state === 'ready' && recall.standIn && (
+        <div className="hint" data-testid="preview-recall-stand-in">
+          The recall block shown is the light reach’s plan: the full reach waits for your confirmation, and the ask
+          sends the block it plans then (this hash will change).
+        </div>
+      )}
       {recall?.state === 'ready' && recall.plan.blockHash && (
         <div
           className="hint"

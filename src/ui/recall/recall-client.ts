@@ -10,8 +10,14 @@ import {
 import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
 import { ApiClientError, describeError } from '../api/api-error.ts';
 
+/**
+ * A plan as the node and the preview show it. `standIn` is true while a full reach waits for the person's
+ * confirmation: the plan shown is then the light reach's, not the block the ask will send.
+ */
 export type RecallEntry =
-  { state: 'loading' } | { state: 'ready'; plan: RecallPlanResponse } | { state: 'failed'; message: string };
+  | { state: 'loading' }
+  | { state: 'ready'; plan: RecallPlanResponse; standIn: boolean }
+  | { state: 'failed'; message: string };
 
 export interface RecallView {
   /** Plans by their request (canonical JSON of it): the preview and the node list read the same one. */
@@ -31,8 +37,14 @@ export interface RecallClient {
   plan(request: RecallPlanRequest): Promise<RecallPlanResponse>;
   /** What the judge would read at the node's reach: shown before a full reach runs. */
   reach(request: RecallPlanRequest): Promise<RecallReachEstimate>;
-  /** Asks the person to confirm a full reach (count, time, price); every time, never remembered. */
+  /** Asks the person to confirm a full reach (count, time, price). */
   confirmFull(estimate: RecallReachEstimate): boolean;
+  /**
+   * A full reach's plan: the one the person already confirmed for this exact request (what the preview shows), else
+   * its estimate is shown for confirmation and, confirmed, the full reach is planned once (the judge reads every
+   * excerpt in scope) and kept for the preview and the ask. Null when the person declines.
+   */
+  confirmedFullPlan(request: RecallPlanRequest): Promise<RecallPlanResponse | null>;
 }
 
 export function recallCacheKey(request: RecallPlanRequest): string {
@@ -71,6 +83,9 @@ export function createRecallClient(
     }
     return readJson(response, schema);
   }
+  const reach = (request: RecallPlanRequest) => post('/api/recall/reach', request, RecallReachEstimateSchema);
+  const confirmFull = (estimate: RecallReachEstimate) =>
+    confirm(`${describeReach(estimate)}\n\nRun the full reach for this ask?`);
   const store = (key: string, entry: RecallEntry) =>
     view.setState((state) => ({ plans: { ...state.plans, [key]: entry } }));
 
@@ -78,7 +93,7 @@ export function createRecallClient(
     const key = recallCacheKey(request);
     try {
       const planned = await post('/api/recall/plan', request, RecallPlanResponseSchema);
-      store(key, { state: 'ready', plan: planned });
+      store(key, { state: 'ready', plan: planned, standIn: false });
       return planned;
     } catch (error) {
       store(key, { state: 'failed', message: describeError(error).message });
@@ -94,15 +109,28 @@ export function createRecallClient(
       if (known) return known;
       const loading: RecallEntry = { state: 'loading' };
       store(key, loading);
-      // A full reach is planned only after the person confirms it, at the run: the list shows the light plan.
-      plan(request.setting.reach === 'full' ? { ...request, setting: { ...request.setting, reach: 'light' } } : request)
-        .then((planned) => store(key, { state: 'ready', plan: planned }))
+      // A full reach is planned only once the person confirms it: until then the list and the preview show the
+      // light plan, marked as a stand-in.
+      const full = request.setting.reach === 'full';
+      plan(full ? { ...request, setting: { ...request.setting, reach: 'light' } } : request)
+        .then((planned) => {
+          // A confirmation that landed meanwhile is not overwritten by the stand-in.
+          const now = view.getState().plans[key];
+          if (now?.state !== 'ready' || now.standIn) store(key, { state: 'ready', plan: planned, standIn: full });
+        })
         .catch(() => undefined);
       return loading;
     },
     plan,
-    reach: (request) => post('/api/recall/reach', request, RecallReachEstimateSchema),
-    confirmFull: (estimate) => confirm(`${describeReach(estimate)}\n\nRun the full reach for this ask?`),
+    reach,
+    confirmFull,
+    async confirmedFullPlan(request) {
+      const known = view.getState().plans[recallCacheKey(request)];
+      if (known?.state === 'ready' && !known.standIn) return known.plan;
+      if (!confirmFull(await reach(request))) return null;
+      // The server keeps the judge's answer for these openings, so planning this request again gives these bytes.
+      return plan({ ...request, confirmFull: true });
+    },
   };
 }
 

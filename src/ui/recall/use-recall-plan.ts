@@ -4,7 +4,7 @@ import type { QuestionNode, RecallPlanRequest } from '../../../protocol/index.ts
 import { useWeft } from '../app/store-context.tsx';
 import { modelFor } from '../store/planned-request.ts';
 import { recallCacheKey, recallClient, type RecallEntry } from './recall-client.ts';
-import { recallRequestFor } from './recall-request.ts';
+import { recallRequestFor } from '../../core/recall/index.ts';
 
 /** The node's recall request and its plan as the server answered it (fetched once per distinct request). */
 export function useRecallPlan(node: QuestionNode): { request: RecallPlanRequest | null; entry: RecallEntry | null } {

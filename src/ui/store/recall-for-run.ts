@@ -1,7 +1,7 @@
 import type { DispatchLane, QuestionNode, RecallSnapshot } from '../../../protocol/index.ts';
 import type { EventDraft, Graph } from '../../core/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { recallRequestFor } from '../recall/recall-request.ts';
+import { recallRequestFor } from '../../core/recall/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { modelFor } from './planned-request.ts';
 import type { GetState } from './weft-state.ts';
@@ -14,9 +14,10 @@ export interface RunRecall {
 }
 
 /**
- * C16 at dispatch: a fresh plan for a node that switched recall on (agent runs never carry one). A full reach asks
- * the person first, every time, with its count, time and price; declined or failed, the run stops (`refused`)
- * rather than going out without the recall the node asked for.
+ * C16 at dispatch: a fresh plan for a node that switched recall on (agent runs never carry one). A full reach is
+ * never run unconfirmed: the run sends the full plan the person confirmed for this request (the block the preview
+ * shows), else asks now with its count, time and price; declined or failed, the run stops (`refused`) rather than
+ * going out without the recall the node asked for.
  */
 export async function recallForRun(
   get: GetState,
@@ -31,15 +32,13 @@ export async function recallForRun(
   const request = recallRequestFor(graph, node, modelFor(state, node.model));
   if (!request) return null;
   try {
-    if (request.setting.reach === 'full') {
-      const estimate = await client.reach(request);
-      if (!client.confirmFull(estimate)) {
-        get().toast('info', 'recall-full-declined', 'The full reach was not confirmed; nothing was sent.');
-        return 'refused';
-      }
-      request.confirmFull = true;
+    // A full reach sends the plan the person confirmed (the one the preview shows), or asks for confirmation now.
+    const plan =
+      request.setting.reach === 'full' ? await client.confirmedFullPlan(request) : await client.plan(request);
+    if (!plan) {
+      get().toast('info', 'recall-full-declined', 'The full reach was not confirmed; nothing was sent.');
+      return 'refused';
     }
-    const plan = await client.plan(request);
     if (!plan.block || !plan.blockHash) return { block: null, snapshot: null, event: null };
     return {
       block: plan.block,

@@ -31,7 +31,7 @@ export class TestApp {
       memory?: boolean;
       plaques?: boolean;
       recall?: boolean;
-      confirmFull?: boolean;
+      confirmFull?: boolean | ((message: string) => boolean);
     } = {},
   ) {
     instances += 1;
@@ -41,7 +41,12 @@ export class TestApp {
     this.database = new WeftDatabase(databaseName);
     const options = { baseUrl: server.origin, token: server.token };
     this.memory = tuning.memory ? createMemoryClient(options) : null;
-    this.recall = tuning.recall ? createRecallClient(options, () => tuning.confirmFull ?? false) : null;
+    const confirmFull = tuning.confirmFull;
+    this.recall = tuning.recall
+      ? createRecallClient(options, (message) =>
+          typeof confirmFull === 'function' ? confirmFull(message) : (confirmFull ?? false),
+        )
+      : null;
     this.store = createWeftStore({
       ...(this.recall ? { recall: this.recall } : {}),
       ...(this.memory ? { memory: this.memory } : {}),

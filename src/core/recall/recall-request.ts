@@ -1,12 +1,12 @@
 import type { QuestionNode, RecallPlanRequest } from '../../../protocol/index.ts';
-import type { Graph } from '../../core/index.ts';
+import type { Graph } from '../graph.ts';
 
 /** The window assumed for a model the registry does not describe (the ceiling's two fifths are taken of it). */
 export const FALLBACK_CONTEXT_WINDOW = 128_000;
 
 /**
  * The recall request of `node`'s next ask, or null when recall is off for it (the default). Built the same way
- * for the preview and the run, so both ask the server for the same plan.
+ * for the app's preview and run and for `weft compile`, so all of them plan the same block.
  */
 export function recallRequestFor(graph: Graph, node: QuestionNode, model: object): RecallPlanRequest | null {
   const setting = node.recall;

@@ -1,0 +1,120 @@
+import 'fake-indexeddb/auto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../cli/main.ts';
+import type { Terminal } from '../cli/terminal.ts';
+import { DEFAULT_RECALL_SETTING, type QuestionNode, type RecallItem } from '../protocol/index.ts';
+import { emptyCanvasDocument, TestCanvas } from '../src/core/index.ts';
+import { recallRequestFor } from '../src/core/recall/index.ts';
+import { closeAtlasService } from '../server/atlas/atlas-registry.ts';
+import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
+import { modelFor, plannedRequest } from '../src/ui/store/planned-request.ts';
+import { TestApp } from '../src/ui/store/test-app.ts';
+import { startTestServer, type TestServer } from './support/index.ts';
+
+// The real recorded sessions: Claude Code ran the greet() task in this folder, Codex and Pi in theirs.
+const CLAUDE_REPO = '/tmp/realsessions/out/claude/basic-tools/repo';
+const savedRoots = process.env.WEFT_SESSION_ROOTS;
+let fixtures: AtlasFixtures;
+let server: TestServer;
+beforeAll(async () => {
+  fixtures = copyAtlasFixtures('weft-compile-recall-');
+  process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
+  server = await startTestServer({ home: fixtures.weftHome });
+});
+afterAll(async () => {
+  await closeAtlasService(server.context);
+  await server?.dispose();
+  fixtures.dispose();
+  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
+  else process.env.WEFT_SESSION_ROOTS = savedRoots;
+});
+
+async function weft(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const io: Terminal = {
+    out: (text) => void (out += text),
+    err: (text) => void (err += text),
+    errIsTTY: false,
+    cwd: fixtures.weftHome,
+    env: { WEFT_HOME: fixtures.weftHome, WEFT_SESSION_ROOTS: fixtures.rootsVariable },
+  };
+  process.exitCode = 0;
+  await main(argv, io);
+  const code = Number(process.exitCode ?? 0);
+  process.exitCode = 0;
+  return { code, out, err };
+}
+
+describe('weft compile carries the recall block (C16 + C9)', () => {
+  it('prints the request and hash the app previews and commits for a node with recall on', async () => {
+    const canvas = new TestCanvas({
+      idPrefix: 'cr-n',
+      document: emptyCanvasDocument({
+        id: 'canvas-compile-recall',
+        name: 'Compile recall',
+        workingDirectory: CLAUDE_REPO,
+        createdAt: 1,
+      }),
+    });
+    const target = canvas.addQuestion('How was the greet function in hello.ts written?');
+    canvas.edit(target, { recall: { ...DEFAULT_RECALL_SETTING, enabled: true } });
+    const document = canvas.document();
+    const file = join(fixtures.weftHome, 'plan.weft.json');
+    await writeFile(file, JSON.stringify(document));
+
+    const app = await new TestApp(server, `compile-recall-${Math.random()}`, { recall: true }).start();
+    expect(await app.state.importDocument(document)).toBe(document.canvas.id);
+    const node = app.graph.nodes.get(target) as QuestionNode;
+    const previewPlan = await app.recall!.plan(recallRequestFor(app.graph, node, modelFor(app.state, node.model))!);
+    expect(previewPlan.items.map((item) => item.runner)).toContain('claude-code');
+    const preview = plannedRequest(app.state, target, 'chat', undefined, null, previewPlan.block)!;
+
+    const cli = await weft(['compile', file, '--node', target, '--no-memory', '--json']);
+    expect(cli.code, cli.err).toBe(0);
+    const printed = JSON.parse(cli.out) as {
+      requestHash: string;
+      request: unknown;
+      recall: { sent: boolean; blockHash: string | null; items: RecallItem[] };
+    };
+    expect(printed.recall).toMatchObject({ sent: true, blockHash: previewPlan.blockHash });
+    expect(printed.recall.items).toEqual(previewPlan.items);
+    expect(JSON.stringify(printed.request)).toBe(JSON.stringify(preview.built.request));
+    expect(printed.requestHash).toBe(preview.built.requestHash);
+
+    // The commit the app writes when it sends the request carries the same hash.
+    expect(await app.state.ask(target)).toBe(true);
+    const commit = app.graph.events.filter((event) => event.op === 'commit' && event.objectId === target).at(-1)!;
+    expect(commit.meta.requestHash).toBe(printed.requestHash);
+
+    // --no-recall leaves the block out and says so: the hash is then the request without it.
+    const bare = await weft(['compile', file, '--node', target, '--no-memory', '--no-recall']);
+    expect(bare.out).toContain('recall  not sent: left out (--no-recall)');
+    expect(bare.out.split('\n')[0]).toBe(`request ${plannedRequest(app.state, target)!.built.requestHash}`);
+    await app.close();
+  }, 90_000);
+
+  it('refuses a full reach the person did not confirm, with a coded error', async () => {
+    const canvas = new TestCanvas({
+      idPrefix: 'full-n',
+      document: emptyCanvasDocument({
+        id: 'canvas-compile-full',
+        name: 'Full',
+        workingDirectory: CLAUDE_REPO,
+        createdAt: 1,
+      }),
+    });
+    const target = canvas.addQuestion('How was the greet function written?');
+    canvas.edit(target, { recall: { ...DEFAULT_RECALL_SETTING, enabled: true, reach: 'full' } });
+    const file = join(fixtures.weftHome, 'full.weft.json');
+    await writeFile(file, JSON.stringify(canvas.document()));
+    const refused = await weft(['compile', file, '--node', target, '--no-memory']);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain('confirm it first');
+    const confirmed = await weft(['compile', file, '--node', target, '--no-memory', '--confirm-full']);
+    expect(confirmed.code, confirmed.err).toBe(0);
+    expect(confirmed.out).toContain('recall  sent: ');
+  }, 60_000);
+});
