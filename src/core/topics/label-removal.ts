@@ -1,7 +1,7 @@
 import type { LabelRemoval, TopicRecord } from '../../../protocol/index.ts';
 import type { HashPort } from '../hash-port.ts';
+import type { EventDraft } from '../event-log.ts';
 import { failure, success, type Result } from '../result.ts';
-import type { TopicEdit } from './topic-table.ts';
 
 export type LabelRemovalCode = 'unknown-topic' | 'not-labelled';
 
@@ -19,7 +19,7 @@ export function removeLabel(
   topicId: string,
   turnKey: string,
   now: number,
-): Result<TopicEdit, LabelRemovalCode> {
+): Result<{ record: TopicRecord; event: EventDraft }, LabelRemovalCode> {
   if (!record.topics.some((topic) => topic.id === topicId)) return failure('unknown-topic');
   const label = record.labels.find((candidate) => candidate.turnKey === turnKey);
   if (!label?.topicIds.includes(topicId)) return failure('not-labelled');
