@@ -90,7 +90,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'topics',
     usage:
-      'weft topics [list | create <name> | rename <topic> <name> | merge <topic> <into> | delete <topic> | label [--yes]] [--json]',
+      'weft topics [list | create <name> | rename <topic> <name> | merge <topic> <into> | delete <topic> | label [--yes] | labels <topic> | unlabel <topic> <turn-key>] [--json]',
     summary: 'the topic table you own, and labelling turns with topics (started only by you)',
     positionals: [0, 3],
     flags: { yes: { type: 'boolean', description: 'label: run the plan instead of only showing it' }, json },
@@ -99,6 +99,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'weft topics merge Storage "Dexie schema"',
       'weft topics label',
       'weft topics label --yes',
+      'weft topics labels Storage',
+      'weft topics unlabel Storage "claude-code:abc#3"',
     ],
   },
   {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LabelJob, LabelPlan, TopicRecord } from '../protocol/index.ts';
+import type { LabelJob, LabelPlan, TopicLabels, TopicRecord } from '../protocol/index.ts';
 import { StoredExchanges } from '../tests/support/stored-exchange.ts';
 import { CanvasStore } from '../runtime/fs/canvas-store.ts';
 import { runWeft } from './run-weft.ts';
@@ -55,7 +55,7 @@ describe('weft topics (the built CLI, spawned)', { timeout: 180_000 }, () => {
     expect((await weft('topics', 'delete', 'Dexie')).code).toBe(1);
   });
 
-  it('label shows the plan and writes nothing; --yes labels by name without a judge; a second run reuses', async () => {
+  it('label shows the plan and writes nothing; --yes labels by name without a judge; a second run reuses; labels and unlabel', async () => {
     await canvasWriter().store('canvas-1', { question: 'How is the Dexie schema migrated?', answer: 'By versions.' });
     await weft('topics', 'create', 'Dexie');
     const shown = await weft('topics', 'label');
@@ -73,5 +73,27 @@ describe('weft topics (the built CLI, spawned)', { timeout: 180_000 }, () => {
 
     const again = JSON.parse((await weft('topics', 'label', '--json')).stdout) as { plan: LabelPlan };
     expect(again.plan).toMatchObject({ reused: 1, toLabel: 0 });
+
+    const listed = await weft('topics', 'labels', 'dexie', '--json');
+    expect(listed.code).toBe(0);
+    const { turns } = JSON.parse(listed.stdout) as TopicLabels;
+    expect(turns).toMatchObject([
+      {
+        source: 'canvas',
+        runner: 'canvas',
+        title: 'canvas-1',
+        opening: 'How is the Dexie schema migrated?',
+        by: 'name',
+      },
+    ]);
+    const key = turns[0]!.turnKey;
+    expect((await weft('topics', 'labels', 'Dexie')).stdout).toContain(`${key}  canvas  canvas-1`);
+    expect((await weft('topics', 'unlabel', 'Dexie', key)).code).toBe(0);
+    expect(record().labels[0]!.topicIds).toEqual([]);
+    expect(record().removed).toMatchObject([{ turnKey: key, topicId: record().topics[0]!.id }]);
+    const twice = await weft('topics', 'unlabel', 'Dexie', key);
+    expect(twice.code).toBe(1);
+    expect(twice.stderr).toContain('not-labelled');
+    expect(JSON.parse((await weft('topics', 'labels', 'Dexie', '--json')).stdout)).toMatchObject({ turns: [] });
   });
 });

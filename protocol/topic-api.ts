@@ -19,13 +19,29 @@ export const TopicLabelSchema = z.object({
   topicIds: z.array(z.string()),
   by: z.enum(['judge', 'name']),
   at: z.number().int(),
+  /** SHA-256 of the turn's opening alone: a person's removal holds while it is unchanged (older labels lack it). */
+  openingHash: z.string().min(1).max(128).optional(),
 });
 export type TopicLabel = z.infer<typeof TopicLabelSchema>;
+
+/**
+ * The person removed `topicId` from a turn: no labelling run gives it back while the turn's opening is the one
+ * removed (`openingHash`; null when the label predates opening hashes: then while the key exists).
+ */
+export const LabelRemovalSchema = z.object({
+  turnKey: z.string().min(1).max(1000),
+  topicId: z.string().min(1).max(100),
+  openingHash: z.string().min(1).max(128).nullable(),
+  at: z.number().int(),
+});
+export type LabelRemoval = z.infer<typeof LabelRemovalSchema>;
 
 export const TopicRecordSchema = z.object({
   format: z.literal('weft.topics'),
   topics: z.array(TopicSchema),
   labels: z.array(TopicLabelSchema),
+  /** Labels the person removed (C15): their decision wins over the next labelling run. */
+  removed: z.array(LabelRemovalSchema).optional(),
 });
 export type TopicRecord = z.infer<typeof TopicRecordSchema>;
 
@@ -82,3 +98,22 @@ export const TopicsStateSchema = z.object({
   job: LabelJobSchema,
 });
 export type TopicsState = z.infer<typeof TopicsStateSchema>;
+
+/** One labelled turn of a topic as the memory page lists it; `found` false when the turn is archived or gone. */
+export const LabelledTurnSchema = z.object({
+  turnKey: z.string(),
+  source: z.enum(['session', 'canvas']),
+  /** The agent runner (`claude-code`, `codex`, `pi`) or `canvas`. */
+  runner: z.string(),
+  /** The session's or canvas's name; null when the turn is not found. */
+  title: z.string().nullable(),
+  at: z.number().nullable(),
+  /** The question's first line (credential-like strings redacted). */
+  opening: z.string(),
+  by: z.enum(['judge', 'name']),
+  found: z.boolean(),
+});
+export type LabelledTurn = z.infer<typeof LabelledTurnSchema>;
+
+export const TopicLabelsSchema = z.object({ topic: TopicSchema, turns: z.array(LabelledTurnSchema) });
+export type TopicLabels = z.infer<typeof TopicLabelsSchema>;

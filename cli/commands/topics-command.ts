@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LabelPlan, TopicRecord } from '../../protocol/index.ts';
+import type { LabelledTurn, LabelPlan, TopicRecord } from '../../protocol/index.ts';
 import type { EventDraft, Result } from '../../src/core/index.ts';
 import {
   createTopic,
@@ -7,7 +7,9 @@ import {
   findTopic,
   mergeTopic,
   planLabelling,
+  removeLabel,
   renameTopic,
+  type LabelRemovalCode,
   type TopicEditCode,
 } from '../../src/core/topics/index.ts';
 import { CliError } from '../cli-error.ts';
@@ -16,7 +18,7 @@ import { printJson } from '../format.ts';
 import { openFreshIndex } from '../open-why-index.ts';
 import type { Terminal } from '../terminal.ts';
 
-const ACTIONS = ['list', 'create', 'rename', 'merge', 'delete', 'label'] as const;
+const ACTIONS = ['list', 'create', 'rename', 'merge', 'delete', 'label', 'labels', 'unlabel'] as const;
 const ARITY: Record<(typeof ACTIONS)[number], number> = {
   list: 0,
   create: 1,
@@ -24,12 +26,15 @@ const ARITY: Record<(typeof ACTIONS)[number], number> = {
   merge: 2,
   delete: 1,
   label: 0,
+  labels: 1,
+  unlabel: 2,
 };
 
 /**
  * `weft topics [list|create|rename|merge|delete|label]` (C15): the person's topic table in `$WEFT_HOME/memory`, and
  * the labelling run. `label` prints the plan (turns, requests, price, every opening that would leave) and runs only
- * with `--yes`; Ctrl-C stops it between turns, keeping the labels found so far.
+ * with `--yes`; Ctrl-C stops it between turns, keeping the labels found so far. `labels` lists a topic's labelled
+ * turns; `unlabel` removes one (kept as the person's decision: no later run gives it back while the turn is unchanged).
  */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const [action = 'list', ...rest] = command.positionals;
@@ -56,6 +61,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     return 0;
   }
   if (verb === 'label') return label(command, io, home, store);
+  if (verb === 'labels') return listLabels(command, io, home, store, rest[0]!);
 
   const { stored, result: event } = await store.update(null, ({ record }) => {
     const edited = edit(verb, record, rest);
@@ -78,13 +84,14 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
 }
 
 function edit(
-  verb: 'create' | 'rename' | 'merge' | 'delete',
+  verb: 'create' | 'rename' | 'merge' | 'delete' | 'unlabel',
   record: TopicRecord,
   args: string[],
-): Result<{ record: TopicRecord; event: EventDraft }, TopicEditCode> {
+): Result<{ record: TopicRecord; event: EventDraft }, TopicEditCode | LabelRemovalCode> {
   if (verb === 'create') return createTopic(record, args[0]!, { now: Date.now(), newId: randomUUID });
   const topic = findTopic(record, args[0]!);
   if (!topic) return { ok: false, error: 'unknown-topic' };
+  if (verb === 'unlabel') return removeLabel(record, topic.id, args[1]!, Date.now());
   if (verb === 'rename') return renameTopic(record, topic.id, args[1]!);
   if (verb === 'delete') return deleteTopic(record, topic.id);
   const into = findTopic(record, args[1]!);
@@ -99,6 +106,37 @@ function printRecord(io: Terminal, record: TopicRecord, json: boolean): void {
   if (topics.length === 0) return io.out('no topics yet: weft topics create "<name>"\n');
   for (const topic of topics)
     io.out(`${topic.name}  (${topic.turns} turn${topic.turns === 1 ? '' : 's'})  ${topic.id}\n`);
+}
+
+async function listLabels(
+  command: ParsedCommand,
+  io: Terminal,
+  home: string,
+  store: import('../../runtime/topics/index.ts').TopicStore,
+  name: string,
+): Promise<number> {
+  const { CanvasStore, canvasesDirectory } = await import('../../runtime/fs/index.ts');
+  const { labelledTurns } = await import('../../runtime/topics/index.ts');
+  const { record } = await store.read();
+  const topic = findTopic(record, name);
+  if (!topic) throw new CliError('topic-unknown-topic', `no topic "${name}": weft topics lists them`);
+  const index = await openFreshIndex(io);
+  let turns: LabelledTurn[];
+  try {
+    const canvases = new CanvasStore({ directory: canvasesDirectory(home) });
+    turns = await labelledTurns(record, topic.id, { database: index.database, canvases });
+  } finally {
+    index.close();
+  }
+  if (command.flags.json) printJson(io.out, { topic, turns });
+  else if (turns.length === 0) io.out(`no turns are labelled ${topic.name}\n`);
+  else
+    for (const turn of turns)
+      io.out(
+        `${turn.turnKey}  ${turn.runner}  ${turn.title ?? '(gone)'}  ${turn.at === null ? '' : new Date(turn.at).toISOString().slice(0, 10)}  by ${turn.by}\n` +
+          (turn.found ? `    ${turn.opening}\n` : '    (archived or no longer found)\n'),
+      );
+  return 0;
 }
 
 async function label(

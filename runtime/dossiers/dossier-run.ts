@@ -1,18 +1,20 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { generateText } from 'ai';
-import type {
-  Dossier,
-  DossierBuildRequest,
-  DossierMode,
-  DossierPlan,
-  PendingFact,
-  Topic,
+import { generateText, NoObjectGeneratedError, Output } from 'ai';
+import {
+  DossierAnswerSchema,
+  type Dossier,
+  type DossierAnswer,
+  type DossierBuildRequest,
+  type DossierMode,
+  type DossierPlan,
+  type PendingFact,
+  type Topic,
 } from '../../protocol/index.ts';
 import { estimateTokensByLength } from '../../src/core/index.ts';
 import {
   confirmedSelection,
+  dossierFromAnswer,
   labelledKeys,
-  nextDossier,
   planDossier,
   shownKeys,
   type DossierTurn,
@@ -25,6 +27,9 @@ import { readDossierTurns, type TurnSources } from './dossier-turns.ts';
 
 /** A dossier is written in one request; a model slower than this is given up on and nothing is written. */
 export const DOSSIER_TIMEOUT_MS = 180_000;
+
+const DOSSIER_OUTPUT =
+  'The dossier: four sections, each a list of sentences citing the keys of the turns they rest on.';
 
 export interface DossierModel {
   id: string;
@@ -106,18 +111,30 @@ export async function runDossier(
   if (turns.length === 0 && chosen.facts.length === 0)
     throw new WeftError('dossier-nothing-new', 'There are no unread turns or pending facts for this topic.', 400);
   const current = request.mode === 'rebuild' ? null : prepared.current;
-  let text: string;
+  let answer: DossierAnswer;
   try {
-    const answer = await generateText({
+    // Structured output: the provider is asked for the answer's JSON schema (OpenAI json_schema, a compatible
+    // server's json_object, Anthropic's JSON tool) and the AI SDK validates the object with the zod schema.
+    const written = await generateText({
       model: model.model,
       system: plan.outgoing.system,
       prompt: plan.outgoing.prompt,
+      output: Output.object({ schema: DossierAnswerSchema, name: 'dossier', description: DOSSIER_OUTPUT }),
+      // Not strict: a sentence's "id" is optional (kept only for a sentence the update keeps), which OpenAI's
+      // strict mode cannot express; the zod validation after is what the answer must pass.
+      providerOptions: { openai: { strictJsonSchema: false } },
       maxRetries: 0,
       temperature: 0,
       abortSignal: AbortSignal.timeout(DOSSIER_TIMEOUT_MS),
     });
-    text = answer.text;
+    answer = written.output;
   } catch (error) {
+    if (NoObjectGeneratedError.isInstance(error))
+      throw new WeftError(
+        'dossier-answer-invalid',
+        'The model did not answer with the four sections as the dossier’s JSON; nothing was written.',
+        502,
+      );
     const failure = mapProviderError(error, context.secrets ?? []);
     throw new WeftError(
       `dossier-model-${failure.code}`,
@@ -125,7 +142,8 @@ export async function runDossier(
       502,
     );
   }
-  const next = nextDossier(text, {
+  // The citation check: a sentence citing a key the model was not shown is dropped and counted.
+  const next = dossierFromAnswer(answer, {
     topicId,
     current,
     latestVersion: prepared.current?.version ?? 0,
@@ -133,19 +151,13 @@ export async function runDossier(
     now: context.now(),
     newId: context.newId,
   });
-  if (!next.ok)
-    throw new WeftError(
-      'dossier-answer-invalid',
-      'The model did not answer with the four sections as JSON; nothing was written.',
-      502,
-    );
   return context.store.writeVersion({
     topicId,
     mode: request.mode,
     modelId: model.id,
     baseVersion: prepared.current?.version ?? 0,
-    dossier: next.value.dossier,
-    dropped: next.value.dropped,
+    dossier: next.dossier,
+    dropped: next.dropped,
     turnsRead: turns.map((turn) => turn.turnKey),
     factsRead: chosen.facts.map((fact) => fact.id),
   });

@@ -1,5 +1,6 @@
 // runtime/fs: WEFT_HOME, atomic writes, secrets, settings, durable canvas records and backups.
 export { writeFileAtomic, nodeAtomicFileSystem } from './atomic-write.ts';
+export { writeFileAtomicSync } from './atomic-write-sync.ts';
 export type { AtomicFileSystem, AtomicWriteOptions } from './atomic-write.ts';
 export { KeyedQueue } from './keyed-queue.ts';
 export {

@@ -5,3 +5,5 @@ export { sessionTurns, canvasTurns, MAX_LABEL_TURNS } from './label-turns.ts';
 export { runLabelling, LabelJobRunner, idleJob } from './label-job.ts';
 export type { LabelDecider, LabelRunOptions } from './label-job.ts';
 export { judgeRequestTokens } from './judge-request-tokens.ts';
+export { labelledTurns } from './labelled-turns.ts';
+export type { LabelledTurnSources } from './labelled-turns.ts';

@@ -4,6 +4,7 @@ import {
   labelsFromProbabilities,
   matchTopicsByName,
   withLabel,
+  withoutRemoved,
   type LabelWork,
 } from '../../src/core/topics/index.ts';
 import { WeftError } from '../fs/index.ts';
@@ -37,7 +38,8 @@ export function idleJob(): LabelJob {
 /**
  * One labelling run (C15), started by the person only. Turn by turn: the judge's decision when one is set (a
  * turn it does not answer falls back to name matching, counted as such), else name matching. Stops between turns
- * when `signal` aborts; labels found so far are kept. A label never names a topic deleted during the run.
+ * when `signal` aborts; labels found so far are kept. A label never names a topic deleted during the run, nor one
+ * the person removed from that turn while it is unchanged.
  */
 export async function runLabelling(options: LabelRunOptions): Promise<LabelJob> {
   const job: LabelJob = { ...idleJob(), state: 'running', total: options.work.length, reused: options.reused };
@@ -51,8 +53,11 @@ export async function runLabelling(options: LabelRunOptions): Promise<LabelJob> 
     await options.store.update(null, ({ record }) => {
       const live = new Set(record.topics.map((topic) => topic.id));
       let next = record;
-      for (const label of batch)
-        next = withLabel(next, { ...label, topicIds: label.topicIds.filter((id) => live.has(id)) });
+      // The person's removals win: a topic they took off this (unchanged) turn is not given back.
+      for (const label of batch) {
+        const found = withoutRemoved(record, label.turnKey, label.openingHash, label.topicIds);
+        next = withLabel(next, { ...label, topicIds: found.filter((id) => live.has(id)) });
+      }
       return {
         record: next,
         events: final
@@ -87,7 +92,14 @@ export async function runLabelling(options: LabelRunOptions): Promise<LabelJob> 
       }
       const by = topicIds === null ? 'name' : 'judge';
       topicIds ??= matchTopicsByName(item.turn.opening, options.topics);
-      pending.push({ turnKey: item.turn.turnKey, contentHash: item.contentHash, topicIds, by, at: options.now() });
+      pending.push({
+        turnKey: item.turn.turnKey,
+        contentHash: item.contentHash,
+        openingHash: item.openingHash,
+        topicIds,
+        by,
+        at: options.now(),
+      });
       job.done += 1;
       if (by === 'judge') job.byJudge += 1;
       else job.byName += 1;

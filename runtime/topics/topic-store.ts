@@ -1,10 +1,12 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { EventRecordSchema, TopicRecordSchema, type EventRecord, type TopicRecord } from '../../protocol/index.ts';
 import { appendEvent, type EventDraft, type HashPort } from '../../src/core/index.ts';
 import { emptyTopicRecord } from '../../src/core/topics/index.ts';
-import { canvasRevision, ensurePrivateDirectory, KeyedQueue, WeftError, writeFileAtomic } from '../fs/index.ts';
+import { canvasRevision, WeftError, writeFileAtomicSync } from '../fs/index.ts';
+import { withTopicsLock } from './topics-lock.ts';
 
 const JournalSchema = z.object({ format: z.literal('weft.topics-journal'), events: z.array(EventRecordSchema) });
 
@@ -21,15 +23,17 @@ export interface TopicStoreOptions {
   now: () => number;
   newId: () => string;
   hash?: HashPort;
+  /** How long a write waits for another process's (default `TOPICS_BUSY_MS`), then `topics-busy`. */
+  busyMs?: number;
 }
 
 /**
  * The topic table (C15) in `topics.json` (0600, replaced atomically) with its own hash-chained event log in
- * `topics-journal.json`. Writes are queued; a write naming a stale revision is refused (409, nothing written).
+ * `topics-journal.json`. Every write reads, checks and replaces both files under one lock shared by every process
+ * (`withTopicsLock`), so a CLI edit during the server's labelling run loses neither side; a write naming a stale
+ * revision is refused (409, nothing written).
  */
 export class TopicStore {
-  private readonly queue = new KeyedQueue();
-
   constructor(private readonly options: TopicStoreOptions) {}
 
   async read(): Promise<StoredTopics> {
@@ -37,9 +41,7 @@ export class TopicStore {
       this.readText('topics.json'),
       this.readText('topics-journal.json'),
     ]);
-    const record = recordText === null ? emptyTopicRecord() : parse(TopicRecordSchema, recordText, 'topics.json');
-    const events = journalText === null ? [] : parse(JournalSchema, journalText, 'topics-journal.json').events;
-    return { record, revision: canvasRevision(recordText ?? JSON.stringify(record)), events };
+    return stored(recordText, journalText);
   }
 
   /** `baseRevision` null: whatever is current (the labelling job); a string must be the current revision. */
@@ -47,29 +49,42 @@ export class TopicStore {
     baseRevision: string | null,
     change: (current: StoredTopics) => { record: TopicRecord; events: readonly EventDraft[]; result: T },
   ): Promise<{ stored: StoredTopics; result: T }> {
-    return this.queue.run('topics', async () => {
-      const current = await this.read();
-      if (baseRevision !== null && baseRevision !== current.revision)
-        throw new WeftError('revision-conflict', 'The topics changed since this copy was read; read them again.', 409);
-      const { record, events: drafts, result } = change(current);
-      TopicRecordSchema.parse(record);
-      let events = current.events;
-      for (const draft of drafts)
-        events = [
-          ...events,
-          appendEvent(events, draft, { now: this.options.now(), newId: this.options.newId, hash: this.options.hash }),
-        ];
-      ensurePrivateDirectory(this.options.directory);
-      const text = JSON.stringify(record);
-      await writeFileAtomic(join(this.options.directory, 'topics.json'), text, { mode: 0o600 });
-      if (drafts.length > 0)
-        await writeFileAtomic(
-          join(this.options.directory, 'topics-journal.json'),
-          JSON.stringify({ format: 'weft.topics-journal', events }),
-          { mode: 0o600 },
-        );
-      return { stored: { record, revision: canvasRevision(text), events }, result };
-    });
+    return withTopicsLock(this.options.directory, () => this.write(baseRevision, change), this.options.busyMs);
+  }
+
+  /** The read-check-write, synchronous so it completes while the lock is held. */
+  private write<T>(
+    baseRevision: string | null,
+    change: (current: StoredTopics) => { record: TopicRecord; events: readonly EventDraft[]; result: T },
+  ): { stored: StoredTopics; result: T } {
+    const current = stored(this.readTextSync('topics.json'), this.readTextSync('topics-journal.json'));
+    if (baseRevision !== null && baseRevision !== current.revision)
+      throw new WeftError('revision-conflict', 'The topics changed since this copy was read; read them again.', 409);
+    const { record, events: drafts, result } = change(current);
+    TopicRecordSchema.parse(record);
+    let events = current.events;
+    for (const draft of drafts)
+      events = [
+        ...events,
+        appendEvent(events, draft, { now: this.options.now(), newId: this.options.newId, hash: this.options.hash }),
+      ];
+    const text = JSON.stringify(record);
+    writeFileAtomicSync(join(this.options.directory, 'topics.json'), text);
+    if (drafts.length > 0)
+      writeFileAtomicSync(
+        join(this.options.directory, 'topics-journal.json'),
+        JSON.stringify({ format: 'weft.topics-journal', events }),
+      );
+    return { stored: { record, revision: canvasRevision(text), events }, result };
+  }
+
+  private readTextSync(name: string): string | null {
+    try {
+      return readFileSync(join(this.options.directory, name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
   }
 
   private async readText(name: string): Promise<string | null> {
@@ -80,6 +95,12 @@ export class TopicStore {
       throw error;
     }
   }
+}
+
+function stored(recordText: string | null, journalText: string | null): StoredTopics {
+  const record = recordText === null ? emptyTopicRecord() : parse(TopicRecordSchema, recordText, 'topics.json');
+  const events = journalText === null ? [] : parse(JournalSchema, journalText, 'topics-journal.json').events;
+  return { record, revision: canvasRevision(recordText ?? JSON.stringify(record)), events };
 }
 
 function parse<T>(schema: z.ZodType<T>, text: string, name: string): T {

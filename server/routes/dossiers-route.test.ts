@@ -156,6 +156,10 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
     const view = await json<DossierView>(`/api/dossiers/${topic}/build`, 'POST', confirm(plan));
     const sent = JSON.stringify(provider.requests.slice(before).map((request) => request.body));
     expect(provider.requests.length - before).toBe(1);
+    // Structured output through the real provider path: a compatible server is asked for a JSON object.
+    expect((provider.requests.at(-1)!.body as { response_format?: unknown }).response_format).toEqual({
+      type: 'json_object',
+    });
     expect(sent).toContain(JSON.stringify(plan.outgoing.prompt).slice(1, -1));
     expect(sent).not.toContain('Late.');
     expect(view.dossier?.version).toBe(1);
@@ -232,5 +236,102 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
     expect(refused.status).toBe(502);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('dossier-answer-invalid');
     expect((await json<DossierView>(`/api/dossiers/${topic}`)).dossier).toBeNull();
+  });
+
+  it('asks an OpenAI model for the sections’ JSON schema; an object failing validation writes nothing', async () => {
+    await call('/api/settings', 'PUT', {
+      providers: [
+        { id: 'scripted', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['writer'] },
+        { id: 'oa', kind: 'openai', baseUrl: `${provider.url}/v1`, models: ['gpt-writer'], apiKey: 'sk-test-oa-1' },
+      ],
+      defaultModelId: 'scripted/writer',
+    });
+    const topic = await createTopic('Schema');
+    const stored = await exchanges.store('canvas-o', { question: 'Schema: which format?', answer: 'JSON.' });
+    await label();
+    const key = `canvas:canvas-o#${stored.nodeId}@${stored.versionId}`;
+    const plan = await json<DossierPlan>(`/api/dossiers/${topic}/plan?mode=update&model=oa/gpt-writer`);
+    expect(plan.modelId).toBe('oa/gpt-writer');
+
+    // Valid JSON, but a sentence with no citation: the schema refuses the object, nothing is written.
+    provider.script({ text: answer({ what: [{ text: 'Uncited.', citations: [] }] }) });
+    const refused = await call(`/api/dossiers/${topic}/build`, 'POST', { ...confirm(plan), modelId: 'oa/gpt-writer' });
+    expect(refused.status).toBe(502);
+    expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('dossier-answer-invalid');
+    expect((await json<DossierView>(`/api/dossiers/${topic}`)).dossier).toBeNull();
+    const format = (
+      provider.requests.at(-1)!.body as {
+        response_format?: { type: string; json_schema?: { name: string; schema: { required?: string[] } } };
+      }
+    ).response_format;
+    expect(format?.type).toBe('json_schema');
+    expect(format?.json_schema?.name).toBe('dossier');
+    expect(format?.json_schema?.schema.required).toEqual(['what', 'decisions', 'status', 'open']);
+
+    provider.script({ text: answer({ status: [{ text: 'JSON it is.', citations: [key] }] }) });
+    const written = await json<DossierView>(`/api/dossiers/${topic}/build`, 'POST', {
+      ...confirm(plan),
+      modelId: 'oa/gpt-writer',
+    });
+    expect(written.dossier?.sections.status.map((sentence) => sentence.text)).toEqual(['JSON it is.']);
+    expect(written.history).toMatchObject([{ version: 1 }]);
+  });
+
+  it('Anthropic: a Claude model is sent the schema as its output format; an older one answers through a forced JSON tool', async () => {
+    await call('/api/settings', 'PUT', {
+      providers: [
+        { id: 'scripted', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['writer'] },
+        {
+          id: 'an',
+          kind: 'anthropic',
+          baseUrl: `${provider.url}/v1`,
+          models: ['claude-writer', 'writer-2'],
+          apiKey: 'sk-ant-t1',
+        },
+      ],
+      defaultModelId: 'scripted/writer',
+    });
+    const topic = await createTopic('Anthropic');
+    const stored = await exchanges.store('canvas-an', { question: 'Anthropic: which tool?', answer: 'The json one.' });
+    await label();
+    const key = `canvas:canvas-an#${stored.nodeId}@${stored.versionId}`;
+    const sections = {
+      what: [{ text: 'Answers come structured.', citations: [key] }],
+      decisions: [],
+      status: [],
+      open: [{ text: 'Invented.', citations: ['codex:never#1'] }],
+    };
+    const build = async (mode: 'update' | 'rebuild', modelId: string) => {
+      const plan = await json<DossierPlan>(`/api/dossiers/${topic}/plan?mode=${mode}&model=${modelId}`);
+      return json<DossierView>(`/api/dossiers/${topic}/build`, 'POST', { ...confirm(plan), modelId });
+    };
+    type Body = {
+      output_config?: { format?: { type: string; schema: { required?: string[] } } };
+      tools?: { name: string; input_schema: { required?: string[] } }[];
+      tool_choice?: { type: string; name?: string };
+    };
+
+    provider.script({ text: JSON.stringify(sections) });
+    const native = await build('update', 'an/claude-writer');
+    const nativeBody = provider.requests.at(-1)!.body as Body;
+    expect(nativeBody.output_config?.format?.type).toBe('json_schema');
+    expect(nativeBody.output_config?.format?.schema.required).toEqual(['what', 'decisions', 'status', 'open']);
+    expect(native.dossier?.sections.what.map((sentence) => sentence.text)).toEqual(['Answers come structured.']);
+    expect(native.dropped).toEqual([{ section: 'open', text: 'Invented.', unknownKeys: ['codex:never#1'] }]);
+
+    provider.script({ text: '', toolCalls: [{ name: 'json', input: sections }] });
+    const tooled = await build('rebuild', 'an/writer-2');
+    const toolBody = provider.requests.at(-1)!.body as Body;
+    // The one tool, forced: the model must answer through it.
+    expect(toolBody.tool_choice?.type).toBe('any');
+    expect(toolBody.tools?.map((tool) => tool.name)).toEqual(['json']);
+    expect(toolBody.tools?.find((tool) => tool.name === 'json')?.input_schema.required).toEqual([
+      'what',
+      'decisions',
+      'status',
+      'open',
+    ]);
+    expect(tooled.dossier?.version).toBe(2);
+    expect(tooled.dossier?.sections.what.map((sentence) => sentence.text)).toEqual(['Answers come structured.']);
   });
 });

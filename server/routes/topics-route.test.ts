@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LabelJob, LabelPlan, TopicsState } from '../../protocol/index.ts';
+import type { DossierView, LabelJob, LabelPlan, TopicLabels, TopicsState } from '../../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
@@ -148,6 +148,55 @@ describe('topics over HTTP, no judge (names match in code)', () => {
     // Asking again is a new version: that turn, and only it, is labelled again.
     await exchanges.ask('canvas-a', asked.nodeId);
     expect(await plan(server)).toMatchObject({ toLabel: 1 });
+  });
+
+  it('lists a topic’s labelled turns and removes one for good: stored, an event, unread by the dossier, not re-added', async () => {
+    // "the" names nearly every session turn, so the list shows session turns too.
+    const common = (await create(server, 'the')).record.topics[1]!;
+    await label(server);
+    const dexie = (await state(server)).body.record.topics[0]!;
+    const sessions = (await (await call(server, `/api/topics/${common.id}/labels`)).json()) as TopicLabels;
+    const sessionTurn = sessions.turns.find((turn) => turn.source === 'session')!;
+    expect(sessionTurn).toMatchObject({ found: true, by: 'name' });
+    expect(['claude-code', 'codex', 'pi']).toContain(sessionTurn.runner);
+    expect(sessionTurn.title).toEqual(expect.any(String));
+    expect(sessionTurn.opening.length).toBeGreaterThan(0);
+    expect(sessionTurn.at).toBeGreaterThan(0);
+    const listed = (await (await call(server, `/api/topics/${dexie.id}/labels`)).json()) as TopicLabels;
+    const canvasTurn = listed.turns.find((turn) => turn.source === 'canvas' && turn.found)!;
+    expect(canvasTurn).toMatchObject({
+      runner: 'canvas',
+      title: 'canvas-a',
+      opening: 'Why does the Dexie schema break?',
+      by: 'name',
+    });
+    expect(canvasTurn.at).toBeGreaterThan(0);
+    const unreadBefore = ((await (await call(server, `/api/dossiers/${dexie.id}`)).json()) as DossierView).unreadTurns;
+
+    const path = `/api/topics/${dexie.id}/labels/${encodeURIComponent(canvasTurn.turnKey)}`;
+    expect((await call(server, path, 'DELETE')).status).toBe(428);
+    const removed = await call(server, path, 'DELETE', (await state(server)).etag);
+    expect(removed.status).toBe(200);
+    const after = (await (await call(server, `/api/topics/${dexie.id}/labels`)).json()) as TopicLabels;
+    expect(after.turns.map((turn) => turn.turnKey)).not.toContain(canvasTurn.turnKey);
+    expect((await call(server, path, 'DELETE', (await state(server)).etag)).status).toBe(404);
+    const journal = JSON.parse(await readFile(join(server.home, 'memory', 'topics-journal.json'), 'utf8')) as {
+      events: { op: string; objectId: string; meta: Record<string, unknown> }[];
+    };
+    expect(journal.events.at(-1)).toMatchObject({
+      op: 'topic-label-removed',
+      objectId: dexie.id,
+      meta: { turnKey: canvasTurn.turnKey },
+    });
+    const unreadAfter = ((await (await call(server, `/api/dossiers/${dexie.id}`)).json()) as DossierView).unreadTurns;
+    expect(unreadAfter).toBe(unreadBefore - 1);
+
+    // A new topic makes the next run label every turn again; the person's removal still holds.
+    await create(server, 'Layout');
+    expect(await plan(server)).toMatchObject({ reused: 0 });
+    await label(server);
+    const relabelled = (await state(server)).body.record.labels.find((entry) => entry.turnKey === canvasTurn.turnKey);
+    expect(relabelled?.topicIds).not.toContain(dexie.id);
   });
 });
 

@@ -5,6 +5,7 @@ import {
   TopicMergeRequestSchema,
   TopicNameRequestSchema,
   type LabelPlan,
+  type TopicLabels,
   type TopicRecord,
   type TopicsState,
 } from '../../protocol/index.ts';
@@ -14,7 +15,9 @@ import {
   deleteTopic,
   mergeTopic,
   planLabelling,
+  removeLabel,
   renameTopic,
+  type LabelRemovalCode,
   type LabelWork,
   type TopicEditCode,
 } from '../../src/core/topics/index.ts';
@@ -24,6 +27,7 @@ import {
   canvasTurns,
   judgeRequestTokens,
   LabelJobRunner,
+  labelledTurns,
   TopicStore,
   type StoredTopics,
 } from '../../runtime/topics/index.ts';
@@ -43,7 +47,9 @@ const EDIT_MESSAGES: Record<TopicEditCode, string> = {
   'too-many': 'At most 49 topics (the decision model takes 50 options, one of them "none").',
 };
 
-function editError(code: TopicEditCode): WeftError {
+function editError(code: TopicEditCode | LabelRemovalCode): WeftError {
+  if (code === 'not-labelled')
+    return new WeftError('topic-not-labelled', 'That turn is not labelled with this topic.', 404);
   return new WeftError(`topic-${code}`, EDIT_MESSAGES[code], code === 'unknown-topic' ? 404 : 400);
 }
 
@@ -78,7 +84,9 @@ export function topicsRoute(context: ServerContext): Router {
   const edit = async (
     response: Response,
     header: string | undefined,
-    change: (record: TopicRecord) => Result<{ record: TopicRecord; event: EventDraft }, TopicEditCode>,
+    change: (
+      record: TopicRecord,
+    ) => Result<{ record: TopicRecord; event: EventDraft }, TopicEditCode | LabelRemovalCode>,
     after?: () => void,
   ) => {
     const { stored } = await store.update(ifMatch(header), ({ record }) => {
@@ -144,6 +152,21 @@ export function topicsRoute(context: ServerContext): Router {
       (record) => deleteTopic(record, id),
       () => dossierStoreFor(context).moveFacts(id, null),
     );
+  });
+
+  // The turns a topic labels, for the person to check; removing one is their decision (no run gives it back).
+  router.get('/topics/:id/labels', async (request, response) => {
+    const { record } = await store.read();
+    const topic = record.topics.find((candidate) => candidate.id === request.params.id);
+    if (!topic) throw editError('unknown-topic');
+    const sources = { database: await atlasServiceFor(context).turnDatabase(), canvases: context.canvases };
+    const body: TopicLabels = { topic, turns: await labelledTurns(record, topic.id, sources) };
+    response.json(body);
+  });
+
+  router.delete('/topics/:id/labels/:turnKey', async (request, response) => {
+    const [id, turnKey] = [String(request.params.id), String(request.params.turnKey)];
+    await edit(response, request.headers['if-match'], (record) => removeLabel(record, id, turnKey, now()));
   });
 
   router.get('/topics/label/plan', async (_request, response) => {

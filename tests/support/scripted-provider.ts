@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
  * protocols for the real AI SDK clients:
  *   - OpenAI chat completions  POST …/chat/completions (SSE `data:` chunks, then `[DONE]`)
  *   - Anthropic messages       POST …/messages        (SSE `event:` + `data:` pairs)
- * A reply may end in tool calls (`toolCalls`), in either wire format, so the AI SDK's tool loop runs.
+ * A reply may end in tool calls (`toolCalls`), in either wire format, streamed or not, so the AI SDK's tool loop
+ * runs (and Anthropic's structured output, which answers through a forced `json` tool, is exercised).
  * Each request takes the next scripted reply (or the default); every request is recorded with its
  * body and whether the client aborted it.
  */
@@ -185,6 +186,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     const usage = reply.usage ?? { input: 11, output: pieces.length };
     if (!stream) {
       const full = pieces.join('');
+      const calls = toolCallsOf(reply);
       const json =
         protocol === 'openai'
           ? {
@@ -192,7 +194,23 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
               object: 'chat.completion',
               created: 0,
               model: (body as { model?: string }).model,
-              choices: [{ index: 0, message: { role: 'assistant', content: full }, finish_reason: 'stop' }],
+              choices: [
+                {
+                  index: 0,
+                  message: {
+                    role: 'assistant',
+                    content: full,
+                    ...(calls.length > 0 && {
+                      tool_calls: calls.map((call) => ({
+                        id: call.id,
+                        type: 'function',
+                        function: { name: call.name, arguments: call.argumentsText },
+                      })),
+                    }),
+                  },
+                  finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
+                },
+              ],
               usage: {
                 prompt_tokens: usage.input,
                 completion_tokens: usage.output,
@@ -204,8 +222,16 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
               type: 'message',
               role: 'assistant',
               model: (body as { model?: string }).model,
-              content: [{ type: 'text', text: full }],
-              stop_reason: 'end_turn',
+              content: [
+                ...(full === '' && calls.length > 0 ? [] : [{ type: 'text', text: full }]),
+                ...calls.map((call) => ({
+                  type: 'tool_use',
+                  id: call.id,
+                  name: call.name,
+                  input: JSON.parse(call.argumentsText) as unknown,
+                })),
+              ],
+              stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn',
               stop_sequence: null,
               usage: { input_tokens: usage.input, output_tokens: usage.output },
             };

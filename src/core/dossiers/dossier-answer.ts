@@ -65,7 +65,7 @@ export function checkCitations(
 
 export type DossierWriteCode = 'answer-invalid';
 
-/** The model's text → the next dossier version, or a refusal when the text is not the answer's JSON. */
+/** The model's text → the next dossier version, or a refusal when the text is not the answer's JSON (a model without structured output). */
 export function nextDossier(
   text: string,
   context: {
@@ -81,8 +81,19 @@ export function nextDossier(
 ): Result<{ dossier: Dossier; dropped: DroppedSentence[] }, DossierWriteCode> {
   const answer = parseDossierAnswer(text);
   if (!answer) return failure('answer-invalid');
+  return success(dossierFromAnswer(answer, context));
+}
+
+/**
+ * The model's validated answer (structured output) → the next dossier version, every citation checked against
+ * the keys it was shown.
+ */
+export function dossierFromAnswer(
+  answer: DossierAnswer,
+  context: Parameters<typeof nextDossier>[1],
+): { dossier: Dossier; dropped: DroppedSentence[] } {
   const { sections, dropped } = checkCitations(answer, context.shown, context.current, context.newId);
-  return success({
+  return {
     dossier: {
       format: 'weft.dossier',
       topicId: context.topicId,
@@ -91,5 +102,5 @@ export function nextDossier(
       sections,
     },
     dropped,
-  });
+  };
 }

@@ -2,3 +2,4 @@
 export * from './topic-table.ts';
 export * from './match-topics.ts';
 export * from './label-plan.ts';
+export * from './label-removal.ts';

@@ -1,6 +1,7 @@
 import type { DecideRequest, LabelPlan, LabelTurn, Topic, TopicLabel, TopicRecord } from '../../../protocol/index.ts';
 import type { HashPort } from '../hash-port.ts';
 import { redactCredentials } from '../recall/redact-credentials.ts';
+import { openingHash } from './label-removal.ts';
 
 /** Only a turn's opening leaves the machine: this many characters of its question, then its answer. */
 export const LABEL_OPENING_CHARS = 400;
@@ -40,6 +41,8 @@ export function labelsFromProbabilities(probabilities: Record<string, number>, t
 export interface LabelWork {
   turn: LabelTurn;
   contentHash: string;
+  /** The opening's own hash: what a person's removal of a label from this turn is tied to. */
+  openingHash: string;
 }
 
 export interface LabelPlanOptions {
@@ -67,7 +70,7 @@ export function planLabelling(
   for (const turn of turns) {
     const contentHash = labelContentHash(turn.opening, record.topics, options.hash);
     if (known.get(turn.turnKey)?.contentHash === contentHash) reused += 1;
-    else work.push({ turn, contentHash });
+    else work.push({ turn, contentHash, openingHash: openingHash(turn.opening, options.hash) });
   }
   const judged = options.judgeModelId !== null && record.topics.length > 0;
   const inputTokens = judged

@@ -1,6 +1,7 @@
 import type { Topic, TopicRecord } from '../../../protocol/index.ts';
 import type { EventDraft } from '../event-log.ts';
 import { failure, success, type Result } from '../result.ts';
+import { dropRemovals } from './label-removal.ts';
 
 /** At most this many topics: the decision endpoint takes 50 options, one of them `none`. */
 export const MAX_TOPICS = 49;
@@ -71,7 +72,7 @@ export function mergeTopic(record: TopicRecord, fromId: string, intoId: string):
     return { ...label, topicIds };
   });
   return success({
-    record: { ...record, topics: record.topics.filter((topic) => topic.id !== fromId), labels },
+    record: dropRemovals({ ...record, topics: record.topics.filter((topic) => topic.id !== fromId), labels }, fromId),
     event: { op: 'topic-merged', objectId: intoId, meta: { from: fromId, labels: moved } },
   });
 }
@@ -86,7 +87,7 @@ export function deleteTopic(record: TopicRecord, id: string): Result<TopicEdit, 
     return { ...label, topicIds: label.topicIds.filter((topicId) => topicId !== id) };
   });
   return success({
-    record: { ...record, topics: record.topics.filter((topic) => topic.id !== id), labels },
+    record: dropRemovals({ ...record, topics: record.topics.filter((topic) => topic.id !== id), labels }, id),
     event: { op: 'topic-deleted', objectId: id, meta: { labels: removed } },
   });
 }

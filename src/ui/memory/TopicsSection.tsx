@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { LabelPlan, TopicsState } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
 import { useWeftStore } from '../app/store-context.tsx';
+import { TopicLabelsList } from './TopicLabelsList.tsx';
 import { topicsApi } from './topics-api.ts';
 import { topicsChanged } from './topics-changed.ts';
 
@@ -15,6 +16,7 @@ export function TopicsSection() {
   const [state, setState] = useState<TopicsState | null>(null);
   const [name, setName] = useState('');
   const [plan, setPlan] = useState<LabelPlan | null>(null);
+  const [opened, setOpened] = useState<string | null>(null);
 
   const fail = (caught: unknown) => {
     const { code, message } = describeError(caught);
@@ -43,9 +45,14 @@ export function TopicsSection() {
         {record.topics.map((topic) => (
           <li key={topic.id} className="topic-row" data-testid="topic" data-topic-id={topic.id}>
             <span>{topic.name}</span>
-            <span className="hint">
+            <button
+              className="link"
+              aria-expanded={opened === topic.id}
+              data-testid="topic-turns"
+              onClick={() => setOpened(opened === topic.id ? null : topic.id)}
+            >
               {counts.get(topic.id) ?? 0} turn{counts.get(topic.id) === 1 ? '' : 's'}
-            </span>
+            </button>
             <button
               className="link"
               onClick={() => {
@@ -72,6 +79,7 @@ export function TopicsSection() {
             <button className="link" onClick={() => void edit(() => topicsApi.remove(revision, topic.id))}>
               delete
             </button>
+            {opened === topic.id && <TopicLabelsList topic={topic} revision={revision} onChanged={setState} />}
           </li>
         ))}
       </ul>

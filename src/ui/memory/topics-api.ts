@@ -2,9 +2,11 @@ import { z } from 'zod';
 import {
   LabelJobSchema,
   LabelPlanSchema,
+  TopicLabelsSchema,
   TopicsStateSchema,
   type LabelJob,
   type LabelPlan,
+  type TopicLabels,
   type TopicsState,
 } from '../../../protocol/index.ts';
 import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
@@ -22,6 +24,10 @@ export interface TopicsApi {
   start(plan: LabelPlan): Promise<unknown>;
   job(): Promise<LabelJob>;
   stop(): Promise<unknown>;
+  /** A topic's labelled turns (where each is from, its opening line, judge or name match). */
+  labels(id: string): Promise<TopicLabels>;
+  /** The person takes a topic off one turn; no later run gives it back while the turn is unchanged. */
+  unlabel(revision: string, id: string, turnKey: string): Promise<TopicsState>;
 }
 
 export function createTopicsApi(options: ApiClientOptions = {}): TopicsApi {
@@ -66,6 +72,9 @@ export function createTopicsApi(options: ApiClientOptions = {}): TopicsApi {
       }),
     job: () => call('/api/topics/label', LabelJobSchema),
     stop: () => call('/api/topics/label/stop', z.unknown(), 'POST', null, {}),
+    labels: (id) => call(`${topic(id)}/labels`, TopicLabelsSchema),
+    unlabel: (revision, id, turnKey) =>
+      call(`${topic(id)}/labels/${encodeURIComponent(turnKey)}`, TopicsStateSchema, 'DELETE', revision),
   };
 }
 
