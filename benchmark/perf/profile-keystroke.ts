@@ -1,6 +1,6 @@
 // Where a keystroke's time goes in the node panel of a question with 1,000 upstream nodes (issue 16): opens the deep
 // chain of bench:ui, opens the panel, and types `WEFT_PROFILE_KEYS` (30) characters while Chromium records a CPU
-// profile and a timeline trace. Prints the top self-time functions and the main thread's time by trace event
+// profile and a timeline trace (`WEFT_PROFILE_WHAT=panel-open`: three opens of the panel instead). Prints the top self-time functions and the main thread's time by trace event
 // (layout, style, paint, timers, script). Not a benchmark (profiling slows the page): it says what to fix, and
 // `WEFT_BENCH_ONLY=deep-panel npm run bench:ui` measures the result.
 // Run: `npx tsx benchmark/perf/profile-keystroke.ts` (after a renderer build, as bench:ui).
@@ -26,6 +26,8 @@ type TraceEvent = {
 
 const KEYS = Number(process.env.WEFT_PROFILE_KEYS ?? 30);
 const TOP = 25;
+/** `WEFT_PROFILE_WHAT=panel-open`: profiles three opens of the panel instead of typing. */
+const PANEL_OPEN = process.env.WEFT_PROFILE_WHAT === 'panel-open';
 
 function topFunctions(profile: Profile): string[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -99,11 +101,15 @@ async function main(): Promise<void> {
       categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
     });
     await session.send('Profiler.start');
-    const times = await keystrokes(page, KEYS);
+    const times: number[] = [];
+    if (PANEL_OPEN) for (let run = 0; run < 3; run += 1) times.push(await openPanel(page, last));
+    else times.push(...(await keystrokes(page, KEYS)));
     const { profile } = (await session.send('Profiler.stop')) as { profile: Profile };
     const trace = JSON.parse((await app.browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
     await session.detach();
-    console.log(`keys (ms, keydown to the frame after, profiled): ${times.map((time) => time.toFixed(1)).join(' ')}`);
+    console.log(
+      `${PANEL_OPEN ? 'panel opens' : 'keys (keydown to the frame after)'} (ms, profiled): ${times.map((time) => time.toFixed(1)).join(' ')}`,
+    );
     console.log('\nTop self time (CPU profile):');
     for (const line of topFunctions(profile)) console.log(line);
     console.log('\nRenderer main thread, top-level trace events:');
