@@ -230,6 +230,7 @@ describe('a large canvas in Chromium', () => {
     await input.press('End');
     const counts = () =>
       page().evaluate(() => ({ ...(window as unknown as { weft: { renders: Record<string, number> } }).weft.renders }));
+    const hash = await canvas.previewHash();
     const before = await counts();
     // Fewer than the 1.2 s after which the draft is committed to the store (that commit may re-render the rest).
     await input.pressSequentially(' and then?', { delay: 15 });
@@ -240,5 +241,15 @@ describe('a large canvas in Chromium', () => {
     expect((after['question-field'] ?? 0) - (before['question-field'] ?? 0)).toBeGreaterThanOrEqual(10);
     expect(after['will-send-preview']).toBe(before['will-send-preview']);
     expect(after.canvas).toBe(before.canvas);
+
+    // Once typing pauses the draft is committed: the preview then sends the typed question, under a new hash.
+    await page().waitForFunction(
+      (before) => document.querySelector('[data-testid="preview-hash"]')?.textContent?.trim() !== before,
+      hash,
+      { timeout: 5_000 },
+    );
+    const find = canvas.panel.getByTestId('preview-find');
+    await find.fill('Step 60? and then?');
+    await expect(canvas.panel.getByTestId('preview-find-count').textContent()).resolves.toBe('1 found');
   });
 });

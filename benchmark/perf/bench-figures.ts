@@ -193,6 +193,7 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'map_mode_pan_p95_2000_ms',
       'panel_open_1000_upstream_ms',
       'keystroke_p95_1000_upstream_ms',
+      'keystroke_p95_bare_textarea_ms',
       'nproc',
       'auto_layout_500_ms',
     ],

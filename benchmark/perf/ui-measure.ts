@@ -10,9 +10,10 @@ type Store = {
     graph: { nodes: Map<string, { question?: string }> } | null;
   };
 };
-type BenchWindow = Window & {
+export type BenchWindow = Window & {
   weft: { store: Store; commands: { run(id: string): Promise<boolean> } };
   frames_: number[];
+  key_: Promise<number>;
 };
 
 export function percentile(values: readonly number[], share: number): number {
@@ -147,28 +148,31 @@ export function openPanel(page: Page, nodeId: string): Promise<number> {
   }, nodeId);
 }
 
-/** Types `count` characters into the focused question; per key, ms from keydown to the next painted frame. */
+/**
+ * Types `count` characters into the focused question; per key, ms from keydown to the next painted frame. The page's
+ * listener is in place before each key is sent (a busy page runs queued input before a queued evaluate, so a listener
+ * added in the same round trip can miss its key and wait forever).
+ */
 export async function keystrokes(page: Page, count: number): Promise<number[]> {
   await page.getByTestId('question-input').click();
   await page.keyboard.press('End');
   const times: number[] = [];
   for (let index = 0; index < count; index += 1) {
-    const waiting = page.evaluate(
-      () =>
-        new Promise<number>((resolve) => {
-          window.addEventListener(
-            'keydown',
-            (event) => {
-              const started = event.timeStamp;
-              requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
-            },
-            { once: true, capture: true },
-          );
-        }),
-    );
+    await page.evaluate(() => {
+      (window as unknown as BenchWindow).key_ = new Promise<number>((resolve) => {
+        window.addEventListener(
+          'keydown',
+          (event) => {
+            const started = event.timeStamp;
+            requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - started), 0));
+          },
+          { once: true, capture: true },
+        );
+      });
+    });
     await page.waitForTimeout(20);
     await page.keyboard.type('x');
-    times.push(await waiting);
+    times.push(await page.evaluate(() => (window as unknown as BenchWindow).key_));
   }
   return times;
 }

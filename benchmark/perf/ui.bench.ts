@@ -6,76 +6,26 @@
 // `WEFT_BENCH_QUICK=1`: canvases of 40 / 80 / 120 nodes and a 30-deep chain (same figure names), seconds.
 // Page code is passed as functions (the app's Content-Security-Policy refuses evaluating strings) and holds
 // no named inner functions (tsx would wrap them in a `__name` helper the page does not have).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
-import path from 'node:path';
+import { cpus } from 'node:os';
 import { pathToFileURL } from 'node:url';
-import { storedCanvasDocument, type CanvasDocument } from '../../protocol/index.ts';
-import type { Browser, Page } from 'playwright-core';
-import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
+import { storedCanvasDocument } from '../../protocol/index.ts';
+import type { Browser } from 'playwright-core';
 import { announceQuickMode, scale } from './quick-mode.ts';
 import { measureAutoLayout } from './measure-auto-layout.ts';
+import { measureDeepPanel } from './measure-deep-panel.ts';
 import { measureMapModePan } from './measure-map-mode.ts';
 import { serveMinimalFlowPage } from './minimal-flow-page.ts';
+import { openApp, putCanvas } from './ui-app.ts';
 import { chainCanvas } from './ui-canvas.ts';
 import {
   fitView,
   heapAfterGc,
-  keystrokes,
   openFromServer,
-  openPanel,
   pan,
   percentile,
   reloadCached,
   saveOneCharacterEdit,
 } from './ui-measure.ts';
-
-/** Starts the app as `npm start` does (the build is refreshed first only if a source is newer) and reads its URL. */
-function startApp(home: string): Promise<{ child: ChildProcess; url: URL }> {
-  ensureBuilt();
-  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.mjs')], {
-    cwd: repoRoot,
-    env: { ...process.env, WEFT_PORT: '0', WEFT_HOME: home, WEFT_SKIP_BUILD: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[^\s]+)/.exec(output);
-      if (match) resolve({ child, url: new URL(match[1]!) });
-    });
-    child.once('exit', (code) => reject(new Error(`the app exited (${code}) before printing its URL`)));
-  });
-}
-
-async function openApp(): Promise<{
-  page: Page;
-  browser: Browser;
-  origin: string;
-  token: string;
-  close(): Promise<void>;
-}> {
-  const home = mkdtempSync(path.join(tmpdir(), 'weft-bench-ui-'));
-  const { child, url } = await startApp(home);
-  const browser = await launchChromium();
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  await page.goto(url.href);
-  await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
-  return {
-    page,
-    browser,
-    origin: url.origin,
-    token: url.searchParams.get('token')!,
-    async close() {
-      await browser.close().catch(() => {});
-      child.kill('SIGTERM');
-      await new Promise((resolve) => child.once('exit', resolve));
-      rmSync(home, { recursive: true, force: true });
-    },
-  };
-}
 
 /** Canvas sizes: full 2k / 10k / 20k in chains of 50; quick 40 / 80 / 120 in chains of 10 (named as in a full run). */
 const SIZES = [
@@ -83,20 +33,10 @@ const SIZES = [
   { name: 10000, chains: scale(200, 8), depth: scale(50, 10) },
   { name: 20000, chains: scale(400, 12), depth: scale(50, 10) },
 ];
-const DEEP = scale(1001, 31);
 
 const median = (values: number[]) => percentile(values, 0.5);
 const print = (name: string, value: number, unit: string, digits = 1) =>
   console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
-
-async function putCanvas(app: { origin: string; token: string }, document: CanvasDocument): Promise<void> {
-  const response = await fetch(`${app.origin}/api/canvases/${document.canvas.id}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${app.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(document),
-  });
-  if (!response.ok) throw new Error(`PUT ${document.canvas.id} failed: ${response.status} ${await response.text()}`);
-}
 
 async function minimalHeap(browser: Browser, url: string, chains: number, depth: number): Promise<number> {
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
@@ -113,8 +53,10 @@ async function main(): Promise<void> {
   const minimal = await serveMinimalFlowPage();
   try {
     const page = app.page;
+    // `WEFT_BENCH_ONLY=deep-panel` measures only the 1,000-upstream panel (its two figures, a partial run).
+    const deepOnly = process.env.WEFT_BENCH_ONLY === 'deep-panel';
     // `WEFT_BENCH_SIZES=2000,10000` measures only those sizes (a partial run; the full set is the default).
-    const only = process.env.WEFT_BENCH_SIZES?.split(',').map(Number);
+    const only = deepOnly ? [] : process.env.WEFT_BENCH_SIZES?.split(',').map(Number);
     for (const size of SIZES.filter((entry) => !only || only.includes(entry.name))) {
       const id = `bench-${size.name}`;
       const document = chainCanvas(id, size.chains, size.depth);
@@ -146,25 +88,22 @@ async function main(): Promise<void> {
       print(`save_bytes_per_edit_${size.name}`, nextSave, 'bytes', 0);
     }
 
-    // C32 map mode at 2,000 nodes: every answer with a plaque, zoomed out until the plaques replace the cards.
-    const map = chainCanvas('bench-map', SIZES[0]!.chains, SIZES[0]!.depth, { plaques: true });
-    await putCanvas(app, map);
-    await openFromServer(page, 'bench-map');
-    const mapFrames = await measureMapModePan(page, scale(90, 10));
-    print('map_mode_pan_frame_median_2000_ms', median(mapFrames), 'ms');
-    print('map_mode_pan_p95_2000_ms', percentile(mapFrames, 0.95), 'ms');
+    if (!deepOnly) {
+      // C32 map mode at 2,000 nodes: every answer with a plaque, zoomed out until the plaques replace the cards.
+      const map = chainCanvas('bench-map', SIZES[0]!.chains, SIZES[0]!.depth, { plaques: true });
+      await putCanvas(app, map);
+      await openFromServer(page, 'bench-map');
+      const mapFrames = await measureMapModePan(page, scale(90, 10));
+      print('map_mode_pan_frame_median_2000_ms', median(mapFrames), 'ms');
+      print('map_mode_pan_p95_2000_ms', percentile(mapFrames, 0.95), 'ms');
+    }
 
-    const deep = chainCanvas('bench-deep', 1, DEEP);
-    await putCanvas(app, deep);
-    await openFromServer(page, 'bench-deep');
-    const last = `bench-deep-0-${DEEP - 1}`;
-    const opens: number[] = [];
-    for (let run = 0; run < scale(3, 1); run += 1) opens.push(await openPanel(page, last));
-    const keys = await keystrokes(page, scale(30, 5));
-    print('panel_open_1000_upstream_ms', median(opens), 'ms', 0);
-    print('keystroke_p95_1000_upstream_ms', percentile(keys, 0.95), 'ms');
+    const deep = await measureDeepPanel(app);
+    print('panel_open_1000_upstream_ms', deep.panelOpenMs, 'ms', 0);
+    print('keystroke_p95_1000_upstream_ms', deep.keystrokeP95Ms, 'ms');
+    print('keystroke_p95_bare_textarea_ms', deep.bareKeystrokeP95Ms, 'ms');
     // Issue 17: the Auto-layout command on a 500-node canvas (its own page state; prints auto_layout_500_ms).
-    console.log(await measureAutoLayout(page));
+    if (!deepOnly) console.log(await measureAutoLayout(page));
     console.log(`nproc: ${cpus().length} cores`);
   } finally {
     await minimal.close();
