@@ -1,10 +1,13 @@
-import type { Graph } from '../../core/index.ts';
+import { shownStale, staleTrackerInSteps, type Graph, type StaleTracker } from '../../core/index.ts';
+import { pauseForPage } from '../db/pause-for-page.ts';
 import { publishGraph } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import type { GetState, SetState } from './weft-state.ts';
 
 /** Above this many nodes a canvas paints before its staleness is worked out (as the canvas view's large canvas). */
 export const DEFER_STALENESS_ABOVE = 300;
+/** Nodes checked between turns given to the page (tens of milliseconds). */
+const NODES_PER_STEP = 250;
 
 type Frame = (callback: () => void) => number;
 
@@ -25,14 +28,33 @@ function afterFirstPaint(get: GetState, wanted: () => boolean, work: () => void)
   next(step);
 }
 
+/** The opened graph's staleness, as `publishGraph` publishes a reset (nothing was shown before it). */
+function publishStaleness(set: SetState, get: GetState, runtime: StoreRuntime, graph: Graph, tracker: StaleTracker) {
+  runtime.tracker = tracker;
+  set({
+    shown: shownStale(graph, tracker),
+    stale: new Set(tracker.stale),
+    questionEdited: new Set(tracker.questionEdited),
+    fingerprints: new Map(tracker.fingerprints),
+  });
+  runtime.pendingJudgement = runtime.judgeNewlyStale(new Set());
+}
+
 /**
- * Publishes a canvas just opened. A large one is shown at once with no answer marked stale, and its staleness (a
- * fingerprint per answer, about a second at 10,000 nodes) is published once the first cards are painted: the first screenful
- * does not wait for it. Any change made before then first settles the opened graph's staleness
+ * Publishes a canvas just opened. A large one is shown at once with no answer marked stale; its staleness (a
+ * fingerprint per answer, about a second at 10,000 nodes) is worked out once the first cards are painted, a few
+ * hundred nodes at a time with the page given turns between them, and published at the end: the first screenful
+ * neither waits for it nor freezes after it. Any change made before then first finishes it at once
  * (`runtime.settleStaleness`, called by `publishGraph`), so what the judge is asked about is the same as if the
  * canvas had been checked on opening.
  */
-export function publishOpenedGraph(set: SetState, get: GetState, runtime: StoreRuntime, graph: Graph): void {
+export function publishOpenedGraph(
+  set: SetState,
+  get: GetState,
+  runtime: StoreRuntime,
+  graph: Graph,
+  pause: () => Promise<void> = pauseForPage,
+): void {
   runtime.settleStaleness = null;
   if (graph.nodes.size <= DEFER_STALENESS_ABOVE) return publishGraph(set, get, runtime, graph, undefined, 'reset');
   runtime.tracker = null;
@@ -45,11 +67,26 @@ export function publishOpenedGraph(set: SetState, get: GetState, runtime: StoreR
     past: [],
     future: [],
   });
-  const settle = () => {
-    if (runtime.settleStaleness !== settle) return;
+  const steps = staleTrackerInSteps(graph, NODES_PER_STEP);
+  const wanted = () => runtime.settleStaleness === settle;
+  const done = (tracker: StaleTracker) => {
     runtime.settleStaleness = null;
-    if (get().graph === graph && !runtime.tracker) publishGraph(set, get, runtime, graph, undefined, 'reset');
+    if (get().graph === graph && !runtime.tracker) publishStaleness(set, get, runtime, graph, tracker);
+  };
+  const settle = () => {
+    if (!wanted()) return;
+    let step = steps.next();
+    while (!step.done) step = steps.next();
+    done(step.value);
   };
   runtime.settleStaleness = settle;
-  afterFirstPaint(get, () => runtime.settleStaleness === settle, settle);
+  afterFirstPaint(get, wanted, () => {
+    void (async () => {
+      while (wanted()) {
+        const step = steps.next();
+        if (step.done) return done(step.value);
+        await pause();
+      }
+    })();
+  });
 }
