@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
 import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
 import { chainCanvas } from './ui-canvas.ts';
-import { openFromServer, reloadCached } from './ui-measure.ts';
+import { openFromServer, reloadCached, waitUntilCached } from './ui-measure.ts';
 
 interface Profile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
@@ -106,23 +106,7 @@ try {
   console.log(server.lines.join('\n'));
   // Let the cache fill end (the canvas row is written last), so the reload reads IndexedDB.
   const filled = performance.now();
-  await page.waitForFunction(
-    (canvasId) =>
-      new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('weft');
-        open.onerror = () => resolve(false);
-        open.onsuccess = () => {
-          const request = open.result.transaction('canvases').objectStore('canvases').get(canvasId);
-          request.onsuccess = () => {
-            open.result.close();
-            resolve(request.result !== undefined);
-          };
-          request.onerror = () => resolve(false);
-        };
-      }),
-    id,
-    { timeout: 600_000, polling: 1000 },
-  );
+  await waitUntilCached(page, id);
   console.log(`cache filled ${(performance.now() - filled).toFixed(0)} ms after the paint`);
   for (let round = 0; round < 2; round += 1) {
     const cached = await profiled(session, () => reloadCached(page, id));

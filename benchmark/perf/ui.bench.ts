@@ -29,6 +29,7 @@ import {
   percentile,
   reloadCached,
   saveOneCharacterEdit,
+  waitUntilCached,
 } from './ui-measure.ts';
 
 /** Starts the app as `npm start` does (the build is refreshed first only if a source is newer) and reads its URL. */
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
       print(`document_MB_${size.name}`, JSON.stringify(storedCanvasDocument(document)).length / 1e6, 'MB', 2);
       await putCanvas(app, document);
       const fromServer = await openFromServer(page, id);
+      await waitUntilCached(page, id);
       const cached: number[] = [];
       for (let run = 0; run < scale(2, 1); run += 1) cached.push(await reloadCached(page, id));
       const panFrames = await pan(page, scale(90, 10));
