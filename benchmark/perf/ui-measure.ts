@@ -35,6 +35,30 @@ export function openFromServer(page: Page, canvasId: string): Promise<number> {
   }, canvasId);
 }
 
+/**
+ * Waits until the page has cached `canvasId` in IndexedDB (its canvas row is written last, after every slice): a
+ * reload before then reads it from the server again, which is not the cached first paint.
+ */
+export async function waitUntilCached(page: Page, canvasId: string): Promise<void> {
+  await page.waitForFunction(
+    (id) =>
+      new Promise<boolean>((resolve) => {
+        const open = indexedDB.open('weft');
+        open.onerror = () => resolve(false);
+        open.onsuccess = () => {
+          const request = open.result.transaction('canvases').objectStore('canvases').get(id);
+          request.onsuccess = () => {
+            open.result.close();
+            resolve(request.result !== undefined);
+          };
+          request.onerror = () => resolve(false);
+        };
+      }),
+    canvasId,
+    { timeout: 600_000, polling: 500 },
+  );
+}
+
 /** Reloads with the canvas active and cached; ms from navigation start to the frame after its first card. */
 export async function reloadCached(page: Page, canvasId: string): Promise<number> {
   await page.reload();

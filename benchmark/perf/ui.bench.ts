@@ -25,6 +25,7 @@ import {
   percentile,
   reloadCached,
   saveOneCharacterEdit,
+  waitUntilCached,
 } from './ui-measure.ts';
 
 /** Canvas sizes: full 2k / 10k / 20k in chains of 50; quick 40 / 80 / 120 in chains of 10 (named as in a full run). */
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
       print(`document_MB_${size.name}`, JSON.stringify(storedCanvasDocument(document)).length / 1e6, 'MB', 2);
       await putCanvas(app, document);
       const fromServer = await openFromServer(page, id);
+      await waitUntilCached(page, id);
       const cached: number[] = [];
       for (let run = 0; run < scale(2, 1); run += 1) cached.push(await reloadCached(page, id));
       const panFrames = await pan(page, scale(90, 10));

@@ -8,6 +8,9 @@ import { failingAt, type Step } from '../../tests/support/failing-file-system.ts
 import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
 import { nodeAtomicFileSystem, type AtomicFileSystem } from './atomic-write.ts';
 import { CanvasStore } from './canvas-store.ts';
+import { ParsedCanvasCache } from './parsed-canvas-cache.ts';
+import { chainCanvas } from '../../tests/support/chain-canvas.ts';
+import { canvasPatchBetween } from '../../protocol/canvas-patch.ts';
 
 let directory: string;
 beforeEach(async () => {
@@ -260,5 +263,72 @@ describe('CanvasStore', () => {
     await store.write('alpha', withEvents(sampleCanvas('alpha'), 1), { baseRevision: null });
     expect(await store.delete('alpha')).toBe(true);
     expect(await readdir(directory)).toEqual([]);
+  });
+});
+
+describe('CanvasStore: parsed records kept per revision', () => {
+  const answered = () => chainCanvas('kept', 3, 4);
+
+  it('an unchanged record is parsed once: later reads share one frozen document', async () => {
+    const store = new CanvasStore({ directory });
+    await store.write('kept', answered(), { baseRevision: null });
+    const first = await new CanvasStore({ directory }).read('kept');
+    const reader = new CanvasStore({ directory });
+    const once = await reader.read('kept');
+    const again = await reader.read('kept');
+    expect(again.document).toBe(once.document);
+    expect(again.revision).toBe(first.revision);
+    expect(once.document).toEqual(first.document);
+    expect(Object.isFrozen(once.document.nodes[0])).toBe(true);
+    expect(() => (once.document.nodes as unknown[]).push(null)).toThrow(TypeError);
+  });
+
+  it('a written or patched record is kept as what a fresh read of its file gives', async () => {
+    const store = new CanvasStore({ directory });
+    const before = answered();
+    const written = await store.write('kept', before, { baseRevision: null });
+    const fresh = async () => (await new CanvasStore({ directory }).read('kept')).document;
+    const kept = await store.read('kept');
+    expect(kept.document).toBe(written.document);
+    expect(kept.document).toEqual(await fresh());
+
+    const node = before.nodes[5]!;
+    const after = {
+      ...before,
+      nodes: before.nodes.map((each) => (each === node ? { ...node, position: { x: 9, y: 9 } } : each)),
+    };
+    const patched = await store.patch('kept', canvasPatchBetween(before, after)!, { baseRevision: written.revision });
+    const read = await store.read('kept');
+    expect(read.revision).toBe(patched.revision);
+    expect(read.document).toBe(patched.document);
+    expect(read.document).toEqual(await fresh());
+    expect(read.document.nodes[5]!.position).toEqual({ x: 9, y: 9 });
+  });
+
+  it('a record changed outside Weft is a new revision and is parsed again; a damaged one is refused', async () => {
+    const store = new CanvasStore({ directory });
+    await store.write('kept', sampleCanvas('kept', 'Kept', 'first text'), { baseRevision: null });
+    expect((await store.read('kept')).document.nodes[0]).toMatchObject({ text: 'first text' });
+    const path = join(directory, 'kept.weft.json');
+    await writeFile(path, (await readFile(path, 'utf8')).replace('first text', 'changed outside'));
+    expect((await store.read('kept')).document.nodes[0]).toMatchObject({ text: 'changed outside' });
+    await writeFile(path, '{ not json');
+    await expect(store.read('kept')).rejects.toMatchObject({ code: 'corrupt-record' });
+  });
+
+  it('keeps at most its bound, and a deleted record is gone from it', async () => {
+    const store = new CanvasStore({ directory, parsed: new ParsedCanvasCache({ maxEntries: 1 }) });
+    await store.write('one', sampleCanvas('one'), { baseRevision: null });
+    await store.write('two', sampleCanvas('two'), { baseRevision: null });
+    const two = await store.read('two');
+    expect((await store.read('two')).document).toBe(two.document);
+    const one = await store.read('one');
+    // Reading "one" pushed "two" out.
+    expect((await store.read('two')).document).not.toBe(two.document);
+    expect(await store.delete('one')).toBe(true);
+    await expect(store.read('one')).rejects.toMatchObject({ code: 'not-found' });
+    await store.write('one', sampleCanvas('one', 'Again'), { baseRevision: null });
+    expect((await store.read('one')).document).not.toBe(one.document);
+    expect((await store.read('one')).document.canvas.name).toBe('Again');
   });
 });

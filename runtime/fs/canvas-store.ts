@@ -18,6 +18,7 @@ import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
 import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 import { patchStoredCanvas } from './canvas-patch-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
+import { ParsedCanvasCache } from './parsed-canvas-cache.ts';
 import { WeftError } from './weft-error.ts';
 
 const SUFFIX = '.weft.json';
@@ -44,6 +45,8 @@ export function canvasRevision(text: string): string {
 export interface CanvasStoreOptions {
   directory: string;
   fileSystem?: AtomicFileSystem;
+  /** Parsed records kept per revision (default: a few canvases, 256 MB of stored text). */
+  parsed?: ParsedCanvasCache;
 }
 
 export interface StoredCanvas {
@@ -69,9 +72,12 @@ export class CanvasStore {
   private readonly heads: ChainHeadFiles;
   /** Listing summaries by id, reused while the file's mtime and size are unchanged (big canvases parse slowly). */
   private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: CanvasSummary }>();
+  /** Each read still hashes the stored bytes; only an unchanged revision skips the parse and the schema check. */
+  private readonly parsed: ParsedCanvasCache;
 
   constructor(private readonly options: CanvasStoreOptions) {
     this.heads = new ChainHeadFiles(options.directory, options.fileSystem);
+    this.parsed = options.parsed ?? new ParsedCanvasCache();
   }
 
   private pathOf(id: string): string {
@@ -114,7 +120,16 @@ export class CanvasStore {
   async read(id: string): Promise<StoredCanvas> {
     const stored = await this.readText(id);
     if (stored === null) throw new WeftError('not-found', `No canvas record "${id}".`, 404);
-    return { ...stored, document: parseStored(id, stored.text) };
+    return { updatedAt: stored.updatedAt, revision: stored.revision, document: this.parseKept(id, stored) };
+  }
+
+  /** The stored text as a document, parsed once per revision. */
+  private parseKept(id: string, stored: { text: string; revision: string }): CanvasDocument {
+    const kept = this.parsed.get(id, stored.revision);
+    if (kept) return kept;
+    const document = parseStored(id, stored.text);
+    this.parsed.set(id, stored.revision, document, stored.text.length);
+    return document;
   }
 
   /** The stored text, its revision and time, or null when there is no record. */
@@ -153,7 +168,7 @@ export class CanvasStore {
       }
       let firstBadEvent: number | null;
       if (current) {
-        const stored = parseStored(id, current.text);
+        const stored = this.parseKept(id, current);
         const head = await this.heads.read(id);
         const difference = head ? differenceFromHead(stored.events, head) : null;
         if (difference) throw damaged(id, difference);
@@ -168,7 +183,10 @@ export class CanvasStore {
       // The head is written after the record: a crash between the two leaves a head that lags, which still verifies.
       await this.heads.write(chainHeadOf(id, parsed.events, firstBadEvent));
       const updatedAt = Math.floor((await stat(path)).mtimeMs);
-      return { document: parsed, updatedAt, revision: canvasRevision(text) };
+      const revision = canvasRevision(text);
+      // What was written reads back as `parsed` (the stored form expands to the document it came from).
+      this.parsed.set(id, revision, parsed, text.length);
+      return { document: parsed, updatedAt, revision };
     });
   }
 
@@ -188,7 +206,7 @@ export class CanvasStore {
           409,
         );
       }
-      const stored = parseStored(id, current.text);
+      const stored = this.parseKept(id, current);
       const head = await this.heads.read(id);
       const difference = head ? differenceFromHead(stored.events, head) : null;
       if (difference) throw damaged(id, difference);
@@ -198,7 +216,9 @@ export class CanvasStore {
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
       await this.heads.write(chainHeadOf(id, next.events, firstBadEvent));
       const updatedAt = Math.floor((await stat(path)).mtimeMs);
-      return { document: next, updatedAt, revision: canvasRevision(text) };
+      const revision = canvasRevision(text);
+      this.parsed.set(id, revision, next, text.length);
+      return { document: next, updatedAt, revision };
     });
   }
 
@@ -230,6 +250,7 @@ export class CanvasStore {
     const path = this.pathOf(id);
     this.summaries.delete(id);
     return this.queue.run(id, async () => {
+      this.parsed.delete(id);
       try {
         await unlink(path);
       } catch {

@@ -42,7 +42,7 @@ export { upstreamFingerprint, upstreamParts, upstreamSnapshot, diffUpstreamParts
 export type { UpstreamPartsDiff } from './fingerprint.ts';
 export { recordedUpstreamParts } from './recorded-upstream.ts';
 export type { RecordedUpstream } from './recorded-upstream.ts';
-export { StaleTracker, computeStaleFull } from './stale-tracker.ts';
+export { StaleTracker, computeStaleFull, staleTrackerInSteps } from './stale-tracker.ts';
 export type { StaleState } from './stale-tracker.ts';
 export { shownStale, activeDismissal, DISMISS_BELOW } from './shown-stale.ts';
 export { staleDecision, STALE_OPTIONS } from './stale-decision.ts';

@@ -46,6 +46,26 @@ export function computeStaleFull(graph: Graph, hash: HashPort = jsHashPort): Sta
 }
 
 /**
+ * The same full check `size` nodes at a time: it yields after each step, so a caller can give the page turns between
+ * them (a large canvas just opened), and returns the tracker at the end.
+ */
+export function* staleTrackerInSteps(
+  graph: Graph,
+  size: number,
+  hash: HashPort = jsHashPort,
+): Generator<void, StaleTracker, void> {
+  const state: MutableStaleState = { stale: new Set(), questionEdited: new Set(), fingerprints: new Map() };
+  const session = fingerprintSession(hash);
+  let count = 0;
+  for (const id of graph.nodes.keys()) {
+    check(graph, id, session, state);
+    count += 1;
+    if (count % size === 0) yield;
+  }
+  return new StaleTracker(graph, hash, state);
+}
+
+/**
  * Incremental staleness (C6). A node's fingerprint reads only nodes upstream of it (over any
  * wire) and its question-edited test reads only the node itself, so after a change only the
  * touched nodes and their descendants — in the old graph and the new one — are re-checked;
@@ -55,12 +75,14 @@ export class StaleTracker implements StaleState {
   private current: Graph;
   private readonly state: MutableStaleState;
 
+  /** `computed`: the full check of `graph` already done (`staleTrackerInSteps`). */
   constructor(
     graph: Graph,
     private readonly hash: HashPort = jsHashPort,
+    computed?: StaleState,
   ) {
     this.current = graph;
-    this.state = computeStaleFull(graph, hash) as MutableStaleState;
+    this.state = (computed ?? computeStaleFull(graph, hash)) as MutableStaleState;
   }
 
   get graph(): Graph {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { computeStaleFull } from './stale-tracker.ts';
+import { computeStaleFull, staleTrackerInSteps } from './stale-tracker.ts';
 import { diffUpstreamParts, upstreamFingerprint, upstreamParts } from './fingerprint.ts';
 import { recordedUpstreamParts } from './recorded-upstream.ts';
 import { replayEstimate } from './replay-estimate.ts';
@@ -54,6 +54,29 @@ describe('staleness (C6)', () => {
     canvas.edit(first!, { question: 'question 0' });
     expect(canvas.staleIds()).not.toContain(first);
     expect(computeStaleFull(canvas.graph).stale).toEqual(canvas.tracker.stale);
+  });
+
+  it('the full check in steps yields between them and ends with the same staleness, and a tracker that goes on', () => {
+    const canvas = new TestCanvas();
+    const [first, second, third] = chain(canvas, 3);
+    canvas.answer(first!, 'answer 0, regenerated');
+    canvas.edit(third!, { question: 'third, reworded' });
+    for (let index = 0; index < 4; index += 1) canvas.answer(canvas.addQuestion(`aside ${index}`), 'aside answer');
+    const steps = staleTrackerInSteps(canvas.graph, 3);
+    let yielded = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) yielded += 1;
+    expect(yielded).toBe(Math.floor(canvas.graph.nodes.size / 3));
+    const tracker = next.value;
+    const full = computeStaleFull(canvas.graph);
+    expect([...tracker.stale].sort()).toEqual([second, third].sort());
+    expect(tracker.stale).toEqual(full.stale);
+    expect(tracker.questionEdited).toEqual(full.questionEdited);
+    expect(tracker.fingerprints).toEqual(full.fingerprints);
+    // It tracks later changes incrementally, as one built at once does.
+    canvas.answer(second!, 'answer 1, regenerated');
+    tracker.update(canvas.graph);
+    expect(tracker.stale).toEqual(computeStaleFull(canvas.graph).stale);
   });
 
   it('a node with no complete answer, or an archived one, is never stale by its own edit', () => {

@@ -22,3 +22,4 @@ export { writeSyntheticChatgptExport } from './synthetic-chatgpt-export.ts';
 export type { SyntheticExportOptions } from './synthetic-chatgpt-export.ts';
 export { mcpEchoStdioConfig, startMcpEchoHttpServer } from './mcp-echo-server.ts';
 export type { McpEchoHttpServer } from './mcp-echo-server.ts';
+export { chainCanvas } from './chain-canvas.ts';

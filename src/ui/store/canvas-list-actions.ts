@@ -18,7 +18,7 @@ import { recordsFromDocument } from '../db/canvas-records.ts';
 import { applyKeptAgentAnswers } from '../agents/kept-agent-answers.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
-import { publishGraph } from './graph-actions.ts';
+import { publishOpenedGraph } from './deferred-staleness.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
@@ -183,7 +183,7 @@ export function createCanvasListActions(
           });
           void runtime.writer.fill(recordsFromGraph(graph), { ready, revision });
         } else runtime.writer.adopt(recordsFromGraph(graph));
-        publishGraph(set, get, runtime, graph, undefined, 'reset');
+        publishOpenedGraph(set, get, runtime, graph);
         mark('weft:canvas-published');
         set({ activeCanvasId: id, focusedNodeId: null, selectedNodeIds: [], highlightedNodeId: null });
         await database.settings.put({ key: ACTIVE_KEY, value: id });

@@ -23,6 +23,7 @@ export function publishGraph(
   history: 'push' | 'keep' | 'reset',
   step?: LocalStep,
 ): void {
+  runtime.settleStaleness?.();
   const previous = get().graph;
   // What the judge has already had its chance at: shown before, and not only for a question edit (never judged).
   const previousQuestionEdited = get().questionEdited;

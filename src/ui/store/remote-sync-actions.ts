@@ -9,6 +9,7 @@ import {
 import { recordsFromDocument } from '../db/canvas-records.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
+import { cacheArrivedCanvas } from './cache-arrived-canvas.ts';
 import { refreshCanvasList } from './canvas-list-actions.ts';
 import { publishGraph } from './graph-actions.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
@@ -66,6 +67,8 @@ export function createRemoteSyncActions(
 
   async function refreshStored(id: string, revision: string | undefined): Promise<boolean> {
     if (revision !== undefined && revision === (await storedRevision(database, id))) return false;
+    const abandoned = () => get().activeCanvasId === id || runtime.deletedCanvasIds.has(id);
+    if (!(await database.canvases.get(id))) return cacheArrivedCanvas(dependencies, id, abandoned);
     const [local, remote] = await Promise.all([loadCanvasDocument(database, id), api.readCanvas(id)]);
     if (get().activeCanvasId === id || runtime.deletedCanvasIds.has(id)) return false;
     await rememberRevision(database, id, remote.revision);

@@ -22,6 +22,8 @@ export interface StoreRuntime {
   judgeNewlyStale: (previousShown: ReadonlySet<string>) => Promise<void>;
   /** The latest judge round, so tests and flushes can wait for it. */
   pendingJudgement: Promise<void>;
+  /** A large canvas just opened whose staleness is not worked out yet: works it out now (`publishOpenedGraph`). */
+  settleStaleness?: (() => void) | null;
 }
 
 /** Records share node objects with the graph, so the writer's identity diff finds changed rows. */
