@@ -1,12 +1,9 @@
 // Where first paint goes (issue 16): opens one generated canvas from the server, then reloads it cached, each under
 // a CDP CPU profile, and prints the page's `weft:*` performance marks and the top self-time functions of each.
 // `WEFT_BENCH_NODES=10000` (chains of 50; default 10,000). Not a benchmark figure: a tool to read before changing.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { CDPSession, Page } from 'playwright-core';
-import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
+import { openApp, putCanvas } from './ui-app.ts';
 import { chainCanvas } from './ui-canvas.ts';
 import { openFromServer, reloadCached, waitUntilCached } from './ui-measure.ts';
 
@@ -14,24 +11,6 @@ interface Profile {
   nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }[];
   samples: number[];
   timeDeltas: number[];
-}
-
-function startApp(home: string): Promise<{ child: ChildProcess; url: URL }> {
-  ensureBuilt();
-  const child = spawn(process.execPath, [path.join(repoRoot, 'scripts/start.mjs')], {
-    cwd: repoRoot,
-    env: { ...process.env, WEFT_PORT: '0', WEFT_HOME: home, WEFT_SKIP_BUILD: '1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /(http:\/\/127\.0\.0\.1:\d+\/\?token=[^\s]+)/.exec(output);
-      if (match) resolve({ child, url: new URL(match[1]!) });
-    });
-    child.once('exit', (code) => reject(new Error(`the app exited (${code}) before printing its URL`)));
-  });
 }
 
 /** Self time per function (name + place), the `top` largest, in ms. */
@@ -75,26 +54,16 @@ async function profiled<T>(session: CDPSession, work: () => Promise<T>): Promise
 }
 
 const nodes = Number(process.env.WEFT_BENCH_NODES ?? 10_000);
-const home = mkdtempSync(path.join(tmpdir(), 'weft-profile-'));
-const { child, url } = await startApp(home);
-const browser = await launchChromium();
+const app = await openApp();
 try {
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
-  await page.goto(url.href);
-  await page.waitForSelector('[data-testid="canvas"]', { timeout: 60_000 });
+  const { page, origin, token } = app;
   const id = `bench-${nodes}`;
-  const document = chainCanvas(id, Math.max(1, Math.round(nodes / 50)), 50);
-  const put = await fetch(`${url.origin}/api/canvases/${id}`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${url.searchParams.get('token')!}`, 'content-type': 'application/json' },
-    body: JSON.stringify(document),
-  });
-  if (!put.ok) throw new Error(`PUT failed: ${put.status}`);
+  await putCanvas(app, chainCanvas(id, Math.max(1, Math.round(nodes / 50)), 50));
   // The server's part alone: the whole streamed body read in Node.
   for (let run = 0; run < 2; run += 1) {
     const started = performance.now();
-    const response = await fetch(`${url.origin}/api/canvases/${id}`, {
-      headers: { authorization: `Bearer ${url.searchParams.get('token')!}`, accept: 'application/x-ndjson' },
+    const response = await fetch(`${origin}/api/canvases/${id}`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/x-ndjson' },
     });
     const bytes = (await response.arrayBuffer()).byteLength;
     console.log(`server GET (ndjson) run ${run}: ${(performance.now() - started).toFixed(0)} ms, ${bytes} bytes`);
@@ -114,8 +83,5 @@ try {
     console.log(cached.lines.join('\n'));
   }
 } finally {
-  await browser.close().catch(() => {});
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  rmSync(home, { recursive: true, force: true });
+  await app.close();
 }
