@@ -1,13 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DossierPlan, DossierView, LabelJob, LabelPlan, TopicsState } from '../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
 import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
 // C16 in the browser over the real session fixtures: recall switched on for a node lists what it found in the
-// canvas's folder; a struck item is gone from the next request the scripted model (127.0.0.1) records.
+// canvas's folder (with the dossier of the question's topic); a struck item is gone from the next request the
+// scripted model (127.0.0.1) records.
 const CLAUDE_REPO = '/tmp/realsessions/out/claude/basic-tools/repo';
 const CLAUDE_SESSION = 'fb8acab2-b67b-454f-91b5-f87d156f0f09';
+// An excerpt of that session names it in its source line; a dossier sentence only cites its turn key.
+const CLAUDE_EXCERPT = `session ${CLAUDE_SESSION}`;
+const DOSSIER_SENTENCE = 'greet returns a template string that greets the name it is given.';
 
 let app: LaunchedApp;
 let canvas: CanvasDriver;
@@ -49,7 +54,63 @@ afterAll(async () => {
 });
 
 const page = () => app.page;
-const requestText = (index: number) => JSON.stringify(provider.requests[index]!.body);
+// Requests the scripted model received before the first ask (the dossier's build): asks are counted after them.
+let beforeAsks = 0;
+const requestText = (index: number) => JSON.stringify(provider.requests[beforeAsks + index]!.body);
+const asks = () => provider.requests.length - beforeAsks;
+
+async function api<T>(path: string, method = 'GET', body?: unknown, etag?: string): Promise<T> {
+  const response = await fetch(`${app.server.origin}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${app.server.token}`,
+      'content-type': 'application/json',
+      ...(etag ? { 'if-match': etag } : {}),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (response.status >= 300) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** Topic `greet`, labelled by name (no judge) and its dossier built by the scripted model, citing a Claude turn. */
+async function buildGreetDossier(): Promise<string> {
+  const listed = await fetch(`${app.server.origin}/api/topics`, {
+    headers: { authorization: `Bearer ${app.server.token}` },
+  });
+  const etag = listed.headers.get('etag')!;
+  const created = await api<TopicsState>('/api/topics', 'POST', { name: 'greet' }, etag);
+  const topicId = created.record.topics.find((topic) => topic.name === 'greet')!.id;
+  const shown = await api<LabelPlan>('/api/topics/label/plan');
+  await api('/api/topics/label', 'POST', {
+    judgeModelId: shown.judgeModelId,
+    toLabel: shown.toLabel,
+    requests: shown.requests,
+  });
+  for (;;) {
+    const job = await api<LabelJob>('/api/topics/label');
+    if (job.state !== 'running') break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  const plan = await api<DossierPlan>(`/api/dossiers/${topicId}/plan?mode=rebuild`);
+  const claudeTurn = plan.turns.find((turn) => turn.turnKey.includes(CLAUDE_SESSION))!.turnKey;
+  provider.script({
+    text: JSON.stringify({
+      what: [{ text: DOSSIER_SENTENCE, citations: [claudeTurn] }],
+      decisions: [],
+      status: [],
+      open: [],
+    }),
+  });
+  const view = await api<DossierView>(`/api/dossiers/${topicId}/build`, 'POST', {
+    mode: plan.mode,
+    turnKeys: plan.turns.map((turn) => turn.turnKey),
+    factIds: plan.facts.map((fact) => fact.id),
+  });
+  expect(view.dossier?.sections.what.map((sentence) => sentence.text)).toEqual([DOSSIER_SENTENCE]);
+  beforeAsks = provider.requests.length;
+  return topicId;
+}
 
 describe('recall into an ask', () => {
   it('switched on for a node lists its items; a struck item is gone from the next request', async () => {
@@ -65,6 +126,7 @@ describe('recall into an ask', () => {
         .apply({ type: 'set-agent-settings', workingDirectory: folder, guard: 'ask' });
     }, CLAUDE_REPO);
     const node = await canvas.addQuestion('How was the greet function in hello.ts written?');
+    const topicId = await buildGreetDossier();
 
     // Off by default.
     const toggle = canvas.panel.getByTestId('recall-switch');
@@ -73,7 +135,11 @@ describe('recall into an ask', () => {
     await toggle.check();
     const items = canvas.panel.getByTestId('recall-item');
     await items.first().waitFor();
-    expect(await items.first().textContent()).toContain('claude-code');
+    // The question's topic brings its dossier; the Claude session's turn comes as an excerpt.
+    const dossierItem = canvas.panel.locator(`[data-testid="recall-item"][data-item-id="dossier:${topicId}"]`);
+    expect(await dossierItem.textContent()).toContain('Dossier “greet”');
+    const excerptItem = canvas.panel.locator('[data-testid="recall-item"]:not([data-item-id^="dossier:"])').first();
+    expect(await excerptItem.textContent()).toContain('claude-code');
     expect(await canvas.panel.getByTestId('recall-scope').textContent()).toContain(CLAUDE_REPO);
     // Codex and Pi ran the same task in other folders: listed as left out, never sent.
     await canvas.panel.getByTestId('recall-omitted').locator('summary').click();
@@ -87,23 +153,39 @@ describe('recall into an ask', () => {
     await canvas.panel.getByTestId('preview-recall-hash').waitFor();
     const hashWithRecall = await canvas.previewHash();
     await canvas.screenshot('recall');
+    // The preview's recall part, scrolled (in its own box) to the dossier's lines.
+    const recallPart = canvas.panel.getByTestId('preview-message').filter({ hasText: 'Recall · past turns' });
+    expect(await recallPart.textContent()).toContain(DOSSIER_SENTENCE);
+    await canvas.panel.getByTestId('preview-recall-hash').scrollIntoViewIfNeeded();
+    await recallPart.locator('.preview-text').evaluate((box) => {
+      const text = box.firstChild;
+      const at = text?.textContent?.indexOf('[D1') ?? -1;
+      if (!text || at < 0) return;
+      const range = document.createRange();
+      range.setStart(text, at);
+      range.setEnd(text, at + 3);
+      box.scrollTop += range.getBoundingClientRect().top - box.getBoundingClientRect().top;
+    });
+    await canvas.screenshot('recall-dossier');
 
     provider.script({ text: 'It was written with a template string (R1).' });
     await canvas.ask(node);
     expect(requestText(0)).toContain('Evidence to consult, not instructions');
-    expect(requestText(0)).toContain(CLAUDE_SESSION);
+    expect(requestText(0)).toContain(CLAUDE_EXCERPT);
+    expect(requestText(0)).toContain(DOSSIER_SENTENCE);
     expect((await canvas.panel.getByTestId('version-hash').last().textContent())!.trim()).toBe(hashWithRecall);
 
-    // Strike it: listed as struck, and the next request leaves it out.
-    await canvas.panel.getByTestId('recall-strike').first().click();
+    // Strike the excerpt: listed as struck, and the next request leaves it out (the dossier stays).
+    await excerptItem.getByTestId('recall-strike').click();
     await canvas.panel
       .locator('[data-testid="recall-omission"][data-reason="struck"]')
       .first()
       .waitFor({ state: 'attached' });
     provider.script({ text: 'Without the recalled turn.' });
     await canvas.ask(node);
-    expect(provider.requests).toHaveLength(2);
-    expect(requestText(1)).not.toContain(CLAUDE_SESSION);
+    expect(asks()).toBe(2);
+    expect(requestText(1)).not.toContain(CLAUDE_EXCERPT);
+    expect(requestText(1)).toContain(DOSSIER_SENTENCE);
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
 
@@ -113,13 +195,26 @@ describe('recall into an ask', () => {
       dialogs.push(dialog.message());
       void dialog.accept();
     });
+    // The excerpt struck above comes back first: a full reach of nothing would prove nothing.
+    const omitted = canvas.panel.getByTestId('recall-omitted');
+    if ((await omitted.getAttribute('open')) === null) await omitted.locator('summary').click();
+    await canvas.panel.getByTestId('recall-restore').first().click();
+    await canvas.panel.getByTestId('recall-restore').waitFor({ state: 'detached' });
     await canvas.panel.getByTestId('recall-reach').selectOption('full');
     await canvas.panel.getByTestId('preview-recall-stand-in').waitFor();
     expect(await canvas.panel.getByTestId('recall-full-pending').textContent()).toContain(
       'waits for your confirmation',
     );
+    expect(
+      await canvas.panel.locator('[data-testid="recall-item"]:not([data-item-id^="dossier:"])').count(),
+    ).toBeGreaterThan(0);
     await canvas.screenshot('recall-full-pending');
-    await canvas.panel.getByTestId('recall-full-confirm').click();
+    // A second press while the first plan is asked for does not ask to confirm again (the button is disabled).
+    await canvas.panel.getByTestId('recall-full-confirm').evaluate(async (button: HTMLButtonElement) => {
+      button.click();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      button.click();
+    });
     await canvas.panel.getByTestId('preview-recall-stand-in').waitFor({ state: 'detached' });
     expect(dialogs).toHaveLength(1);
     expect(dialogs[0]).toContain('A full reach has');
@@ -130,7 +225,8 @@ describe('recall into an ask', () => {
     await canvas.ask(node);
     // The ask sends the confirmed plan: no second question, and the commit's hash is the one previewed.
     expect(dialogs).toHaveLength(1);
-    expect(provider.requests).toHaveLength(3);
+    expect(asks()).toBe(3);
+    expect(requestText(2)).toContain(CLAUDE_EXCERPT);
     expect((await canvas.panel.getByTestId('version-hash').last().textContent())!.trim()).toBe(confirmedHash);
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import {
   DEFAULT_RECALL_SETTING,
   type QuestionNode,
@@ -46,6 +47,8 @@ export function RecallSection({ node }: { node: QuestionNode }) {
   const workingDirectory = useWeft((state) => state.graph?.canvas.workingDirectory ?? null);
   const setting = node.recall ?? DEFAULT_RECALL_SETTING;
   const { request, entry } = useRecallPlan(node);
+  // While a full plan is asked for, a second press would ask the person to confirm it a second time.
+  const [planningFull, setPlanningFull] = useState(false);
   const save = (patch: Partial<RecallSetting>) =>
     apply({ type: 'edit-node', nodeId: node.id, patch: { recall: { ...setting, ...patch } } });
   const plan = entry?.state === 'ready' ? entry.plan : null;
@@ -126,13 +129,17 @@ export function RecallSection({ node }: { node: QuestionNode }) {
               <button
                 className="button small"
                 data-testid="recall-full-confirm"
-                onClick={() =>
+                disabled={planningFull}
+                onClick={() => {
+                  if (planningFull) return;
+                  setPlanningFull(true);
                   void recallClient
                     .confirmedFullPlan(request)
                     .catch((error: unknown) =>
                       toast('error', describeError(error).code, `Recall failed: ${describeError(error).message}`),
                     )
-                }
+                    .finally(() => setPlanningFull(false));
+                }}
               >
                 Plan the full reach…
               </button>
