@@ -141,6 +141,7 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
           className="hint"
           data-testid="preview-recall-hash"
           title="SHA-256 of the recall block this request carries"
+          style={{ overflowWrap: 'anywhere' }}
         >
           Recall block ({recall.plan.items.length} items) · {recall.plan.blockHash}
         </div>
