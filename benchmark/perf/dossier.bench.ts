@@ -1,13 +1,14 @@
 /**
- * `npm run bench:dossier` (C15): `dossier_citation_check_ms`, the median time to parse a model's 100-sentence
- * dossier answer, check every citation against the keys the model was shown and number the version (target ≤ 5),
+ * `npm run bench:dossier` (C15): `dossier_citation_check_ms`, the median time to validate a model's 100-sentence
+ * structured dossier answer against its schema, check every citation against the keys the model was shown and number
+ * the version — the run's own path, `dossierFromAnswer` (target ≤ 5),
  * and `dossier_live_sentences_ms`, recall's filter of the same dossier. `WEFT_BENCH_QUICK=1`: fewer rounds, same
  * names. Prints `name: value unit` lines; figures go to benchmark/perf/README.md.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { DOSSIER_SECTIONS } from '../../protocol/index.ts';
-import { liveSentences, nextDossier } from '../../src/core/dossiers/index.ts';
+import { DossierAnswerSchema, DOSSIER_SECTIONS } from '../../protocol/index.ts';
+import { dossierFromAnswer, liveSentences } from '../../src/core/dossiers/index.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
 function print(name: string, value: number, unit: string, digits = 3): void {
@@ -41,34 +42,26 @@ for (let index = 0; index < 100; index += 1)
       ...(index % 10 === 0 ? [`codex:invented-${index}#1`] : [keys[(index * 3) % 40]!]),
     ],
   });
-const answer = JSON.stringify(sections);
 
 const rounds = scale(2000, 50);
 const check: number[] = [];
-let written = nextDossier(answer, { topicId: 't', current: null, latestVersion: 0, shown, now: 1, newId: () => 'x' });
+const context = { topicId: 't', current: null, latestVersion: 0, shown, now: 1 };
+let written = dossierFromAnswer(DossierAnswerSchema.parse(sections), { ...context, newId: () => 'x' });
 for (let round = 0; round < rounds; round += 1) {
   let id = 0;
   const started = performance.now();
-  written = nextDossier(answer, {
-    topicId: 't',
-    current: null,
-    latestVersion: 0,
-    shown,
-    now: 1,
-    newId: () => `s${id++}`,
-  });
+  written = dossierFromAnswer(DossierAnswerSchema.parse(sections), { ...context, newId: () => `s${id++}` });
   check.push(performance.now() - started);
 }
-if (!written.ok) throw new Error('the benchmark answer did not parse');
 print('dossier_sentences', 100, 'sentences', 0);
-print('dossier_dropped_sentences', written.value.dropped.length, 'sentences', 0);
+print('dossier_dropped_sentences', written.dropped.length, 'sentences', 0);
 print('dossier_citation_check_ms', median(check), 'ms');
 
 const gone = new Set(keys.slice(0, 20));
 const live: number[] = [];
 for (let round = 0; round < rounds; round += 1) {
   const started = performance.now();
-  liveSentences(written.value.dossier, (key) => !gone.has(key));
+  liveSentences(written.dossier, (key) => !gone.has(key));
   live.push(performance.now() - started);
 }
 print('dossier_live_sentences_ms', median(live), 'ms');

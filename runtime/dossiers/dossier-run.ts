@@ -10,7 +10,7 @@ import {
   type PendingFact,
   type Topic,
 } from '../../protocol/index.ts';
-import { estimateTokensByLength } from '../../src/core/index.ts';
+import { estimateTokensByScript } from '../../src/core/index.ts';
 import {
   confirmedSelection,
   dossierFromAnswer,
@@ -80,7 +80,7 @@ export async function planDossierRun(
     read: context.store.readKeys(topicId),
     modelId: model?.id ?? null,
     pricePerMTokIn: model?.pricePerMTokIn ?? null,
-    estimateTokens: estimateTokensByLength,
+    estimateTokens: estimateTokensByScript,
   }).plan;
 }
 
@@ -106,7 +106,7 @@ export async function runDossier(
     facts: chosen.facts,
     modelId: model.id,
     pricePerMTokIn: model.pricePerMTokIn,
-    estimateTokens: estimateTokensByLength,
+    estimateTokens: estimateTokensByScript,
   });
   if (turns.length === 0 && chosen.facts.length === 0)
     throw new WeftError('dossier-nothing-new', 'There are no unread turns or pending facts for this topic.', 400);

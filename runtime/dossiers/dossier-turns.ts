@@ -2,14 +2,12 @@ import type { CanvasDocument } from '../../protocol/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { DossierTurn } from '../../src/core/dossiers/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
-import { turnKeySources, type IndexDatabase } from '../index/index.ts';
+import { canvasKeyParts as anyCanvasKeyParts, turnKeySources, type IndexDatabase } from '../index/index.ts';
 
-const CANVAS_KEY = /^canvas:(.+)#([^#@]+)@([^#@]+)$/;
-
-/** `canvas:<canvas>#<node>@<version>` → its parts; null for an agent-session key. */
+/** `canvas:<canvas>#<node>@<version>` → its parts; null for an agent-session key. A dossier cites a version. */
 export function canvasKeyParts(turnKey: string): { canvasId: string; nodeId: string; versionId: string } | null {
-  const match = CANVAS_KEY.exec(turnKey);
-  return match ? { canvasId: match[1]!, nodeId: match[2]!, versionId: match[3]! } : null;
+  const parts = anyCanvasKeyParts(turnKey);
+  return parts?.versionId === undefined ? null : { ...parts, versionId: parts.versionId };
 }
 
 export interface TurnSources {

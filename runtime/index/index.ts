@@ -31,4 +31,4 @@ export { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 export { IndexError } from './index-error.ts';
 export type { IndexErrorCode } from './index-error.ts';
 export { resolveWeftHome, indexDatabasePath, canvasesDirectory } from '../fs/index.ts';
-export { turnKeySources, type TurnKeySources } from './turn-key-sources.ts';
+export { canvasKeyParts, turnKeySources, type TurnKeySources } from './turn-key-sources.ts';

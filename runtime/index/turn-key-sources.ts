@@ -4,6 +4,16 @@ import type { IndexDatabase } from './open-index-database.ts';
 /** `canvas:<canvas>#<node>` with an optional `@<version>` (a dossier cites a version, recall a node). */
 const CANVAS_KEY = /^canvas:([^#]+)#([^@#]+)(?:@([^@#]+))?$/;
 
+/**
+ * A canvas turn key's parts; null for any other key (an agent-session turn). The version is optional here: a
+ * caller that needs one (a dossier's citation) checks `versionId` itself.
+ */
+export function canvasKeyParts(turnKey: string): { canvasId: string; nodeId: string; versionId?: string } | null {
+  const match = CANVAS_KEY.exec(turnKey);
+  if (!match) return null;
+  return { canvasId: match[1]!, nodeId: match[2]!, ...(match[3] !== undefined && { versionId: match[3] }) };
+}
+
 /** Where a turn key's source stands now: gone (archived or deleted), or live with the folder it was asked in. */
 export interface TurnKeySources {
   gone(key: string): boolean;
@@ -36,11 +46,11 @@ export function turnKeySources(database: IndexDatabase | null, canvases: readonl
   const look = (key: string) => {
     let found = cache.get(key);
     if (found === undefined) {
-      const canvas = CANVAS_KEY.exec(key);
+      const canvas = canvasKeyParts(key);
       if (canvas) {
-        const document = documents.get(canvas[1]!);
-        const node = nodeOf(canvas[1]!, canvas[2]!);
-        const version = canvas[3];
+        const document = documents.get(canvas.canvasId);
+        const node = nodeOf(canvas.canvasId, canvas.nodeId);
+        const version = canvas.versionId;
         const kept =
           node !== undefined &&
           !node.archived &&

@@ -5,10 +5,9 @@ import type {
   RecallReachEstimate,
   TopicRecord,
 } from '../../protocol/index.ts';
-import type { HashPort } from '../../src/core/index.ts';
+import { estimateTokensByScript, type HashPort } from '../../src/core/index.ts';
 import {
   eligibleCandidates,
-  estimateRecallTokens,
   planRecall,
   reachCount,
   reachRequests,
@@ -59,7 +58,7 @@ function estimate(
   const requests = reachRequests(reads.length);
   let tokens = 0;
   for (let start = 0; start < reads.length; start += 40)
-    tokens += estimateRecallTokens(relevancePrompt(request.question, reads.slice(start, start + 40)).prompt);
+    tokens += estimateTokensByScript(relevancePrompt(request.question, reads.slice(start, start + 40)).prompt);
   return {
     reach: request.setting.reach,
     candidates: reads.length,
@@ -121,7 +120,7 @@ export async function planRecallFromIndex(
     citedFolder: cited.folder,
     ceiling: setting.ceiling,
     contextWindow: request.contextWindow,
-    estimateTokens: estimateRecallTokens,
+    estimateTokens: estimateTokensByScript,
     // The judge's relevance reorders the ranking; without it the ranking above is the plan's.
     ...(relevance ? { relevance } : { ranked }),
     ...(sources.hash ? { hash: sources.hash } : {}),

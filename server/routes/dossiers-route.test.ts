@@ -213,6 +213,18 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
     expect(plan.outgoing.prompt).toContain('[redacted');
   });
 
+  it('prices a CJK-heavy turn at no less than a token a CJK character (a length estimate gives a quarter)', async () => {
+    const topic = await createTopic('Tokyo');
+    const question = 'Tokyo: ' + '東京の倉庫はどこですか'.repeat(200);
+    await exchanges.store('canvas-cjk', { question, answer: '倉庫は品川にあります'.repeat(200) });
+    await label();
+    const plan = await json<DossierPlan>(`/api/dossiers/${topic}/plan?mode=update`);
+    const sent = plan.outgoing.system + plan.outgoing.prompt;
+    const cjk = sent.match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/gu)?.length ?? 0;
+    expect(cjk).toBeGreaterThan(2500);
+    expect(plan.inputTokens).toBeGreaterThanOrEqual(cjk);
+  });
+
   it('a merged topic’s pending facts go to the kept topic, a deleted topic’s to the inbox (none is lost)', async () => {
     const from = await createTopic('Styling');
     const into = await createTopic('Design');

@@ -37,6 +37,7 @@ export type { CompiledContext, CompiledSource, ContextLayer, LayerTokens, PartKi
 export { compile } from './compile.ts';
 export type { CompileOptions } from './compile.ts';
 export { estimateTokensByLength } from './tokens.ts';
+export { estimateTokensByScript } from './tokens.ts';
 export type { EstimateTokens } from './tokens.ts';
 export { upstreamFingerprint, upstreamParts, upstreamSnapshot, diffUpstreamParts } from './fingerprint.ts';
 export type { UpstreamPartsDiff } from './fingerprint.ts';

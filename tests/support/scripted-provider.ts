@@ -1,5 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import {
+  anthropicToolUseBlocks,
+  anthropicToolUseEvents,
+  openaiToolCallDeltas,
+  openaiToolCalls,
+  toolCallsOf,
+  type ScriptedToolCall,
+} from './scripted-tool-calls.ts';
+
+export type { ScriptedToolCall } from './scripted-tool-calls.ts';
 
 /**
  * A scripted model provider on 127.0.0.1 for tests and benchmarks. It speaks enough of two wire
@@ -32,27 +42,6 @@ export interface ScriptedReply {
   usage?: { input: number; output: number };
   /** After the text, call these tools (OpenAI `tool_calls` / Anthropic `tool_use`); the turn ends for them. */
   toolCalls?: ScriptedToolCall[];
-}
-
-export interface ScriptedToolCall {
-  /** Defaults to `call_<n>`. */
-  id?: string;
-  name: string;
-  /** Sent as JSON text, in two pieces (as providers stream arguments); a string is sent as it is. */
-  input: unknown;
-}
-
-function toolCallsOf(reply: ScriptedReply): { id: string; name: string; argumentsText: string }[] {
-  return (reply.toolCalls ?? []).map((call, index) => ({
-    id: call.id ?? `call_${index + 1}`,
-    name: call.name,
-    argumentsText: typeof call.input === 'string' ? call.input : JSON.stringify(call.input),
-  }));
-}
-
-function halves(text: string): string[] {
-  const middle = Math.floor(text.length / 2);
-  return [text.slice(0, middle), text.slice(middle)];
 }
 
 export interface RecordedRequest {
@@ -200,13 +189,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
                   message: {
                     role: 'assistant',
                     content: full,
-                    ...(calls.length > 0 && {
-                      tool_calls: calls.map((call) => ({
-                        id: call.id,
-                        type: 'function',
-                        function: { name: call.name, arguments: call.argumentsText },
-                      })),
-                    }),
+                    ...(calls.length > 0 && { tool_calls: openaiToolCalls(calls) }),
                   },
                   finish_reason: calls.length > 0 ? 'tool_calls' : 'stop',
                 },
@@ -224,12 +207,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
               model: (body as { model?: string }).model,
               content: [
                 ...(full === '' && calls.length > 0 ? [] : [{ type: 'text', text: full }]),
-                ...calls.map((call) => ({
-                  type: 'tool_use',
-                  id: call.id,
-                  name: call.name,
-                  input: JSON.parse(call.argumentsText) as unknown,
-                })),
+                ...anthropicToolUseBlocks(calls),
               ],
               stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn',
               stop_sequence: null,
@@ -269,13 +247,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
       }
       if (reply.hang) return;
       const calls = toolCallsOf(reply);
-      for (const [index, call] of calls.entries()) {
-        chunk({
-          tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
-        });
-        for (const piece of halves(call.argumentsText))
-          chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
-      }
+      for (const delta of openaiToolCallDeltas(calls)) chunk(delta);
       chunk({}, calls.length > 0 ? 'tool_calls' : 'stop');
       send(null, {
         id: 'chatcmpl-scripted',
@@ -320,21 +292,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     if (reply.hang) return;
     send('content_block_stop', { type: 'content_block_stop', index: 0 });
     const calls = toolCallsOf(reply);
-    for (const [position, call] of calls.entries()) {
-      const index = position + 1;
-      send('content_block_start', {
-        type: 'content_block_start',
-        index,
-        content_block: { type: 'tool_use', id: call.id, name: call.name, input: {} },
-      });
-      for (const piece of halves(call.argumentsText))
-        send('content_block_delta', {
-          type: 'content_block_delta',
-          index,
-          delta: { type: 'input_json_delta', partial_json: piece },
-        });
-      send('content_block_stop', { type: 'content_block_stop', index });
-    }
+    for (const [event, data] of anthropicToolUseEvents(calls, 1)) send(event, data);
     send('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: calls.length > 0 ? 'tool_use' : 'end_turn', stop_sequence: null },

@@ -1,28 +1,11 @@
 import {
-  DossierAnswerSchema,
   DOSSIER_SECTIONS,
   type Dossier,
   type DossierAnswer,
   type DossierSentence,
   type DroppedSentence,
 } from '../../../protocol/index.ts';
-import { failure, success, type Result } from '../result.ts';
 import { dossierSentences } from './live-sentences.ts';
-
-/** Reads the model's text as the answer's JSON (a fenced block or the outermost braces); null when it is not one. */
-export function parseDossierAnswer(text: string): DossierAnswer | null {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text)?.[1];
-  const body = fenced ?? text;
-  const start = body.indexOf('{');
-  const end = body.lastIndexOf('}');
-  if (start < 0 || end <= start) return null;
-  try {
-    const parsed = DossierAnswerSchema.safeParse(JSON.parse(body.slice(start, end + 1)));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
 
 export interface CheckedSections {
   sections: Dossier['sections'];
@@ -63,11 +46,12 @@ export function checkCitations(
   return { sections, dropped };
 }
 
-export type DossierWriteCode = 'answer-invalid';
-
-/** The model's text → the next dossier version, or a refusal when the text is not the answer's JSON (a model without structured output). */
-export function nextDossier(
-  text: string,
+/**
+ * The model's validated answer (structured output) → the next dossier version, every citation checked against
+ * the keys it was shown.
+ */
+export function dossierFromAnswer(
+  answer: DossierAnswer,
   context: {
     topicId: string;
     /** The dossier the run started from (null on a first build or a rebuild: every sentence is new). */
@@ -78,19 +62,6 @@ export function nextDossier(
     now: number;
     newId: () => string;
   },
-): Result<{ dossier: Dossier; dropped: DroppedSentence[] }, DossierWriteCode> {
-  const answer = parseDossierAnswer(text);
-  if (!answer) return failure('answer-invalid');
-  return success(dossierFromAnswer(answer, context));
-}
-
-/**
- * The model's validated answer (structured output) → the next dossier version, every citation checked against
- * the keys it was shown.
- */
-export function dossierFromAnswer(
-  answer: DossierAnswer,
-  context: Parameters<typeof nextDossier>[1],
 ): { dossier: Dossier; dropped: DroppedSentence[] } {
   const { sections, dropped } = checkCitations(answer, context.shown, context.current, context.newId);
   return {

@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { Dossier, PendingFact, TopicRecord } from '../../../protocol/index.ts';
+import { DossierAnswerSchema, type Dossier, type PendingFact, type TopicRecord } from '../../../protocol/index.ts';
 import {
   checkCitations,
   confirmedSelection,
+  dossierFromAnswer,
   dossierPrompt,
   factsConsumed,
   labelledKeys,
   liveSentences,
-  nextDossier,
-  parseDossierAnswer,
   planDossier,
   retiredSentences,
   shownKeys,
@@ -74,20 +73,25 @@ describe('citations are checked against the keys the model was shown', () => {
   });
 
   it('drops and counts a sentence citing an invented key; keeps a known id once; new sentences get new ids', () => {
-    const answer = parseDossierAnswer(
-      '```json\n' +
-        JSON.stringify({
-          what: [{ id: 's1', text: 'Still IndexedDB.', citations: ['claude-code:a#1', 'codex:b#4'] }],
-          decisions: [
-            { text: 'Invented.', citations: ['codex:b#4', 'codex:zzz#9'] },
-            { id: 's1', text: 'Reused id twice.', citations: ['codex:b#4'] },
-          ],
-          status: [{ id: 'made-up', text: 'New.', citations: ['codex:b#4', 'codex:b#4'] }],
-          open: [],
-        }) +
-        '\n```',
-    )!;
-    const checked = checkCitations(answer, shownKeys(input), dossier, newId);
+    const answer = DossierAnswerSchema.parse({
+      what: [{ id: 's1', text: 'Still IndexedDB.', citations: ['claude-code:a#1', 'codex:b#4'] }],
+      decisions: [
+        { text: 'Invented.', citations: ['codex:b#4', 'codex:zzz#9'] },
+        { id: 's1', text: 'Reused id twice.', citations: ['codex:b#4'] },
+      ],
+      status: [{ id: 'made-up', text: 'New.', citations: ['codex:b#4', 'codex:b#4'] }],
+      open: [],
+    });
+    const { dossier: next, dropped } = dossierFromAnswer(answer, {
+      topicId: 't1',
+      current: dossier,
+      latestVersion: dossier.version,
+      shown: shownKeys(input),
+      now: 9,
+      newId,
+    });
+    const checked = { dropped, sections: next.sections };
+    expect(checkCitations(answer, shownKeys(input), dossier, newId).dropped).toEqual(dropped);
     expect(checked.dropped).toEqual([{ section: 'decisions', text: 'Invented.', unknownKeys: ['codex:zzz#9'] }]);
     expect(checked.sections.what).toEqual([
       { id: 's1', text: 'Still IndexedDB.', citations: ['claude-code:a#1', 'codex:b#4'] },
@@ -97,17 +101,17 @@ describe('citations are checked against the keys the model was shown', () => {
     expect(checked.sections.status[0]!.id).not.toBe('made-up');
   });
 
-  it('refuses text that is not the answer JSON, and numbers a rebuild after the newest version', () => {
+  it('the schema refuses a sentence without a citation, and a rebuild is numbered after the newest version', () => {
     const context = { topicId: 't1', current: null, latestVersion: 7, shown: new Set(['k']), now: 9, newId };
-    expect(nextDossier('I cannot do that.', context)).toEqual({ ok: false, error: 'answer-invalid' });
-    expect(
-      nextDossier('{"what": [{"text": "x", "citations": []}], "decisions": [], "status": [], "open": []}', context).ok,
-    ).toBe(false);
-    const written = nextDossier(
-      '{"what":[{"text":"A.","citations":["k"]}],"decisions":[],"status":[],"open":[]}',
-      context,
-    );
-    expect(written.ok && written.value.dossier).toMatchObject({ version: 8, writtenAt: 9, topicId: 't1' });
+    const uncited = { what: [{ text: 'x', citations: [] }], decisions: [], status: [], open: [] };
+    expect(DossierAnswerSchema.safeParse(uncited).success).toBe(false);
+    const answer = DossierAnswerSchema.parse({
+      what: [{ text: 'A.', citations: ['k'] }],
+      decisions: [],
+      status: [],
+      open: [],
+    });
+    expect(dossierFromAnswer(answer, context).dossier).toMatchObject({ version: 8, writtenAt: 9, topicId: 't1' });
   });
 });
 

@@ -22,4 +22,3 @@ export type {
   RecallVocabulary,
 } from './recall-inputs.ts';
 export { recallRequestFor, FALLBACK_CONTEXT_WINDOW } from './recall-request.ts';
-export { estimateRecallTokens } from './estimate-recall-tokens.ts';

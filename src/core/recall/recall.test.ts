@@ -1,10 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findEvidence } from '../memory/find-evidence.ts';
-import { estimateTokensByLength } from '../tokens.ts';
+import { estimateTokensByLength, estimateTokensByScript } from '../tokens.ts';
 import { eligibleCandidates, planRecall, recallCeilingTokens, type RecallPlanInput } from './plan-recall.ts';
 import type { RecallCandidate, RecallDossier, RecallVocabulary } from './recall-inputs.ts';
-import { estimateRecallTokens } from './estimate-recall-tokens.ts';
 import { recallTerms } from './recall-terms.ts';
 
 const PROJECT = '/home/ada/bees';
@@ -271,7 +270,7 @@ describe('recall block (C16)', () => {
           terms: ['瓦螨'],
           candidates: Array.from({ length: 120 }, (_value, index) => cjk(index)),
           ceiling,
-          estimateTokens: estimateRecallTokens,
+          estimateTokens: estimateTokensByScript,
         }),
       );
       expect(plan.items.length).toBeGreaterThan(1);
@@ -280,8 +279,8 @@ describe('recall block (C16)', () => {
       expect(cjkCharacters(plan.block!)).toBeLessThanOrEqual(plan.ceilingTokens);
       expect(plan.usedTokens).toBeLessThanOrEqual(plan.ceilingTokens);
     }
-    expect(estimateRecallTokens('abcdefgh')).toBe(2);
-    expect(estimateRecallTokens('瓦螨 count')).toBe(4);
+    expect(estimateTokensByScript('abcdefgh')).toBe(2);
+    expect(estimateTokensByScript('瓦螨 count')).toBe(4);
   });
 
   it('keeps only the dossier sentences citing a turn of the project; the global switch brings all', () => {
