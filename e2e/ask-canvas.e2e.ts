@@ -4,6 +4,7 @@ import { STALE_MARK, hashCanonical } from '../src/core/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 
 // C17 in the browser: the side chat beside the canvas asks a scripted model on 127.0.0.1 through the real provider
 // path; stale marks go out, archived nodes do not, a cited node number selects its node, and Stop aborts.
@@ -17,21 +18,11 @@ beforeAll(async () => {
   provider = await startScriptedProvider();
   app = await launchApp();
   canvas = new CanvasDriver(app.page);
-  const settings = await fetch(`${app.server.origin}/api/settings`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${app.server.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'scripted',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-test-ask-canvas-e2e-0123456789',
-          models: ['scripted-model'],
-        },
-      ],
-      defaultModelId: MODEL,
-    }),
+  const settings = await putSettings(app, {
+    providers: [
+      scriptedProviderEntry(provider.url, ['scripted-model'], { apiKey: 'sk-test-ask-canvas-e2e-0123456789' }),
+    ],
+    defaultModelId: MODEL,
   });
   expect(settings.status).toBe(200);
   await app.reload();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { mcpEchoStdioConfig } from '../tests/support/mcp-echo-server.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 
 // C35 in the browser: a question with scholarly search switched on; a scripted model on 127.0.0.1 calls the tool,
 // a scripted Crossref answers, and the call with its result shows on the answer.
@@ -33,21 +34,9 @@ beforeAll(async () => {
   ]);
   app = await launchApp({ crossrefUrl: crossref.url });
   canvas = new CanvasDriver(app.page);
-  const settings = await fetch(`${app.server.origin}/api/settings`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${app.server.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'scripted',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: KEY,
-          models: ['scripted-model'],
-        },
-      ],
-      defaultModelId: 'scripted/scripted-model',
-    }),
+  const settings = await putSettings(app, {
+    providers: [scriptedProviderEntry(provider.url, ['scripted-model'], { apiKey: KEY })],
+    defaultModelId: 'scripted/scripted-model',
   });
   expect(settings.status).toBe(200);
   await app.reload();

@@ -3,6 +3,7 @@ import { openDossierStore } from '../runtime/dossiers/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 
 // Dossiers (C15) in the browser with a scripted chat model on 127.0.0.1 as the default model: label a turn, see the
 // plan, build, follow a citation to its node, file an inbox fact, and update.
@@ -39,13 +40,9 @@ beforeAll(async () => {
   provider.replyFor = model;
   app = await launchApp();
   canvas = new CanvasDriver(app.page);
-  const settings = await fetch(`${app.server.origin}/api/settings`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${app.server.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [{ id: 'scripted', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['writer'] }],
-      defaultModelId: 'scripted/writer',
-    }),
+  const settings = await putSettings(app, {
+    providers: [scriptedProviderEntry(provider.url, ['writer'])],
+    defaultModelId: 'scripted/writer',
   });
   expect(settings.status).toBe(200);
 });

@@ -4,6 +4,7 @@ import { startScriptedProvider, type ScriptedProvider } from '../tests/support/i
 import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 
 // C16 in the browser over the real session fixtures: recall switched on for a node lists what it found in the
 // canvas's folder (with the dossier of the question's topic); a struck item is gone from the next request the
@@ -26,21 +27,9 @@ beforeAll(async () => {
   provider = await startScriptedProvider();
   app = await launchApp({ home: fixtures.weftHome });
   canvas = new CanvasDriver(app.page);
-  const settings = await fetch(`${app.server.origin}/api/settings`, {
-    method: 'PUT',
-    headers: { authorization: `Bearer ${app.server.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'scripted',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-test-recall-0123456789',
-          models: ['scripted-model'],
-        },
-      ],
-      defaultModelId: 'scripted/scripted-model',
-    }),
+  const settings = await putSettings(app, {
+    providers: [scriptedProviderEntry(provider.url, ['scripted-model'], { apiKey: 'sk-test-recall-0123456789' })],
+    defaultModelId: 'scripted/scripted-model',
   });
   expect(settings.status).toBe(200);
   await app.reload();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 
 // Topics (C15) in the browser without a judge: the plan says nothing leaves, the run labels by name; the person
 // checks a topic's labelled turns, opens one and removes a label. Then with a scripted judge on 127.0.0.1: the plan
@@ -87,13 +88,9 @@ describe('topics on the memory page', () => {
 
   it('with a judge set, the plan shows the requests and each opening that would leave', async () => {
     const page = app.page;
-    const settings = await fetch(`${app.server.origin}/api/settings`, {
-      method: 'PUT',
-      headers: { authorization: `Bearer ${app.server.token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        providers: [{ id: 'judge', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['small'] }],
-        judgeModelId: 'judge/small',
-      }),
+    const settings = await putSettings(app, {
+      providers: [scriptedProviderEntry(provider.url, ['small'], { id: 'judge' })],
+      judgeModelId: 'judge/small',
     });
     expect(settings.status).toBe(200);
     const topics = page.getByTestId('topics');
