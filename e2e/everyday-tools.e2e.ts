@@ -1,10 +1,10 @@
-import { Resvg } from '@resvg/resvg-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
 // The everyday tools as a person uses them in Chromium: the empty canvas, palette and shortcut sheet, copy,
-// editing an answer, comparing versions, the context menu, placement, auto-layout and the Replay list.
+// editing an answer, comparing versions, the context menu, placement, auto-layout and the Replay list (provider rows
+// are in settings-providers.e2e.ts, the image material in materials.e2e.ts).
 let app: LaunchedApp;
 let canvas: CanvasDriver;
 const page = () => app.page;
@@ -352,42 +352,6 @@ describe('everyday tools', () => {
       await page().evaluate((id) => (window as unknown as PageWindow).weft.store.getState().shown.has(id), ids[1]!),
     ).toBe(true);
   });
-  it('an image material shows its image in the panel', async () => {
-    await page().getByTestId('add-material').click();
-    await page().getByTestId('material-tab-image').click();
-    // A picture big enough to see in the screenshot: a loom's warp (blue) and weft (amber), drawn by resvg.
-    const threads = [0, 1, 2, 3, 4, 5, 6, 7]
-      .map(
-        (index) =>
-          `<rect x="${20 + index * 30}" y="10" width="12" height="140" fill="#4f46e5"/>` +
-          `<rect x="10" y="${20 + index * 16}" width="260" height="8" fill="#d97706" opacity="0.85"/>`,
-      )
-      .join('');
-    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="280" height="160"><rect width="280" height="160" fill="#f8fafc"/>${threads}</svg>`;
-    const png = Buffer.from(new Resvg(svg).render().asPng());
-    const before = await page().evaluate(() => [
-      ...(window as unknown as PageWindow).weft.store.getState().graph.nodes.keys(),
-    ]);
-    await page()
-      .getByTestId('material-image-file')
-      .setInputFiles({ name: 'loom.png', mimeType: 'image/png', buffer: png });
-    await page().getByTestId('material-dialog').waitFor({ state: 'detached' });
-    const id = await page().waitForFunction(
-      (known) =>
-        [...(window as unknown as PageWindow).weft.store.getState().graph.nodes.keys()].find(
-          (nodeId) => !known.includes(nodeId),
-        ) ?? false,
-      before,
-    );
-    const materialId = (await id.jsonValue()) as string;
-    await canvas.open(materialId);
-    const image = canvas.panel.getByTestId('material-image');
-    await image.waitFor();
-    expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBOR/);
-    await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(280);
-    await canvas.screenshot('material-image');
-  });
-
   it('canvases that share a name are labelled with the day they changed in the switcher', async () => {
     await newCanvas('Layout');
     const labels = await page()
@@ -398,44 +362,5 @@ describe('everyday tools', () => {
     expect(layouts).toHaveLength(2);
     for (const label of layouts) expect(label).toMatch(/^Layout — \S.+\d/);
     await canvas.screenshot('canvas-same-name');
-  });
-
-  it('a provider row shows its kind and Remove; adding one leaves the default model as it was', async () => {
-    await page().getByTestId('tab-settings').click();
-    const before = await page().getByTestId('default-model').inputValue();
-    expect(before).toBe('offline/receipt');
-    await page().getByTestId('new-provider-kind').selectOption('openai-compatible');
-    await page().getByTestId('add-provider').click();
-    const row = page().locator('[data-testid="provider-row"]').last();
-    expect(await row.getByTestId('provider-kind').textContent()).toMatch(/OpenAI-compatible/);
-    await row.getByTestId('provider-id').fill('lab');
-    await row.getByTestId('provider-base-url').fill('http://127.0.0.1:9/v1');
-    await row.getByTestId('provider-models').fill('lab-model');
-    await page().getByTestId('save-settings').click();
-    await page().getByTestId('settings-saved').waitFor();
-    await page().waitForFunction(() =>
-      [...document.querySelectorAll('[data-testid="default-model"] option')].some((option) =>
-        (option as HTMLOptionElement).value.includes('lab-model'),
-      ),
-    );
-    // The new provider's model is offered, not chosen.
-    expect(await page().getByTestId('default-model').inputValue()).toBe('offline/receipt');
-
-    await page().locator('[data-testid="provider-row"][data-provider-id="lab"]').getByTestId('provider-remove').click();
-    await page().getByTestId('save-settings').click();
-    await page().getByTestId('settings-saved').waitFor();
-    // Saved without it: the server no longer lists the provider or offers its model.
-    await page().waitForFunction(() =>
-      (window as unknown as { weft: { store: { getState(): { models: { id: string }[] } } } }).weft.store
-        .getState()
-        .models.every((model) => !model.id.includes('lab-model')),
-    );
-    const settings = await (
-      await fetch(`${new URL(app.server.url).origin}/api/settings`, {
-        headers: { authorization: `Bearer ${app.server.token}` },
-      })
-    ).json();
-    expect(settings.providers.map((provider: { id: string }) => provider.id)).not.toContain('lab');
-    await page().getByTestId('tab-canvas').click();
   });
 });

@@ -1,3 +1,4 @@
+import { Resvg } from '@resvg/resvg-js';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -225,5 +226,33 @@ describe('materials', () => {
         ).weft.store.getState().graph.attachments.size,
     );
     expect(attachments).toBe(1);
+  });
+
+  it('an image material shows its image in the panel', async () => {
+    // A picture big enough to see in the screenshot: a loom's warp (blue) and weft (amber), drawn by resvg.
+    const threads = [0, 1, 2, 3, 4, 5, 6, 7]
+      .map(
+        (index) =>
+          `<rect x="${20 + index * 30}" y="10" width="12" height="140" fill="#4f46e5"/>` +
+          `<rect x="10" y="${20 + index * 16}" width="260" height="8" fill="#d97706" opacity="0.85"/>`,
+      )
+      .join('');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="280" height="160"><rect width="280" height="160" fill="#f8fafc"/>${threads}</svg>`;
+    const png = Buffer.from(new Resvg(svg).render().asPng());
+    const before = new Set(await nodeIds());
+    await page().getByTestId('add-material').click();
+    await page().getByTestId('material-tab-image').click();
+    await page()
+      .getByTestId('material-image-file')
+      .setInputFiles({ name: 'loom.png', mimeType: 'image/png', buffer: png });
+    await page().getByTestId('material-dialog').waitFor({ state: 'detached' });
+    const [materialId] = await newMaterialIds(before);
+    expect(materialId).toBeTruthy();
+    await canvas.open(materialId!);
+    const image = canvas.panel.getByTestId('material-image');
+    await image.waitFor();
+    expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBOR/);
+    await expect.poll(() => image.evaluate((element) => (element as HTMLImageElement).naturalWidth)).toBe(280);
+    await canvas.screenshot('material-image');
   });
 });

@@ -3,8 +3,9 @@ import { startScriptedProvider, type ScriptedProvider } from '../tests/support/i
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
-// "Test connection" on a provider row, as a person uses it: a scripted model on 127.0.0.1 that answers, then an
-// endpoint that refuses the key, each shown on the row with what came back.
+// Provider rows as a person uses them: adding and removing one (the default model stays), and "Test connection"
+// against a scripted model on 127.0.0.1 that answers, then an endpoint that refuses the key, each shown on the row
+// with what came back.
 let app: LaunchedApp;
 let canvas: CanvasDriver;
 let answering: ScriptedProvider;
@@ -35,8 +36,47 @@ async function saveSettings(): Promise<void> {
   await page().getByTestId('settings-saved').waitFor();
 }
 
-describe('Settings: test connection', () => {
-  it('a saved provider answers the test with its model and latency; a refusing endpoint shows the coded error', async () => {
+describe('Settings: providers', () => {
+  it('a provider row shows its kind and Remove; adding one leaves the default model as it was', async () => {
+    await page().getByTestId('tab-settings').click();
+    const before = await page().getByTestId('default-model').inputValue();
+    expect(before).toBe('offline/receipt');
+    await page().getByTestId('new-provider-kind').selectOption('openai-compatible');
+    await page().getByTestId('add-provider').click();
+    const row = page().locator('[data-testid="provider-row"]').last();
+    expect(await row.getByTestId('provider-kind').textContent()).toMatch(/OpenAI-compatible/);
+    await row.getByTestId('provider-id').fill('lab');
+    await row.getByTestId('provider-base-url').fill('http://127.0.0.1:9/v1');
+    await row.getByTestId('provider-models').fill('lab-model');
+    await page().getByTestId('save-settings').click();
+    await page().getByTestId('settings-saved').waitFor();
+    await page().waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="default-model"] option')].some((option) =>
+        (option as HTMLOptionElement).value.includes('lab-model'),
+      ),
+    );
+    // The new provider's model is offered, not chosen.
+    expect(await page().getByTestId('default-model').inputValue()).toBe('offline/receipt');
+
+    await page().locator('[data-testid="provider-row"][data-provider-id="lab"]').getByTestId('provider-remove').click();
+    await page().getByTestId('save-settings').click();
+    await page().getByTestId('settings-saved').waitFor();
+    // Saved without it: the server no longer lists the provider or offers its model.
+    await page().waitForFunction(() =>
+      (window as unknown as { weft: { store: { getState(): { models: { id: string }[] } } } }).weft.store
+        .getState()
+        .models.every((model) => !model.id.includes('lab-model')),
+    );
+    const settings = await (
+      await fetch(`${new URL(app.server.url).origin}/api/settings`, {
+        headers: { authorization: `Bearer ${app.server.token}` },
+      })
+    ).json();
+    expect(settings.providers.map((provider: { id: string }) => provider.id)).not.toContain('lab');
+    await page().getByTestId('tab-canvas').click();
+  });
+
+  it('test connection: a saved provider answers the test with its model and latency; a refusing endpoint shows the coded error', async () => {
     await page().getByTestId('tab-settings').click();
     await page().getByTestId('new-provider-kind').selectOption('openai-compatible');
     await page().getByTestId('add-provider').click();
