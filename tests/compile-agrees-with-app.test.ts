@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommandLine } from '../cli/command-table.ts';
 import { run as compileCommand } from '../cli/commands/compile-command.ts';
-import { main } from '../cli/main.ts';
 import type { Terminal } from '../cli/terminal.ts';
 import { TestCanvas } from '../src/core/index.ts';
 import { plannedRequest } from '../src/ui/store/planned-request.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
+import { runWeftInProcess } from '../cli/run-weft.ts';
 import { startTestServer, type TestServer } from './support/index.ts';
 
 let server: TestServer;
@@ -24,20 +24,8 @@ afterAll(async () => {
 });
 
 async function weft(argv: string[], home = join(folder, 'home')): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Terminal = {
-    out: (text) => void (out += text),
-    err: (text) => void (err += text),
-    errIsTTY: false,
-    cwd: folder,
-    env: { WEFT_HOME: home },
-  };
-  process.exitCode = 0;
-  await main(argv, io);
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, out, err };
+  const run = await runWeftInProcess(argv, { cwd: folder, env: { WEFT_HOME: home } });
+  return { code: run.code, out: run.stdout, err: run.stderr };
 }
 
 /** A canvas with everything that shapes a request: a note, a chain, a dashed reference, an archived node, a stale answer. */

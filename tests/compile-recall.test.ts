@@ -2,8 +2,6 @@ import 'fake-indexeddb/auto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../cli/main.ts';
-import type { Terminal } from '../cli/terminal.ts';
 import { DEFAULT_RECALL_SETTING, type QuestionNode, type RecallItem } from '../protocol/index.ts';
 import { emptyCanvasDocument, TestCanvas } from '../src/core/index.ts';
 import { recallRequestFor } from '../src/core/recall/index.ts';
@@ -11,6 +9,7 @@ import { closeAtlasService } from '../server/atlas/atlas-registry.ts';
 import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
 import { modelFor, plannedRequest } from '../src/ui/store/planned-request.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
+import { runWeftInProcess } from '../cli/run-weft.ts';
 import { startTestServer, type TestServer } from './support/index.ts';
 
 // The real recorded sessions: Claude Code ran the greet() task in this folder, Codex and Pi in theirs.
@@ -32,20 +31,11 @@ afterAll(async () => {
 });
 
 async function weft(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const io: Terminal = {
-    out: (text) => void (out += text),
-    err: (text) => void (err += text),
-    errIsTTY: false,
+  const run = await runWeftInProcess(argv, {
     cwd: fixtures.weftHome,
     env: { WEFT_HOME: fixtures.weftHome, WEFT_SESSION_ROOTS: fixtures.rootsVariable },
-  };
-  process.exitCode = 0;
-  await main(argv, io);
-  const code = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { code, out, err };
+  });
+  return { code: run.code, out: run.stdout, err: run.stderr };
 }
 
 describe('weft compile carries the recall block (C16 + C9)', () => {
