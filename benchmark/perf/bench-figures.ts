@@ -182,6 +182,7 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
         `pan_frame_median_${size}_ms`,
         `fit_settle_${size}_ms`,
         `fit_worst_frame_${size}_ms`,
+        `pan_median_at_fit_${size}_ms`,
         `pan_p95_at_fit_${size}_ms`,
         `heap_after_gc_${size}_MB`,
         `heap_after_gc_minimal_${size}_MB`,
