@@ -184,6 +184,8 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
         `fit_worst_frame_${size}_ms`,
         `pan_median_at_fit_${size}_ms`,
         `pan_p95_at_fit_${size}_ms`,
+        `pan_median_at_summary_${size}_ms`,
+        `pan_p95_at_summary_${size}_ms`,
         `heap_after_gc_${size}_MB`,
         `heap_after_gc_minimal_${size}_MB`,
         `heap_over_minimal_${size}_ratio`,

@@ -9,8 +9,11 @@ const zoomOf = (page: Page) =>
     Number(getComputedStyle(document.querySelector('.react-flow')!).getPropertyValue('--weft-zoom') || '1'),
   );
 
-/** Wheels the pane until the zoom is inside map mode (0.2–0.45), plaques painted; then pans `steps` times. */
-export async function measureMapModePan(page: Page, steps: number): Promise<number[]> {
+/**
+ * Wheels the pane until the zoom is inside the summary level (0.2–0.45: map mode, plaques painted, on a canvas whose
+ * answers carry them; title-and-status cards otherwise); then pans `steps` times.
+ */
+export async function measureMapModePan(page: Page, steps: number, options = { plaques: true }): Promise<number[]> {
   const pane = (await page.locator('.react-flow__pane').boundingBox())!;
   await page.mouse.move(pane.x + pane.width / 2, pane.y + pane.height / 2);
   for (let attempt = 0; attempt < 40; attempt += 1) {
@@ -21,6 +24,6 @@ export async function measureMapModePan(page: Page, steps: number): Promise<numb
   }
   const zoom = await zoomOf(page);
   if (!(zoom >= 0.2 && zoom < 0.45)) throw new Error(`map mode not reached: zoom ${zoom}`);
-  await page.waitForSelector('[data-testid="plaque-map"]', { timeout: 60_000 });
+  if (options.plaques) await page.waitForSelector('[data-testid="plaque-map"]', { timeout: 60_000 });
   return pan(page, steps);
 }

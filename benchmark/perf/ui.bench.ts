@@ -73,6 +73,8 @@ async function main(): Promise<void> {
       const fitFrames = await pan(page, scale(60, 10));
       const heap = await heapAfterGc(page);
       const baseline = await minimalHeap(app.browser, minimal.url, size.chains, size.depth);
+      // Between the open zoom's cards and the fit's dots: the summary level (title and status), after the heap is read.
+      const summaryFrames = await measureMapModePan(page, scale(60, 10), { plaques: false });
       // The first save after a reload is whole (the page cannot know its cached rows match the record); later ones not.
       const middle = `${id}-${Math.floor(size.chains / 2)}-${Math.floor(size.depth / 2)}`;
       const firstSave = await saveOneCharacterEdit(page, middle);
@@ -85,6 +87,8 @@ async function main(): Promise<void> {
       // The issue's "pan median ≤ 20 ms at any zoom": the fitted zoom too (dots at 10k), not only the open zoom.
       print(`pan_median_at_fit_${size.name}_ms`, median(fitFrames), 'ms');
       print(`pan_p95_at_fit_${size.name}_ms`, percentile(fitFrames, 0.95), 'ms');
+      print(`pan_median_at_summary_${size.name}_ms`, median(summaryFrames), 'ms');
+      print(`pan_p95_at_summary_${size.name}_ms`, percentile(summaryFrames, 0.95), 'ms');
       print(`heap_after_gc_${size.name}_MB`, heap, 'MB');
       print(`heap_after_gc_minimal_${size.name}_MB`, baseline, 'MB');
       print(`heap_over_minimal_${size.name}_ratio`, heap / baseline, 'x', 2);
