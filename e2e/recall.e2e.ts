@@ -1,5 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DossierPlan, DossierView, LabelJob, LabelPlan, TopicsState } from '../protocol/index.ts';
+import {
+  readContextBundle,
+  type DossierPlan,
+  type DossierView,
+  type LabelJob,
+  type LabelPlan,
+  type TopicsState,
+} from '../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
 import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
@@ -142,6 +150,16 @@ describe('recall into an ask', () => {
     await canvas.panel.getByTestId('preview-recall-hash').waitFor();
     const hashWithRecall = await canvas.previewHash();
     await canvas.screenshot('recall');
+    // The exported Context Bundle is this request: the recall block is its own part, and its hash is the preview's.
+    const [download] = await Promise.all([
+      page().waitForEvent('download'),
+      canvas.panel.getByTestId('export-bundle').click(),
+    ]);
+    const read = readContextBundle(JSON.parse(readFileSync(await download.path(), 'utf8')));
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.bundle.requestHash).toBe(hashWithRecall);
+    const bundledRecall = read.bundle.sources.findIndex((source) => source.layer === 'recall');
+    expect(JSON.stringify(read.bundle.messages[bundledRecall])).toContain(DOSSIER_SENTENCE);
     // The preview's recall part, scrolled (in its own box) to the dossier's lines.
     const recallPart = canvas.panel.getByTestId('preview-message').filter({ hasText: 'Recall · past turns' });
     expect(await recallPart.textContent()).toContain(DOSSIER_SENTENCE);
