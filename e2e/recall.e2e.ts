@@ -9,9 +9,9 @@ import {
   type TopicsState,
 } from '../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
-import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
-import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+import { launchAtlasApp, type AtlasApp } from './support/atlas-app.ts';
+import type { LaunchedApp } from './support/launch-app.ts';
 import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 
 // C16 in the browser over the real session fixtures: recall switched on for a node lists what it found in the
@@ -23,17 +23,15 @@ const CLAUDE_SESSION = 'fb8acab2-b67b-454f-91b5-f87d156f0f09';
 const CLAUDE_EXCERPT = `session ${CLAUDE_SESSION}`;
 const DOSSIER_SENTENCE = 'greet returns a template string that greets the name it is given.';
 
+let atlas: AtlasApp;
 let app: LaunchedApp;
 let canvas: CanvasDriver;
 let provider: ScriptedProvider;
-let fixtures: AtlasFixtures;
-const savedRoots = process.env.WEFT_SESSION_ROOTS;
 
 beforeAll(async () => {
-  fixtures = copyAtlasFixtures('weft-recall-e2e-');
-  process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
   provider = await startScriptedProvider();
-  app = await launchApp({ home: fixtures.weftHome });
+  atlas = await launchAtlasApp();
+  app = atlas.app;
   canvas = new CanvasDriver(app.page);
   const settings = await putSettings(app, {
     providers: [scriptedProviderEntry(provider.url, ['scripted-model'], { apiKey: 'sk-test-recall-0123456789' })],
@@ -43,11 +41,8 @@ beforeAll(async () => {
   await app.reload();
 });
 afterAll(async () => {
-  await app?.close();
+  await atlas?.close();
   await provider?.close();
-  fixtures?.dispose();
-  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
-  else process.env.WEFT_SESSION_ROOTS = savedRoots;
 });
 
 const page = () => app.page;
