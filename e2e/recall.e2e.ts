@@ -1,9 +1,17 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DossierPlan, DossierView, LabelJob, LabelPlan, TopicsState } from '../protocol/index.ts';
+import {
+  readContextBundle,
+  type DossierPlan,
+  type DossierView,
+  type LabelJob,
+  type LabelPlan,
+  type TopicsState,
+} from '../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
-import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
-import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+import { launchAtlasApp, type AtlasApp } from './support/atlas-app.ts';
+import type { LaunchedApp } from './support/launch-app.ts';
 import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 
 // C16 in the browser over the real session fixtures: recall switched on for a node lists what it found in the
@@ -15,17 +23,15 @@ const CLAUDE_SESSION = 'fb8acab2-b67b-454f-91b5-f87d156f0f09';
 const CLAUDE_EXCERPT = `session ${CLAUDE_SESSION}`;
 const DOSSIER_SENTENCE = 'greet returns a template string that greets the name it is given.';
 
+let atlas: AtlasApp;
 let app: LaunchedApp;
 let canvas: CanvasDriver;
 let provider: ScriptedProvider;
-let fixtures: AtlasFixtures;
-const savedRoots = process.env.WEFT_SESSION_ROOTS;
 
 beforeAll(async () => {
-  fixtures = copyAtlasFixtures('weft-recall-e2e-');
-  process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
   provider = await startScriptedProvider();
-  app = await launchApp({ home: fixtures.weftHome });
+  atlas = await launchAtlasApp();
+  app = atlas.app;
   canvas = new CanvasDriver(app.page);
   const settings = await putSettings(app, {
     providers: [scriptedProviderEntry(provider.url, ['scripted-model'], { apiKey: 'sk-test-recall-0123456789' })],
@@ -35,11 +41,8 @@ beforeAll(async () => {
   await app.reload();
 });
 afterAll(async () => {
-  await app?.close();
+  await atlas?.close();
   await provider?.close();
-  fixtures?.dispose();
-  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
-  else process.env.WEFT_SESSION_ROOTS = savedRoots;
 });
 
 const page = () => app.page;
@@ -142,6 +145,16 @@ describe('recall into an ask', () => {
     await canvas.panel.getByTestId('preview-recall-hash').waitFor();
     const hashWithRecall = await canvas.previewHash();
     await canvas.screenshot('recall');
+    // The exported Context Bundle is this request: the recall block is its own part, and its hash is the preview's.
+    const [download] = await Promise.all([
+      page().waitForEvent('download'),
+      canvas.panel.getByTestId('export-bundle').click(),
+    ]);
+    const read = readContextBundle(JSON.parse(readFileSync(await download.path(), 'utf8')));
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.bundle.requestHash).toBe(hashWithRecall);
+    const bundledRecall = read.bundle.sources.findIndex((source) => source.layer === 'recall');
+    expect(JSON.stringify(read.bundle.messages[bundledRecall])).toContain(DOSSIER_SENTENCE);
     // The preview's recall part, scrolled (in its own box) to the dossier's lines.
     const recallPart = canvas.panel.getByTestId('preview-message').filter({ hasText: 'Recall · past turns' });
     expect(await recallPart.textContent()).toContain(DOSSIER_SENTENCE);

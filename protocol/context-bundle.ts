@@ -1,20 +1,40 @@
 import { z } from 'zod';
-import { RequestMessageSchema } from './dispatch-request.ts';
+import { ToolDeclarationSchema } from './chat-tools.ts';
+import { RequestMessageSchema, type CanonicalRequest } from './dispatch-request.ts';
 
 /**
- * Context Bundle, version 1 (C26): the compiled context of one node with its sources and
- * request hash, portable to other tools. Images travel as digests (hash + media type).
+ * Context Bundle (C26): the compiled context of one node with its sources and request hash, portable to other
+ * tools. Images travel as digests (hash + media type).
+ * - Version 1: messages, sources, hash over `{ model, messages, tools: {} }`.
+ * - Version 2: the request exactly as the ask sends it — a `recall` source for the recall block (C16), and the
+ *   `tools` flags and `toolDeclarations` (C35) the hash covers. A version 1 reader would refuse a `recall` source
+ *   and mis-verify a bundle with tools, hence the new version; version 1 bundles read as before.
  */
 export const CONTEXT_BUNDLE_FORMAT = 'weft.context-bundle';
-export const CONTEXT_BUNDLE_VERSION = 1;
+export const CONTEXT_BUNDLE_VERSION = 2;
 
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
 
 export const BundleSourceSchema = z.object({
   nodeId: z.string().min(1),
-  /** `profile`: the [Memory] block (C14) the request carried, just before the question. */
-  layer: z.enum(['role', 'materials', 'references', 'chain', 'question', 'profile']),
-  part: z.enum(['role', 'material', 'reference', 'question', 'answer', 'note', 'execution', 'attachment', 'profile']),
+  /**
+   * `profile`: the [Memory] block (C14) the request carried, just before the question; `recall`: the recall block
+   * (C16), after it; `system`: a system message the request starts with.
+   */
+  layer: z.enum(['role', 'materials', 'references', 'chain', 'question', 'profile', 'recall', 'system']),
+  part: z.enum([
+    'role',
+    'material',
+    'reference',
+    'question',
+    'answer',
+    'note',
+    'execution',
+    'attachment',
+    'profile',
+    'recall',
+    'system',
+  ]),
   partId: z.string().min(1),
   contentPartIds: z.array(z.string()),
 });
@@ -22,7 +42,7 @@ export type BundleSource = z.infer<typeof BundleSourceSchema>;
 
 export const ContextBundleSchema = z.object({
   format: z.literal(CONTEXT_BUNDLE_FORMAT),
-  version: z.literal(CONTEXT_BUNDLE_VERSION),
+  version: z.union([z.literal(1), z.literal(CONTEXT_BUNDLE_VERSION)]),
   canvasId: z.string().min(1),
   nodeId: z.string().min(1),
   /** The model the request hash was computed for. */
@@ -30,11 +50,25 @@ export const ContextBundleSchema = z.object({
   messages: z.array(RequestMessageSchema).min(1),
   /** Parallel to `messages`. */
   sources: z.array(BundleSourceSchema),
-  /** SHA-256 of the canonical request (C9) these messages form with `model` and no tools. */
+  /** Version 2: the request's tool flags (absent = none, as in version 1). */
+  tools: z.record(z.string(), z.boolean()).optional(),
+  /** Version 2: the declarations of the tools the ask offered (absent when none was, as in the request). */
+  toolDeclarations: z.array(ToolDeclarationSchema).optional(),
+  /** SHA-256 of the canonical request (C9) that `bundleRequest` rebuilds from this bundle. */
   requestHash: Sha256,
   createdAt: z.number().int().nonnegative(),
 });
 export type ContextBundle = z.infer<typeof ContextBundleSchema>;
+
+/** The canonical request (C9) a bundle's hash was computed over: its model, messages and tools. */
+export function bundleRequest(bundle: ContextBundle): CanonicalRequest {
+  return {
+    model: bundle.model,
+    messages: bundle.messages,
+    tools: { ...(bundle.tools ?? {}) },
+    ...(bundle.toolDeclarations ? { toolDeclarations: bundle.toolDeclarations } : {}),
+  };
+}
 
 export type ContextBundleReadResult =
   | { ok: true; bundle: ContextBundle }

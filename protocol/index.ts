@@ -94,6 +94,7 @@ export {
   BundleSourceSchema,
   ContextBundleSchema,
   readContextBundle,
+  bundleRequest,
 } from './context-bundle.ts';
 export type { BundleSource, ContextBundle, ContextBundleReadResult } from './context-bundle.ts';
 export {

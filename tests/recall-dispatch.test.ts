@@ -2,42 +2,21 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEFAULT_RECALL_SETTING, type QuestionNode } from '../protocol/index.ts';
 import { emptyCanvasDocument, sha256Hex, TestCanvas } from '../src/core/index.ts';
-import {
-  startScriptedProvider,
-  startTestServer,
-  type ScriptedProvider,
-  type ScriptedReply,
-  type TestServer,
-} from './support/index.ts';
-import { closeAtlasService } from '../server/atlas/atlas-registry.ts';
-import { copyAtlasFixtures, type AtlasFixtures } from '../server/atlas/testing/atlas-fixtures.ts';
+import { startScriptedProvider, type ScriptedProvider, type ScriptedReply } from './support/index.ts';
+import { withAtlasServer } from './support/atlas-server.ts';
 import { recallRequestFor } from '../src/core/recall/index.ts';
 import { modelFor, plannedRequest } from '../src/ui/store/planned-request.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
 
 const CLAUDE_REPO = '/tmp/realsessions/out/claude/basic-tools/repo';
-const savedRoots = process.env.WEFT_SESSION_ROOTS;
-let fixtures: AtlasFixtures;
-let server: TestServer;
-beforeAll(async () => {
-  fixtures = copyAtlasFixtures('weft-recall-dispatch-');
-  process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
-  server = await startTestServer({ home: fixtures.weftHome });
-});
-afterAll(async () => {
-  await closeAtlasService(server.context);
-  await server?.dispose();
-  fixtures.dispose();
-  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
-  else process.env.WEFT_SESSION_ROOTS = savedRoots;
-});
+const atlas = withAtlasServer({ prefix: 'weft-recall-dispatch-' });
 
 const questionNode = (app: TestApp, nodeId: string) => app.graph.nodes.get(nodeId) as QuestionNode;
 
 /** C9 + C16: the recall block is part of what is previewed, sent, hashed, committed and snapshotted. */
 describe('the recall block at dispatch', () => {
   it('rides the ask; preview hash = commit hash; a struck item is gone from the next request', async () => {
-    const app = await new TestApp(server, `recall-dispatch-${Math.random()}`, { recall: true }).start();
+    const app = await new TestApp(atlas.server, `recall-dispatch-${Math.random()}`, { recall: true }).start();
     const recall = app.recall!;
     await app.state.createCanvas('Recall canvas');
     app.state.apply({ type: 'set-agent-settings', workingDirectory: CLAUDE_REPO, guard: 'ask' });
@@ -94,7 +73,7 @@ describe('the recall block at dispatch', () => {
   });
 
   it('asks before a full reach not confirmed yet; declined, nothing is sent', async () => {
-    const app = await new TestApp(server, `recall-full-${Math.random()}`, { recall: true }).start();
+    const app = await new TestApp(atlas.server, `recall-full-${Math.random()}`, { recall: true }).start();
     await app.state.createCanvas('Full reach');
     app.state.apply({ type: 'set-agent-settings', workingDirectory: CLAUDE_REPO, guard: 'ask' });
     const nodeId = app.addQuestion('How was the greet function written?');
@@ -129,16 +108,12 @@ const judgeRequests = (provider: ScriptedProvider) =>
   provider.requests.filter((request) => JSON.stringify(request.body).includes('Which of these past excerpts'));
 
 describe('a confirmed full reach (C16 + C9)', () => {
-  let judgedFixtures: AtlasFixtures;
-  let judged: TestServer;
+  const judged = withAtlasServer({ prefix: 'weft-recall-full-', server: { judgeTimeoutMs: 2000 } });
   let provider: ScriptedProvider;
   beforeAll(async () => {
-    judgedFixtures = copyAtlasFixtures('weft-recall-full-');
-    process.env.WEFT_SESSION_ROOTS = judgedFixtures.rootsVariable;
     provider = await startScriptedProvider();
     provider.replyFor = preferFirstVariant;
-    judged = await startTestServer({ home: judgedFixtures.weftHome, judgeTimeoutMs: 2000 });
-    const saved = await judged.api('/api/settings', {
+    const saved = await judged.server.api('/api/settings', {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -161,18 +136,15 @@ describe('a confirmed full reach (C16 + C9)', () => {
       const node = canvas.addQuestion(`Which greet variant number ${index} did we try?`);
       canvas.answer(node, `Variant ${index} of greet returns a template string with suffix ${index}.`);
     }
-    await judged.context.canvases.write('canvas-many', canvas.document(), { baseRevision: null });
+    await judged.server.context.canvases.write('canvas-many', canvas.document(), { baseRevision: null });
   });
   afterAll(async () => {
-    await closeAtlasService(judged.context);
-    await judged.dispose();
     await provider.close();
-    judgedFixtures.dispose();
   });
 
   it('the preview shows the confirmed full plan, and the ask sends those bytes without asking the judge again', async () => {
     const confirmations: string[] = [];
-    const app = await new TestApp(judged, `recall-full-judged-${Math.random()}`, {
+    const app = await new TestApp(judged.server, `recall-full-judged-${Math.random()}`, {
       recall: true,
       confirmFull: (message) => (confirmations.push(message), true),
     }).start();

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { readContextBundle } from '../../protocol/index.ts';
+import { bundleRequest, readContextBundle } from '../../protocol/index.ts';
 import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';
@@ -8,7 +8,8 @@ import type { Terminal } from '../terminal.ts';
 
 /**
  * `weft bundle verify <file>`: re-computes a Context Bundle's request hash (C9: SHA-256 over the canonical
- * request its model and messages form, no tools) and compares it with the one it carries. Exit 0 intact, 1 not.
+ * request its model, messages and tools form — `bundleRequest`) and compares it with the one it carries. Exit 0
+ * intact, 1 not.
  */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const [action, name] = command.positionals as [string, string];
@@ -31,7 +32,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   const read = readContextBundle(raw);
   if (!read.ok) throw new CliError(read.error.code, `${file}: ${read.error.message}`);
   const bundle = read.bundle;
-  const computed = hashCanonical({ model: bundle.model, messages: bundle.messages, tools: {} }, nodeHashPort);
+  const computed = hashCanonical(bundleRequest(bundle), nodeHashPort);
   const intact = computed === bundle.requestHash && bundle.sources.length === bundle.messages.length;
   const message = intact
     ? `intact: ${bundle.messages.length} messages hash to ${computed}`

@@ -87,14 +87,8 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   });
   let bundlePath: string | null = null;
   if (command.flags.bundle) {
-    const bundle = core.buildContextBundle(graph, compiled, {
-      model: modelId,
-      images: takesImages,
-      createdAt: Date.now(),
-      hash: nodeHashPort,
-      memoryBlock: memory.block,
-      ...tools,
-    });
+    // The bundle of the request printed above (its [Memory] and recall blocks and tools): the same hash.
+    const bundle = core.buildContextBundle(graph, compiled, built, Date.now());
     bundlePath = resolve(
       io.cwd,
       typeof command.flags.out === 'string' ? command.flags.out : `${nodeId}.context-bundle.json`,

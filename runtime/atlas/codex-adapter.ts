@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { ParseReport } from '../../protocol/index.ts';
 import type { Adapter, RecordContext } from './adapter-types.ts';
 import { getOwn, setOwn } from './own-record.ts';
-import { commandOf, outputSummary, outputText, parseArguments } from './codex-tool-input.ts';
+import { addCodexToolCall } from './codex-tool-call.ts';
+import { outputSummary, outputText, parseArguments } from './codex-tool-input.ts';
 import { countUnknownType } from './parse-report.ts';
 import {
   addAssistantText,
@@ -23,16 +24,7 @@ import {
   type AtlasSession,
   type BuilderState,
 } from './session-builder.ts';
-import {
-  asRecord,
-  asString,
-  classifyTool,
-  derivedRecordId,
-  parseApplyPatch,
-  resolveAgainst,
-  summarizeInput,
-  textOf,
-} from './tool-steps.ts';
+import { asRecord, asString, classifyTool, derivedRecordId, summarizeInput, textOf } from './tool-steps.ts';
 
 /**
  * Codex rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-…-<thread>.jsonl`). Records carry no ids, so a
@@ -143,54 +135,6 @@ function implicitId(state: CodexState, timestamp: unknown, context: RecordContex
   return state.main.turns.length > 0 ? '' : derivedRecordId(timestamp, context.line);
 }
 
-function addToolCall(
-  state: CodexState,
-  id: string,
-  callId: string | null,
-  name: string,
-  input: Record<string, unknown>,
-  at: number | null,
-): void {
-  const builder = state.main;
-  const cwd = typeof input['workdir'] === 'string' ? input['workdir'] : builder.currentCwd;
-  const command = commandOf(input);
-  // apply_patch, whether freeform or sent through the shell, names its files in the patch body.
-  const patch =
-    name === 'apply_patch'
-      ? asString(input['input']) || asString(input['raw']) || command
-      : /^\s*apply_patch\b/.test(command) || command.includes('*** Begin Patch')
-        ? command
-        : '';
-  if (patch.includes('*** ')) {
-    // `cd sub && apply_patch <<'EOF'…`: the patch's paths are relative to the folder it changed to.
-    const changed =
-      name === 'apply_patch'
-        ? null
-        : /(?:^|&&|;|\s-l?c\s)\s*cd\s+("[^"]+"|'[^']+'|[^\s;&]+)\s*&&\s*apply_patch\b/.exec(patch);
-    const patchCwd = changed === null ? cwd : resolveAgainst(cwd, changed[1]!.replace(/^["']|["']$/g, ''));
-    const groups = parseApplyPatch(patch, patchCwd);
-    for (const group of groups) {
-      addStep(
-        builder,
-        id,
-        {
-          callId,
-          name,
-          inputSummary: `apply_patch ${group.files.join(' ')}`,
-          op: group.op,
-          files: group.files,
-          referenceText: '',
-        },
-        at,
-      );
-    }
-    if (groups.length > 0) return;
-  }
-  const step = classifyTool(callId, name, input, cwd);
-  if (command !== '') step.inputSummary = `command: ${command.replace(/\s+/g, ' ')}`;
-  addStep(builder, id, step, at);
-}
-
 function onResponseItem(
   state: CodexState,
   item: Record<string, unknown>,
@@ -226,12 +170,12 @@ function onResponseItem(
           ? { input: item['input'] }
           : parseArguments(item['input'])
         : parseArguments(item['arguments']);
-    addToolCall(state, id, callId, name, input, at);
+    addCodexToolCall(state.main, id, callId, name, input, at);
   } else if (type === 'local_shell_call') {
     noteActivity(state);
     const action = asRecord(item['action']);
-    addToolCall(
-      state,
+    addCodexToolCall(
+      state.main,
       id,
       callId,
       'local_shell_call',

@@ -1,5 +1,7 @@
 import { generateText, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../../src/core/index.ts';
+import { turnOpening } from '../../src/core/topics/index.ts';
 import { formatReceipt, ReceiptModel } from './receipt-model.ts';
 
 const hash = 'a'.repeat(64);
@@ -49,5 +51,13 @@ describe('ReceiptModel', () => {
     expect(text).toContain('Token estimate: ~50');
     expect(text).toContain('Request hash: not provided');
     expect(text).toContain(`"${'x'.repeat(79)}…"`);
+  });
+
+  it('its answer leaves as it is in a topic label plan’s opening: its request hash is not taken for a key', () => {
+    const requestHash = sha256Hex('a request');
+    const receipt = formatReceipt([{ role: 'user', content: [{ type: 'text', text: 'Hello there' }] }], requestHash);
+    const opening = turnOpening('Hello there', receipt, 10_000);
+    expect(opening).toContain(`Request hash: ${requestHash}`);
+    expect(opening).not.toContain('[redacted');
   });
 });

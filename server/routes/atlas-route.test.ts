@@ -1,11 +1,11 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SessionSchema, type Session } from '../../protocol/atlas-session.ts';
 import { AtlasSessionsResponseSchema, AtlasWhyResponseSchema } from '../../protocol/http-api.ts';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
 import { readStreamEvents } from '../../tests/support/sse-client.ts';
-import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { withAtlasServer } from '../../tests/support/atlas-server.ts';
 import {
   applyChange,
   documentFromGraph,
@@ -14,40 +14,25 @@ import {
   mirrorSourceFromTurn,
 } from '../../src/core/index.ts';
 import { canvasesDirectory } from '../../runtime/index/index.ts';
-import { closeAtlasService } from '../atlas/atlas-registry.ts';
 import {
   CLAUDE_SUBAGENT_RUN,
   CLAUDE_SUBAGENT_SESSION,
   CODEX_MULTI_SESSION,
-  copyAtlasFixtures,
   hashTree,
   PI_MULTI_FILE,
   PI_MULTI_SESSION,
   piTurnLines,
-  type AtlasFixtures,
 } from '../atlas/testing/atlas-fixtures.ts';
 
-let fixtures: AtlasFixtures;
-let server: TestServer;
 let hashesBefore: Record<string, string>;
-const savedRoots = process.env.WEFT_SESSION_ROOTS;
-
-beforeAll(async () => {
-  fixtures = copyAtlasFixtures();
-  hashesBefore = hashTree(fixtures.sessions);
-  process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
-  server = await startTestServer({ home: fixtures.weftHome });
-});
-afterAll(async () => {
-  await closeAtlasService(server.context);
-  await server.close();
-  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
-  else process.env.WEFT_SESSION_ROOTS = savedRoots;
-  fixtures.dispose();
+const atlas = withAtlasServer({
+  prepare: (fixtures) => {
+    hashesBefore = hashTree(fixtures.sessions);
+  },
 });
 
 const getJson = async (path: string) => {
-  const response = await server.api(path);
+  const response = await atlas.server.api(path);
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 };
 
@@ -56,7 +41,7 @@ describe('GET /api/atlas/sessions', () => {
     const { status, body } = await getJson('/api/atlas/sessions');
     expect(status).toBe(200);
     const listing = AtlasSessionsResponseSchema.parse(body);
-    expect(existsSync(join(fixtures.weftHome, 'index.db'))).toBe(true);
+    expect(existsSync(join(atlas.fixtures.weftHome, 'index.db'))).toBe(true);
     expect(listing.sessions).toHaveLength(13);
     expect(listing.sessions.every((session) => !session.isSubagent)).toBe(true);
     expect(listing.runners).toEqual([
@@ -113,7 +98,9 @@ describe('GET /api/atlas/sessions', () => {
       status: 400,
       body: { error: { code: 'invalid-query' } },
     });
-    expect((await server.api('/api/atlas/sessions', { headers: { authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await atlas.server.api('/api/atlas/sessions', { headers: { authorization: 'Bearer nope' } })).status).toBe(
+      401,
+    );
   });
 });
 
@@ -213,9 +200,9 @@ describe('GET /api/atlas/why in the app, which has no working directory of its o
       if (!applied.ok) throw applied.error;
       graph = applied.value.graph;
     }
-    mkdirSync(canvasesDirectory(fixtures.weftHome), { recursive: true });
+    mkdirSync(canvasesDirectory(atlas.fixtures.weftHome), { recursive: true });
     writeFileSync(
-      join(canvasesDirectory(fixtures.weftHome), 'mirror-canvas.weft.json'),
+      join(canvasesDirectory(atlas.fixtures.weftHome), 'mirror-canvas.weft.json'),
       JSON.stringify(documentFromGraph(graph)),
     );
 
@@ -234,7 +221,7 @@ describe('following a session', () => {
   it('persists the follow, pushes session-grew and mirror-appended when the file grows, and writes nothing under the roots', async () => {
     const controller = new AbortController();
     const pushes: StreamEvent[] = [];
-    const stream = await server.api('/api/stream', { signal: controller.signal });
+    const stream = await atlas.server.api('/api/stream', { signal: controller.signal });
     const reading = (async () => {
       try {
         for await (const event of readStreamEvents(stream)) pushes.push(event);
@@ -243,17 +230,17 @@ describe('following a session', () => {
       }
     })();
 
-    const follow = await server.api('/api/atlas/follows', {
+    const follow = await atlas.server.api('/api/atlas/follows', {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: true }),
     });
     expect(follow.status).toBe(200);
-    const followsFile = JSON.parse(readFileSync(join(fixtures.weftHome, 'follows.json'), 'utf8'));
+    const followsFile = JSON.parse(readFileSync(join(atlas.fixtures.weftHome, 'follows.json'), 'utf8'));
     expect(followsFile.follows).toEqual([expect.objectContaining({ runner: 'pi', sessionId: PI_MULTI_SESSION })]);
     expect((await getJson(`/api/atlas/sessions/${PI_MULTI_SESSION}`)).body.following).toBe(true);
 
-    const file = join(fixtures.sessions, PI_MULTI_FILE);
+    const file = join(atlas.fixtures.sessions, PI_MULTI_FILE);
     appendFileSync(file, piTurnLines('Add a third item: ship it.', 'Added "ship it" to TODO.md.', 3));
     const deadline = Date.now() + 8000;
     while (!pushes.some((event) => event.type === 'session-grew') && Date.now() < deadline)
@@ -268,7 +255,7 @@ describe('following a session', () => {
       'Add a third item: ship it.',
     );
 
-    const unfollow = await server.api('/api/atlas/follows', {
+    const unfollow = await atlas.server.api('/api/atlas/follows', {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: false }),
@@ -276,7 +263,7 @@ describe('following a session', () => {
     expect(await unfollow.json()).toEqual({ follows: [] });
 
     // Only the line this test appended changed under the roots.
-    const after = hashTree(fixtures.sessions);
+    const after = hashTree(atlas.fixtures.sessions);
     const changed = Object.keys(after).filter((path) => after[path] !== hashesBefore[path]);
     expect(changed).toEqual([PI_MULTI_FILE]);
     expect(Object.keys(after).sort()).toEqual(Object.keys(hashesBefore).sort());
@@ -285,23 +272,20 @@ describe('following a session', () => {
 
 describe('following across a restart', () => {
   it('a new server on the same WEFT_HOME resumes the follows in follows.json and pushes growth', async () => {
-    const follow = await server.api('/api/atlas/follows', {
+    const follow = await atlas.server.api('/api/atlas/follows', {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ runner: 'pi', sessionId: PI_MULTI_SESSION, following: true }),
     });
     expect(follow.status).toBe(200);
-    await closeAtlasService(server.context);
-    await server.close();
-
-    server = await startTestServer({ home: fixtures.weftHome });
+    await atlas.restart();
     expect(await getJson('/api/atlas/follows')).toMatchObject({
       status: 200,
       body: { follows: [expect.objectContaining({ sessionId: PI_MULTI_SESSION })] },
     });
     const controller = new AbortController();
     const pushes: StreamEvent[] = [];
-    const stream = await server.api('/api/stream', { signal: controller.signal });
+    const stream = await atlas.server.api('/api/stream', { signal: controller.signal });
     const reading = (async () => {
       try {
         for await (const event of readStreamEvents(stream)) pushes.push(event);
@@ -310,7 +294,7 @@ describe('following across a restart', () => {
       }
     })();
     appendFileSync(
-      join(fixtures.sessions, PI_MULTI_FILE),
+      join(atlas.fixtures.sessions, PI_MULTI_FILE),
       piTurnLines('After the restart: add a fourth item.', 'Added.', 4, 'a0000003'),
     );
     const deadline = Date.now() + 8000;

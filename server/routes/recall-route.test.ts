@@ -9,19 +9,13 @@ import {
 } from '../../protocol/index.ts';
 import { emptyCanvasDocument, sha256Hex, TestCanvas } from '../../src/core/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
-import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
-import { closeAtlasService } from '../atlas/atlas-registry.ts';
+import { withAtlasServer } from '../../tests/support/atlas-server.ts';
+import type { TestServer } from '../../tests/support/test-server.ts';
 import { dossierStoreFor } from './dossier-services.ts';
-import { copyAtlasFixtures, hashTree, type AtlasFixtures } from '../atlas/testing/atlas-fixtures.ts';
+import { hashTree } from '../atlas/testing/atlas-fixtures.ts';
 
 // The real recorded sessions: the same greet() task run by Claude Code, Codex and Pi, each in its own folder.
 const CLAUDE_REPO = '/tmp/realsessions/out/claude/basic-tools/repo';
-
-const savedRoots = process.env.WEFT_SESSION_ROOTS;
-afterAll(() => {
-  if (savedRoots === undefined) delete process.env.WEFT_SESSION_ROOTS;
-  else process.env.WEFT_SESSION_ROOTS = savedRoots;
-});
 
 function setting(overrides: Partial<RecallSetting> = {}): RecallSetting {
   return { ...DEFAULT_RECALL_SETTING, enabled: true, ...overrides };
@@ -65,23 +59,16 @@ async function storeCanvas(server: TestServer, id: string, build: (canvas: TestC
 }
 
 describe('recall over HTTP on the real session fixtures (C16)', () => {
-  let fixtures: AtlasFixtures;
-  let server: TestServer;
   let before: Record<string, string>;
-  beforeAll(async () => {
-    fixtures = copyAtlasFixtures('weft-recall-');
-    process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
-    before = hashTree(fixtures.sessions);
-    server = await startTestServer({ home: fixtures.weftHome });
-  });
-  afterAll(async () => {
-    await closeAtlasService(server.context);
-    await server.close();
-    fixtures.dispose();
+  const atlas = withAtlasServer({
+    prefix: 'weft-recall-',
+    prepare: (fixtures) => {
+      before = hashTree(fixtures.sessions);
+    },
   });
 
   it('is scoped to the canvas project: another folder’s session never appears unless the switch is on', async () => {
-    const scoped = await plan(server, request());
+    const scoped = await plan(atlas.server, request());
     expect(scoped.terms).toEqual(expect.arrayContaining(['greet']));
     const runners = scoped.items.map((item) => item.runner);
     expect(runners).toContain('claude-code');
@@ -93,7 +80,7 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     for (const omission of outside) expect(scoped.block).not.toContain(omission.sessionId!);
     expect(scoped.scope).toBe(CLAUDE_REPO);
 
-    const global = await plan(server, request({ setting: setting({ global: true }) }));
+    const global = await plan(atlas.server, request({ setting: setting({ global: true }) }));
     // The three runners ran the same scripted task: the words are one excerpt, the other two listed as duplicates.
     const reached = [
       ...global.items.map((item) => item.runner),
@@ -103,68 +90,70 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     expect(global.omitted.filter((omission) => omission.reason === 'out-of-scope')).toEqual([]);
     expect(global.scope).toBeNull();
     // A canvas with no working directory reaches nothing by default.
-    expect((await plan(server, request({ workingDirectory: null }))).block).toBeNull();
+    expect((await plan(atlas.server, request({ workingDirectory: null }))).block).toBeNull();
   });
 
   it('gives the same block bytes twice, corrects a typo against the index, and never writes under a root', async () => {
-    const first = await plan(server, request());
-    const second = await plan(server, request());
+    const first = await plan(atlas.server, request());
+    const second = await plan(atlas.server, request());
     expect(second.block).toBe(first.block);
     expect(first.blockHash).toBe(sha256Hex(first.block!));
-    const typo = await plan(server, request({ question: 'How was the gret function written?' }));
+    const typo = await plan(atlas.server, request({ question: 'How was the gret function written?' }));
     expect(typo.terms).toContain('greet');
-    expect(typo.block).toBe((await plan(server, request({ question: 'How was the greet function written?' }))).block);
-    expect(hashTree(fixtures.sessions)).toEqual(before);
+    expect(typo.block).toBe(
+      (await plan(atlas.server, request({ question: 'How was the greet function written?' }))).block,
+    );
+    expect(hashTree(atlas.fixtures.sessions)).toEqual(before);
   });
 
   it('does not let the active canvas’s own record change the terms (the preview and the run see the same words)', async () => {
     const asked = request({ question: 'How was the greet function in hello.ts written?' });
-    const beforeRecord = await plan(server, asked);
+    const beforeRecord = await plan(atlas.server, asked);
     // The canvas's record reaches the index while the person types: "written" is then a word the index knows.
-    await storeCanvas(server, 'canvas-active', (canvas) => {
+    await storeCanvas(atlas.server, 'canvas-active', (canvas) => {
       canvas.addQuestion('How was the greet function in hello.ts written?');
     });
-    const afterRecord = await plan(server, asked);
+    const afterRecord = await plan(atlas.server, asked);
     expect(afterRecord.terms).toEqual(beforeRecord.terms);
     expect(afterRecord.block).toBe(beforeRecord.block);
   });
 
   it('leaves a struck item out of the next plan, listed as struck', async () => {
-    const first = await plan(server, request());
+    const first = await plan(atlas.server, request());
     const struckId = first.items[0]!.id;
-    const next = await plan(server, request({ setting: setting({ struck: [struckId] }) }));
+    const next = await plan(atlas.server, request({ setting: setting({ struck: [struckId] }) }));
     expect(next.items.map((item) => item.id)).not.toContain(struckId);
     expect(next.omitted).toContainEqual(expect.objectContaining({ id: struckId, reason: 'struck' }));
   });
 
   it('brings other canvases of the folder, never the active one, and an archived node leaves recall', async () => {
-    const other = await storeCanvas(server, 'canvas-other', (canvas) => {
+    const other = await storeCanvas(atlas.server, 'canvas-other', (canvas) => {
       const node = canvas.addQuestion('Which greet signature did we settle on?');
       canvas.answer(node, 'greet(name: string) returns a template string.');
     });
     const key = 'canvas:canvas-other#canvas-other-n1';
-    expect((await plan(server, request())).items.map((item) => item.id)).toContain(key);
+    expect((await plan(atlas.server, request())).items.map((item) => item.id)).toContain(key);
     // Asked from that canvas itself: its own turn is already on the canvas.
-    const own = await plan(server, request({ canvasId: 'canvas-other' }));
+    const own = await plan(atlas.server, request({ canvasId: 'canvas-other' }));
     expect(own.items.map((item) => item.id)).not.toContain(key);
     expect(own.omitted).toContainEqual(expect.objectContaining({ id: key, reason: 'out-of-scope' }));
 
     other.archive('canvas-other-n1');
-    await server.context.canvases.write('canvas-other', other.document(), {
-      baseRevision: (await server.context.canvases.read('canvas-other')).revision,
+    await atlas.server.context.canvases.write('canvas-other', other.document(), {
+      baseRevision: (await atlas.server.context.canvases.read('canvas-other')).revision,
     });
-    const after = await plan(server, request());
+    const after = await plan(atlas.server, request());
     expect(after.items.map((item) => item.id)).not.toContain(key);
     expect(after.block).not.toContain('template string');
   });
 
   it('brings the question topic’s dossier from the dossier store; a sentence whose source is archived leaves it', async () => {
-    const canvas = await storeCanvas(server, 'canvas-dossier', (built) => {
+    const canvas = await storeCanvas(atlas.server, 'canvas-dossier', (built) => {
       const node = built.addQuestion('Where does greet live?');
       built.answer(node, 'In hello.ts.');
     });
-    const etag = (await server.api('/api/topics')).headers.get('etag')!;
-    const created = await server.api('/api/topics', {
+    const etag = (await atlas.server.api('/api/topics')).headers.get('etag')!;
+    const created = await atlas.server.api('/api/topics', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'if-match': etag },
       body: JSON.stringify({ name: 'greet' }),
@@ -174,7 +163,7 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     const answered = canvas.document().nodes.find((node) => node.id === 'canvas-dossier-n1');
     const versionId = answered?.kind === 'question' ? answered.versions[0]!.id : '';
     const cited = `canvas:canvas-dossier#canvas-dossier-n1@${versionId}`;
-    dossierStoreFor(server.context).writeVersion({
+    dossierStoreFor(atlas.server.context).writeVersion({
       topicId,
       mode: 'rebuild',
       modelId: 'p/m',
@@ -195,28 +184,28 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
         },
       },
     });
-    const withDossier = await plan(server, request());
+    const withDossier = await plan(atlas.server, request());
     expect(withDossier.items.map((item) => item.id)).toContain(`dossier:${topicId}`);
     expect(withDossier.block).toContain('greet lives in hello.ts');
 
     canvas.archive('canvas-dossier-n1');
-    await server.context.canvases.write('canvas-dossier', canvas.document(), {
-      baseRevision: (await server.context.canvases.read('canvas-dossier')).revision,
+    await atlas.server.context.canvases.write('canvas-dossier', canvas.document(), {
+      baseRevision: (await atlas.server.context.canvases.read('canvas-dossier')).revision,
     });
-    const archived = await plan(server, request());
+    const archived = await plan(atlas.server, request());
     expect(archived.block ?? '').not.toContain('greet lives in hello.ts');
     expect(archived.omitted).toContainEqual(expect.objectContaining({ reason: 'archived-source' }));
   });
 
   it('keeps a dossier’s sentences to the project: one citing only another folder’s session needs the switch', async () => {
     // Turn keys of sessions in this folder and in another (Codex ran the same task elsewhere).
-    const everywhere = await plan(server, request({ setting: setting({ global: true }) }));
-    const scoped = await plan(server, request());
+    const everywhere = await plan(atlas.server, request({ setting: setting({ global: true }) }));
+    const scoped = await plan(atlas.server, request());
     const here = scoped.items.find((item) => item.runner === 'claude-code')!.id;
     const elsewhere = scoped.omitted.find((omission) => omission.runner === 'codex')!.id;
     expect(everywhere.block).toBeTruthy();
-    const etag = (await server.api('/api/topics')).headers.get('etag')!;
-    const created = await server.api('/api/topics', {
+    const etag = (await atlas.server.api('/api/topics')).headers.get('etag')!;
+    const created = await atlas.server.api('/api/topics', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'if-match': etag },
       body: JSON.stringify({ name: 'function' }),
@@ -225,7 +214,7 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     const topicId = ((await created.json()) as { record: TopicRecord }).record.topics.find(
       (topic) => topic.name === 'function',
     )!.id;
-    dossierStoreFor(server.context).writeVersion({
+    dossierStoreFor(atlas.server.context).writeVersion({
       topicId,
       mode: 'rebuild',
       modelId: 'p/m',
@@ -249,7 +238,7 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
         },
       },
     });
-    const byDefault = await plan(server, request());
+    const byDefault = await plan(atlas.server, request());
     expect(byDefault.items.map((item) => item.id)).toContain(`dossier:${topicId}`);
     expect(byDefault.block).toContain('Both runs wrote the same function.');
     expect(byDefault.block).toContain('The function returns a template string.');
@@ -257,17 +246,17 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     expect(byDefault.omitted).toContainEqual(
       expect.objectContaining({ id: `dossier:${topicId}#away`, reason: 'out-of-scope' }),
     );
-    const global = await plan(server, request({ setting: setting({ global: true }) }));
+    const global = await plan(atlas.server, request({ setting: setting({ global: true }) }));
     expect(global.block).toContain('Codex wrote the function in its own folder.');
     expect(global.omitted.map((omission) => omission.id)).not.toContain(`dossier:${topicId}#away`);
   });
 
   it('refuses a full reach without confirmation, and estimates it first (nothing is judged without a judge)', async () => {
     const full = request({ setting: setting({ reach: 'full' }) });
-    const refused = await post(server, '/api/recall/plan', full);
+    const refused = await post(atlas.server, '/api/recall/plan', full);
     expect(refused.status).toBe(428);
     expect(((await refused.json()) as { error: { code: string } }).error.code).toBe('recall-full-unconfirmed');
-    const estimate = (await (await post(server, '/api/recall/reach', full)).json()) as RecallReachEstimate;
+    const estimate = (await (await post(atlas.server, '/api/recall/reach', full)).json()) as RecallReachEstimate;
     expect(estimate).toEqual({
       reach: 'full',
       candidates: 0,
@@ -276,11 +265,11 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
       price: null,
       judgeModelId: null,
     });
-    expect((await post(server, '/api/recall/plan', { ...full, confirmFull: true })).status).toBe(200);
+    expect((await post(atlas.server, '/api/recall/plan', { ...full, confirmFull: true })).status).toBe(200);
   });
 
   it('refuses a malformed request with a coded error', async () => {
-    const response = await post(server, '/api/recall/plan', { question: 'x' });
+    const response = await post(atlas.server, '/api/recall/plan', { question: 'x' });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid-body');
   });
@@ -288,15 +277,11 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
 
 describe('recall with a decision model (C16)', () => {
   const MULTI_TURN = '/tmp/realsessions/out/claude/multi-turn/repo';
-  let fixtures: AtlasFixtures;
+  const atlas = withAtlasServer({ prefix: 'weft-recall-judge-', server: { judgeTimeoutMs: 2000 } });
   let provider: ScriptedProvider;
-  let server: TestServer;
   beforeAll(async () => {
-    fixtures = copyAtlasFixtures('weft-recall-judge-');
-    process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
     provider = await startScriptedProvider();
-    server = await startTestServer({ home: fixtures.weftHome, judgeTimeoutMs: 2000 });
-    const saved = await server.api('/api/settings', {
+    const saved = await atlas.server.api('/api/settings', {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
@@ -307,17 +292,16 @@ describe('recall with a decision model (C16)', () => {
     expect(saved.status).toBe(200);
   });
   afterAll(async () => {
-    await closeAtlasService(server.context);
-    await server.dispose();
     await provider.close();
-    fixtures.dispose();
   });
 
   it('the judge reads only in-scope openings at the light reach, and its relevance orders turns of a day', async () => {
     const scoped = request({ question: 'Mark the first item as done and show the file', workingDirectory: MULTI_TURN });
-    const scopedEstimate = (await (await post(server, '/api/recall/reach', scoped)).json()) as RecallReachEstimate;
+    const scopedEstimate = (await (
+      await post(atlas.server, '/api/recall/reach', scoped)
+    ).json()) as RecallReachEstimate;
     provider.script({ text: '{"c1": 1}' });
-    const scopedPlan = await plan(server, { ...scoped, setting: setting({ reach: 'light' }) });
+    const scopedPlan = await plan(atlas.server, { ...scoped, setting: setting({ reach: 'light' }) });
     // One request per forty in-scope candidates: the out-of-scope ones are never read.
     expect(scopedEstimate.candidates).toBe(
       scopedPlan.items.length +
@@ -325,7 +309,7 @@ describe('recall with a decision model (C16)', () => {
     );
     provider.requests.length = 0;
     const asked = { ...scoped, setting: setting({ global: true }) };
-    const estimate = (await (await post(server, '/api/recall/reach', asked)).json()) as RecallReachEstimate;
+    const estimate = (await (await post(atlas.server, '/api/recall/reach', asked)).json()) as RecallReachEstimate;
     expect(provider.requests).toHaveLength(0);
     expect(estimate).toMatchObject({ reach: 'light', requests: 1, judgeModelId: 'judge/small' });
     const candidates = estimate.candidates;
@@ -335,20 +319,20 @@ describe('recall with a decision model (C16)', () => {
       Array.from({ length: candidates }, (_value, index) => [`c${index + 1}`, index === candidates - 1 ? 0.9 : 0.01]),
     );
     provider.script({ text: JSON.stringify(preference) });
-    const judged = await plan(server, asked);
+    const judged = await plan(atlas.server, asked);
     expect(provider.requests).toHaveLength(1);
     const sent = JSON.stringify(provider.requests[0]!.body);
     expect(sent).toContain('recall-relevance');
     expect(sent).not.toContain('sk-test');
     // The run plans the same block as the preview: the judge's answer is remembered, not asked for again.
     provider.script({ text: 'not a distribution' });
-    const run = await plan(server, asked);
+    const run = await plan(atlas.server, asked);
     expect(provider.requests).toHaveLength(1);
     expect(run.blockHash).toBe(judged.blockHash);
     expect(run.items.map((item) => item.id)).toEqual(judged.items.map((item) => item.id));
     // The same words with a full stop are another question to the judge; it does not answer (the rule fallback), so
     // matched terms and recency order the plan.
-    const unjudged = await plan(server, { ...asked, question: `${asked.question}.` });
+    const unjudged = await plan(atlas.server, { ...asked, question: `${asked.question}.` });
     expect(provider.requests).toHaveLength(2);
     expect(judged.items.map((item) => item.id)).not.toEqual(unjudged.items.map((item) => item.id));
   });

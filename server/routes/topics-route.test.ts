@@ -8,7 +8,7 @@ import { startScriptedProvider, type ScriptedProvider } from '../../tests/suppor
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { closeAtlasService } from '../atlas/atlas-registry.ts';
-import { copyAtlasFixtures, type AtlasFixtures } from '../atlas/testing/atlas-fixtures.ts';
+import { withAtlasServer } from '../../tests/support/atlas-server.ts';
 
 const savedRoots = process.env.WEFT_SESSION_ROOTS;
 afterAll(() => {
@@ -65,47 +65,46 @@ async function finished(server: TestServer): Promise<LabelJob> {
 }
 
 describe('topics over HTTP, no judge (names match in code)', () => {
-  let fixtures: AtlasFixtures;
-  let server: TestServer;
+  const atlas = withAtlasServer();
   let exchanges: StoredExchanges;
-  beforeAll(async () => {
-    fixtures = copyAtlasFixtures();
-    process.env.WEFT_SESSION_ROOTS = fixtures.rootsVariable;
-    server = await startTestServer({ home: fixtures.weftHome });
-    exchanges = new StoredExchanges(server);
-  });
-  afterAll(async () => {
-    await closeAtlasService(server.context);
-    await server.close();
-    fixtures.dispose();
+  beforeAll(() => {
+    exchanges = new StoredExchanges(atlas.server);
   });
 
   it('creates, renames, merges and deletes topics by id under If-Match, each an event, stored 0600', async () => {
-    const refused = await call(server, '/api/topics', 'POST', null, { name: 'Dexie' });
+    const refused = await call(atlas.server, '/api/topics', 'POST', null, { name: 'Dexie' });
     expect(refused.status).toBe(428);
-    const first = await create(server, 'Dexie');
+    const first = await create(atlas.server, 'Dexie');
     const dexie = first.record.topics[0]!;
-    const duplicate = await call(server, '/api/topics', 'POST', (await state(server)).etag, { name: 'dexie' });
+    const duplicate = await call(atlas.server, '/api/topics', 'POST', (await state(atlas.server)).etag, {
+      name: 'dexie',
+    });
     expect(duplicate.status).toBe(400);
     expect(((await duplicate.json()) as { error: { code: string } }).error.code).toBe('topic-duplicate-name');
-    const stale = await call(server, '/api/topics', 'POST', `"${'0'.repeat(64)}"`, { name: 'Other' });
+    const stale = await call(atlas.server, '/api/topics', 'POST', `"${'0'.repeat(64)}"`, { name: 'Other' });
     expect(stale.status).toBe(409);
 
-    const storage = (await create(server, 'Storage')).record.topics[1]!;
-    const renamed = await call(server, `/api/topics/${storage.id}`, 'PATCH', (await state(server)).etag, {
+    const storage = (await create(atlas.server, 'Storage')).record.topics[1]!;
+    const renamed = await call(atlas.server, `/api/topics/${storage.id}`, 'PATCH', (await state(atlas.server)).etag, {
       name: 'IndexedDB',
     });
     expect(((await renamed.json()) as TopicsState).record.topics[1]).toEqual({ ...storage, name: 'IndexedDB' });
-    const merged = await call(server, `/api/topics/${storage.id}/merge`, 'POST', (await state(server)).etag, {
-      into: dexie.id,
-    });
+    const merged = await call(
+      atlas.server,
+      `/api/topics/${storage.id}/merge`,
+      'POST',
+      (await state(atlas.server)).etag,
+      {
+        into: dexie.id,
+      },
+    );
     expect(((await merged.json()) as TopicsState).record.topics).toEqual([dexie]);
-    const scratch = (await create(server, 'Scratch')).record.topics[1]!;
-    const deleted = await call(server, `/api/topics/${scratch.id}`, 'DELETE', (await state(server)).etag);
+    const scratch = (await create(atlas.server, 'Scratch')).record.topics[1]!;
+    const deleted = await call(atlas.server, `/api/topics/${scratch.id}`, 'DELETE', (await state(atlas.server)).etag);
     expect(((await deleted.json()) as TopicsState).record.topics.map((topic) => topic.id)).toEqual([dexie.id]);
-    expect((await call(server, `/api/topics/nope`, 'DELETE', (await state(server)).etag)).status).toBe(404);
+    expect((await call(atlas.server, `/api/topics/nope`, 'DELETE', (await state(atlas.server)).etag)).status).toBe(404);
 
-    const journal = JSON.parse(await readFile(join(server.home, 'memory', 'topics-journal.json'), 'utf8')) as {
+    const journal = JSON.parse(await readFile(join(atlas.server.home, 'memory', 'topics-journal.json'), 'utf8')) as {
       events: { op: string; objectId: string }[];
     };
     expect(journal.events.map((event) => event.op)).toEqual([
@@ -116,7 +115,7 @@ describe('topics over HTTP, no judge (names match in code)', () => {
       'topic-created',
       'topic-deleted',
     ]);
-    expect(statSync(join(server.home, 'memory', 'topics.json')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(atlas.server.home, 'memory', 'topics.json')).mode & 0o777).toBe(0o600);
   });
 
   it('plans, labels by name, reuses unchanged turns, and keeps keys when another node is archived', async () => {
@@ -125,14 +124,14 @@ describe('topics over HTTP, no judge (names match in code)', () => {
       answer: 'A version.',
     });
     const other = await exchanges.store('canvas-a', { question: 'What about layout?', answer: 'Use flex.' });
-    const before = await plan(server);
+    const before = await plan(atlas.server);
     const sessionTurns = before.turns - 2;
     expect(sessionTurns).toBeGreaterThan(0);
     expect(before).toMatchObject({ reused: 0, toLabel: before.turns, requests: 0, price: null, outgoing: [] });
 
-    const job = await label(server);
+    const job = await label(atlas.server);
     expect(job).toMatchObject({ state: 'done', total: before.turns, done: before.turns, byJudge: 0 });
-    const { record } = (await state(server)).body;
+    const { record } = (await state(atlas.server)).body;
     const dexieId = record.topics[0]!.id;
     const canvasKey = `canvas:canvas-a#${asked.nodeId}@${asked.versionId}`;
     expect(record.labels.find((entry) => entry.turnKey === canvasKey)).toMatchObject({
@@ -142,27 +141,27 @@ describe('topics over HTTP, no judge (names match in code)', () => {
     expect(record.labels.some((entry) => entry.turnKey.startsWith('canvas:'))).toBe(true);
     expect(record.labels.filter((entry) => !entry.turnKey.startsWith('canvas:'))).toHaveLength(sessionTurns);
 
-    expect(await plan(server)).toMatchObject({ reused: before.turns, toLabel: 0 });
+    expect(await plan(atlas.server)).toMatchObject({ reused: before.turns, toLabel: 0 });
     await exchanges.update('canvas-a', (canvas) => canvas.archive(other.nodeId));
-    expect(await plan(server)).toMatchObject({ turns: before.turns - 1, reused: before.turns - 1, toLabel: 0 });
+    expect(await plan(atlas.server)).toMatchObject({ turns: before.turns - 1, reused: before.turns - 1, toLabel: 0 });
     // Asking again is a new version: that turn, and only it, is labelled again.
     await exchanges.ask('canvas-a', asked.nodeId);
-    expect(await plan(server)).toMatchObject({ toLabel: 1 });
+    expect(await plan(atlas.server)).toMatchObject({ toLabel: 1 });
   });
 
   it('lists a topic’s labelled turns and removes one for good: stored, an event, unread by the dossier, not re-added', async () => {
     // "the" names nearly every session turn, so the list shows session turns too.
-    const common = (await create(server, 'the')).record.topics[1]!;
-    await label(server);
-    const dexie = (await state(server)).body.record.topics[0]!;
-    const sessions = (await (await call(server, `/api/topics/${common.id}/labels`)).json()) as TopicLabels;
+    const common = (await create(atlas.server, 'the')).record.topics[1]!;
+    await label(atlas.server);
+    const dexie = (await state(atlas.server)).body.record.topics[0]!;
+    const sessions = (await (await call(atlas.server, `/api/topics/${common.id}/labels`)).json()) as TopicLabels;
     const sessionTurn = sessions.turns.find((turn) => turn.source === 'session')!;
     expect(sessionTurn).toMatchObject({ found: true, by: 'name' });
     expect(['claude-code', 'codex', 'pi']).toContain(sessionTurn.runner);
     expect(sessionTurn.title).toEqual(expect.any(String));
     expect(sessionTurn.opening.length).toBeGreaterThan(0);
     expect(sessionTurn.at).toBeGreaterThan(0);
-    const listed = (await (await call(server, `/api/topics/${dexie.id}/labels`)).json()) as TopicLabels;
+    const listed = (await (await call(atlas.server, `/api/topics/${dexie.id}/labels`)).json()) as TopicLabels;
     const canvasTurn = listed.turns.find((turn) => turn.source === 'canvas' && turn.found)!;
     expect(canvasTurn).toMatchObject({
       runner: 'canvas',
@@ -171,16 +170,17 @@ describe('topics over HTTP, no judge (names match in code)', () => {
       by: 'name',
     });
     expect(canvasTurn.at).toBeGreaterThan(0);
-    const unreadBefore = ((await (await call(server, `/api/dossiers/${dexie.id}`)).json()) as DossierView).unreadTurns;
+    const unreadBefore = ((await (await call(atlas.server, `/api/dossiers/${dexie.id}`)).json()) as DossierView)
+      .unreadTurns;
 
     const path = `/api/topics/${dexie.id}/labels/${encodeURIComponent(canvasTurn.turnKey)}`;
-    expect((await call(server, path, 'DELETE')).status).toBe(428);
-    const removed = await call(server, path, 'DELETE', (await state(server)).etag);
+    expect((await call(atlas.server, path, 'DELETE')).status).toBe(428);
+    const removed = await call(atlas.server, path, 'DELETE', (await state(atlas.server)).etag);
     expect(removed.status).toBe(200);
-    const after = (await (await call(server, `/api/topics/${dexie.id}/labels`)).json()) as TopicLabels;
+    const after = (await (await call(atlas.server, `/api/topics/${dexie.id}/labels`)).json()) as TopicLabels;
     expect(after.turns.map((turn) => turn.turnKey)).not.toContain(canvasTurn.turnKey);
-    expect((await call(server, path, 'DELETE', (await state(server)).etag)).status).toBe(404);
-    const journal = JSON.parse(await readFile(join(server.home, 'memory', 'topics-journal.json'), 'utf8')) as {
+    expect((await call(atlas.server, path, 'DELETE', (await state(atlas.server)).etag)).status).toBe(404);
+    const journal = JSON.parse(await readFile(join(atlas.server.home, 'memory', 'topics-journal.json'), 'utf8')) as {
       events: { op: string; objectId: string; meta: Record<string, unknown> }[];
     };
     expect(journal.events.at(-1)).toMatchObject({
@@ -188,14 +188,17 @@ describe('topics over HTTP, no judge (names match in code)', () => {
       objectId: dexie.id,
       meta: { turnKey: canvasTurn.turnKey },
     });
-    const unreadAfter = ((await (await call(server, `/api/dossiers/${dexie.id}`)).json()) as DossierView).unreadTurns;
+    const unreadAfter = ((await (await call(atlas.server, `/api/dossiers/${dexie.id}`)).json()) as DossierView)
+      .unreadTurns;
     expect(unreadAfter).toBe(unreadBefore - 1);
 
     // A new topic makes the next run label every turn again; the person's removal still holds.
-    await create(server, 'Layout');
-    expect(await plan(server)).toMatchObject({ reused: 0 });
-    await label(server);
-    const relabelled = (await state(server)).body.record.labels.find((entry) => entry.turnKey === canvasTurn.turnKey);
+    await create(atlas.server, 'Layout');
+    expect(await plan(atlas.server)).toMatchObject({ reused: 0 });
+    await label(atlas.server);
+    const relabelled = (await state(atlas.server)).body.record.labels.find(
+      (entry) => entry.turnKey === canvasTurn.turnKey,
+    );
     expect(relabelled?.topicIds).not.toContain(dexie.id);
   });
 });

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CanonicalRequestSchema } from '../../protocol/dispatch-request.ts';
-import { ContextBundleSchema } from '../../protocol/context-bundle.ts';
 import { buildRequest, imagePlaceholder } from './build-request.ts';
-import { buildContextBundle } from './context-bundle.ts';
 import { hashCanonical } from './hashing.ts';
 import { TestCanvas } from './test-canvas.ts';
 
@@ -104,40 +102,5 @@ describe('buildRequest (C9)', () => {
     const sent = canvas.dispatch(target, { memoryBlock: 'm' });
     expect(sent.requestHash).toBe(preview.requestHash);
     expect(canvas.graph.events.at(-1)!.meta.requestHash).toBe(preview.requestHash);
-  });
-});
-
-describe('buildContextBundle (C26)', () => {
-  it('produces a valid version 1 bundle whose hash is the request hash', () => {
-    const { canvas, target } = canvasWithImage();
-    const compiled = canvas.compiled(target);
-    const bundle = buildContextBundle(canvas.graph, compiled, { model: 'm', createdAt: 42 });
-    expect(ContextBundleSchema.parse(bundle)).toEqual(bundle);
-    expect(bundle.requestHash).toBe(buildRequest(compiled, { model: 'm' }).requestHash);
-    expect(bundle.sources).toEqual(compiled.sources);
-    expect(bundle.canvasId).toBe(canvas.graph.canvas.id);
-  });
-
-  it('carries the [Memory] block as its profile part, so the bundle hash is the commit hash of the ask', () => {
-    const { canvas, target } = canvasWithImage();
-    const compiled = canvas.compiled(target);
-    const memoryBlock = '[Memory]\nPreferences:\n- I prefer tabs over spaces.';
-    const bundle = buildContextBundle(canvas.graph, compiled, { model: 'm', createdAt: 42, memoryBlock });
-    expect(ContextBundleSchema.parse(bundle)).toEqual(bundle);
-    // What the ask sent and committed: the same request, block included.
-    expect(bundle.requestHash).toBe(buildRequest(compiled, { model: 'm', memoryBlock }).requestHash);
-    expect(bundle.requestHash).not.toBe(buildRequest(compiled, { model: 'm' }).requestHash);
-    expect(bundle.messages.at(-2)).toEqual({ role: 'user', content: [{ type: 'text', text: memoryBlock }] });
-    expect(bundle.sources.at(-2)).toMatchObject({ layer: 'profile', part: 'profile' });
-    expect(bundle.sources).toHaveLength(compiled.sources.length + 1);
-  });
-
-  it('carries the tools the ask offers, so a node with tools on gets the commit hash of the ask (C35)', () => {
-    const { canvas, target } = canvasWithImage();
-    const compiled = canvas.compiled(target);
-    const chatTools = ['scholarly-search'] as const;
-    const bundle = buildContextBundle(canvas.graph, compiled, { model: 'm', createdAt: 42, chatTools });
-    expect(bundle.requestHash).toBe(buildRequest(compiled, { model: 'm', chatTools }).requestHash);
-    expect(bundle.requestHash).not.toBe(buildRequest(compiled, { model: 'm' }).requestHash);
   });
 });

@@ -2,65 +2,45 @@ import {
   CONTEXT_BUNDLE_FORMAT,
   CONTEXT_BUNDLE_VERSION,
   type BundleSource,
-  type ChatToolId,
   type ContextBundle,
-  type ToolDeclaration,
 } from '../../protocol/index.ts';
-import { buildRequest } from './build-request.ts';
+import type { BuiltRequest, RequestMessageSource } from './build-request.ts';
 import type { CompiledContext } from './compiled-context.ts';
 import type { Graph } from './graph.ts';
-import type { HashPort } from './hash-port.ts';
 
-export interface ContextBundleOptions {
-  model: string;
-  createdAt: number;
-  /** Whether the target takes images (else named placeholders, as in the request). */
-  images?: boolean;
-  /** SHA-256 for the request hash; the JavaScript port when absent. */
-  hash?: HashPort;
-  /** The [Memory] block the ask sends (C14): in the bundle as its `profile` part, so its hash is the commit's. */
-  memoryBlock?: string | null;
-  /** The tools the ask offers (C35): their declarations are in the request, so in its hash. */
-  chatTools?: readonly ChatToolId[];
-  mcpTools?: readonly ToolDeclaration[];
-}
-
-/** C26: a node's compiled context with its sources and request hash, portable to other tools. */
+/**
+ * C26: a node's compiled context with its sources and request hash, portable to other tools. It is made from the
+ * request the ask sends (`built`, from `buildRequest` over `compiled`), never rebuilt, so its late blocks ([Memory],
+ * recall), tools and hash are the preview's and the commit's.
+ */
 export function buildContextBundle(
   graph: Graph,
   compiled: CompiledContext,
-  options: ContextBundleOptions,
+  built: BuiltRequest,
+  createdAt: number,
 ): ContextBundle {
-  const built = buildRequest(compiled, {
-    model: options.model,
-    images: options.images ?? true,
-    ...(options.hash ? { hash: options.hash } : {}),
-    ...(options.memoryBlock ? { memoryBlock: options.memoryBlock } : {}),
-    ...(options.chatTools ? { chatTools: options.chatTools } : {}),
-    ...(options.mcpTools ? { mcpTools: options.mcpTools } : {}),
-  });
-  const sources: BundleSource[] = compiled.sources.map((source) => ({
-    ...source,
-    contentPartIds: [...source.contentPartIds],
-  }));
-  // The block sits just before the question, which compile always puts last (as buildRequest places it).
-  if (options.memoryBlock)
-    sources.splice(Math.max(0, sources.length - 1), 0, {
-      nodeId: compiled.nodeId,
-      layer: 'profile',
-      part: 'profile',
-      partId: 'memory',
-      contentPartIds: [],
-    });
+  const { request } = built;
   return {
     format: CONTEXT_BUNDLE_FORMAT,
     version: CONTEXT_BUNDLE_VERSION,
     canvasId: graph.canvas.id,
     nodeId: compiled.nodeId,
-    model: options.model,
-    messages: built.request.messages,
-    sources,
+    model: request.model,
+    messages: request.messages,
+    sources: built.messageSources.map((origin) => bundleSource(compiled, origin)),
+    tools: { ...request.tools },
+    ...(request.toolDeclarations ? { toolDeclarations: request.toolDeclarations } : {}),
     requestHash: built.requestHash,
-    createdAt: options.createdAt,
+    createdAt,
   };
+}
+
+/** A message's source: the compiled part it came from, or the late block it is (its own named part). */
+function bundleSource(compiled: CompiledContext, origin: RequestMessageSource): BundleSource {
+  if (origin.kind === 'compiled') {
+    const source = compiled.sources[origin.index]!;
+    return { ...source, contentPartIds: [...source.contentPartIds] };
+  }
+  const partId = origin.source === 'profile' ? 'memory' : origin.source;
+  return { nodeId: compiled.nodeId, layer: origin.source, part: origin.source, partId, contentPartIds: [] };
 }

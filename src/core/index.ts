@@ -71,7 +71,6 @@ export { chainVerdict, describeChainVerdict } from './chain-verdict.ts';
 export { rebaseSteps } from './rebase-steps.ts';
 export type { LocalStep, RebaseOutcome } from './rebase-steps.ts';
 export { buildContextBundle } from './context-bundle.ts';
-export type { ContextBundleOptions } from './context-bundle.ts';
 export { demoCanvas } from './demo-canvas.ts';
 export {
   planMirror,

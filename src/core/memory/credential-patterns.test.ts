@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { findCredential, luhnValid } from './credential-patterns.ts';
 
+// SHA-256 of "weft": lowercase hex with letters and digits, as every request hash is.
+const DIGEST = 'e627e2237f44543d8b79e2772a7cc79f6c8d0ea2854eef84f69fbef586339c91';
+
 describe('credential patterns never enter memory', () => {
   it.each([
     ['api-key', 'my key is sk-proj-abcdefghijklmnop1234567890'],
@@ -23,6 +26,12 @@ describe('credential patterns never enter memory', () => {
     ['card-number', '5555-5555-5555-4444'],
     ['private-key', '-----BEGIN OPENSSH PRIVATE KEY-----'],
     ['private-key', '-----BEGIN RSA PRIVATE KEY-----'],
+    // Beside the word "hash", a key is still a key: only an exact 64-digit hex digest is a hash's value.
+    ['api-key', 'hash: Zq8vN2pLw4RtY6uX9bC3mK7sD1fG5hJ0'],
+    ['api-key', `Request hash: ${DIGEST}0`],
+    ['api-key', `Request hash: ${DIGEST.slice(0, 40)}`],
+    ['api-key', 'my hash key sk-proj-abcdefghijklmnop1234567890'],
+    ['api-key', `deploy key ${DIGEST}`], // an unlabelled hex secret still counts
   ])('finds %s in %j', (kind, text) => {
     expect(findCredential(text)).toBe(kind);
   });
@@ -36,6 +45,10 @@ describe('credential patterns never enter memory', () => {
     'I like the sk-8 skateboard brand.',
     'I prefer internationalisation over i18n in prose.', // long words without digits are not keys
     'I work on Firefox 128 and Thunderbird 115.',
+    // A SHA-256 digest labelled as a hash (the offline receipt's line, the app's JSON) is not a credential.
+    `Request hash: ${DIGEST}`,
+    `SHA-256 ${DIGEST.toUpperCase()}`,
+    `{"requestHash": "${DIGEST}", "blockHash":"${DIGEST}"}`,
   ])('leaves ordinary text alone: %j', (text) => {
     expect(findCredential(text)).toBeNull();
   });

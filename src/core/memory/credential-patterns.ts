@@ -2,6 +2,9 @@
 export type CredentialKind =
   'api-key' | 'aws-key' | 'github-token' | 'slack-token' | 'jwt' | 'password' | 'card-number' | 'private-key';
 
+/** A hash's label and what may stand between it and the digest: "hash: ", "SHA-256 ", `Hash": "`. */
+const HASH_LABEL = String.raw`(?:hash|sha-?256|digest)["'\x60]?[^\S\n]{0,3}[:=]?[^\S\n]{0,3}["'\x60]?`;
+
 /** Patterns for secrets people paste; a false positive costs one fact, a false negative leaks a key. */
 const PATTERNS: readonly { kind: CredentialKind; pattern: RegExp }[] = [
   { kind: 'private-key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY( BLOCK)?-----/ },
@@ -18,8 +21,17 @@ const PATTERNS: readonly { kind: CredentialKind; pattern: RegExp }[] = [
     pattern:
       /\b(?:password|passwd|passphrase|passcode|pin code|api[ _-]?key|access[ _-]?token|auth[ _-]?token|bearer token|secret[ _-]?key)s?\b|\b(?:pwd|secret|pin|token)\s*[:=]\s*\S+/i,
   },
-  // A long run of letters mixed with digits looks like a generated key whatever its prefix.
-  { kind: 'api-key', pattern: /(?<![A-Za-z0-9_-])(?=[A-Za-z0-9_-]*[A-Za-z])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{24,}/ },
+  // A long run of letters mixed with digits looks like a generated key whatever its prefix — but not a SHA-256
+  // hex digest its text labels as a hash ("Request hash: 9f86…", `"blockHash": "…"`): the run must be exactly 64
+  // hex digits right after the label. (Case-insensitive: the character classes already take both cases.)
+  {
+    kind: 'api-key',
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9_-])(?!(?<=${HASH_LABEL})[0-9a-f]{64}(?![A-Za-z0-9_-]))` +
+        String.raw`(?=[A-Za-z0-9_-]*[A-Za-z])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{24,}`,
+      'i',
+    ),
+  },
 ];
 
 /** The patterns themselves, for code that must find every occurrence (recall redacts them, C16). */

@@ -176,12 +176,8 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
           data-testid="export-bundle"
           title="The compiled context with its sources and hash, portable to other tools"
           onClick={() => {
-            const bundle = buildContextBundle(graph, compiled, {
-              model: planned.model.id,
-              createdAt: Date.now(),
-              images: planned.model.takesImages,
-              memoryBlock: planned.block,
-            });
+            // The request this preview shows and the ask sends (memory, recall, tools): the bundle's hash is its.
+            const bundle = buildContextBundle(graph, compiled, built, Date.now());
             downloadText(
               `${safeFileName(nodeTitle(node))}.context.json`,
               JSON.stringify(bundle, null, 2),
