@@ -75,7 +75,8 @@ async function main(): Promise<void> {
       const baseline = await minimalHeap(app.browser, minimal.url, size.chains, size.depth);
       // Between the open zoom's cards and the fit's dots: the summary level (title and status), after the heap is read.
       const summaryFrames = await measureMapModePan(page, scale(60, 10), { plaques: false });
-      // The first save after a reload is whole (the page cannot know its cached rows match the record); later ones not.
+      // The first save after a reload: a PATCH too when the cached rows are exactly the record they name (they are
+      // here: filled from the server read), a whole PUT when they may be ahead of it.
       const middle = `${id}-${Math.floor(size.chains / 2)}-${Math.floor(size.depth / 2)}`;
       const firstSave = await saveOneCharacterEdit(page, middle);
       const nextSave = await saveOneCharacterEdit(page, middle);

@@ -89,6 +89,11 @@ export interface ApiClient {
     document: CanvasDocument,
     options: { keepalive?: boolean; baseRevision: string | null },
   ): Promise<{ updatedAt: number; revision: string }>;
+  /**
+   * `document` is exactly the durable record at `revision` (a canvas opened from rows marked exact): the next save
+   * based on it sends only what changed since. It must hold the same record objects as the page's graph.
+   */
+  rememberSaved(revision: string, document: CanvasDocument): void;
   verifyCanvas(id: string): Promise<CanvasVerifyResponse>;
   deleteCanvas(id: string): Promise<void>;
   importCanvas(raw: unknown): Promise<CanvasDocument>;
@@ -217,6 +222,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         throw error;
       }
     },
+    rememberSaved: (revision, document) => saved.remember(revision, document),
     verifyCanvas: (id) => call(`/api/canvases/${encodeURIComponent(id)}/verify`, CanvasVerifyResponseSchema),
     deleteCanvas: async (id) => {
       saved.forget(id);

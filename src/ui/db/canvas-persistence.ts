@@ -32,18 +32,38 @@ export function diffRecords<T>(
   return { put, remove };
 }
 
+/** True when two snapshots hold the very same record objects (so rows written as one are the other). */
+export function sameRecords(left: CanvasRecords, right: CanvasRecords): boolean {
+  if (left.canvas !== right.canvas || left.events.length !== right.events.length) return false;
+  if (left.events.some((event, index) => right.events[index] !== event)) return false;
+  const unchanged = <T>(a: Iterable<T>, b: Iterable<T>, keyOf: (item: T) => string) => {
+    const { put, remove } = diffRecords(a, b, keyOf);
+    return put.length === 0 && remove.length === 0;
+  };
+  return (
+    unchanged(left.nodes, right.nodes, (node) => node.id) &&
+    unchanged(left.wires, right.wires, (wire) => wire.id) &&
+    unchanged(left.attachments, right.attachments, (attachment) => attachment.hash) &&
+    unchanged(left.dismissals, right.dismissals, dismissalKey) &&
+    unchanged(left.ledgers, right.ledgers, ledgerKey)
+  );
+}
+
 /** Counts rows written, so tests and `bench:ui` can hold the per-edit write budget. */
 export const persistenceCounters = { rowsWritten: 0, flushes: 0 };
 
 /**
  * Writes the rows that differ between two snapshots of one canvas in one transaction.
- * `previous = null` writes everything (first save, import, duplicate).
+ * `previous = null` writes everything (first save, import, duplicate). `exactRevision`: the rows now hold exactly
+ * that durable revision's record (an adopted record), noted in the same transaction; without it, a write leaves the
+ * rows matching no revision exactly (a local edit), so a reload's first save sends the whole canvas.
  */
 export async function writeCanvasChanges(
   database: WeftDatabase,
   previous: CanvasRecords | null,
   next: CanvasRecords,
   now: number,
+  exactRevision?: string,
 ): Promise<number> {
   const canvasId = next.canvas.id;
   const nodes = diffRecords(previous?.nodes ?? null, next.nodes, (node) => node.id);
@@ -66,7 +86,10 @@ export async function writeCanvasChanges(
     events.put.length +
     events.remove.length;
   const metaChanged = !previous || previous.canvas !== next.canvas;
-  if (touched === 0 && !metaChanged) return 0;
+  if (touched === 0 && !metaChanged) {
+    if (exactRevision !== undefined) await rememberRevision(database, canvasId, exactRevision, true);
+    return 0;
+  }
   let written = 0;
   const eventIndex = new Map(next.events.map((event, index) => [event.id, index] as const));
   await database.transaction(
@@ -79,8 +102,10 @@ export async function writeCanvasChanges(
       database.events,
       database.dismissals,
       database.ledgers,
+      database.revisions,
     ],
     async () => {
+      await noteRowsWritten(database, canvasId, exactRevision);
       await database.canvases.put({ id: canvasId, meta: next.canvas, updatedAt: now, nodeCount });
       written += 1;
       if (nodes.put.length)
@@ -180,6 +205,39 @@ export async function storedRevision(database: WeftDatabase, canvasId: string): 
   return (await database.revisions.get(canvasId))?.revision ?? null;
 }
 
-export async function rememberRevision(database: WeftDatabase, canvasId: string, revision: string): Promise<void> {
-  await database.revisions.put({ canvasId, revision });
+/** The durable revision whose record the rows are exactly, or null (rows ahead of it, or never marked exact). */
+export async function exactRevision(database: WeftDatabase, canvasId: string): Promise<string | null> {
+  const row = await database.revisions.get(canvasId);
+  return row?.exact === true ? row.revision : null;
+}
+
+/** `exact`: the rows are exactly this revision's record (see `RevisionRow.exact`); otherwise only in step with it. */
+export async function rememberRevision(
+  database: WeftDatabase,
+  canvasId: string,
+  revision: string,
+  exact = false,
+): Promise<void> {
+  await database.revisions.put({ canvasId, revision, ...(exact ? { exact } : {}) });
+}
+
+/**
+ * A saved state's rows are exactly revision `revision`: marked so only if the revisions row still names it (a newer
+ * record adopted meanwhile, or the canvas deleted, leaves it as it is).
+ */
+export async function markRevisionExact(database: WeftDatabase, canvasId: string, revision: string): Promise<void> {
+  await database.transaction('rw', database.revisions, async () => {
+    const row = await database.revisions.get(canvasId);
+    if (row?.revision === revision && row.exact !== true) await database.revisions.put({ ...row, exact: true });
+  });
+}
+
+/** Inside a row write's transaction: the revision the rows now equal, or the end of their being exact. */
+async function noteRowsWritten(database: WeftDatabase, canvasId: string, revision: string | undefined): Promise<void> {
+  if (revision !== undefined) {
+    await database.revisions.put({ canvasId, revision, exact: true });
+    return;
+  }
+  const row = await database.revisions.get(canvasId);
+  if (row?.exact) await database.revisions.put({ canvasId, revision: row.revision });
 }

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { CanvasDocument, QuestionNode } from '../../../protocol/canvas-document.ts';
-import { loadCanvasDocument, persistenceCounters, storedRevision } from './canvas-persistence.ts';
+import { exactRevision, loadCanvasDocument, persistenceCounters, storedRevision } from './canvas-persistence.ts';
 import { recordsFromDocument, type CanvasRecords } from './canvas-records.ts';
 import { CanvasWriter } from './canvas-writer.ts';
 import { WeftDatabase } from './weft-database.ts';
@@ -92,9 +92,20 @@ describe('CanvasWriter.fill (a canvas painted from the server before it is cache
     expect(cached?.nodes).toHaveLength(4500);
     expect(cached?.nodes.find((node) => node.id === 'n4000')).toEqual(edited);
     expect(await storedRevision(database, 'fill-test')).toBe('a'.repeat(64));
+    // The edit is in the rows but not in that revision: they are no longer exactly its record.
+    expect(await exactRevision(database, 'fill-test')).toBeNull();
     // The edit's own write held the canvas row and the one node, not the whole canvas again.
     expect(persistenceCounters.rowsWritten - before).toBeLessThan(4500 + 10);
     expect(persistenceCounters.rowsWritten - before).toBeGreaterThan(4500);
+  });
+
+  it('the filled rows are marked as exactly the revision read, so a reload can save only what changed', async () => {
+    const database = new WeftDatabase(`fill-${Math.random()}`);
+    const errors: unknown[] = [];
+    const writer = writerFor(database, () => Promise.resolve(), errors);
+    await writer.fill(recordsFromDocument(bigCanvas()), { ready: Promise.resolve(), revision: 'c'.repeat(64) });
+    expect(errors).toEqual([]);
+    expect(await exactRevision(database, 'fill-test')).toBe('c'.repeat(64));
   });
 
   it('a read that fails its check is not cached, nor are edits of it', async () => {

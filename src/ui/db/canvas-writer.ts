@@ -1,17 +1,30 @@
 import type { CanvasDocument } from '../../../protocol/index.ts';
-import { writeCanvasChanges } from './canvas-persistence.ts';
+import { markRevisionExact, sameRecords, writeCanvasChanges } from './canvas-persistence.ts';
 import { fillCanvasRows } from './fill-canvas-rows.ts';
 import { pauseForPage } from './pause-for-page.ts';
 import { documentFromRecords, type CanvasRecords } from './canvas-records.ts';
 import type { WeftDatabase } from './weft-database.ts';
+
+/**
+ * What a durable save stored: the record's new revision and, when the caller saved other records than the ones it
+ * was given (a rebase onto a newer record, handed to `replaceRebased`), those.
+ */
+export interface DurableSaved {
+  revision: string;
+  records?: CanvasRecords;
+}
 
 export interface CanvasWriterOptions {
   database: WeftDatabase;
   /**
    * Sends the durable record to the server (PUT /api/canvases/:id). `mark` is what the caller passed to
    * `schedule` with these records (the store's journal position), so it knows which local steps the save holds.
+   * Resolving with the revision lets the writer note when the rows are exactly that record (`RevisionRow.exact`).
    */
-  putDurable: (document: CanvasDocument, options: { keepalive: boolean; mark: number }) => Promise<unknown>;
+  putDurable: (
+    document: CanvasDocument,
+    options: { keepalive: boolean; mark: number },
+  ) => Promise<DurableSaved | undefined | void>;
   now: () => number;
   onError: (error: unknown) => void;
   localDelayMs?: number;
@@ -28,6 +41,8 @@ export interface CanvasWriterOptions {
 export class CanvasWriter {
   private readonly options: Required<CanvasWriterOptions>;
   private written: CanvasRecords | null = null;
+  /** The records the rows were last written as, set only on the chain: what a landed save is compared with. */
+  private rowsHold: CanvasRecords | null = null;
   private pending: CanvasRecords | null = null;
   private durablePending: { records: CanvasRecords; mark: number } | null = null;
   /** Durable saves run one after another: an older, larger PUT can never land after a newer one. */
@@ -76,6 +91,7 @@ export class CanvasWriter {
         });
         // A write scheduled meanwhile (for this canvas) diffs against what the fill stored.
         if (this.written === null) this.written = records;
+        this.rowsHold = records;
       } catch (error) {
         this.options.onError(error);
       } finally {
@@ -89,6 +105,12 @@ export class CanvasWriter {
   adopt(records: CanvasRecords): void {
     this.written = records;
     this.pending = null;
+  }
+
+  /** True when this canvas's rows were last written (or loaded) as exactly `records` and nothing waits to be. */
+  holds(records: CanvasRecords): boolean {
+    if (this.isBusy() || this.uncached.has(records.canvas.id)) return false;
+    return this.written !== null && sameRecords(this.written, records);
   }
 
   schedule(records: CanvasRecords, mark = 0): void {
@@ -124,6 +146,7 @@ export class CanvasWriter {
       try {
         await writeCanvasChanges(this.options.database, this.written, next, this.options.now());
         this.written = next;
+        this.rowsHold = next;
       } catch (error) {
         this.options.onError(error);
       }
@@ -155,12 +178,29 @@ export class CanvasWriter {
     // keepalive bodies are capped (64 KiB) by browsers; larger records go as a normal request.
     const small = keepalive && JSON.stringify(document).length < 60_000;
     try {
-      await this.options.putDurable(document, { keepalive: small, mark: next.mark });
+      const saved = await this.options.putDurable(document, { keepalive: small, mark: next.mark });
+      if (saved) this.noteExactAfterSave(saved.records ?? next.records, saved.revision);
     } catch (error) {
       if (this.discarded.has(next.records.canvas.id)) return;
       this.durablePending ??= next;
       this.options.onError(error);
     }
+  }
+
+  /**
+   * A save of `records` landed as `revision`. Queued on the chain, behind every row write already asked for and
+   * ahead of any later one (which clears the mark): the rows are that record only if the last write stored exactly
+   * these records. Not awaited by the save, so a cache fill under way never holds up the next durable save.
+   */
+  private noteExactAfterSave(records: CanvasRecords, revision: string): void {
+    this.chain = this.chain.then(async () => {
+      if (this.rowsHold !== records) return;
+      try {
+        await markRevisionExact(this.options.database, records.canvas.id, revision);
+      } catch {
+        // Only a faster next visit is lost: its first save goes whole, as without the mark.
+      }
+    });
   }
 
   /**
@@ -188,6 +228,8 @@ export class CanvasWriter {
 
   async flush(keepalive = false): Promise<void> {
     await Promise.all([this.flushLocal(), this.flushDurable(keepalive)]);
+    // The note a landed save queued (`noteExactAfterSave`), so a reopen right after reads it.
+    await this.chain;
   }
 
   hasPending(): boolean {

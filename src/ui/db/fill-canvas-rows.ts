@@ -58,7 +58,8 @@ export async function fillCanvasRows(
       updatedAt: options.now,
       nodeCount: nodes.length,
     });
-    if (options.revision) await database.revisions.put({ canvasId, revision: options.revision });
+    // The rows are exactly what the server sent at that revision: a reload's first save can send only its changes.
+    if (options.revision) await database.revisions.put({ canvasId, revision: options.revision, exact: true });
     else await database.revisions.delete(canvasId);
   });
   const written =

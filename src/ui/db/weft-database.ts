@@ -52,6 +52,12 @@ export interface LedgerRow {
 export interface RevisionRow {
   canvasId: string;
   revision: string;
+  /**
+   * True only while the rows are exactly that revision's record (a server read cached, a newer record adopted, a
+   * save landed with nothing written since): the next save after a reload may then send only what changed. Every
+   * local write clears it in its own transaction; rows written before the flag existed lack it (not exact).
+   */
+  exact?: boolean;
 }
 export interface SettingRow {
   key: string;

@@ -9,8 +9,9 @@ import {
 import type { CanvasDocument } from '../../../protocol/index.ts';
 import {
   deleteCanvasRows,
+  exactRevision,
   loadCanvasDocument,
-  rememberRevision,
+  markRevisionExact,
   storedRevision,
   writeCanvasChanges,
 } from '../db/canvas-persistence.ts';
@@ -98,7 +99,9 @@ export function createCanvasListActions(
     runtime.deletedCanvasIds.delete(document.canvas.id);
     await writeCanvasChanges(database, null, recordsFromDocument(document), dependencies.now());
     try {
-      await api.putCanvas(document, { baseRevision: null });
+      const saved = await api.putCanvas(document, { baseRevision: null });
+      // Just written whole, nothing since: the rows are exactly the new record.
+      await markRevisionExact(database, document.canvas.id, saved.revision);
     } catch (error) {
       const { code, message } = describeError(error);
       get().toast('error', code, `Saved in this browser, but not yet on disk: ${message}`);
@@ -112,8 +115,7 @@ export function createCanvasListActions(
     for (const summary of summaries) {
       try {
         const { document, revision } = await api.readCanvas(summary.id);
-        await writeCanvasChanges(database, null, recordsFromDocument(document), summary.updatedAt);
-        await rememberRevision(database, summary.id, revision);
+        await writeCanvasChanges(database, null, recordsFromDocument(document), summary.updatedAt, revision);
         restored += 1;
       } catch (error) {
         const { code, message } = describeError(error);
@@ -160,6 +162,8 @@ export function createCanvasListActions(
     openCanvas: (id) =>
       whileOpening(async () => {
         await runtime.writer.flush();
+        // Read before and after the rows: the rows loaded are that record only if no write came in between.
+        const exactBefore = await exactRevision(database, id);
         let document = await loadCanvasDocument(database, id);
         // Not cached: painted from what the server sent, then checked and cached in slices (`writer.fill`).
         let fromServer: { revision: string; check?: () => Promise<void> } | null = null;
@@ -169,6 +173,9 @@ export function createCanvasListActions(
           fromServer = remote;
         }
         const revision = fromServer ? fromServer.revision : await storedRevision(database, id);
+        // Rows exactly the record at that revision: the first save sends only what changed (409 if it moved on).
+        if (!fromServer && exactBefore !== null && exactBefore === (await exactRevision(database, id)))
+          api.rememberSaved(exactBefore, document);
         if (revision) runtime.revisions.set(id, revision);
         else runtime.revisions.delete(id);
         mark('weft:canvas-read');

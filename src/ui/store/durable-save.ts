@@ -1,6 +1,8 @@
 import { documentFromGraph, graphFromDocument, rebaseSteps } from '../../core/index.ts';
 import type { CanvasDocument } from '../../../protocol/index.ts';
 import { ApiClientError } from '../api/api-error.ts';
+import type { CanvasRecords } from '../db/canvas-records.ts';
+import type { DurableSaved } from '../db/canvas-writer.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
@@ -24,11 +26,11 @@ export function createDurableSave(
   get: GetState,
   dependencies: AppDependencies,
   runtime: StoreRuntime,
-): (document: CanvasDocument, options: { keepalive: boolean; mark: number }) => Promise<void> {
+): (document: CanvasDocument, options: { keepalive: boolean; mark: number }) => Promise<DurableSaved> {
   const { api } = dependencies;
 
   /** Reads the newer record and puts this page's pending steps on top; returns what to save next. */
-  async function rebase(canvasId: string): Promise<{ document: CanvasDocument; mark: number }> {
+  async function rebase(canvasId: string): Promise<{ document: CanvasDocument; mark: number; records: CanvasRecords }> {
     const remote = await api.readCanvas(canvasId);
     const shown = get().graph;
     if (!shown || shown.canvas.id !== canvasId) throw new ApiClientError('revision-conflict', 'The canvas was closed.');
@@ -41,7 +43,8 @@ export function createDurableSave(
     runtime.revisions.set(canvasId, remote.revision);
     publishGraph(set, get, runtime, graph, undefined, 'reset');
     // Undo history held copies without the other writer's changes: undoing into one would remove them.
-    runtime.writer.replaceRebased(recordsFromGraph(graph));
+    const records = recordsFromGraph(graph);
+    runtime.writer.replaceRebased(records);
     const { focusedNodeId, selectedNodeIds } = get();
     set({
       focusedNodeId: focusedNodeId && graph.nodes.has(focusedNodeId) ? focusedNodeId : null,
@@ -59,20 +62,21 @@ export function createDurableSave(
         'canvas-merged',
         `“${graph.canvas.name}” was also changed elsewhere; your changes were added on top.`,
       );
-    return { document: documentFromGraph(graph), mark: runtime.journal.current() };
+    return { document: documentFromGraph(graph), mark: runtime.journal.current(), records };
   }
 
   return async function saveDurable(document, options) {
     const canvasId = document.canvas.id;
-    let next = { document, mark: options.mark };
+    let next: { document: CanvasDocument; mark: number; records?: CanvasRecords } = { document, mark: options.mark };
     for (let round = 0; ; round += 1) {
       try {
-        await api.putCanvas(next.document, {
+        const saved = await api.putCanvas(next.document, {
           keepalive: options.keepalive,
           baseRevision: runtime.revisions.get(canvasId) ?? null,
         });
         runtime.journal.acknowledge(canvasId, next.mark);
-        return;
+        // A rebased save stored the records the rebase handed to the writer, not the ones it was given.
+        return { revision: saved.revision, ...(next.records ? { records: next.records } : {}) };
       } catch (error) {
         // A save on page hide cannot wait for a rebase; the next visit's first save does it.
         if (!isRevisionConflict(error) || options.keepalive || round >= REBASE_ROUNDS) throw error;

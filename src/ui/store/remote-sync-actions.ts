@@ -51,6 +51,8 @@ export function createRemoteSyncActions(
     if (get().graph !== current) return false;
     const next = graphFromDocument(remote.document);
     const previousRecords = recordsFromGraph(current);
+    // Rows known to be the shown graph: after the diff below they are exactly the newer record.
+    const rowsInStep = runtime.writer.holds(previousRecords);
     runtime.journal.reset(id);
     runtime.writer.adopt(recordsFromGraph(next));
     publishGraph(set, get, runtime, next, undefined, 'reset');
@@ -60,7 +62,13 @@ export function createRemoteSyncActions(
       selectedNodeIds: selectedNodeIds.filter((nodeId) => next.nodes.has(nodeId)),
     });
     // Rows the newer record no longer has (events included) go, so a reload reads exactly that record.
-    await writeCanvasChanges(database, previousRecords, recordsFromGraph(next), dependencies.now());
+    await writeCanvasChanges(
+      database,
+      previousRecords,
+      recordsFromGraph(next),
+      dependencies.now(),
+      rowsInStep ? remote.revision : undefined,
+    );
     get().toast('info', 'canvas-updated', `“${next.canvas.name}” was changed elsewhere; this is the newer version.`);
     return true;
   }
@@ -71,13 +79,17 @@ export function createRemoteSyncActions(
     if (!(await database.canvases.get(id))) return cacheArrivedCanvas(dependencies, id, abandoned);
     const [local, remote] = await Promise.all([loadCanvasDocument(database, id), api.readCanvas(id)]);
     if (get().activeCanvasId === id || runtime.deletedCanvasIds.has(id)) return false;
-    await rememberRevision(database, id, remote.revision);
-    if (local && canonicalJson(local) === canonicalJson(remote.document)) return false;
+    if (local && canonicalJson(local) === canonicalJson(remote.document)) {
+      await rememberRevision(database, id, remote.revision, true);
+      return false;
+    }
+    // The rows as read, diffed to the newer record: exactly that record afterwards.
     await writeCanvasChanges(
       database,
       local ? recordsFromDocument(local) : null,
       recordsFromDocument(remote.document),
       dependencies.now(),
+      remote.revision,
     );
     return true;
   }

@@ -23,19 +23,22 @@ export async function updateStoredCanvas(
     const before = graphFromDocument(remote.document);
     const after = update(before);
     if (!after || after === before) return null;
+    let saved: { revision: string };
     try {
-      await dependencies.api.putCanvas(documentFromGraph(after), { baseRevision: remote.revision });
+      saved = await dependencies.api.putCanvas(documentFromGraph(after), { baseRevision: remote.revision });
     } catch (error) {
       if (isRevisionConflict(error) && round < ROUNDS) continue;
       throw error;
     }
-    // Rows this browser holds that the record does not (events included) go; the rest are rewritten.
+    // Rows this browser holds that the record does not (events included) go; the rest are rewritten: the rows are
+    // then exactly the saved record.
     const local = await loadCanvasDocument(dependencies.database, canvasId);
     await writeCanvasChanges(
       dependencies.database,
       local ? recordsFromDocument(local) : null,
       recordsFromGraph(after),
       dependencies.now(),
+      saved.revision,
     );
     return after;
   }

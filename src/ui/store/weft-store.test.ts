@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentFromGraph, type Graph } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import { startScriptedProvider, startTestServer, type TestServer } from '../../../tests/support/index.ts';
-import { persistenceCounters } from '../db/canvas-persistence.ts';
+import { exactRevision, persistenceCounters } from '../db/canvas-persistence.ts';
 import { plannedRequest } from './planned-request.ts';
 import { TestApp } from './test-app.ts';
 import { runCommand } from '../commands/run-command.ts';
@@ -446,10 +446,13 @@ describe('an answer that outlives its canvas', () => {
       expect(app.lastToast()?.code).toBe('answer-saved');
 
       // The durable record and IndexedDB both hold the version and its commit event.
-      const durable = (await (await isolated.api(`/api/canvases/${sourceId}`)).json()) as {
+      const response = await isolated.api(`/api/canvases/${sourceId}`);
+      const durable = (await response.json()) as {
         nodes: QuestionNode[];
         events: { op: string }[];
       };
+      // The rows are exactly that record, so a reload's first save of it sends only what changes.
+      expect(`"${await exactRevision(app.database, sourceId)}"`).toBe(response.headers.get('etag'));
       expect(durable.nodes.find((node) => node.id === asked)?.versions.map((version) => version.text)).toEqual([
         'Rayleigh scattering grows as 1/λ⁴.',
       ]);
