@@ -87,6 +87,7 @@ export interface ApiClient {
    */
   putCanvas(
     document: CanvasDocument,
+    /** `keepalive`: a page-hide save — sent so it outlives the page when its body fits the browsers' 64 KiB cap. */
     options: { keepalive?: boolean; baseRevision: string | null },
   ): Promise<{ updatedAt: number; revision: string }>;
   /**
@@ -153,6 +154,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
   });
 
   const saved = new SavedCopies();
+  const encoder = new TextEncoder();
+  const fitsKeepalive = (body: string) =>
+    body.length < 20_000 || (body.length < 60_000 && encoder.encode(body).length < 60_000);
 
   return {
     models: () => call('/api/models', ModelsResponseSchema),
@@ -211,7 +215,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     putCanvas: async (document, options) => {
       const path = `/api/canvases/${encodeURIComponent(document.canvas.id)}`;
       const patch = saved.patchFor(document, options.baseRevision);
-      const init = json(patch ? 'PATCH' : 'PUT', patch ?? document, { keepalive: options.keepalive ?? false });
+      const init = json(patch ? 'PATCH' : 'PUT', patch ?? document);
+      // Browsers cap keepalive bodies at 64 KiB (all of a page's in flight): a page-hide save that fits — a PATCH,
+      // usually, even of a large canvas — outlives the page; a larger body goes as a normal request.
+      if (options.keepalive && fitsKeepalive(init.body as string)) init.keepalive = true;
       if (options.baseRevision) init.headers = { ...init.headers, 'if-match': `"${options.baseRevision}"` };
       try {
         const result = await call(path, CanvasSavedResponseSchema, init);

@@ -71,4 +71,34 @@ describe('saved copies: saves send only what changed', () => {
       globalThis.fetch = realFetch;
     }
   });
+
+  it('a page-hide save of a large canvas goes as keepalive when its PATCH fits, as a normal request when whole', async () => {
+    const document = bigCanvas('hidden', 800);
+    await create(document);
+    const sent: { method: string; keepalive: boolean }[] = [];
+    const realFetch = globalThis.fetch;
+    const client = createApiClient({ baseUrl: server.origin, token: server.token });
+    globalThis.fetch = (input, init) => {
+      sent.push({ method: init?.method ?? 'GET', keepalive: init?.keepalive === true });
+      return realFetch(input, init);
+    };
+    try {
+      const read = await client.readCanvas('hidden');
+      const edit = (text: string) =>
+        ({
+          ...read.document,
+          nodes: read.document.nodes.map((node, index) => (index === 0 ? { ...node, text } : node)),
+        }) as CanvasDocument;
+      const saved = await client.putCanvas(edit('x'), { baseRevision: read.revision, keepalive: true });
+      // A browser would refuse (or drop) a keepalive body over 64 KiB: the whole 300 KB record is never sent so.
+      expect(sent.at(-1)).toEqual({ method: 'PATCH', keepalive: true });
+      await expect(
+        client.putCanvas(edit('y'), { baseRevision: 'b'.repeat(64), keepalive: true }),
+      ).rejects.toMatchObject({ code: 'revision-conflict' });
+      expect(sent.at(-1)).toEqual({ method: 'PUT', keepalive: false });
+      expect(saved.revision).toMatch(/^[0-9a-f]{64}$/);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
 });

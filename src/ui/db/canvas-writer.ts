@@ -175,10 +175,9 @@ export class CanvasWriter {
     if (!next) return;
     this.durablePending = null;
     const document = documentFromRecords(next.records);
-    // keepalive bodies are capped (64 KiB) by browsers; larger records go as a normal request.
-    const small = keepalive && JSON.stringify(document).length < 60_000;
     try {
-      const saved = await this.options.putDurable(document, { keepalive: small, mark: next.mark });
+      // On page hide: the API client sends it as keepalive when its body (often a small PATCH) fits the cap.
+      const saved = await this.options.putDurable(document, { keepalive, mark: next.mark });
       if (saved) this.noteExactAfterSave(saved.records ?? next.records, saved.revision);
     } catch (error) {
       if (this.discarded.has(next.records.canvas.id)) return;
