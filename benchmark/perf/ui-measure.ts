@@ -37,26 +37,33 @@ export function openFromServer(page: Page, canvasId: string): Promise<number> {
 
 /**
  * Waits until the page has cached `canvasId` in IndexedDB (its canvas row is written last, after every slice): a
- * reload before then reads it from the server again, which is not the cached first paint.
+ * reload before then reads it from the server again, which is not the cached first paint. Polled from here with
+ * `evaluate`, which awaits the page's promise (`waitForFunction` took the returned promise itself as truthy and
+ * returned at once, so "cached" reloads were reads from the server).
  */
-export async function waitUntilCached(page: Page, canvasId: string): Promise<void> {
-  await page.waitForFunction(
-    (id) =>
-      new Promise<boolean>((resolve) => {
-        const open = indexedDB.open('weft');
-        open.onerror = () => resolve(false);
-        open.onsuccess = () => {
-          const request = open.result.transaction('canvases').objectStore('canvases').get(id);
-          request.onsuccess = () => {
-            open.result.close();
-            resolve(request.result !== undefined);
+export async function waitUntilCached(page: Page, canvasId: string, timeoutMs = 600_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const cached = await page.evaluate(
+      (id) =>
+        new Promise<boolean>((resolve) => {
+          const open = indexedDB.open('weft');
+          open.onerror = () => resolve(false);
+          open.onsuccess = () => {
+            const request = open.result.transaction('canvases').objectStore('canvases').get(id);
+            request.onsuccess = () => {
+              open.result.close();
+              resolve(request.result !== undefined);
+            };
+            request.onerror = () => resolve(false);
           };
-          request.onerror = () => resolve(false);
-        };
-      }),
-    canvasId,
-    { timeout: 600_000, polling: 500 },
-  );
+        }),
+      canvasId,
+    );
+    if (cached) return;
+    if (Date.now() > deadline) throw new Error(`${canvasId} was not cached in IndexedDB within ${timeoutMs} ms`);
+    await page.waitForTimeout(250);
+  }
 }
 
 /** Reloads with the canvas active and cached; ms from navigation start to the frame after its first card. */
