@@ -35,8 +35,15 @@ const note = (id: string, createdAt: number): CanvasNode => ({
   text: `Note ${id}`,
 });
 const wire = (id: string, from: string, to: string): Wire => ({ id, from, to, createdAt: 1, kind: 'solid' });
-const event = (id: string, at: number): EventRecord =>
-  ({ id, at, op: 'add', objectId: 'n0', meta: {}, prevHash: 'a'.repeat(64), hash: 'b'.repeat(64) }) as EventRecord;
+const event = (id: string, at: number): EventRecord => ({
+  id,
+  at,
+  op: 'add',
+  objectId: 'n0',
+  meta: {},
+  prevHash: 'a'.repeat(64),
+  hash: 'b'.repeat(64),
+});
 
 describe('WeftDatabase schema versions', () => {
   it('opens a version 1 database (before revisions were kept) with its rows intact and an empty revisions table', async () => {
