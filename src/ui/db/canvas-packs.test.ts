@@ -17,8 +17,15 @@ const note = (id: string, createdAt: number): CanvasNode => ({
   excludedParts: [],
   text: id,
 });
-const event = (id: string): EventRecord =>
-  ({ id, at: 1, op: 'add', objectId: 'n0', meta: {}, prevHash: 'a'.repeat(64), hash: 'b'.repeat(64) }) as EventRecord;
+const event = (id: string): EventRecord => ({
+  id,
+  at: 1,
+  op: 'add',
+  objectId: 'n0',
+  meta: {},
+  prevHash: 'a'.repeat(64),
+  hash: 'b'.repeat(64),
+});
 
 function canvas(nodes: CanvasNode[], events: EventRecord[]): CanvasDocument {
   return {
