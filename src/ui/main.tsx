@@ -65,8 +65,7 @@ createRoot(document.getElementById('root')!).render(
   </StrictMode>,
 );
 
-void (async () => {
-  await store.getState().loadSettings();
-  await store.getState().loadModels();
-  await store.getState().initialise();
-})();
+// The first canvas is read at once; the settings and model list beside it (what needs them waits for them).
+void store.getState().loadSettings();
+void store.getState().loadModels();
+void store.getState().initialise();

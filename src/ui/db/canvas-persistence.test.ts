@@ -91,7 +91,7 @@ describe('canvas persistence on IndexedDB', () => {
     await writeCanvasChanges(database, null, other, 300);
     await deleteCanvasRows(database, 'c1');
     expect(await loadCanvasDocument(database, 'c1')).toBeNull();
-    expect(await database.nodes.count()).toBe(0);
+    expect(await database.packs.where('canvasId').equals('c1').count()).toBe(0);
     expect((await loadCanvasDocument(database, 'c2'))!.attachments).toHaveLength(1);
   });
 

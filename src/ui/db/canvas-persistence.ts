@@ -2,35 +2,10 @@ import type { CanvasDocument } from '../../../protocol/index.ts';
 import { CANVAS_FORMAT, CANVAS_VERSION } from '../../../protocol/index.ts';
 import { dismissalKey, ledgerKey, type WeftDatabase } from './weft-database.ts';
 import type { CanvasRecords } from './canvas-records.ts';
+import { changedEventPacks, changedKeyedPacks, unpack, type PackChanges, type PackKind } from './canvas-packs.ts';
+import { diffRecords } from './record-diff.ts';
 
-interface Keyed<T> {
-  key: string;
-  record: T;
-}
-
-function byKey<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T> {
-  const map = new Map<string, T>();
-  for (const item of items) map.set(keyOf(item), item);
-  return map;
-}
-
-/** Rows whose record object changed (by identity) and keys that disappeared. */
-export function diffRecords<T>(
-  previous: Iterable<T> | null,
-  next: Iterable<T>,
-  keyOf: (item: T) => string,
-): { put: Keyed<T>[]; remove: string[] } {
-  const before = previous ? byKey(previous, keyOf) : new Map<string, T>();
-  const put: Keyed<T>[] = [];
-  const seen = new Set<string>();
-  for (const record of next) {
-    const key = keyOf(record);
-    seen.add(key);
-    if (before.get(key) !== record) put.push({ key, record });
-  }
-  const remove = [...before.keys()].filter((key) => !seen.has(key));
-  return { put, remove };
-}
+export { diffRecords } from './record-diff.ts';
 
 /** True when two snapshots hold the very same record objects (so rows written as one are the other). */
 export function sameRecords(left: CanvasRecords, right: CanvasRecords): boolean {
@@ -66,56 +41,53 @@ export async function writeCanvasChanges(
   exactRevision?: string,
 ): Promise<number> {
   const canvasId = next.canvas.id;
-  const nodes = diffRecords(previous?.nodes ?? null, next.nodes, (node) => node.id);
-  const wires = diffRecords(previous?.wires ?? null, next.wires, (wire) => wire.id);
+  const packs: [PackKind, PackChanges][] = [
+    ['nodes', changedKeyedPacks(canvasId, 'nodes', previous?.nodes ?? null, next.nodes)],
+    ['wires', changedKeyedPacks(canvasId, 'wires', previous?.wires ?? null, next.wires)],
+    // The durable record guards the log (append-only); these packs mirror it. After adopting a newer record or a
+    // rebase, events this copy had but the record does not are dropped, so a reload reads the record's log.
+    ['events', changedEventPacks(canvasId, previous?.events ?? null, next.events)],
+  ];
   const attachments = diffRecords(previous?.attachments ?? null, next.attachments, (attachment) => attachment.hash);
   const dismissals = diffRecords(previous?.dismissals ?? null, next.dismissals, dismissalKey);
   const ledgers = diffRecords(previous?.ledgers ?? null, next.ledgers, ledgerKey);
-  const events = diffRecords(previous?.events ?? null, next.events, (event) => event.id);
   const nodeCount = [...next.nodes].length;
   const touched =
-    nodes.put.length +
-    nodes.remove.length +
-    wires.put.length +
-    wires.remove.length +
+    packs.reduce((sum, [, changes]) => sum + changes.put.length + changes.remove.length, 0) +
     attachments.put.length +
     dismissals.put.length +
     dismissals.remove.length +
     ledgers.put.length +
-    ledgers.remove.length +
-    events.put.length +
-    events.remove.length;
+    ledgers.remove.length;
   const metaChanged = !previous || previous.canvas !== next.canvas;
   if (touched === 0 && !metaChanged) {
     if (exactRevision !== undefined) await rememberRevision(database, canvasId, exactRevision, true);
     return 0;
   }
   let written = 0;
-  const eventIndex = new Map(next.events.map((event, index) => [event.id, index] as const));
   await database.transaction(
     'rw',
     [
       database.canvases,
-      database.nodes,
-      database.wires,
+      database.packs,
       database.attachments,
-      database.events,
       database.dismissals,
       database.ledgers,
       database.revisions,
     ],
     async () => {
       await noteRowsWritten(database, canvasId, exactRevision);
+      // A whole write replaces every pack the canvas had (a bucket it no longer fills must not keep old records).
+      if (!previous) await database.packs.where('canvasId').equals(canvasId).delete();
       await database.canvases.put({ id: canvasId, meta: next.canvas, updatedAt: now, nodeCount });
       written += 1;
-      if (nodes.put.length)
-        await database.nodes.bulkPut(nodes.put.map(({ key, record }) => ({ canvasId, id: key, record })));
-      if (nodes.remove.length)
-        await database.nodes.bulkDelete(nodes.remove.map((key) => [canvasId, key] as [string, string]));
-      if (wires.put.length)
-        await database.wires.bulkPut(wires.put.map(({ key, record }) => ({ canvasId, id: key, record })));
-      if (wires.remove.length)
-        await database.wires.bulkDelete(wires.remove.map((key) => [canvasId, key] as [string, string]));
+      for (const [kind, changes] of packs) {
+        if (changes.put.length) await database.packs.bulkPut(changes.put);
+        if (changes.remove.length)
+          await database.packs.bulkDelete(
+            changes.remove.map((bucket) => [canvasId, kind, bucket] as [string, string, number]),
+          );
+      }
       for (const { key, record } of attachments.put) {
         const existing = await database.attachments.get(key);
         const canvasIds = existing ? [...new Set([...existing.canvasIds, canvasId])] : [canvasId];
@@ -129,14 +101,6 @@ export async function writeCanvasChanges(
         await database.ledgers.bulkPut(ledgers.put.map(({ key, record }) => ({ canvasId, id: key, record })));
       if (ledgers.remove.length)
         await database.ledgers.bulkDelete(ledgers.remove.map((key) => [canvasId, key] as [string, string]));
-      // The durable record guards the log (append-only); these rows mirror it. After adopting a newer record or
-      // a rebase, events this copy had but the record does not are removed, so a reload reads the record's log.
-      if (events.put.length)
-        await database.events.bulkPut(
-          events.put.map(({ key, record }) => ({ canvasId, id: key, seq: eventIndex.get(key) ?? 0, record })),
-        );
-      if (events.remove.length)
-        await database.events.bulkDelete(events.remove.map((key) => [canvasId, key] as [string, string]));
       written += touched;
     },
   );
@@ -149,24 +113,23 @@ export async function writeCanvasChanges(
 export async function loadCanvasDocument(database: WeftDatabase, canvasId: string): Promise<CanvasDocument | null> {
   const canvasRow = await database.canvases.get(canvasId);
   if (!canvasRow) return null;
-  const [nodes, wires, events, dismissals, ledgers, attachments] = await Promise.all([
-    database.nodes.where('canvasId').equals(canvasId).toArray(),
-    database.wires.where('canvasId').equals(canvasId).toArray(),
-    database.events.where('[canvasId+seq]').between([canvasId, -Infinity], [canvasId, Infinity]).toArray(),
+  const [packs, dismissals, ledgers, attachments] = await Promise.all([
+    database.packs.where('canvasId').equals(canvasId).toArray(),
     database.dismissals.where('canvasId').equals(canvasId).toArray(),
     database.ledgers.where('canvasId').equals(canvasId).toArray(),
     database.attachments.where('canvasIds').equals(canvasId).toArray(),
   ]);
+  const { nodes, wires, events } = unpack(packs);
   return {
     format: CANVAS_FORMAT,
     version: CANVAS_VERSION,
     canvas: canvasRow.meta,
-    nodes: nodes.map((row) => row.record).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
-    wires: wires.map((row) => row.record).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
+    nodes: nodes.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
+    wires: wires.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1)),
     attachments: attachments.map((row) => row.record),
     dismissals: dismissals.map((row) => row.record),
     ledgers: ledgers.map((row) => row.record),
-    events: events.map((row) => row.record),
+    events,
   };
 }
 
@@ -176,10 +139,8 @@ export async function deleteCanvasRows(database: WeftDatabase, canvasId: string)
     'rw',
     [
       database.canvases,
-      database.nodes,
-      database.wires,
+      database.packs,
       database.attachments,
-      database.events,
       database.dismissals,
       database.ledgers,
       database.revisions,
@@ -187,7 +148,7 @@ export async function deleteCanvasRows(database: WeftDatabase, canvasId: string)
     async () => {
       await database.canvases.delete(canvasId);
       await database.revisions.delete(canvasId);
-      for (const table of [database.nodes, database.wires, database.events, database.dismissals, database.ledgers]) {
+      for (const table of [database.packs, database.dismissals, database.ledgers]) {
         await table.where('canvasId').equals(canvasId).delete();
       }
       const shared = await database.attachments.where('canvasIds').equals(canvasId).toArray();

@@ -1,9 +1,12 @@
 import { dismissalKey, ledgerKey, type WeftDatabase } from './weft-database.ts';
 import type { CanvasRecords } from './canvas-records.ts';
 import { persistenceCounters } from './canvas-persistence.ts';
+import { packRow, packSources } from './canvas-packs.ts';
 
 /** Rows per transaction: each slice is short, so the page keeps its frames while a big canvas is cached. */
 const ROWS_PER_SLICE = 2000;
+/** Packs (a few hundred records as JSON text each) per transaction. */
+const PACKS_PER_SLICE = 16;
 
 /**
  * Caches a canvas read from the server in IndexedDB, in slices with the page given a turn between them. The canvas
@@ -17,7 +20,7 @@ export async function fillCanvasRows(
   options: { now: number; revision: string | null; pause: () => Promise<void> },
 ): Promise<number> {
   const canvasId = records.canvas.id;
-  const owned = [database.nodes, database.wires, database.events, database.dismissals, database.ledgers];
+  const owned = [database.packs, database.dismissals, database.ledgers];
   await database.transaction('rw', owned, async () => {
     for (const table of owned) await table.where('canvasId').equals(canvasId).delete();
   });
@@ -27,14 +30,10 @@ export async function fillCanvasRows(
     for (let start = 0; start < items.length; start += ROWS_PER_SLICE)
       slices.push(() => write(items.slice(start, start + ROWS_PER_SLICE)));
   };
-  sliced(nodes, (part) => database.nodes.bulkPut(part.map((record) => ({ canvasId, id: record.id, record }))));
-  sliced([...records.wires], (part) =>
-    database.wires.bulkPut(part.map((record) => ({ canvasId, id: record.id, record }))),
-  );
-  sliced(
-    records.events.map((record, seq) => ({ record, seq })),
-    (part) => database.events.bulkPut(part.map(({ record, seq }) => ({ canvasId, id: record.id, seq, record }))),
-  );
+  // Turned into text slice by slice too: stringifying is the page's work.
+  const packed = packSources(canvasId, records);
+  for (let start = 0; start < packed.length; start += PACKS_PER_SLICE)
+    slices.push(() => database.packs.bulkPut(packed.slice(start, start + PACKS_PER_SLICE).map(packRow)));
   sliced([...records.dismissals], (part) =>
     database.dismissals.bulkPut(part.map((record) => ({ canvasId, id: dismissalKey(record), record }))),
   );
@@ -63,13 +62,7 @@ export async function fillCanvasRows(
     else await database.revisions.delete(canvasId);
   });
   const written =
-    nodes.length +
-    [...records.wires].length +
-    records.events.length +
-    [...records.dismissals].length +
-    [...records.ledgers].length +
-    [...records.attachments].length +
-    1;
+    packed.length + [...records.dismissals].length + [...records.ledgers].length + [...records.attachments].length + 1;
   persistenceCounters.rowsWritten += written;
   persistenceCounters.flushes += 1;
   return written;

@@ -116,6 +116,8 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     // C24: an agent-lane node writes files, so only the person's own Ask (runAgentTurn) ever starts it.
     if (askedByHandReason(node)) return 'skipped';
     if (run.onlyIfStale && !shown.has(nodeId)) return 'skipped';
+    // The model list and settings (the default model) are read beside the first canvas: a run waits for them.
+    await Promise.all([runtime.modelsRead, runtime.settingsRead]);
     if (runtime.aborts.has(key)) return 'skipped';
     const { models, defaultModelId } = get();
     // C14: the same block the preview shows, so the preview's hash is the request's and the commit's.

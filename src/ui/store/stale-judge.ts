@@ -7,10 +7,21 @@ import type { GetState } from './weft-state.ts';
  * `set-dismissal` change (core decides what dismisses and writes the event); a rule fallback is not a
  * verdict and records nothing. Each node is judged once per fingerprint, and only about upstream changes.
  */
-export function createStaleJudge(get: GetState, dependencies: AppDependencies) {
+export function createStaleJudge(
+  get: GetState,
+  dependencies: AppDependencies,
+  settingsRead: () => Promise<void> | undefined = () => undefined,
+) {
   const judged = new Set<string>();
   return async function judgeNewlyStale(previousShown: ReadonlySet<string>): Promise<void> {
-    const state = get();
+    // What was newly shown at the call; the settings are read beside the first canvas, so a change made before they
+    // arrive is judged (about the same state) once they have.
+    let state = get();
+    const read = settingsRead();
+    if (read && !state.settings) {
+      await read;
+      state = { ...state, settings: get().settings };
+    }
     if (!state.settings?.judgeModelId || !state.graph) return;
     for (const nodeId of state.shown) {
       if (previousShown.has(nodeId)) continue;

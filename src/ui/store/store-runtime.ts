@@ -24,6 +24,12 @@ export interface StoreRuntime {
   pendingJudgement: Promise<void>;
   /** A large canvas just opened whose staleness is not worked out yet: works it out now (`publishOpenedGraph`). */
   settleStaleness?: (() => void) | null;
+  /**
+   * The settings and model list as first read: the boot reads them beside the open canvas, not before it, so what
+   * depends on them (the stale judge, a run's model) waits for these instead. Resolved when never read (tests).
+   */
+  settingsRead?: Promise<void>;
+  modelsRead?: Promise<void>;
 }
 
 /** Records share node objects with the graph, so the writer's identity diff finds changed rows. */

@@ -392,7 +392,7 @@ describe('a canvas deleted elsewhere (canvas-deleted on /api/stream)', () => {
     expect(app.lastToast()).toMatchObject({ code: 'canvas-deleted' });
     expect(app.lastToast()?.message).toContain('“Doomed” was deleted elsewhere');
     expect(await app.database.canvases.get(id)).toBeUndefined();
-    expect(await app.database.nodes.where('canvasId').equals(id).count()).toBe(0);
+    expect(await app.database.packs.where('canvasId').equals(id).count()).toBe(0);
 
     // The edit's debounced save never goes out, and later saves are of the canvas now open.
     await new Promise((resolve) => setTimeout(resolve, 60));

@@ -66,7 +66,11 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     dependencies,
     runtime,
   );
-  const judge = createStaleJudge(() => store.getState(), dependencies);
+  const judge = createStaleJudge(
+    () => store.getState(),
+    dependencies,
+    () => runtime.settingsRead,
+  );
   const store = createStore<WeftState>()((set, get) => ({
     ready: false,
     opening: false,
@@ -129,24 +133,8 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     },
     dismissToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
 
-    async loadModels() {
-      try {
-        const response = await dependencies.api.models();
-        set({ models: response.models, defaultModelId: get().settings?.defaultModelId ?? response.defaultModelId });
-      } catch (error) {
-        const { code, message } = describeError(error);
-        get().toast('error', code, `Could not list models: ${message}`);
-      }
-    },
-    async loadSettings() {
-      try {
-        const settings = await dependencies.api.settings();
-        set((state) => ({ settings, defaultModelId: settings.defaultModelId ?? state.defaultModelId }));
-      } catch (error) {
-        const { code, message } = describeError(error);
-        get().toast('error', code, `Could not read settings: ${message}`);
-      }
-    },
+    loadModels: () => (runtime.modelsRead = loadModels()),
+    loadSettings: () => (runtime.settingsRead = loadSettings()),
     async saveSettings(update) {
       try {
         const settings = await dependencies.api.saveSettings(update);
@@ -162,5 +150,25 @@ export function createWeftStore(given: AppDependencies): WeftStore {
       }
     },
   }));
+  async function loadModels() {
+    try {
+      const response = await dependencies.api.models();
+      const defaultModelId = store.getState().settings?.defaultModelId ?? response.defaultModelId;
+      store.setState({ models: response.models, defaultModelId });
+    } catch (error) {
+      const { code, message } = describeError(error);
+      store.getState().toast('error', code, `Could not list models: ${message}`);
+    }
+  }
+  async function loadSettings() {
+    try {
+      const settings = await dependencies.api.settings();
+      store.setState((state) => ({ settings, defaultModelId: settings.defaultModelId ?? state.defaultModelId }));
+    } catch (error) {
+      const { code, message } = describeError(error);
+      store.getState().toast('error', code, `Could not read settings: ${message}`);
+    }
+  }
+
   return Object.assign(store, { runtime, api: dependencies.api });
 }
