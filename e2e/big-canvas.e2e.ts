@@ -201,7 +201,10 @@ describe('a large canvas in Chromium', () => {
     await found.getByTestId('exclude-part').click();
     await canvas.panel.getByTestId('excluded-part').waitFor();
     await page().waitForFunction(
-      (before) => document.querySelector('[data-testid="preview-hash"]')?.textContent?.trim() !== before,
+      (before) => {
+        const shown = document.querySelector('[data-testid="preview-hash"][data-ready="true"]');
+        return !!shown && shown.textContent?.trim() !== before;
+      },
       hash,
       { timeout: 3_000 },
     );
@@ -244,7 +247,10 @@ describe('a large canvas in Chromium', () => {
 
     // Once typing pauses the draft is committed: the preview then sends the typed question, under a new hash.
     await page().waitForFunction(
-      (before) => document.querySelector('[data-testid="preview-hash"]')?.textContent?.trim() !== before,
+      (before) => {
+        const shown = document.querySelector('[data-testid="preview-hash"][data-ready="true"]');
+        return !!shown && shown.textContent?.trim() !== before;
+      },
       hash,
       { timeout: 5_000 },
     );
