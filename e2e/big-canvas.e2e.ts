@@ -198,6 +198,23 @@ describe('a large canvas in Chromium', () => {
     await expect(canvas.panel.getByTestId('preview-find-count').textContent()).resolves.toBe('1 of 1');
 
     // Excluding a part from a windowed row changes the request: the hash moves and the part is listed as excluded.
+    // The hash is computed in a worker: what the page shows beside the new request is "hashing…" or its own hash,
+    // never the old one (every DOM change is recorded with the excluded parts shown at that moment).
+    await page().evaluate(() => {
+      const seen: { hash: string; excluded: number }[] = [];
+      (window as unknown as { hashesSeen: typeof seen }).hashesSeen = seen;
+      const record = () =>
+        seen.push({
+          hash: document.querySelector('[data-testid="preview-hash"]')?.textContent?.trim() ?? '',
+          excluded: document.querySelectorAll('[data-testid="excluded-part"]').length,
+        });
+      new MutationObserver(record).observe(document.querySelector('[data-testid="node-panel"]')!, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
+    });
     await found.getByTestId('exclude-part').click();
     await canvas.panel.getByTestId('excluded-part').waitFor();
     await page().waitForFunction(
@@ -208,6 +225,13 @@ describe('a large canvas in Chromium', () => {
       hash,
       { timeout: 3_000 },
     );
+    const seen = await page().evaluate(
+      () => (window as unknown as { hashesSeen: { hash: string; excluded: number }[] }).hashesSeen,
+    );
+    const withExclusion = seen.filter((entry) => entry.excluded > 0);
+    expect(withExclusion.length).toBeGreaterThan(0);
+    expect(withExclusion.filter((entry) => entry.hash === hash)).toEqual([]);
+    expect(withExclusion.at(-1)!.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('typing in the question re-renders its field only: not the panel, the will-send preview or the canvas', async () => {
