@@ -166,7 +166,7 @@ export async function saveOneCharacterEdit(page: Page, nodeId: string): Promise<
 
 /**
  * Opens the node panel of `nodeId` (its will-send preview shown); ms until the frame after the preview shows its
- * request hash (hashed off the main thread after the first paint: `data-ready` once the hash of this request is in).
+ * request hash (hashed in a worker while the panel renders: `data-ready` once the hash of this request is in).
  */
 export function openPanel(page: Page, nodeId: string): Promise<number> {
   return page.evaluate(async (id) => {
