@@ -198,13 +198,40 @@ describe('a large canvas in Chromium', () => {
     await expect(canvas.panel.getByTestId('preview-find-count').textContent()).resolves.toBe('1 of 1');
 
     // Excluding a part from a windowed row changes the request: the hash moves and the part is listed as excluded.
+    // The hash is computed in a worker: what the page shows beside the new request is "hashing…" or its own hash,
+    // never the old one (every DOM change is recorded with the excluded parts shown at that moment).
+    await page().evaluate(() => {
+      const seen: { hash: string; excluded: number }[] = [];
+      (window as unknown as { hashesSeen: typeof seen }).hashesSeen = seen;
+      const record = () =>
+        seen.push({
+          hash: document.querySelector('[data-testid="preview-hash"]')?.textContent?.trim() ?? '',
+          excluded: document.querySelectorAll('[data-testid="excluded-part"]').length,
+        });
+      new MutationObserver(record).observe(document.querySelector('[data-testid="node-panel"]')!, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
+    });
     await found.getByTestId('exclude-part').click();
     await canvas.panel.getByTestId('excluded-part').waitFor();
     await page().waitForFunction(
-      (before) => document.querySelector('[data-testid="preview-hash"]')?.textContent?.trim() !== before,
+      (before) => {
+        const shown = document.querySelector('[data-testid="preview-hash"][data-ready="true"]');
+        return !!shown && shown.textContent?.trim() !== before;
+      },
       hash,
       { timeout: 3_000 },
     );
+    const seen = await page().evaluate(
+      () => (window as unknown as { hashesSeen: { hash: string; excluded: number }[] }).hashesSeen,
+    );
+    const withExclusion = seen.filter((entry) => entry.excluded > 0);
+    expect(withExclusion.length).toBeGreaterThan(0);
+    expect(withExclusion.filter((entry) => entry.hash === hash)).toEqual([]);
+    expect(withExclusion.at(-1)!.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('typing in the question re-renders its field only: not the panel, the will-send preview or the canvas', async () => {
@@ -244,7 +271,10 @@ describe('a large canvas in Chromium', () => {
 
     // Once typing pauses the draft is committed: the preview then sends the typed question, under a new hash.
     await page().waitForFunction(
-      (before) => document.querySelector('[data-testid="preview-hash"]')?.textContent?.trim() !== before,
+      (before) => {
+        const shown = document.querySelector('[data-testid="preview-hash"][data-ready="true"]');
+        return !!shown && shown.textContent?.trim() !== before;
+      },
       hash,
       { timeout: 5_000 },
     );

@@ -197,6 +197,8 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'panel_open_1000_upstream_ms',
       'keystroke_p95_1000_upstream_ms',
       'keystroke_p95_bare_textarea_ms',
+      'keystroke_to_frame_p95_1000_upstream_ms',
+      'keystroke_to_frame_p95_bare_textarea_ms',
       'nproc',
       'auto_layout_500_ms',
     ],

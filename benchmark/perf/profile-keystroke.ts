@@ -4,6 +4,7 @@
 // (layout, style, paint, timers, script). Not a benchmark (profiling slows the page): it says what to fix, and
 // `WEFT_BENCH_ONLY=deep-panel npm run bench:ui` measures the result.
 // Run: `npx tsx benchmark/perf/profile-keystroke.ts` (after a renderer build, as bench:ui).
+import { writeFileSync } from 'node:fs';
 import { openDeepChain } from './measure-deep-panel.ts';
 import { openApp } from './ui-app.ts';
 import { keystrokes, openPanel } from './ui-measure.ts';
@@ -105,7 +106,12 @@ async function main(): Promise<void> {
     if (PANEL_OPEN) for (let run = 0; run < 3; run += 1) times.push(await openPanel(page, last));
     else times.push(...(await keystrokes(page, KEYS)));
     const { profile } = (await session.send('Profiler.stop')) as { profile: Profile };
-    const trace = JSON.parse((await app.browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
+    // `WEFT_PROFILE_CPU=file.cpuprofile` keeps the CPU profile (DevTools' Performance panel opens it).
+    if (process.env.WEFT_PROFILE_CPU) writeFileSync(process.env.WEFT_PROFILE_CPU, JSON.stringify(profile));
+    const traceText = (await app.browser.stopTracing()).toString();
+    // `WEFT_PROFILE_TRACE=file.json` keeps the trace, for chrome://tracing or a closer look.
+    if (process.env.WEFT_PROFILE_TRACE) writeFileSync(process.env.WEFT_PROFILE_TRACE, traceText);
+    const trace = JSON.parse(traceText) as { traceEvents: TraceEvent[] };
     await session.detach();
     console.log(
       `${PANEL_OPEN ? 'panel opens' : 'keys (keydown to the frame after)'} (ms, profiled): ${times.map((time) => time.toFixed(1)).join(' ')}`,

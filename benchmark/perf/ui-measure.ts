@@ -164,7 +164,10 @@ export async function saveOneCharacterEdit(page: Page, nodeId: string): Promise<
   return bytes;
 }
 
-/** Opens the node panel of `nodeId` (its will-send preview shown); ms until the preview is painted. */
+/**
+ * Opens the node panel of `nodeId` (its will-send preview shown); ms until the frame after the preview shows its
+ * request hash (hashed in a worker while the panel renders: `data-ready` once the hash of this request is in).
+ */
 export function openPanel(page: Page, nodeId: string): Promise<number> {
   return page.evaluate(async (id) => {
     const state = (window as unknown as BenchWindow).weft.store.getState();
@@ -172,8 +175,8 @@ export function openPanel(page: Page, nodeId: string): Promise<number> {
     await new Promise((resolve) => requestAnimationFrame(resolve));
     const started = performance.now();
     state.focusNode(id);
-    while (!document.querySelector(`[data-testid="node-panel"][data-node-id="${id}"] [data-testid="preview-hash"]`))
-      await new Promise((resolve) => requestAnimationFrame(resolve));
+    const hashed = `[data-testid="node-panel"][data-node-id="${id}"] [data-testid="preview-hash"][data-ready="true"]`;
+    while (!document.querySelector(hashed)) await new Promise((resolve) => requestAnimationFrame(resolve));
     await new Promise((resolve) => requestAnimationFrame(resolve));
     return performance.now() - started;
   }, nodeId);

@@ -111,6 +111,8 @@ async function main(): Promise<void> {
     print('panel_open_1000_upstream_ms', deep.panelOpenMs, 'ms', 0);
     print('keystroke_p95_1000_upstream_ms', deep.keystrokeP95Ms, 'ms');
     print('keystroke_p95_bare_textarea_ms', deep.bareKeystrokeP95Ms, 'ms');
+    print('keystroke_to_frame_p95_1000_upstream_ms', deep.keystrokeToFrameP95Ms, 'ms');
+    print('keystroke_to_frame_p95_bare_textarea_ms', deep.bareKeystrokeToFrameP95Ms, 'ms');
     // Issue 17: the Auto-layout command on a 500-node canvas (its own page state; prints auto_layout_500_ms).
     if (!deepOnly) console.log(await measureAutoLayout(page));
     console.log(`nproc: ${cpus().length} cores`);

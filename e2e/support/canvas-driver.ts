@@ -103,7 +103,9 @@ export class CanvasDriver {
       .evaluateAll((elements) => elements.map((element) => element.getAttribute('data-source-node') ?? ''));
   }
 
+  /** The preview's request hash once it is in (it is hashed in a worker: "hashing…" until then). */
   async previewHash(): Promise<string> {
+    await this.panel.locator('[data-testid="preview-hash"][data-ready="true"]').waitFor();
     return (await this.panel.getByTestId('preview-hash').textContent())!.trim();
   }
 

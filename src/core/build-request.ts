@@ -54,8 +54,11 @@ export function imagePlaceholder(hash: string, mediaType: string): string {
   return `[Image ${hash.slice(0, 12)} (${mediaType}) left out: this model does not take images]`;
 }
 
-/** C9: the canonical request and its hash, exactly as the dispatch sends it. */
-export function buildRequest(compiled: CompiledContext, options: BuildRequestOptions): BuiltRequest {
+/** The request before its hash: what `buildRequest` hashes, and what a preview can show while it hashes elsewhere. */
+export type AssembledRequest = Pick<BuiltRequest, 'request' | 'messageSources'>;
+
+/** C9: the canonical request exactly as the dispatch sends it, not yet hashed. */
+export function assembleRequest(compiled: CompiledContext, options: BuildRequestOptions): AssembledRequest {
   const takesImages = options.images ?? true;
   const messages: RequestMessage[] = compiled.messages.map((message) => ({
     role: message.role,
@@ -91,6 +94,12 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
     Object.assign(request.tools, offered.tools);
     if (offered.toolDeclarations) request.toolDeclarations = offered.toolDeclarations;
   }
+  return { request, messageSources };
+}
+
+/** C9: the canonical request and its hash, exactly as the dispatch sends it. */
+export function buildRequest(compiled: CompiledContext, options: BuildRequestOptions): BuiltRequest {
+  const { request, messageSources } = assembleRequest(compiled, options);
   const requestHash = hashCanonical(request, options.hash);
   const lane = options.lane ?? 'chat';
   return {
@@ -100,7 +109,7 @@ export function buildRequest(compiled: CompiledContext, options: BuildRequestOpt
     commit: {
       op: 'commit',
       objectId: compiled.nodeId,
-      meta: { requestHash, messageCount: messages.length, model: options.model, lane },
+      meta: { requestHash, messageCount: request.messages.length, model: options.model, lane },
     },
   };
 }

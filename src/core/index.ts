@@ -56,6 +56,7 @@ export { replayEstimate } from './replay-estimate.ts';
 export type { ReplayEstimate, ReplayEstimateOptions, ReplayStepEstimate } from './replay-estimate.ts';
 export { manualVersion } from './manual-version.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';
+export { assembleRequest } from './build-request.ts';
 export { agentCommit, buildAgentPrompt, type AgentPrompt, type AgentRuntimeName } from './agent-prompt.ts';
 export type { AgentMaterialsCopy } from './agent-prompt.ts';
 export {
@@ -65,6 +66,7 @@ export {
   type AgentMaterialFile,
 } from './agent-materials.ts';
 export type { BuildRequestOptions, BuiltRequest } from './build-request.ts';
+export type { AssembledRequest } from './build-request.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
 export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';
 export { chainVerdict, describeChainVerdict } from './chain-verdict.ts';

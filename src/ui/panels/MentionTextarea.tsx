@@ -68,8 +68,10 @@ export function MentionTextarea({
     if (field && pending.current !== null && document.activeElement === field)
       field.setSelectionRange(pending.current, pending.current);
     pending.current = null;
-    if (field && backdrop.current) mirror(field, backdrop.current);
   });
+  // The layer follows the field's size (a scrollbar appearing narrows its content box) from a ResizeObserver, which
+  // runs after the frame's layout, and its scroll from `onScroll`: reading the field's geometry while React commits
+  // would force a layout per key, and of the whole panel when it opens.
   useLayoutEffect(() => {
     const field = inputRef.current;
     if (!field || typeof ResizeObserver === 'undefined') return;

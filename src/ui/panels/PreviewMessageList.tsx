@@ -1,6 +1,7 @@
 import { Fragment, memo, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { STALE_MARK } from '../../core/index.ts';
+import { WITHOUT_FORCED_LAYOUT } from './virtualiser-without-forced-layout.ts';
 
 /** One will-send message as the preview shows it; computed once per plan, not per render. */
 export interface PreviewRow {
@@ -111,19 +112,26 @@ function WindowedList({ rows, highlightedNodeId, onJump, onExclude }: ListProps)
     estimateSize: () => 110,
     overscan: 4,
     gap: 6,
+    ...WITHOUT_FORCED_LAYOUT,
+    initialRect: { width: 0, height: Math.round(window.innerHeight * 0.6) },
   });
   const [query, setQuery] = useState('');
   // The match in view, -1 until Enter shows one.
   const [at, setAt] = useState(-1);
-  // Lower-cased once per plan, so each key in the find box is one pass of `includes`.
-  const haystacks = useMemo(() => rows.map((row) => `${row.label}\n${row.text}`.toLowerCase()), [rows]);
+  const needle = query.trim().toLowerCase();
+  // Lower-cased once per plan, when a search first needs them (2,000 copies of the texts would slow the panel's open
+  // by their garbage), so each key in the find box is one pass of `includes`.
+  const searching = needle !== '';
+  const haystacks = useMemo(
+    () => (searching ? rows.map((row) => `${row.label}\n${row.text}`.toLowerCase()) : []),
+    [rows, searching],
+  );
   const matches = useMemo(() => {
-    const needle = query.trim().toLowerCase();
     if (!needle) return [];
     const found: number[] = [];
     haystacks.forEach((text, index) => text.includes(needle) && found.push(index));
     return found;
-  }, [haystacks, query]);
+  }, [haystacks, needle]);
   const current = at >= 0 && at < matches.length ? matches[at]! : -1;
   const show = (position: number) => {
     if (!matches.length) return;
@@ -155,13 +163,14 @@ function WindowedList({ rows, highlightedNodeId, onJump, onExclude }: ListProps)
         </span>
       </div>
       <div className="preview-scroll" ref={scroller} data-testid="preview-list" data-windowed="true">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+        {/* The virtualiser writes this box's height and each row's transform itself (WITHOUT_FORCED_LAYOUT). */}
+        <div ref={virtualizer.containerRef} style={{ position: 'relative' }}>
           {virtualizer.getVirtualItems().map((item) => (
             <div
               key={item.key}
               ref={virtualizer.measureElement}
               data-index={item.index}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0 }}
             >
               <PreviewMessage
                 row={rows[item.index]!}

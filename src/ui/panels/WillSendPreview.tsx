@@ -10,7 +10,9 @@ import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { nodeTitle } from '../canvas/node-labels.ts';
 import { memoryClient } from '../memory/memory-client.ts';
 import { useRecallPlan } from '../recall/use-recall-plan.ts';
-import { plannedRequest } from '../store/planned-request.ts';
+import { plannedUnhashedRequest } from '../store/planned-request.ts';
+import { RequestHash } from './RequestHash.tsx';
+import { hashRequest } from './request-hasher.ts';
 import { PreviewMessageList, type PreviewRow } from './PreviewMessageList.tsx';
 import {
   APPROXIMATE_COUNTER,
@@ -51,7 +53,7 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
     // The counter of the node's model, as plannedRequest picks it; a tokenizer arriving re-runs this.
     let counter: TokenCounter = APPROXIMATE_COUNTER;
     const block = graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat') : null;
-    const result = plannedRequest(
+    const result = plannedUnhashedRequest(
       { graph, shown, models, defaultModelId },
       node.id,
       'chat',
@@ -62,6 +64,8 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
       block,
       recallBlock,
     );
+    // The worker hashes the request while the panel renders and paints; `RequestHash` shows it when it is in.
+    if (result) void hashRequest(result.built.request);
     return result && { ...result, counter, tokenizers, block, recallBlock };
   }, [graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded, recallBlock]);
   // Labels, texts and token counts once per plan: the list's rows stay the same objects across renders.
@@ -146,12 +150,7 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
           Recall block ({recall.plan.items.length} items) · {recall.plan.blockHash}
         </div>
       )}
-      <div className="section-title" style={{ marginTop: 8 }}>
-        Request hash ({built.request.messages.length} messages · {planned.model.id})
-      </div>
-      <div className="hash-line" data-testid="preview-hash">
-        {built.requestHash}
-      </div>
+      <RequestHash request={built.request} />
       {memoryLoaded && (
         <label className="memory-switch" data-testid="memory-switch">
           <input
@@ -192,7 +191,7 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
   );
 });
 
-type Planned = NonNullable<ReturnType<typeof plannedRequest>> & { counter: TokenCounter };
+type Planned = NonNullable<ReturnType<typeof plannedUnhashedRequest>> & { counter: TokenCounter };
 
 function previewRows(planned: Planned, graph: Graph, nodeId: string): PreviewRow[] {
   const { compiled, built, counter } = planned;
@@ -200,9 +199,14 @@ function previewRows(planned: Planned, graph: Graph, nodeId: string): PreviewRow
     const from = built.messageSources[index];
     const late = from?.kind === 'late' ? from.source : null;
     const source = from?.kind === 'compiled' ? compiled.sources[from.index] : undefined;
-    const text = message.content
-      .map((part) => (part.type === 'text' ? part.text : `[image ${part.hash.slice(0, 12)} · ${part.mediaType}]`))
-      .join('\n');
+    const only = message.content.length === 1 ? message.content[0] : undefined;
+    // A message of one text part (nearly all) shows that very string: no copy per message on open.
+    const text =
+      only?.type === 'text'
+        ? only.text
+        : message.content
+            .map((part) => (part.type === 'text' ? part.text : `[image ${part.hash.slice(0, 12)} · ${part.mediaType}]`))
+            .join('\n');
     const ownQuestion = source?.nodeId === nodeId && source.layer === 'question';
     return {
       role: message.role,

@@ -1,4 +1,11 @@
-import { buildRequest, compile, offeredTools, type EstimateTokens } from '../../core/index.ts';
+import {
+  assembleRequest,
+  buildRequest,
+  compile,
+  offeredTools,
+  type BuildRequestOptions,
+  type EstimateTokens,
+} from '../../core/index.ts';
 import { OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../../protocol/index.ts';
 import type { AskOptions, WeftState } from './weft-state.ts';
 
@@ -25,6 +32,24 @@ export function plannedRequest(
   /** C16: the recall block this dispatch carries (`RecallClient`'s plan), inserted after the [Memory] block. */
   recallBlock: string | null = null,
 ) {
+  const plan = plannedRequestPlan(state, nodeId, lane, countTokensFor, memoryBlock, recallBlock);
+  return plan && { compiled: plan.compiled, built: buildRequest(plan.compiled, plan.options), model: plan.model };
+}
+
+/**
+ * The same plan before its hash (`assembleRequest`): the will-send preview shows it at once and hashes the request
+ * off the main thread (`useRequestHash`), so the bytes it shows are the bytes `plannedRequest` hashes and sends.
+ */
+export function plannedUnhashedRequest(...args: Parameters<typeof plannedRequest>) {
+  const plan = plannedRequestPlan(...args);
+  return plan && { compiled: plan.compiled, built: assembleRequest(plan.compiled, plan.options), model: plan.model };
+}
+
+function plannedRequestPlan(
+  ...[state, nodeId, lane = 'chat', countTokensFor, memoryBlock = null, recallBlock = null]: Parameters<
+    typeof plannedRequest
+  >
+) {
   const graph = state.graph;
   const node = graph?.nodes.get(nodeId);
   if (!graph || !node || node.kind !== 'question') return null;
@@ -33,7 +58,7 @@ export function plannedRequest(
   // C35: a node's tools are offered only while its canvas allows tools.
   const offered = offeredTools(graph.canvas, node);
   const compiled = compile(graph, nodeId, { stale: state.shown, ...(estimateTokens ? { estimateTokens } : {}) });
-  const built = buildRequest(compiled, {
+  const options: BuildRequestOptions = {
     model: model.id,
     images: model.takesImages,
     lane,
@@ -41,8 +66,8 @@ export function plannedRequest(
     recallBlock,
     chatTools: offered.chatTools,
     mcpTools: offered.mcpTools,
-  });
-  return { compiled, built, model };
+  };
+  return { compiled, options, model };
 }
 
 /** The input price per million tokens of the model each node would be sent to (for `replayEstimate`). */
