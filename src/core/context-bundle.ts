@@ -16,7 +16,7 @@ import type { Graph } from './graph.ts';
 export function buildContextBundle(
   graph: Graph,
   compiled: CompiledContext,
-  built: BuiltRequest,
+  built: Pick<BuiltRequest, 'request' | 'messageSources' | 'requestHash'>,
   createdAt: number,
 ): ContextBundle {
   const { request } = built;

@@ -175,12 +175,19 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
           data-testid="export-bundle"
           title="The compiled context with its sources and hash, portable to other tools"
           onClick={() => {
-            // The request this preview shows and the ask sends (memory, recall, tools): the bundle's hash is its.
-            const bundle = buildContextBundle(graph, compiled, built, Date.now());
-            downloadText(
-              `${safeFileName(nodeTitle(node))}.context.json`,
-              JSON.stringify(bundle, null, 2),
-              'application/json',
+            // The request this preview shows and the ask sends (memory, recall, tools): the bundle's hash is its,
+            // the one the preview shows (already computed, or under way, since the preview drew this request).
+            void hashRequest(built.request).then(
+              (requestHash) => {
+                const bundle = buildContextBundle(graph, compiled, { ...built, requestHash }, Date.now());
+                downloadText(
+                  `${safeFileName(nodeTitle(node))}.context.json`,
+                  JSON.stringify(bundle, null, 2),
+                  'application/json',
+                );
+              },
+              (error: unknown) =>
+                store.getState().toast('error', 'bundle-hash', `The bundle was not made: ${String(error)}`),
             );
           }}
         >
