@@ -49,4 +49,18 @@ describe('the committed Context Bundle v1 fixture', () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/changed: the messages hash to/);
   });
+
+  it('the version 2 fixture (as `weft compile` writes it now) reads, verifies, and hashes as version 1 did', async () => {
+    const V2 = fileURLToPath(new URL('../protocol/fixtures/context-bundle.v2.json', import.meta.url));
+    const [one, two] = await Promise.all([FIXTURE, V2].map(async (file) => JSON.parse(await readFile(file, 'utf8'))));
+    const read = readContextBundle(two);
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.bundle).toMatchObject({ version: 2, nodeId: 'n5', tools: {} });
+    // No recall, no tools: the request is the version 1 bundle's, so its hash is too.
+    expect(read.bundle.requestHash).toBe((one as { requestHash: string }).requestHash);
+    expect(read.bundle.messages).toEqual((one as { messages: unknown }).messages);
+    const intact = await runWeft(['bundle', 'verify', V2], { env });
+    expect(intact.code, intact.stderr).toBe(0);
+    expect(intact.stdout).toMatch(/intact: 4 messages hash to [0-9a-f]{64}/);
+  });
 });
