@@ -56,6 +56,26 @@ describe('canvas packs', () => {
     database.close();
   });
 
+  it('a log cut back to a plain prefix of itself reads back cut (no event of the longer log left in a pack)', async () => {
+    const database = new WeftDatabase(`packs-${Math.random()}`);
+    const long = Array.from({ length: EVENTS_PER_PACK * 2 + 10 }, (_, index) => event(`e${index}`));
+    const first = recordsFromDocument(canvas([note('n0', 1)], long));
+    await writeCanvasChanges(database, null, first, 1);
+    for (const length of [EVENTS_PER_PACK + 3, 5]) {
+      const cut = long.slice(0, length);
+      const previous = (await loadCanvasDocument(database, 'packed'))!;
+      await writeCanvasChanges(
+        database,
+        { ...first, events: long.slice(0, previous.events.length) },
+        { ...first, events: cut },
+        2,
+      );
+      const read = await loadCanvasDocument(database, 'packed');
+      expect(read?.events.map((record) => record.id)).toEqual(cut.map((record) => record.id));
+    }
+    database.close();
+  });
+
   it('deleting the last node of a pack removes the pack; the pack beside it is not rewritten', async () => {
     const database = new WeftDatabase(`packs-${Math.random()}`);
     // A node alone in its pack, among others.

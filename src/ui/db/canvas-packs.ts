@@ -75,7 +75,8 @@ export function changedEventPacks(
   for (let bucket = 0; bucket < packs; bucket += 1) {
     const start = bucket * EVENTS_PER_PACK;
     const end = start + EVENTS_PER_PACK;
-    let changed = previous === null || previous.length < Math.min(end, next.length);
+    // A pack holds a different stretch when either log ends inside it at another place (longer or cut back).
+    let changed = previous === null || Math.min(previous.length, end) !== Math.min(next.length, end);
     for (let index = start; !changed && index < Math.min(end, next.length); index += 1)
       changed = previous![index] !== next[index];
     if (changed) put.push({ canvasId, kind: 'events', bucket, json: JSON.stringify(next.slice(start, end)) });
