@@ -29,16 +29,19 @@ export const persistenceCounters = { rowsWritten: 0, flushes: 0 };
 
 /**
  * Writes the rows that differ between two snapshots of one canvas in one transaction.
- * `previous = null` writes everything (first save, import, duplicate). `exactRevision`: the rows now hold exactly
- * that durable revision's record (an adopted record), noted in the same transaction; without it, a write leaves the
- * rows matching no revision exactly (a local edit), so a reload's first save sends the whole canvas.
+ * `previous = null` writes everything (first save, import, duplicate). `revision`: the rows now stand for that
+ * durable revision (an adopted record), noted in the same transaction — `exact` when they hold exactly its record;
+ * without it, a write leaves the rows matching no revision exactly (a local edit), so a reload's first save sends the
+ * whole canvas.
  */
 export async function writeCanvasChanges(
   database: WeftDatabase,
   previous: CanvasRecords | null,
   next: CanvasRecords,
   now: number,
-  exactRevision?: string,
+  /** The revision these rows now stand for (written in their transaction); exact unless told otherwise. */
+  revision?: string,
+  exact = revision !== undefined,
 ): Promise<number> {
   const canvasId = next.canvas.id;
   const packs: [PackKind, PackChanges][] = [
@@ -61,7 +64,7 @@ export async function writeCanvasChanges(
     ledgers.remove.length;
   const metaChanged = !previous || previous.canvas !== next.canvas;
   if (touched === 0 && !metaChanged) {
-    if (exactRevision !== undefined) await rememberRevision(database, canvasId, exactRevision, true);
+    if (revision !== undefined) await rememberRevision(database, canvasId, revision, exact);
     return 0;
   }
   let written = 0;
@@ -76,7 +79,7 @@ export async function writeCanvasChanges(
       database.revisions,
     ],
     async () => {
-      await noteRowsWritten(database, canvasId, exactRevision);
+      await noteRowsWritten(database, canvasId, revision, exact);
       // A whole write replaces every pack the canvas had (a bucket it no longer fills must not keep old records).
       if (!previous) await database.packs.where('canvasId').equals(canvasId).delete();
       await database.canvases.put({ id: canvasId, meta: next.canvas, updatedAt: now, nodeCount });
@@ -194,9 +197,14 @@ export async function markRevisionExact(database: WeftDatabase, canvasId: string
 }
 
 /** Inside a row write's transaction: the revision the rows now equal, or the end of their being exact. */
-async function noteRowsWritten(database: WeftDatabase, canvasId: string, revision: string | undefined): Promise<void> {
+async function noteRowsWritten(
+  database: WeftDatabase,
+  canvasId: string,
+  revision: string | undefined,
+  exact: boolean,
+): Promise<void> {
   if (revision !== undefined) {
-    await database.revisions.put({ canvasId, revision, exact: true });
+    await database.revisions.put({ canvasId, revision, ...(exact ? { exact } : {}) });
     return;
   }
   const row = await database.revisions.get(canvasId);

@@ -46,9 +46,12 @@ export function createRemoteSyncActions(
     // Edited (or switched) while the record was on its way: the local state wins.
     if (current !== shown || runtime.writer.isBusy() || get().activeCanvasId !== id) return false;
     runtime.revisions.set(id, remote.revision);
-    await rememberRevision(database, id, remote.revision);
-    if (canonicalJson(remote.document) === canonicalJson(documentFromGraph(current))) return false;
-    if (get().graph !== current) return false;
+    if (canonicalJson(remote.document) === canonicalJson(documentFromGraph(current))) {
+      await rememberRevision(database, id, remote.revision);
+      return false;
+    }
+    // The newer revision is stored with the rows that are its record, in their transaction: a tab closed before
+    // they are written keeps the old rows under the old revision, so its next save is refused (409), not taken.
     const next = graphFromDocument(remote.document);
     const previousRecords = recordsFromGraph(current);
     // Rows known to be the shown graph: after the diff below they are exactly the newer record.
@@ -67,7 +70,8 @@ export function createRemoteSyncActions(
       previousRecords,
       recordsFromGraph(next),
       dependencies.now(),
-      rowsInStep ? remote.revision : undefined,
+      remote.revision,
+      rowsInStep,
     );
     get().toast('info', 'canvas-updated', `“${next.canvas.name}” was changed elsewhere; this is the newer version.`);
     return true;
