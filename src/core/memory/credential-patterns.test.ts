@@ -32,6 +32,9 @@ describe('credential patterns never enter memory', () => {
     ['api-key', `Request hash: ${DIGEST.slice(0, 40)}`],
     ['api-key', 'my hash key sk-proj-abcdefghijklmnop1234567890'],
     ['api-key', `deploy key ${DIGEST}`], // an unlabelled hex secret still counts
+    // The label must be a word of its own (or a camel-case `…Hash`): the end of another word labels no hash.
+    ['api-key', `secrethash: ${DIGEST}`],
+    ['api-key', `mykeyhash=${DIGEST.toUpperCase()}`],
   ])('finds %s in %j', (kind, text) => {
     expect(findCredential(text)).toBe(kind);
   });

@@ -2,8 +2,13 @@
 export type CredentialKind =
   'api-key' | 'aws-key' | 'github-token' | 'slack-token' | 'jwt' | 'password' | 'card-number' | 'private-key';
 
-/** A hash's label and what may stand between it and the digest: "hash: ", "SHA-256 ", `Hash": "`. */
-const HASH_LABEL = String.raw`(?:hash|sha-?256|digest)["'\x60]?[^\S\n]{0,3}[:=]?[^\S\n]{0,3}["'\x60]?`;
+/**
+ * A hash's label and what may stand between it and the digest: "hash: ", "SHA-256 ", `Hash": "`. The label is a
+ * word of its own, or the camel-case end of one (`requestHash`): "secrethash" or "mykeyhash" label no hash.
+ */
+const HASH_LABEL =
+  String.raw`(?:(?<![A-Za-z])(?:[Hh]ash|HASH|[Ss][Hh][Aa]-?256|[Dd]igest|DIGEST)|(?<=[a-z])(?:Hash|Digest))` +
+  String.raw`["'\x60]?[^\S\n]{0,3}[:=]?[^\S\n]{0,3}["'\x60]?`;
 
 /** Patterns for secrets people paste; a false positive costs one fact, a false negative leaks a key. */
 const PATTERNS: readonly { kind: CredentialKind; pattern: RegExp }[] = [
@@ -23,13 +28,12 @@ const PATTERNS: readonly { kind: CredentialKind; pattern: RegExp }[] = [
   },
   // A long run of letters mixed with digits looks like a generated key whatever its prefix — but not a SHA-256
   // hex digest its text labels as a hash ("Request hash: 9f86…", `"blockHash": "…"`): the run must be exactly 64
-  // hex digits right after the label. (Case-insensitive: the character classes already take both cases.)
+  // hex digits right after the label. (Case-sensitive, so the label's word boundary holds; the classes take both.)
   {
     kind: 'api-key',
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9_-])(?!(?<=${HASH_LABEL})[0-9a-f]{64}(?![A-Za-z0-9_-]))` +
+      String.raw`(?<![A-Za-z0-9_-])(?!(?<=${HASH_LABEL})[0-9a-fA-F]{64}(?![A-Za-z0-9_-]))` +
         String.raw`(?=[A-Za-z0-9_-]*[A-Za-z])(?=[A-Za-z0-9_-]*\d)[A-Za-z0-9_-]{24,}`,
-      'i',
     ),
   },
 ];
