@@ -234,7 +234,7 @@ describe('a large canvas in Chromium', () => {
     expect(withExclusion.at(-1)!.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('typing in the question re-renders its field only: not the panel, the will-send preview or the canvas', async () => {
+  it('typing in the question renders nothing: not its field, the panel, the will-send preview or the canvas', async () => {
     // The last question of a 60-deep chain, with its will-send preview open.
     await page().evaluate(async () => {
       const state = (window as unknown as PageWindow).weft.store.getState();
@@ -265,7 +265,7 @@ describe('a large canvas in Chromium', () => {
     const after = await counts();
     expect(await input.inputValue()).toMatch(/and then\?$/);
     expect(after['question-panel']).toBe(before['question-panel']);
-    expect((after['question-field'] ?? 0) - (before['question-field'] ?? 0)).toBeGreaterThanOrEqual(10);
+    expect(after['question-field']).toBe(before['question-field']);
     expect(after['will-send-preview']).toBe(before['will-send-preview']);
     expect(after.canvas).toBe(before.canvas);
 
