@@ -15,6 +15,8 @@ interface PageStore {
     setSelection(ids: string[]): void;
     createCanvas(name: string): Promise<string>;
     focusNode(id: string | null): void;
+    undo(): void;
+    redo(): void;
   };
 }
 type PageWindow = { weft: { store: PageStore } };
@@ -281,5 +283,33 @@ describe('a large canvas in Chromium', () => {
     const find = canvas.panel.getByTestId('preview-find');
     await find.fill('Step 60? and then?');
     await expect(canvas.panel.getByTestId('preview-find-count').textContent()).resolves.toBe('1 found');
+  });
+
+  it('the uncontrolled question field follows undo and redo of a question edit, and Ask follows an emptied field', async () => {
+    await page().evaluate(async () => {
+      const state = (window as unknown as PageWindow).weft.store.getState();
+      await state.createCanvas('Undo typing');
+      state.apply({
+        type: 'add-node',
+        node: { id: 'u-1', kind: 'question', question: 'First?', position: { x: 0, y: 0 } },
+      });
+      await state.flush();
+      state.focusNode('u-1');
+    });
+    const input = canvas.panel.getByTestId('question-input');
+    await input.click();
+    await input.press('End');
+    await input.pressSequentially(' Second?');
+    await input.blur();
+    await canvas.card('u-1').getByTestId('node-question').filter({ hasText: 'First? Second?' }).waitFor();
+    await page().evaluate(() => (window as unknown as PageWindow).weft.store.getState().undo());
+    await expect.poll(() => input.inputValue()).toBe('First?');
+    await page().evaluate(() => (window as unknown as PageWindow).weft.store.getState().redo());
+    await expect.poll(() => input.inputValue()).toBe('First? Second?');
+    // Emptying the field disables Ask at once, before the draft is committed.
+    await input.fill('');
+    expect(await canvas.panel.getByTestId('ask').isDisabled()).toBe(true);
+    await input.pressSequentially('Third?');
+    expect(await canvas.panel.getByTestId('ask').isDisabled()).toBe(false);
   });
 });
