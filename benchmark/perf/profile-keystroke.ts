@@ -99,7 +99,13 @@ async function main(): Promise<void> {
     await session.send('Profiler.enable');
     await session.send('Profiler.setSamplingInterval', { interval: 100 });
     await app.browser.startTracing(page, {
-      categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing'],
+      // `WEFT_PROFILE_CATEGORIES=blink,cc,…` adds trace categories, to see inside the tasks the timeline leaves opaque.
+      categories: [
+        'devtools.timeline',
+        'disabled-by-default-devtools.timeline',
+        'blink.user_timing',
+        ...(process.env.WEFT_PROFILE_CATEGORIES?.split(',') ?? []),
+      ],
     });
     await session.send('Profiler.start');
     const times: number[] = [];

@@ -1,14 +1,6 @@
-import {
-  useId,
-  useLayoutEffect,
-  useMemo,
-  useRef,
-  useState,
-  type KeyboardEvent,
-  type ReactNode,
-  type RefObject,
-} from 'react';
+import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { mentionedIds, mentionTitle, mentionToken } from '../../core/index.ts';
+import { mirror, paintBackdrop, shownKey } from './mention-backdrop.ts';
 import { useWeft } from '../app/store-context.tsx';
 import { nodeTitle } from '../canvas/node-labels.ts';
 import { MentionPicker, mentionOptionId, mentionQuery, useMentionCandidates } from './MentionPicker.tsx';
@@ -55,20 +47,41 @@ export function MentionTextarea({
   placeholder: string;
   testId: string;
 }) {
-  const titleOf = useMentionTitles(value);
-  const shown = useMemo(() => showMentions(value, titleOf), [value, titleOf]);
-  const [caret, setCaret] = useState(-1);
+  // The textarea is uncontrolled: a keystroke updates these refs and paints the mention layer itself, and React
+  // renders the field only when what it shows besides the text changes (`view`: mentions, the `@word` typed).
+  const stored = useRef(value);
+  const caretRef = useRef(-1);
+  const [view, setView] = useState(() => ({ stored: value, shown: showMentions(value, () => null), caret: -1 }));
+  const titleOf = useMentionTitles(view.stored);
+  const shownRef = useRef(view.shown);
+  const viewKey = useRef(shownKey(view.shown, null));
   const backdrop = useRef<HTMLSpanElement>(null);
-  // Where the caret goes once React has put the new shown text in the field (it would otherwise jump to the end).
-  const pending = useRef<number | null>(null);
   const lastCaret = useRef<number | null>(null);
 
-  useLayoutEffect(() => {
+  const update = (shown: ShownQuestion, caret: number) => {
+    shownRef.current = shown;
+    caretRef.current = caret;
+    const key = shownKey(shown, caret >= 0 ? mentionQuery(shown.text, caret) : null);
+    if (key === viewKey.current) return;
+    viewKey.current = key;
+    setView({ stored: stored.current, shown, caret });
+  };
+  /** Puts a stored text in the field (a picked mention, a question changed elsewhere), the caret at `caret`. */
+  const adopt = (next: string, caret: number | null) => {
     const field = inputRef.current;
-    if (field && pending.current !== null && document.activeElement === field)
-      field.setSelectionRange(pending.current, pending.current);
-    pending.current = null;
-  });
+    stored.current = next;
+    const shown = showMentions(next, titleOf);
+    if (field && field.value !== shown.text) field.value = shown.text;
+    if (field && caret !== null && document.activeElement === field) field.setSelectionRange(caret, caret);
+    if (backdrop.current) paintBackdrop(backdrop.current, shown);
+    update(shown, caret ?? caretRef.current);
+  };
+  // A mentioned node renamed elsewhere marks its mention (and paints the layer on mount).
+  useLayoutEffect(() => adopt(stored.current, null), [titleOf]);
+  // A question changed from outside (undo, a commit, another node opened) replaces what the field holds.
+  useLayoutEffect(() => {
+    if (value !== stored.current) adopt(value, null);
+  }, [value, nodeId]);
   // The layer follows the field's size (a scrollbar appearing narrows its content box) from a ResizeObserver, which
   // runs after the frame's layout, and its scroll from `onScroll`: reading the field's geometry while React commits
   // would force a layout per key, and of the whole panel when it opens.
@@ -80,11 +93,7 @@ export function MentionTextarea({
     return () => observer.disconnect();
   }, [inputRef]);
 
-  const moveCaret = (at: number) => {
-    pending.current = at;
-    lastCaret.current = at;
-    setCaret(at);
-  };
+  const { shown, caret } = view;
   const listId = useId();
   const typed = caret >= 0 ? mentionQuery(shown.text, caret) : null;
   // Escape closes the list for this `@word`; typing a new @ elsewhere opens it again.
@@ -99,8 +108,9 @@ export function MentionTextarea({
   const pick = (token: string) => {
     if (!query) return;
     // A chosen mention is committed at once: the wire it stands for appears now.
-    const result = insertMention(value, shown, query.start, caret, token, titleOf);
-    moveCaret(result.caret);
+    const result = insertMention(stored.current, shownRef.current, query.start, caretRef.current, token, titleOf);
+    lastCaret.current = result.caret;
+    adopt(result.stored, result.caret);
     onPick(result.stored);
   };
   const keyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
@@ -130,38 +140,48 @@ export function MentionTextarea({
   return (
     <span className="mention-field">
       <span className="mention-box">
-        <span ref={backdrop} className="mention-backdrop" aria-hidden="true" data-testid="mention-backdrop">
-          {backdropParts(shown)}
-        </span>
+        <span ref={backdrop} className="mention-backdrop" aria-hidden="true" data-testid="mention-backdrop" />
         <textarea
           ref={inputRef}
           className="textarea mention-textarea"
           data-testid={testId}
-          value={shown.text}
+          defaultValue={shown.text}
           placeholder={placeholder}
           aria-autocomplete="list"
           aria-controls={listOpen ? listId : undefined}
           aria-activedescendant={listOpen ? mentionOptionId(listId, active) : undefined}
           onChange={(event) => {
             const field = event.target;
-            const result = editShown(value, shown, field.value, field.selectionEnd, titleOf);
+            const result = editShown(stored.current, shownRef.current, field.value, field.selectionEnd, titleOf);
             if (dismissed !== null && !mentionQuery(field.value, field.selectionEnd)) setDismissed(null);
-            moveCaret(result.caret);
+            stored.current = result.stored;
+            const next = showMentions(result.stored, titleOf);
+            // An edit that broke a mention removes it whole: the field then shows less than was typed.
+            if (next.text !== field.value) field.value = next.text;
+            if (field.selectionEnd !== result.caret) field.setSelectionRange(result.caret, result.caret);
+            lastCaret.current = result.caret;
+            if (backdrop.current) paintBackdrop(backdrop.current, next);
+            update(next, result.caret);
             onChange(result.stored);
           }}
           onSelect={(event) => {
             const field = event.currentTarget;
-            const snapped = snapSelection(shown, field.selectionStart, field.selectionEnd, lastCaret.current);
+            const snapped = snapSelection(
+              shownRef.current,
+              field.selectionStart,
+              field.selectionEnd,
+              lastCaret.current,
+            );
             if (snapped.start !== field.selectionStart || snapped.end !== field.selectionEnd)
               field.setSelectionRange(snapped.start, snapped.end, field.selectionDirection);
             lastCaret.current = snapped.start === snapped.end ? snapped.end : null;
-            setCaret(snapped.start === snapped.end ? snapped.end : -1);
+            update(shownRef.current, snapped.start === snapped.end ? snapped.end : -1);
           }}
           onScroll={(event) => {
             if (backdrop.current) backdrop.current.scrollTop = event.currentTarget.scrollTop;
           }}
           onBlur={() => {
-            setCaret(-1);
+            update(shownRef.current, -1);
             onBlur();
           }}
           onKeyDown={keyDown}
@@ -198,35 +218,4 @@ function useMentionTitles(stored: string): (nodeId: string) => string | null {
     const byId = new Map(titles.split('\n').map((title, index) => [ids[index]!, title || null]));
     return (nodeId: string) => byId.get(nodeId) ?? null;
   }, [ids, titles]);
-}
-
-function backdropParts(shown: ShownQuestion) {
-  const parts: ReactNode[] = [];
-  let read = 0;
-  for (const mention of shown.mentions) {
-    parts.push(shown.text.slice(read, mention.start));
-    parts.push(
-      <mark
-        key={mention.start}
-        className={mention.renamedTo === null ? 'mention-chip' : 'mention-chip renamed'}
-        data-node-id={mention.nodeId}
-        data-testid="mention-chip"
-      >
-        {shown.text.slice(mention.start, mention.end)}
-      </mark>,
-    );
-    read = mention.end;
-  }
-  // A trailing newline keeps a last empty line as tall as the textarea's.
-  parts.push(shown.text.slice(read) + '\n');
-  return parts;
-}
-
-/** The layer lines up with the textarea's text box: same padding plus room for its scrollbar, same scroll. */
-function mirror(field: HTMLTextAreaElement, layer: HTMLSpanElement): void {
-  const style = getComputedStyle(field);
-  const scrollbar =
-    field.offsetWidth - field.clientWidth - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
-  layer.style.paddingRight = `${parseFloat(style.paddingRight) + Math.max(0, scrollbar)}px`;
-  layer.scrollTop = field.scrollTop;
 }

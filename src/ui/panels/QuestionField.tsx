@@ -7,17 +7,25 @@ import { QuestionAuthorHint } from '../canvas/QuestionAuthorBadge.tsx';
 import { MentionTextarea } from './MentionTextarea.tsx';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 
-/** Keeps a local draft while typing; commits one edit on blur, idle or before asking. */
+/**
+ * Keeps the draft while typing, in a ref (a keystroke renders nothing); commits one edit on blur, idle or before
+ * asking. `shown` is the question the field adopts from outside (undo, another tab), `blank` disables Ask.
+ */
 function useQuestionDraft(node: QuestionNode) {
   const apply = useWeft((state) => state.apply);
-  const [draft, setDraft] = useState(node.question);
+  const [shown, setShown] = useState(node.question);
+  const draft = useRef(node.question);
+  const [blank, setBlank] = useState(!node.question.trim());
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const typing = useRef<{ nodeId: string } | null>(null);
   // A newer question from elsewhere (undo, another tab) replaces the draft, unless the person is mid-sentence in it.
   useEffect(() => {
-    if (typing.current?.nodeId !== node.id) setDraft(node.question);
+    if (typing.current?.nodeId === node.id) return;
+    draft.current = node.question;
+    setShown(node.question);
+    setBlank(!node.question.trim());
   }, [node.id, node.question]);
-  const commit = (value = draft) => {
+  const commit = (value = draft.current) => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = null;
     typing.current = null;
@@ -25,22 +33,23 @@ function useQuestionDraft(node: QuestionNode) {
   };
   const change = (value: string) => {
     typing.current = { nodeId: node.id };
-    setDraft(value);
+    draft.current = value;
+    if (!value.trim() !== blank) setBlank(!value.trim());
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => commit(value), 1200);
   };
-  return { draft, change, commit };
+  return { shown, blank, change, commit };
 }
 
 /**
- * The question being typed and its Ask / Regenerate / Stop buttons. The draft lives here, so a keystroke re-renders
- * this field only: not the panel's answer, versions and will-send preview, nor the canvas (the store changes on
- * commit).
+ * The question being typed and its Ask / Regenerate / Stop buttons. The draft lives here, out of React state, so a
+ * keystroke re-renders nothing: not this field, the panel's answer, versions and will-send preview, nor the canvas
+ * (the store changes on commit).
  */
 export function QuestionField({ node, running }: { node: QuestionNode; running: boolean }) {
   countRender('question-field');
   const store = useWeftStore();
-  const { draft, change, commit } = useQuestionDraft(node);
+  const { shown, blank, change, commit } = useQuestionDraft(node);
   const questionRef = useFocusWhenEmpty<HTMLTextAreaElement>(node.id, node.question === '');
   const ask = (branch: boolean) => {
     commit();
@@ -54,7 +63,7 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
           nodeId={node.id}
           inputRef={questionRef}
           testId="question-input"
-          value={draft}
+          value={shown}
           placeholder="What do you want to ask?"
           onChange={change}
           onPick={(next) => {
@@ -93,7 +102,7 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
             <button
               className="button primary"
               data-testid="ask"
-              disabled={node.archived || !draft.trim()}
+              disabled={node.archived || blank}
               onClick={() => ask(false)}
             >
               {node.versions.length ? 'Regenerate' : 'Ask'}
