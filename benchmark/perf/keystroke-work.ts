@@ -21,7 +21,9 @@ type Task = { start: number; end: number; events: Set<string>; frame: boolean };
  * Per key, in ms: the sum of the renderer main thread's top-level tasks from the task that dispatches the key's
  * keydown through the end of the first frame (a task that commits to the compositor) after the last of the key's
  * events; idle time between those tasks — the wait for vsync — is not counted. Every task in that span counts, the
- * page's own (a timer, a GC) and the benchmark's included, so the figure can only err upwards.
+ * page's own (a timer, a GC) and the benchmark's included; work a key schedules for after that frame (an effect, a
+ * timer that fires later) is not, so the figure is the key's cost to its own frame, with `keystroke_to_frame_*`
+ * (key to next painted frame) printed beside it.
  */
 export function workPerKey(events: readonly TraceEvent[]): number[] {
   const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
