@@ -1,12 +1,15 @@
-import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { AtlasLayer, AtlasTabs } from '../atlas/index.ts';
 import { AskCanvasPanel } from '../ask-canvas/AskCanvasPanel.tsx';
 import { CanvasView } from '../canvas/CanvasView.tsx';
 import { commandRegistry } from '../commands/run-command.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
 import { MemoryTab } from '../memory/MemoryTab.tsx';
+import { EventLogView } from '../panels/EventLogView.tsx';
+import { MaterialDialog } from '../panels/MaterialDialog.tsx';
 import { NodePanel } from '../panels/NodePanel.tsx';
 import { ReplayChip, ReplayDialog } from '../panels/Replay.tsx';
+import { SettingsView } from '../panels/SettingsView.tsx';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
@@ -15,17 +18,6 @@ import { ErrorBoundary } from './ErrorBoundary.tsx';
 import { useWeft, useWeftStore } from './store-context.tsx';
 import { Toasts } from './Toasts.tsx';
 import type { View } from '../store/weft-state.ts';
-
-// Loaded when first shown: the first screen is the canvas.
-const EventLogView = lazy(() =>
-  import('../panels/EventLogView.tsx').then((module) => ({ default: module.EventLogView })),
-);
-const SettingsView = lazy(() =>
-  import('../panels/SettingsView.tsx').then((module) => ({ default: module.SettingsView })),
-);
-const MaterialDialog = lazy(() =>
-  import('../panels/MaterialDialog.tsx').then((module) => ({ default: module.MaterialDialog })),
-);
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -107,16 +99,14 @@ export function App() {
               <NodePanel />
             </ErrorBoundary>
           </div>
+        ) : view === 'events' ? (
+          <EventLogView />
         ) : (
-          <Suspense fallback={null}>{view === 'events' ? <EventLogView /> : <SettingsView />}</Suspense>
+          <SettingsView />
         )}
       </ErrorBoundary>
       <ReplayDialog />
-      {materialOpen && (
-        <Suspense fallback={null}>
-          <MaterialDialog onClose={() => setMaterialOpen(false)} />
-        </Suspense>
-      )}
+      {materialOpen && <MaterialDialog onClose={() => setMaterialOpen(false)} />}
       <AtlasLayer />
       <MemoryLayer />
       <CanvasSync />
