@@ -6,10 +6,8 @@ import type { GetState, SetState } from './weft-state.ts';
 
 /** Above this many nodes a canvas paints before its staleness is worked out (as the canvas view's large canvas). */
 export const DEFER_STALENESS_ABOVE = 300;
-/** Nodes checked per step (a few milliseconds); steps run while a turn's budget lasts. */
-const NODES_PER_STEP = 25;
-/** The work done in one idle turn: short enough that a frame asked for meanwhile is not held back. */
-const TURN_MS = 8;
+/** Nodes checked between turns given to the page (tens of milliseconds). */
+const NODES_PER_STEP = 250;
 
 type Frame = (callback: () => void) => number;
 
@@ -84,14 +82,9 @@ export function publishOpenedGraph(
   runtime.settleStaleness = settle;
   afterFirstPaint(get, wanted, () => {
     void (async () => {
-      // Idle turns only, from the first: the frames showing the first cards come before any hashing.
-      await pause();
       while (wanted()) {
-        const until = performance.now() + TURN_MS;
-        do {
-          const step = steps.next();
-          if (step.done) return done(step.value);
-        } while (performance.now() < until);
+        const step = steps.next();
+        if (step.done) return done(step.value);
         await pause();
       }
     })();
