@@ -1,10 +1,12 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { ErrorBoundary } from '../app/ErrorBoundary.tsx';
 import './atlas.css';
 import { AtlasSync } from './AtlasSync.tsx';
-import { AtlasView } from './AtlasView.tsx';
 import { useAtlas } from './use-atlas.ts';
-import { WhyPanel } from './WhyPanel.tsx';
+
+// Loaded when first opened: the first screen is the canvas, and these views are a good part of the bundle.
+const AtlasView = lazy(() => import('./AtlasView.tsx').then((module) => ({ default: module.AtlasView })));
+const WhyPanel = lazy(() => import('./WhyPanel.tsx').then((module) => ({ default: module.WhyPanel })));
 
 /** The Atlas and Why views over the workspace, plus the live-follow listener (always mounted). */
 export function AtlasLayer() {
@@ -18,7 +20,9 @@ export function AtlasLayer() {
       <AtlasSync />
       {open && (
         <div className="atlas-layer">
-          <ErrorBoundary area={open}>{open === 'atlas' ? <AtlasView /> : <WhyPanel />}</ErrorBoundary>
+          <ErrorBoundary area={open}>
+            <Suspense fallback={null}>{open === 'atlas' ? <AtlasView /> : <WhyPanel />}</Suspense>
+          </ErrorBoundary>
         </div>
       )}
     </>

@@ -127,6 +127,9 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   const paneHeight = useStore((state) => state.height);
   const fittedFor = useRef<string | null>(null);
   const resetFor = useRef<string | null>(null);
+  // The canvas whose opening view is in place: a large one hands React Flow no cards before it, or the first frame
+  // would mount and lay out the cards at the origin only to swap them for those around the newest node.
+  const [placedFor, setPlacedFor] = useState<string | null>(null);
   useEffect(() => {
     if (!canvasId || !records || fittedFor.current === canvasId || paneWidth <= 0 || paneHeight <= 0) return;
     if (records.size === 0) {
@@ -141,11 +144,12 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       const newest = [...records.values()].reduce((latest, node) =>
         node.createdAt >= latest.createdAt ? node : latest,
       );
-      requestAnimationFrame(
-        () =>
-          void flow.setCenter(newest.position.x + CARD.width / 2, newest.position.y + CARD.height / 2, { zoom: 0.8 }),
-      );
+      requestAnimationFrame(() => {
+        void flow.setCenter(newest.position.x + CARD.width / 2, newest.position.y + CARD.height / 2, { zoom: 0.8 });
+        setPlacedFor(canvasId);
+      });
     } else {
+      setPlacedFor(canvasId);
       requestAnimationFrame(() => fitAll(0));
     }
   }, [canvasId, records, paneWidth, paneHeight, flow, fitAll]);
@@ -258,11 +262,12 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   // A large canvas zoomed out to dots is drawn on one <canvas>; React Flow then holds no nodes to lay out.
   const detail = useDetailLevel();
   const dots = (detail === 'dot' || dotsAhead !== null) && (records?.size ?? 0) > LARGE_CANVAS;
+  const unplaced = (records?.size ?? 0) > LARGE_CANVAS && placedFor !== canvasId;
 
   return (
     <ReactFlow<FlowNode, FlowEdge>
-      nodes={dots ? NO_NODES : nodes}
-      edges={dots ? NO_EDGES : edges}
+      nodes={dots || unplaced ? NO_NODES : nodes}
+      edges={dots || unplaced ? NO_EDGES : edges}
       nodeTypes={nodeTypes}
       edgeTypes={edgeTypes}
       onNodesChange={onNodesChange}

@@ -1,4 +1,3 @@
-import { autoLayout } from '../canvas/auto-layout.ts';
 import { copyText } from '../panels/copy-text.ts';
 import type { CommandContext } from './app-commands.ts';
 import { canvasBridge } from './canvas-bridge.ts';
@@ -17,7 +16,9 @@ function focusedAnswer(context: CommandContext) {
   return node.versions.find((version) => version.id === node.currentVersionId) ?? null;
 }
 
-function layout(context: CommandContext, nodeIds: readonly string[] | null): void {
+async function layout(context: CommandContext, nodeIds: readonly string[] | null): Promise<void> {
+  // dagre is loaded on first use: the first screen never lays out.
+  const { autoLayout } = await import('../canvas/auto-layout.ts');
   const graph = state(context).graph;
   if (!graph) return;
   const change = autoLayout(graph, nodeIds, (nodeId) => canvasBridge.measuredSize(nodeId));

@@ -1,14 +1,16 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useStore } from 'zustand';
 import { serverEvents } from '../api/server-events.ts';
 import { ErrorBoundary } from '../app/ErrorBoundary.tsx';
 import { registerMemoryCommands } from './memory-commands.ts';
 import { memoryClient } from './memory-client.ts';
 import { memoryPage } from './memory-page-state.ts';
-import { MemoryPage } from './MemoryPage.tsx';
 import './memory.css';
 
 registerMemoryCommands();
+
+// Loaded when the tab is first opened: the first screen is the canvas.
+const MemoryPage = lazy(() => import('./MemoryPage.tsx').then((module) => ({ default: module.MemoryPage })));
 
 /**
  * Keeps the page's profile current (first read, then every `memory-changed` from the server: the judge, another
@@ -29,7 +31,9 @@ export function MemoryLayer() {
   return (
     <div className="memory-layer">
       <ErrorBoundary area="memory">
-        <MemoryPage />
+        <Suspense fallback={null}>
+          <MemoryPage />
+        </Suspense>
       </ErrorBoundary>
     </div>
   );
