@@ -47,4 +47,19 @@ describe('workPerKey (keystroke_p95_* figures)', () => {
     ];
     expect(workPerKey(key(20))[0]! - workPerKey(key(0))[0]!).toBe(20);
   });
+
+  it('reads the renderer the keys reached when the browser traces other pages’ renderers too', () => {
+    const other = { pid: 2, tid: 3 };
+    const trace = [
+      // Listed first: another page's renderer (the app's big canvas), busy but typed into by nobody.
+      { name: 'thread_name', ph: 'M', ts: 0, ...other, args: { name: 'CrRendererMain' } },
+      { name: 'RunTask', ph: 'X', ts: 0, dur: 30_000, ...other },
+      { name: 'thread_name', ph: 'M', ts: 0, ...MAIN, args: { name: 'CrRendererMain' } },
+      task(0, 2),
+      inside('EventDispatch', 0.1, 'keydown'),
+      task(10, 3),
+      inside('Commit', 12),
+    ];
+    expect(workPerKey(trace)).toEqual([2 + 3]);
+  });
 });

@@ -26,8 +26,15 @@ type Task = { start: number; end: number; events: Set<string>; frame: boolean };
  * (key to next painted frame) printed beside it.
  */
 export function workPerKey(events: readonly TraceEvent[]): number[] {
-  const main = events.find((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
-  if (!main) throw new Error('the trace has no renderer main thread');
+  const mains = events.filter((event) => event.name === 'thread_name' && event.args?.name === 'CrRendererMain');
+  if (mains.length === 0) throw new Error('the trace has no renderer main thread');
+  // The browser traces every renderer it runs (other pages' too): the typed page's is the one its keys reached.
+  return mains
+    .map((main) => workOnThread(events, main))
+    .reduce((most, work) => (work.length > most.length ? work : most));
+}
+
+function workOnThread(events: readonly TraceEvent[], main: TraceEvent): number[] {
   const own = events
     .filter((event) => event.pid === main.pid && event.tid === main.tid && event.ph === 'X' && event.dur !== undefined)
     .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
