@@ -6,19 +6,22 @@ import { loadCanvasDocument, writeCanvasChanges } from './canvas-persistence.ts'
 import { recordsFromDocument } from './canvas-records.ts';
 import { WeftDatabase } from './weft-database.ts';
 
+/** The schema as version 1 of Weft wrote it (copied, not imported: the tests must keep what old code wrote). */
+const VERSION_ONE_STORES = {
+  canvases: 'id, updatedAt',
+  nodes: '[canvasId+id], canvasId',
+  wires: '[canvasId+id], canvasId',
+  attachments: 'hash, *canvasIds',
+  events: '[canvasId+id], canvasId, [canvasId+seq]',
+  dismissals: '[canvasId+id], canvasId',
+  ledgers: '[canvasId+id], canvasId',
+  settings: 'key',
+};
+
 /** The schema as versions 1–2 of Weft wrote it: one row per node, wire and event. */
 function versionTwoDatabase(name: string): Dexie {
   const old = new Dexie(name);
-  old.version(1).stores({
-    canvases: 'id, updatedAt',
-    nodes: '[canvasId+id], canvasId',
-    wires: '[canvasId+id], canvasId',
-    attachments: 'hash, *canvasIds',
-    events: '[canvasId+id], canvasId, [canvasId+seq]',
-    dismissals: '[canvasId+id], canvasId',
-    ledgers: '[canvasId+id], canvasId',
-    settings: 'key',
-  });
+  old.version(1).stores(VERSION_ONE_STORES);
   old.version(2).stores({ revisions: 'canvasId' });
   return old;
 }
@@ -49,16 +52,7 @@ describe('WeftDatabase schema versions', () => {
   it('opens a version 1 database (before revisions were kept) with its rows intact and an empty revisions table', async () => {
     const name = `weft-v1-${Math.random()}`;
     const old = new Dexie(name);
-    old.version(1).stores({
-      canvases: 'id, updatedAt',
-      nodes: '[canvasId+id], canvasId',
-      wires: '[canvasId+id], canvasId',
-      attachments: 'hash, *canvasIds',
-      events: '[canvasId+id], canvasId, [canvasId+seq]',
-      dismissals: '[canvasId+id], canvasId',
-      ledgers: '[canvasId+id], canvasId',
-      settings: 'key',
-    });
+    old.version(1).stores(VERSION_ONE_STORES);
     const meta = { id: 'c1', name: 'Kept', workingDirectory: null, createdAt: 1 };
     await old.table('canvases').put({ id: 'c1', meta, updatedAt: 5, nodeCount: 0 });
     old.close();
