@@ -5,27 +5,7 @@ import { EVENTS_PER_PACK, packOf } from './canvas-packs.ts';
 import { loadCanvasDocument, writeCanvasChanges } from './canvas-persistence.ts';
 import { recordsFromDocument } from './canvas-records.ts';
 import { WeftDatabase } from './weft-database.ts';
-
-const note = (id: string, createdAt: number): CanvasNode => ({
-  id,
-  kind: 'note',
-  createdAt,
-  position: { x: 0, y: 0 },
-  size: null,
-  archived: false,
-  archivedAt: null,
-  excludedParts: [],
-  text: id,
-});
-const event = (id: string): EventRecord => ({
-  id,
-  at: 1,
-  op: 'add',
-  objectId: 'n0',
-  meta: {},
-  prevHash: 'a'.repeat(64),
-  hash: 'b'.repeat(64),
-});
+import { eventRecord as event, noteRecord as note } from '../../../tests/support/record-factories.ts';
 
 function canvas(nodes: CanvasNode[], events: EventRecord[]): CanvasDocument {
   return {

@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
 import Dexie from 'dexie';
 import { describe, expect, it } from 'vitest';
-import type { CanvasNode, EventRecord, Wire } from '../../../protocol/index.ts';
+import type { CanvasNode, Wire } from '../../../protocol/index.ts';
 import { loadCanvasDocument, writeCanvasChanges } from './canvas-persistence.ts';
 import { recordsFromDocument } from './canvas-records.ts';
 import { WeftDatabase } from './weft-database.ts';
+import { eventRecord as event, noteRecord as note } from '../../../tests/support/record-factories.ts';
 
 /** The schema as version 1 of Weft wrote it (copied, not imported: the tests must keep what old code wrote). */
 const VERSION_ONE_STORES = {
@@ -26,27 +27,7 @@ function versionTwoDatabase(name: string): Dexie {
   return old;
 }
 
-const note = (id: string, createdAt: number): CanvasNode => ({
-  id,
-  kind: 'note',
-  createdAt,
-  position: { x: createdAt, y: 0 },
-  size: null,
-  archived: false,
-  archivedAt: null,
-  excludedParts: [],
-  text: `Note ${id}`,
-});
 const wire = (id: string, from: string, to: string): Wire => ({ id, from, to, createdAt: 1, kind: 'solid' });
-const event = (id: string, at: number): EventRecord => ({
-  id,
-  at,
-  op: 'add',
-  objectId: 'n0',
-  meta: {},
-  prevHash: 'a'.repeat(64),
-  hash: 'b'.repeat(64),
-});
 
 describe('WeftDatabase schema versions', () => {
   it('opens a version 1 database (before revisions were kept) with its rows intact and an empty revisions table', async () => {
