@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_HELLO, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { installRealClis } from '../tests/support/agents/real-agent-harness.ts';
 import { repoRoot } from './support/launch-app.ts';
 
 /**
@@ -83,18 +84,19 @@ function namespacePrefix(): string[] | null {
 
 let space: FixtureWorkspace;
 let work: string;
-let bin: string;
+let bin = '';
+let skipReason = '';
 const netns = namespacePrefix();
 
 beforeAll(() => {
-  // The pinned CLIs are not project dependencies: installed once into ~/.cache/weft-real-clis (or the prefix set).
-  const install = spawnSync(process.execPath, [join(repoRoot, 'scripts/real-clis/install-real-clis.mjs')], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'inherit'],
-    timeout: 280_000,
-  });
-  if (install.status !== 0) throw new Error('installing the pinned CLIs failed (npm registry needed once)');
-  bin = join(install.stdout.trim(), 'node_modules', '.bin');
+  // The pinned CLIs are not project dependencies: `npm test` installs them into ~/.cache/weft-real-clis first.
+  const clis = installRealClis();
+  if ('skip' in clis) {
+    skipReason = clis.skip;
+    process.stdout.write(`real-clis-mcp: skipped — ${skipReason}\n`);
+    return;
+  }
+  bin = dirname(clis.claude);
   space = copyFixtures('weft-real-clis-');
   work = mkdtempSync(join(tmpdir(), 'weft-real-clis-run-'));
   for (const runner of ['claude', 'codex'] as const) {
@@ -216,7 +218,8 @@ function checkResults(results: { tool: string; text: string; isError: boolean }[
 }
 
 describe('weft MCP from the real CLIs', () => {
-  it('Claude Code calls every weft tool (mcp__weft__*) and gets the index answers', () => {
+  it('Claude Code calls every weft tool (mcp__weft__*) and gets the index answers', (context) => {
+    if (!bin) return context.skip(skipReason);
     const report = runCli('claude');
     // The CLIs run with a bare environment: WEFT_HOME and the roots reach weft through what setup wrote.
     expect(JSON.parse(report.mcpJson!)).toMatchObject({
@@ -226,7 +229,8 @@ describe('weft MCP from the real CLIs', () => {
     checkResults(claudeResults(report));
   });
 
-  it('Codex finds the weft tools through tool search, calls each (namespaced) and gets the index answers', () => {
+  it('Codex finds the weft tools through tool search, calls each (namespaced) and gets the index answers', (context) => {
+    if (!bin) return context.skip(skipReason);
     const report = runCli('codex');
     expect(report.codexToml).toContain(`WEFT_HOME = ${JSON.stringify(space.weftHome)}`);
     expect(report.exitCode, report.stderr + report.stdout.slice(-2000)).toBe(0);

@@ -19,7 +19,8 @@ export function realCliBinaries(prefix) {
   return { claude: join(bin, 'claude'), codex: join(bin, 'codex'), pi: join(bin, 'pi') };
 }
 
-function installed(prefix) {
+/** Whether the pinned CLIs are in `prefix`, from the lock this folder pins. */
+export function realClisInstalled(prefix) {
   const lock = join(prefix, 'package-lock.json');
   const binaries = realCliBinaries(prefix);
   return (
@@ -34,16 +35,21 @@ function installed(prefix) {
 /** Installs when missing (or when the pinned lock changed); returns the prefix. */
 export function ensureRealClis(env = process.env) {
   const prefix = realClisPrefix(env);
-  if (installed(prefix)) return prefix;
+  if (realClisInstalled(prefix)) return prefix;
   mkdirSync(prefix, { recursive: true });
   for (const file of ['package.json', 'package-lock.json']) copyFileSync(join(here, file), join(prefix, file));
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
   const run = spawnSync(npm, ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: prefix,
-    stdio: ['ignore', 'inherit', 'inherit'],
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...env, npm_config_update_notifier: 'false' },
   });
-  if (run.status !== 0 || !installed(prefix)) throw new Error(`npm ci of the pinned CLIs failed in ${prefix}`);
+  // npm's own output only when it failed: `npm test` prints one line for the whole install.
+  if (run.status !== 0 || !realClisInstalled(prefix)) {
+    const output = `${run.error?.message ?? ''}${run.stdout ?? ''}${run.stderr ?? ''}`.trim().slice(-600);
+    throw new Error(`npm ci of the pinned CLIs failed in ${prefix}${output ? `:\n${output}` : ''}`);
+  }
   return prefix;
 }
 

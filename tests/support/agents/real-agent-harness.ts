@@ -9,20 +9,35 @@ import { repoRoot } from '../browser.ts';
  * scripted model on 127.0.0.1, and a scratch git repository with a HOME beside it and a folder outside it.
  */
 export interface RealClis {
+  claude: string;
   pi: string;
   codex: string;
 }
 
-/** The installed pinned CLIs, or the reason they cannot be had (the tests print it and skip). */
+/** Set by `npm test` (scripts/test.mjs) when its install step failed: the run already fails once, by that name. */
+export const REAL_CLIS_MISSING = 'WEFT_REAL_CLIS_MISSING';
+
+/**
+ * The installed pinned CLIs, or the reason they cannot be had (the tests print it and skip). `npm test` installs
+ * them before any test starts, so here this is a no-op; a plain `vitest run` installs them on first use.
+ */
 export function installRealClis(): RealClis | { skip: string } {
+  const missing = process.env[REAL_CLIS_MISSING];
+  if (missing) return { skip: `the pinned CLIs are not installed (${missing}); run: npm run real-clis:install` };
   const install = spawnSync(process.execPath, [join(repoRoot, 'scripts/real-clis/install-real-clis.mjs')], {
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
     timeout: 280_000,
   });
-  if (install.status !== 0) return { skip: `the pinned CLIs could not be installed: ${install.stderr.slice(-400)}` };
-  const bin = join(install.stdout.trim(), 'node_modules', '.bin');
-  return { pi: join(bin, 'pi'), codex: join(bin, 'codex') };
+  if (install.status !== 0) {
+    return {
+      skip: `the pinned CLIs could not be installed (run: npm run real-clis:install): ${install.stderr.slice(-400)}`,
+    };
+  }
+  // The prefix is the script's last line (an npm that printed its own summary before it must not become the path).
+  const prefix = install.stdout.trim().split('\n').at(-1)!;
+  const bin = join(prefix, 'node_modules', '.bin');
+  return { claude: join(bin, 'claude'), pi: join(bin, 'pi'), codex: join(bin, 'codex') };
 }
 
 export interface ScriptedModel {
