@@ -1,19 +1,51 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite — static checks (layers, format, lint, both type checks; two at a time), unit +
-// integration tests, renderer build, browser end-to-end tests in Chromium. Ends with one summary line
-// `tests: N passed, N failed`.
+// `npm test`: the whole suite — first what it needs from outside the repository (the pinned agent CLIs, Chromium),
+// then static checks (layers, format, lint, both type checks; two at a time), unit + integration tests, renderer
+// build, browser end-to-end tests in Chromium. Ends with each skipped test and its reason, then one summary line
+// `tests: N passed, N failed, N skipped`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findChromium } from '../tests/support/find-chromium.mjs';
+import { ensureRealClis, realClisInstalled, realClisPrefix } from './real-clis/install-real-clis.mjs';
+import { mergeTallies, summaryLines, tallyTests } from './test-tally.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const bin = (name) => path.join(root, 'node_modules', '.bin', name);
 const reports = mkdtempSync(path.join(tmpdir(), 'weft-test-'));
-let passed = 0;
-let failed = 0;
+const tallies = [];
 const failures = [];
+
+// What the tests need from outside the repository, installed before any test starts (one line each). A failed
+// install fails the run once, under its own name; the tests that need it skip, naming the command to run.
+function prepare(label, command, install) {
+  const started = performance.now();
+  try {
+    const done = install();
+    console.log(`── ${label}: ${done} (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    return true;
+  } catch (error) {
+    console.error(
+      `── ${label}: FAILED — ${error instanceof Error ? error.message : String(error)}\n   run: ${command}`,
+    );
+    failures.push(`${label} (run: ${command})`);
+    return false;
+  }
+}
+
+const clisPrefix = realClisPrefix();
+if (!realClisInstalled(clisPrefix)) console.log(`── real agent CLIs: installing the pinned ones into ${clisPrefix}…`);
+const clisReady = prepare('real agent CLIs', 'npm run real-clis:install', () => `ready in ${ensureRealClis()}`);
+// Read by tests/support/agents/real-agent-harness.ts: the agent tests skip at once instead of installing again.
+if (!clisReady) process.env.WEFT_REAL_CLIS_MISSING = "npm test's install step failed";
+let chromiumPath = null;
+prepare('Chromium', 'sudo apt-get install -y chromium   (or set CHROMIUM_PATH)', () => {
+  const chromium = findChromium({ installIfRoot: true });
+  if (!chromium.path) throw new Error(chromium.message);
+  chromiumPath = chromium.path;
+  return chromiumPath;
+});
 
 function step(label, command, args, env = {}) {
   console.log(`\n── ${label}`);
@@ -27,21 +59,14 @@ function step(label, command, args, env = {}) {
 
 function vitest(project) {
   const report = path.join(reports, `${project}.json`);
-  step(`vitest (${project})`, bin('vitest'), [
-    'run',
-    '--project',
-    project,
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${report}`,
-  ]);
-  if (existsSync(report)) {
-    const summary = JSON.parse(readFileSync(report, 'utf8'));
-    passed += summary.numPassedTests;
-    failed += summary.numFailedTests;
-  } else {
-    failed += 1;
-  }
+  step(
+    `vitest (${project})`,
+    bin('vitest'),
+    ['run', '--project', project, '--reporter=default', '--reporter=./scripts/test-tally-reporter.mjs'],
+    { WEFT_TEST_TALLY_FILE: report },
+  );
+  // No report: vitest itself did not finish, which its step already counts as a failed step.
+  if (existsSync(report)) tallies.push(tallyTests(JSON.parse(readFileSync(report, 'utf8'))));
 }
 
 // The static checks run two at a time (2 cores), each one's output printed whole when it ends.
@@ -90,11 +115,8 @@ await staticChecks(
 );
 vitest('unit');
 
-const chromium = findChromium({ installIfRoot: true });
-if (!chromium.path) {
-  console.error(`\n${chromium.message}`);
-  failures.push('browser tests (no Chromium)');
-} else if (
+if (
+  chromiumPath &&
   step('renderer build', process.execPath, [
     path.join(root, 'node_modules/vite/bin/vite.js'),
     'build',
@@ -102,10 +124,11 @@ if (!chromium.path) {
     'warn',
   ])
 ) {
-  process.env.CHROMIUM_PATH = chromium.path;
+  process.env.CHROMIUM_PATH = chromiumPath;
   vitest('e2e');
 }
 
 console.log(`\n${failures.length ? `failed steps: ${failures.join('; ')}` : 'all steps passed'}`);
-console.log(`tests: ${passed} passed, ${failed} failed`);
-process.exitCode = failures.length || failed ? 1 : 0;
+const tally = mergeTallies(tallies);
+for (const line of summaryLines(tally)) console.log(line);
+process.exitCode = failures.length || tally.failed ? 1 : 0;

@@ -80,50 +80,47 @@ describe('Fence', () => {
     });
   });
 
-  it.skipIf(process.platform === 'win32')(
-    'opens only regular files: a FIFO planted under a root is refused at once instead of blocking the read',
-    async () => {
-      const fence = new Fence([root]);
-      const fifo = path.join(root, 'project', 'pipe.jsonl');
-      execFileSync('mkfifo', [fifo]);
-      try {
-        await expect(readSessionFile(fifo, { fence })).rejects.toMatchObject({ code: 'FENCE_NOT_FILE' });
-        await expect(readSessionFile(path.join(root, 'project'), { fence })).rejects.toMatchObject({
-          code: 'FENCE_NOT_FILE',
-        });
-        const { handle } = await fence.open(path.join(root, 'project', 'inside.jsonl'));
-        await handle.close();
-      } finally {
-        rmSync(fifo);
-      }
-    },
-  );
+  it('opens only regular files: a FIFO planted under a root is refused at once instead of blocking the read', async (context) => {
+    if (process.platform === 'win32') return context.skip('Windows has no mkfifo');
+    const fence = new Fence([root]);
+    const fifo = path.join(root, 'project', 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    try {
+      await expect(readSessionFile(fifo, { fence })).rejects.toMatchObject({ code: 'FENCE_NOT_FILE' });
+      await expect(readSessionFile(path.join(root, 'project'), { fence })).rejects.toMatchObject({
+        code: 'FENCE_NOT_FILE',
+      });
+      const { handle } = await fence.open(path.join(root, 'project', 'inside.jsonl'));
+      await handle.close();
+    } finally {
+      rmSync(fifo);
+    }
+  });
 
-  it.skipIf(!existsSync('/proc/self/fd'))(
-    'refuses a file whose folder is swapped for a symlink out between resolving and opening',
-    async () => {
-      const swapped = path.join(root, 'swapped');
-      mkdirSync(swapped);
-      writeFileSync(path.join(swapped, 'secret.jsonl'), '{}\n');
-      class RacedFence extends Fence {
-        override async resolve(requested: string): Promise<string> {
-          const real = await super.resolve(requested);
-          // The race, made deterministic: after the check, the folder becomes a link to `outside`.
-          renameSync(swapped, `${swapped}.moved`);
-          symlinkSync(outside, swapped);
-          return real;
-        }
+  it('refuses a file whose folder is swapped for a symlink out between resolving and opening', async (context) => {
+    if (!existsSync('/proc/self/fd'))
+      return context.skip('no /proc/self/fd: the fence checks an opened file through it (Linux)');
+    const swapped = path.join(root, 'swapped');
+    mkdirSync(swapped);
+    writeFileSync(path.join(swapped, 'secret.jsonl'), '{}\n');
+    class RacedFence extends Fence {
+      override async resolve(requested: string): Promise<string> {
+        const real = await super.resolve(requested);
+        // The race, made deterministic: after the check, the folder becomes a link to `outside`.
+        renameSync(swapped, `${swapped}.moved`);
+        symlinkSync(outside, swapped);
+        return real;
       }
-      try {
-        await expect(new RacedFence([root]).open(path.join(swapped, 'secret.jsonl'))).rejects.toMatchObject({
-          code: 'FENCE_SYMLINK_ESCAPE',
-        });
-      } finally {
-        rmSync(swapped, { force: true });
-        rmSync(`${swapped}.moved`, { recursive: true, force: true });
-      }
-    },
-  );
+    }
+    try {
+      await expect(new RacedFence([root]).open(path.join(swapped, 'secret.jsonl'))).rejects.toMatchObject({
+        code: 'FENCE_SYMLINK_ESCAPE',
+      });
+    } finally {
+      rmSync(swapped, { force: true });
+      rmSync(`${swapped}.moved`, { recursive: true, force: true });
+    }
+  });
 
   it('listing never follows symlinks out of the roots and lists each real file once', async () => {
     const files = await listSessionFiles(new Fence([root]));
