@@ -17,72 +17,6 @@ afterAll(async () => {
 
 const page = () => app.page;
 
-/** Reads the open canvas through the page's own store (what the person sees is drawn from it). */
-function graphFacts(): Promise<{ wires: { from: string; to: string; kind: string; mention: boolean }[] }> {
-  return page().evaluate(() => {
-    const state = (
-      window as unknown as {
-        weft: {
-          store: {
-            getState(): {
-              graph: { wires: Map<string, { from: string; to: string; kind: string; mention?: boolean }> };
-            };
-          };
-        };
-      }
-    ).weft.store.getState();
-    return {
-      wires: [...state.graph.wires.values()].map((wire) => ({
-        from: wire.from,
-        to: wire.to,
-        kind: wire.kind,
-        mention: wire.mention === true,
-      })),
-    };
-  });
-}
-
-/** The question as stored on a node (the tokens, not what the field shows). */
-function storedQuestion(nodeId: string): Promise<string> {
-  return page().evaluate(
-    (id) =>
-      (
-        window as unknown as {
-          weft: { store: { getState(): { graph: { nodes: Map<string, { question: string }> } } } };
-        }
-      ).weft.store
-        .getState()
-        .graph.nodes.get(id)!.question,
-    nodeId,
-  );
-}
-
-/** Where the caret is in the question field. */
-function caret(): Promise<number> {
-  return page().evaluate(
-    () => (document.querySelector('[data-testid="question-input"]') as HTMLTextAreaElement).selectionStart,
-  );
-}
-
-/** Selects `length` characters of the first text in the panel's answer, as a person dragging over it would. */
-async function selectInAnswer(length: number): Promise<string> {
-  return page().evaluate((count) => {
-    const box = document.querySelector('[data-testid="panel-answer"]')!;
-    const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
-    let text = walker.nextNode();
-    while (text && (text.textContent ?? '').trim().length < count) text = walker.nextNode();
-    const range = document.createRange();
-    const offset = (text!.textContent ?? '').search(/\S/);
-    range.setStart(text!, offset);
-    range.setEnd(text!, offset + count);
-    const selection = window.getSelection()!;
-    selection.removeAllRanges();
-    selection.addRange(range);
-    box.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
-    return selection.toString();
-  }, length);
-}
-
 describe('authoring in the browser', () => {
   it('branch from a passage: select text, Ask about this, the new node carries the passage', async () => {
     await page().locator('[data-testid="node-card"]').first().waitFor();
@@ -94,7 +28,7 @@ describe('authoring in the browser', () => {
 
     ids.source = await canvas.addQuestion('Explain photosynthesis in plants.');
     await canvas.ask(ids.source);
-    const selected = await selectInAnswer(24);
+    const selected = await canvas.selectInAnswer(24);
     expect(selected.length).toBe(24);
     await canvas.panel.getByTestId('selection-bar').waitFor();
     await canvas.panel.getByTestId('ask-about-this').click();
@@ -104,7 +38,7 @@ describe('authoring in the browser', () => {
       .waitFor();
     ids.branch = (await canvas.panel.getAttribute('data-node-id'))!;
     expect(await canvas.panel.getByTestId('passage-section').getAttribute('data-status')).toBe('at');
-    expect((await graphFacts()).wires).toContainEqual({
+    expect(await canvas.wires()).toContainEqual({
       from: ids.source,
       to: ids.branch,
       kind: 'solid',
@@ -157,7 +91,7 @@ describe('authoring in the browser', () => {
     await page().waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 2, undefined, {
       timeout: 10_000,
     });
-    expect((await graphFacts()).wires).toContainEqual({
+    expect(await canvas.wires()).toContainEqual({
       from: ids.cited,
       to: ids.asker,
       kind: 'dashed',
@@ -166,7 +100,7 @@ describe('authoring in the browser', () => {
     // The person reads @Title, highlighted; the stored question keeps the token that is the wire.
     expect(await input.inputValue()).toBe('How does @Explain photosynthesis in plants. ');
     expect(await canvas.panel.getByTestId('mention-chip').textContent()).toBe('@Explain photosynthesis in plants.');
-    expect(await storedQuestion(ids.asker)).toBe(`How does @[Explain photosynthesis in plants.](${ids.cited}) `);
+    expect(await canvas.storedQuestion(ids.asker)).toBe(`How does @[Explain photosynthesis in plants.](${ids.cited}) `);
     await input.pressSequentially('compare to respiration?');
     await input.blur();
     // The compiled question reads @Title; the source arrives as a quoted reference.
@@ -191,21 +125,21 @@ describe('authoring in the browser', () => {
     const start = 'How does it, '.length;
     const end = start + '@Explain photosynthesis in plants.'.length;
     expect(await input.inputValue()).toBe('How does it, @Explain photosynthesis in plants. compare to respiration?');
-    expect(await caret()).toBe(start);
+    expect(await canvas.caret()).toBe(start);
     // The arrow keys step over a mention instead of into it.
     await page().keyboard.press('ArrowRight');
-    expect(await caret()).toBe(end);
+    expect(await canvas.caret()).toBe(end);
     await page().keyboard.press('ArrowLeft');
-    expect(await caret()).toBe(start);
+    expect(await canvas.caret()).toBe(start);
     await page().keyboard.press('ArrowRight');
     // Backspace at its end deletes the whole mention, and the wire with it.
     await page().keyboard.press('Backspace');
     expect(await input.inputValue()).toBe('How does it,  compare to respiration?');
-    expect(await caret()).toBe(start);
+    expect(await canvas.caret()).toBe(start);
     await input.blur();
     await page().waitForFunction(() => document.querySelectorAll('.react-flow__edge').length === 1);
-    expect((await graphFacts()).wires.filter((wire) => wire.to === ids.asker)).toEqual([]);
-    expect(await storedQuestion(ids.asker)).toBe('How does it,  compare to respiration?');
+    expect((await canvas.wires()).filter((wire) => wire.to === ids.asker)).toEqual([]);
+    expect(await canvas.storedQuestion(ids.asker)).toBe('How does it,  compare to respiration?');
 
     // A renamed node shows its new title in the mention.
     await input.fill('Again @photo');
@@ -258,7 +192,7 @@ describe('authoring in the browser', () => {
         (document.querySelector('[data-testid="question-input"]') as HTMLTextAreaElement).value ===
         'Again @Explain photosynthesis in plants. and @Calvin cycle ',
     );
-    expect(await storedQuestion(ids.asker)).toBe(
+    expect(await canvas.storedQuestion(ids.asker)).toBe(
       `Again @[Explain photosynthesis in plants.](${ids.cited}) and @[Calvin cycle](${noteId}) `,
     );
     expect(await canvas.card(ids.asker).getByTestId('node-question').textContent()).toContain('@Calvin cycle');
@@ -373,7 +307,7 @@ describe('authoring in the browser', () => {
     // Back to the question the later steps name this node by; its mentions (and their wires) go with the text.
     await input.fill('Again and ');
     await input.blur();
-    await expect.poll(async () => (await graphFacts()).wires.filter((wire) => wire.to === ids.asker)).toEqual([]);
+    await expect.poll(async () => (await canvas.wires()).filter((wire) => wire.to === ids.asker)).toEqual([]);
   });
 
   it('roles: set on a node, sent first with its source, inherited below; highlights and fan-out', async () => {
@@ -393,7 +327,7 @@ describe('authoring in the browser', () => {
 
     // Highlight a span of the source's answer; "highlights only" changes what the branch is sent.
     await canvas.open(ids.source);
-    const highlighted = await selectInAnswer(18);
+    const highlighted = await canvas.selectInAnswer(18);
     await canvas.panel.getByTestId('highlight-this').click();
     await canvas.panel.getByTestId('highlight-item').waitFor();
     await canvas.panel.getByTestId('highlight-mode').selectOption('only');
@@ -484,14 +418,14 @@ describe('authoring in the browser', () => {
     await page().getByTestId('condense-selection').click();
     await expect.poll(nodeCount).toBe(before + 1);
     const conclusion = (await canvas.panel.getAttribute('data-node-id'))!;
-    expect(await storedQuestion(conclusion)).toBe(
+    expect(await canvas.storedQuestion(conclusion)).toBe(
       'State the conclusion this line of inquiry reaches, in a few sentences, with the reasons it rests on.',
     );
     expect(await canvas.card(conclusion).getByTestId('node-question').textContent()).toContain(
       'State the conclusion this line of inquiry reaches',
     );
     expect(await canvas.card(conclusion).getByTestId('question-by-app').textContent()).toBe('Written by Weft');
-    expect((await graphFacts()).wires).toContainEqual({
+    expect(await canvas.wires()).toContainEqual({
       from: ids.branch,
       to: conclusion,
       kind: 'solid',

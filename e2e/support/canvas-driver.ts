@@ -109,6 +109,70 @@ export class CanvasDriver {
     return (await this.panel.getByTestId('preview-hash').textContent())!.trim();
   }
 
+  /** The open canvas's wires, read through the page's own store (what the person sees is drawn from it). */
+  wires(): Promise<{ from: string; to: string; kind: string; mention: boolean }[]> {
+    return this.page.evaluate(() => {
+      const state = (
+        window as unknown as {
+          weft: {
+            store: {
+              getState(): {
+                graph: { wires: Map<string, { from: string; to: string; kind: string; mention?: boolean }> };
+              };
+            };
+          };
+        }
+      ).weft.store.getState();
+      return [...state.graph.wires.values()].map((wire) => ({
+        from: wire.from,
+        to: wire.to,
+        kind: wire.kind,
+        mention: wire.mention === true,
+      }));
+    });
+  }
+
+  /** The question as stored on a node (the tokens, not what the field shows). */
+  storedQuestion(nodeId: string): Promise<string> {
+    return this.page.evaluate(
+      (id) =>
+        (
+          window as unknown as {
+            weft: { store: { getState(): { graph: { nodes: Map<string, { question: string }> } } } };
+          }
+        ).weft.store
+          .getState()
+          .graph.nodes.get(id)!.question,
+      nodeId,
+    );
+  }
+
+  /** Where the caret is in the question field. */
+  caret(): Promise<number> {
+    return this.page.evaluate(
+      () => (document.querySelector('[data-testid="question-input"]') as HTMLTextAreaElement).selectionStart,
+    );
+  }
+
+  /** Selects `length` characters of the first text in the panel's answer, as a person dragging over it would. */
+  async selectInAnswer(length: number): Promise<string> {
+    return this.page.evaluate((count) => {
+      const box = document.querySelector('[data-testid="panel-answer"]')!;
+      const walker = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+      let text = walker.nextNode();
+      while (text && (text.textContent ?? '').trim().length < count) text = walker.nextNode();
+      const range = document.createRange();
+      const offset = (text!.textContent ?? '').search(/\S/);
+      range.setStart(text!, offset);
+      range.setEnd(text!, offset + count);
+      const selection = window.getSelection()!;
+      selection.removeAllRanges();
+      selection.addRange(range);
+      box.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+      return selection.toString();
+    }, length);
+  }
+
   async screenshot(name: string): Promise<void> {
     const folder = path.join(repoRoot, 'docs/screenshots');
     mkdirSync(folder, { recursive: true });
