@@ -7,6 +7,7 @@ import { readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { ZONES, ROOT_FILES, TOP_ZONES, TEST_ONLY_PACKAGES, type Zone } from './layer-rules.ts';
+import { readmeProblemsAt } from './check-readme-imports.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
@@ -185,6 +186,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { violations, edges } = checkLayers(files);
   for (const cycle of findCycles(edges))
     violations.push({ file: cycle[0]!, message: `import cycle: ${cycle.join(' -> ')}` });
+  violations.push(...readmeProblemsAt(root));
   for (const violation of violations) console.error(`layers: ${violation.file}: ${violation.message}`);
   console.log(`layers: ${files.length} files checked, ${violations.length} violation(s)`);
   if (violations.length > 0) process.exitCode = 1;
