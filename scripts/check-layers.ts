@@ -1,6 +1,6 @@
 /**
  * Layer check (part of `npm test`): every source file belongs to a declared layer, imports only what its
- * layer may import (ARCHITECTURE.md), and no import cycle exists. Prints one line per violation with the reason.
+ * layer may import (docs/architecture.md), and no import cycle exists. Prints one line per violation with the reason.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, existsSync, statSync } from 'node:fs';
@@ -78,7 +78,8 @@ export function checkLayers(
       if (!ROOT_FILES.has(file))
         violations.push({
           file,
-          message: 'belongs to no declared layer (see scripts/layer-rules.ts and ARCHITECTURE.md); move it into one',
+          message:
+            'belongs to no declared layer (see scripts/layer-rules.ts and docs/architecture.md); move it into one',
         });
       continue;
     }
@@ -112,7 +113,7 @@ export function checkLayers(
           if (surface && layerOf(surface) !== layerOf(file) && target !== `${surface}/index.ts`)
             violations.push({
               file,
-              message: `imports '${specifier}' past the public surface of ${surface}: import '${surface}/index.ts' (ARCHITECTURE.md 14; tests may reach inside)`,
+              message: `imports '${specifier}' past the public surface of ${surface}: import '${surface}/index.ts' (docs/architecture.md style 14; tests may reach inside)`,
             });
         }
         continue;

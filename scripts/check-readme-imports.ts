@@ -7,8 +7,8 @@
  * The line: `May import:` or `Imports:` (bold allowed), then a comma-separated list — folders from the repository
  * root (`src/core/`), relative to the README (`../store`) or a sibling folder's bare name (`store`), the bare names
  * `core` (`src/core/`) and of top-level folders, packages (`zod`, `@ai-sdk/*`, `xyflow` for `@xyflow/react`,
- * `node:*` for Node built-ins), or `anything`. Words that name none of these, parentheses and everything from the
- * word "never" on are prose and are ignored.
+ * `node:*` for Node built-ins; a backticked name that is no folder counts as a package), or `anything`. Words
+ * that name none of these, parentheses and everything from the word "never" on are prose and are ignored.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
