@@ -12,7 +12,7 @@ import { storedEvents } from './stored-events.ts';
 import type { EventRecord } from './event-record.ts';
 
 /**
- * Named, tested steps that lift an older `.weft.json` to the current version (ARCHITECTURE §8).
+ * Named, tested steps that lift an older `.weft.json` to the current version (docs/architecture.md, style 8).
  * Each step takes the raw JSON of version `from` and returns raw JSON of version `to`; the
  * result is validated against the current schema only at the end.
  */

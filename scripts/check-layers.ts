@@ -1,12 +1,13 @@
 /**
  * Layer check (part of `npm test`): every source file belongs to a declared layer, imports only what its
- * layer may import (ARCHITECTURE.md), and no import cycle exists. Prints one line per violation with the reason.
+ * layer may import (docs/architecture.md), and no import cycle exists. Prints one line per violation with the reason.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { ZONES, ROOT_FILES, TOP_ZONES, TEST_ONLY_PACKAGES, type Zone } from './layer-rules.ts';
+import { readmeProblemsAt } from './check-readme-imports.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
@@ -77,7 +78,8 @@ export function checkLayers(
       if (!ROOT_FILES.has(file))
         violations.push({
           file,
-          message: 'belongs to no declared layer (see scripts/layer-rules.ts and ARCHITECTURE.md); move it into one',
+          message:
+            'belongs to no declared layer (see scripts/layer-rules.ts and docs/architecture.md); move it into one',
         });
       continue;
     }
@@ -111,7 +113,7 @@ export function checkLayers(
           if (surface && layerOf(surface) !== layerOf(file) && target !== `${surface}/index.ts`)
             violations.push({
               file,
-              message: `imports '${specifier}' past the public surface of ${surface}: import '${surface}/index.ts' (ARCHITECTURE.md 14; tests may reach inside)`,
+              message: `imports '${specifier}' past the public surface of ${surface}: import '${surface}/index.ts' (docs/architecture.md style 14; tests may reach inside)`,
             });
         }
         continue;
@@ -185,6 +187,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { violations, edges } = checkLayers(files);
   for (const cycle of findCycles(edges))
     violations.push({ file: cycle[0]!, message: `import cycle: ${cycle.join(' -> ')}` });
+  violations.push(...readmeProblemsAt(root));
   for (const violation of violations) console.error(`layers: ${violation.file}: ${violation.message}`);
   console.log(`layers: ${files.length} files checked, ${violations.length} violation(s)`);
   if (violations.length > 0) process.exitCode = 1;

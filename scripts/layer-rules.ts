@@ -1,5 +1,5 @@
 /**
- * The layer table of ARCHITECTURE.md as data: which folders may import which, and why.
+ * The layer table of docs/architecture.md as data: which folders may import which, and why.
  * `scripts/check-layers.ts` enforces it on every file in the repository.
  */
 export interface Zone {

@@ -2,7 +2,7 @@ import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { WeftError } from './weft-error.ts';
 
-/** A folder no backup may land in: a session root (never written, SPEC §10) or Weft's own canvas records. */
+/** A folder no backup may land in: a session root (never written, docs/spec.md §10) or Weft's own canvas records. */
 export interface ProtectedFolder {
   path: string;
   kind: 'session-root' | 'canvas-records';

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
-/** SPEC §10: nothing is ever written under a session root, whatever symlinks lead there. */
+/** docs/spec.md §10: nothing is ever written under a session root, whatever symlinks lead there. */
 let server: TestServer;
 let scratch: string;
 let sessionRoot: string;

@@ -12,7 +12,7 @@ import { applyWireChange } from './wire-changes.ts';
 import type { ChangeScope, Working } from './working-graph.ts';
 
 /**
- * The one apply path (ARCHITECTURE §3): validates the change, returns the new graph with the
+ * The one apply path (docs/architecture.md, style 3): validates the change, returns the new graph with the
  * events it implies appended to the hash-chained log, or a coded refusal. Never mutates `graph`.
  */
 export function applyChange(

@@ -1,6 +1,6 @@
 /**
  * A command is a small object the keyboard, menus, the palette, the desktop shell and tests all
- * run the same way (ARCHITECTURE style 7). `perform` receives the app context; it never holds state.
+ * run the same way (docs/architecture.md style 7). `perform` receives the app context; it never holds state.
  */
 export interface Command<Context> {
   id: string;

@@ -8,7 +8,7 @@ import { createIdGenerator } from './app-dependencies.ts';
 import { createWeftStore, type WeftStore } from './weft-store.ts';
 
 /**
- * A driver that reads like a user (ARCHITECTURE style 12): a real store on real Dexie
+ * A driver that reads like a user (docs/architecture.md style 12): a real store on real Dexie
  * (fake-indexeddb) talking to a real server over HTTP. Tests only.
  */
 let instances = 0;
