@@ -1,3 +1,5 @@
+import { resolve, sep } from 'node:path';
+import { realPathOfNearest } from '../fs/index.ts';
 import { IndexWriter } from './index-writer.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { readPlannedFiles, type ArchiveContext } from './planned-reads.ts';
@@ -67,8 +69,16 @@ export async function updateIndex(
     turnsWritten: 0,
     durationMs: 0,
   };
+  // Only a file gone from a root still read is kept from the archive: a root removed (in Settings or from
+  // WEFT_SESSION_ROOTS) takes its sessions with it, since their files were not deleted, only no longer wanted.
+  const roots = catalog.roots.flatMap((root) => [resolve(root), realPathOfNearest(resolve(root))]);
+  const underRoots = (path: string) =>
+    roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep));
   const kept = (row: (typeof vanished)[number]) =>
-    row.kind === 'session' && archive?.keeps(row.runner) === true && archive.store.has(row.path, row.runner!);
+    row.kind === 'session' &&
+    underRoots(row.path) &&
+    archive?.keeps(row.runner) === true &&
+    archive.store.has(row.path, row.runner!);
   const changes = vanished.filter((row) => !(row.deletedAt !== null && kept(row)));
   if (changes.length > 0) {
     database
