@@ -1,11 +1,10 @@
-import { resolve, sep } from 'node:path';
-import { realPathOfNearest } from '../fs/index.ts';
 import { IndexWriter } from './index-writer.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { readPlannedFiles, type ArchiveContext } from './planned-reads.ts';
 import { ARCHIVE_RUNNERS } from './session-archive.ts';
 import type { SessionCatalog } from './session-catalog.ts';
 import { listSources } from './source-listing.ts';
+import { withinRoots } from './within-roots.ts';
 import type { IndexProgress, UpdateSummary } from './update-summary.ts';
 
 export type { IndexProgress, UpdateSummary } from './update-summary.ts';
@@ -69,11 +68,8 @@ export async function updateIndex(
     turnsWritten: 0,
     durationMs: 0,
   };
-  // Only a file gone from a root still read is kept from the archive: a root removed (in Settings or from
-  // WEFT_SESSION_ROOTS) takes its sessions with it, since their files were not deleted, only no longer wanted.
-  const roots = catalog.roots.flatMap((root) => [resolve(root), realPathOfNearest(resolve(root))]);
-  const underRoots = (path: string) =>
-    roots.some((root) => path === root || path.startsWith(root.endsWith(sep) ? root : root + sep));
+  // Only a file gone from a root still read is kept from the archive: a root removed takes its sessions with it.
+  const underRoots = withinRoots(catalog.roots);
   const kept = (row: (typeof vanished)[number]) =>
     row.kind === 'session' &&
     underRoots(row.path) &&
