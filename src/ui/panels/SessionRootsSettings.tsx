@@ -12,7 +12,7 @@ const KIND_NOTE: Record<SessionRoot['kind'], string> = {
 };
 
 function holds(root: SessionRoot): string {
-  if (!root.exists) return 'No folder there now';
+  if (!root.exists) return 'Folder missing';
   if (root.runners.length === 0) return 'No sessions';
   return root.runners.map((runner) => RUNNER_LABEL[runner] ?? runner).join(', ');
 }
