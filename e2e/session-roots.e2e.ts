@@ -86,4 +86,22 @@ describe('Settings: the Session Atlas roots', () => {
       'Failed to load resource: the server responded with a status of 400 (Bad Request)',
     ]);
   });
+
+  it('while WEFT_SESSION_ROOTS is set, the list is its roots, read-only, and says why', async () => {
+    process.env.WEFT_SESSION_ROOTS = claudeRoot;
+    try {
+      await app.reload();
+      await page().getByTestId('tab-settings').click();
+      const section = page().getByTestId('session-roots-settings');
+      await section.getByTestId('session-roots-overridden').waitFor();
+      expect(await section.getByTestId('session-roots-overridden').textContent()).toContain('WEFT_SESSION_ROOTS');
+      await rootRow(claudeRoot).waitFor();
+      expect(await section.getByTestId('session-root').count()).toBe(1);
+      expect(await rootRow(claudeRoot).getByTestId('session-root-sessions').textContent()).toBe('5');
+      expect(await section.getByTestId('session-root-path').count()).toBe(0);
+      expect(await section.getByTestId('remove-session-root').count()).toBe(0);
+    } finally {
+      delete process.env.WEFT_SESSION_ROOTS;
+    }
+  });
 });

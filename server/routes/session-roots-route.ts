@@ -17,7 +17,10 @@ import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 
-/** The app's own folder (its code and built UI): no session root may lie in it. */
+/**
+ * The app's own folder (its code and built UI): no session root may lie in it. Two levels up from here, and from the
+ * desktop bundle (`dist/desktop/main.mjs`) alike.
+ */
 const APP_FOLDER = fileURLToPath(new URL('../../', import.meta.url));
 
 const isFolder = (path: string) => {
