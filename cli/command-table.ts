@@ -267,7 +267,7 @@ export function helpText(name?: string): string {
     'commands:',
     ...COMMANDS.map((entry) => `  ${entry.name.padEnd(8)} ${entry.summary}`),
     '',
-    'environment: WEFT_HOME (default ~/.weft), WEFT_SESSION_ROOTS (roots separated by ":"), WEFT_MEMORY_ROOTS',
+    'environment: WEFT_HOME (default ~/.weft), WEFT_SESSION_ROOTS (roots separated by ":", over the roots chosen in Settings), WEFT_MEMORY_ROOTS',
     'run "weft help <command>" for its options',
   ].join('\n');
 }

@@ -349,3 +349,10 @@ export type {
   McpToolsResponse,
 } from './mcp-tools.ts';
 export * from './recall-api.ts';
+export {
+  SessionRootsSourceSchema,
+  SessionRootSchema,
+  SessionRootsResponseSchema,
+  SessionRootRequestSchema,
+} from './session-roots-api.ts';
+export type { SessionRootsSource, SessionRoot, SessionRootsResponse, SessionRootRequest } from './session-roots-api.ts';

@@ -15,7 +15,16 @@ export {
 export type { SessionFileInfo } from './list-session-files.ts';
 export { Fence, FenceError } from './fence.ts';
 export type { FenceErrorCode } from './fence.ts';
-export { agentLaneCodexSessions, defaultSessionRoots, sessionRootsFromEnv } from './session-roots.ts';
+export {
+  agentLaneCodexSessions,
+  defaultSessionRoots,
+  readChosenSessionRoots,
+  resolveSessionRoots,
+  sessionRootsFromEnv,
+} from './session-roots.ts';
+export type { SessionRoots } from './session-roots.ts';
+export { checkSessionRoot } from './check-session-root.ts';
+export type { SessionRootGuard } from './check-session-root.ts';
 export { discoverMemoryFiles, MAX_MEMORY_BYTES } from './memory-files.ts';
 export type { MemoryFile, MemoryKind } from './memory-files.ts';
 export { findReferences } from './references.ts';

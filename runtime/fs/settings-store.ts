@@ -36,6 +36,11 @@ export const StoredSettingsSchema = z.object({
   sessionArchive: SessionArchiveSettingsSchema.optional(),
   /** C32: absent means the rule writes plaques (no model call per answer unless the person opts in). */
   plaqueWriter: z.enum(['model', 'rule']).optional(),
+  /**
+   * The Session Atlas roots the person chose in Settings (real folder paths, checked when added). Absent: the
+   * runners' default folders. `WEFT_SESSION_ROOTS` overrides both (`runtime/atlas/session-roots.ts`).
+   */
+  sessionRoots: z.array(z.string()).optional(),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 

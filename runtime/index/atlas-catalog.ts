@@ -7,7 +7,7 @@ import {
   Fence,
   listSessionFilesSync,
   readSessionFile,
-  sessionRootsFromEnv,
+  resolveSessionRoots,
 } from '../atlas/index.ts';
 import {
   sessionFileReadFromAtlas,
@@ -33,14 +33,14 @@ export interface AtlasCatalogOptions {
 }
 
 /**
- * The catalog over the real session roots (`WEFT_SESSION_ROOTS`, else the runners' defaults), read through
+ * The catalog over the real session roots (`WEFT_SESSION_ROOTS`, else Settings' roots, else the runners' defaults), read through
  * the atlas fence: files are opened read-only and nothing under a root is ever written.
  * Memory files are looked for in the agents' homes (`~/.claude` for `~/.claude/projects`, and so on), in
  * `WEFT_MEMORY_ROOTS` (walked) and the sessions' working directories (their project-level files only, and
  * only inside the session roots, the agents' homes and `WEFT_MEMORY_ROOTS`: everything through a fence).
  */
 export function createAtlasCatalog(options: AtlasCatalogOptions): SessionCatalog {
-  const roots = sessionRootsFromEnv(options.env, options.home);
+  const roots = resolveSessionRoots(options.env, options.home).roots;
   const fence = new Fence(roots);
   const memoryRoots = [
     ...new Set([...roots.flatMap(agentHomeOf), ...splitList(options.env.WEFT_MEMORY_ROOTS, options.home)]),

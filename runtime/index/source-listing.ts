@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { IndexDatabase } from './open-index-database.ts';
 import type { ArchiveEntry } from './session-archive.ts';
 import type { CatalogFile, MemoryFile, SessionCatalog } from './session-catalog.ts';
+import { withinRoots } from './within-roots.ts';
 
 export type SourceKind = 'session' | 'memory' | 'canvas';
 
@@ -117,8 +118,11 @@ export async function listSources(
   for (const file of sessionFiles) consider(file, 'session', null);
   for (const file of memoryFiles) consider(file, 'memory', file.runner);
   for (const file of canvasFiles) consider(file, 'canvas', 'canvas');
+  const underRoots = withinRoots(catalog.roots);
   for (const entry of options.archived ?? []) {
     if (seen.has(entry.path) || known.has(entry.path) || !options.archives?.(entry.runner)) continue;
+    // A copy of a file from a root no longer read stays in the archive but out of the index.
+    if (!underRoots(entry.path)) continue;
     seen.add(entry.path);
     const file = { path: entry.path, size: entry.bytes, mtimeMs: entry.archivedAt };
     planned.push({ file, kind: 'session', runner: entry.runner, previous: undefined, archived: entry });

@@ -4,6 +4,7 @@ import { readPlannedFiles, type ArchiveContext } from './planned-reads.ts';
 import { ARCHIVE_RUNNERS } from './session-archive.ts';
 import type { SessionCatalog } from './session-catalog.ts';
 import { listSources } from './source-listing.ts';
+import { withinRoots } from './within-roots.ts';
 import type { IndexProgress, UpdateSummary } from './update-summary.ts';
 
 export type { IndexProgress, UpdateSummary } from './update-summary.ts';
@@ -67,8 +68,13 @@ export async function updateIndex(
     turnsWritten: 0,
     durationMs: 0,
   };
+  // Only a file gone from a root still read is kept from the archive: a root removed takes its sessions with it.
+  const underRoots = withinRoots(catalog.roots);
   const kept = (row: (typeof vanished)[number]) =>
-    row.kind === 'session' && archive?.keeps(row.runner) === true && archive.store.has(row.path, row.runner!);
+    row.kind === 'session' &&
+    underRoots(row.path) &&
+    archive?.keeps(row.runner) === true &&
+    archive.store.has(row.path, row.runner!);
   const changes = vanished.filter((row) => !(row.deletedAt !== null && kept(row)));
   if (changes.length > 0) {
     database

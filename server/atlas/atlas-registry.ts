@@ -5,7 +5,8 @@ const services = new WeakMap<ServerContext, AtlasService>();
 
 /**
  * One Atlas per running server, made on first use. The roots come from the process environment
- * (`WEFT_SESSION_ROOTS`, else the runners' default folders); the index and follows live in the server's WEFT_HOME.
+ * (`WEFT_SESSION_ROOTS`), else Settings (`sessionRoots`, re-read at each refresh), else the runners' default folders;
+ * the index and follows live in the server's WEFT_HOME.
  */
 export function atlasServiceFor(context: ServerContext): AtlasService {
   let service = services.get(context);

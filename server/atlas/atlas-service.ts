@@ -8,7 +8,7 @@ import type {
   AtlasSort,
   AtlasWhyResponse,
 } from '../../protocol/index.ts';
-import { Fence, readSessionFile, sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
+import { Fence, readSessionFile, resolveSessionRoots, type SessionRoots } from '../../runtime/atlas/index.ts';
 import { FollowStore, followsPath, SessionFollower } from '../../runtime/follow/index.ts';
 import { WeftError } from '../../runtime/fs/index.ts';
 import { WhyIndex, type IndexDatabase, type UpdateSummary } from '../../runtime/index/index.ts';
@@ -20,7 +20,7 @@ import { listIndexedSessions, sessionRowsFor, type ListRequest } from './atlas-l
 export interface AtlasServiceOptions {
   /** `WEFT_HOME`: the index (`index.db`) and `follows.json` live here. */
   weftHome: string;
-  /** `WEFT_SESSION_ROOTS` comes from here (else the runners' default folders under `home`). */
+  /** `WEFT_SESSION_ROOTS` comes from here (else the roots chosen in Settings, else the runners' default folders). */
   env: Record<string, string | undefined>;
   home?: string;
   hub: EventHub;
@@ -36,8 +36,8 @@ const EMPTY_REFRESH = { files: 0, fullReads: 0, appendReads: 0, durationMs: 0 };
  * listing), canonical sessions read through the fence, and the live follower. Nothing here writes under a root.
  */
 export class AtlasService {
-  readonly roots: string[];
-  readonly fence: Fence;
+  private inForce: SessionRoots;
+  private rootsFence: Fence;
   readonly follower: SessionFollower;
   private index: WhyIndex | null = null;
   private refreshing: Promise<UpdateSummary> | null = null;
@@ -45,9 +45,8 @@ export class AtlasService {
   readonly started: Promise<void>;
 
   constructor(private readonly options: AtlasServiceOptions) {
-    const home = options.home ?? homedir();
-    this.roots = sessionRootsFromEnv(options.env, home);
-    this.fence = new Fence(this.roots);
+    this.inForce = this.readRoots();
+    this.rootsFence = new Fence(this.inForce.roots);
     this.follower = new SessionFollower({
       store: new FollowStore(followsPath(options.weftHome)),
       debounceMs: options.followDebounceMs ?? 400,
@@ -62,6 +61,31 @@ export class AtlasService {
         message: error instanceof Error ? error.message : String(error),
       });
     });
+  }
+
+  /** The session roots read now, and where they come from. */
+  get roots(): string[] {
+    return this.inForce.roots;
+  }
+
+  get rootsSource(): SessionRoots['source'] {
+    return this.inForce.source;
+  }
+
+  get fence(): Fence {
+    return this.rootsFence;
+  }
+
+  private readRoots(): SessionRoots {
+    return resolveSessionRoots(this.options.env, this.options.home ?? homedir(), this.options.weftHome);
+  }
+
+  /** The roots read now when they differ from those in force (Settings changed, here or in another process). */
+  private movedRoots(): SessionRoots | null {
+    const next = this.readRoots();
+    const same =
+      next.source === this.inForce.source && next.roots.join(delimiter) === this.inForce.roots.join(delimiter);
+    return same ? null : next;
   }
 
   private whyIndex(): WhyIndex {
@@ -82,7 +106,17 @@ export class AtlasService {
 
   /** The cheap stat pass (appended files read from where they stopped); concurrent callers share one pass. */
   refresh(): Promise<UpdateSummary> {
+    const moved = this.movedRoots();
+    // New roots wait for a pass in flight to end, then the index reopens over them (no restart needed); the files
+    // of a root removed leave the index (`updateIndex`).
+    if (this.refreshing && moved) return this.refreshing.catch(() => undefined).then(() => this.refresh());
     if (!this.refreshing) {
+      if (moved) {
+        this.inForce = moved;
+        this.rootsFence = new Fence(moved.roots);
+        this.index?.close();
+        this.index = null;
+      }
       this.refreshing = this.whyIndex()
         .refresh()
         .finally(() => {

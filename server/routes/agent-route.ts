@@ -30,7 +30,7 @@ import {
   removeMaterialsFolder,
   writeMaterialsFolder,
 } from '../../runtime/agents/index.ts';
-import { sessionRootsFromEnv } from '../../runtime/atlas/index.ts';
+import { resolveSessionRoots } from '../../runtime/atlas/index.ts';
 import { WeftError, isWeftError } from '../../runtime/fs/index.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
@@ -72,7 +72,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
   const approvalTimeoutMs = options.approvalTimeoutMs ?? 120_000;
   const threshold = options.autoReviewThreshold ?? 0.8;
   const turns = new AgentTurns();
-  const sessionRoots = options.sessionRoots ?? (() => sessionRootsFromEnv(process.env, homedir()));
+  const sessionRoots = options.sessionRoots ?? (() => resolveSessionRoots(process.env, homedir(), context.home).roots);
   const checkedCwd = (cwd: string) => checkWorkingDirectory(cwd, sessionRoots(), context.home);
 
   // Listing a runtime's models starts it; a listing is reused for a few minutes.

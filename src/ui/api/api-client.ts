@@ -41,6 +41,7 @@ import {
   type McpServersResponse,
   type McpToolsResponse,
 } from '../../../protocol/index.ts';
+import { SessionRootsResponseSchema, type SessionRootsResponse } from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
 import { readCanvasRecords, readCanvasRecordsUnchecked } from './read-canvas-records.ts';
 import { SavedCopies } from './saved-copies.ts';
@@ -64,6 +65,11 @@ export interface ApiClient {
   mcpServers(): Promise<McpServersResponse>;
   /** C35: each MCP server's tools as a request declares them (starts the servers not yet running). */
   mcpTools(): Promise<McpToolsResponse>;
+  /** C18: the Atlas's session roots, each with what it holds, and whether `WEFT_SESSION_ROOTS` overrides them. */
+  sessionRoots(): Promise<SessionRootsResponse>;
+  /** Adds a folder (checked by the server: a real folder apart from Weft's own); answers the roots now. */
+  addSessionRoot(path: string): Promise<SessionRootsResponse>;
+  removeSessionRoot(path: string): Promise<SessionRootsResponse>;
   decide(request: DecideRequest): Promise<DecideResponse>;
   /** C32: one answer's display-only plaque (a model's validated ladder or the rule's). */
   plaque(request: PlaqueRequest): Promise<PlaqueResponse>;
@@ -168,6 +174,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     mcpTools: () => call('/api/mcp/tools', McpToolsResponseSchema),
     testProvider: (providerId) =>
       call(`/api/providers/${encodeURIComponent(providerId)}/test`, ProviderTestResponseSchema, { method: 'POST' }),
+    sessionRoots: () => call('/api/session-roots', SessionRootsResponseSchema),
+    addSessionRoot: (path) => call('/api/session-roots', SessionRootsResponseSchema, json('POST', { path })),
+    removeSessionRoot: (path) => call('/api/session-roots', SessionRootsResponseSchema, json('DELETE', { path })),
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),
     plaque: (request) => call('/api/plaque', PlaqueResponseSchema, json('POST', request)),
     fetchUrl: (url) => call('/api/materials/url', UrlMaterialResponseSchema, json('POST', { url })),

@@ -3,6 +3,7 @@ import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../..
 import { useWeft } from '../app/store-context.tsx';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
 import { McpSettings } from './McpSettings.tsx';
+import { SessionRootsSettings } from './SessionRootsSettings.tsx';
 import { KINDS, ProviderRow, rowFields, type ProviderDraft } from './ProviderRow.tsx';
 
 const DEFAULT_ARCHIVE: SessionArchiveSettings = {
@@ -236,6 +237,7 @@ export function SettingsView() {
         </div>
         <WebSearchSettings />
         <McpSettings />
+        <SessionRootsSettings />
         <div className="card-panel">
           <h2>Session archive</h2>
           <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>
