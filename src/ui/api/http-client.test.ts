@@ -1,20 +1,18 @@
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ModelsResponseSchema } from '../../../protocol/index.ts';
 import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { ApiClientError } from './api-error.ts';
 import { createHttpClient, jsonInit } from './http-client.ts';
 
-/** The renderer's one HTTP client against the real server on loopback (and a loopback port nobody listens on). */
+/** The renderer's one HTTP client against the real server on loopback (and a closed one's loopback port). */
 let server: TestServer;
-let closedPort = 0;
+/** The origin of a server that has been closed: nothing listens there any more. */
+let closedOrigin = '';
 beforeAll(async () => {
   server = await startTestServer();
-  const idle = createServer();
-  await new Promise<void>((resolve) => idle.listen(0, '127.0.0.1', resolve));
-  closedPort = (idle.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => idle.close(() => resolve()));
+  const closed = await startTestServer();
+  closedOrigin = closed.origin;
+  await closed.dispose();
 });
 afterAll(async () => {
   await server?.dispose();
@@ -44,7 +42,7 @@ describe('the HTTP client', () => {
   });
 
   it('a server it cannot reach is one coded network error; a request the caller stopped is aborted', async () => {
-    const unreachable = createHttpClient({ baseUrl: `http://127.0.0.1:${closedPort}`, token: 'x' });
+    const unreachable = createHttpClient({ baseUrl: closedOrigin, token: 'x' });
     const network = await failure(unreachable.json('/api/models', ModelsResponseSchema));
     expect(network.code).toBe('network');
     expect(network.message).toMatch(/^Could not reach the local server \(.+\)\.$/);
