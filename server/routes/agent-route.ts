@@ -33,6 +33,7 @@ import {
 import { resolveSessionRoots } from '../../runtime/atlas/index.ts';
 import { WeftError, isWeftError } from '../../runtime/fs/index.ts';
 import { jsonBody } from '../read-body.ts';
+import { openDispatch } from '../dispatch-handshake.ts';
 import type { ServerContext } from '../server-context.ts';
 import { openEventStream } from '../sse.ts';
 import { validateBody } from '../validate-body.ts';
@@ -129,16 +130,16 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     const cwd = await checkedCwd(body.cwd);
     const bin = findAgentBin(body.runtime, env);
     if (!bin) throw new AgentRuntimeError('AGENT_NOT_INSTALLED', INSTALL_HINT[body.runtime]);
-    const receivedHash = context.hash.sha256Hex(body.text);
     const stream = openEventStream(response);
-    if (receivedHash !== body.receivedHash) {
-      stream.send({
-        type: 'agent-failed',
-        code: 'hash-mismatch',
-        message: 'The prompt changed on its way; nothing was handed to the runtime.',
-      });
-      return stream.end();
-    }
+    const turnId = randomUUID();
+    const dispatch = openDispatch(stream, context.hash, {
+      to: 'runtime',
+      text: body.text,
+      clientHash: body.receivedHash,
+      turnId,
+    });
+    if (!dispatch) return;
+    const receivedHash = dispatch.serverHash;
     let materials: string | null;
     try {
       materials = await writeMaterialsFolder(cwd, body.nodeId, body.materials);
@@ -150,13 +151,12 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       });
       return stream.end();
     }
-    const turnId = randomUUID();
     const controller = new AbortController();
     response.on('close', () => {
       if (!response.writableFinished) controller.abort();
     });
     turns.begin(turnId, controller);
-    stream.send({ type: 'agent-started', turnId, receivedHash });
+    dispatch.accept();
 
     const decide: DecideApproval = async (asked, signal) => {
       if (body.guardMode === 'auto-review') {

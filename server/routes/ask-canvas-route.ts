@@ -6,8 +6,8 @@ import {
   type StreamEvent,
 } from '../../protocol/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
-import { hashCanonical } from '../../src/core/index.ts';
 import { jsonBody } from '../read-body.ts';
+import { openDispatch } from '../dispatch-handshake.ts';
 import type { ServerContext } from '../server-context.ts';
 import { abortOnClientClose, openEventStream } from '../sse.ts';
 import { validateBody } from '../validate-body.ts';
@@ -44,26 +44,25 @@ export function askCanvasRoute(context: ServerContext): Router {
     const body = validateBody(AskCanvasRequestSchema, request.body);
     const images = imageBytes(body.images, context.hash);
     const messages = toModelMessages(body.request, images);
-    const requestHash = hashCanonical(body.request, context.hash);
     const controller = abortOnClientClose(response);
     const stream = openEventStream(response);
-    const refuse = (code: 'hash-mismatch' | 'tool-refused', message: string) => {
-      stream.send({ type: 'answer-failed', code, message });
-      stream.end();
-    };
-    if (requestHash !== body.requestHash) {
-      refuse(
-        'hash-mismatch',
-        `The request changed on its way: the client hashed ${body.requestHash.slice(0, 12)}…, the server ${requestHash.slice(0, 12)}…. Nothing was sent to the model.`,
-      );
-      return;
-    }
+    const dispatch = openDispatch(stream, context.hash, {
+      to: 'model',
+      request: body.request,
+      clientHash: body.requestHash,
+    });
+    if (!dispatch) return;
+    const requestHash = dispatch.serverHash;
     // The side chat offers the model no tools.
     if (body.request.toolDeclarations?.length || Object.values(body.request.tools).some(Boolean)) {
-      refuse('tool-refused', 'Ask the canvas offers the model no tools.');
+      stream.send({
+        type: 'answer-failed',
+        code: 'tool-refused',
+        message: 'Ask the canvas offers the model no tools.',
+      });
+      stream.end();
       return;
     }
-    let accepted = false;
     let answer = '';
     let status: AskCanvasTurn['status'] = 'aborted';
     let code: string | null = null;
@@ -72,8 +71,7 @@ export function askCanvasRoute(context: ServerContext): Router {
     const startedAt = Date.now();
     try {
       const model = await context.registry.resolve(body.request.model, { requestHash });
-      stream.send({ type: 'request-accepted', requestHash });
-      accepted = true;
+      dispatch.accept();
       for await (const event of streamAnswer({
         model,
         messages,
@@ -98,7 +96,7 @@ export function askCanvasRoute(context: ServerContext): Router {
       code = failure.code === 'aborted' ? null : failure.code;
       ending = { type: 'answer-failed', ...failure };
     }
-    if (accepted) {
+    if (dispatch.accepted) {
       const turn: AskCanvasTurn = {
         id: body.turnId,
         askedAt: startedAt,
@@ -124,7 +122,7 @@ export function askCanvasRoute(context: ServerContext): Router {
       messages: body.request.messages.length,
       requestHash,
       outline: body.layers.outline.length,
-      outcome: accepted ? status : 'not-sent',
+      outcome: dispatch.accepted ? status : 'not-sent',
       ms: Date.now() - startedAt,
     });
     stream.end();

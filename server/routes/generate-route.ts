@@ -1,11 +1,12 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
 import type { HashPort } from '../../src/core/index.ts';
-import { declaredChatTools, declaredMcpTools, hashCanonical } from '../../src/core/index.ts';
+import { declaredChatTools, declaredMcpTools } from '../../src/core/index.ts';
 import { GenerateRequestSchema } from '../../protocol/index.ts';
 import { WeftError } from '../../runtime/fs/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
 import { chatToolset, mcpToolset } from '../../runtime/tools/index.ts';
+import { openDispatch } from '../dispatch-handshake.ts';
 import type { ServerContext } from '../server-context.ts';
 import { abortOnClientClose, openEventStream } from '../sse.ts';
 import { validateBody } from '../validate-body.ts';
@@ -40,19 +41,16 @@ export function generateRoute(context: ServerContext): Router {
     const body = validateBody(GenerateRequestSchema, request.body);
     const images = imageBytes(body.images, context.hash);
     const messages = toModelMessages(body.request, images);
-    const requestHash = hashCanonical(body.request, context.hash);
 
     const controller = abortOnClientClose(response);
     const stream = openEventStream(response);
-    if (requestHash !== body.requestHash) {
-      stream.send({
-        type: 'answer-failed',
-        code: 'hash-mismatch',
-        message: `The request changed on its way: the client hashed ${body.requestHash.slice(0, 12)}…, the server ${requestHash.slice(0, 12)}…. Nothing was sent to the model.`,
-      });
-      stream.end();
-      return;
-    }
+    const dispatch = openDispatch(stream, context.hash, {
+      to: 'model',
+      request: body.request,
+      clientHash: body.requestHash,
+    });
+    if (!dispatch) return;
+    const requestHash = dispatch.serverHash;
     // C35: only tools declared exactly as Weft declares them run; anything else is refused before any model call.
     const declared = declaredChatTools(body.request);
     if (!declared.ok) {
@@ -83,7 +81,7 @@ export function generateRoute(context: ServerContext): Router {
       // Acceptance is the commit (C9): it is sent only once a model is resolved and its call is about to start,
       // so an unknown model or a missing key fails without a commit.
       const model = await context.registry.resolve(body.request.model, { requestHash });
-      stream.send({ type: 'request-accepted', requestHash });
+      dispatch.accept();
       for await (const event of streamAnswer({
         model,
         messages,

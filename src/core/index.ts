@@ -219,3 +219,5 @@ export {
 export type { McpListedTool, McpSkippedTool } from './mcp-declarations.ts';
 export { canvasAllowsTools, offeredTools } from './offered-tools.ts';
 export type { OfferedTools } from './offered-tools.ts';
+export { DispatchHandshake, shortHash } from './dispatch-handshake.ts';
+export type { HandshakeCheck, HandshakeState } from './dispatch-handshake.ts';

@@ -1,11 +1,12 @@
 import { agentCommit, upstreamSnapshot, type GraphChange } from '../../core/index.ts';
 import type { AgentVersion, ApprovalRecord, FootprintValue } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
+import { clientHandshake } from '../api/client-handshake.ts';
 import type { WeftState } from '../store/weft-state.ts';
 
 /** What a turn needs of the canvas store: its state and actions (the store itself, or its `get`). */
 export type StoreAccess = { getState: () => WeftState };
-import { agentApi } from './agent-api.ts';
+import { agentApi, type AgentApi } from './agent-api.ts';
 import { agentPlan } from './agent-plan.ts';
 import { agentStore, type ApprovalCard } from './agent-state.ts';
 import { keepAgentAnswer } from './kept-agent-answers.ts';
@@ -57,9 +58,9 @@ export function stopAgentTurn(nodeId: string): void {
 /**
  * C24: one agent turn of a node. The commit is written when the server confirms the hash of the text it handed the
  * runtime; deltas stream onto the node; cards open and close on it; every decision is an event; the version keeps
- * the session, footprints, approvals and changed files.
+ * the session, footprints, approvals and changed files. `api`: the page's client unless a test hands its own.
  */
-export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<boolean> {
+export async function runAgentTurn(store: StoreAccess, nodeId: string, api: AgentApi = agentApi): Promise<boolean> {
   const state = store.getState();
   const graph = state.graph;
   const node = graph?.nodes.get(nodeId);
@@ -90,7 +91,12 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
     if (sameCanvas()) store.getState().apply(change);
     else missed.push(change);
   };
-  let committed = false;
+  const handshake = clientHandshake({
+    expectedHash: receivedHash,
+    what: 'prompt',
+    controller,
+    refuse: (code, message) => state.toast('error', code, message),
+  });
   let text = '';
   let tools = 0;
   let status: 'complete' | 'failed' | 'aborted' = 'aborted';
@@ -99,7 +105,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
   const footprints: FootprintValue[] = [];
   const approvals: ApprovalRecord[] = [];
   try {
-    for await (const event of agentApi.turn(
+    for await (const event of api.turn(
       {
         runtime: plan.runtime,
         nodeId,
@@ -115,12 +121,12 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
       controller.signal,
     )) {
       if (event.type === 'agent-started') {
-        if (event.receivedHash !== receivedHash) {
-          state.toast('error', 'hash-mismatch', 'The server hashed a different prompt; nothing was recorded.');
-          controller.abort();
+        const acceptance = handshake.receive(event.receivedHash);
+        if (acceptance === 'refused') {
           status = 'failed';
           break;
         }
+        if (acceptance === 'repeated') continue;
         const turnId = event.turnId;
         agentStore.setState((current) => {
           const live = current.live[nodeId];
@@ -128,8 +134,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
         });
       } else if (event.type === 'agent-prompt-delivered') {
         // C9: the commit is written once the runtime's stdin took the prompt, not when the server began.
-        record({ type: 'record', event: commit });
-        committed = true;
+        handshake.commit(() => record({ type: 'record', event: commit }));
       } else if (event.type === 'text-delta') {
         text += event.delta;
         setLive({ text });
@@ -192,7 +197,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string): Promise<
       return { live, cards };
     });
   }
-  if (!committed) return false;
+  if (!handshake.committed) return false;
   const agent: AgentVersion = {
     runtime: plan.runtime,
     sessionId: session?.sessionId ?? null,

@@ -1,6 +1,4 @@
-import type { z } from 'zod';
 import {
-  ApiErrorSchema,
   CanvasListResponseSchema,
   CanvasSavedResponseSchema,
   CanvasVerifyResponseSchema,
@@ -43,6 +41,7 @@ import {
 } from '../../../protocol/index.ts';
 import { SessionRootsResponseSchema, type SessionRootsResponse } from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
+import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from './http-client.ts';
 import { readCanvasRecords, readCanvasRecordsUnchecked } from './read-canvas-records.ts';
 import { SavedCopies } from './saved-copies.ts';
 
@@ -106,58 +105,11 @@ export interface ApiClient {
   importCanvas(raw: unknown): Promise<CanvasDocument>;
 }
 
-/** Reads a JSON response: a coded `ApiClientError` for an error body, a non-JSON answer or an unexpected shape. */
-export async function readJson<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    throw new ApiClientError('bad-response', `The server answered ${response.status} without JSON.`, response.status);
-  }
-  if (!response.ok) {
-    const parsed = ApiErrorSchema.safeParse(body);
-    if (parsed.success) throw new ApiClientError(parsed.data.error.code, parsed.data.error.message, response.status);
-    throw new ApiClientError('http-' + response.status, `The server answered ${response.status}.`, response.status);
-  }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success)
-    throw new ApiClientError(
-      'bad-response',
-      `Unexpected response: ${parsed.error.issues[0]?.message ?? ''}`,
-      response.status,
-    );
-  return parsed.data;
-}
-
-/** In the app: same origin, cookie auth. Tests and tools: an origin and a Bearer token. */
-export interface ApiClientOptions {
-  baseUrl?: string;
-  token?: string;
-}
-
-export function authorizationHeaders(options: ApiClientOptions): Record<string, string> {
-  return options.token ? { authorization: `Bearer ${options.token}` } : {};
-}
-
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
-  const baseUrl = options.baseUrl ?? '';
-  async function send(path: string, init: RequestInit = {}): Promise<Response> {
-    try {
-      const headers = { ...authorizationHeaders(options), ...(init.headers as Record<string, string> | undefined) };
-      return await fetch(baseUrl + path, { credentials: 'same-origin', ...init, headers });
-    } catch (error) {
-      throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
-    }
-  }
-  async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
-    return readJson(await send(path, init), schema);
-  }
-  const json = (method: string, body: unknown, extra: RequestInit = {}): RequestInit => ({
-    method,
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-    ...extra,
-  });
+  const http = createHttpClient(options);
+  const send = http.send;
+  const call = http.json;
+  const json = (method: string, body: unknown) => jsonInit(method, body);
 
   const saved = new SavedCopies();
   const encoder = new TextEncoder();

@@ -1,6 +1,10 @@
 // src/ui/api: the typed client of the local server (HTTP contract) and its SSE reader.
-export { createApiClient, authorizationHeaders } from './api-client.ts';
-export type { ApiClient, ApiClientOptions } from './api-client.ts';
+export { createApiClient } from './api-client.ts';
+export type { ApiClient } from './api-client.ts';
+export { createHttpClient, authorizationHeaders, readJson } from './http-client.ts';
+export type { ApiClientOptions, HttpClient } from './http-client.ts';
+export { clientHandshake } from './client-handshake.ts';
+export type { Acceptance, ClientHandshake } from './client-handshake.ts';
 export { streamGenerate } from './generate-stream.ts';
 export { readServerSentEvents } from './read-server-sent-events.ts';
 export type { ReadServerSentEventsOptions, UnreadableEvent } from './read-server-sent-events.ts';

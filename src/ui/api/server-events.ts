@@ -1,6 +1,6 @@
 import type { StreamEvent } from '../../../protocol/index.ts';
-import { authorizationHeaders, type ApiClientOptions } from './api-client.ts';
-import { readServerSentEvents, type ReadServerSentEventsOptions } from './read-server-sent-events.ts';
+import { createHttpClient, type ApiClientOptions } from './http-client.ts';
+import type { ReadServerSentEventsOptions } from './read-server-sent-events.ts';
 
 export type ServerEventListener = (event: StreamEvent) => void;
 
@@ -29,30 +29,27 @@ export function createServerEvents(options: ServerEventsOptions = {}): ServerEve
   let onConnected: (() => void) | null = null;
   let connectedPromise: Promise<void> = new Promise((resolve) => (onConnected = resolve));
 
+  const http = createHttpClient(options);
+
   async function run(signal: AbortSignal): Promise<void> {
     let wait = retryMs;
     while (!signal.aborted) {
       try {
-        const response = await fetch((options.baseUrl ?? '') + '/api/stream', {
-          credentials: 'same-origin',
-          headers: { accept: 'text/event-stream', ...authorizationHeaders(options) },
-          signal,
-        });
-        if (response.ok && response.body) {
+        const onOpen = () => {
           wait = retryMs;
           onConnected?.();
-          for await (const event of readServerSentEvents(response.body, options)) {
-            for (const listener of [...listeners]) {
-              try {
-                listener(event);
-              } catch {
-                // One listener's failure must not silence the others.
-              }
+        };
+        for await (const event of http.events('/api/stream', { signal }, { ...options, onOpen })) {
+          for (const listener of [...listeners]) {
+            try {
+              listener(event);
+            } catch {
+              // One listener's failure must not silence the others.
             }
           }
         }
       } catch {
-        // Network error or abort: retry below unless closed.
+        // Network error, an error response or abort: retry below unless closed.
       }
       if (signal.aborted) return;
       await new Promise((resolve) => setTimeout(resolve, wait));

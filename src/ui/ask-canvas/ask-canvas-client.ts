@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { askCanvasEvent } from '../../core/ask-canvas/index.ts';
 import type { AskCanvasLayers, AskCanvasTurn } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
+import { clientHandshake } from '../api/client-handshake.ts';
 import type { WeftStore } from '../store/weft-store.ts';
 import { createAskCanvasApi, type AskCanvasApi } from './ask-canvas-api.ts';
 import { planAsk } from './plan-ask.ts';
@@ -107,6 +108,12 @@ export function createAskCanvasClient(
       let status: AskCanvasTurn['status'] = 'aborted';
       let code: string | null = null;
       const toast = store.getState().toast;
+      const handshake = clientHandshake({
+        expectedHash: plan.requestHash,
+        what: 'ask',
+        controller: abort,
+        refuse: (failure, message) => toast('error', failure, message),
+      });
       try {
         const body = {
           turnId,
@@ -119,20 +126,16 @@ export function createAskCanvasClient(
         };
         for await (const event of api.ask(canvasId, body, abort.signal)) {
           if (event.type === 'request-accepted') {
-            if (event.requestHash !== plan.requestHash) {
-              toast(
-                'error',
-                'hash-mismatch',
-                `The server hashed the ask as ${event.requestHash.slice(0, 12)}…, not ${plan.requestHash.slice(0, 12)}….`,
-              );
-              abort.abort();
+            if (handshake.receive(event.requestHash) === 'refused') {
               status = 'failed';
               break;
             }
             setPending({ accepted: true });
             // C10: the turn's event goes into the log of the canvas it asked, when that canvas is still open.
-            if (store.getState().graph?.canvas.id === canvasId)
-              store.getState().apply({ type: 'record', event: askCanvasEvent(turnId, plan, focusId) });
+            handshake.commit(() => {
+              if (store.getState().graph?.canvas.id === canvasId)
+                store.getState().apply({ type: 'record', event: askCanvasEvent(turnId, plan, focusId) });
+            });
           } else if (event.type === 'text-delta' && view.getState().pending?.accepted) {
             setPending({ text: (view.getState().pending?.text ?? '') + event.delta });
           } else if (event.type === 'answer-finished') {

@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import {
   AtlasFollowsResponseSchema,
   AtlasSessionResponseSchema,
@@ -11,8 +10,7 @@ import {
   type AtlasWhyResponse,
 } from '../../../protocol/index.ts';
 import type { Runner } from '../../../protocol/index.ts';
-import { ApiClientError } from '../api/api-error.ts';
-import { readJson } from '../api/api-client.ts';
+import { createHttpClient, jsonInit } from '../api/http-client.ts';
 
 export interface SessionQuery {
   runner?: Runner | null;
@@ -21,15 +19,7 @@ export interface SessionQuery {
   subagents?: boolean;
 }
 
-async function call<T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, { credentials: 'same-origin', ...init });
-  } catch (error) {
-    throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
-  }
-  return readJson(response, schema);
-}
+const call = createHttpClient().json;
 
 /** Typed client of `/api/atlas/*` (same origin, cookie auth). */
 export const atlasApi = {
@@ -59,10 +49,6 @@ export const atlasApi = {
     return call('/api/atlas/follows', AtlasFollowsResponseSchema);
   },
   setFollowing(runner: Runner, sessionId: string, following: boolean): Promise<AtlasFollowsResponse> {
-    return call('/api/atlas/follows', AtlasFollowsResponseSchema, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ runner, sessionId, following }),
-    });
+    return call('/api/atlas/follows', AtlasFollowsResponseSchema, jsonInit('PUT', { runner, sessionId, following }));
   },
 };

@@ -12,8 +12,7 @@ import {
   type DossierView,
   type PendingFact,
 } from '../../../protocol/index.ts';
-import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
-import { ApiClientError } from '../api/api-error.ts';
+import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from '../api/http-client.ts';
 
 /** Typed client of `/api/dossiers…` and `/api/dossier-inbox…` (C15). */
 export interface DossiersApi {
@@ -28,19 +27,9 @@ export interface DossiersApi {
 }
 
 export function createDossiersApi(options: ApiClientOptions = {}): DossiersApi {
-  const baseUrl = options.baseUrl ?? '';
+  const http = createHttpClient(options);
   async function call<T>(path: string, schema: z.ZodType<T>, method = 'GET', body?: unknown) {
-    let response: Response;
-    try {
-      response = await fetch(baseUrl + path, {
-        method,
-        credentials: 'same-origin',
-        headers: { ...authorizationHeaders(options), 'content-type': 'application/json' },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    } catch (error) {
-      throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
-    }
+    const response = await http.send(path, jsonInit(method, body));
     if (response.status === 204) return null as T;
     return readJson(response, schema);
   }

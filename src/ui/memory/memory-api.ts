@@ -9,8 +9,7 @@ import {
   type MemoryStateResponse,
   type MemoryWriteResponse,
 } from '../../../protocol/index.ts';
-import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
-import { ApiClientError } from '../api/api-error.ts';
+import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from '../api/http-client.ts';
 
 /** Typed client of `/api/memory…`. Person edits carry the revision they were based on (409 when stale). */
 export interface MemoryApi {
@@ -27,22 +26,10 @@ export interface MemoryApi {
 }
 
 export function createMemoryApi(options: ApiClientOptions = {}): MemoryApi {
-  const baseUrl = options.baseUrl ?? '';
-  async function send(path: string, init: RequestInit = {}): Promise<Response> {
-    try {
-      const headers = { ...authorizationHeaders(options), ...(init.headers as Record<string, string> | undefined) };
-      return await fetch(baseUrl + path, { credentials: 'same-origin', ...init, headers });
-    } catch (error) {
-      throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
-    }
-  }
-  const call = async <T>(path: string, schema: z.ZodType<T>, init: RequestInit = {}) =>
-    readJson(await send(path, init), schema);
-  const write = (method: string, revision: string | null, body?: unknown): RequestInit => ({
-    method,
-    headers: { 'content-type': 'application/json', ...(revision ? { 'if-match': `"${revision}"` } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
+  const http = createHttpClient(options);
+  const call = http.json;
+  const write = (method: string, revision: string | null, body?: unknown): RequestInit =>
+    jsonInit(method, body, revision ? { 'if-match': `"${revision}"` } : {});
   const line = (id: string) => `/api/memory/lines/${encodeURIComponent(id)}`;
   return {
     state: () => call('/api/memory', MemoryStateResponseSchema),
@@ -67,7 +54,7 @@ export function createMemoryApi(options: ApiClientOptions = {}): MemoryApi {
         write('PUT', null, { enabled }),
       ),
     exportMarkdown: async () => {
-      const response = await send('/api/memory/export');
+      const response = await http.send('/api/memory/export');
       if (!response.ok) await readJson(response, z.unknown());
       return response.text();
     },

@@ -7,7 +7,7 @@ import type {
   MemoryWriteResponse,
 } from '../../../protocol/index.ts';
 import { memoryBlock } from '../../core/memory/index.ts';
-import type { ApiClientOptions } from '../api/api-client.ts';
+import type { ApiClientOptions } from '../api/http-client.ts';
 import { describeError } from '../api/api-error.ts';
 import { createMemoryApi, type MemoryApi } from './memory-api.ts';
 

@@ -9,8 +9,7 @@ import {
   type TopicLabels,
   type TopicsState,
 } from '../../../protocol/index.ts';
-import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
-import { ApiClientError } from '../api/api-error.ts';
+import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/http-client.ts';
 
 /** Typed client of `/api/topics…` (C15). Table edits carry the revision they were based on (409 when stale). */
 export interface TopicsApi {
@@ -31,31 +30,14 @@ export interface TopicsApi {
 }
 
 export function createTopicsApi(options: ApiClientOptions = {}): TopicsApi {
-  const baseUrl = options.baseUrl ?? '';
-  async function call<T>(
+  const http = createHttpClient(options);
+  const call = <T>(
     path: string,
     schema: z.ZodType<T>,
     method = 'GET',
     revision: string | null = null,
     body?: unknown,
-  ) {
-    let response: Response;
-    try {
-      response = await fetch(baseUrl + path, {
-        method,
-        credentials: 'same-origin',
-        headers: {
-          ...authorizationHeaders(options),
-          'content-type': 'application/json',
-          ...(revision ? { 'if-match': `"${revision}"` } : {}),
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-    } catch (error) {
-      throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
-    }
-    return readJson(response, schema);
-  }
+  ) => http.json(path, schema, jsonInit(method, body, revision ? { 'if-match': `"${revision}"` } : {}));
   const topic = (id: string) => `/api/topics/${encodeURIComponent(id)}`;
   return {
     state: () => call('/api/topics', TopicsStateSchema),

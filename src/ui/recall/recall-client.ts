@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import {
   RecallPlanResponseSchema,
@@ -7,8 +6,8 @@ import {
   type RecallPlanResponse,
   type RecallReachEstimate,
 } from '../../../protocol/index.ts';
-import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
-import { ApiClientError, describeError } from '../api/api-error.ts';
+import { describeError } from '../api/api-error.ts';
+import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/http-client.ts';
 
 /**
  * A plan as the node and the preview show it. `standIn` is true while a full reach waits for the person's
@@ -67,23 +66,10 @@ export function createRecallClient(
   options: ApiClientOptions = {},
   confirm: (message: string) => boolean = (message) => globalThis.confirm(message),
 ): RecallClient {
-  const baseUrl = options.baseUrl ?? '';
+  const http = createHttpClient(options);
   const view = createStore<RecallView>(() => ({ plans: {} }));
-  async function post<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
-    let response: Response;
-    try {
-      response = await fetch(baseUrl + path, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { ...authorizationHeaders(options), 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-    } catch (error) {
-      throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
-    }
-    return readJson(response, schema);
-  }
-  const reach = (request: RecallPlanRequest) => post('/api/recall/reach', request, RecallReachEstimateSchema);
+  const reach = (request: RecallPlanRequest) =>
+    http.json('/api/recall/reach', RecallReachEstimateSchema, jsonInit('POST', request));
   const confirmFull = (estimate: RecallReachEstimate) =>
     confirm(`${describeReach(estimate)}\n\nRun the full reach for this ask?`);
   const store = (key: string, entry: RecallEntry) =>
@@ -92,7 +78,7 @@ export function createRecallClient(
   async function plan(request: RecallPlanRequest): Promise<RecallPlanResponse> {
     const key = recallCacheKey(request);
     try {
-      const planned = await post('/api/recall/plan', request, RecallPlanResponseSchema);
+      const planned = await http.json('/api/recall/plan', RecallPlanResponseSchema, jsonInit('POST', request));
       store(key, { state: 'ready', plan: planned, standIn: false });
       return planned;
     } catch (error) {

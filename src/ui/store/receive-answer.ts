@@ -2,6 +2,7 @@ import type { CompiledContext, Graph } from '../../core/index.ts';
 import { TOOL_CALLS_MAX } from '../../../protocol/index.ts';
 import type { GenerateImage, GenerateRequest, ModelInfo, ToolCallRecord } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
+import { clientHandshake } from '../api/client-handshake.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import type { WeftState } from './weft-state.ts';
 
@@ -32,9 +33,9 @@ export function requestImages(
 }
 
 /**
- * Receives one answer from the `/api/generate` stream (the server's `streamAnswer` sends it): a server hash
- * that differs from the client's is an error shown to the person and aborts the answer; deltas count only
- * after the server confirmed the hash. Every run of a node (`run-node.ts`) reads its answer through this.
+ * Receives one answer from the `/api/generate` stream (the server's `streamAnswer` sends it). The handshake
+ * (`api/client-handshake.ts`): a server hash that differs from the client's is an error shown to the person and
+ * aborts the answer; the commit (`onAccepted`) is written once, and deltas count only after it. Every run of a node (`run-node.ts`) reads its answer through this.
  */
 export async function receiveAnswer(
   dependencies: AppDependencies,
@@ -44,7 +45,12 @@ export async function receiveAnswer(
   hooks: { onAccepted?: () => void; onDelta?: (text: string) => void } = {},
 ): Promise<StreamedAnswer> {
   let text = '';
-  let committed = false;
+  const handshake = clientHandshake({
+    expectedHash: body.requestHash,
+    what: 'request',
+    controller,
+    refuse: (code, message) => toast('error', code, message),
+  });
   let outcome: AnswerOutcome = 'aborted';
   const toolCalls: ToolCallRecord[] = [];
   // Calls end in any order (a refused one at once, a search later); the version keeps the order they were made.
@@ -52,24 +58,17 @@ export async function receiveAnswer(
   try {
     for await (const event of dependencies.generate(body, controller.signal)) {
       if (event.type === 'request-accepted') {
-        if (event.requestHash !== body.requestHash) {
-          toast(
-            'error',
-            'hash-mismatch',
-            `The server hashed the request as ${event.requestHash.slice(0, 12)}…, not ${body.requestHash.slice(0, 12)}…; nothing was recorded.`,
-          );
-          controller.abort();
+        if (handshake.receive(event.requestHash) === 'refused') {
           outcome = 'failed';
           break;
         }
-        hooks.onAccepted?.();
-        committed = true;
-      } else if (event.type === 'text-delta' && committed) {
+        handshake.commit(() => hooks.onAccepted?.());
+      } else if (event.type === 'text-delta' && handshake.committed) {
         text += event.delta;
         hooks.onDelta?.(text);
-      } else if (event.type === 'tool-call-started' && committed) {
+      } else if (event.type === 'tool-call-started' && handshake.committed) {
         if (!startOrder.has(event.callId)) startOrder.set(event.callId, startOrder.size);
-      } else if (event.type === 'tool-call-finished' && committed && toolCalls.length < TOOL_CALLS_MAX) {
+      } else if (event.type === 'tool-call-finished' && handshake.committed && toolCalls.length < TOOL_CALLS_MAX) {
         const { type: _type, ...call } = event;
         toolCalls.push(call);
       } else if (event.type === 'answer-finished') {
@@ -90,5 +89,5 @@ export async function receiveAnswer(
   }
   const position = (call: ToolCallRecord) => startOrder.get(call.callId) ?? Number.MAX_SAFE_INTEGER;
   toolCalls.sort((first, second) => position(first) - position(second));
-  return { text, committed, outcome, toolCalls };
+  return { text, committed: handshake.committed, outcome, toolCalls };
 }
