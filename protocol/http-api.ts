@@ -176,6 +176,11 @@ export const SettingsResponseSchema = z.object({
    * origin (a key is bound to the origin it was entered for). Optional so older servers still parse.
    */
   keysCleared: z.array(z.string()).optional(),
+  /**
+   * In the answer to a PUT: providers that no longer receive the environment's key (OPENAI_API_KEY, …) because
+   * their kind or base URL now leads away from that kind's official origin. Optional so older servers still parse.
+   */
+  environmentKeysDetached: z.array(z.string()).optional(),
   /** Optional so older servers still parse. */
   sessionArchive: SessionArchiveSettingsSchema.optional(),
   /** C32: who writes plaques — the answering model (the decision model for agents and the receipt) or the rule. */
