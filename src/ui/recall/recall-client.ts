@@ -47,6 +47,10 @@ export interface RecallClient {
   confirmedFullPlan(request: RecallPlanRequest): Promise<RecallPlanResponse | null>;
 }
 
+/** How long a plan waits for the canvas save that carries a scope change (10 s; the durable save waits 1 s). */
+const SAVE_WAITS = 40;
+const SAVE_WAIT_MS = 250;
+
 export function recallCacheKey(request: RecallPlanRequest): string {
   return JSON.stringify([
     request.question,
@@ -83,7 +87,22 @@ export function createRecallClient(
     }
     return readJson(response, schema);
   }
-  const reach = (request: RecallPlanRequest) => post('/api/recall/reach', request, RecallReachEstimateSchema);
+  /**
+   * The server reads recall's scope from the saved canvas (its working directory, the node's "every project"
+   * switch): just after a change to either, it answers `recall-scope-unsaved` until the canvas save lands.
+   */
+  async function postSaved<T>(path: string, body: RecallPlanRequest, schema: z.ZodType<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await post(path, body, schema);
+      } catch (error) {
+        if (!(error instanceof ApiClientError) || error.code !== 'recall-scope-unsaved' || attempt >= SAVE_WAITS)
+          throw error;
+        await new Promise((resolve) => setTimeout(resolve, SAVE_WAIT_MS));
+      }
+    }
+  }
+  const reach = (request: RecallPlanRequest) => postSaved('/api/recall/reach', request, RecallReachEstimateSchema);
   const confirmFull = (estimate: RecallReachEstimate) =>
     confirm(`${describeReach(estimate)}\n\nRun the full reach for this ask?`);
   const store = (key: string, entry: RecallEntry) =>
@@ -92,7 +111,7 @@ export function createRecallClient(
   async function plan(request: RecallPlanRequest): Promise<RecallPlanResponse> {
     const key = recallCacheKey(request);
     try {
-      const planned = await post('/api/recall/plan', request, RecallPlanResponseSchema);
+      const planned = await postSaved('/api/recall/plan', request, RecallPlanResponseSchema);
       store(key, { state: 'ready', plan: planned, standIn: false });
       return planned;
     } catch (error) {
