@@ -12,7 +12,7 @@ import {
   type CanvasPatch,
 } from '../../protocol/index.ts';
 import type { ChainHead, ChainVerdict } from '../../protocol/index.ts';
-import { chainVerdict, verifyChain } from '../../src/core/index.ts';
+import { authorshipRewrite, chainVerdict, verifyChain } from '../../src/core/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
 import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
@@ -38,6 +38,17 @@ export function describeIssues(issues: readonly { path: readonly PropertyKey[]; 
 }
 
 /** A record's revision: the SHA-256 of its stored bytes, so any change (even outside Weft) is a new revision. */
+/** A save may not hand the person words they did not write, nor rewrite what a stored version was asked. */
+function assertAuthorshipKept(id: string, stored: CanvasDocument['nodes'], incoming: CanvasDocument['nodes']): void {
+  const rewrite = authorshipRewrite(stored, incoming);
+  if (rewrite)
+    throw new WeftError(
+      'authorship-rewrite',
+      `Canvas "${id}" keeps who wrote what: ${rewrite}. Nothing was written.`,
+      409,
+    );
+}
+
 export function canvasRevision(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
@@ -173,6 +184,7 @@ export class CanvasStore {
         const difference = head ? differenceFromHead(stored.events, head) : null;
         if (difference) throw damaged(id, difference);
         assertEventPrefix(id, stored.events, parsed.events);
+        assertAuthorshipKept(id, stored.nodes, parsed.nodes);
         // A record from before chain heads were kept: whatever its log holds now is where the guard starts.
         firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
       } else {
@@ -211,6 +223,8 @@ export class CanvasStore {
       const difference = head ? differenceFromHead(stored.events, head) : null;
       if (difference) throw damaged(id, difference);
       const next = patchStoredCanvas(id, stored, patch);
+      // Only the records the patch puts can change: the rest are the stored ones.
+      assertAuthorshipKept(id, stored.nodes, patch.put.nodes);
       const text = JSON.stringify(storedCanvasDocument(next));
       const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
