@@ -142,6 +142,11 @@ export const CanvasVerifyResponseSchema = z.object({
   id: z.string(),
   verdict: ChainVerdictSchema,
   head: z.object({ eventCount: z.number().int().nonnegative(), lastEventHash: z.string() }).nullable(),
+  /**
+   * Set when a record under this id was deleted before this one was created: this is a new record, its log its own
+   * (the anchors journal keeps the deleted one's tombstone). Optional so older servers still parse.
+   */
+  recreatedAfter: z.object({ deletedAt: z.number(), eventCount: z.number().int().nonnegative() }).nullable().optional(),
 });
 export type CanvasVerifyResponse = z.infer<typeof CanvasVerifyResponseSchema>;
 
