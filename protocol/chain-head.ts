@@ -39,5 +39,7 @@ export const ChainVerdictSchema = z.discriminatedUnion('status', [
     eventCount: z.number().int().nonnegative(),
     missing: z.number().int().positive(),
   }),
+  /** The log verifies, but its head file disagrees with the anchors journal: removed or rewritten outside Weft. */
+  z.object({ status: z.literal('head-mismatch'), eventCount: z.number().int().nonnegative(), detail: z.string() }),
 ]);
 export type ChainVerdict = z.infer<typeof ChainVerdictSchema>;

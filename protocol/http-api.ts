@@ -142,6 +142,11 @@ export const CanvasVerifyResponseSchema = z.object({
   id: z.string(),
   verdict: ChainVerdictSchema,
   head: z.object({ eventCount: z.number().int().nonnegative(), lastEventHash: z.string() }).nullable(),
+  /**
+   * Set when a record under this id was deleted before this one was created: this is a new record, its log its own
+   * (the anchors journal keeps the deleted one's tombstone). Optional so older servers still parse.
+   */
+  recreatedAfter: z.object({ deletedAt: z.number(), eventCount: z.number().int().nonnegative() }).nullable().optional(),
 });
 export type CanvasVerifyResponse = z.infer<typeof CanvasVerifyResponseSchema>;
 
@@ -176,6 +181,11 @@ export const SettingsResponseSchema = z.object({
    * origin (a key is bound to the origin it was entered for). Optional so older servers still parse.
    */
   keysCleared: z.array(z.string()).optional(),
+  /**
+   * In the answer to a PUT: providers that no longer receive the environment's key (OPENAI_API_KEY, …) because
+   * their kind or base URL now leads away from that kind's official origin. Optional so older servers still parse.
+   */
+  environmentKeysDetached: z.array(z.string()).optional(),
   /** Optional so older servers still parse. */
   sessionArchive: SessionArchiveSettingsSchema.optional(),
   /** C32: who writes plaques — the answering model (the decision model for agents and the receipt) or the rule. */

@@ -11,7 +11,8 @@ const EventMetaValue = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 /**
  * Which exchange to judge, by ids only: the server reads the question, the notes and the answer from the stored
  * canvas itself (the version must exist with that commit hash), so a caller can never say which text is the
- * person's. Strict: a body that carries texts is refused rather than silently trusted or ignored.
+ * person's. Strict: a body that carries texts is refused rather than silently trusted or ignored. No visit id
+ * either: the server counts a canvas's additions over its own clock (`AdditionsWindow`).
  */
 export const MemoryJudgeRequestSchema = z
   .object({
@@ -19,8 +20,6 @@ export const MemoryJudgeRequestSchema = z
     nodeId: z.string().min(1).max(200),
     versionId: z.string().min(1).max(200),
     commitHash: Sha256,
-    /** A new id each time the person opens a canvas: at most three additions per canvas per visit. */
-    visitId: z.string().min(1).max(200),
   })
   .strict();
 export type MemoryJudgeRequest = z.infer<typeof MemoryJudgeRequestSchema>;

@@ -79,7 +79,16 @@ describe('keys never leave secrets.json', () => {
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hello' }] }],
       tools: {},
     });
-    for (const model of ['openai/gpt-4o', 'anthropic/claude-haiku-4-5', 'local/m', 'offline/receipt']) {
+    // The environment's keys go only to their official hosts: entries pointed at loopback have no key, so these
+    // two are refused before any request leaves (issue 27.2).
+    for (const model of ['openai/gpt-4o', 'anthropic/claude-haiku-4-5']) {
+      await call(
+        '/api/generate',
+        json('POST', { request: request(model), requestHash: hashCanonical(request(model)), images: [] }),
+      );
+    }
+    expect(provider.requests).toHaveLength(0);
+    for (const model of ['local/m', 'offline/receipt']) {
       if (model !== 'offline/receipt') provider.script({ text: `answer from ${model}` });
       await call(
         '/api/generate',
@@ -89,8 +98,7 @@ describe('keys never leave secrets.json', () => {
     // Providers that echo the key back in their error text, as real ones do.
     for (const [model, status] of [
       ['local/m', 401],
-      ['openai/gpt-4o', 401],
-      ['anthropic/claude-haiku-4-5', 403],
+      ['local/m', 403],
       ['local/m', 500],
     ] as const) {
       provider.script({
@@ -115,9 +123,12 @@ describe('keys never leave secrets.json', () => {
     await call('/api/health');
     await server.context.backup.flush();
 
-    // The provider really received the keys (so the scan below is meaningful).
+    // The provider really received the app's key (so the scan below is meaningful), and never the environment's:
+    // those go only to their official hosts. Their values still came back in the echoed errors above.
     const sentHeaders = JSON.stringify(provider.requests.map((entry) => entry.headers));
-    for (const key of KEYS) expect(sentHeaders).toContain(key);
+    expect(sentHeaders).toContain(KEY_FROM_APP);
+    expect(sentHeaders).not.toContain(KEY_FROM_ENV);
+    expect(sentHeaders).not.toContain(KEY_FROM_DOTENV);
 
     const haystacks = [...captured, ...server.logger.lines];
     const files = [...(await filesUnder(server.home)), ...(await filesUnder(join(scratch, 'backup')))];

@@ -291,7 +291,11 @@ describe('bad bodies are refused with codes and change nothing', () => {
     });
     expect(traversal.status).toBe(400);
     expect(JSON.parse(traversal.body).error.code).toBe('invalid-id');
-    expect((await readdir(join(server.home, 'canvases'))).sort()).toEqual(['keep.head.json', 'keep.weft.json']);
+    expect((await readdir(join(server.home, 'canvases'))).sort()).toEqual([
+      'anchors.jsonl',
+      'keep.head.json',
+      'keep.weft.json',
+    ]);
   });
 
   it('answers unknown API routes with a coded 404', async () => {

@@ -30,6 +30,8 @@ export interface ServerContext {
   chats: CanvasChatStore;
   /** C35: the MCP servers of `$WEFT_HOME/mcp.json`, started on first use and stopped with the server. */
   mcp: McpClients;
+  /** The server's clock (tests inject one): limits per period are counted on it, never on a client's word. */
+  now: () => number;
   /** Current key values (refreshed on settings change) for scrubbing messages. */
   secretValues: () => readonly string[];
   refreshSecrets: () => Promise<void>;

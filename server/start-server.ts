@@ -185,6 +185,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
         },
       },
     },
+    now: options.now ?? Date.now,
     secretValues: () => secretValues,
     refreshSecrets,
   };

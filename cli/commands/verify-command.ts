@@ -5,7 +5,8 @@ import type { Terminal } from '../terminal.ts';
 
 /**
  * `weft verify <canvas>`: checks a canvas record's event log against the chain head the store keeps beside it and
- * names the first bad event or how many events are missing at the end. Exit 0 when intact, 1 when not.
+ * the anchors journal, and names the first bad event, how many events are missing at the end, a head file removed
+ * or rewritten, and whether the record was created under the id of a deleted one. Exit 0 when intact, 1 when not.
  */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const [{ CanvasStore, canvasesDirectory, resolveWeftHome }, { describeChainVerdict }] = await Promise.all([
@@ -30,14 +31,18 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     if (id) await store.read(id);
     throw new CliError('not-found', `no canvas "${wanted}" under ${canvasesDirectory(resolveWeftHome(io.env))}`);
   }
-  const { verdict, head } = await store.verify(summary.id);
-  const message = describeChainVerdict(verdict);
+  const { verdict, head, recreatedAfter } = await store.verify(summary.id);
+  // A record created under the id of a deleted one is a new record: its log says nothing of the old one's.
+  const message = recreatedAfter
+    ? `${describeChainVerdict(verdict)} A new record: one under this id (${recreatedAfter.eventCount} events) was deleted on ${new Date(recreatedAfter.deletedAt).toISOString()}.`
+    : describeChainVerdict(verdict);
   if (command.flags.json) {
     printJson(io.out, {
       id: summary.id,
       name: summary.name,
       verdict,
       head: head ? { eventCount: head.eventCount, lastEventHash: head.lastEventHash } : null,
+      recreatedAfter,
       message,
     });
   } else {

@@ -52,7 +52,7 @@ describe('CanvasStore', () => {
       const { document, revision } = await good.read('alpha');
       expect(document.nodes[0]).toMatchObject({ kind: 'note', text: 'first text' });
       expect(revision).toBe(first.revision);
-      expect((await readdir(directory)).sort()).toEqual(['alpha.head.json', 'alpha.weft.json']);
+      expect((await readdir(directory)).sort()).toEqual(['alpha.head.json', 'alpha.weft.json', 'anchors.jsonl']);
     },
   );
 
@@ -262,7 +262,9 @@ describe('CanvasStore', () => {
     const store = new CanvasStore({ directory });
     await store.write('alpha', withEvents(sampleCanvas('alpha'), 1), { baseRevision: null });
     expect(await store.delete('alpha')).toBe(true);
-    expect(await readdir(directory)).toEqual([]);
+    // The anchors journal stays, with the record's tombstone.
+    expect(await readdir(directory)).toEqual(['anchors.jsonl']);
+    expect(await store.anchors.lastDeletion('alpha')).toMatchObject({ kind: 'deleted', eventCount: 1 });
   });
 });
 

@@ -12,9 +12,10 @@ import {
   type CanvasPatch,
 } from '../../protocol/index.ts';
 import type { ChainHead, ChainVerdict } from '../../protocol/index.ts';
-import { chainVerdict, verifyChain } from '../../src/core/index.ts';
+import { authorshipRewrite, chainVerdict, verifyChain } from '../../src/core/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
+import { AnchorsJournal, journalDifference } from './anchors-journal.ts';
 import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 import { patchStoredCanvas } from './canvas-patch-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
@@ -38,6 +39,17 @@ export function describeIssues(issues: readonly { path: readonly PropertyKey[]; 
 }
 
 /** A record's revision: the SHA-256 of its stored bytes, so any change (even outside Weft) is a new revision. */
+/** A save may not hand the person words they did not write, nor rewrite what a stored version was asked. */
+function assertAuthorshipKept(id: string, stored: CanvasDocument['nodes'], incoming: CanvasDocument['nodes']): void {
+  const rewrite = authorshipRewrite(stored, incoming);
+  if (rewrite)
+    throw new WeftError(
+      'authorship-rewrite',
+      `Canvas "${id}" keeps who wrote what: ${rewrite}. Nothing was written.`,
+      409,
+    );
+}
+
 export function canvasRevision(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
@@ -47,6 +59,8 @@ export interface CanvasStoreOptions {
   fileSystem?: AtomicFileSystem;
   /** Parsed records kept per revision (default: a few canvases, 256 MB of stored text). */
   parsed?: ParsedCanvasCache;
+  /** The clock the anchors journal stamps its lines with (tests inject one). */
+  now?: () => number;
 }
 
 export interface StoredCanvas {
@@ -58,6 +72,8 @@ export interface StoredCanvas {
 export interface CanvasVerification {
   verdict: ChainVerdict;
   head: ChainHead | null;
+  /** When a record under this id was deleted before this one was created (a new record, with a log of its own). */
+  recreatedAfter: { deletedAt: number; eventCount: number } | null;
 }
 
 /**
@@ -70,6 +86,8 @@ export interface CanvasVerification {
 export class CanvasStore {
   private readonly queue = new KeyedQueue();
   private readonly heads: ChainHeadFiles;
+  /** Every head written and every deletion, hash-chained: a head file removed or rewritten shows against it. */
+  readonly anchors: AnchorsJournal;
   /** Listing summaries by id, reused while the file's mtime and size are unchanged (big canvases parse slowly). */
   private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: CanvasSummary }>();
   /** Each read still hashes the stored bytes; only an unchanged revision skips the parse and the schema check. */
@@ -77,6 +95,7 @@ export class CanvasStore {
 
   constructor(private readonly options: CanvasStoreOptions) {
     this.heads = new ChainHeadFiles(options.directory, options.fileSystem);
+    this.anchors = new AnchorsJournal(options.directory, options.now);
     this.parsed = options.parsed ?? new ParsedCanvasCache();
   }
 
@@ -167,21 +186,29 @@ export class CanvasStore {
         );
       }
       let firstBadEvent: number | null;
+      const anchor = await this.anchors.latest(id);
       if (current) {
         const stored = this.parseKept(id, current);
         const head = await this.heads.read(id);
-        const difference = head ? differenceFromHead(stored.events, head) : null;
+        const difference =
+          (head ? differenceFromHead(stored.events, head) : null) ?? journalDifference(stored.events, head, anchor);
         if (difference) throw damaged(id, difference);
         assertEventPrefix(id, stored.events, parsed.events);
+        assertAuthorshipKept(id, stored.nodes, parsed.nodes);
         // A record from before chain heads were kept: whatever its log holds now is where the guard starts.
         firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
       } else {
+        // A record the journal holds a head for, whose file is gone: never silently started afresh.
+        if (anchor?.kind === 'head')
+          throw damaged(id, `its record is gone while the anchors journal records ${anchor.eventCount} events`);
         // A new record may hold a broken log (an imported file, whose `import` event records the break).
         firstBadEvent = verifyChain(parsed.events);
       }
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
       // The head is written after the record: a crash between the two leaves a head that lags, which still verifies.
-      await this.heads.write(chainHeadOf(id, parsed.events, firstBadEvent));
+      const head = chainHeadOf(id, parsed.events, firstBadEvent);
+      await this.heads.write(head);
+      await this.anchors.append('head', head);
       const updatedAt = Math.floor((await stat(path)).mtimeMs);
       const revision = canvasRevision(text);
       // What was written reads back as `parsed` (the stored form expands to the document it came from).
@@ -208,13 +235,19 @@ export class CanvasStore {
       }
       const stored = this.parseKept(id, current);
       const head = await this.heads.read(id);
-      const difference = head ? differenceFromHead(stored.events, head) : null;
+      const difference =
+        (head ? differenceFromHead(stored.events, head) : null) ??
+        journalDifference(stored.events, head, await this.anchors.latest(id));
       if (difference) throw damaged(id, difference);
       const next = patchStoredCanvas(id, stored, patch);
+      // Only the records the patch puts can change: the rest are the stored ones.
+      assertAuthorshipKept(id, stored.nodes, patch.put.nodes);
       const text = JSON.stringify(storedCanvasDocument(next));
       const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
-      await this.heads.write(chainHeadOf(id, next.events, firstBadEvent));
+      const nextHead = chainHeadOf(id, next.events, firstBadEvent);
+      await this.heads.write(nextHead);
+      await this.anchors.append('head', nextHead);
       const updatedAt = Math.floor((await stat(path)).mtimeMs);
       const revision = canvasRevision(text);
       this.parsed.set(id, revision, next, text.length);
@@ -222,28 +255,29 @@ export class CanvasStore {
     });
   }
 
-  /** The record's log checked against the chain head kept beside it. */
+  /**
+   * The record's log checked against its chain head and the anchors journal: against the stronger of the two (the
+   * journal's line, unless the head file is ahead of it by a write a crash cut short), then the head file against
+   * the journal (`head-mismatch` when it was removed or rewritten).
+   */
   async verify(id: string): Promise<CanvasVerification> {
     const { document } = await this.read(id);
-    const head = await this.heads.read(id);
     const events = document.events;
-    const anchor = head ? { length: head.eventCount, headHash: head.lastEventHash } : null;
-    const verdict = chainVerdict(events, anchor);
-    // The break an imported log came with is reported as it is, unless the log was also damaged after it.
-    if (head && verdict.status === 'bad-event' && verdict.index === head.firstBadEvent) {
-      if (events.length < head.eventCount)
-        return {
-          verdict: { status: 'missing-at-end', eventCount: events.length, missing: head.eventCount - events.length },
-          head,
-        };
-      const last = head.eventCount - 1;
-      if (last >= 0 && events[last]!.hash !== head.lastEventHash)
-        return {
-          verdict: { status: 'bad-event', eventCount: events.length, index: last, eventId: events[last]!.id },
-          head,
-        };
-    }
-    return { verdict, head };
+    const kept = await this.heads.read(id);
+    const journal = await this.anchors.latest(id);
+    const deletion = await this.anchors.lastDeletion(id);
+    const recreatedAfter = deletion ? { deletedAt: deletion.at, eventCount: deletion.eventCount } : null;
+    const stronger =
+      journal?.kind === 'head' && (!kept || journal.eventCount > kept.eventCount)
+        ? chainHeadOf(id, [], journal.firstBadEvent, journal)
+        : kept;
+    const verdict = verdictAgainst(events, stronger);
+    const mismatch = verdict.status === 'intact' ? journalDifference(events, kept, journal) : null;
+    return {
+      verdict: mismatch ? { status: 'head-mismatch', eventCount: events.length, detail: mismatch } : verdict,
+      head: kept,
+      recreatedAfter,
+    };
   }
 
   async delete(id: string): Promise<boolean> {
@@ -251,6 +285,12 @@ export class CanvasStore {
     this.summaries.delete(id);
     return this.queue.run(id, async () => {
       this.parsed.delete(id);
+      const current = await this.readText(id);
+      if (!current) return false;
+      // The tombstone first: a record re-created under this id is then known as a new one, with a log of its own.
+      const head =
+        (await this.heads.read(id).catch(() => null)) ?? chainHeadOf(id, this.parseKept(id, current).events, null);
+      await this.anchors.append('deleted', head);
       try {
         await unlink(path);
       } catch {
@@ -264,6 +304,19 @@ export class CanvasStore {
   idle(): Promise<void> {
     return this.queue.idle();
   }
+}
+
+/** A log against a chain head; the break an imported log came with is reported as it is, unless damaged after it. */
+function verdictAgainst(events: CanvasDocument['events'], head: ChainHead | null): ChainVerdict {
+  const verdict = chainVerdict(events, head ? { length: head.eventCount, headHash: head.lastEventHash } : null);
+  if (head && verdict.status === 'bad-event' && verdict.index === head.firstBadEvent) {
+    if (events.length < head.eventCount)
+      return { status: 'missing-at-end', eventCount: events.length, missing: head.eventCount - events.length };
+    const last = head.eventCount - 1;
+    if (last >= 0 && events[last]!.hash !== head.lastEventHash)
+      return { status: 'bad-event', eventCount: events.length, index: last, eventId: events[last]!.id };
+  }
+  return verdict;
 }
 
 function damaged(id: string, difference: string): WeftError {

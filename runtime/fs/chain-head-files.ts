@@ -5,13 +5,19 @@ import type { EventRecord } from '../../protocol/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { WeftError } from './weft-error.ts';
 
-export function chainHeadOf(canvasId: string, events: readonly EventRecord[], firstBadEvent: number | null): ChainHead {
+/** The head of `events`; or, given `recorded` (a line of the anchors journal), the head that line records. */
+export function chainHeadOf(
+  canvasId: string,
+  events: readonly EventRecord[],
+  firstBadEvent: number | null,
+  recorded?: { eventCount: number; lastEventHash: string },
+): ChainHead {
   return {
     format: CHAIN_HEAD_FORMAT,
     version: CHAIN_HEAD_VERSION,
     canvasId,
-    eventCount: events.length,
-    lastEventHash: events.at(-1)?.hash ?? '',
+    eventCount: recorded ? recorded.eventCount : events.length,
+    lastEventHash: recorded ? recorded.lastEventHash : (events.at(-1)?.hash ?? ''),
     firstBadEvent,
   };
 }

@@ -17,7 +17,7 @@ export interface AdmitCandidatesInput {
   candidates: readonly CandidateFact[];
   exchange: Exchange;
   profile: MemoryProfile;
-  /** Additions already made on this canvas in this visit. */
+  /** Additions already made on this canvas in this visit (the server's `AdditionsWindow`). */
   additions: number;
   /** Merge answers by candidate index. */
   answers: ReadonlyMap<number, MergeAnswer>;

@@ -4,4 +4,4 @@ export type { MemoryChange, MemoryJournal, MemoryStoreOptions, StoredMemory } fr
 export { judgeExchange } from './judge-exchange.ts';
 export type { JudgeExchangeDependencies, JudgedExchange } from './judge-exchange.ts';
 export { UndoBook, UNDO_KEEP_MS } from './undo-book.ts';
-export { VisitCounter } from './visit-counter.ts';
+export { AdditionsWindow, VISIT_WINDOW_MS } from './additions-window.ts';

@@ -18,7 +18,7 @@ import {
 import type { MemoryProfile } from '../../protocol/index.ts';
 import type { MemoryStore, StoredMemory } from './memory-store.ts';
 import type { UndoBook } from './undo-book.ts';
-import type { VisitCounter } from './visit-counter.ts';
+import type { AdditionsWindow } from './additions-window.ts';
 import { admitCandidates, type MergeAnswer } from './admit-candidates.ts';
 
 export interface JudgeExchangeDependencies {
@@ -29,7 +29,7 @@ export interface JudgeExchangeDependencies {
   compose: (system: string, prompt: string) => Promise<{ text: string } | null>;
   /** The configured decision model; null runs the rule path and sends nothing anywhere. */
   judgeModelId: string | null;
-  visits: VisitCounter;
+  visits: AdditionsWindow;
   undos: UndoBook;
   now: () => number;
   newId: () => string;
@@ -80,7 +80,7 @@ async function judgeCandidates(
 
 /**
  * The memory judge after an ordinary ask (C13–C14), on the exchange as the stored canvas records it
- * (`exchangeFromCanvas`; the request only names it and the visit): candidates from the judge (or the rule path without one, or
+ * (`exchangeFromCanvas`; the request only names it; the server counts the canvas's additions itself): candidates from the judge (or the rule path without one, or
  * when it does not answer), each ruled on by the constitution, admitted facts merged into their document, every
  * decision an event and an activity entry. The caller does not wait for this before showing the answer.
  */
@@ -128,7 +128,7 @@ export async function judgeExchange(
       candidates: proposed,
       exchange,
       profile,
-      additions: dependencies.visits.count(request),
+      additions: dependencies.visits.count(request.canvasId),
       answers,
       missing,
       entry,
@@ -163,7 +163,7 @@ export async function judgeExchange(
       },
     };
   });
-  for (let line = 0; line < result.written; line += 1) dependencies.visits.add(request);
+  for (let line = 0; line < result.written; line += 1) dependencies.visits.add(request.canvasId);
   const undo =
     result.lineIds.length > 0
       ? {

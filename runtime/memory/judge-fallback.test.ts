@@ -26,9 +26,9 @@ afterAll(async () => {
   await provider.close();
 });
 
-async function judge(question: string, visitId: string): Promise<MemoryJudgeResponse> {
+async function judge(question: string): Promise<MemoryJudgeResponse> {
   const stored = await exchanges.store('canvas-1', { question, answer: 'An answer.' });
-  const request: MemoryJudgeRequest = { ...stored, visitId };
+  const request: MemoryJudgeRequest = stored;
   const response = await server.api('/api/memory/judge', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -41,7 +41,7 @@ describe('memory judge failures', () => {
   it('falls back to the rule path when the judge does not answer, says so in the activity, and skips it for a minute', async () => {
     provider.script({ hang: true, text: 'never' });
     const before = provider.requests.length;
-    const judged = await judge('I prefer short answers always.', 'visit-1');
+    const judged = await judge('I prefer short answers always.');
     expect(judged.path).toBe('rule');
     expect(judged.activity.map((entry) => [entry.kind, entry.reason])).toEqual([
       ['judge-failed', 'no-answer'],
@@ -50,7 +50,7 @@ describe('memory judge failures', () => {
     expect(provider.requests.length).toBe(before + 1);
 
     // Cooling down: the next exchange does not reach the judge at all.
-    const next = await judge('I like dark themes in every tool.', 'visit-2');
+    const next = await judge('I like dark themes in every tool.');
     expect(next.path).toBe('rule');
     expect(next.activity[0]!.kind).toBe('judge-failed');
     expect(provider.requests.length).toBe(before + 1);

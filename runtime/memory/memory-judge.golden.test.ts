@@ -316,13 +316,14 @@ async function runGolden(server: TestServer, path: 'judge' | 'rule') {
   const exchanges = new StoredExchanges(server);
   for (const [index, row] of ROWS.entries()) {
     const { appNote, ...context } = row.context ?? {};
-    const stored = await exchanges.store('golden', {
+    // A canvas per row: the server allows three additions per canvas per visit, and each row is its own visit.
+    const stored = await exchanges.store(`golden-${index}`, {
       question: row.question,
       notes: [...(row.note ? [row.note] : []), ...(appNote ? [{ text: appNote, author: 'app' as const }] : [])],
       answer: row.answer ?? 'Here is an answer.',
       ...context,
     });
-    const request: MemoryJudgeRequest = { ...stored, visitId: `visit-${index}` };
+    const request: MemoryJudgeRequest = stored;
     const response = await api('/api/memory/judge', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

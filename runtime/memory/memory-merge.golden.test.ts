@@ -152,8 +152,8 @@ afterAll(async () => {
 
 async function ask(question: string): Promise<{ judged: MemoryJudgeResponse; state: MemoryStateResponse }> {
   asked += 1;
-  const stored = await exchanges.store('merges', { question, answer: 'Noted.' });
-  const request: MemoryJudgeRequest = { ...stored, visitId: `visit-${asked}` };
+  // A canvas per ask: the server allows three additions per canvas per visit, and each ask here is its own.
+  const request: MemoryJudgeRequest = await exchanges.store(`merges-${asked}`, { question, answer: 'Noted.' });
   const response = await server.api('/api/memory/judge', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -15,6 +15,14 @@ function trimSlash(url: string): string {
 /** One AI SDK language model for a configured provider and a model name. */
 export function createLanguageModel(provider: ProviderConfig, model: string): LanguageModelV3 {
   const apiKey = provider.apiKey ?? undefined;
+  // Without a key of its own the AI SDK would read OPENAI_API_KEY / ANTHROPIC_API_KEY from the process
+  // environment and send it to whatever base URL the entry names: never call a hosted kind keyless.
+  if (!apiKey && (provider.kind === 'openai' || provider.kind === 'anthropic'))
+    throw new WeftError(
+      'model-missing',
+      `Provider "${provider.id}" has no key for ${provider.baseUrl ?? 'its host'}.`,
+      400,
+    );
   switch (provider.kind) {
     case 'openai':
       // `.chat()`: the default OpenAI model uses the Responses API, which compatible servers lack.

@@ -7,7 +7,7 @@ export { KNOWN_MODELS, DEFAULT_CONTEXT_WINDOW, describeCustomModel } from './kno
 export type { KnownModel } from './known-models.ts';
 export { createLanguageModel } from './create-language-model.ts';
 export { createOllamaNativeModel } from './ollama-native-model.ts';
-export { mergeProviders, isUsable, ENVIRONMENT_KEYS, currentKeyOrigin } from './provider-config.ts';
+export { mergeProviders, isUsable, ENVIRONMENT_KEYS, currentKeyOrigin, environmentKeyFor } from './provider-config.ts';
 export type { BoundKey } from './provider-config.ts';
 export type { ProviderConfig } from './provider-config.ts';
 export { detectOllamaModels, DEFAULT_OLLAMA_URL } from './ollama-detect.ts';

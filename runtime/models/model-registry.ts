@@ -1,11 +1,22 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { OFFLINE_RECEIPT_LABEL, OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../protocol/index.ts';
+import {
+  OFFLINE_RECEIPT_LABEL,
+  OFFLINE_RECEIPT_MODEL_ID,
+  type ModelInfo,
+  type ProviderKind,
+} from '../../protocol/index.ts';
 import type { SecretsStore, SettingsStore } from '../fs/index.ts';
 import { WeftError } from '../fs/index.ts';
 import { createLanguageModel } from './create-language-model.ts';
 import { describeCustomModel, KNOWN_MODELS } from './known-models.ts';
 import { DEFAULT_OLLAMA_URL, detectOllamaModels } from './ollama-detect.ts';
-import { isUsable, mergeProviders, type ProviderConfig } from './provider-config.ts';
+import {
+  ENVIRONMENT_KEYS,
+  environmentKeyFor,
+  isUsable,
+  mergeProviders,
+  type ProviderConfig,
+} from './provider-config.ts';
 import { ReceiptModel } from './receipt-model.ts';
 
 export interface ModelRegistryOptions {
@@ -145,12 +156,18 @@ export class ModelRegistry {
     return createLanguageModel(provider, split.model);
   }
 
+  /** Whether the environment's key would go to `provider` as it is configured (its kind's official origin only). */
+  environmentKeyApplies(provider: { id: string; kind: ProviderKind; baseUrl: string | null }): boolean {
+    return environmentKeyFor(provider, this.options.environment) !== null;
+  }
+
   /** Every key value known, so error messages and logs can be scrubbed of them. */
   async secretValues(): Promise<string[]> {
     // Every stored key, bound to the current origin or not: none may ever appear in a message or a log.
     const stored = await this.options.secrets.allKeys();
-    const providers = mergeProviders(await this.options.settings.read(), {}, this.options.environment);
-    const values = [...Object.values(stored), ...providers.map((provider) => provider.apiKey)];
+    // Every environment key too, whether or not a provider may send it now (one pointed elsewhere may not).
+    const environmentKeys = ENVIRONMENT_KEYS.map((entry) => this.options.environment[entry.variable]?.trim());
+    const values = [...Object.values(stored), ...environmentKeys];
     return [...new Set(values.filter((key): key is string => Boolean(key)))];
   }
 }

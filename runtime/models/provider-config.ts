@@ -38,9 +38,26 @@ export function currentKeyOrigin(settings: StoredSettings, id: string): string |
 }
 
 /**
+ * The environment key provider `provider` may send: the variable named for its id, and only while the provider is
+ * of that variable's kind and points at that kind's official origin (base URL unset or on that origin). An entry
+ * that points elsewhere — another host, or another kind — asks for a key of its own: the environment's key was
+ * given for the official service, not for whatever host a settings entry names.
+ */
+export function environmentKeyFor(
+  provider: { id: string; kind: ProviderKind; baseUrl: string | null },
+  environment: Record<string, string | undefined>,
+): string | null {
+  const entry = ENVIRONMENT_KEYS.find((candidate) => candidate.id === provider.id);
+  if (!entry || entry.kind !== provider.kind) return null;
+  if (keyOrigin(provider.kind, provider.baseUrl) !== keyOrigin(entry.kind, null)) return null;
+  const value = environment[entry.variable]?.trim();
+  return value ? value : null;
+}
+
+/**
  * Merge stored settings, stored keys and environment keys; a key entered in the app wins over the environment.
  * A stored key is used only towards the origin it was entered for: after the base URL moved elsewhere it is
- * as good as absent.
+ * as good as absent; an environment key goes only to its kind's official origin (`environmentKeyFor`).
  */
 export function mergeProviders(
   settings: StoredSettings,
@@ -51,22 +68,17 @@ export function mergeProviders(
   for (const [id, bound] of Object.entries(boundKeys)) {
     if (bound.origin !== null && bound.origin === currentKeyOrigin(settings, id)) storedKeys[id] = bound.key;
   }
-  const environmentKeyFor = (id: string): string | null => {
-    const entry = ENVIRONMENT_KEYS.find((candidate) => candidate.id === id);
-    const value = entry ? environment[entry.variable]?.trim() : undefined;
-    return value ? value : null;
-  };
   const providers: ProviderConfig[] = settings.providers.map((stored) => ({
     id: stored.id,
     kind: stored.kind,
     baseUrl: stored.baseUrl,
     enabled: stored.enabled,
     models: stored.models,
-    apiKey: storedKeys[stored.id] ?? environmentKeyFor(stored.id),
+    apiKey: storedKeys[stored.id] ?? environmentKeyFor(stored, environment),
     source: 'settings',
   }));
   for (const entry of ENVIRONMENT_KEYS) {
-    const key = environmentKeyFor(entry.id);
+    const key = environmentKeyFor({ ...entry, baseUrl: null }, environment);
     if (!key || providers.some((provider) => provider.id === entry.id)) continue;
     providers.push({
       id: entry.id,

@@ -7,4 +7,5 @@ export { judgeRelevance, relevancePrompt, judgeOpening, RelevanceMemo } from './
 export type { RelevanceJudge } from './judge-relevance.ts';
 export { storedDossiers } from './stored-dossiers.ts';
 export { readRecallSources } from './recall-sources.ts';
+export { checkRecallScope } from './recall-scope.ts';
 export type { RecallStores } from './recall-sources.ts';

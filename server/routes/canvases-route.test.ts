@@ -209,6 +209,7 @@ describe('canvas records over HTTP', () => {
       id: 'logged',
       verdict: { status: 'intact', eventCount: 4, anchored: true },
       head: { eventCount: 4, lastEventHash: events[3]!.hash },
+      recreatedAfter: null,
     });
     // The file edited behind the server's back: verify says how many events are gone.
     await writeFile(

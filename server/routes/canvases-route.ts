@@ -44,11 +44,12 @@ export function canvasesRoute(context: ServerContext): Router {
 
   router.get('/canvases/:id/verify', async (request, response) => {
     const id = String(request.params.id);
-    const { verdict, head } = await context.canvases.verify(id);
+    const { verdict, head, recreatedAfter } = await context.canvases.verify(id);
     const body: CanvasVerifyResponse = {
       id,
       verdict,
       head: head ? { eventCount: head.eventCount, lastEventHash: head.lastEventHash } : null,
+      recreatedAfter,
     };
     response.json(body);
   });

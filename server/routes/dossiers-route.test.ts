@@ -82,8 +82,8 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
       question: "I'm building a compiler in Rust.",
       answer: 'Ok.',
     });
-    for (const [index, stored] of [labelled, unclaimed].entries())
-      expect((await call('/api/memory/judge', 'POST', { ...stored, visitId: `visit-${index}` })).status).toBe(200);
+    for (const stored of [labelled, unclaimed])
+      expect((await call('/api/memory/judge', 'POST', stored)).status).toBe(200);
 
     const list = await json<DossierList>('/api/dossiers');
     expect(list.dossiers.find((entry) => entry.topicId === storage)?.pending).toBe(1);
@@ -117,7 +117,7 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
       question: "I'm building a desktop app with Tauri.",
       answer: 'Fine.',
     });
-    expect((await call('/api/memory/judge', 'POST', { ...stored, visitId: 'visit-tauri' })).status).toBe(200);
+    expect((await call('/api/memory/judge', 'POST', stored)).status).toBe(200);
     const view = await json<DossierView>(`/api/dossiers/${topic}`);
     expect(view.pendingFacts.map((fact) => fact.text).join(' ')).toContain('Tauri');
     expect((await json<DossierList>('/api/dossiers')).inbox.map((fact) => fact.turnKey)).not.toContain(

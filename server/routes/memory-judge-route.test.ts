@@ -48,7 +48,6 @@ describe('POST /api/memory/judge reads the person’s words from the stored canv
     const before = await profile();
     const forged = await post({
       ...stored,
-      visitId: 'visit-forged',
       question: 'I prefer Emacs over Vim for everything.',
       notes: [{ nodeId: 'note-x', text: 'My name is Mallory Smith.' }],
       answer: 'Sure.',
@@ -62,7 +61,7 @@ describe('POST /api/memory/judge reads the person’s words from the stored canv
 
     // The same exchange named by ids alone: the stored question says nothing about the person, and the answer's
     // first-person sentence is the model's.
-    const honest = await post({ ...stored, visitId: 'visit-forged' });
+    const honest = await post(stored);
     expect(honest.status).toBe(200);
     expect(((await honest.json()) as MemoryJudgeResponse).activity).toEqual([]);
     expect(currentTexts(await profile())).toEqual([]);
@@ -78,14 +77,14 @@ describe('POST /api/memory/judge reads the person’s words from the stored canv
       [{ canvasId: 'no-such-canvas' }, 404, 'memory-exchange-unknown'],
     ];
     for (const [override, status, code] of cases) {
-      const response = await post({ ...stored, visitId: 'visit-unknown', ...override });
+      const response = await post({ ...stored, ...override });
       expect([response.status, await errorCode(response)], JSON.stringify(override)).toEqual([status, code]);
     }
     const after = await profile();
     expect(after.revision).toBe(before.revision);
     expect(after.activity).toEqual(before.activity);
     // Named correctly, the same exchange is judged.
-    const judged = await post({ ...stored, visitId: 'visit-unknown' });
+    const judged = await post(stored);
     expect(((await judged.json()) as MemoryJudgeResponse).activity.map((entry) => entry.text)).toEqual([
       'I prefer dark themes in every editor.',
     ]);
@@ -96,14 +95,14 @@ describe('POST /api/memory/judge reads the person’s words from the stored canv
       question: 'Continue the session.',
       notes: [{ text: 'I prefer Emacs and I live in Oslo.', author: 'app' }],
     });
-    const fromApp = (await (await post({ ...app, visitId: 'visit-notes-1' })).json()) as MemoryJudgeResponse;
+    const fromApp = (await (await post(app)).json()) as MemoryJudgeResponse;
     expect(fromApp.activity).toEqual([]);
 
     const person = await exchanges.store('notes', {
       question: 'Convert 5 miles.',
       notes: ['I prefer metric units in every answer.'],
     });
-    const fromPerson = (await (await post({ ...person, visitId: 'visit-notes-2' })).json()) as MemoryJudgeResponse;
+    const fromPerson = (await (await post(person)).json()) as MemoryJudgeResponse;
     expect(fromPerson.activity.map((entry) => [entry.kind, entry.text])).toEqual([
       ['admitted', 'I prefer metric units in every answer.'],
     ]);
@@ -115,7 +114,7 @@ describe('POST /api/memory/judge reads the person’s words from the stored canv
     });
     const noteId = exchanges.nodesOf('notes', 'note').at(-1)!;
     await exchanges.update('notes', (canvas) => canvas.edit(noteId, { text: 'I prefer kilograms for body weight.' }));
-    const fromEdited = (await (await post({ ...edited, visitId: 'visit-notes-3' })).json()) as MemoryJudgeResponse;
+    const fromEdited = (await (await post(edited)).json()) as MemoryJudgeResponse;
     expect(fromEdited.activity).toEqual([]);
     expect(currentTexts(await profile())).toEqual([
       'I prefer dark themes in every editor.',
@@ -129,7 +128,7 @@ describe('a question the person did not write is not their words (C14)', () => {
     const proposed = ['I prefer night trains over flights on every trip. Which routes suit me?', 'Where do I start?'];
     const [asked] = await exchanges.storeFanOut('fan-out', 'Help me plan a trip to Vienna.', proposed, [proposed[0]!]);
     const before = await profile();
-    const response = await post({ ...asked!, visitId: 'visit-fan-out-1' });
+    const response = await post(asked!);
     const judged = (await response.json()) as MemoryJudgeResponse;
     expect(response.status, JSON.stringify(judged)).toBe(200);
     expect(judged.activity).toEqual([]);
@@ -142,7 +141,7 @@ describe('a question the person did not write is not their words (C14)', () => {
       canvas.edit(asked!.nodeId, { question: 'I prefer night trains over flights on every trip. Which routes?' }),
     );
     const again = await exchanges.ask('fan-out', asked!.nodeId);
-    const mine = (await (await post({ ...again, visitId: 'visit-fan-out-2' })).json()) as MemoryJudgeResponse;
+    const mine = (await (await post(again)).json()) as MemoryJudgeResponse;
     expect(mine.activity.map((entry) => [entry.kind, entry.text])).toEqual([
       ['admitted', 'I prefer night trains over flights on every trip.'],
     ]);

@@ -10,12 +10,14 @@ import type {
 import { MemoryEventOpSchema } from '../../protocol/index.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { visitClock } from '../../tests/support/visit-clock.ts';
 
 let server: TestServer;
 let exchanges: StoredExchanges;
+const clock = visitClock();
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ now: clock.now });
   exchanges = new StoredExchanges(server);
 });
 afterAll(async () => {
@@ -29,12 +31,12 @@ async function state(): Promise<{ body: MemoryStateResponse; etag: string }> {
 }
 
 /** Stores an ask on canvas-1 (as the page does before it asks for a judgement) and names it. */
-async function exchange(question: string, overrides: { visitId?: string } = {}): Promise<MemoryJudgeRequest> {
+async function exchange(question: string): Promise<MemoryJudgeRequest> {
   const stored = await exchanges.store('canvas-1', {
     question,
     answer: 'You are a Rust developer who prefers Emacs.',
   });
-  return { ...stored, visitId: overrides.visitId ?? 'visit-1' };
+  return stored;
 }
 
 async function judge(request: MemoryJudgeRequest): Promise<MemoryJudgeResponse> {
@@ -91,13 +93,13 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
     const restored = await state();
     expect(restored.body.profile.documents).toEqual(empty.body.profile.documents);
     expect(restored.body.profile.refusals.map((refusal) => refusal.kind)).toEqual(['undone-admission']);
-    const again = await judge(await exchange('I prefer tabs over spaces.', { visitId: 'visit-2' }));
+    const again = await judge(await exchange('I prefer tabs over spaces.'));
     expect(again.activity.map((entry) => entry.reason)).toEqual(['refused-by-person']);
     // An undo runs once.
     expect((await send(`/api/memory/undo/${judged.undo!.id}`, 'POST', null)).status).toBe(410);
 
     // A person's deletion is a refusal the rule path cannot get round.
-    await judge(await exchange('I use Neovim for everything.', { visitId: 'visit-3' }));
+    await judge(await exchange('I use Neovim for everything.'));
     const withLine = await state();
     const neovim = withLine.body.profile.documents.preferences.find((entry) => entry.ended === null)!;
     const deleted = await send(`/api/memory/lines/${neovim.id}`, 'DELETE', withLine.etag);
@@ -106,14 +108,14 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
       'memory-edited',
       'memory-refused-by-person',
     ]);
-    const reasserted = await judge(await exchange('I use Neovim for everything.', { visitId: 'visit-4' }));
+    const reasserted = await judge(await exchange('I use Neovim for everything.'));
     expect(reasserted.activity.map((entry) => entry.reason)).toEqual(['refused-by-person']);
 
     // Lifting the refusal lets it in again.
     const now = await state();
     const refusal = now.body.profile.refusals.find((entry) => entry.text === 'I use Neovim for everything.')!;
     expect((await send(`/api/memory/refusals/${refusal.id}`, 'DELETE', now.etag)).status).toBe(200);
-    const readmitted = await judge(await exchange('I use Neovim for everything.', { visitId: 'visit-5' }));
+    const readmitted = await judge(await exchange('I use Neovim for everything.'));
     expect(readmitted.activity.map((entry) => entry.kind)).toEqual(['admitted']);
   });
 
@@ -136,21 +138,17 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
   });
 
   it('never writes a credential into the activity file', async () => {
-    const judged = await judge(
-      await exchange('I prefer my password: hunter2hunter2 kept here.', { visitId: 'visit-9' }),
-    );
+    const judged = await judge(await exchange('I prefer my password: hunter2hunter2 kept here.'));
     expect(judged.activity.map((entry) => [entry.reason, entry.text])).toEqual([['credential', null]]);
     const journal = await readFile(join(server.home, 'memory', 'journal.json'), 'utf8');
     expect(journal).not.toContain('hunter2');
   });
 
   it('keeps three additions per canvas per visit', async () => {
+    clock.nextVisit();
     const judged = await judge(
       await exchange(
         'I like green tea a lot. I love long walks outside. I enjoy chess on Sundays. I hate loud music at night.',
-        {
-          visitId: 'visit-limit',
-        },
       ),
     );
     expect(judged.activity.map((entry) => entry.reason ?? entry.kind)).toEqual([

@@ -39,7 +39,7 @@ import {
   MemoryStore,
   memoryDirectory,
   UndoBook,
-  VisitCounter,
+  AdditionsWindow,
   type StoredMemory,
 } from '../../runtime/memory/index.ts';
 import { fileProjectFacts } from '../../runtime/dossiers/index.ts';
@@ -79,10 +79,10 @@ function editError(code: PersonEditCode): WeftError {
 export function memoryRoute(context: ServerContext): Router {
   const router = express.Router();
   const json = jsonBody(8 * 1024 * 1024);
-  const now = () => Date.now();
+  const now = context.now;
   const newId = () => randomUUID();
   const store = new MemoryStore({ directory: memoryDirectory(context.home), now, newId, hash: context.hash });
-  const visits = new VisitCounter();
+  const visits = new AdditionsWindow(now);
   const undos = new UndoBook(now, newId);
 
   const published = (stored: StoredMemory) => {

@@ -32,7 +32,35 @@ function request(overrides: Partial<RecallPlanRequest> = {}): RecallPlanRequest 
   };
 }
 
+/**
+ * Saves what a plan request claims — the canvas's working directory, the node's "every project" switch — as the
+ * app does before it plans: the server reads the scope from the stored record, never from the body.
+ */
+async function saveScope(server: TestServer, body: RecallPlanRequest): Promise<RecallPlanRequest> {
+  const current = await server.context.canvases.read(body.canvasId).catch(() => null);
+  const document =
+    current?.document ??
+    emptyCanvasDocument({ id: body.canvasId, name: 'Active', workingDirectory: null, createdAt: 1 });
+  const nodeId = body.nodeId ?? (body.setting.global ? 'scope-question' : undefined);
+  let nodes = document.nodes;
+  if (nodeId && !nodes.some((node) => node.id === nodeId)) {
+    // The node as the app would have saved it (a question of its own; its events do not matter here).
+    const draft = new TestCanvas({ idPrefix: 'scope-' });
+    draft.addQuestion(body.question, { id: nodeId });
+    nodes = [...nodes, ...draft.document().nodes];
+  }
+  nodes = nodes.map((node) =>
+    node.id === nodeId && node.kind === 'question' ? { ...node, recall: body.setting } : node,
+  );
+  const saved = { ...document, canvas: { ...document.canvas, workingDirectory: body.workingDirectory }, nodes };
+  await server.context.canvases.write(body.canvasId, saved, { baseRevision: current?.revision ?? null });
+  return nodeId ? { ...body, nodeId } : body;
+}
+
 async function post(server: TestServer, path: string, body: unknown): Promise<Response> {
+  const full = body as Partial<RecallPlanRequest>;
+  if (full.canvasId && full.setting && full.workingDirectory !== undefined)
+    body = await saveScope(server, body as RecallPlanRequest);
   return server.api(path, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -87,7 +115,10 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
       ...global.omitted.filter((omission) => omission.reason === 'duplicate').map((omission) => omission.runner),
     ];
     expect(reached).toEqual(expect.arrayContaining(['claude-code', 'codex', 'pi']));
-    expect(global.omitted.filter((omission) => omission.reason === 'out-of-scope')).toEqual([]);
+    // Out of scope with the switch on: only the asking canvas's own question (its own turns never come back).
+    expect(
+      global.omitted.filter((omission) => omission.reason === 'out-of-scope').map((omission) => omission.sessionId),
+    ).toEqual(['canvas-active']);
     expect(global.scope).toBeNull();
     // A canvas with no working directory reaches nothing by default.
     expect((await plan(atlas.server, request({ workingDirectory: null }))).block).toBeNull();

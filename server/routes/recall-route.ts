@@ -1,6 +1,7 @@
 import express, { type Router } from 'express';
 import { RecallPlanRequestSchema, type RecallPlanResponse } from '../../protocol/index.ts';
 import {
+  checkRecallScope,
   planRecallFromIndex,
   readRecallSources,
   RelevanceMemo,
@@ -19,6 +20,8 @@ import { validateBody } from '../validate-body.ts';
  * with its reason (the preview and the run both call it, so their hashes agree); `POST /api/recall/reach` answers
  * what the judge would read at the node's reach (count, time, price) without calling it, for the confirmation a
  * full reach always asks. A full reach without `confirmFull` is refused (428 `recall-full-unconfirmed`).
+ *
+ * Both read the scope from the stored canvas and node (`checkRecallScope`), never from the body.
  *
  * Dossiers come from the dossier store (C15) unless a test passes its own `dossiers`.
  */
@@ -45,12 +48,14 @@ export function recallRoute(context: ServerContext, dossiers?: DossierSource): R
 
   router.post('/recall/plan', json, async (request, response) => {
     const body = validateBody(RecallPlanRequestSchema, request.body);
+    await checkRecallScope(context.canvases, body);
     const plan: RecallPlanResponse = await planRecallFromIndex(await sources(), body);
     response.json(plan);
   });
 
   router.post('/recall/reach', json, async (request, response) => {
     const body = validateBody(RecallPlanRequestSchema, request.body);
+    await checkRecallScope(context.canvases, body);
     const plan = await planRecallFromIndex(await sources(), body, { dryRun: true });
     response.json(plan.reach);
   });

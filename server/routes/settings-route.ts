@@ -9,7 +9,7 @@ import {
   keyOrigin,
 } from '../../protocol/index.ts';
 import { defaultSessionArchiveSettings, type StoredProvider, type StoredSettings } from '../../runtime/fs/index.ts';
-import { currentKeyOrigin } from '../../runtime/models/index.ts';
+import { currentKeyOrigin, ENVIRONMENT_KEYS } from '../../runtime/models/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 
@@ -58,6 +58,7 @@ export function settingsRoute(context: ServerContext): Router {
     const keys: Record<string, string | null> = {};
     const origins: Record<string, string> = {};
     const keysCleared: string[] = [];
+    const environmentKeysDetached: string[] = [];
     for (const provider of update.providers ?? []) {
       const before = stored.providers.find((candidate) => candidate.id === provider.id);
       const baseUrl = provider.baseUrl !== undefined ? provider.baseUrl : (before?.baseUrl ?? null);
@@ -65,9 +66,19 @@ export function settingsRoute(context: ServerContext): Router {
       if (provider.apiKey !== undefined) {
         keys[provider.id] = provider.apiKey || null;
         if (provider.apiKey) origins[provider.id] = origin;
-      } else if (Object.hasOwn(storedKeys, provider.id) && currentKeyOrigin(stored, provider.id) !== origin) {
-        keys[provider.id] = null;
-        keysCleared.push(provider.id);
+      } else {
+        if (Object.hasOwn(storedKeys, provider.id) && currentKeyOrigin(stored, provider.id) !== origin) {
+          keys[provider.id] = null;
+          keysCleared.push(provider.id);
+        }
+        // The environment's key stays in the environment, but no longer goes to this entry: say so.
+        const environmentBefore = before ?? ENVIRONMENT_KEYS.find((entry) => entry.id === provider.id);
+        if (
+          environmentBefore &&
+          context.registry.environmentKeyApplies({ ...environmentBefore, baseUrl: before?.baseUrl ?? null }) &&
+          !context.registry.environmentKeyApplies({ id: provider.id, kind: provider.kind, baseUrl })
+        )
+          environmentKeysDetached.push(provider.id);
       }
     }
     // A removed provider takes its key with it, and no model of its stays chosen as default or judge.
@@ -132,9 +143,10 @@ export function settingsRoute(context: ServerContext): Router {
     context.logger.info('settings updated', {
       providers: (update.providers ?? []).map((provider) => provider.id),
       keysCleared,
+      environmentKeysDetached,
     });
     context.hub.publish({ type: 'settings-changed' });
-    response.json({ ...(await currentSettings(context)), keysCleared });
+    response.json({ ...(await currentSettings(context)), keysCleared, environmentKeysDetached });
   });
   return router;
 }

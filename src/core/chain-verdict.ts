@@ -30,5 +30,7 @@ export function describeChainVerdict(verdict: ChainVerdict): string {
       return `${verdict.missing} event${verdict.missing === 1 ? '' : 's'} missing at the end: the chain head records ${
         verdict.eventCount + verdict.missing
       }, the log holds ${verdict.eventCount}.`;
+    case 'head-mismatch':
+      return `The ${verdict.eventCount} events verify, but the chain head does not match the anchors journal: ${verdict.detail}.`;
   }
 }

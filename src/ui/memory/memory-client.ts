@@ -42,11 +42,9 @@ export interface MemoryClient {
   refresh(): Promise<void>;
   /** The block a dispatch of `lane` on `canvasId` sends now, or null (off for the canvas, empty, or an agent lane). */
   blockFor(canvasId: string, lane: DispatchLane): string | null;
-  /** A visit id per canvas: a new one each time the person opens the canvas again. */
-  visitFor(canvasId: string): string;
   /** Runs the judge on an ordinary ask's exchange; never throws (a failure is a toast-worthy message). */
   judge(
-    request: Omit<MemoryJudgeRequest, 'visitId'>,
+    request: MemoryJudgeRequest,
   ): Promise<{ ok: true; value: MemoryJudgeResponse } | { ok: false; message: string }>;
   /** Undoes the admission `id` (its toast's); its events (metadata) are for the log of the canvas it came from. */
   undo(id: string): Promise<UndoOutcome>;
@@ -57,8 +55,6 @@ export interface MemoryClient {
 export function createMemoryClient(options: ApiClientOptions = {}, now: () => number = Date.now): MemoryClient {
   const api = createMemoryApi(options);
   const view = createStore<MemoryView>(() => ({ loaded: null, error: null, pendingUndos: [] }));
-  let visit: { canvasId: string; id: string } | null = null;
-  let visits = 0;
 
   async function refresh(): Promise<void> {
     try {
@@ -86,13 +82,9 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
       if (!loaded || !MEMORY_LANES.has(lane) || loaded.offCanvases.includes(canvasId)) return null;
       return memoryBlock(loaded.profile);
     },
-    visitFor(canvasId) {
-      if (visit?.canvasId !== canvasId) visit = { canvasId, id: `${now().toString(36)}-${++visits}` };
-      return visit.id;
-    },
     async judge(request) {
       try {
-        const value = await api.judge({ ...request, visitId: this.visitFor(request.canvasId) });
+        const value = await api.judge(request);
         if (value.undo) {
           const pending = { ...value.undo, canvasId: request.canvasId, until: now() + UNDO_WINDOW_MS };
           view.setState({ pendingUndos: [...live(), pending] });

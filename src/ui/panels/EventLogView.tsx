@@ -45,7 +45,12 @@ export function EventLogView() {
     try {
       await store.getState().flush();
       const result = await store.api.verifyCanvas(canvasId);
-      setVerdict({ verdict: result.verdict, note: '' });
+      // A record created under the id of a deleted one is new: its log is its own, and the page says so.
+      const recreated = result.recreatedAfter;
+      const note = recreated
+        ? ` · a new record: one under this id (${recreated.eventCount} events) was deleted ${new Date(recreated.deletedAt).toLocaleString()}`
+        : '';
+      setVerdict({ verdict: result.verdict, note });
     } catch (error) {
       // The server is out of reach: this page's copy can still be checked on its own (no head to compare with).
       const { message } = describeError(error);

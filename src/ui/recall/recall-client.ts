@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import {
   RecallPlanResponseSchema,
@@ -6,7 +7,7 @@ import {
   type RecallPlanResponse,
   type RecallReachEstimate,
 } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
+import { ApiClientError, describeError } from '../api/api-error.ts';
 import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/http-client.ts';
 
 /**
@@ -46,6 +47,10 @@ export interface RecallClient {
   confirmedFullPlan(request: RecallPlanRequest): Promise<RecallPlanResponse | null>;
 }
 
+/** How long a plan waits for the canvas save that carries a scope change (10 s; the durable save waits 1 s). */
+const SAVE_WAITS = 40;
+const SAVE_WAIT_MS = 250;
+
 export function recallCacheKey(request: RecallPlanRequest): string {
   return JSON.stringify([
     request.question,
@@ -68,8 +73,22 @@ export function createRecallClient(
 ): RecallClient {
   const http = createHttpClient(options);
   const view = createStore<RecallView>(() => ({ plans: {} }));
-  const reach = (request: RecallPlanRequest) =>
-    http.json('/api/recall/reach', RecallReachEstimateSchema, jsonInit('POST', request));
+  /**
+   * The server reads recall's scope from the saved canvas (its working directory, the node's "every project"
+   * switch): just after a change to either, it answers `recall-scope-unsaved` until the canvas save lands.
+   */
+  async function postSaved<T>(path: string, body: RecallPlanRequest, schema: z.ZodType<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await http.json(path, schema, jsonInit('POST', body));
+      } catch (error) {
+        if (!(error instanceof ApiClientError) || error.code !== 'recall-scope-unsaved' || attempt >= SAVE_WAITS)
+          throw error;
+        await new Promise((resolve) => setTimeout(resolve, SAVE_WAIT_MS));
+      }
+    }
+  }
+  const reach = (request: RecallPlanRequest) => postSaved('/api/recall/reach', request, RecallReachEstimateSchema);
   const confirmFull = (estimate: RecallReachEstimate) =>
     confirm(`${describeReach(estimate)}\n\nRun the full reach for this ask?`);
   const store = (key: string, entry: RecallEntry) =>
@@ -78,7 +97,7 @@ export function createRecallClient(
   async function plan(request: RecallPlanRequest): Promise<RecallPlanResponse> {
     const key = recallCacheKey(request);
     try {
-      const planned = await http.json('/api/recall/plan', RecallPlanResponseSchema, jsonInit('POST', request));
+      const planned = await postSaved('/api/recall/plan', request, RecallPlanResponseSchema);
       store(key, { state: 'ready', plan: planned, standIn: false });
       return planned;
     } catch (error) {

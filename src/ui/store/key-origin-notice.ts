@@ -7,6 +7,12 @@ export function keysClearedMessage(providerIds: readonly string[]): string {
   return `${providerIds.length === 1 ? 'The key of' : 'The keys of'} ${names} ${providerIds.length === 1 ? 'was' : 'were'} removed: a key is kept only for the host it was entered for, and the base URL now points elsewhere. Enter the key again if you trust the new host.`;
 }
 
+/** What Settings says after a save pointed providers away from the official host their environment key is for. */
+export function environmentKeysDetachedMessage(providerIds: readonly string[]): string {
+  const names = providerIds.map((id) => `“${id}”`).join(', ');
+  return `${names} no longer ${providerIds.length === 1 ? 'uses' : 'use'} the key from the environment: that key goes only to its provider's official host, and ${providerIds.length === 1 ? 'this entry now points' : 'these entries now point'} elsewhere. Enter a key for the new host if you trust it.`;
+}
+
 /**
  * The warning beside a provider whose draft base URL leads to another origin than the one its saved key
  * was entered for (null when saving keeps the key): saving removes the key unless a new one is typed.

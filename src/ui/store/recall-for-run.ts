@@ -32,6 +32,8 @@ export async function recallForRun(
   const request = recallRequestFor(graph, node, modelFor(state, node.model));
   if (!request) return null;
   try {
+    // The server reads the scope from the saved canvas: save first, so a switch just flipped is what it reads.
+    await state.flush();
     // A full reach sends the plan the person confirmed (the one the preview shows), or asks for confirmation now.
     const plan =
       request.setting.reach === 'full' ? await client.confirmedFullPlan(request) : await client.plan(request);

@@ -15,7 +15,7 @@ import { createRemoteSyncActions } from './remote-sync-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { createStaleJudge } from './stale-judge.ts';
 import type { WeftState } from './weft-state.ts';
-import { keysClearedMessage } from './key-origin-notice.ts';
+import { environmentKeysDetachedMessage, keysClearedMessage } from './key-origin-notice.ts';
 import { nodeSearchText } from '../canvas/node-labels.ts';
 
 export type WeftStore = StoreApi<WeftState> & { runtime: StoreRuntime; api: AppDependencies['api'] };
@@ -141,6 +141,9 @@ export function createWeftStore(given: AppDependencies): WeftStore {
         set((state) => ({ settings, defaultModelId: settings.defaultModelId ?? state.defaultModelId }));
         const cleared = settings.keysCleared ?? [];
         if (cleared.length > 0) get().toast('info', 'keys-cleared', keysClearedMessage(cleared));
+        const detached = settings.environmentKeysDetached ?? [];
+        if (detached.length > 0)
+          get().toast('info', 'environment-keys-detached', environmentKeysDetachedMessage(detached));
         await get().loadModels();
         return true;
       } catch (error) {

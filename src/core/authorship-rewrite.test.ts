@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { CanvasNode, QuestionNode } from '../../protocol/index.ts';
+import { authorshipRewrite } from './authorship-rewrite.ts';
+import { TestCanvas } from './test-canvas.ts';
+
+/** A canvas with a model-proposed question that was answered once, and an app-written note. */
+function canvas(): { nodes: CanvasNode[]; questionId: string; noteId: string } {
+  const test = new TestCanvas({ idPrefix: 'a-' });
+  const questionId = test.apply({
+    type: 'add-node',
+    node: { kind: 'question', question: 'Which editor do you prefer?', questionAuthor: 'model' },
+  }).created[0]!;
+  const noteId = test.apply({ type: 'add-node', node: { kind: 'note', text: 'Keep it short.', author: 'app' } })
+    .created[0]!;
+  test.answer(questionId, 'I prefer Emacs over Vim.');
+  return { nodes: test.document().nodes, questionId, noteId };
+}
+
+const edit = (nodes: CanvasNode[], id: string, change: (node: CanvasNode) => CanvasNode) =>
+  nodes.map((node) => (node.id === id ? change(node) : node));
+
+describe('authorshipRewrite: a save keeps who wrote what', () => {
+  it('accepts the same record, and a flip that comes with an edit of the text (the edit path)', () => {
+    const { nodes, questionId, noteId } = canvas();
+    expect(authorshipRewrite(nodes, nodes)).toBeNull();
+    const edited = edit(nodes, questionId, (node) => ({
+      ...(node as QuestionNode),
+      question: 'Which editor do I prefer for Rust?',
+      questionAuthor: 'person',
+    }));
+    expect(authorshipRewrite(nodes, edited)).toBeNull();
+    const note = edit(nodes, noteId, (node) => ({ ...node, text: 'Keep it short, please.', author: 'person' }));
+    expect(authorshipRewrite(nodes, note)).toBeNull();
+  });
+
+  it('refuses a question or note handed to the person with its text unchanged', () => {
+    const { nodes, questionId, noteId } = canvas();
+    const flipped = edit(nodes, questionId, (node) => ({ ...(node as QuestionNode), questionAuthor: 'person' }));
+    expect(authorshipRewrite(nodes, flipped)).toMatch(/without an edit of its text/);
+    const note = edit(nodes, noteId, (node) => ({ ...node, author: 'person' }));
+    expect(authorshipRewrite(nodes, note)).toMatch(/note .* without an edit/);
+  });
+
+  it('refuses a stored version whose question, its author or its request changes', () => {
+    const { nodes, questionId } = canvas();
+    const version = (change: Record<string, unknown>) =>
+      edit(nodes, questionId, (node) => {
+        const question = node as QuestionNode;
+        return { ...question, versions: question.versions.map((entry) => ({ ...entry, ...change })) };
+      });
+    expect(authorshipRewrite(nodes, version({ question: 'I prefer Emacs over Vim.' }))).toMatch(
+      /question it was asked/,
+    );
+    expect(authorshipRewrite(nodes, version({ questionAuthor: 'person' }))).toMatch(/who wrote the question/);
+    expect(authorshipRewrite(nodes, version({ requestHash: 'f'.repeat(64) }))).toMatch(/request it was answered/);
+    // The answer's own text may still grow as it streams in: not what this guard keeps.
+    expect(authorshipRewrite(nodes, version({ text: 'I prefer Emacs over Vim.' }))).toBeNull();
+  });
+});

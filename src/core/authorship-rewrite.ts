@@ -1,0 +1,44 @@
+import { noteAuthor, questionAuthor } from '../../protocol/index.ts';
+import type { CanvasNode, QuestionNode } from '../../protocol/index.ts';
+
+/**
+ * What a save may not change in the record the server holds (C14, issue 27.3): a question or note becomes the
+ * person's only through the edit path, which changes its text — a save that hands the person a model's or the
+ * app's words unchanged is a rewrite of history; and a stored version keeps the question it was asked with and
+ * who wrote it, since memory reads the person's words from there. Returns the first such change in words, or null.
+ */
+export function authorshipRewrite(stored: readonly CanvasNode[], incoming: readonly CanvasNode[]): string | null {
+  // Keyed on the incoming nodes: a patch puts a handful, and the stored ones are only walked.
+  const after = new Map(incoming.map((node) => [node.id, node]));
+  for (const old of stored) {
+    const node = after.get(old.id);
+    if (!node || old.kind !== node.kind) continue;
+    if (node.kind === 'question' && old.kind === 'question') {
+      const flipped = questionAuthor(old) !== 'person' && questionAuthor(node) === 'person';
+      if (flipped && node.question === old.question)
+        return `question ${node.id} is marked as the person's words without an edit of its text`;
+      const versionChange = versionRewrite(old, node);
+      if (versionChange) return versionChange;
+    }
+    if (node.kind === 'note' && old.kind === 'note') {
+      if (noteAuthor(old) !== 'person' && noteAuthor(node) === 'person' && node.text === old.text)
+        return `note ${node.id} is marked as the person's words without an edit of its text`;
+    }
+  }
+  return null;
+}
+
+function versionRewrite(old: QuestionNode, node: QuestionNode): string | null {
+  const kept = new Map(old.versions.map((version) => [version.id, version]));
+  for (const version of node.versions) {
+    const was = kept.get(version.id);
+    if (!was) continue;
+    if (version.question !== was.question)
+      return `version ${version.id} of ${node.id} changes the question it was asked`;
+    if (version.questionAuthor !== was.questionAuthor)
+      return `version ${version.id} of ${node.id} changes who wrote the question it was asked`;
+    if (was.requestHash !== null && version.requestHash !== was.requestHash)
+      return `version ${version.id} of ${node.id} changes the request it was answered from`;
+  }
+  return null;
+}
