@@ -53,6 +53,8 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       ...throughput('hash_canonical_node'),
       ...throughput('hash_canonical_node_markdown'),
       'stale_full_chain_1000_deep_ms',
+      'anchor_append_ms',
+      'verify_1m_events_ms',
     ],
   },
   {

@@ -18,7 +18,8 @@ import {
 import { jsHashPort, type HashPort, canonicalJson } from '../../src/core/index.ts';
 import { nodeHashPort } from '../../runtime/hash/index.ts';
 import { deepChainCanvas, prose, seededRandom, threadsCanvas, wideUpstreamCanvas } from './core-canvas.ts';
-import { announceQuickMode, scale } from './quick-mode.ts';
+import { announceQuickMode, QUICK, scale } from './quick-mode.ts';
+import { benchAnchors } from './anchors-bench.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -210,3 +211,4 @@ benchHashing(scale(4000, 200), scale(9, 3));
   );
 }
 if (sweepSum < 0) console.log('unreachable');
+await benchAnchors(QUICK, print);

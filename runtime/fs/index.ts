@@ -26,6 +26,8 @@ export type { StoredSettings, StoredProvider, SessionArchiveSettings } from './s
 export { CanvasStore, assertCanvasId, describeIssues, canvasRevision } from './canvas-store.ts';
 export type { CanvasStoreOptions, StoredCanvas, CanvasVerification } from './canvas-store.ts';
 export { ChainHeadFiles, chainHeadOf } from './chain-head-files.ts';
+export { AnchorsJournal, journalDifference } from './anchors-journal.ts';
+export type { Anchor, JournalVerdict } from './anchors-journal.ts';
 export { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 export { CanvasBackup, backupFileName } from './canvas-backup.ts';
 export type { CanvasBackupOptions } from './canvas-backup.ts';
