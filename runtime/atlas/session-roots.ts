@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { resolveWeftHome } from '../fs/index.ts';
+import { resolveWeftHome } from '../fs/home/index.ts';
 
 /** The runners' default transcript folders (C18). */
 export function defaultSessionRoots(home: string): string[] {
