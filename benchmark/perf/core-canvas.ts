@@ -127,6 +127,25 @@ function wire(build: Builder, from: string, to: string, kind: 'solid' | 'quote' 
  */
 export function wideUpstreamCanvas(upstream: number, seed = 1): { document: CanvasDocument; targetId: string } {
   const build = builder(seed);
+  return { document: build.document, targetId: addWideUpstream(build, upstream) };
+}
+
+/**
+ * The same target inside a canvas of `total` nodes, the rest threads as in `threadsCanvas`: opening it, the
+ * first compile of the target builds the wire index over the whole canvas and renders every upstream text.
+ */
+export function wideUpstreamInCanvas(
+  upstream: number,
+  total: number,
+  seed = 1,
+): { document: CanvasDocument; targetId: string } {
+  const build = builder(seed);
+  const targetId = addWideUpstream(build, upstream);
+  addThreads(build, total, []);
+  return { document: build.document, targetId };
+}
+
+function addWideUpstream(build: Builder, upstream: number): string {
   const materials = Math.round(upstream * 0.05);
   const references = Math.round(upstream * 0.05);
   const chain = upstream - materials - references;
@@ -153,7 +172,7 @@ export function wideUpstreamCanvas(upstream: number, seed = 1): { document: Canv
     addQuestion(build, `r${index}`);
     wire(build, `r${index}`, chainIds[Math.floor(build.random() * chainIds.length)]!, 'quote');
   }
-  return { document: build.document, targetId: target.id };
+  return target.id;
 }
 
 /**
@@ -171,7 +190,12 @@ export function threadsCanvas(total: number, seed = 2): { document: CanvasDocume
     if (index > 0) wire(build, first[index - 1]!, id, 'solid');
     first.push(id);
   }
-  const answered: string[] = [...first];
+  addThreads(build, total, [...first]);
+  return { document: build.document, editId: first[0]! };
+}
+
+/** Threads of 10–40 nodes until the canvas holds `total`; some quote an answer from `answered` (past its first 60). */
+function addThreads(build: Builder, total: number, answered: string[]): void {
   let thread = 1;
   while (build.document.nodes.length < total) {
     const size = Math.min(total - build.document.nodes.length, 10 + Math.floor(build.random() * 31));
@@ -194,7 +218,6 @@ export function threadsCanvas(total: number, seed = 2): { document: CanvasDocume
     answered.push(...ids);
     thread += 1;
   }
-  return { document: build.document, editId: first[0]! };
 }
 
 /** The worst case for fingerprints: one solid chain of `length` answered questions. */

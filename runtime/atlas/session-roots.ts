@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import type { SessionRootsSource } from '../../protocol/index.ts';
-import { resolveWeftHome } from '../fs/index.ts';
+// The light surface: session-read workers import the Atlas, and the record store's schemas would ride along.
+import { resolveWeftHome } from '../fs/home/index.ts';
 
 /** The runners' default transcript folders (C18). */
 export function defaultSessionRoots(home: string): string[] {

@@ -9,7 +9,7 @@ export {
   ensurePrivateDirectory,
   canvasesDirectory,
   indexDatabasePath,
-} from './weft-home.ts';
+} from './home/index.ts';
 export { readDotenvFile, environmentWithDotenv } from './dotenv.ts';
 export { JsonFileStore } from './json-file-store.ts';
 export { SecretsStore } from './secrets-store.ts';

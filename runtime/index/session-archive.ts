@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { createGunzip, createGzip, gzip } from 'node:zlib';
 import { Fence, readSessionFile, type ReadSessionResult } from '../atlas/index.ts';
 import { IndexError } from './index-error.ts';
+import { ReadBuffers } from './read-buffers.ts';
 import { ensurePrivateDirectory, realPathOfNearest } from '../fs/index.ts';
 
 /** What the archive knows of one kept session file (`<hash>.json` beside `<hash>.jsonl.gz`). */
@@ -38,6 +39,8 @@ const gzipAsync = promisify(gzip);
 export class SessionArchive {
   readonly directory: string;
   private readonly fence: Fence;
+  /** Most session files fit one of these; a few are kept for the next reads (6 MiB while idle). */
+  private readonly buffers = new ReadBuffers(2 * 1024 * 1024, 3);
   private checked = false;
 
   constructor(
@@ -116,17 +119,22 @@ export class SessionArchive {
       // chunks. A large one streams, so memory stays bounded.
       const compress = async (target: string, flags: 'a' | 'w'): Promise<void> => {
         if (length <= WHOLE_READ_BYTES) {
-          const buffer = Buffer.allocUnsafe(length);
-          let filled = 0;
-          while (filled < length) {
-            const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
-            if (bytesRead === 0) break;
-            filled += bytesRead;
+          const buffer = this.buffers.take(length);
+          try {
+            let filled = 0;
+            while (filled < length) {
+              const { bytesRead } = await handle.read(buffer, filled, length - filled, start + filled);
+              if (bytesRead === 0) break;
+              filled += bytesRead;
+            }
+            await writeFile(target, await gzipAsync(buffer.subarray(0, filled), { level: GZIP_LEVEL }), {
+              flag: flags,
+              mode: 0o600,
+            });
+          } finally {
+            // Only once the gzip call (on the thread pool) has finished reading it.
+            this.buffers.release(buffer);
           }
-          await writeFile(target, await gzipAsync(buffer.subarray(0, filled), { level: GZIP_LEVEL }), {
-            flag: flags,
-            mode: 0o600,
-          });
           return;
         }
         const source = handle.createReadStream({ start, end: bytes - 1, autoClose: false, highWaterMark: 1 << 20 });

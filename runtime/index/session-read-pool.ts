@@ -19,6 +19,9 @@ const BOOTSTRAP = BUNDLED_WORKER
   await import(${JSON.stringify(new URL('./session-read-worker.ts', import.meta.url).href)});
 })().catch((error) => { throw error; });`;
 
+/** Measured on a 1 GB corpus: see benchmark/perf/README.md, "Why layer". */
+const WORKER_YOUNG_GENERATION_MB = 8;
+
 interface Pending {
   resolve: (read: SessionFileRead) => void;
   reject: (error: Error) => void;
@@ -38,7 +41,13 @@ export class SessionReadPool {
 
   constructor(roots: readonly string[], size: number) {
     for (let position = 0; position < size; position += 1) {
-      const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { roots: [...roots] } });
+      const worker = new Worker(BOOTSTRAP, {
+        eval: true,
+        workerData: { roots: [...roots] },
+        // A reader's garbage is short-lived (lines parsed, turns posted): a small young generation holds it as
+        // well, and each worker's heap stops growing toward the default's size (peak RSS of a bulk index).
+        resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      });
       worker.on(
         'message',
         (message: { id: number; result?: SessionFileRead; error?: { message: string; code?: string } }) => {

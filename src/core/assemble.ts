@@ -62,12 +62,9 @@ export class ContextEmitter {
     return this.excluded !== null && (this.excluded.has(node.id) || this.excluded.has(`${node.id}:${part}`));
   }
 
-  private cachedText(node: CanvasNode, part: PartKind, key: TextKey): void {
-    this.sink.text(
-      partIdOf(node, part),
-      nodeText(node, key) ?? '',
-      this.sink.wantsDigests ? digestOf(node, key, this.hash) : '',
-    );
+  /** `text` is the node's cached text for `key` when the caller has read it already. */
+  private cachedText(node: CanvasNode, part: PartKind, key: TextKey, text = nodeText(node, key)): void {
+    this.sink.text(partIdOf(node, part), text ?? '', this.sink.wantsDigests ? digestOf(node, key, this.hash) : '');
   }
 
   private images(hashes: readonly string[]): void {
@@ -135,16 +132,18 @@ export class ContextEmitter {
       sink.end();
     }
     sink.begin(node, 'chain', 'assistant', 'answer');
-    if (nodeText(node, 'answer') !== null && !this.isExcluded(node, 'answer')) {
+    const answer = nodeText(node, 'answer');
+    if (answer !== null && !this.isExcluded(node, 'answer')) {
       if (this.options.stale.has(node.id)) {
-        const text = `${STALE_MARK}\n${nodeText(node, 'answer')}`;
+        const text = `${STALE_MARK}\n${answer}`;
         sink.text(partIdOf(node, 'answer'), text, sink.wantsDigests ? this.hash.sha256Hex(text) : '');
       } else {
-        this.cachedText(node, 'answer', 'answer');
+        this.cachedText(node, 'answer', 'answer', answer);
       }
     }
-    if (nodeText(node, 'execution') !== null && !this.isExcluded(node, 'execution'))
-      this.cachedText(node, 'execution', 'execution');
+    const execution = nodeText(node, 'execution');
+    if (execution !== null && !this.isExcluded(node, 'execution'))
+      this.cachedText(node, 'execution', 'execution', execution);
     sink.end();
   }
 

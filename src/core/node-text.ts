@@ -10,11 +10,14 @@ import { wellFormed } from './well-formed.ts';
 /**
  * The text each node contributes, rendered once per node object. Graphs are immutable and
  * share unchanged node objects, so a WeakMap keyed on the object is a safe cache: an edit
- * makes a new object and the old entry is collected.
+ * makes a new object and the old entry is collected. Compile reads several entries per node
+ * on every call, so part ids sit in their own map keyed by the part name (no key string built
+ * per read).
  */
 interface NodeTextCache {
-  texts: Map<string, string | null>;
-  digests: Map<string, string>;
+  texts: Map<TextKey, string | null>;
+  partIds: Map<string, string>;
+  digests: Map<TextKey, string>;
 }
 
 const cache = new WeakMap<CanvasNode, NodeTextCache>();
@@ -22,29 +25,19 @@ const cache = new WeakMap<CanvasNode, NodeTextCache>();
 function entry(node: CanvasNode): NodeTextCache {
   let found = cache.get(node);
   if (!found) {
-    found = { texts: new Map(), digests: new Map() };
+    found = { texts: new Map(), partIds: new Map(), digests: new Map() };
     cache.set(node, found);
   }
   return found;
 }
 
-function cached(node: CanvasNode, key: string, render: () => string | null): string | null {
-  const texts = entry(node).texts;
-  if (texts.has(key)) return texts.get(key)!;
-  const rendered = render();
-  const text = rendered === null ? null : wellFormed(rendered);
-  texts.set(key, text);
-  return text;
-}
-
 /** `<nodeId>:<part>`, made once per node object (compile emits one or two per message). */
 export function partIdOf(node: CanvasNode, part: string): string {
-  const texts = entry(node).texts;
-  const key = `#${part}`;
-  let id = texts.get(key);
-  if (id === undefined || id === null) {
+  const partIds = entry(node).partIds;
+  let id = partIds.get(part);
+  if (id === undefined) {
     id = `${node.id}:${part}`;
-    texts.set(key, id);
+    partIds.set(part, id);
   }
   return id;
 }
@@ -62,20 +55,31 @@ export function digestOf(node: CanvasNode, key: TextKey, hash: HashPort): string
 
 export type TextKey = 'question' | 'answer' | 'execution' | 'material' | 'note';
 
+/** One of a node's texts as it enters context (null when the node has none), rendered on its first read. */
 export function nodeText(node: CanvasNode, key: TextKey): string | null {
+  const texts = entry(node).texts;
+  const known = texts.get(key);
+  if (known !== undefined) return known;
+  const rendered = render(node, key);
+  const text = rendered === null ? null : wellFormed(rendered);
+  texts.set(key, text);
+  return text;
+}
+
+function render(node: CanvasNode, key: TextKey): string | null {
   switch (key) {
     case 'question':
-      if (node.kind === 'question') return cached(node, key, () => renderMentions(questionWithPassage(node)));
-      return node.kind === 'mirror' ? cached(node, key, () => node.question) : null;
+      if (node.kind === 'question') return renderMentions(questionWithPassage(node));
+      return node.kind === 'mirror' ? node.question : null;
     case 'answer':
-      return cached(node, key, () => answerOf(node));
+      return answerOf(node);
     case 'execution':
-      if (node.kind === 'question') return cached(node, key, () => agentFootprintLine(node));
-      return node.kind === 'mirror' ? cached(node, key, () => executionText(node)) : null;
+      if (node.kind === 'question') return agentFootprintLine(node);
+      return node.kind === 'mirror' ? executionText(node) : null;
     case 'material':
-      return node.kind === 'material' ? cached(node, key, () => materialText(node)) : null;
+      return node.kind === 'material' ? materialText(node) : null;
     case 'note':
-      return node.kind === 'note' ? cached(node, key, () => `[Note]\n${node.text}`) : null;
+      return node.kind === 'note' ? `[Note]\n${node.text}` : null;
   }
 }
 

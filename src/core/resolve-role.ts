@@ -1,5 +1,6 @@
 import type { CanvasNode } from '../../protocol/index.ts';
-import { incomingWires, type Graph } from './graph.ts';
+import type { Graph } from './graph.ts';
+import { clearMarks, graphIndex, scratch, SOLID, solidAncestors, solidTopologicalOrder } from './graph-index.ts';
 import { GraphError } from './graph-error.ts';
 import { compareNodes } from './walk.ts';
 import { wellFormed } from './well-formed.ts';
@@ -27,56 +28,51 @@ const NONE: ResolvedRole = { kind: 'none' };
  * named); different texts are a conflict, settled only by `rolePick` naming one candidate's source node. A
  * node below an unsettled conflict inherits the conflict. Dashed wires never carry a role.
  */
-export function resolveRole(graph: Graph, nodeId: string, memo = new Map<string, ResolvedRole>()): ResolvedRole {
+export function resolveRole(graph: Graph, nodeId: string, memo?: Map<string, ResolvedRole>): ResolvedRole {
   const target = graph.nodes.get(nodeId);
   if (!target) throw new GraphError('not-found', `There is no node ${nodeId} on this canvas.`, { nodeId });
-  // Iterative post-order so a long chain cannot overflow the stack.
-  const stack: { id: string; expanded: boolean }[] = [{ id: nodeId, expanded: false }];
-  while (stack.length > 0) {
-    const top = stack[stack.length - 1]!;
-    if (memo.has(top.id)) {
-      stack.pop();
-      continue;
-    }
-    const node = graph.nodes.get(top.id)!;
-    const own = ownRole(node);
-    if (own) {
-      memo.set(top.id, own);
-      stack.pop();
-      continue;
-    }
-    const parents = solidParents(graph, top.id);
-    if (!top.expanded) {
-      top.expanded = true;
-      for (const parent of parents) if (!memo.has(parent)) stack.push({ id: parent, expanded: false });
-      continue;
-    }
-    stack.pop();
-    memo.set(
-      top.id,
-      combine(
-        graph,
-        node,
-        parents.map((parent) => memo.get(parent)!),
-      ),
-    );
+  const known = memo?.get(nodeId);
+  if (known) return known;
+  const own = ownRole(target);
+  if (own) {
+    memo?.set(nodeId, own);
+    return own;
   }
-  return memo.get(nodeId)!;
+  // Every compile and fingerprint asks this, so it walks the integer index compile already keeps (rebuilt
+  // only when wires change), and a scope in which nobody sets a role — most canvases — builds nothing.
+  const index = graphIndex(graph, nodeId);
+  const self = index.indexOf.get(nodeId)!;
+  const { mark } = scratch(index.ids.length);
+  const scope = solidAncestors(index, self, mark);
+  let order: number[] | null = null;
+  try {
+    if (scope.some((position) => ownRole(graph.nodes.get(index.ids[position]!)!) !== null))
+      order = solidTopologicalOrder(index, scope, mark);
+  } finally {
+    clearMarks(mark, scope);
+  }
+  if (order === null) {
+    memo?.set(nodeId, NONE);
+    return NONE;
+  }
+  // Parents come before children in `order`, so each node combines roles already resolved.
+  const resolved = memo ?? new Map<string, ResolvedRole>();
+  for (const position of [...order, self]) {
+    const id = index.ids[position]!;
+    if (resolved.has(id)) continue;
+    const node = graph.nodes.get(id)!;
+    const passed: ResolvedRole[] = [];
+    for (let edge = index.inStart[position]!; edge < index.inStart[position + 1]!; edge += 1)
+      if (index.inKind[edge] === SOLID) passed.push(resolved.get(index.ids[index.inFrom[edge]!]!)!);
+    resolved.set(id, ownRole(node) ?? combine(graph, node, passed));
+  }
+  return resolved.get(nodeId)!;
 }
 
 function ownRole(node: CanvasNode): ResolvedRole | null {
   if (node.kind !== 'question' || !node.role || node.role.mode === 'inherit') return null;
   if (node.role.mode === 'reset' || node.role.text.trim() === '') return NONE;
   return { kind: 'role', role: { text: wellFormed(node.role.text), sourceId: node.id } };
-}
-
-function solidParents(graph: Graph, nodeId: string): string[] {
-  const parents: string[] = [];
-  for (const wireId of incomingWires(graph, nodeId)) {
-    const wire = graph.wires.get(wireId)!;
-    if (wire.kind === 'solid' && graph.nodes.has(wire.from)) parents.push(wire.from);
-  }
-  return parents;
 }
 
 function combine(graph: Graph, node: CanvasNode, passed: ResolvedRole[]): ResolvedRole {
