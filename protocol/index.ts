@@ -349,3 +349,4 @@ export type {
   McpToolsResponse,
 } from './mcp-tools.ts';
 export * from './recall-api.ts';
+export { WeftError, isWeftError } from './weft-error.ts';

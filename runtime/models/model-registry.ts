@@ -1,7 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { OFFLINE_RECEIPT_LABEL, OFFLINE_RECEIPT_MODEL_ID, type ModelInfo } from '../../protocol/index.ts';
+import { OFFLINE_RECEIPT_LABEL, OFFLINE_RECEIPT_MODEL_ID, type ModelInfo, WeftError } from '../../protocol/index.ts';
 import type { SecretsStore, SettingsStore } from '../fs/index.ts';
-import { WeftError } from '../fs/index.ts';
 import { createLanguageModel } from './create-language-model.ts';
 import { describeCustomModel, KNOWN_MODELS } from './known-models.ts';
 import { DEFAULT_OLLAMA_URL, detectOllamaModels } from './ollama-detect.ts';
