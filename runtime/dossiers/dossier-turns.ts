@@ -1,4 +1,5 @@
 import type { CanvasDocument } from '../../protocol/index.ts';
+import { isLive } from '../../src/core/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { DossierTurn } from '../../src/core/dossiers/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
@@ -30,7 +31,7 @@ async function canvasDocuments(keys: readonly string[], canvases: TurnSources['c
 function canvasTurn(document: CanvasDocument | null | undefined, turnKey: string): FoundTurn | null {
   const parts = canvasKeyParts(turnKey);
   const node = document?.nodes.find((candidate) => candidate.id === parts?.nodeId);
-  if (!document || !node || node.kind !== 'question' || node.archived) return null;
+  if (!document || !node || !isLive(node) || node.kind !== 'question') return null;
   const version = node.versions.find((candidate) => candidate.id === parts!.versionId);
   if (!version) return null;
   return {

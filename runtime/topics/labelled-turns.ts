@@ -1,4 +1,5 @@
 import type { CanvasDocument, LabelledTurn, TopicRecord } from '../../protocol/index.ts';
+import { isLive } from '../../src/core/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
@@ -75,7 +76,7 @@ export async function labelledTurns(
     const document = documents.get(canvasId);
     const node = document?.nodes.find((candidate) => candidate.id === nodeId);
     const version =
-      node?.kind === 'question' && !node.archived
+      node?.kind === 'question' && isLive(node)
         ? node.versions.find((candidate) => candidate.id === versionId)
         : undefined;
     turns.push(
