@@ -8,14 +8,18 @@ import { canvasLabelKey } from '../src/core/topics/index.ts';
 import { readDossierTurns } from '../runtime/dossiers/index.ts';
 import { CanvasStore } from '../runtime/fs/index.ts';
 import { canvasTurnKey, indexCanvas, turnKeySources } from '../runtime/index/index.ts';
-import { canvasTurns } from '../runtime/topics/index.ts';
+import { canvasTurns, labelledTurns } from '../runtime/topics/index.ts';
 import { archivedInSpec, buildGraph, marker, specArbitrary } from './support/random-canvas.ts';
 
 /**
- * C3 beyond the core, on random canvases stored in a real canvas store: topic labels, dossier inputs, recall's
+ * C3 beyond the core, on random canvases stored in a real canvas store: topic labels (the turns offered and a
+ * topic's labelled turns), dossier inputs, recall's
  * turn sources and the why index's canvas record never name or carry an archived node, and do name each live
  * one. What is archived is read from the generated spec, never from `isLive`, so a broken predicate fails here.
  */
+/** The node id of a canvas turn key (`canvas:<canvas>#<node>` with an optional `@<version>`). */
+const nodeOfKey = (key: string) => key.split('#')[1]!.split('@')[0]!;
+
 describe('archive on the runtime read paths', () => {
   it('leaves every archived node out of topic labels, dossier inputs, recall and the why index', async () => {
     const directory = await mkdtemp(path.join(tmpdir(), 'weft-archive-paths-'));
@@ -43,6 +47,25 @@ describe('archive on the runtime read paths', () => {
             liveQuestions.map((node) => canvasLabelKey(canvasId, node.id, node.currentVersionId!)).sort(),
           );
           expect(leaks(labelTurns)).toEqual([]);
+          // A topic's labelled turns: each answered question labelled, found exactly when its node is live.
+          const labelled = await labelledTurns(
+            {
+              format: 'weft.topics',
+              topics: [{ id: 't', name: 'T', createdAt: 0 }],
+              labels: questions.map((node) => ({
+                turnKey: canvasLabelKey(canvasId, node.id, node.currentVersionId!),
+                contentHash: 'h',
+                topicIds: ['t'],
+                by: 'name' as const,
+                at: 0,
+              })),
+            },
+            't',
+            { database: null, canvases },
+          );
+          expect(labelled).toHaveLength(questions.length);
+          for (const turn of labelled) expect(turn.found).toBe(!archived.has(nodeOfKey(turn.turnKey)));
+          expect(leaks(labelled)).toEqual([]);
 
           // Dossier inputs (C15): of every answered question's cited version, only the live ones are read.
           const cited = questions.map((node) => canvasLabelKey(canvasId, node.id, node.currentVersionId!));
@@ -59,8 +82,8 @@ describe('archive on the runtime read paths', () => {
 
           // The why index's canvas record: no archived node's turn, material or words.
           const record = indexCanvas(document);
-          for (const turn of record.session.turns) expect(archived.has(turn.key.split('#')[1]!)).toBe(false);
-          for (const row of record.materials) expect(archived.has(row.turnKey.split('#')[1]!)).toBe(false);
+          for (const turn of record.session.turns) expect(archived.has(nodeOfKey(turn.key))).toBe(false);
+          for (const row of record.materials) expect(archived.has(nodeOfKey(row.turnKey))).toBe(false);
           expect(leaks(record)).toEqual([]);
           for (const node of liveQuestions)
             expect(record.session.turns.map((turn) => turn.key)).toContain(canvasTurnKey(canvasId, node.id));
