@@ -1,12 +1,12 @@
+import { WeftError } from '../protocol/index.ts';
+
 /** A refusal the CLI reports as one line on stderr; `exitCode` 2 marks a usage error. */
-export class CliError extends Error {
-  readonly code: string;
+export class CliError extends WeftError {
   readonly exitCode: number;
 
   constructor(code: string, message: string, exitCode = 1) {
-    super(message);
+    super(code, message, null);
     this.name = 'CliError';
-    this.code = code;
     this.exitCode = exitCode;
   }
 }

@@ -1,11 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_HELLO, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
 import { openDossierStore } from '../runtime/dossiers/index.ts';
 import { TopicStore } from '../runtime/topics/index.ts';
+import { chainCanvas } from '../tests/support/chain-canvas.ts';
 import { runWeft, WEFT_BIN } from './run-weft.ts';
 
 /** A topic labelling one real turn and its dossier: one sentence citing that turn, one citing a canvas turn that is gone. */
@@ -110,6 +111,28 @@ describe('weft mcp over stdio', () => {
     const missing = await client.callTool({ name: 'recall_turn', arguments: { session: 'no-such-session', turn: 3 } });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toMatch(/^turn-not-found: /);
+  });
+
+  it('recall_turn answers a canvas turn only while its node is live on the canvas', async () => {
+    const document = chainCanvas('mcp-canvas', 1, 2);
+    mkdirSync(join(space.weftHome, 'canvases'), { recursive: true });
+    const record = join(space.weftHome, 'canvases', 'mcp-canvas.weft.json');
+    writeFileSync(record, JSON.stringify(document));
+    const recall = (turnKey: string) => client.callTool({ name: 'recall_turn', arguments: { session: turnKey } });
+    const live = JSON.parse(textOf(await recall('canvas:mcp-canvas#mcp-canvas-0-1')));
+    expect(live.question).toBe('Question 0.1: what follows from the step above?');
+
+    document.nodes = document.nodes.map((node) =>
+      node.id === 'mcp-canvas-0-1' ? { ...node, archived: true, archivedAt: 1 } : node,
+    );
+    writeFileSync(record, JSON.stringify(document));
+    const archived = await recall('canvas:mcp-canvas#mcp-canvas-0-1');
+    expect(archived.isError).toBe(true);
+    expect(textOf(archived)).toMatch(/^turn-not-found: /);
+    expect(JSON.parse(textOf(await recall('canvas:mcp-canvas#mcp-canvas-0-0'))).turnKey).toBe(
+      'canvas:mcp-canvas#mcp-canvas-0-0',
+    );
+    rmSync(record);
   });
 
   it('lists topics and reads a dossier by name, leaving out sentences whose sources are gone', async () => {

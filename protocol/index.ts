@@ -356,3 +356,4 @@ export {
   SessionRootRequestSchema,
 } from './session-roots-api.ts';
 export type { SessionRootsSource, SessionRoot, SessionRootsResponse, SessionRootRequest } from './session-roots-api.ts';
+export { WeftError, isWeftError } from './weft-error.ts';

@@ -1,6 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
-import { isWeftError } from '../runtime/fs/index.ts';
 import type { Logger } from './logger.ts';
+import { isWeftError } from '../protocol/index.ts';
 
 export function sendError(response: Response, status: number, code: string, message: string): void {
   if (response.headersSent) {
@@ -16,7 +16,8 @@ export function sendError(response: Response, status: number, code: string, mess
 /** Body-parser and thrown errors → `{ error: { code, message } }`; never a stack trace. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error: unknown, request, response, _next) => {
-    if (isWeftError(error)) {
+    // A refusal meant for the client carries its status; any other error (status null) is an internal one.
+    if (isWeftError(error) && error.status !== null) {
       sendError(response, error.status, error.code, error.message);
       return;
     }

@@ -1,6 +1,6 @@
 import type { CanonicalRequest } from '../protocol/index.ts';
 import { DispatchHandshake, hashCanonical, shortHash, type HashPort } from '../src/core/index.ts';
-import { WeftError } from '../runtime/fs/index.ts';
+import { WeftError } from '../protocol/index.ts';
 import type { openEventStream } from './sse.ts';
 
 type EventStream = ReturnType<typeof openEventStream>;

@@ -1,5 +1,5 @@
 import type { Request, RequestHandler } from 'express';
-import { WeftError } from '../runtime/fs/index.ts';
+import { WeftError } from '../protocol/index.ts';
 
 function tooLarge(limit: number): WeftError {
   return new WeftError('body-too-large', `The request body is larger than this route accepts (${limit} bytes).`, 413);

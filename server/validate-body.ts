@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { describeIssues, WeftError } from '../runtime/fs/index.ts';
+import { describeIssues } from '../runtime/fs/index.ts';
+import { WeftError } from '../protocol/index.ts';
 
 /** Parse a body with its protocol schema; a mismatch is a coded 400 that names the first problems. */
 export function validateBody<T>(schema: z.ZodType<T>, body: unknown): T {

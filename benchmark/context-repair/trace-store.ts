@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, link, mkdir, readdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson, sha256Hex } from '../../src/core/index.ts';
-import type { CanonicalRequest } from '../../protocol/index.ts';
+import { WeftError, type CanonicalRequest } from '../../protocol/index.ts';
 import type { CallSettings } from './bench-model.ts';
 import type { RetryRecord } from './call-retry.ts';
 import type { Condition } from './conditions.ts';
@@ -58,12 +58,11 @@ export interface Trace {
   elapsedMs: number;
 }
 
-export class TraceError extends Error {
-  constructor(
-    readonly code: 'trace-exists' | 'trace-corrupt',
-    message: string,
-  ) {
-    super(message);
+export class TraceError extends WeftError {
+  declare readonly code: 'trace-exists' | 'trace-corrupt';
+  constructor(code: 'trace-exists' | 'trace-corrupt', message: string) {
+    super(code, message, null);
+    this.name = 'TraceError';
   }
 }
 

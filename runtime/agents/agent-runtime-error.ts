@@ -1,5 +1,4 @@
-import { WeftError } from '../fs/index.ts';
-
+import { WeftError } from '../../protocol/index.ts';
 export type AgentRuntimeCode =
   | 'AGENT_NOT_INSTALLED'
   | 'AGENT_NOT_STARTED'

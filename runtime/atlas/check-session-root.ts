@@ -1,9 +1,9 @@
 import { constants } from 'node:fs';
 import { access, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { WeftError } from '../../protocol/index.ts';
 // Not the record store's surface: session-read workers import the Atlas, and its schemas would ride along.
-import { realPathOfNearest } from '../fs/real-path-of-nearest.ts';
-import { WeftError } from '../fs/weft-error.ts';
+import { realPathOfNearest } from '../fs/home/index.ts';
 
 export interface SessionRootGuard {
   /** The person's home folder, for `~/…`. */

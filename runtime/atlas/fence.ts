@@ -1,6 +1,7 @@
 import { constants, realpathSync } from 'node:fs';
 import { open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { WeftError } from '../../protocol/index.ts';
 
 /** Stable codes for every refusal the fence makes. */
 export type FenceErrorCode =
@@ -21,13 +22,12 @@ export type FenceErrorCode =
  */
 const READ_ONLY_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
-export class FenceError extends Error {
-  readonly code: FenceErrorCode;
+export class FenceError extends WeftError {
+  declare readonly code: FenceErrorCode;
   readonly path: string;
   constructor(code: FenceErrorCode, message: string, requested: string) {
-    super(`${code}: ${message}`);
+    super(code, `${code}: ${message}`, null);
     this.name = 'FenceError';
-    this.code = code;
     this.path = requested;
   }
 }

@@ -1,4 +1,4 @@
-import type { ParseReport, Runner } from '../../protocol/index.ts';
+import { WeftError, type ParseReport, type Runner } from '../../protocol/index.ts';
 import { adapterFor } from './adapters.ts';
 import { decodeLine, decodeLineText, MAX_LINE_BYTES } from './line-decoder.ts';
 import { emptyParseReport } from './parse-report.ts';
@@ -16,10 +16,10 @@ interface AccumulatorState {
   adapter: unknown;
 }
 
-export class SessionStateError extends Error {
-  readonly code = 'ATLAS_BAD_STATE';
+export class SessionStateError extends WeftError {
+  declare readonly code: 'ATLAS_BAD_STATE';
   constructor(message: string) {
-    super(`ATLAS_BAD_STATE: ${message}`);
+    super('ATLAS_BAD_STATE', `ATLAS_BAD_STATE: ${message}`, null);
     this.name = 'SessionStateError';
   }
 }

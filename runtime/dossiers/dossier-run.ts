@@ -9,6 +9,7 @@ import {
   type DossierPlan,
   type PendingFact,
   type Topic,
+  WeftError,
 } from '../../protocol/index.ts';
 import { estimateTokensByScript } from '../../src/core/index.ts';
 import {
@@ -19,7 +20,6 @@ import {
   shownKeys,
   type DossierTurn,
 } from '../../src/core/dossiers/index.ts';
-import { WeftError } from '../fs/index.ts';
 import { mapProviderError } from '../models/index.ts';
 import type { TopicStore } from '../topics/index.ts';
 import type { DossierStore, StoredVersion } from './dossier-store.ts';

@@ -7,7 +7,7 @@ import type {
   EventRecord,
   PendingFact,
 } from '../../protocol/index.ts';
-import { DossierSchema, EventRecordSchema } from '../../protocol/index.ts';
+import { DossierSchema, EventRecordSchema, WeftError } from '../../protocol/index.ts';
 import { appendEvent, type EventDraft, type HashPort } from '../../src/core/index.ts';
 import {
   dossierSentences,
@@ -16,7 +16,6 @@ import {
   retiredSentences,
   type IsLive,
 } from '../../src/core/dossiers/index.ts';
-import { WeftError } from '../fs/index.ts';
 import { dossierDatabasePath, openDossierDatabase, type DossierDatabase } from './dossier-database.ts';
 
 export interface DossierStoreOptions {

@@ -20,6 +20,10 @@ interface FoundTurn extends DossierTurn {
   at: number;
 }
 
+function present(documents: Map<string, CanvasDocument | null>): CanvasDocument[] {
+  return [...documents.values()].filter((document): document is CanvasDocument => document !== null);
+}
+
 async function canvasDocuments(keys: readonly string[], canvases: TurnSources['canvases']) {
   const ids = new Set(keys.map((key) => canvasKeyParts(key)?.canvasId).filter((id): id is string => id !== undefined));
   const documents = new Map<string, CanvasDocument | null>();
@@ -27,10 +31,11 @@ async function canvasDocuments(keys: readonly string[], canvases: TurnSources['c
   return documents;
 }
 
+/** The cited version of a canvas turn `turnKeySources` found live (so its node is a live question keeping it). */
 function canvasTurn(document: CanvasDocument | null | undefined, turnKey: string): FoundTurn | null {
   const parts = canvasKeyParts(turnKey);
   const node = document?.nodes.find((candidate) => candidate.id === parts?.nodeId);
-  if (!document || !node || node.kind !== 'question' || node.archived) return null;
+  if (!document || node?.kind !== 'question') return null;
   const version = node.versions.find((candidate) => candidate.id === parts!.versionId);
   if (!version) return null;
   return {
@@ -67,8 +72,11 @@ export async function readDossierTurns(keys: readonly string[], sources: TurnSou
   const canvasKeys = keys.filter((key) => canvasKeyParts(key) !== null);
   const sessions = sessionRows(sources.database, sessionKeys);
   const documents = await canvasDocuments(canvasKeys, sources.canvases);
+  // Whether a cited canvas turn is still alive is `turnKeySources`' answer, the one recall and liveTurnKeys use.
+  const { gone } = turnKeySources(sources.database, present(documents));
   const turns: FoundTurn[] = [...sessions.values()];
   for (const key of canvasKeys) {
+    if (gone(key)) continue;
     const turn = canvasTurn(documents.get(canvasKeyParts(key)!.canvasId), key);
     if (turn) turns.push(turn);
   }
@@ -86,9 +94,6 @@ export async function readDossierTurns(keys: readonly string[], sources: TurnSou
  * (`turnKeySources`), so the dossier view and recall agree on which sentences have lost their sources.
  */
 export async function liveTurnKeys(keys: readonly string[], sources: TurnSources): Promise<Set<string>> {
-  const documents = [...(await canvasDocuments(keys, sources.canvases)).values()].filter(
-    (document): document is CanvasDocument => document !== null,
-  );
-  const { gone } = turnKeySources(sources.database, documents);
+  const { gone } = turnKeySources(sources.database, present(await canvasDocuments(keys, sources.canvases)));
   return new Set(keys.filter((key) => !gone(key)));
 }

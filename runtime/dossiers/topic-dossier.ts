@@ -3,13 +3,14 @@ import { existsSync } from 'node:fs';
 import type { Dossier, Topic } from '../../protocol/index.ts';
 import { dossierSentences, liveSentences, retiredSentences } from '../../src/core/dossiers/index.ts';
 import { findTopic } from '../../src/core/topics/index.ts';
-import { CanvasStore, canvasesDirectory, WeftError } from '../fs/index.ts';
+import { CanvasStore, canvasesDirectory } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
 import { memoryDirectory } from '../memory/index.ts';
 import { TopicStore } from '../topics/index.ts';
 import { dossierDatabasePath } from './dossier-database.ts';
 import { openDossierStore } from './dossier-store.ts';
 import { liveTurnKeys } from './dossier-turns.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 export interface TopicDossier {
   topic: Topic;

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { appendFile, readFile, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ChainHead } from '../../protocol/index.ts';
+import { WeftError, type ChainHead } from '../../protocol/index.ts';
 import { canonicalJson } from '../../src/core/index.ts';
-import { WeftError } from './weft-error.ts';
 
 /** One line of the anchors journal: a canvas's chain head as written, or the tombstone its deletion left. */
 export interface Anchor {

@@ -1,6 +1,6 @@
 import { lstat, readlink, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { WeftError } from './weft-error.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** A folder no backup may land in: a session root (never written, docs/spec.md §10) or Weft's own canvas records. */
 export interface ProtectedFolder {

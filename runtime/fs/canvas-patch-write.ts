@@ -1,6 +1,5 @@
-import { applyCanvasPatch, type CanvasDocument, type CanvasPatch } from '../../protocol/index.ts';
+import { applyCanvasPatch, type CanvasDocument, type CanvasPatch, WeftError } from '../../protocol/index.ts';
 import { assertEventPrefix } from './event-prefix.ts';
-import { WeftError } from './weft-error.ts';
 
 function invalid(message: string): WeftError {
   return new WeftError('invalid-canvas', `Not a valid canvas change: ${message}.`, 400);

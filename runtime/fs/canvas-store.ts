@@ -10,6 +10,7 @@ import {
   CANVAS_ID_PATTERN,
   type CanvasSummary,
   type CanvasPatch,
+  WeftError,
 } from '../../protocol/index.ts';
 import type { ChainHead, ChainVerdict } from '../../protocol/index.ts';
 import { authorshipRewrite, chainVerdict, verifyChain } from '../../src/core/index.ts';
@@ -20,7 +21,6 @@ import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 import { patchStoredCanvas } from './canvas-patch-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import { ParsedCanvasCache } from './parsed-canvas-cache.ts';
-import { WeftError } from './weft-error.ts';
 
 const SUFFIX = '.weft.json';
 

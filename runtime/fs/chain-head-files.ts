@@ -1,9 +1,14 @@
 import { readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CHAIN_HEAD_FORMAT, CHAIN_HEAD_VERSION, ChainHeadSchema, type ChainHead } from '../../protocol/index.ts';
+import {
+  CHAIN_HEAD_FORMAT,
+  CHAIN_HEAD_VERSION,
+  ChainHeadSchema,
+  type ChainHead,
+  WeftError,
+} from '../../protocol/index.ts';
 import type { EventRecord } from '../../protocol/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
-import { WeftError } from './weft-error.ts';
 
 /** The head of `events`; or, given `recorded` (a line of the anchors journal), the head that line records. */
 export function chainHeadOf(

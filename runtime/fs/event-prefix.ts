@@ -1,6 +1,6 @@
 import type { ChainHead, EventRecord } from '../../protocol/index.ts';
 import { canonicalJson, eventHash, verifyChain } from '../../src/core/index.ts';
-import { WeftError } from './weft-error.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /**
  * The store's append-only rule (C10): an incoming log keeps every stored event byte-identical (canonical JSON) as

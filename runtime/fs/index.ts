@@ -33,7 +33,6 @@ export { CanvasBackup, backupFileName } from './canvas-backup.ts';
 export type { CanvasBackupOptions } from './canvas-backup.ts';
 export { resolveBackupFolder, realPathOf } from './backup-folder-guard.ts';
 export type { ProtectedFolder } from './backup-folder-guard.ts';
-export { WeftError, isWeftError } from './weft-error.ts';
-export { realPathOfNearest } from './real-path-of-nearest.ts';
+export { realPathOfNearest } from './home/index.ts';
 export { removeOrphanTemps } from './orphan-temps.ts';
 export { assertNoServerRunning, readServerFile, removeOwnServerFile, writeServerFile } from './server-file.ts';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonFileStore } from './json-file-store.ts';
 import type { AtomicFileSystem } from './atomic-write.ts';
-import { WeftError } from './weft-error.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 const SecretsSchema = z.object({
   version: z.literal(1),

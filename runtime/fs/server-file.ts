@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from './atomic-write.ts';
 import { processAlive } from './orphan-temps.ts';
-import { WeftError } from './weft-error.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** `WEFT_HOME/server.json`: how the CLI, the desktop shell and a second start find the running server. */
 export const ServerFileSchema = z.object({

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { WeftError } from '../fs/index.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 export type ImportErrorCode =
   | 'import-malformed'

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Tokenizer, TokenParser, TokenType } from '@streamparser/json';
+import { WeftError } from '../../protocol/index.ts';
 import { ImportError, positionAt } from './import-error.ts';
 
 export interface JsonArrayReadOptions {
@@ -101,9 +102,11 @@ export async function readJsonArray(
   return { elements, bytes: bytesRead };
 }
 
-class NotAnArray extends Error {
+/** The parse loop's own signal, turned into an `ImportError` with the file position before it leaves. */
+class NotAnArray extends WeftError {
   constructor(readonly offset: number) {
-    super('not an array');
+    super('import-not-array', 'not an array', null);
+    this.name = 'NotAnArray';
   }
 }
 

@@ -163,6 +163,34 @@ describe('canvas records in the why index', () => {
     }
   });
 
+  it('recalls a canvas turn only while its node is live on the record now, before the index has read a change', async () => {
+    const weftHome = mkdtempSync(join(tmpdir(), 'weft-canvas-'));
+    directories.push(weftHome);
+    mkdirSync(join(weftHome, 'canvases'));
+    const path = join(weftHome, 'canvases', 'c1.weft.json');
+    writeFileSync(path, JSON.stringify(canvas(true)));
+    const index = WhyIndex.open({ env: { WEFT_HOME: weftHome }, catalog: noSessions });
+    try {
+      await index.refresh();
+      expect(index.recall({ turnKey: 'canvas:c1#q-live' }).question).toBe('Why does the parser drop unicode quotes?');
+      // Archived on the canvas, not yet refreshed: the index still holds the row, the record decides.
+      const archived = canvas(true);
+      archived.nodes = archived.nodes.map((node) =>
+        node.id === 'q-live' ? { ...node, archived: true, archivedAt: 2 } : node,
+      );
+      writeFileSync(path, JSON.stringify(archived));
+      expect(() => index.recall({ turnKey: 'canvas:c1#q-live' })).toThrow(/archived or deleted on its canvas/);
+      expect(() => index.recall({ sessionId: 'c1', turn: 1 })).toThrow(/archived or deleted on its canvas/);
+      // Deleted with its canvas: gone too.
+      writeFileSync(path, JSON.stringify(canvas(true)));
+      expect(index.recall({ turnKey: 'canvas:c1#q-live' }).turnKey).toBe('canvas:c1#q-live');
+      rmSync(path);
+      expect(() => index.recall({ turnKey: 'canvas:c1#q-live' })).toThrow(/archived or deleted on its canvas/);
+    } finally {
+      index.close();
+    }
+  });
+
   it('indexes a record an older Weft wrote (version 3) and the stored form this one writes', async () => {
     const weftHome = mkdtempSync(join(tmpdir(), 'weft-canvas-'));
     directories.push(weftHome);

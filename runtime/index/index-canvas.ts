@@ -1,4 +1,5 @@
 import { migrateCanvasDocument, type CanvasDocument, type CanvasNode } from '../../protocol/index.ts';
+import { isLive } from '../../src/core/index.ts';
 import { findReferences } from '../atlas/index.ts';
 import type { IndexedSession, IndexedTurn, TouchRow } from './session-rows.ts';
 
@@ -46,7 +47,7 @@ export function readCanvasRecord(text: string): CanvasReadResult {
  */
 export function indexCanvas(document: CanvasDocument): IndexedCanvas {
   const { canvas } = document;
-  const live = document.nodes.filter((node) => !node.archived);
+  const live = document.nodes.filter(isLive);
   const turns: IndexedTurn[] = [];
   const materials: MaterialRow[] = [];
   for (const node of live) {

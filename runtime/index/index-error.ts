@@ -1,3 +1,5 @@
+import { WeftError } from '../../protocol/index.ts';
+
 /** Errors of the why index carry a stable code so the CLI and MCP can map them to one-line messages. */
 export type IndexErrorCode =
   | 'index-open-failed'
@@ -8,12 +10,11 @@ export type IndexErrorCode =
   | 'weft-home-unsafe'
   | 'archive-missing';
 
-export class IndexError extends Error {
-  readonly code: IndexErrorCode;
+export class IndexError extends WeftError {
+  declare readonly code: IndexErrorCode;
 
   constructor(code: IndexErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, null, options);
     this.name = 'IndexError';
-    this.code = code;
   }
 }

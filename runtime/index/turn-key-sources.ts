@@ -1,4 +1,5 @@
 import type { CanvasDocument } from '../../protocol/index.ts';
+import { isLive } from '../../src/core/index.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** `canvas:<canvas>#<node>` with an optional `@<version>` (a dossier cites a version, recall a node). */
@@ -53,7 +54,7 @@ export function turnKeySources(database: IndexDatabase | null, canvases: readonl
         const version = canvas.versionId;
         const kept =
           node !== undefined &&
-          !node.archived &&
+          isLive(node) &&
           (version === undefined || (node.kind === 'question' && node.versions.some((each) => each.id === version)));
         found = { gone: !kept, folder: kept ? (document!.canvas.workingDirectory ?? null) : null };
       } else {

@@ -2,6 +2,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { IndexError } from './index-error.ts';
+import { canvasTurnAlive } from './canvas-turn-alive.ts';
 import { createAtlasCatalog } from './atlas-catalog.ts';
 import { findPhrase, type FindHit, type FindOptions } from './find-query.ts';
 import { readIndexStatus, readSourceRecords, type IndexStatus, type SourceReadRecord } from './index-status.ts';
@@ -172,8 +173,12 @@ export class WhyIndex {
     return findPhrase(this.databaseHandle, phrase, options);
   }
 
+  /** A canvas turn only while its node is live on the canvas record now (the CLI's `recall`, MCP's `recall_turn`). */
   recall(request: RecallRequest): RecalledTurn {
-    return recallTurn(this.databaseHandle, request);
+    const turn = recallTurn(this.databaseHandle, request);
+    if (!canvasTurnAlive(this.databaseHandle, canvasesDirectory(this.weftHome), turn.turnKey))
+      throw new IndexError('turn-not-found', `turn ${turn.turnKey} is archived or deleted on its canvas`);
+    return turn;
   }
 
   /** `perFile`: include each session file's parse report (`weft status --json`). */

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { PdfMaterialResponse } from '../../protocol/index.ts';
-import { WeftError } from '../fs/index.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 export const PDF_MAX_PAGES = 2000;
 export const PDF_TIMEOUT_MS = 30_000;

@@ -2,8 +2,8 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { WeftError } from '../fs/index.ts';
 import { isAllowedAddress } from './address-policy.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /**
  * One GET of a public http(s) address under the address policy: every resolved address checked, the socket

@@ -1,5 +1,4 @@
 import type { UrlMaterialResponse } from '../../protocol/index.ts';
-import { WeftError } from '../fs/index.ts';
 import {
   fetchPublic,
   PUBLIC_FETCH_MAX_BYTES,
@@ -7,6 +6,7 @@ import {
   type PublicFetchOptions,
 } from './public-fetch.ts';
 import { extractReadableText, normaliseWhitespace } from './readable-text.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 export interface UrlSnapshotOptions extends Pick<
   PublicFetchOptions,

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { EventRecordSchema, MemoryActivitySchema } from '../../protocol/index.ts';
+import { EventRecordSchema, MemoryActivitySchema, WeftError } from '../../protocol/index.ts';
 import type { MemoryActivity, MemoryProfile } from '../../protocol/index.ts';
 import { appendEvent, type EventDraft, type HashPort } from '../../src/core/index.ts';
 import { emptyProfile, loadProfile } from '../../src/core/memory/index.ts';
@@ -9,7 +9,6 @@ import {
   canvasRevision,
   ensurePrivateDirectory,
   KeyedQueue,
-  WeftError,
   writeFileAtomic,
   type AtomicFileSystem,
 } from '../fs/index.ts';

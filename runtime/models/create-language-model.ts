@@ -4,7 +4,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ProviderConfig } from './provider-config.ts';
 import { DEFAULT_OLLAMA_URL } from './ollama-detect.ts';
-import { WeftError } from '../fs/index.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 const OPENROUTER_URL = 'https://openrouter.ai/api/v1';
 

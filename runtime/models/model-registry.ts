@@ -4,9 +4,9 @@ import {
   OFFLINE_RECEIPT_MODEL_ID,
   type ModelInfo,
   type ProviderKind,
+  WeftError,
 } from '../../protocol/index.ts';
 import type { SecretsStore, SettingsStore } from '../fs/index.ts';
-import { WeftError } from '../fs/index.ts';
 import { createLanguageModel } from './create-language-model.ts';
 import { describeCustomModel, KNOWN_MODELS } from './known-models.ts';
 import { DEFAULT_OLLAMA_URL, detectOllamaModels } from './ollama-detect.ts';

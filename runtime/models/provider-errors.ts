@@ -1,7 +1,7 @@
 import { APICallError } from '@ai-sdk/provider';
 import { RetryError } from 'ai';
 import type { GenerateFailureCode } from '../../protocol/index.ts';
-import { isWeftError } from '../fs/index.ts';
+import { isWeftError } from '../../protocol/index.ts';
 
 export interface ProviderFailure {
   code: GenerateFailureCode;

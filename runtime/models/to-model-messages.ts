@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
 import type { CanonicalRequest } from '../../protocol/index.ts';
-import { WeftError } from '../fs/index.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /**
  * The canonical request as AI SDK messages, exactly: texts in order, images as their bytes

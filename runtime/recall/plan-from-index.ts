@@ -17,11 +17,11 @@ import {
 } from '../../src/core/recall/index.ts';
 
 import { matchTopicsByName } from '../../src/core/topics/index.ts';
-import { WeftError } from '../fs/index.ts';
 import { indexCandidates } from './index-candidates.ts';
 import { indexVocabulary } from './index-vocabulary.ts';
 import { judgeRelevance, relevancePrompt, type RelevanceMemo, type RelevanceJudge } from './judge-relevance.ts';
 import { turnKeySources, type IndexDatabase } from '../index/index.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** A decision request's usual time; the judge gives up after six seconds. */
 export const SECONDS_PER_JUDGE_REQUEST = 3;

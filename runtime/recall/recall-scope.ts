@@ -1,5 +1,4 @@
-import type { RecallPlanRequest } from '../../protocol/index.ts';
-import { WeftError } from '../fs/index.ts';
+import { WeftError, type RecallPlanRequest } from '../../protocol/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { DOMParser } from 'linkedom';
-import { WeftError } from '../fs/index.ts';
 import { fetchPublic } from '../materials/index.ts';
 import { authorList, parseSearchInput, SEARCH_MAX_BYTES } from './search-input.ts';
 import type { SearchServiceOptions } from './search-service-options.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** The public arXiv API (Atom feeds); a test points `arxivUrl` at a scripted server on 127.0.0.1. */
 export const ARXIV_URL = 'https://export.arxiv.org';

@@ -1,7 +1,6 @@
 import { jsonSchema, tool, type Tool, type ToolSet } from 'ai';
 import type { ChatToolId, ToolDeclaration } from '../../protocol/index.ts';
 import { boundToolOutput, CHAT_TOOLS } from '../../src/core/index.ts';
-import { isWeftError } from '../fs/index.ts';
 import { arxivSearch } from './arxiv-search.ts';
 import type { McpBinding, McpClients } from './mcp-clients.ts';
 import { isToolOutcome, type ToolOutcome } from './tool-outcome.ts';
@@ -9,6 +8,7 @@ import { scholarlySearch } from './scholarly-search.ts';
 import type { SearchServiceOptions } from './search-service-options.ts';
 import { semanticScholarSearch } from './semantic-scholar-search.ts';
 import { webSearch, type WebSearchOptions } from './web-search.ts';
+import { isWeftError } from '../../protocol/index.ts';
 
 /** Where each tool reaches out to; the server passes its address policy and endpoints. */
 export interface ChatToolOptions {

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import { WeftError } from '../fs/index.ts';
 import { fetchPublic } from '../materials/index.ts';
 import { SEARCH_MAX_BYTES } from './search-input.ts';
 import type { SearchServiceOptions } from './search-service-options.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /**
  * A search service's JSON answer, fetched under the URL snapshot address policy and bounded in size; an answer

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { WeftError } from '../fs/index.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** A search answer is a few kilobytes; anything far larger is not a search answer. */
 export const SEARCH_MAX_BYTES = 1024 * 1024;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { WebSearchProvider } from '../../protocol/index.ts';
-import { WeftError } from '../fs/index.ts';
 import { fetchPublic, type PublicFetchOptions } from '../materials/index.ts';
 import { parseSearchInput, SEARCH_MAX_BYTES } from './search-input.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** The public Brave Search API; a test points `braveUrl` at a scripted server on 127.0.0.1. */
 export const BRAVE_SEARCH_URL = 'https://api.search.brave.com';

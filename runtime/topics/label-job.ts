@@ -7,8 +7,8 @@ import {
   withoutRemoved,
   type LabelWork,
 } from '../../src/core/topics/index.ts';
-import { WeftError } from '../fs/index.ts';
 import type { TopicStore } from './topic-store.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** Labels are written in batches of this many, so a stop or a crash loses at most one batch. */
 const BATCH = 10;

@@ -1,4 +1,5 @@
 import type { LabelTurn } from '../../protocol/index.ts';
+import { isLive } from '../../src/core/index.ts';
 import { canvasLabelKey, LABEL_OPENING_CHARS, turnOpening } from '../../src/core/topics/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
@@ -47,7 +48,7 @@ export async function canvasTurns(canvases: CanvasStore): Promise<LabelTurn[]> {
     const { document } = await canvases.read(summary.id).catch(() => ({ document: null }));
     if (!document) continue;
     for (const node of document.nodes) {
-      if (node.archived || node.kind !== 'question') continue;
+      if (!isLive(node) || node.kind !== 'question') continue;
       const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
       if (!version) continue;
       const opening = turnOpening(node.question, version.text);

@@ -1,7 +1,7 @@
 import type { CanvasDocument, LabelledTurn, TopicRecord } from '../../protocol/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
-import type { IndexDatabase } from '../index/index.ts';
+import { turnKeySources, type IndexDatabase, type TurnKeySources } from '../index/index.ts';
 
 const CANVAS_KEY = /^canvas:(.+)#([^#@]+)@([^#@]+)$/;
 /** The question's first line is cut to this many characters: enough to recognise the turn. */
@@ -35,6 +35,8 @@ export async function labelledTurns(
 ): Promise<LabelledTurn[]> {
   const labels = record.labels.filter((label) => label.topicIds.includes(topicId));
   const documents = new Map<string, CanvasDocument | null>();
+  // Whether a canvas turn is still alive is `turnKeySources`' answer (as for dossiers and recall), per canvas.
+  const alive = new Map<string, TurnKeySources>();
   const select = sources.database?.prepare(
     `SELECT s.runner AS runner, s.title AS title, t.at AS at, substr(t.user_text, 1, 2000) AS question
      FROM turns t JOIN sessions s ON s.id = t.session_row WHERE t.turn_key = ?`,
@@ -73,9 +75,10 @@ export async function labelledTurns(
     if (!documents.has(canvasId))
       documents.set(canvasId, (await sources.canvases.read(canvasId).catch(() => null))?.document ?? null);
     const document = documents.get(canvasId);
+    if (document && !alive.has(canvasId)) alive.set(canvasId, turnKeySources(sources.database, [document]));
     const node = document?.nodes.find((candidate) => candidate.id === nodeId);
     const version =
-      node?.kind === 'question' && !node.archived
+      node?.kind === 'question' && alive.get(canvasId)?.gone(label.turnKey) === false
         ? node.versions.find((candidate) => candidate.id === versionId)
         : undefined;
     turns.push(

@@ -2,10 +2,16 @@ import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { EventRecordSchema, TopicRecordSchema, type EventRecord, type TopicRecord } from '../../protocol/index.ts';
+import {
+  EventRecordSchema,
+  TopicRecordSchema,
+  type EventRecord,
+  type TopicRecord,
+  WeftError,
+} from '../../protocol/index.ts';
 import { appendEvent, type EventDraft, type HashPort } from '../../src/core/index.ts';
 import { emptyTopicRecord } from '../../src/core/topics/index.ts';
-import { canvasRevision, WeftError, writeFileAtomicSync } from '../fs/index.ts';
+import { canvasRevision, writeFileAtomicSync } from '../fs/index.ts';
 import { withTopicsLock } from './topics-lock.ts';
 
 const JournalSchema = z.object({ format: z.literal('weft.topics-journal'), events: z.array(EventRecordSchema) });

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensurePrivateDirectory, WeftError } from '../fs/index.ts';
+import { ensurePrivateDirectory } from '../fs/index.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** How long a topic write waits for another process's before it is refused (never goes ahead unlocked). */
 export const TOPICS_BUSY_MS = 10_000;

@@ -10,12 +10,12 @@ import type {
 } from '../../protocol/index.ts';
 import { Fence, readSessionFile, resolveSessionRoots, type SessionRoots } from '../../runtime/atlas/index.ts';
 import { FollowStore, followsPath, SessionFollower } from '../../runtime/follow/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import { WhyIndex, type IndexDatabase, type UpdateSummary } from '../../runtime/index/index.ts';
 import { sessionTurns } from '../../runtime/topics/index.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { Logger } from '../logger.ts';
 import { listIndexedSessions, sessionRowsFor, type ListRequest } from './atlas-listing.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 export interface AtlasServiceOptions {
   /** `WEFT_HOME`: the index (`index.db`) and `follows.json` live here. */

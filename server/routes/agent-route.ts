@@ -7,6 +7,8 @@ import {
   AgentFolderCheckSchema,
   AgentTurnRequestSchema,
   type AgentTurnRequest,
+  WeftError,
+  isWeftError,
 } from '../../protocol/index.ts';
 import {
   AgentRuntimeError,
@@ -31,7 +33,6 @@ import {
   writeMaterialsFolder,
 } from '../../runtime/agents/index.ts';
 import { resolveSessionRoots } from '../../runtime/atlas/index.ts';
-import { WeftError, isWeftError } from '../../runtime/fs/index.ts';
 import { jsonBody } from '../read-body.ts';
 import { openDispatch } from '../dispatch-handshake.ts';
 import type { ServerContext } from '../server-context.ts';

@@ -1,13 +1,12 @@
 import { isAbsolute } from 'node:path';
 import express, { type Router } from 'express';
-import { RunnerSchema } from '../../protocol/index.ts';
+import { RunnerSchema, WeftError } from '../../protocol/index.ts';
 import {
   AtlasFollowRequestSchema,
   AtlasSortSchema,
   type AtlasFollowsResponse,
   type AtlasSessionResponse,
 } from '../../protocol/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import { atlasServiceFor } from '../atlas/atlas-registry.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';

@@ -1,10 +1,10 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { CanvasPatchSchema, migrateCanvasDocument } from '../../protocol/index.ts';
+import { CanvasPatchSchema, migrateCanvasDocument, WeftError } from '../../protocol/index.ts';
 import { validateBody } from '../validate-body.ts';
 import { sendCanvasRecords } from './canvas-records-stream.ts';
 import type { CanvasListResponse, CanvasSavedResponse, CanvasVerifyResponse } from '../../protocol/index.ts';
-import { assertCanvasId, WeftError } from '../../runtime/fs/index.ts';
+import { assertCanvasId } from '../../runtime/fs/index.ts';
 import type { ServerContext } from '../server-context.ts';
 
 export const CANVAS_BODY_LIMIT = 64 * 1024 * 1024;

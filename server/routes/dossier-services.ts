@@ -5,10 +5,9 @@ import {
   type DossierRunContext,
   type DossierStore,
 } from '../../runtime/dossiers/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import { memoryDirectory } from '../../runtime/memory/index.ts';
 import { TopicStore } from '../../runtime/topics/index.ts';
-import { OFFLINE_RECEIPT_MODEL_ID } from '../../protocol/index.ts';
+import { OFFLINE_RECEIPT_MODEL_ID, WeftError } from '../../protocol/index.ts';
 import { atlasServiceFor } from '../atlas/atlas-registry.ts';
 import type { ServerContext } from '../server-context.ts';
 

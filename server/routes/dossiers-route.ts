@@ -5,10 +5,10 @@ import {
   InboxFileRequestSchema,
   type DossierList,
   type DossierView,
+  WeftError,
 } from '../../protocol/index.ts';
 import { dossierSentences } from '../../src/core/dossiers/index.ts';
 import { liveTurnKeys, planDossierRun, runDossier, type DossierRunContext } from '../../runtime/dossiers/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import express, { type Request, type Router } from 'express';
 import type { DocumentMaterialResponse, ImportStatus } from '../../protocol/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import {
   DOCUMENT_MAX_BYTES,
   documentMaterial,
@@ -14,6 +13,7 @@ import {
 } from '../../runtime/import/index.ts';
 import { rawBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
+import { WeftError } from '../../protocol/index.ts';
 
 /** A conversations export may be large; it streams to disk and is never held in memory. */
 export const CONVERSATIONS_UPLOAD_LIMIT = 2 * 1024 * 1024 * 1024;

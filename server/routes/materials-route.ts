@@ -1,8 +1,7 @@
 import { jsonBody, rawBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { UrlMaterialRequestSchema } from '../../protocol/index.ts';
+import { UrlMaterialRequestSchema, WeftError } from '../../protocol/index.ts';
 import { extractPdfText, snapshotUrl } from '../../runtime/materials/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
 

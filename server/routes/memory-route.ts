@@ -14,6 +14,7 @@ import {
   type MemoryJudgeResponse,
   type MemoryStateResponse,
   type MemoryWriteResponse,
+  WeftError,
 } from '../../protocol/index.ts';
 import { graphFromDocument, type EventDraft } from '../../src/core/index.ts';
 import {
@@ -33,7 +34,6 @@ import {
   type PersonEditCode,
   type PersonWordsLookup,
 } from '../../src/core/memory/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import {
   judgeExchange,
   MemoryStore,

@@ -4,8 +4,8 @@ import {
   PlaqueRequestSchema,
   type PlaqueRequest,
   type PlaqueResponse,
+  WeftError,
 } from '../../protocol/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import { writePlaque, type PlaqueModel } from '../../runtime/models/index.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';

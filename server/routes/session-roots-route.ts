@@ -10,7 +10,8 @@ import {
   defaultSessionRoots,
   resolveSessionRoots,
 } from '../../runtime/atlas/index.ts';
-import { WeftError, type StoredSettings } from '../../runtime/fs/index.ts';
+import { WeftError } from '../../protocol/index.ts';
+import type { StoredSettings } from '../../runtime/fs/index.ts';
 import { atlasServiceFor } from '../atlas/atlas-registry.ts';
 import { sessionRootHoldings } from '../atlas/session-root-holdings.ts';
 import { jsonBody } from '../read-body.ts';

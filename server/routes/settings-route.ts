@@ -1,12 +1,13 @@
 import { jsonBody } from '../read-body.ts';
 import express, { type Router } from 'express';
-import { resolveBackupFolder, WeftError } from '../../runtime/fs/index.ts';
+import { resolveBackupFolder } from '../../runtime/fs/index.ts';
 import { protectedFolders } from '../protected-folders.ts';
 import {
   OFFLINE_RECEIPT_MODEL_ID,
   SettingsUpdateSchema,
   type SettingsResponse,
   keyOrigin,
+  WeftError,
 } from '../../protocol/index.ts';
 import { defaultSessionArchiveSettings, type StoredProvider, type StoredSettings } from '../../runtime/fs/index.ts';
 import { currentKeyOrigin, ENVIRONMENT_KEYS } from '../../runtime/models/index.ts';

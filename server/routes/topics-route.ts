@@ -8,6 +8,7 @@ import {
   type TopicLabels,
   type TopicRecord,
   type TopicsState,
+  WeftError,
 } from '../../protocol/index.ts';
 import type { EventDraft, Result } from '../../src/core/index.ts';
 import {
@@ -21,7 +22,6 @@ import {
   type LabelWork,
   type TopicEditCode,
 } from '../../src/core/topics/index.ts';
-import { WeftError } from '../../runtime/fs/index.ts';
 import { memoryDirectory } from '../../runtime/memory/index.ts';
 import {
   canvasTurns,

@@ -1,3 +1,5 @@
+import { WeftError } from '../../protocol/index.ts';
+
 /**
  * Stable codes for every refusal the core makes. The UI maps a code to its message;
  * `details` carries machine-readable context (for `cycle`, the node path that would close).
@@ -21,14 +23,13 @@ export interface GraphErrorDetails {
   [key: string]: unknown;
 }
 
-export class GraphError extends Error {
-  readonly code: GraphErrorCode;
+export class GraphError extends WeftError {
+  declare readonly code: GraphErrorCode;
   readonly details: GraphErrorDetails;
 
   constructor(code: GraphErrorCode, message: string, details: GraphErrorDetails = {}) {
-    super(message);
+    super(code, message, null);
     this.name = 'GraphError';
-    this.code = code;
     this.details = details;
   }
 }

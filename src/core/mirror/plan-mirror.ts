@@ -1,6 +1,7 @@
 import type { Session, Turn, CanvasNode, MirrorLedger, MirrorNode } from '../../../protocol/index.ts';
 import type { GraphChange, Position } from '../changes.ts';
 import { incomingWires, outgoingWires, type Graph } from '../graph.ts';
+import { isLive } from '../live.ts';
 import { below, beside, MIRROR_NOTE_GAP, MIRROR_ROW_GAP } from './mirror-layout.ts';
 import { isMirrorEdited, mirrorSourceFromTurn, sameSource } from './mirror-source.ts';
 
@@ -103,7 +104,7 @@ export function planMirror(
     if (!last) return;
     const node = nodeOf(last.key);
     // Archiving is the person's decision too: replacing the node would bring it back.
-    if (!node || node.kind !== 'mirror' || node.archived || isMirrorEdited(node)) return;
+    if (!node || !isLive(node) || node.kind !== 'mirror' || isMirrorEdited(node)) return;
     const source = mirrorSourceFromTurn(session, last);
     if (sameSource(node.source, source)) return;
     changes.push(...replaceMirrorNode(graph, node, source));

@@ -1,13 +1,12 @@
-/** A coded error from the local server or the network, shown to the person as `code: message`. */
-export class ApiClientError extends Error {
-  readonly code: string;
-  readonly status: number;
+import { WeftError } from '../../../protocol/index.ts';
+
+/** A coded error from the local server or the network, shown to the person as `code: message`; `status` 0: no answer. */
+export class ApiClientError extends WeftError {
+  declare readonly status: number;
 
   constructor(code: string, message: string, status = 0) {
-    super(message);
+    super(code, message, status);
     this.name = 'ApiClientError';
-    this.code = code;
-    this.status = status;
   }
 }
 

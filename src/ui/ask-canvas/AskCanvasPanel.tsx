@@ -1,6 +1,7 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { AskCanvasTurn } from '../../../protocol/index.ts';
+import { isLive } from '../../core/index.ts';
 import { useWeft, useWeftStore } from '../app/store-context.tsx';
 import { nodeTitle, shortModel } from '../canvas/node-labels.ts';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
@@ -92,7 +93,7 @@ export function AskCanvasPanel() {
 
   if (!open || !graph) return null;
   const focused = focusedNodeId ? graph.nodes.get(focusedNodeId) : undefined;
-  const focusLive = focused && !focused.archived && focused.kind !== 'frame';
+  const focusLive = focused !== undefined && isLive(focused) && focused.kind !== 'frame';
   const send = () => {
     const question = draft;
     if (!question.trim()) return;

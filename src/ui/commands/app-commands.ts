@@ -1,4 +1,4 @@
-import type { GraphChange } from '../../core/index.ts';
+import { isLive, type GraphChange } from '../../core/index.ts';
 import type { WeftStore } from '../store/weft-store.ts';
 import { authoringCommands } from './authoring-commands.ts';
 import { canvasBridge } from './canvas-bridge.ts';
@@ -126,7 +126,7 @@ export const appCommands: AppCommand[] = [
     inTextFields: true,
     enabled: (context) => {
       const node = focusedQuestion(context);
-      return !!node && !node.archived && !state(context).streams[node.id];
+      return !!node && isLive(node) && !state(context).streams[node.id];
     },
     perform: (context) => {
       void state(context).ask(focusedQuestion(context)!.id);
@@ -139,7 +139,7 @@ export const appCommands: AppCommand[] = [
     inTextFields: true,
     enabled: (context) => {
       const node = focusedQuestion(context);
-      return !!node && !node.archived && node.versions.length > 0 && !state(context).streams[node.id];
+      return !!node && isLive(node) && node.versions.length > 0 && !state(context).streams[node.id];
     },
     perform: (context) => {
       void state(context).ask(focusedQuestion(context)!.id);
@@ -152,7 +152,7 @@ export const appCommands: AppCommand[] = [
     inTextFields: true,
     enabled: (context) => {
       const node = focusedQuestion(context);
-      return !!node && !node.archived && node.currentVersionId !== null && !state(context).streams[node.id];
+      return !!node && isLive(node) && node.currentVersionId !== null && !state(context).streams[node.id];
     },
     perform: (context) => {
       const node = focusedQuestion(context)!;

@@ -1,10 +1,16 @@
 import { fillCanvasRows } from '../db/fill-canvas-rows.ts';
 import { pauseForPage } from '../db/pause-for-page.ts';
 import { recordsFromDocument } from '../db/canvas-records.ts';
+import { WeftError } from '../../../protocol/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 
 /** Why a cache fill stopped part-way: the canvas was opened or deleted meanwhile. */
-class FillAbandoned extends Error {}
+class FillAbandoned extends WeftError {
+  constructor() {
+    super('fill-abandoned', 'The canvas was opened or deleted while it was being cached.', null);
+    this.name = 'FillAbandoned';
+  }
+}
 
 /**
  * A canvas this page holds no copy of, made or changed elsewhere (an import, another tab): read as it is painted
