@@ -1,7 +1,7 @@
-import { useWeftStore } from '../app/store-context.tsx';
-import type { ApprovalCard } from './agent-state.ts';
+import { useWeftStore } from '../react/store-context.tsx';
+import type { ApprovalCard } from '../store/agent-state.ts';
 import { ApprovalRequestView } from './ApprovalRequestView.tsx';
-import { answerCard } from './run-agent-turn.ts';
+import { answerCard } from '../store/run-agent-turn.ts';
 import { useAgent } from './use-agent.ts';
 
 const NO_CARDS: ApprovalCard[] = [];

@@ -14,8 +14,8 @@ import { CanvasSwitcher } from './CanvasSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { CanvasSync } from './CanvasSync.tsx';
-import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { useWeft, useWeftStore } from './store-context.tsx';
+import { ErrorBoundary } from '../react/ErrorBoundary.tsx';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 import { Toasts } from './Toasts.tsx';
 import type { View } from '../store/weft-state.ts';
 

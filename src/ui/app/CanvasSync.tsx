@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { serverEvents } from '../api/server-events.ts';
-import { useWeftStore } from './store-context.tsx';
+import { useWeftStore } from '../react/store-context.tsx';
 
 /** Follows `canvas-changed` and `canvas-deleted` on the page's one server stream, so edits from another tab or tool show here. */
 export function CanvasSync() {

@@ -3,8 +3,8 @@ import { displayShortcut } from '../commands/command.ts';
 import { filterCommands } from '../commands/filter-commands.ts';
 import { overlays, useOverlays } from '../commands/overlay-state.ts';
 import { commandRegistry } from '../commands/run-command.ts';
-import { useEscape } from './use-escape.ts';
-import { useWeft, useWeftStore } from './store-context.tsx';
+import { useEscape } from '../react/use-escape.ts';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const close = () => overlays.setState({ palette: false });

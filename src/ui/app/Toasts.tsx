@@ -1,5 +1,5 @@
 import { runCommand } from '../commands/run-command.ts';
-import { useWeft, useWeftStore } from './store-context.tsx';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 
 export function Toasts() {
   const toasts = useWeft((state) => state.toasts);

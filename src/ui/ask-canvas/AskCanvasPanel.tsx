@@ -1,8 +1,8 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { AskCanvasTurn } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { nodeTitle, shortModel } from '../canvas/node-labels.ts';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
+import { nodeTitle, shortModel } from '../store/node-labels.ts';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { registerAskCanvasCommands } from './ask-canvas-commands.ts';
 import { askCanvasClient } from './ask-canvas-client.ts';

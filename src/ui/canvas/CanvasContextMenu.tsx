@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import type { GraphChange } from '../../core/index.ts';
-import { useEscape } from '../app/use-escape.ts';
-import { useOutsidePress } from '../app/use-outside-press.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { useEscape } from '../react/use-escape.ts';
+import { useOutsidePress } from '../react/use-outside-press.ts';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 import { displayShortcut } from '../commands/command.ts';
 import { overlays, useOverlays, type MenuTarget } from '../commands/overlay-state.ts';
 import { commandRegistry } from '../commands/run-command.ts';

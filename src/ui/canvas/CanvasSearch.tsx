@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../react/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 
 export function CanvasSearch() {

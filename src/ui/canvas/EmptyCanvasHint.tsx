@@ -1,4 +1,4 @@
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 import { runCommand } from '../commands/run-command.ts';
 
 /** What an empty canvas says first: how to start, with the buttons that do it. */

@@ -1,4 +1,4 @@
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 import { runCommand } from '../commands/run-command.ts';
 
 /** C33: with two or more nodes selected, the toolbar offers Merge and Condense (the same commands as Shift+M, Shift+C). */

@@ -7,7 +7,7 @@ import {
   type DossierView,
 } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { useWeftStore } from '../react/store-context.tsx';
 import { dossiersApi } from './dossiers-api.ts';
 import { openCitation } from './open-citation.ts';
 

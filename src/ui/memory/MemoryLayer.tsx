@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useStore } from 'zustand';
 import { serverEvents } from '../api/server-events.ts';
-import { ErrorBoundary } from '../app/ErrorBoundary.tsx';
+import { ErrorBoundary } from '../react/ErrorBoundary.tsx';
 import { registerMemoryCommands } from './memory-commands.ts';
-import { memoryClient } from './memory-client.ts';
+import { memoryClient } from '../store/memory-client.ts';
 import { memoryPage } from './memory-page-state.ts';
 import './memory.css';
 

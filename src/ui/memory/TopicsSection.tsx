@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { LabelPlan, TopicsState } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { useWeftStore } from '../react/store-context.tsx';
 import { TopicLabelsList } from './TopicLabelsList.tsx';
 import { topicsApi } from './topics-api.ts';
 import { topicsChanged } from './topics-changed.ts';

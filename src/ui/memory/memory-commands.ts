@@ -1,6 +1,6 @@
 import { commandRegistry } from '../commands/run-command.ts';
 import { MEMORY_UNDO_COMMAND } from '../store/memory-after-ask.ts';
-import { memoryClient } from './memory-client.ts';
+import { memoryClient } from '../store/memory-client.ts';
 
 /** Undo of an admission: the command each admission toast's button runs for its own admission (eight seconds). */
 export function registerMemoryCommands(): void {

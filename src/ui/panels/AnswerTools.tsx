@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { useEscape } from '../app/use-escape.ts';
+import { useEscape } from '../react/use-escape.ts';
 import { manualVersion } from '../../core/index.ts';
 import type { QuestionNode, Version } from '../../../protocol/index.ts';
-import { useWeftStore } from '../app/store-context.tsx';
-import { shortModel } from '../canvas/node-labels.ts';
-import { copyText } from './copy-text.ts';
+import { useWeftStore } from '../react/store-context.tsx';
+import { shortModel } from '../store/node-labels.ts';
+import { copyText } from '../commands/copy-text.ts';
 import { VersionCompare } from './VersionCompare.tsx';
 
 const label = (node: QuestionNode, version: Version) => `v${node.versions.indexOf(version) + 1}`;

@@ -2,8 +2,8 @@ import { useMemo, useState } from 'react';
 import { chainVerdict, describeChainVerdict, eventsToCsv, type Graph } from '../../core/index.ts';
 import type { ChainVerdict } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
+import { nodeTitle } from '../store/node-labels.ts';
 import { downloadText, safeFileName } from './download.ts';
 
 const PAGE = 500;

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { sha256Hex, type GraphChange } from '../../core/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
-import { useEscape } from '../app/use-escape.ts';
+import { useWeftStore } from '../react/store-context.tsx';
+import { useEscape } from '../react/use-escape.ts';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { openPdfDocument, readPdfPages, type PDFDocumentProxy } from './pdf-text.ts';
 import { PdfPageView } from './pdf/PdfPageView.tsx';

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { McpServersResponse, McpToolsResponse, QuestionNode, ToolDeclaration } from '../../../protocol/index.ts';
 import { sameDeclaration } from '../../core/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 
 type Listing =
   | { state: 'idle' }

@@ -1,5 +1,5 @@
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
+import { nodeTitle } from '../store/node-labels.ts';
 import { runCommand } from '../commands/run-command.ts';
 import { QuestionPanel } from './QuestionPanel.tsx';
 import { TextNodePanel } from './TextNodePanel.tsx';

@@ -6,9 +6,9 @@ import {
   type RecallOmission,
   type RecallSetting,
 } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../react/store-context.tsx';
 import { describeError } from '../api/api-error.ts';
-import { recallClient } from '../recall/recall-client.ts';
+import { recallClient } from '../store/recall-client.ts';
 import { useRecallPlan } from '../recall/use-recall-plan.ts';
 
 const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { useEscape } from '../app/use-escape.ts';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
+import { useEscape } from '../react/use-escape.ts';
 import { replayEstimate } from '../../core/index.ts';
 import { nodePrices, nodeTokenCounters } from '../store/planned-request.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';

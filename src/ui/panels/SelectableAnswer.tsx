@@ -1,6 +1,6 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { QuestionNode, Version } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
 import { locateSelection } from './answer-selection.ts';
 

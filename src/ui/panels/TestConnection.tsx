@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ProviderTestResponse } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { useWeftStore } from '../react/store-context.tsx';
 
 /**
  * "Test connection" on a saved provider row: one short request to its first model through the server, then what

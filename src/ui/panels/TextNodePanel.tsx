@@ -7,8 +7,8 @@ import {
   type NoteNode,
 } from '../../../protocol/index.ts';
 import type { NodePatch } from '../../core/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { formatTime } from '../canvas/node-labels.ts';
+import { useWeft } from '../react/store-context.tsx';
+import { formatTime } from '../store/node-labels.ts';
 import { MirrorNodeExtras } from '../atlas/MirrorNodeExtras.tsx';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { MaterialImage } from './MaterialImage.tsx';

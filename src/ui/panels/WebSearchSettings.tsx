@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { WebSearchProvider, WebSearchSettings as Saved } from '../../../protocol/index.ts';
 import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { useWeftStore } from '../react/store-context.tsx';
 
 /**
  * C35: the service behind the `web_search` tool — Brave (its key, write-only like a provider key) or a SearXNG

@@ -1,14 +1,14 @@
 import { memo, useCallback, useMemo } from 'react';
-import { countRender } from '../app/render-counts.ts';
+import { countRender } from '../react/render-counts.ts';
 import { DeclaredTools } from './DeclaredTools.tsx';
 import { useStore } from 'zustand';
 import { buildContextBundle, type CompiledSource, type Graph } from '../../core/index.ts';
 import { downloadText, safeFileName } from './download.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { useWeft, useWeftStore } from '../react/store-context.tsx';
 import { canvasBridge } from '../commands/canvas-bridge.ts';
-import { nodeTitle } from '../canvas/node-labels.ts';
-import { memoryClient } from '../memory/memory-client.ts';
+import { nodeTitle } from '../store/node-labels.ts';
+import { memoryClient } from '../store/memory-client.ts';
 import { useRecallPlan } from '../recall/use-recall-plan.ts';
 import { plannedUnhashedRequest } from '../store/planned-request.ts';
 import { RequestHash } from './RequestHash.tsx';

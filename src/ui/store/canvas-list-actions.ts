@@ -16,7 +16,7 @@ import {
   writeCanvasChanges,
 } from '../db/canvas-persistence.ts';
 import { recordsFromDocument } from '../db/canvas-records.ts';
-import { applyKeptAgentAnswers } from '../agents/kept-agent-answers.ts';
+import { applyKeptAgentAnswers } from './kept-agent-answers.ts';
 import { describeError } from '../api/api-error.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishOpenedGraph } from './deferred-staleness.ts';

@@ -6,7 +6,6 @@ import { startScriptedProvider, startTestServer, type TestServer } from '../../.
 import { exactRevision, persistenceCounters } from '../db/canvas-persistence.ts';
 import { plannedRequest } from './planned-request.ts';
 import { TestApp } from './test-app.ts';
-import { runCommand } from '../commands/run-command.ts';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -346,28 +345,6 @@ describe('a canvas changed elsewhere (canvas-changed on /api/stream)', () => {
     await put(last); // as if the server still held the record when the event was read
     expect(await app.state.canvasChangedElsewhere(id)).toBe(false);
     expect(app.state.canvases.map((canvas) => canvas.id)).not.toContain(id);
-    await app.close();
-  });
-});
-
-describe('switching canvases', () => {
-  it('a new node asked for while another canvas is being created waits: it lands on neither canvas', async () => {
-    const app = await emptyCanvasApp();
-    const left = app.state.activeCanvasId!;
-    app.addQuestion('Already here');
-    const creating = app.state.createCanvas('Second');
-    expect(app.state.opening).toBe(true);
-    expect(await runCommand(app.store, 'new-question')).toBe(false);
-    const created = await creating;
-    expect(app.state.opening).toBe(false);
-    expect(app.state.activeCanvasId).toBe(created);
-    expect(app.graph.nodes.size).toBe(0);
-    expect(await runCommand(app.store, 'new-question')).toBe(true);
-    expect(app.graph.nodes.size).toBe(1);
-    await app.state.openCanvas(left);
-    expect([...app.graph.nodes.values()].map((node) => node.kind === 'question' && node.question)).toEqual([
-      'Already here',
-    ]);
     await app.close();
   });
 });

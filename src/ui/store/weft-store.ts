@@ -16,7 +16,7 @@ import type { StoreRuntime } from './store-runtime.ts';
 import { createStaleJudge } from './stale-judge.ts';
 import type { WeftState } from './weft-state.ts';
 import { keysClearedMessage } from './key-origin-notice.ts';
-import { nodeSearchText } from '../canvas/node-labels.ts';
+import { nodeSearchText } from './node-labels.ts';
 
 export type WeftStore = StoreApi<WeftState> & { runtime: StoreRuntime; api: AppDependencies['api'] };
 

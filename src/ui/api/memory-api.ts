@@ -9,8 +9,8 @@ import {
   type MemoryStateResponse,
   type MemoryWriteResponse,
 } from '../../../protocol/index.ts';
-import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
-import { ApiClientError } from '../api/api-error.ts';
+import { authorizationHeaders, readJson, type ApiClientOptions } from './api-client.ts';
+import { ApiClientError } from './api-error.ts';
 
 /** Typed client of `/api/memory…`. Person edits carry the revision they were based on (409 when stale). */
 export interface MemoryApi {

@@ -9,7 +9,7 @@ import type {
 import { memoryBlock } from '../../core/memory/index.ts';
 import type { ApiClientOptions } from '../api/api-client.ts';
 import { describeError } from '../api/api-error.ts';
-import { createMemoryApi, type MemoryApi } from './memory-api.ts';
+import { createMemoryApi, type MemoryApi } from '../api/memory-api.ts';
 
 /** How long the admission toast offers Undo (C14). */
 export const UNDO_WINDOW_MS = 8000;

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { AgentTurnRequest, StreamEvent } from '../../../protocol/index.ts';
 import { ApiErrorSchema } from '../../../protocol/index.ts';
-import { readJson } from '../api/api-client.ts';
-import { ApiClientError } from '../api/api-error.ts';
-import { readServerSentEvents } from '../api/read-server-sent-events.ts';
+import { readJson } from './api-client.ts';
+import { ApiClientError } from './api-error.ts';
+import { readServerSentEvents } from './read-server-sent-events.ts';
 
 const RuntimesSchema = z.object({
   runtimes: z.array(
