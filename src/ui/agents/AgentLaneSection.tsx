@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { WORKSPACE_CHANGES_TOOL, type QuestionNode } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../react/store-context.tsx';
-import { describeError } from '../api/api-error.ts';
+import { useWeft, useWeftStore } from '../react/index.ts';
+import { describeError, agentApi } from '../api/index.ts';
 import { atlasStore } from '../atlas/index.ts';
-import { agentApi } from '../api/agent-api.ts';
-import { agentModel, agentPlan } from '../store/agent-plan.ts';
+import { agentModel, agentPlan } from '../store/index.ts';
 import { desktopFolderPicker } from './desktop-folder-picker.ts';
 import { ApprovalCards } from './ApprovalCards.tsx';
 import { useAgent } from './use-agent.ts';

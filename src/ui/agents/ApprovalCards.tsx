@@ -1,7 +1,6 @@
-import { useWeftStore } from '../react/store-context.tsx';
-import type { ApprovalCard } from '../store/agent-state.ts';
+import { useWeftStore } from '../react/index.ts';
+import { type ApprovalCard, answerCard } from '../store/index.ts';
 import { ApprovalRequestView } from './ApprovalRequestView.tsx';
-import { answerCard } from '../store/run-agent-turn.ts';
 import { useAgent } from './use-agent.ts';
 
 const NO_CARDS: ApprovalCard[] = [];

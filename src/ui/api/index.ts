@@ -7,3 +7,8 @@ export type { ReadServerSentEventsOptions, UnreadableEvent } from './read-server
 export { ApiClientError, describeError } from './api-error.ts';
 export { createServerEvents, serverEvents } from './server-events.ts';
 export type { ServerEvents, ServerEventListener, ServerEventsOptions } from './server-events.ts';
+export { agentApi } from './agent-api.ts';
+export { readJson } from './api-client.ts';
+export type { AgentRuntimes } from './agent-api.ts';
+export { createMemoryApi } from './memory-api.ts';
+export type { MemoryApi } from './memory-api.ts';

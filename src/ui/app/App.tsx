@@ -1,23 +1,18 @@
 import { useCallback, useEffect, useState } from 'react';
 import { AtlasLayer, AtlasTabs } from '../atlas/index.ts';
-import { AskCanvasPanel } from '../ask-canvas/AskCanvasPanel.tsx';
-import { CanvasView } from '../canvas/CanvasView.tsx';
-import { commandRegistry } from '../commands/run-command.ts';
+import { AskCanvasPanel } from '../ask-canvas/index.ts';
+import { CanvasView } from '../canvas/index.ts';
+import { commandRegistry } from '../commands/index.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
 import { MemoryTab } from '../memory/MemoryTab.tsx';
-import { EventLogView } from '../panels/EventLogView.tsx';
-import { MaterialDialog } from '../panels/MaterialDialog.tsx';
-import { NodePanel } from '../panels/NodePanel.tsx';
-import { ReplayChip, ReplayDialog } from '../panels/Replay.tsx';
-import { SettingsView } from '../panels/SettingsView.tsx';
+import { EventLogView, MaterialDialog, NodePanel, ReplayChip, ReplayDialog, SettingsView } from '../panels/index.ts';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { CanvasSync } from './CanvasSync.tsx';
-import { ErrorBoundary } from '../react/ErrorBoundary.tsx';
-import { useWeft, useWeftStore } from '../react/store-context.tsx';
+import { ErrorBoundary, useWeft, useWeftStore } from '../react/index.ts';
 import { Toasts } from './Toasts.tsx';
-import type { View } from '../store/weft-state.ts';
+import type { View } from '../store/index.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 

@@ -1,10 +1,8 @@
 import { canvasLabels } from './canvas-labels.ts';
 import { useCallback, useRef, useState } from 'react';
-import { downloadText, safeFileName } from '../panels/download.ts';
+import { downloadText, safeFileName } from '../panels/index.ts';
 import { storedCanvasDocument } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../react/store-context.tsx';
-import { useEscape } from '../react/use-escape.ts';
-import { useOutsidePress } from '../react/use-outside-press.ts';
+import { useWeft, useWeftStore, useEscape, useOutsidePress } from '../react/index.ts';
 
 type Pending = { kind: 'rename'; value: string } | { kind: 'new'; value: string } | { kind: 'delete' } | null;
 

@@ -1,9 +1,9 @@
 import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import type { AskCanvasTurn } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../react/store-context.tsx';
-import { nodeTitle, shortModel } from '../store/node-labels.ts';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { useWeft, useWeftStore } from '../react/index.ts';
+import { nodeTitle, shortModel } from '../store/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 import { registerAskCanvasCommands } from './ask-canvas-commands.ts';
 import { askCanvasClient } from './ask-canvas-client.ts';
 import { AskCanvasPreview } from './AskCanvasPreview.tsx';

@@ -5,9 +5,13 @@ import {
   type CanvasChatResponse,
   type StreamEvent,
 } from '../../../protocol/index.ts';
-import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
-import { ApiClientError } from '../api/api-error.ts';
-import { readServerSentEvents } from '../api/read-server-sent-events.ts';
+import {
+  authorizationHeaders,
+  readJson,
+  type ApiClientOptions,
+  ApiClientError,
+  readServerSentEvents,
+} from '../api/index.ts';
 
 /** Typed client of `/api/ask-canvas/:canvasId` (C17): the stored chat, emptying it, and one streamed ask. */
 export interface AskCanvasApi {

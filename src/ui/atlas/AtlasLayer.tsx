@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { ErrorBoundary } from '../react/ErrorBoundary.tsx';
+import { ErrorBoundary } from '../react/index.ts';
 import './atlas.css';
 import { AtlasSync } from './AtlasSync.tsx';
 import { useAtlas } from './use-atlas.ts';

@@ -1,6 +1,6 @@
 import type { MirrorNode } from '../../../protocol/index.ts';
 import { isMirrorEdited, touchedFiles } from '../../core/index.ts';
-import { useWeft } from '../react/store-context.tsx';
+import { useWeft } from '../react/index.ts';
 import { askWhy } from './atlas-loading.ts';
 import { formatDate, RUNNER_LABEL, pathsInText, whyTargetFor } from './format.ts';
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { RunnerSchema } from '../../../protocol/index.ts';
-import { useWeftStore } from '../react/store-context.tsx';
+import { useWeftStore } from '../react/index.ts';
 import { atlasStore } from './atlas-state.ts';
 import { askWhy, setWhyIncludeRead } from './atlas-loading.ts';
 import { formatDate, RUNNER_LABEL } from './format.ts';

@@ -11,8 +11,7 @@ import {
   type AtlasWhyResponse,
 } from '../../../protocol/index.ts';
 import type { Runner } from '../../../protocol/index.ts';
-import { ApiClientError } from '../api/api-error.ts';
-import { readJson } from '../api/api-client.ts';
+import { ApiClientError, readJson } from '../api/index.ts';
 
 export interface SessionQuery {
   runner?: Runner | null;

@@ -1,4 +1,4 @@
-import { describeError } from '../api/api-error.ts';
+import { describeError } from '../api/index.ts';
 import { atlasApi } from './atlas-api.ts';
 import { atlasStore } from './atlas-state.ts';
 

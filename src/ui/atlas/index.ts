@@ -17,3 +17,4 @@ export { atlasApi } from './atlas-api.ts';
 export { atlasStore } from './atlas-state.ts';
 export { askWhy, loadSessions, setWhyIncludeRead } from './atlas-loading.ts';
 export { pathsInText } from './format.ts';
+export { WhyFileLinks } from './WhyFileLinks.tsx';

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useReactFlow, useStore, useViewport } from '@xyflow/react';
-import { useWeft } from '../react/store-context.tsx';
+import { useWeft } from '../react/index.ts';
 
 const WIDTH = 200;
 const HEIGHT = 140;

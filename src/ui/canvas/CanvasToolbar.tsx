@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useWeft, useWeftStore } from '../react/store-context.tsx';
-import { runCommand } from '../commands/run-command.ts';
+import { useWeft, useWeftStore } from '../react/index.ts';
+import { runCommand } from '../commands/index.ts';
 import { ImportDialog } from './ImportDialog.tsx';
 import { SelectionActions } from './SelectionActions.tsx';
 

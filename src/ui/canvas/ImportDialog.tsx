@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ImportStatus } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../react/store-context.tsx';
-import { useEscape } from '../react/use-escape.ts';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { describeError } from '../api/index.ts';
+import { useWeftStore, useEscape } from '../react/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 
 const DOCUMENT_TYPES = '.md,.markdown,.html,.htm,.docx';
 const POLL_MS = 250;

@@ -8,7 +8,7 @@ import {
   type EdgeProps,
   type InternalNode,
 } from '@xyflow/react';
-import { useWeft } from '../react/store-context.tsx';
+import { useWeft } from '../react/index.ts';
 import type { FlowEdge } from './flow-elements.ts';
 
 /** Solid = the full upstream turn joins the chain; dashed = a quoted reference block (C2). */

@@ -1,9 +1,9 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useStore } from 'zustand';
-import { serverEvents } from '../api/server-events.ts';
-import { ErrorBoundary } from '../react/ErrorBoundary.tsx';
+import { serverEvents } from '../api/index.ts';
+import { ErrorBoundary } from '../react/index.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
-import { memoryClient } from '../store/memory-client.ts';
+import { memoryClient } from '../store/index.ts';
 import { memoryPage } from './memory-page-state.ts';
 import './memory.css';
 

@@ -12,8 +12,7 @@ import {
   type DossierView,
   type PendingFact,
 } from '../../../protocol/index.ts';
-import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
-import { ApiClientError } from '../api/api-error.ts';
+import { authorizationHeaders, readJson, type ApiClientOptions, ApiClientError } from '../api/index.ts';
 
 /** Typed client of `/api/dossiers…` and `/api/dossier-inbox…` (C15). */
 export interface DossiersApi {

@@ -1,6 +1,6 @@
 import { RunnerSchema } from '../../../protocol/index.ts';
 import { openTurn } from '../atlas/index.ts';
-import type { WeftStore } from '../store/weft-store.ts';
+import type { WeftStore } from '../store/index.ts';
 import { memoryPage } from './memory-page-state.ts';
 import { openOrigin } from './open-origin.ts';
 

@@ -1,5 +1,5 @@
-import type { WeftStore } from '../store/weft-store.ts';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import type { WeftStore } from '../store/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 import { memoryPage } from './memory-page-state.ts';
 
 /** One click from a line's provenance to the node it came from: its canvas opens and the node is centred. */

@@ -9,8 +9,7 @@ import {
   type TopicLabels,
   type TopicsState,
 } from '../../../protocol/index.ts';
-import { authorizationHeaders, readJson, type ApiClientOptions } from '../api/api-client.ts';
-import { ApiClientError } from '../api/api-error.ts';
+import { authorizationHeaders, readJson, type ApiClientOptions, ApiClientError } from '../api/index.ts';
 
 /** Typed client of `/api/topics…` (C15). Table edits carry the revision they were based on (409 when stale). */
 export interface TopicsApi {

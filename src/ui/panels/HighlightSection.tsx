@@ -1,6 +1,6 @@
 import { spansOn } from '../../core/index.ts';
 import type { HighlightMode, QuestionNode, Version } from '../../../protocol/index.ts';
-import { useWeft } from '../react/store-context.tsx';
+import { useWeft } from '../react/index.ts';
 
 const MODE_LABEL: Record<HighlightMode, string> = {
   full: 'Full text',

@@ -1,4 +1,4 @@
-import { useWeft } from '../react/store-context.tsx';
+import { useWeft } from '../react/index.ts';
 
 /** The image an image material was made from, shown in its panel (the card shows only a thumbnail). */
 export function MaterialImage({ attachmentHash, fileName }: { attachmentHash: string; fileName: string }) {

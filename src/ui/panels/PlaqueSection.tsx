@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Plaque, QuestionNode, Version } from '../../../protocol/index.ts';
-import { useWeft } from '../react/store-context.tsx';
+import { useWeft } from '../react/index.ts';
 
 /** Who wrote the plaque, in words (a refused ladder says why the rule wrote it instead). */
 function writerLabel(plaque: Plaque): string {

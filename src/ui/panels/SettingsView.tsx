@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/index.ts';
-import { useWeft } from '../react/store-context.tsx';
+import { useWeft } from '../react/index.ts';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
 import { McpSettings } from './McpSettings.tsx';
 import { KINDS, ProviderRow, rowFields, type ProviderDraft } from './ProviderRow.tsx';

@@ -7,9 +7,9 @@ import {
   type NoteNode,
 } from '../../../protocol/index.ts';
 import type { NodePatch } from '../../core/index.ts';
-import { useWeft } from '../react/store-context.tsx';
-import { formatTime } from '../store/node-labels.ts';
-import { MirrorNodeExtras } from '../atlas/MirrorNodeExtras.tsx';
+import { useWeft } from '../react/index.ts';
+import { formatTime } from '../store/index.ts';
+import { MirrorNodeExtras } from '../atlas/index.ts';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { MaterialImage } from './MaterialImage.tsx';
 

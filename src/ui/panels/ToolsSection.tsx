@@ -1,6 +1,6 @@
 import { canvasAllowsTools, CHAT_TOOL_IDS, CHAT_TOOLS } from '../../core/index.ts';
 import type { ChatToolId, QuestionNode } from '../../../protocol/index.ts';
-import { useWeft } from '../react/store-context.tsx';
+import { useWeft } from '../react/index.ts';
 import { McpToolsSection } from './McpToolsSection.tsx';
 
 /** C35: the tools this question's model may call — all off until the person switches one on. */

@@ -1,6 +1,6 @@
-import type { ApiClient } from '../api/api-client.ts';
+import type { ApiClient } from '../api/index.ts';
 import type { GenerateRequest, StreamEvent } from '../../../protocol/index.ts';
-import type { WeftDatabase } from '../db/weft-database.ts';
+import type { WeftDatabase } from '../db/index.ts';
 import type { MemoryClient } from './memory-client.ts';
 import type { RecallClient } from './recall-client.ts';
 

@@ -1,11 +1,10 @@
 import { agentCommit, upstreamSnapshot, type GraphChange } from '../../core/index.ts';
 import type { AgentVersion, ApprovalRecord, FootprintValue } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
+import { describeError, agentApi } from '../api/index.ts';
 import type { WeftState } from './weft-state.ts';
 
 /** What a turn needs of the canvas store: its state and actions (the store itself, or its `get`). */
 export type StoreAccess = { getState: () => WeftState };
-import { agentApi } from '../api/agent-api.ts';
 import { agentPlan } from './agent-plan.ts';
 import { agentStore, type ApprovalCard } from './agent-state.ts';
 import { keepAgentAnswer } from './kept-agent-answers.ts';

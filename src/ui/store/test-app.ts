@@ -1,7 +1,6 @@
 import 'fake-indexeddb/auto';
-import { createApiClient } from '../api/api-client.ts';
-import { streamGenerate } from '../api/generate-stream.ts';
-import { WeftDatabase } from '../db/weft-database.ts';
+import { createApiClient, streamGenerate } from '../api/index.ts';
+import { WeftDatabase } from '../db/index.ts';
 import { createMemoryClient, type MemoryClient } from './memory-client.ts';
 import { createRecallClient, type RecallClient } from './recall-client.ts';
 import { createIdGenerator } from './app-dependencies.ts';

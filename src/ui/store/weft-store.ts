@@ -1,8 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { rememberRevision } from '../db/canvas-persistence.ts';
-import { CanvasWriter } from '../db/canvas-writer.ts';
+import { describeError } from '../api/index.ts';
+import { rememberRevision, CanvasWriter } from '../db/index.ts';
 import { ChangeJournal } from './change-journal.ts';
 import { createDurableSave } from './durable-save.ts';
 import type { AppDependencies } from './app-dependencies.ts';
