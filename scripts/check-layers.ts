@@ -123,7 +123,8 @@ export function checkLayers(
         const rendererRefusal = allowed ? rendererOrderRefusal(file, target) : null;
         if (!allowed)
           violations.push({ file, message: `may not import '${specifier}' (${targetZone.prefix}): ${zone.why}` });
-        else if (rendererRefusal) violations.push({ file, message: `may not import '${specifier}' ${rendererRefusal}` });
+        else if (rendererRefusal)
+          violations.push({ file, message: `may not import '${specifier}' ${rendererRefusal}` });
         else if (!isTestFile(file) && !/^(tests|e2e|scripts)\//.test(file)) {
           const surface = publicSurfaceOf(target, surfaces);
           if (surface && layerOf(`${surface}/-`) !== layerOf(file) && target !== `${surface}/index.ts`)
@@ -161,7 +162,8 @@ function rendererOrderRefusal(file: string, target: string): string | null {
   const from = rendererFolderOf(file);
   const to = rendererFolderOf(target);
   if (!from || !to || from === to || from === RENDERER_ENTRY) return null;
-  if (to === RENDERER_ENTRY) return `(${target}): the renderer's entry assembles the app, so nothing in it may import it`;
+  if (to === RENDERER_ENTRY)
+    return `(${target}): the renderer's entry assembles the app, so nothing in it may import it`;
   const fromZone = rendererZone(from);
   if (!fromZone) return null; // already reported: the file is in no declared renderer folder
   if (!rendererZone(to)) return `(${RENDERER_PREFIX}${to}/): no declared renderer folder (RENDERER_ZONES)`;
@@ -176,7 +178,8 @@ export function rendererOrderProblems(zones: RendererZone[] = RENDERER_ZONES): s
     for (const folder of zone.mayImport) {
       const at = zones.findIndex((other) => other.folder === folder);
       if (at < 0) problems.push(`${zone.folder} may import ${folder}, which is no declared renderer folder`);
-      else if (at >= index) problems.push(`${zone.folder} may import ${folder}, which is not below it (a cycle in the order)`);
+      else if (at >= index)
+        problems.push(`${zone.folder} may import ${folder}, which is not below it (a cycle in the order)`);
     }
   });
   return problems;
