@@ -12,7 +12,7 @@ import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { CanvasSync } from './CanvasSync.tsx';
 import { ErrorBoundary, useWeft, useWeftStore } from '../react/index.ts';
 import { Toasts } from './Toasts.tsx';
-import type { View } from '../store/index.ts';
+import type { WorkspaceView } from '../store/index.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -37,7 +37,7 @@ function useKeyboardCommands(): void {
   }, [store]);
 }
 
-const VIEWS: { view: View; label: string }[] = [
+const VIEWS: { view: WorkspaceView; label: string }[] = [
   { view: 'canvas', label: 'Canvas' },
   { view: 'events', label: 'Event log' },
   { view: 'settings', label: 'Settings' },
@@ -47,6 +47,8 @@ export function App() {
   const store = useWeftStore();
   const ready = useWeft((state) => state.ready);
   const view = useWeft((state) => state.view);
+  // The workspace stays mounted under the Atlas, Why and Memory pages, so closing one returns to it as it was.
+  const workspaceView = useWeft((state) => state.workspaceView);
   const hasGraph = useWeft((state) => state.graph !== null);
   const [materialOpen, setMaterialOpen] = useState(false);
   const openMaterial = useCallback(() => setMaterialOpen(true), []);
@@ -79,12 +81,12 @@ export function App() {
         <span className="topbar-spacer" />
         <ReplayChip />
       </header>
-      <ErrorBoundary area={view}>
+      <ErrorBoundary area={workspaceView}>
         {!ready || !hasGraph ? (
           <div className="empty-state" data-testid="loading">
             {ready ? 'No canvas open.' : 'Opening your canvases…'}
           </div>
-        ) : view === 'canvas' ? (
+        ) : workspaceView === 'canvas' ? (
           <div className="workspace">
             <CanvasView onOpenMaterial={openMaterial} />
             <ErrorBoundary area="ask-canvas">
@@ -94,7 +96,7 @@ export function App() {
               <NodePanel />
             </ErrorBoundary>
           </div>
-        ) : view === 'events' ? (
+        ) : workspaceView === 'events' ? (
           <EventLogView />
         ) : (
           <SettingsView />

@@ -33,7 +33,6 @@ export async function askWhy(
   const current = ++whyGeneration;
   const includeRead = atlasStore.getState().whyIncludeRead;
   atlasStore.setState({
-    open: 'why',
     whyTarget: target,
     whyWorkingDirectory: workingDirectory,
     whyLoading: true,

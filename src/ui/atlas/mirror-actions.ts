@@ -62,7 +62,6 @@ export function applyMirror(
 }
 
 function showCanvas(store: WeftStore): void {
-  atlasStore.setState({ open: null });
   store.getState().setView('canvas');
 }
 

@@ -13,7 +13,7 @@ import { createPlaqueActions } from './plaque-actions.ts';
 import { createRemoteSyncActions } from './remote-sync-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { createStaleJudge } from './stale-judge.ts';
-import type { WeftState } from './weft-state.ts';
+import { isWorkspaceView, type WeftState } from './weft-state.ts';
 import { keysClearedMessage } from './key-origin-notice.ts';
 import { nodeSearchText } from './node-labels.ts';
 
@@ -83,6 +83,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     past: [],
     future: [],
     view: 'canvas',
+    workspaceView: 'canvas',
     focusedNodeId: null,
     selectedNodeIds: [],
     searchOpen: false,
@@ -105,7 +106,10 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     ...createAuthoringActions(set, get, dependencies),
     ...createPlaqueActions(set, get, dependencies, runtime),
 
-    setView: (view) => set({ view }),
+    setView: (view) => set(isWorkspaceView(view) ? { view, workspaceView: view } : { view }),
+    closeView: (view) => {
+      if (get().view === view) set({ view: get().workspaceView });
+    },
     focusNode: (nodeId) => set({ focusedNodeId: nodeId, highlightedNodeId: null }),
     setSelection: (nodeIds) => set({ selectedNodeIds: nodeIds }),
     setSearch(open, query) {
