@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkLayers, findCycles } from './check-layers.ts';
+import { checkLayers, findCycles, rendererOrderProblems } from './check-layers.ts';
+import { RENDERER_ZONES } from './layer-rules.ts';
 
 const sources: Record<string, string> = {
   'src/core/pure.ts':
@@ -73,5 +74,61 @@ describe('public surfaces', () => {
     const { violations } = checkLayers(Object.keys(files), (file) => files[file] ?? '');
     expect(violations.map((v) => v.file)).toEqual(['server/deep.ts']);
     expect(violations[0]!.message).toContain("import 'runtime/fs/index.ts'");
+  });
+});
+
+describe('inside the renderer (src/ui)', () => {
+  const files: Record<string, string> = {
+    'src/ui/store/index.ts': "export { nodeTitle } from './node-labels.ts';\n",
+    'src/ui/store/node-labels.ts': 'export const nodeTitle = 1;\n',
+    'src/ui/store/weft-store.ts': "import { NodePanel } from '../panels/index.ts';\n",
+    'src/ui/store/weft-store.test.ts': "import { NodePanel } from '../panels/NodePanel.tsx';\n",
+    'src/ui/panels/index.ts': "export { NodePanel } from './NodePanel.tsx';\n",
+    'src/ui/panels/NodePanel.tsx': "import { nodeTitle } from '../store/index.ts';\n",
+    'src/ui/panels/Replay.tsx': "import { nodeTitle } from '../store/node-labels.ts';\n",
+    'src/ui/panels/Replay.test.tsx': "import { nodeTitle } from '../store/node-labels.ts';\n",
+    'src/ui/canvas/CanvasToolbar.tsx': "import { NodePanel } from '../panels/index.ts';\n",
+    'src/ui/atlas/AtlasView.tsx': "import { main } from '../main.tsx';\n",
+    'src/ui/main.tsx': "import { NodePanel } from './panels/index.ts';\nexport const main = 1;\n",
+    'src/ui/gadgets/Gadget.tsx': 'export const gadget = 1;\n',
+  };
+  const { violations } = checkLayers(Object.keys(files), (file) => files[file] ?? '');
+  const messagesFor = (file: string) =>
+    violations
+      .filter((v) => v.file === file)
+      .map((v) => v.message)
+      .join('\n');
+
+  it('refuses an import against the order, in code and in tests, and says why', () => {
+    expect(messagesFor('src/ui/store/weft-store.ts')).toContain("may not import '../panels/index.ts' (src/ui/panels/)");
+    expect(messagesFor('src/ui/store/weft-store.ts')).toContain('may not depend on any view');
+    expect(messagesFor('src/ui/store/weft-store.test.ts')).toContain('(src/ui/panels/)');
+    // canvas sits below panels: the toolbar may not open a panel's dialog
+    expect(messagesFor('src/ui/canvas/CanvasToolbar.tsx')).toContain('(src/ui/panels/)');
+  });
+
+  it('lets a folder import the folders below it, and the entry import every folder', () => {
+    expect(messagesFor('src/ui/panels/NodePanel.tsx')).toBe('');
+    expect(messagesFor('src/ui/main.tsx')).toBe('');
+  });
+
+  it('sends an import from another folder through its index.ts, while tests reach inside', () => {
+    expect(messagesFor('src/ui/panels/Replay.tsx')).toContain("import 'src/ui/store/index.ts'");
+    expect(messagesFor('src/ui/panels/Replay.test.tsx')).toBe('');
+  });
+
+  it("refuses imports of the renderer's entry and files in an undeclared folder", () => {
+    expect(messagesFor('src/ui/atlas/AtlasView.tsx')).toContain("the renderer's entry");
+    expect(messagesFor('src/ui/gadgets/Gadget.tsx')).toContain('no declared renderer folder');
+  });
+
+  it('declares an order without cycles, and finds one when a folder may import a folder above it', () => {
+    expect(rendererOrderProblems()).toEqual([]);
+    const cyclic = RENDERER_ZONES.map((zone) =>
+      zone.folder === 'store' ? { ...zone, mayImport: [...zone.mayImport, 'panels'] } : zone,
+    );
+    expect(rendererOrderProblems(cyclic)).toEqual([
+      'store may import panels, which is not below it (a cycle in the order)',
+    ]);
   });
 });

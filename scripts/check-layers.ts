@@ -6,7 +6,17 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { ZONES, ROOT_FILES, TOP_ZONES, TEST_ONLY_PACKAGES, type Zone } from './layer-rules.ts';
+import {
+  ZONES,
+  ROOT_FILES,
+  TOP_ZONES,
+  TEST_ONLY_PACKAGES,
+  RENDERER_PREFIX,
+  RENDERER_ENTRY,
+  RENDERER_ZONES,
+  type RendererZone,
+  type Zone,
+} from './layer-rules.ts';
 import { readmeProblemsAt } from './check-readme-imports.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -84,6 +94,12 @@ export function checkLayers(
       continue;
     }
     const targets: string[] = [];
+    const ownFolder = rendererFolderOf(file);
+    if (ownFolder && ownFolder !== RENDERER_ENTRY && !rendererZone(ownFolder))
+      violations.push({
+        file,
+        message: `is in ${RENDERER_PREFIX}${ownFolder}/, which is no declared renderer folder (RENDERER_ZONES in scripts/layer-rules.ts); add it to the order or move the file`,
+      });
     for (const specifier of importsOf(file, read)) {
       if (specifier.startsWith('.')) {
         const target = resolveRelative(file, specifier) ?? specifier;
@@ -106,11 +122,14 @@ export function checkLayers(
           testSupport ||
           zone.mayImportZones.includes('*') ||
           zone.mayImportZones.some((prefix) => target.startsWith(prefix));
+        const rendererRefusal = allowed ? rendererOrderRefusal(file, target) : null;
         if (!allowed)
           violations.push({ file, message: `may not import '${specifier}' (${targetZone.prefix}): ${zone.why}` });
+        else if (rendererRefusal)
+          violations.push({ file, message: `may not import '${specifier}' ${rendererRefusal}` });
         else if (!isTestFile(file) && !/^(tests|e2e|scripts)\//.test(file)) {
           const surface = publicSurfaceOf(target, surfaces);
-          if (surface && layerOf(surface) !== layerOf(file) && target !== `${surface}/index.ts`)
+          if (surface && layerOf(`${surface}/-`) !== layerOf(file) && target !== `${surface}/index.ts`)
             violations.push({
               file,
               message: `imports '${specifier}' past the public surface of ${surface}: import '${surface}/index.ts' (docs/architecture.md style 14; tests may reach inside)`,
@@ -131,16 +150,57 @@ export function checkLayers(
   return { violations, edges };
 }
 
-/** A layer for the public-surface rule: `src/<x>` and `runtime/<x>` are layers of their own, else the top folder. */
+/** The renderer folder a file is in (`RENDERER_ENTRY` for the files directly in `src/ui/`), or null outside it. */
+export function rendererFolderOf(file: string): string | null {
+  if (!file.startsWith(RENDERER_PREFIX)) return null;
+  const rest = file.slice(RENDERER_PREFIX.length);
+  return rest.includes('/') ? rest.split('/')[0]! : RENDERER_ENTRY;
+}
+
+const rendererZone = (folder: string): RendererZone | undefined => RENDERER_ZONES.find((z) => z.folder === folder);
+
+/** Why an import from one renderer folder into another runs against the renderer's order, or null if it may. */
+function rendererOrderRefusal(file: string, target: string): string | null {
+  const from = rendererFolderOf(file);
+  const to = rendererFolderOf(target);
+  if (!from || !to || from === to || from === RENDERER_ENTRY) return null;
+  if (to === RENDERER_ENTRY)
+    return `(${target}): the renderer's entry assembles the app, so nothing in it may import it`;
+  const fromZone = rendererZone(from);
+  if (!fromZone) return null; // already reported: the file is in no declared renderer folder
+  if (!rendererZone(to)) return `(${RENDERER_PREFIX}${to}/): no declared renderer folder (RENDERER_ZONES)`;
+  if (fromZone.mayImport.includes(to)) return null;
+  return `(${RENDERER_PREFIX}${to}/): ${RENDERER_PREFIX}${from}/ may import only ${fromZone.mayImport.join(', ') || 'core and protocol'}; ${fromZone.why}`;
+}
+
+/** The declared renderer order must be a tree read lowest first: a folder may import only folders declared before it. */
+export function rendererOrderProblems(zones: RendererZone[] = RENDERER_ZONES): string[] {
+  const problems: string[] = [];
+  zones.forEach((zone, index) => {
+    for (const folder of zone.mayImport) {
+      const at = zones.findIndex((other) => other.folder === folder);
+      if (at < 0) problems.push(`${zone.folder} may import ${folder}, which is no declared renderer folder`);
+      else if (at >= index)
+        problems.push(`${zone.folder} may import ${folder}, which is not below it (a cycle in the order)`);
+    }
+  });
+  return problems;
+}
+
+/**
+ * A layer for the public-surface rule: `src/<x>` and `runtime/<x>` are layers of their own, and so is each renderer
+ * folder `src/ui/<x>`; else the top folder.
+ */
 function layerOf(file: string): string {
   const parts = file.split('/');
+  if (parts[0] === 'src' && parts[1] === 'ui' && parts.length > 3) return parts.slice(0, 3).join('/');
   return parts[0] === 'src' || parts[0] === 'runtime' ? parts.slice(0, 2).join('/') : parts[0]!;
 }
 
 /** The folder whose `index.ts` is the public surface for a file: the nearest one above it within its layer. */
 function publicSurfaceOf(file: string, surfaces: Set<string>): string | null {
   for (let folder = path.posix.dirname(file); folder !== '.'; folder = path.posix.dirname(folder)) {
-    if (layerOf(folder) !== layerOf(file)) return null;
+    if (layerOf(`${folder}/-`) !== layerOf(file)) return null;
     if (surfaces.has(folder)) return folder;
   }
   return null;
@@ -188,6 +248,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const cycle of findCycles(edges))
     violations.push({ file: cycle[0]!, message: `import cycle: ${cycle.join(' -> ')}` });
   violations.push(...readmeProblemsAt(root));
+  for (const problem of rendererOrderProblems())
+    violations.push({ file: 'scripts/layer-rules.ts', message: `renderer order: ${problem}` });
   for (const violation of violations) console.error(`layers: ${violation.file}: ${violation.message}`);
   console.log(`layers: ${files.length} files checked, ${violations.length} violation(s)`);
   if (violations.length > 0) process.exitCode = 1;

@@ -132,3 +132,61 @@ export const ROOT_FILES = new Set([
 
 /** Nothing may import these zones (they sit at the top). */
 export const TOP_ZONES = ['scripts/', 'e2e/', 'bin/'];
+
+/** A folder of the renderer (`src/ui/<folder>/`) and the renderer folders it may import besides itself. */
+export interface RendererZone {
+  folder: string;
+  mayImport: string[];
+  why: string;
+}
+
+/** The renderer, a zone above, is split into these folders; a file directly in `src/ui/` is its entry. */
+export const RENDERER_PREFIX = 'src/ui/';
+/** `main.tsx` and `index.ts`: they assemble the app, so they may import every folder and nothing imports them. */
+export const RENDERER_ENTRY = '(entry)';
+
+// Lowest first. The plumbing below the features is a line: each folder may import every one before it.
+const PLUMBING = ['tokens', 'db', 'api', 'store', 'commands', 'kit'];
+const below = (folder: string) => PLUMBING.slice(0, PLUMBING.indexOf(folder));
+
+export const RENDERER_ZONES: RendererZone[] = [
+  { folder: 'tokens', mayImport: below('tokens'), why: 'token counts per model need only core' },
+  { folder: 'db', mayImport: below('db'), why: 'the Dexie schema and per-record persistence know no client or state' },
+  { folder: 'api', mayImport: below('api'), why: 'the typed client of the local server knows no state or view' },
+  {
+    folder: 'store',
+    mayImport: below('store'),
+    why: 'the store holds the state every view reads, so it may not depend on any view',
+  },
+  { folder: 'commands', mayImport: below('commands'), why: 'commands act on the store and run the same from any view' },
+  {
+    folder: 'kit',
+    mayImport: below('kit'),
+    why: 'the React plumbing (store context, hooks, error boundary) is shared by every feature, so it sits below them',
+  },
+  // The features may use all the plumbing; among themselves, only the imports listed, so the order stays a tree.
+  { folder: 'atlas', mayImport: PLUMBING, why: 'the Session Atlas and Why panel stand on their own' },
+  { folder: 'recall', mayImport: PLUMBING, why: 'the recall plan hook stands on its own' },
+  { folder: 'ask-canvas', mayImport: PLUMBING, why: 'Ask the canvas stands on its own beside the canvas' },
+  { folder: 'agents', mayImport: [...PLUMBING, 'atlas'], why: 'the agent lane shows its turns with Atlas links' },
+  {
+    folder: 'canvas',
+    mayImport: [...PLUMBING, 'agents', 'atlas'],
+    why: 'cards show agent approvals and mirror marks, so the canvas sits above agents and atlas',
+  },
+  {
+    folder: 'panels',
+    mayImport: [...PLUMBING, 'agents', 'atlas', 'canvas', 'recall'],
+    why: "the node panel shows a card's answer, agent lane, Why links and recall, so it sits above them",
+  },
+  {
+    folder: 'memory',
+    mayImport: [...PLUMBING, 'atlas', 'panels'],
+    why: 'the Memory page opens citations in the Atlas and downloads through the panels',
+  },
+  {
+    folder: 'app',
+    mayImport: [...PLUMBING, 'atlas', 'recall', 'ask-canvas', 'agents', 'canvas', 'panels', 'memory'],
+    why: 'the shell lays out every view, so it sits above all of them',
+  },
+];

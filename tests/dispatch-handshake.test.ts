@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanonicalRequest, StreamEvent } from '../protocol/index.ts';
 import { agentRoute } from '../server/routes/agent-route.ts';
 import { hashCanonical, sha256Hex } from '../src/core/index.ts';
-import { createAgentApi } from '../src/ui/agents/agent-api.ts';
-import { runAgentTurn } from '../src/ui/agents/run-agent-turn.ts';
+import { createAgentApi } from '../src/ui/api/agent-api.ts';
+import { runAgentTurn } from '../src/ui/store/run-agent-turn.ts';
 import { createAskCanvasApi } from '../src/ui/ask-canvas/ask-canvas-api.ts';
 import { createAskCanvasClient } from '../src/ui/ask-canvas/ask-canvas-client.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
@@ -161,7 +161,7 @@ const LANES: Lane[] = [
     },
   },
   {
-    name: 'an agent turn (/api/agents/turn, agents/run-agent-turn)',
+    name: 'an agent turn (/api/agents/turn, store/run-agent-turn)',
     accepted: 'agent-started',
     failed: 'agent-failed',
     skip: () => agentSkip,

@@ -1,20 +1,13 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createApiClient } from './api/api-client.ts';
-import { streamGenerate } from './api/generate-stream.ts';
-import { App } from './app/App.tsx';
-import { ErrorBoundary } from './app/ErrorBoundary.tsx';
-import { StoreContext } from './app/store-context.tsx';
-import { commandRegistry, runCommand } from './commands/run-command.ts';
-import { persistenceCounters } from './db/canvas-persistence.ts';
-import { WeftDatabase } from './db/weft-database.ts';
-import { memoryClient } from './memory/memory-client.ts';
-import { recallClient } from './recall/recall-client.ts';
-import { createIdGenerator } from './store/app-dependencies.ts';
-import { createWeftStore } from './store/weft-store.ts';
+import { createApiClient, streamGenerate } from './api/index.ts';
+import { App } from './app/index.ts';
+import { ErrorBoundary, StoreContext, renderCounts } from './kit/index.ts';
+import { commandRegistry, runCommand } from './commands/index.ts';
+import { persistenceCounters, WeftDatabase } from './db/index.ts';
+import { memoryClient, recallClient, createIdGenerator, createWeftStore } from './store/index.ts';
 import './styles.css';
 import './everyday.css';
-import { renderCounts } from './app/render-counts.ts';
 
 const now = () => Date.now();
 const store = createWeftStore({

@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { WORKSPACE_CHANGES_TOOL, type QuestionNode } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { describeError } from '../api/api-error.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
+import { describeError, agentApi } from '../api/index.ts';
 import { atlasStore } from '../atlas/index.ts';
-import { agentApi } from './agent-api.ts';
-import { agentModel, agentPlan } from './agent-plan.ts';
+import { agentModel, agentPlan, type WeftStore } from '../store/index.ts';
 import { desktopFolderPicker } from './desktop-folder-picker.ts';
 import { ApprovalCards } from './ApprovalCards.tsx';
 import { useAgent } from './use-agent.ts';
@@ -112,8 +111,9 @@ function AgentSettings() {
 }
 
 /** The same session in the Session Atlas: the runtime's session id is the id the Atlas indexed its file under. */
-function openInAtlas(runtime: 'pi' | 'codex', sessionId: string): void {
-  atlasStore.setState({ open: 'atlas', runner: runtime, selected: { runner: runtime, sessionId } });
+function openInAtlas(store: WeftStore, runtime: 'pi' | 'codex', sessionId: string): void {
+  atlasStore.setState({ runner: runtime, selected: { runner: runtime, sessionId } });
+  store.getState().setView('atlas');
 }
 
 /** Whether this answer's footprints enter downstream context in full (off: one line naming the changed files). */
@@ -143,6 +143,7 @@ function FootprintsSwitch({ node }: { node: QuestionNode }) {
 
 /** C24 on the node panel: settings, the live turn, its open cards, and the footprints of the shown version. */
 export function AgentLaneSection({ node }: { node: QuestionNode }) {
+  const store = useWeftStore();
   const live = useAgent((state) => state.live[node.id]);
   const picked = agentModel(node.model);
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
@@ -171,7 +172,7 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
                   className="button small"
                   data-testid="agent-open-atlas"
                   title="The session file the runtime wrote, as the Session Atlas indexed it"
-                  onClick={() => openInAtlas(agent.runtime, agent.sessionId!)}
+                  onClick={() => openInAtlas(store, agent.runtime, agent.sessionId!)}
                 >
                   Open in Session Atlas
                 </button>

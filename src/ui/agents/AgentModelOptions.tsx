@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { agentApi } from './agent-api.ts';
-import { agentStore } from './agent-state.ts';
+import { agentApi } from '../api/index.ts';
+import { agentStore } from '../store/index.ts';
 import { useAgent } from './use-agent.ts';
 
 const LABEL = { pi: 'Pi (agent)', codex: 'Codex (agent)' } as const;

@@ -1,7 +1,6 @@
-import { useWeftStore } from '../app/store-context.tsx';
-import type { ApprovalCard } from './agent-state.ts';
+import { useWeftStore } from '../kit/index.ts';
+import { type ApprovalCard, answerCard } from '../store/index.ts';
 import { ApprovalRequestView } from './ApprovalRequestView.tsx';
-import { answerCard } from './run-agent-turn.ts';
 import { useAgent } from './use-agent.ts';
 
 const NO_CARDS: ApprovalCard[] = [];

@@ -1,5 +1,5 @@
 import { useStore } from 'zustand';
-import { agentStore, type AgentState } from './agent-state.ts';
+import { agentStore, type AgentState } from '../store/index.ts';
 
 export function useAgent<T>(selector: (state: AgentState) => T): T {
   return useStore(agentStore, selector);

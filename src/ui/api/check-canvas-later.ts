@@ -10,7 +10,7 @@ import {
   WireSchema,
   type CanvasDocument,
 } from '../../../protocol/index.ts';
-import { pauseForPage } from '../db/pause-for-page.ts';
+import { pauseForPage } from '../db/index.ts';
 import { ApiClientError } from './api-error.ts';
 
 /** Records checked per slice: a few milliseconds of schema work, so frames keep coming while a big canvas is checked. */

@@ -28,7 +28,7 @@ export interface ClientHandshakeOptions {
 }
 
 /**
- * C9, the page's half of the handshake for all three lanes (`store/receive-answer.ts`, `agents/run-agent-turn.ts`,
+ * C9, the page's half of the handshake for all three lanes (`store/receive-answer.ts`, `store/run-agent-turn.ts`,
  * `ask-canvas/ask-canvas-client.ts`): the server's hash must equal the page's before the commit is written, and the
  * commit is written once.
  */

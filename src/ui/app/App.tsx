@@ -1,23 +1,18 @@
 import { useCallback, useEffect, useState } from 'react';
 import { AtlasLayer, AtlasTabs } from '../atlas/index.ts';
-import { AskCanvasPanel } from '../ask-canvas/AskCanvasPanel.tsx';
-import { CanvasView } from '../canvas/CanvasView.tsx';
-import { commandRegistry } from '../commands/run-command.ts';
+import { AskCanvasPanel } from '../ask-canvas/index.ts';
+import { CanvasView } from '../canvas/index.ts';
+import { commandRegistry } from '../commands/index.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
 import { MemoryTab } from '../memory/MemoryTab.tsx';
-import { EventLogView } from '../panels/EventLogView.tsx';
-import { MaterialDialog } from '../panels/MaterialDialog.tsx';
-import { NodePanel } from '../panels/NodePanel.tsx';
-import { ReplayChip, ReplayDialog } from '../panels/Replay.tsx';
-import { SettingsView } from '../panels/SettingsView.tsx';
+import { EventLogView, MaterialDialog, NodePanel, ReplayChip, ReplayDialog, SettingsView } from '../panels/index.ts';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
 import { CanvasSync } from './CanvasSync.tsx';
-import { ErrorBoundary } from './ErrorBoundary.tsx';
-import { useWeft, useWeftStore } from './store-context.tsx';
+import { ErrorBoundary, useWeft, useWeftStore } from '../kit/index.ts';
 import { Toasts } from './Toasts.tsx';
-import type { View } from '../store/weft-state.ts';
+import type { WorkspaceView } from '../store/index.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -42,7 +37,7 @@ function useKeyboardCommands(): void {
   }, [store]);
 }
 
-const VIEWS: { view: View; label: string }[] = [
+const VIEWS: { view: WorkspaceView; label: string }[] = [
   { view: 'canvas', label: 'Canvas' },
   { view: 'events', label: 'Event log' },
   { view: 'settings', label: 'Settings' },
@@ -52,6 +47,8 @@ export function App() {
   const store = useWeftStore();
   const ready = useWeft((state) => state.ready);
   const view = useWeft((state) => state.view);
+  // The workspace stays mounted under the Atlas, Why and Memory pages, so closing one returns to it as it was.
+  const workspaceView = useWeft((state) => state.workspaceView);
   const hasGraph = useWeft((state) => state.graph !== null);
   const [materialOpen, setMaterialOpen] = useState(false);
   const openMaterial = useCallback(() => setMaterialOpen(true), []);
@@ -84,12 +81,12 @@ export function App() {
         <span className="topbar-spacer" />
         <ReplayChip />
       </header>
-      <ErrorBoundary area={view}>
+      <ErrorBoundary area={workspaceView}>
         {!ready || !hasGraph ? (
           <div className="empty-state" data-testid="loading">
             {ready ? 'No canvas open.' : 'Opening your canvases…'}
           </div>
-        ) : view === 'canvas' ? (
+        ) : workspaceView === 'canvas' ? (
           <div className="workspace">
             <CanvasView onOpenMaterial={openMaterial} />
             <ErrorBoundary area="ask-canvas">
@@ -99,7 +96,7 @@ export function App() {
               <NodePanel />
             </ErrorBoundary>
           </div>
-        ) : view === 'events' ? (
+        ) : workspaceView === 'events' ? (
           <EventLogView />
         ) : (
           <SettingsView />

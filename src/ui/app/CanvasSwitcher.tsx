@@ -1,10 +1,8 @@
 import { canvasLabels } from './canvas-labels.ts';
 import { useCallback, useRef, useState } from 'react';
-import { downloadText, safeFileName } from '../panels/download.ts';
+import { downloadText, safeFileName } from '../panels/index.ts';
 import { storedCanvasDocument } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from './store-context.tsx';
-import { useEscape } from './use-escape.ts';
-import { useOutsidePress } from './use-outside-press.ts';
+import { useWeft, useWeftStore, useEscape, useOutsidePress } from '../kit/index.ts';
 
 type Pending = { kind: 'rename'; value: string } | { kind: 'new'; value: string } | { kind: 'delete' } | null;
 

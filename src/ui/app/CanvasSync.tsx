@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { serverEvents } from '../api/server-events.ts';
-import { useWeftStore } from './store-context.tsx';
+import { serverEvents } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
 
 /** Follows `canvas-changed` and `canvas-deleted` on the page's one server stream, so edits from another tab or tool show here. */
 export function CanvasSync() {

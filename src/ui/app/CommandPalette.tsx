@@ -1,10 +1,6 @@
 import { useMemo, useState } from 'react';
-import { displayShortcut } from '../commands/command.ts';
-import { filterCommands } from '../commands/filter-commands.ts';
-import { overlays, useOverlays } from '../commands/overlay-state.ts';
-import { commandRegistry } from '../commands/run-command.ts';
-import { useEscape } from './use-escape.ts';
-import { useWeft, useWeftStore } from './store-context.tsx';
+import { displayShortcut, filterCommands, overlays, useOverlays, commandRegistry } from '../commands/index.ts';
+import { useEscape, useWeft, useWeftStore } from '../kit/index.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const close = () => overlays.setState({ palette: false });

@@ -1,7 +1,5 @@
-import { displayShortcut } from '../commands/command.ts';
-import { overlays, useOverlays } from '../commands/overlay-state.ts';
-import { commandRegistry } from '../commands/run-command.ts';
-import { useEscape } from './use-escape.ts';
+import { displayShortcut, overlays, useOverlays, commandRegistry } from '../commands/index.ts';
+import { useEscape } from '../kit/index.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const close = () => overlays.setState({ shortcuts: false });

@@ -1,5 +1,5 @@
-import { runCommand } from '../commands/run-command.ts';
-import { useWeft, useWeftStore } from './store-context.tsx';
+import { runCommand } from '../commands/index.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
 
 export function Toasts() {
   const toasts = useWeft((state) => state.toasts);

@@ -1,4 +1,2 @@
-// src/ui/app: the shell (top bar, views, error boundaries, toasts) and the store context.
+// src/ui/app: the shell (top bar, views, toasts, palette); the store context lives in src/ui/react.
 export { App } from './App.tsx';
-export { ErrorBoundary } from './ErrorBoundary.tsx';
-export { StoreContext, useWeft, useWeftStore } from './store-context.tsx';

@@ -2,9 +2,9 @@ import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } f
 import { useStore } from 'zustand';
 import type { AskCanvasTurn } from '../../../protocol/index.ts';
 import { isLive } from '../../core/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { nodeTitle, shortModel } from '../canvas/node-labels.ts';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
+import { nodeTitle, shortModel } from '../store/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 import { registerAskCanvasCommands } from './ask-canvas-commands.ts';
 import { askCanvasClient } from './ask-canvas-client.ts';
 import { AskCanvasPreview } from './AskCanvasPreview.tsx';

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { STALE_MARK } from '../../core/index.ts';
 import type { AskCanvasPart } from '../../core/ask-canvas/index.ts';
 import type { Graph } from '../../core/index.ts';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { nodeTitle } from '../store/index.ts';
 import type { PlannedAsk } from './plan-ask.ts';
 
 const KIND_LABEL: Record<AskCanvasPart['kind'], string> = {

@@ -4,7 +4,7 @@ import {
   type CanvasChatResponse,
   type StreamEvent,
 } from '../../../protocol/index.ts';
-import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/http-client.ts';
+import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/index.ts';
 
 /** Typed client of `/api/ask-canvas/:canvasId` (C17): the stored chat, emptying it, and one streamed ask. */
 export interface AskCanvasApi {

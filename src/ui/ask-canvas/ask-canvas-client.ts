@@ -1,9 +1,8 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { askCanvasEvent } from '../../core/ask-canvas/index.ts';
 import type { AskCanvasLayers, AskCanvasTurn } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { clientHandshake } from '../api/client-handshake.ts';
-import type { WeftStore } from '../store/weft-store.ts';
+import { clientHandshake, describeError } from '../api/index.ts';
+import type { WeftStore } from '../store/index.ts';
 import { createAskCanvasApi, type AskCanvasApi } from './ask-canvas-api.ts';
 import { planAsk } from './plan-ask.ts';
 

@@ -1,4 +1,4 @@
-import { commandRegistry } from '../commands/run-command.ts';
+import { commandRegistry } from '../commands/index.ts';
 import { askCanvasClient } from './ask-canvas-client.ts';
 
 export const ASK_CANVAS_COMMAND = 'ask-canvas';

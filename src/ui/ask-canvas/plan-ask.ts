@@ -1,7 +1,6 @@
 import { askCanvasRequest, type AskCanvasPlan } from '../../core/ask-canvas/index.ts';
 import type { AskCanvasTurn, GenerateImage, ModelInfo } from '../../../protocol/index.ts';
-import { modelFor } from '../store/planned-request.ts';
-import type { WeftState } from '../store/weft-state.ts';
+import { modelFor, type WeftState } from '../store/index.ts';
 
 export interface PlannedAsk {
   plan: AskCanvasPlan;

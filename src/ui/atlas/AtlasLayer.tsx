@@ -1,8 +1,7 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { ErrorBoundary } from '../app/ErrorBoundary.tsx';
+import { lazy, Suspense } from 'react';
+import { ErrorBoundary, useWeft } from '../kit/index.ts';
 import './atlas.css';
 import { AtlasSync } from './AtlasSync.tsx';
-import { useAtlas } from './use-atlas.ts';
 
 // Loaded when first opened: the first screen is the canvas, and these views are a good part of the bundle.
 const AtlasView = lazy(() => import('./AtlasView.tsx').then((module) => ({ default: module.AtlasView })));
@@ -10,11 +9,8 @@ const WhyPanel = lazy(() => import('./WhyPanel.tsx').then((module) => ({ default
 
 /** The Atlas and Why views over the workspace, plus the live-follow listener (always mounted). */
 export function AtlasLayer() {
-  const open = useAtlas((state) => state.open);
-  // While the Atlas or Why covers the workspace, the other tabs show as not selected.
-  useEffect(() => {
-    document.body.classList.toggle('atlas-open', open !== null);
-  }, [open]);
+  const view = useWeft((state) => state.view);
+  const open = view === 'atlas' || view === 'why' ? view : null;
   return (
     <>
       <AtlasSync />

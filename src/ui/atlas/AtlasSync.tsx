@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { serverEvents } from '../api/server-events.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { serverEvents } from '../api/index.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
 import { atlasApi } from './atlas-api.ts';
 import { syncFollowed } from './mirror-actions.ts';
 

@@ -1,37 +1,28 @@
-import { useEffect } from 'react';
-import { atlasStore } from './atlas-state.ts';
-import { useAtlas } from './use-atlas.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
 
-/** Top-bar entries for the Atlas browser and the Why panel; any other tab closes them. */
+/** Top-bar entries for the Atlas browser and the Why panel: each opens its page over the workspace, or closes it. */
 export function AtlasTabs() {
-  const open = useAtlas((state) => state.open);
-  useEffect(() => {
-    const onClick = (event: MouseEvent) => {
-      const tab = (event.target as HTMLElement | null)?.closest?.('[role="tab"]');
-      if (tab && !tab.hasAttribute('data-atlas-tab')) atlasStore.setState({ open: null });
-    };
-    document.addEventListener('click', onClick, true);
-    return () => document.removeEventListener('click', onClick, true);
-  }, []);
+  const store = useWeftStore();
+  const view = useWeft((state) => state.view);
+  const toggle = (page: 'atlas' | 'why') =>
+    view === page ? store.getState().closeView(page) : store.getState().setView(page);
   return (
     <>
       <button
         role="tab"
         className="tab"
-        data-atlas-tab
-        aria-selected={open === 'atlas'}
+        aria-selected={view === 'atlas'}
         data-testid="tab-atlas"
-        onClick={() => atlasStore.setState({ open: open === 'atlas' ? null : 'atlas' })}
+        onClick={() => toggle('atlas')}
       >
         Atlas
       </button>
       <button
         role="tab"
         className="tab"
-        data-atlas-tab
-        aria-selected={open === 'why'}
+        aria-selected={view === 'why'}
         data-testid="tab-why"
-        onClick={() => atlasStore.setState({ open: open === 'why' ? null : 'why' })}
+        onClick={() => toggle('why')}
       >
         Why
       </button>

@@ -1,12 +1,13 @@
 import type { MirrorNode } from '../../../protocol/index.ts';
 import { isMirrorEdited, touchedFiles } from '../../core/index.ts';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 import { askWhy } from './atlas-loading.ts';
 import { formatDate, RUNNER_LABEL, pathsInText, whyTargetFor } from './format.ts';
 
 /** The node panel's mirror section: source vs copy, the execution-record toggle, and "why this file". */
 export function MirrorNodeExtras({ node }: { node: MirrorNode }) {
   const apply = useWeft((state) => state.apply);
+  const setView = useWeft((state) => state.setView);
   const edited = isMirrorEdited(node);
   const files = touchedFiles(node.source);
   const mentioned = pathsInText(`${node.question}\n${node.answer}`).filter(
@@ -103,7 +104,10 @@ export function MirrorNodeExtras({ node }: { node: MirrorNode }) {
                 <button
                   className="button small"
                   data-testid="why-this-file"
-                  onClick={() => void askWhy(whyTargetFor(file))}
+                  onClick={() => {
+                    setView('why');
+                    void askWhy(whyTargetFor(file));
+                  }}
                 >
                   Why this file
                 </button>

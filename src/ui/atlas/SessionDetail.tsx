@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Runner, Session } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
 import { atlasApi } from './atlas-api.ts';
 import { atlasStore } from './atlas-state.ts';
 import { loadSessions } from './atlas-loading.ts';

@@ -1,5 +1,6 @@
 import type { CanvasNode } from '../../../protocol/index.ts';
 import { currentAnswer } from '../../core/index.ts';
+import { useWeft } from '../kit/index.ts';
 import { askWhy } from './atlas-loading.ts';
 import { pathsInText, whyTargetFor } from './format.ts';
 
@@ -18,6 +19,7 @@ function textOf(node: CanvasNode): string {
 
 /** "Why this file" for paths a question, note or material mentions (mirror nodes have their own section). */
 export function WhyFileLinks({ node }: { node: CanvasNode }) {
+  const setView = useWeft((state) => state.setView);
   if (node.kind === 'mirror' || node.kind === 'frame') return null;
   const paths = pathsInText(textOf(node));
   if (paths.length === 0) return null;
@@ -31,7 +33,10 @@ export function WhyFileLinks({ node }: { node: CanvasNode }) {
             <button
               className="button small"
               data-testid="why-this-file"
-              onClick={() => void askWhy(whyTargetFor(path))}
+              onClick={() => {
+                setView('why');
+                void askWhy(whyTargetFor(path));
+              }}
             >
               Why this file
             </button>

@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
 import { RunnerSchema } from '../../../protocol/index.ts';
-import { useWeftStore } from '../app/store-context.tsx';
-import { atlasStore } from './atlas-state.ts';
+import { useWeftStore } from '../kit/index.ts';
 import { askWhy, setWhyIncludeRead } from './atlas-loading.ts';
 import { formatDate, RUNNER_LABEL } from './format.ts';
 import { openTurn } from './mirror-actions.ts';
@@ -111,7 +110,7 @@ export function WhyPanel() {
       </section>
       <button
         className="button small ghost why-close"
-        onClick={() => atlasStore.setState({ open: null })}
+        onClick={() => store.getState().closeView('why')}
         aria-label="Close Why"
       >
         ✕

@@ -10,7 +10,7 @@ import {
   type AtlasWhyResponse,
 } from '../../../protocol/index.ts';
 import type { Runner } from '../../../protocol/index.ts';
-import { createHttpClient, jsonInit } from '../api/http-client.ts';
+import { createHttpClient, jsonInit } from '../api/index.ts';
 
 export interface SessionQuery {
   runner?: Runner | null;

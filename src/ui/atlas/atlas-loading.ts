@@ -1,4 +1,4 @@
-import { describeError } from '../api/api-error.ts';
+import { describeError } from '../api/index.ts';
 import { atlasApi } from './atlas-api.ts';
 import { atlasStore } from './atlas-state.ts';
 
@@ -33,7 +33,6 @@ export async function askWhy(
   const current = ++whyGeneration;
   const includeRead = atlasStore.getState().whyIncludeRead;
   atlasStore.setState({
-    open: 'why',
     whyTarget: target,
     whyWorkingDirectory: workingDirectory,
     whyLoading: true,

@@ -1,9 +1,11 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Runner, AtlasSessionsResponse, AtlasSort, AtlasWhyResponse } from '../../../protocol/index.ts';
 
-/** The Atlas views' own UI state (the canvas store stays as it is: the Atlas only applies changes through it). */
+/**
+ * The Atlas views' own UI state; whether they are open is the canvas store's `view` (the Atlas only applies
+ * changes through that store).
+ */
 export interface AtlasState {
-  open: 'atlas' | 'why' | null;
   runner: Runner | null;
   project: string | null;
   query: string;
@@ -29,7 +31,6 @@ export type AtlasStore = StoreApi<AtlasState>;
 
 export function createAtlasStore(): AtlasStore {
   return createStore<AtlasState>()(() => ({
-    open: null,
     runner: null,
     project: null,
     query: '',

@@ -1,9 +1,8 @@
 import type { Runner, Session, MirrorLedger } from '../../../protocol/index.ts';
 import { planMirror, type Graph, type MirrorPlan } from '../../core/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
-import { createIdGenerator } from '../store/app-dependencies.ts';
-import type { WeftStore } from '../store/weft-store.ts';
+import { describeError } from '../api/index.ts';
+import { canvasBridge } from '../commands/index.ts';
+import { createIdGenerator, type WeftStore } from '../store/index.ts';
 import { atlasApi } from './atlas-api.ts';
 import { atlasStore } from './atlas-state.ts';
 import { clip } from './format.ts';
@@ -63,7 +62,6 @@ export function applyMirror(
 }
 
 function showCanvas(store: WeftStore): void {
-  atlasStore.setState({ open: null });
   store.getState().setView('canvas');
 }
 

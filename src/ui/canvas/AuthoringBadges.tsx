@@ -1,7 +1,7 @@
 import { passageStatus, resolveRole, type Graph, type ResolvedRole } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { shortModel } from './node-labels.ts';
+import { useWeft } from '../kit/index.ts';
+import { shortModel } from '../store/index.ts';
 
 /** One role resolution shared by every card of a graph: O(nodes + wires) per graph, not per card. */
 const rolesByGraph = new WeakMap<Graph, Map<string, ResolvedRole>>();

@@ -1,13 +1,9 @@
 import { useCallback, useMemo, useRef, type MouseEvent as ReactMouseEvent } from 'react';
 import { useReactFlow } from '@xyflow/react';
 import type { GraphChange } from '../../core/index.ts';
-import { useEscape } from '../app/use-escape.ts';
-import { useOutsidePress } from '../app/use-outside-press.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { displayShortcut } from '../commands/command.ts';
-import { overlays, useOverlays, type MenuTarget } from '../commands/overlay-state.ts';
-import { commandRegistry } from '../commands/run-command.ts';
-import type { WeftStore } from '../store/weft-store.ts';
+import { useEscape, useOutsidePress, useWeft, useWeftStore } from '../kit/index.ts';
+import { displayShortcut, overlays, useOverlays, type MenuTarget, commandRegistry } from '../commands/index.ts';
+import type { WeftStore } from '../store/index.ts';
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const close = () => overlays.setState({ menu: null });

@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { useStore, useViewport } from '@xyflow/react';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 
 const CARD = { width: 300, height: 150 };
 const COLORS: Record<string, string> = {

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useReactFlow, useStore, useViewport } from '@xyflow/react';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 
 const WIDTH = 200;
 const HEIGHT = 140;

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { useWeft } from '../app/store-context.tsx';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { useWeft } from '../kit/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 
 export function CanvasSearch() {
   const open = useWeft((state) => state.searchOpen);

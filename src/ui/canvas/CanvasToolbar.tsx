@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { runCommand } from '../commands/run-command.ts';
-import { ImportDialog } from '../panels/ImportDialog.tsx';
+import { useWeft, useWeftStore } from '../kit/index.ts';
+import { runCommand } from '../commands/index.ts';
+import { ImportDialog } from './ImportDialog.tsx';
 import { SelectionActions } from './SelectionActions.tsx';
 
 export function CanvasToolbar() {

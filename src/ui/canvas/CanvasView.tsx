@@ -18,8 +18,8 @@ import {
 import '@xyflow/react/dist/style.css';
 import type { CanvasNode } from '../../../protocol/index.ts';
 import type { GraphChange } from '../../core/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { useWeft, useWeftStore, countRender } from '../kit/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 import { CanvasContextMenu, useContextMenuHandlers } from './CanvasContextMenu.tsx';
 import { CanvasMinimap } from './CanvasMinimap.tsx';
 import { EmptyCanvasHint } from './EmptyCanvasHint.tsx';
@@ -32,7 +32,6 @@ import { canvasBounds, fittedViewport } from './fit-canvas.ts';
 import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
 import { flowBoxes, placeBeside, selectedAnchor } from './place-beside.ts';
-import { countRender } from '../app/render-counts.ts';
 
 const LARGE_CANVAS = 300;
 const NO_NODES: FlowNode[] = [];

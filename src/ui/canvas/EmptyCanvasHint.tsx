@@ -1,5 +1,5 @@
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { runCommand } from '../commands/run-command.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
+import { runCommand } from '../commands/index.ts';
 
 /** What an empty canvas says first: how to start, with the buttons that do it. */
 export function EmptyCanvasHint() {

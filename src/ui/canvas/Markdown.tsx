@@ -1,8 +1,8 @@
 import { memo, useEffect, useMemo, useReducer } from 'react';
 import DOMPurify from 'dompurify';
 import { Marked, type Tokens } from 'marked';
-import { useWeftStore } from '../app/store-context.tsx';
-import { copyText } from '../panels/copy-text.ts';
+import { useWeftStore } from '../kit/index.ts';
+import { copyText } from '../commands/index.ts';
 import { highlightCode, highlighter, loadHighlighter, onHighlighterLoaded } from './highlighter.ts';
 
 const escape = (text: string) =>

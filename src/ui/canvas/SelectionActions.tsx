@@ -1,5 +1,5 @@
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { runCommand } from '../commands/run-command.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
+import { runCommand } from '../commands/index.ts';
 
 /** C33: with two or more nodes selected, the toolbar offers Merge and Condense (the same commands as Shift+M, Shift+C). */
 export function SelectionActions() {

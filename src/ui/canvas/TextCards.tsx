@@ -1,10 +1,10 @@
 import { memo } from 'react';
 import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
 import { noteAuthor, type MaterialNode } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 import { Markdown } from './Markdown.tsx';
-import { MirrorCardMarks } from '../atlas/MirrorNodeExtras.tsx';
-import { formatTime } from './node-labels.ts';
+import { MirrorCardMarks } from '../atlas/index.ts';
+import { formatTime } from '../store/index.ts';
 import { useDetailLevel, type DetailLevel } from './detail-level.ts';
 
 /** A zoomed-out card: its kind and first line, or a dot (the card keeps its box, so the layout holds). */

@@ -8,7 +8,7 @@ import {
   type EdgeProps,
   type InternalNode,
 } from '@xyflow/react';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 import type { FlowEdge } from './flow-elements.ts';
 
 /** Solid = the full upstream turn joins the chain; dashed = a quoted reference block (C2). */

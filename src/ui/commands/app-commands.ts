@@ -1,5 +1,5 @@
 import { isLive, type GraphChange } from '../../core/index.ts';
-import type { WeftStore } from '../store/weft-store.ts';
+import type { WeftStore } from '../store/index.ts';
 import { authoringCommands } from './authoring-commands.ts';
 import { canvasBridge } from './canvas-bridge.ts';
 import type { Command } from './command.ts';

@@ -1,4 +1,4 @@
-import type { WeftStore } from '../store/weft-store.ts';
+import type { WeftStore } from '../store/index.ts';
 import { canvasBridge } from './canvas-bridge.ts';
 import type { Command } from './command.ts';
 

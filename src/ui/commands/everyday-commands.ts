@@ -1,4 +1,4 @@
-import { copyText } from '../panels/copy-text.ts';
+import { copyText } from './copy-text.ts';
 import type { CommandContext } from './app-commands.ts';
 import { canvasBridge } from './canvas-bridge.ts';
 import type { Command } from './command.ts';
@@ -18,7 +18,7 @@ function focusedAnswer(context: CommandContext) {
 
 async function layout(context: CommandContext, nodeIds: readonly string[] | null): Promise<void> {
   // dagre is loaded on first use: the first screen never lays out.
-  const { autoLayout } = await import('../canvas/auto-layout.ts');
+  const { autoLayout } = await import('./auto-layout.ts');
   const graph = state(context).graph;
   if (!graph) return;
   const change = autoLayout(graph, nodeIds, (nodeId) => canvasBridge.measuredSize(nodeId));

@@ -10,3 +10,5 @@ export type { CanvasBridge } from './canvas-bridge.ts';
 export { everydayCommands } from './everyday-commands.ts';
 export { overlays, useOverlays } from './overlay-state.ts';
 export type { MenuTarget, OverlayState } from './overlay-state.ts';
+export { filterCommands } from './filter-commands.ts';
+export { copyText } from './copy-text.ts';

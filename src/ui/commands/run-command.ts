@@ -1,4 +1,4 @@
-import type { WeftStore } from '../store/weft-store.ts';
+import type { WeftStore } from '../store/index.ts';
 import { createAppCommands, type CommandContext } from './app-commands.ts';
 import type { CommandRegistry } from './command-registry.ts';
 import { everydayCommands } from './everyday-commands.ts';

@@ -2,7 +2,6 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanvasDocument, QuestionNode } from '../../../protocol/canvas-document.ts';
 import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
-import { createApiClient } from '../api/api-client.ts';
 import { loadCanvasDocument, persistenceCounters } from './canvas-persistence.ts';
 import { recordsFromDocument, type CanvasRecords } from './canvas-records.ts';
 import { CanvasWriter } from './canvas-writer.ts';
@@ -45,10 +44,26 @@ const document: CanvasDocument = {
   events: [],
 };
 
+// The durable record over plain HTTP: the db folder sits below the renderer's API client (docs/architecture.md).
+async function putCanvas(next: CanvasDocument, baseRevision: string | null): Promise<string> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (baseRevision) headers['if-match'] = `"${baseRevision}"`;
+  const response = await server.api(`/api/canvases/${next.canvas.id}`, {
+    method: 'PUT',
+    headers,
+    body: JSON.stringify(next),
+  });
+  if (!response.ok) throw new Error(`PUT ${next.canvas.id}: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { revision: string }).revision;
+}
+
+async function getCanvas(id: string): Promise<CanvasDocument> {
+  return (await (await server.api(`/api/canvases/${id}`)).json()) as CanvasDocument;
+}
+
 describe('CanvasWriter', () => {
   it('coalesces a burst of edits into one IndexedDB write and one durable PUT; flush writes at once', async () => {
     const database = new WeftDatabase(`writer-${Math.random()}`);
-    const api = createApiClient({ baseUrl: server.origin, token: server.token });
     let puts = 0;
     let revision: string | null = null;
     const errors: unknown[] = [];
@@ -56,9 +71,9 @@ describe('CanvasWriter', () => {
       database,
       now: () => 1000,
       onError: (error) => errors.push(error),
-      putDurable: async (next, options) => {
+      putDurable: async (next) => {
         puts += 1;
-        revision = (await api.putCanvas(next, { keepalive: options.keepalive, baseRevision: revision })).revision;
+        revision = await putCanvas(next, revision);
       },
       localDelayMs: 40,
       durableDelayMs: 80,
@@ -78,10 +93,10 @@ describe('CanvasWriter', () => {
     expect(puts - putsBefore).toBe(1);
     expect(((await loadCanvasDocument(database, 'writer-test'))!.nodes[0] as QuestionNode).question).toBe('Fourth?');
     // The debounced PUT may still be on the wire under load: wait for it, bounded.
-    let durable = await api.getCanvas('writer-test');
+    let durable = await getCanvas('writer-test');
     for (let tries = 0; tries < 50 && (durable.nodes[0] as QuestionNode).question !== 'Fourth?'; tries += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      durable = await api.getCanvas('writer-test');
+      durable = await getCanvas('writer-test');
     }
     expect((durable.nodes[0] as QuestionNode).question).toBe('Fourth?');
 
@@ -89,7 +104,7 @@ describe('CanvasWriter', () => {
     writer.schedule(records);
     await writer.flush();
     expect(writer.hasPending()).toBe(false);
-    expect(((await api.getCanvas('writer-test')).nodes[0] as QuestionNode).question).toBe('Fifth?');
+    expect(((await getCanvas('writer-test')).nodes[0] as QuestionNode).question).toBe('Fifth?');
     expect(errors).toEqual([]);
     database.close();
   });

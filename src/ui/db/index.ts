@@ -21,3 +21,7 @@ export { recordsFromDocument, documentFromRecords } from './canvas-records.ts';
 export type { CanvasRecords } from './canvas-records.ts';
 export { CanvasWriter } from './canvas-writer.ts';
 export type { CanvasWriterOptions } from './canvas-writer.ts';
+export { pauseForPage } from './pause-for-page.ts';
+export { fillCanvasRows } from './fill-canvas-rows.ts';
+export { exactRevision, markRevisionExact, storedRevision, rememberRevision } from './canvas-persistence.ts';
+export type { DurableSaved } from './canvas-writer.ts';

@@ -6,8 +6,8 @@ import {
   type DossierPlan,
   type DossierView,
 } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
 import { dossiersApi } from './dossiers-api.ts';
 import { openCitation } from './open-citation.ts';
 

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useStore } from 'zustand';
 import type { DossierList, DossierView } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
 import { DossierPanel } from './DossierPanel.tsx';
 import { dossiersApi } from './dossiers-api.ts';
 import { topicsChanged } from './topics-changed.ts';

@@ -1,10 +1,8 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { useStore } from 'zustand';
-import { serverEvents } from '../api/server-events.ts';
-import { ErrorBoundary } from '../app/ErrorBoundary.tsx';
+import { serverEvents } from '../api/index.ts';
+import { ErrorBoundary, useWeft } from '../kit/index.ts';
 import { registerMemoryCommands } from './memory-commands.ts';
-import { memoryClient } from './memory-client.ts';
-import { memoryPage } from './memory-page-state.ts';
+import { memoryClient } from '../store/index.ts';
 import './memory.css';
 
 registerMemoryCommands();
@@ -17,16 +15,13 @@ const MemoryPage = lazy(() => import('./MemoryPage.tsx').then((module) => ({ def
  * tab, an undo) and shows the memory page over the workspace when its tab is open.
  */
 export function MemoryLayer() {
-  const open = useStore(memoryPage, (state) => state.open);
+  const open = useWeft((state) => state.view === 'memory');
   useEffect(() => {
     void memoryClient.refresh();
     return serverEvents.subscribe((event) => {
       if (event.type === 'memory-changed') void memoryClient.refresh();
     });
   }, []);
-  useEffect(() => {
-    document.body.classList.toggle('memory-open', open);
-  }, [open]);
   if (!open) return null;
   return (
     <div className="memory-layer">

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
 import { lineHistory } from '../../core/memory/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { useWeft, useWeftStore } from '../kit/index.ts';
 import { openOrigin } from './open-origin.ts';
 
 const EVIDENCE_LABEL: Record<ProfileLine['evidence'], string> = {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Topic, TopicLabels, TopicsState } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
 import { openCitation } from './open-citation.ts';
 import { topicsApi } from './topics-api.ts';
 

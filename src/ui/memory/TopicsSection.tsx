@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { LabelPlan, TopicsState } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
 import { TopicLabelsList } from './TopicLabelsList.tsx';
 import { topicsApi } from './topics-api.ts';
 import { topicsChanged } from './topics-changed.ts';

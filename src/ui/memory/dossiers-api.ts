@@ -12,7 +12,7 @@ import {
   type DossierView,
   type PendingFact,
 } from '../../../protocol/index.ts';
-import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from '../api/http-client.ts';
+import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from '../api/index.ts';
 
 /** Typed client of `/api/dossiers…` and `/api/dossier-inbox…` (C15). */
 export interface DossiersApi {

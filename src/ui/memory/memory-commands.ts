@@ -1,6 +1,5 @@
-import { commandRegistry } from '../commands/run-command.ts';
-import { MEMORY_UNDO_COMMAND } from '../store/memory-after-ask.ts';
-import { memoryClient } from './memory-client.ts';
+import { commandRegistry } from '../commands/index.ts';
+import { MEMORY_UNDO_COMMAND, memoryClient } from '../store/index.ts';
 
 /** Undo of an admission: the command each admission toast's button runs for its own admission (eight seconds). */
 export function registerMemoryCommands(): void {

@@ -1,7 +1,6 @@
 import { RunnerSchema } from '../../../protocol/index.ts';
 import { openTurn } from '../atlas/index.ts';
-import type { WeftStore } from '../store/weft-store.ts';
-import { memoryPage } from './memory-page-state.ts';
+import type { WeftStore } from '../store/index.ts';
 import { openOrigin } from './open-origin.ts';
 
 const CANVAS_KEY = /^canvas:(.+)#([^#@]+)@[^#@]+$/;
@@ -20,6 +19,6 @@ export async function openCitation(store: WeftStore, turnKey: string): Promise<v
     store.getState().toast('error', 'dossier-citation-unknown', `Cannot open ${turnKey}.`);
     return;
   }
-  memoryPage.setState({ open: false });
+  store.getState().closeView('memory');
   await openTurn(store, { runner: runner.data, sessionId: session[2]! }, turnKey);
 }

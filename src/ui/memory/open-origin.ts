@@ -1,6 +1,5 @@
-import type { WeftStore } from '../store/weft-store.ts';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
-import { memoryPage } from './memory-page-state.ts';
+import type { WeftStore } from '../store/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 
 /** One click from a line's provenance to the node it came from: its canvas opens and the node is centred. */
 export async function openOrigin(store: WeftStore, canvasId: string, nodeId: string): Promise<void> {
@@ -12,7 +11,6 @@ export async function openOrigin(store: WeftStore, canvasId: string, nodeId: str
       .toast('error', 'memory-origin-missing', 'The node this line came from is no longer on its canvas.');
     return;
   }
-  memoryPage.setState({ open: false });
   store.getState().setView('canvas');
   store.getState().setSelection([nodeId]);
   store.getState().focusNode(nodeId);

@@ -9,7 +9,7 @@ import {
   type TopicLabels,
   type TopicsState,
 } from '../../../protocol/index.ts';
-import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/http-client.ts';
+import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/index.ts';
 
 /** Typed client of `/api/topics…` (C15). Table edits carry the revision they were based on (409 when stale). */
 export interface TopicsApi {

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { useEscape } from '../app/use-escape.ts';
+import { useEscape, useWeftStore } from '../kit/index.ts';
 import { manualVersion } from '../../core/index.ts';
 import type { QuestionNode, Version } from '../../../protocol/index.ts';
-import { useWeftStore } from '../app/store-context.tsx';
-import { shortModel } from '../canvas/node-labels.ts';
-import { copyText } from './copy-text.ts';
+import { shortModel } from '../store/index.ts';
+import { copyText } from '../commands/index.ts';
 import { VersionCompare } from './VersionCompare.tsx';
 
 const label = (node: QuestionNode, version: Version) => `v${node.versions.indexOf(version) + 1}`;

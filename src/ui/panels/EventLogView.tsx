@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { chainVerdict, describeChainVerdict, eventsToCsv, type Graph } from '../../core/index.ts';
 import type { ChainVerdict } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { describeError } from '../api/index.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
+import { nodeTitle } from '../store/index.ts';
 import { downloadText, safeFileName } from './download.ts';
 
 const PAGE = 500;

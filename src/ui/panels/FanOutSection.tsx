@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { FAN_OUT_LIMIT } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
-import { useWeftStore } from '../app/store-context.tsx';
-import { shortModel } from '../canvas/node-labels.ts';
-import type { SubQuestionProposal } from '../store/authoring-types.ts';
+import { useWeftStore } from '../kit/index.ts';
+import { shortModel, type SubQuestionProposal } from '../store/index.ts';
 
 /** C33: fan one question out into several. A model proposes (or the rule fallback); the person edits; then nodes are made. */
 export function FanOutSection({ node }: { node: QuestionNode }) {

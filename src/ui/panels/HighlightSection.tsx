@@ -1,6 +1,6 @@
 import { spansOn } from '../../core/index.ts';
 import type { HighlightMode, QuestionNode, Version } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 
 const MODE_LABEL: Record<HighlightMode, string> = {
   full: 'Full text',

@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { sha256Hex, type GraphChange } from '../../core/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
-import { useEscape } from '../app/use-escape.ts';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { describeError } from '../api/index.ts';
+import { useWeftStore, useEscape } from '../kit/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 import { openPdfDocument, readPdfPages, type PDFDocumentProxy } from './pdf-text.ts';
 import { PdfPageView } from './pdf/PdfPageView.tsx';
 import { pageLabel, readSelectionParts, selectionPages, selectionText } from './pdf/pdf-selection.ts';

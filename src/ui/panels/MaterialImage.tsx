@@ -1,4 +1,4 @@
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 
 /** The image an image material was made from, shown in its panel (the card shows only a thumbnail). */
 export function MaterialImage({ attachmentHash, fileName }: { attachmentHash: string; fileName: string }) {

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { McpServersResponse, McpToolsResponse } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
 
 /**
  * C35: the MCP servers of `mcp.json`, read-only (the file is the source). Env and header values are never shown,

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { McpServersResponse, McpToolsResponse, QuestionNode, ToolDeclaration } from '../../../protocol/index.ts';
 import { sameDeclaration } from '../../core/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
 
 type Listing =
   | { state: 'idle' }

@@ -1,8 +1,8 @@
 import { useMemo } from 'react';
 import type { CanvasNode } from '../../../protocol/index.ts';
 import { descendants, isLive, mentionToken } from '../../core/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { useWeft } from '../kit/index.ts';
+import { nodeTitle } from '../store/index.ts';
 
 const MENTION_QUERY = /@([^\s@[\]()]{0,40})$/;
 const LIMIT = 8;

@@ -1,8 +1,8 @@
 import { useId, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
 import { mentionedIds, mentionTitle, mentionToken } from '../../core/index.ts';
 import { mirror, paintBackdrop, shownKey } from './mention-backdrop.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { useWeft } from '../kit/index.ts';
+import { nodeTitle } from '../store/index.ts';
 import { MentionPicker, mentionOptionId, mentionQuery, useMentionCandidates } from './MentionPicker.tsx';
 import { RenamedMentions } from './RenamedMentions.tsx';
 import {

@@ -1,9 +1,9 @@
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
-import { runCommand } from '../commands/run-command.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
+import { nodeTitle } from '../store/index.ts';
+import { runCommand } from '../commands/index.ts';
 import { QuestionPanel } from './QuestionPanel.tsx';
 import { TextNodePanel } from './TextNodePanel.tsx';
-import { WhyFileLinks } from '../atlas/WhyFileLinks.tsx';
+import { WhyFileLinks } from '../atlas/index.ts';
 
 const KIND_LABEL = {
   question: 'Question',

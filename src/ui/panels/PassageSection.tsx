@@ -1,7 +1,7 @@
 import { passageStatus } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { useWeft } from '../kit/index.ts';
+import { nodeTitle } from '../store/index.ts';
 
 /** C30: the passage a branched question is about, and whether it still occurs in its source's current answer. */
 export function PassageSection({ node }: { node: QuestionNode }) {

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Plaque, QuestionNode, Version } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 
 /** Who wrote the plaque, in words (a refused ladder says why the rule wrote it instead). */
 function writerLabel(plaque: Plaque): string {

@@ -1,5 +1,5 @@
 import type { ProviderKind } from '../../../protocol/index.ts';
-import { keyOriginWarning } from '../store/key-origin-notice.ts';
+import { keyOriginWarning } from '../store/index.ts';
 import { TestConnection } from './TestConnection.tsx';
 
 export const KINDS: { kind: ProviderKind; label: string; needsBaseUrl: boolean }[] = [

@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { stopAgentTurn } from '../agents/index.ts';
+import { stopAgentTurn } from '../store/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { countRender } from '../app/render-counts.ts';
-import { QuestionAuthorHint } from '../canvas/QuestionAuthorBadge.tsx';
+import { useWeft, useWeftStore, countRender } from '../kit/index.ts';
+import { QuestionAuthorHint } from '../canvas/index.ts';
 import { MentionTextarea } from './MentionTextarea.tsx';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 

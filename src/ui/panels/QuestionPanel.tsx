@@ -1,11 +1,10 @@
 import { useMemo } from 'react';
-import { AgentLaneSection, AgentModelOptions, AgentWillSendFor, agentModel, useAgent } from '../agents/index.ts';
+import { AgentLaneSection, AgentModelOptions, AgentWillSendFor, useAgent } from '../agents/index.ts';
 import { activeDismissal, diffUpstreamParts, recordedUpstreamParts, upstreamParts } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { Markdown } from '../canvas/Markdown.tsx';
-import { formatTime, isReceiptModel, nodeTitle, shortModel } from '../canvas/node-labels.ts';
-import { countRender } from '../app/render-counts.ts';
+import { useWeft, useWeftStore, countRender } from '../kit/index.ts';
+import { Markdown } from '../canvas/index.ts';
+import { agentModel, formatTime, isReceiptModel, nodeTitle, shortModel } from '../store/index.ts';
 import { AnswerTools } from './AnswerTools.tsx';
 import { QuestionField } from './QuestionField.tsx';
 import { WillSendPreview } from './WillSendPreview.tsx';

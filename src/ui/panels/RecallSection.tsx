@@ -6,9 +6,9 @@ import {
   type RecallOmission,
   type RecallSetting,
 } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { describeError } from '../api/api-error.ts';
-import { recallClient } from '../recall/recall-client.ts';
+import { useWeft } from '../kit/index.ts';
+import { describeError } from '../api/index.ts';
+import { recallClient } from '../store/index.ts';
 import { useRecallPlan } from '../recall/use-recall-plan.ts';
 
 const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {

@@ -1,8 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { useEscape } from '../app/use-escape.ts';
+import { useWeft, useWeftStore, useEscape } from '../kit/index.ts';
 import { replayEstimate } from '../../core/index.ts';
-import { nodePrices, nodeTokenCounters } from '../store/planned-request.ts';
+import { nodePrices, nodeTokenCounters } from '../store/index.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 import { formatPrice, ReplayList } from './ReplayList.tsx';
 

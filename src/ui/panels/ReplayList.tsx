@@ -1,6 +1,6 @@
 import type { ReplayStepEstimate } from '../../core/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { useWeft } from '../kit/index.ts';
+import { nodeTitle } from '../store/index.ts';
 import { formatTokens } from '../tokens/index.ts';
 
 export function formatPrice(price: number | null, exact: boolean): string {

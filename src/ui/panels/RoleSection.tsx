@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { resolveRole } from '../../core/index.ts';
 import type { QuestionNode, RoleSetting } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { useWeft } from '../kit/index.ts';
+import { nodeTitle } from '../store/index.ts';
 
 const MODE_LABEL: Record<RoleSetting['mode'], string> = {
   inherit: 'Inherit from parents',

@@ -1,7 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
 import type { QuestionNode, Version } from '../../../protocol/index.ts';
-import { useWeft, useWeftStore } from '../app/store-context.tsx';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 import { locateSelection } from './answer-selection.ts';
 
 type Span = { start: number; end: number; text: string };

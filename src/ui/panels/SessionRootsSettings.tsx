@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import type { SessionRoot, SessionRootsResponse } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
-import { formatDate, RUNNER_LABEL } from '../atlas/format.ts';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
+import { formatDate, RUNNER_LABEL } from '../atlas/index.ts';
 
 const KIND_NOTE: Record<SessionRoot['kind'], string> = {
   chosen: '',

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
 import { McpSettings } from './McpSettings.tsx';
 import { SessionRootsSettings } from './SessionRootsSettings.tsx';

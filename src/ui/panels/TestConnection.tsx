@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { ProviderTestResponse } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
 
 /**
  * "Test connection" on a saved provider row: one short request to its first model through the server, then what

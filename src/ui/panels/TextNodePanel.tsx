@@ -7,9 +7,9 @@ import {
   type NoteNode,
 } from '../../../protocol/index.ts';
 import type { NodePatch } from '../../core/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { formatTime } from '../canvas/node-labels.ts';
-import { MirrorNodeExtras } from '../atlas/MirrorNodeExtras.tsx';
+import { useWeft } from '../kit/index.ts';
+import { formatTime } from '../store/index.ts';
+import { MirrorNodeExtras } from '../atlas/index.ts';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { MaterialImage } from './MaterialImage.tsx';
 

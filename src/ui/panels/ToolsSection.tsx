@@ -1,6 +1,6 @@
 import { canvasAllowsTools, CHAT_TOOL_IDS, CHAT_TOOLS } from '../../core/index.ts';
 import type { ChatToolId, QuestionNode } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
+import { useWeft } from '../kit/index.ts';
 import { McpToolsSection } from './McpToolsSection.tsx';
 
 /** C35: the tools this question's model may call — all off until the person switches one on. */

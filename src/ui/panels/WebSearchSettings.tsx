@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { WebSearchProvider, WebSearchSettings as Saved } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
 
 /**
  * C35: the service behind the `web_search` tool — Brave (its key, write-only like a provider key) or a SearXNG

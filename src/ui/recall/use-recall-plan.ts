@@ -1,9 +1,8 @@
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { QuestionNode, RecallPlanRequest } from '../../../protocol/index.ts';
-import { useWeft } from '../app/store-context.tsx';
-import { modelFor } from '../store/planned-request.ts';
-import { recallCacheKey, recallClient, type RecallEntry } from './recall-client.ts';
+import { useWeft } from '../kit/index.ts';
+import { modelFor, recallCacheKey, recallClient, type RecallEntry } from '../store/index.ts';
 import { recallRequestFor } from '../../core/recall/index.ts';
 
 /** The node's recall request and its plan as the server answered it (fetched once per distinct request). */

@@ -1,8 +1,8 @@
-import type { ApiClient } from '../api/api-client.ts';
+import type { ApiClient } from '../api/index.ts';
 import type { GenerateRequest, StreamEvent } from '../../../protocol/index.ts';
-import type { WeftDatabase } from '../db/weft-database.ts';
-import type { MemoryClient } from '../memory/memory-client.ts';
-import type { RecallClient } from '../recall/recall-client.ts';
+import type { WeftDatabase } from '../db/index.ts';
+import type { MemoryClient } from './memory-client.ts';
+import type { RecallClient } from './recall-client.ts';
 
 /** Everything the store reaches outside itself; tests pass real Dexie and a real or scripted API. */
 export interface AppDependencies {

@@ -1,6 +1,4 @@
-import { fillCanvasRows } from '../db/fill-canvas-rows.ts';
-import { pauseForPage } from '../db/pause-for-page.ts';
-import { recordsFromDocument } from '../db/canvas-records.ts';
+import { fillCanvasRows, pauseForPage, recordsFromDocument } from '../db/index.ts';
 import { WeftError } from '../../../protocol/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 

@@ -14,10 +14,10 @@ import {
   markRevisionExact,
   storedRevision,
   writeCanvasChanges,
-} from '../db/canvas-persistence.ts';
-import { recordsFromDocument } from '../db/canvas-records.ts';
-import { applyKeptAgentAnswers } from '../agents/kept-agent-answers.ts';
-import { describeError } from '../api/api-error.ts';
+  recordsFromDocument,
+} from '../db/index.ts';
+import { applyKeptAgentAnswers } from './kept-agent-answers.ts';
+import { describeError } from '../api/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishOpenedGraph } from './deferred-staleness.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';

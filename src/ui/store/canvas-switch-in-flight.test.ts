@@ -4,10 +4,12 @@ import type { Graph } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import { startScriptedProvider, startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { exactRevision } from '../db/canvas-persistence.ts';
-import { runCommand } from '../commands/run-command.ts';
 import { TestApp } from './test-app.ts';
 
-/** Work that was under way when the person switched canvases lands where it began, never on the canvas now open. */
+/**
+ * Work that was under way when the person switched canvases lands where it began, never on the canvas now open.
+ * (A new node asked for while a canvas is being created: `commands/app-commands.test.ts`.)
+ */
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
@@ -25,28 +27,6 @@ async function emptyCanvasApp(): Promise<TestApp> {
   await app.state.createCanvas('Test canvas');
   return app;
 }
-
-describe('switching canvases', () => {
-  it('a new node asked for while another canvas is being created waits: it lands on neither canvas', async () => {
-    const app = await emptyCanvasApp();
-    const left = app.state.activeCanvasId!;
-    app.addQuestion('Already here');
-    const creating = app.state.createCanvas('Second');
-    expect(app.state.opening).toBe(true);
-    expect(await runCommand(app.store, 'new-question')).toBe(false);
-    const created = await creating;
-    expect(app.state.opening).toBe(false);
-    expect(app.state.activeCanvasId).toBe(created);
-    expect(app.graph.nodes.size).toBe(0);
-    expect(await runCommand(app.store, 'new-question')).toBe(true);
-    expect(app.graph.nodes.size).toBe(1);
-    await app.state.openCanvas(left);
-    expect([...app.graph.nodes.values()].map((node) => node.kind === 'question' && node.question)).toEqual([
-      'Already here',
-    ]);
-    await app.close();
-  });
-});
 
 describe('an answer that outlives its canvas', () => {
   it('finishes after the person switched canvases and is written into the canvas it came from', async () => {

@@ -1,5 +1,5 @@
 import { shownStale, staleTrackerInSteps, type Graph, type StaleTracker } from '../../core/index.ts';
-import { pauseForPage } from '../db/pause-for-page.ts';
+import { pauseForPage } from '../db/index.ts';
 import { publishGraph } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import type { GetState, SetState } from './weft-state.ts';

@@ -1,6 +1,6 @@
 import { autoRerunWave, replayWave, rerunAllowed } from '../../core/index.ts';
-import { agentModel } from '../agents/agent-plan.ts';
-import { runAgentTurn, stopAgentTurn } from '../agents/run-agent-turn.ts';
+import { agentModel } from './agent-plan.ts';
+import { runAgentTurn, stopAgentTurn } from './run-agent-turn.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { createNodeRunner, runKey } from './run-node.ts';
 import { runWave } from './run-wave.ts';

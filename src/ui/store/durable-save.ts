@@ -1,8 +1,7 @@
 import { documentFromGraph, graphFromDocument, rebaseSteps } from '../../core/index.ts';
 import type { CanvasDocument } from '../../../protocol/index.ts';
-import { ApiClientError } from '../api/api-error.ts';
-import type { CanvasRecords } from '../db/canvas-records.ts';
-import type { DurableSaved } from '../db/canvas-writer.ts';
+import { ApiClientError } from '../api/index.ts';
+import type { CanvasRecords, DurableSaved } from '../db/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';

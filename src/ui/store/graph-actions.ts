@@ -7,7 +7,7 @@ import {
   type LocalStep,
 } from '../../core/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
-import { nodeTitle } from '../canvas/node-labels.ts';
+import { nodeTitle } from './node-labels.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 

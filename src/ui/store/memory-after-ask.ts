@@ -1,6 +1,6 @@
 import { appendEvent, type EventDraft, type Graph } from '../../core/index.ts';
-import { describeError } from '../api/api-error.ts';
-import type { MemoryClient } from '../memory/memory-client.ts';
+import { describeError } from '../api/index.ts';
+import type { MemoryClient } from './memory-client.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';

@@ -1,6 +1,6 @@
 import { applyChange, plaqueThread, type Graph, type GraphChange } from '../../core/index.ts';
 import type { DispatchLane } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
+import { describeError } from '../api/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';

@@ -1,6 +1,6 @@
 import type { DispatchLane, QuestionNode, RecallSnapshot } from '../../../protocol/index.ts';
 import type { EventDraft, Graph } from '../../core/index.ts';
-import { describeError } from '../api/api-error.ts';
+import { describeError } from '../api/index.ts';
 import { recallRequestFor } from '../../core/recall/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { modelFor } from './planned-request.ts';

@@ -1,8 +1,7 @@
 import type { CompiledContext, Graph } from '../../core/index.ts';
 import { TOOL_CALLS_MAX } from '../../../protocol/index.ts';
 import type { GenerateImage, GenerateRequest, ModelInfo, ToolCallRecord } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { clientHandshake } from '../api/client-handshake.ts';
+import { clientHandshake, describeError } from '../api/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import type { WeftState } from './weft-state.ts';
 

@@ -5,9 +5,9 @@ import {
   rememberRevision,
   storedRevision,
   writeCanvasChanges,
-} from '../db/canvas-persistence.ts';
-import { recordsFromDocument } from '../db/canvas-records.ts';
-import { describeError } from '../api/api-error.ts';
+  recordsFromDocument,
+} from '../db/index.ts';
+import { describeError } from '../api/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { cacheArrivedCanvas } from './cache-arrived-canvas.ts';
 import { refreshCanvasList } from './canvas-list-actions.ts';

@@ -14,8 +14,8 @@ import {
   type StepOutcome,
 } from '../../core/index.ts';
 import { questionAuthor, type DispatchLane } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { loadCanvasDocument } from '../db/canvas-persistence.ts';
+import { describeError } from '../api/index.ts';
+import { loadCanvasDocument } from '../db/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import { plannedRequest } from './planned-request.ts';

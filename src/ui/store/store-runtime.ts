@@ -1,6 +1,5 @@
 import type { Graph, StaleTracker } from '../../core/index.ts';
-import type { CanvasRecords } from '../db/canvas-records.ts';
-import type { CanvasWriter } from '../db/canvas-writer.ts';
+import type { CanvasRecords, CanvasWriter } from '../db/index.ts';
 import type { ChangeJournal } from './change-journal.ts';
 
 /** Mutable helpers the store owns but never renders: the stale tracker, writer, abort handles. */

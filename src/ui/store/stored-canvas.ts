@@ -1,6 +1,5 @@
 import { documentFromGraph, graphFromDocument, type Graph } from '../../core/index.ts';
-import { loadCanvasDocument, writeCanvasChanges } from '../db/canvas-persistence.ts';
-import { recordsFromDocument } from '../db/canvas-records.ts';
+import { loadCanvasDocument, writeCanvasChanges, recordsFromDocument } from '../db/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { isRevisionConflict } from './durable-save.ts';
 import { recordsFromGraph } from './store-runtime.ts';

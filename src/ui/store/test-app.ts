@@ -1,9 +1,8 @@
 import 'fake-indexeddb/auto';
-import { createApiClient } from '../api/api-client.ts';
-import { streamGenerate } from '../api/generate-stream.ts';
-import { WeftDatabase } from '../db/weft-database.ts';
-import { createMemoryClient, type MemoryClient } from '../memory/memory-client.ts';
-import { createRecallClient, type RecallClient } from '../recall/recall-client.ts';
+import { createApiClient, streamGenerate } from '../api/index.ts';
+import { WeftDatabase } from '../db/index.ts';
+import { createMemoryClient, type MemoryClient } from './memory-client.ts';
+import { createRecallClient, type RecallClient } from './recall-client.ts';
 import { createIdGenerator } from './app-dependencies.ts';
 import { createWeftStore, type WeftStore } from './weft-store.ts';
 

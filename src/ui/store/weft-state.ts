@@ -10,7 +10,13 @@ import type {
   DispatchLane,
 } from '../../../protocol/index.ts';
 
-export type View = 'canvas' | 'events' | 'settings';
+/** What the main area shows under any page that covers it. */
+export type WorkspaceView = 'canvas' | 'events' | 'settings';
+/** Every view a top-bar tab opens: a workspace view, or a page over the workspace (the Atlas, Why, Memory). */
+export type View = WorkspaceView | 'atlas' | 'why' | 'memory';
+
+export const isWorkspaceView = (view: View): view is WorkspaceView =>
+  view === 'canvas' || view === 'events' || view === 'settings';
 
 export interface Toast {
   id: string;
@@ -60,7 +66,10 @@ export interface WeftState extends AuthoringActions, PlaqueActions {
   past: Graph[];
   future: Graph[];
 
+  /** The one open view: the tabs, the pages over the workspace and the commands all read it, and only `setView` sets it. */
   view: View;
+  /** The workspace view under a page (kept mounted, so closing the page returns to it); follows `view`. */
+  workspaceView: WorkspaceView;
   focusedNodeId: string | null;
   selectedNodeIds: string[];
   searchOpen: boolean;
@@ -98,6 +107,8 @@ export interface WeftState extends AuthoringActions, PlaqueActions {
   canvasDeletedElsewhere(id: string): Promise<boolean>;
   // ui
   setView(view: View): void;
+  /** Closes `view` if it is the open one: back to the workspace view under it. */
+  closeView(view: View): void;
   focusNode(nodeId: string | null): void;
   setSelection(nodeIds: string[]): void;
   setSearch(open: boolean, query?: string): void;

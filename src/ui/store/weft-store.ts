@@ -1,8 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { rememberRevision } from '../db/canvas-persistence.ts';
-import { CanvasWriter } from '../db/canvas-writer.ts';
+import { describeError } from '../api/index.ts';
+import { rememberRevision, CanvasWriter } from '../db/index.ts';
 import { ChangeJournal } from './change-journal.ts';
 import { createDurableSave } from './durable-save.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -14,9 +13,9 @@ import { createPlaqueActions } from './plaque-actions.ts';
 import { createRemoteSyncActions } from './remote-sync-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { createStaleJudge } from './stale-judge.ts';
-import type { WeftState } from './weft-state.ts';
+import { isWorkspaceView, type WeftState } from './weft-state.ts';
 import { environmentKeysDetachedMessage, keysClearedMessage } from './key-origin-notice.ts';
-import { nodeSearchText } from '../canvas/node-labels.ts';
+import { nodeSearchText } from './node-labels.ts';
 
 export type WeftStore = StoreApi<WeftState> & { runtime: StoreRuntime; api: AppDependencies['api'] };
 
@@ -84,6 +83,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     past: [],
     future: [],
     view: 'canvas',
+    workspaceView: 'canvas',
     focusedNodeId: null,
     selectedNodeIds: [],
     searchOpen: false,
@@ -106,7 +106,10 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     ...createAuthoringActions(set, get, dependencies),
     ...createPlaqueActions(set, get, dependencies, runtime),
 
-    setView: (view) => set({ view }),
+    setView: (view) => set(isWorkspaceView(view) ? { view, workspaceView: view } : { view }),
+    closeView: (view) => {
+      if (get().view === view) set({ view: get().workspaceView });
+    },
     focusNode: (nodeId) => set({ focusedNodeId: nodeId, highlightedNodeId: null }),
     setSelection: (nodeIds) => set({ selectedNodeIds: nodeIds }),
     setSearch(open, query) {

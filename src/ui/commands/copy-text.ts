@@ -1,4 +1,4 @@
-import type { WeftState } from '../store/weft-state.ts';
+import type { WeftState } from '../store/index.ts';
 
 /** Puts `text` on the clipboard and says so; a refused clipboard is a toast, never a silent no-op. */
 export async function copyText(state: Pick<WeftState, 'toast'>, text: string, what: string): Promise<boolean> {

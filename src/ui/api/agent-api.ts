@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AgentTurnRequest, StreamEvent } from '../../../protocol/index.ts';
-import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/http-client.ts';
+import { createHttpClient, jsonInit, type ApiClientOptions } from './http-client.ts';
 
 const RuntimesSchema = z.object({
   runtimes: z.array(

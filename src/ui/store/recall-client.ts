@@ -7,8 +7,7 @@ import {
   type RecallPlanResponse,
   type RecallReachEstimate,
 } from '../../../protocol/index.ts';
-import { ApiClientError, describeError } from '../api/api-error.ts';
-import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/http-client.ts';
+import { ApiClientError, createHttpClient, describeError, jsonInit, type ApiClientOptions } from '../api/index.ts';
 
 /**
  * A plan as the node and the preview show it. `standIn` is true while a full reach waits for the person's

@@ -1,7 +1,6 @@
 import { createContext, useContext } from 'react';
 import { useStore } from 'zustand';
-import type { WeftStore } from '../store/weft-store.ts';
-import type { WeftState } from '../store/weft-state.ts';
+import type { WeftStore, WeftState } from '../store/index.ts';
 
 export const StoreContext = createContext<WeftStore | null>(null);
 

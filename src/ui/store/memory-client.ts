@@ -7,9 +7,7 @@ import type {
   MemoryWriteResponse,
 } from '../../../protocol/index.ts';
 import { memoryBlock } from '../../core/memory/index.ts';
-import type { ApiClientOptions } from '../api/http-client.ts';
-import { describeError } from '../api/api-error.ts';
-import { createMemoryApi, type MemoryApi } from './memory-api.ts';
+import { type ApiClientOptions, describeError, createMemoryApi, type MemoryApi } from '../api/index.ts';
 
 /** How long the admission toast offers Undo (C14). */
 export const UNDO_WINDOW_MS = 8000;

@@ -1,5 +1,5 @@
 import type { GraphChange } from '../../core/index.ts';
-import type { WeftState } from '../store/weft-state.ts';
+import type { WeftState } from './weft-state.ts';
 
 /**
  * An agent turn that ends after the person switched canvas still has its commit recorded on its own canvas; its

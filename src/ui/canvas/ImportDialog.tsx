@@ -1,9 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import type { ImportStatus } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { useWeftStore } from '../app/store-context.tsx';
-import { useEscape } from '../app/use-escape.ts';
-import { canvasBridge } from '../commands/canvas-bridge.ts';
+import { describeError } from '../api/index.ts';
+import { useWeftStore, useEscape } from '../kit/index.ts';
+import { canvasBridge } from '../commands/index.ts';
 
 const DOCUMENT_TYPES = '.md,.markdown,.html,.htm,.docx';
 const POLL_MS = 250;

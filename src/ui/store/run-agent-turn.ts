@@ -1,12 +1,10 @@
 import { agentCommit, upstreamSnapshot, type GraphChange } from '../../core/index.ts';
 import type { AgentVersion, ApprovalRecord, FootprintValue } from '../../../protocol/index.ts';
-import { describeError } from '../api/api-error.ts';
-import { clientHandshake } from '../api/client-handshake.ts';
-import type { WeftState } from '../store/weft-state.ts';
+import { agentApi, clientHandshake, describeError, type AgentApi } from '../api/index.ts';
+import type { WeftState } from './weft-state.ts';
 
 /** What a turn needs of the canvas store: its state and actions (the store itself, or its `get`). */
 export type StoreAccess = { getState: () => WeftState };
-import { agentApi, type AgentApi } from './agent-api.ts';
 import { agentPlan } from './agent-plan.ts';
 import { agentStore, type ApprovalCard } from './agent-state.ts';
 import { keepAgentAnswer } from './kept-agent-answers.ts';

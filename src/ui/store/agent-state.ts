@@ -1,6 +1,6 @@
 import { createStore } from 'zustand/vanilla';
 import type { ApprovalRequestValue as ApprovalRequest } from '../../../protocol/index.ts';
-import type { AgentRuntimes } from './agent-api.ts';
+import type { AgentRuntimes } from '../api/index.ts';
 
 /** An open approval card on a node: the runtime's question and the turn it belongs to. */
 export interface ApprovalCard {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { upstreamSnapshot } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
-import { TestApp } from '../store/test-app.ts';
+import { TestApp } from './test-app.ts';
 import { keepAgentAnswer } from './kept-agent-answers.ts';
 
 let server: TestServer;

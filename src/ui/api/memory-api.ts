@@ -9,7 +9,7 @@ import {
   type MemoryStateResponse,
   type MemoryWriteResponse,
 } from '../../../protocol/index.ts';
-import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from '../api/http-client.ts';
+import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from './http-client.ts';
 
 /** Typed client of `/api/memory…`. Person edits carry the revision they were based on (409 when stale). */
 export interface MemoryApi {
