@@ -22,11 +22,6 @@ const question = (graph: Graph, id: string) => graph.nodes.get(id) as QuestionNo
 let databaseCounter = 0;
 const freshName = () => `canvas-switch-test-${databaseCounter++}-${Math.random()}`;
 
-async function emptyCanvasApp(): Promise<TestApp> {
-  const app = await new TestApp(server, freshName()).start();
-  await app.state.createCanvas('Test canvas');
-  return app;
-}
 
 describe('an answer that outlives its canvas', () => {
   it('finishes after the person switched canvases and is written into the canvas it came from', async () => {
