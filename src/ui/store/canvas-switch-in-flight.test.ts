@@ -22,7 +22,6 @@ const question = (graph: Graph, id: string) => graph.nodes.get(id) as QuestionNo
 let databaseCounter = 0;
 const freshName = () => `canvas-switch-test-${databaseCounter++}-${Math.random()}`;
 
-
 describe('an answer that outlives its canvas', () => {
   it('finishes after the person switched canvases and is written into the canvas it came from', async () => {
     const provider = await startScriptedProvider();
