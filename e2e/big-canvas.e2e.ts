@@ -17,6 +17,8 @@ interface PageStore {
     focusNode(id: string | null): void;
     undo(): void;
     redo(): void;
+    setSearch(open: boolean, query?: string): void;
+    graph: { wires: Map<string, { from: string; to: string }> } | null;
   };
 }
 type PageWindow = { weft: { store: PageStore } };
@@ -311,5 +313,73 @@ describe('a large canvas in Chromium', () => {
     expect(await canvas.panel.getByTestId('ask').isDisabled()).toBe(true);
     await input.pressSequentially('Third?');
     expect(await canvas.panel.getByTestId('ask').isDisabled()).toBe(false);
+  });
+
+  it('React Flow holds the cards near the view: a pan brings cards in, a wire to a far card is drawn, search jumps there', async () => {
+    // 40 × 40 cards, and one wire from the first to the last, 15,600 px away.
+    await page().evaluate(async () => {
+      const state = (window as unknown as PageWindow).weft.store.getState();
+      await state.createCanvas('Window');
+      const changes: unknown[] = [];
+      for (let row = 0; row < 40; row += 1)
+        for (let column = 0; column < 40; column += 1)
+          changes.push({
+            type: 'add-node',
+            node: {
+              id: `w-${row}-${column}`,
+              kind: 'question',
+              question: `Spot ${row}.${column}?`,
+              position: { x: column * 400, y: row * 240 },
+            },
+          });
+      changes.push({ type: 'wire', from: 'w-0-0', to: 'w-39-39', kind: 'solid' });
+      state.apply({ type: 'batch', changes });
+      await state.flush();
+      state.setSelection(['w-0-0']);
+    });
+    await canvas.command('zoom-to-selection');
+    await page().locator('[data-testid="node-card"][data-node-id="w-0-0"]').waitFor();
+    const wireId = await page().evaluate(
+      () =>
+        [...(window as unknown as PageWindow).weft.store.getState().graph!.wires.entries()].find(
+          ([, wire]) => wire.to === 'w-39-39',
+        )![0],
+    );
+    await page().getByTestId(`rf__edge-${wireId}`).waitFor({ state: 'attached' });
+    expect(await page().locator('[data-testid="node-card"][data-node-id="w-0-8"]').count()).toBe(0);
+    // Dragging the pane three screens' width left brings in cards that were far outside the view.
+    const pane = (await page().locator('.react-flow__pane').boundingBox())!;
+    for (let drag = 0; drag < 3; drag += 1) {
+      await page().mouse.move(pane.x + pane.width - 20, pane.y + pane.height / 2);
+      await page().mouse.down();
+      await page().mouse.move(pane.x + 20, pane.y + pane.height / 2, { steps: 8 });
+      await page().mouse.up();
+    }
+    // The view is now about three screens to the right: cards of columns 8 on, outside the first window, are drawn.
+    const farColumns = () =>
+      page().evaluate(() => {
+        const area = document.querySelector('.react-flow')!.getBoundingClientRect();
+        return [...document.querySelectorAll('[data-testid="node-card"]')]
+          .filter((card) => {
+            const box = card.getBoundingClientRect();
+            return box.left >= area.left && box.right <= area.right && box.top >= area.top && box.bottom <= area.bottom;
+          })
+          .map((card) => Number(card.getAttribute('data-node-id')!.split('-')[2]))
+          .filter((column) => column >= 8).length;
+      });
+    await expect.poll(farColumns, { timeout: 10_000 }).toBeGreaterThan(0);
+    // Search jumps to a card React Flow did not hold.
+    await page().evaluate(() => (window as unknown as PageWindow).weft.store.getState().setSearch(true, 'Spot 37.36?'));
+    await page().getByTestId('canvas-search').locator('input').press('Enter');
+    await expect.poll(() => onScreen('w-37-36'), { timeout: 5_000 }).toBe(true);
+    // The minimap still draws every card, not only those React Flow holds: its far corner is painted.
+    const painted = await page().evaluate(() => {
+      const element = document.querySelector<HTMLCanvasElement>('[data-testid="minimap"] canvas')!;
+      const data = element.getContext('2d')!.getImageData(0, 0, element.width, element.height).data;
+      let painted = 0;
+      for (let index = 3; index < data.length; index += 4) if (data[index]! > 0) painted += 1;
+      return painted;
+    });
+    expect(painted).toBeGreaterThan(1000);
   });
 });

@@ -183,6 +183,8 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
         `document_MB_${size}`,
         `first_paint_${size}_ms`,
         `first_paint_server_${size}_ms`,
+        `first_paint_minimal_${size}_ms`,
+        `first_paint_over_minimal_${size}_ratio`,
         `pan_frame_median_${size}_ms`,
         `fit_settle_${size}_ms`,
         `fit_worst_frame_${size}_ms`,

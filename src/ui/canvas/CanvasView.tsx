@@ -31,6 +31,7 @@ import { CanvasToolbar } from './CanvasToolbar.tsx';
 import { canvasBounds, fittedViewport } from './fit-canvas.ts';
 import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
+import { nextFlowWindow, windowedElements, type FlowRect } from './flow-window.ts';
 import { flowBoxes, placeBeside, selectedAnchor } from './place-beside.ts';
 
 const LARGE_CANVAS = 300;
@@ -38,8 +39,11 @@ const NO_NODES: FlowNode[] = [];
 const NO_EDGES: FlowEdge[] = [];
 const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
 
+type Placed = Parameters<typeof flowBoxes>[0][number];
+type Size = { width: number; height: number };
+
 /** The first spot near `start` (below, then to the right) where a new card overlaps no other card. */
-function freeSpot(nodes: readonly FlowNode[], start: { x: number; y: number }): { x: number; y: number } {
+function freeSpot(nodes: readonly Placed[], start: { x: number; y: number }): { x: number; y: number } {
   const overlaps = (x: number, y: number) =>
     nodes.some((node) => {
       if (node.type === 'frame') return false;
@@ -68,23 +72,64 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   const records = useWeft((state) => state.graph?.nodes);
   const wires = useWeft((state) => state.graph?.wires);
   const selectedIds = useWeft((state) => state.selectedNodeIds);
+  const focusedId = useWeft((state) => state.focusedNodeId);
   const canvasId = useWeft((state) => state.activeCanvasId);
   const flow = useReactFlow<FlowNode, FlowEdge>();
   const sources = useRef(new WeakMap<FlowNode, CanvasNode>());
   const [selectedEdgeId, setSelectedEdgeId] = useState<string | null>(null);
   const selected = useMemo(() => new Set(selectedIds), [selectedIds]);
+  const flowStore = useStoreApi<FlowNode, FlowEdge>();
+  // A large canvas hands React Flow only the cards in and near the view (`flow-window.ts`); the rest stay in the
+  // store. React Flow's first pass over every node (and its copy of each) cost more than the minimal page's.
+  const large = (records?.size ?? 0) > LARGE_CANVAS;
+  const windowRef = useRef<FlowRect | null>(null);
+  const [flowWindow, setFlowWindow] = useState<FlowRect | null>(null);
+  useEffect(() => {
+    const follow = () => {
+      const { transform, width, height } = flowStore.getState();
+      const next = nextFlowWindow(windowRef.current, {
+        x: transform[0],
+        y: transform[1],
+        zoom: transform[2],
+        width,
+        height,
+      });
+      if (next !== windowRef.current) setFlowWindow((windowRef.current = next));
+    };
+    follow();
+    return flowStore.subscribe(follow);
+  }, [flowStore]);
+  const windowed = useMemo(() => {
+    if (!large || !records || !wires) return null;
+    if (!flowWindow) return { nodes: [], wires: [] };
+    return windowedElements(records, wires, flowWindow, focusedId ? [...selectedIds, focusedId] : selectedIds);
+  }, [large, records, wires, flowWindow, selectedIds, focusedId]);
   // Built during the first render, so the canvas does not render once empty and then again full.
   const [nodes, setNodes] = useState<FlowNode[]>(() =>
-    records ? syncFlowNodes([], records, selected, sources.current) : [],
+    records ? syncFlowNodes([], windowed?.nodes ?? records.values(), selected, sources.current) : [],
   );
 
   useEffect(() => {
-    if (records) setNodes((previous) => syncFlowNodes(previous, records, selected, sources.current));
-  }, [records, selected]);
+    if (records)
+      setNodes((previous) => syncFlowNodes(previous, windowed?.nodes ?? records.values(), selected, sources.current));
+  }, [records, windowed, selected]);
   const edgesRef = useRef<FlowEdge[]>([]);
   const edges = useMemo(
-    () => (edgesRef.current = wires ? syncFlowEdges(edgesRef.current, wires, selectedEdgeId) : []),
-    [wires, selectedEdgeId],
+    () =>
+      (edgesRef.current = wires
+        ? syncFlowEdges(edgesRef.current, windowed?.wires ?? wires.values(), selectedEdgeId)
+        : []),
+    [wires, windowed, selectedEdgeId],
+  );
+  // Sizes React Flow measured, kept when a card leaves the window (fits, auto-layout and placing read them).
+  const measuredSizes = useRef(new Map<string, Size>());
+  const measuredOf = useCallback(
+    (nodeId: string): Size | undefined => {
+      const measured = flow.getInternalNode(nodeId)?.measured;
+      if (measured?.width && measured.height) return { width: measured.width, height: measured.height };
+      return measuredSizes.current.get(nodeId);
+    },
+    [flow],
   );
 
   // A fit to the dot level waiting for React Flow to have dropped its nodes.
@@ -96,7 +141,6 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     setDotsAhead(null);
   }, [dotsAhead, flow]);
   // Fits every card, drawn or not, from the records (see fit-canvas.ts for why not React Flow's fitView).
-  const flowStore = useStoreApi<FlowNode, FlowEdge>();
   const fitAll = useCallback(
     (duration: number, only?: readonly string[]) => {
       const { width, height, minZoom } = flowStore.getState();
@@ -107,9 +151,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
             return record ? [record] : [];
           })
         : (nodes?.values() ?? []);
-      const bounds = canvasBounds(records, (nodeId) => {
-        return flow.getInternalNode(nodeId)?.measured;
-      });
+      const bounds = canvasBounds(records, measuredOf);
       const viewport = fittedViewport(bounds, { width, height, minZoom });
       if (!viewport) return;
       // A large canvas fitted to dots first hands React Flow no nodes, then jumps there (the effect below): at the
@@ -118,7 +160,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
       if ((nodes?.size ?? 0) > LARGE_CANVAS && viewport.zoom < DOT_BELOW_ZOOM) setDotsAhead(viewport);
       else void flow.setViewport(viewport, { duration });
     },
-    [flow, flowStore, store],
+    [flow, flowStore, store, measuredOf],
   );
 
   // Once per opened canvas, as soon as the pane has a size: the new canvas's cards, never the old pan and zoom.
@@ -156,8 +198,9 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
   useEffect(() => {
     canvasBridge.fitView = () => fitAll(200);
     canvasBridge.zoomToNodes = (nodeIds) => fitAll(200, nodeIds);
+    // From the record: a card outside the window is not in React Flow.
     canvasBridge.centerOn = (nodeId) => {
-      const node = flow.getNode(nodeId);
+      const node = store.getState().graph?.nodes.get(nodeId);
       if (node)
         void flow.setCenter(node.position.x + 150, node.position.y + 80, {
           zoom: Math.max(flow.getZoom(), 0.8),
@@ -187,21 +230,25 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
           });
       });
     canvasBridge.newNodePosition = () => {
-      const anchor = selectedAnchor(store.getState(), flow.getNodes());
-      if (anchor) return placeBeside(anchor, flowBoxes(flow.getNodes()));
+      // Every card, drawn or not: a new one never lands on a card outside the window.
+      const placed: Placed[] = [...(store.getState().graph?.nodes.values() ?? [])].map((record) => ({
+        id: record.id,
+        type: record.kind,
+        position: record.position,
+        measured: measuredOf(record.id) ?? record.size ?? undefined,
+      }));
+      const anchor = selectedAnchor(store.getState(), placed);
+      if (anchor) return placeBeside(anchor, flowBoxes(placed));
       const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
       const centre = flow.screenToFlowPosition({
         x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2,
         y: (bounds?.top ?? 0) + (bounds?.height ?? 600) / 3,
       });
-      return freeSpot(flow.getNodes(), { x: Math.round(centre.x - 150), y: Math.round(centre.y - 60) });
+      return freeSpot(placed, { x: Math.round(centre.x - 150), y: Math.round(centre.y - 60) });
     };
     canvasBridge.openMaterialDialog = onOpenMaterial;
-    canvasBridge.measuredSize = (nodeId) => {
-      const measured = flow.getInternalNode(nodeId)?.measured;
-      return measured?.width && measured.height ? { width: measured.width, height: measured.height } : undefined;
-    };
-  }, [flow, store, onOpenMaterial, fitAll]);
+    canvasBridge.measuredSize = measuredOf;
+  }, [flow, store, onOpenMaterial, fitAll, measuredOf]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<FlowNode>[]) => {
@@ -213,6 +260,8 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
           selection ??= new Set(state.selectedNodeIds);
           if (change.selected) selection.add(change.id);
           else selection.delete(change.id);
+        } else if (change.type === 'dimensions' && change.dimensions?.width && change.dimensions.height) {
+          measuredSizes.current.set(change.id, { width: change.dimensions.width, height: change.dimensions.height });
         } else if (change.type === 'position' && change.dragging === false && change.position) {
           moves.push({
             type: 'move-node',
@@ -260,8 +309,8 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
 
   // A large canvas zoomed out to dots is drawn on one <canvas>; React Flow then holds no nodes to lay out.
   const detail = useDetailLevel();
-  const dots = (detail === 'dot' || dotsAhead !== null) && (records?.size ?? 0) > LARGE_CANVAS;
-  const unplaced = (records?.size ?? 0) > LARGE_CANVAS && placedFor !== canvasId;
+  const dots = (detail === 'dot' || dotsAhead !== null) && large;
+  const unplaced = large && placedFor !== canvasId;
 
   return (
     <ReactFlow<FlowNode, FlowEdge>

@@ -27,18 +27,18 @@ export function dropEstimatedHandles(node: FlowNode): FlowNode {
 }
 
 /**
- * Builds React Flow nodes from graph records, reusing the previous object when neither the record
+ * Builds React Flow nodes from graph records (all of them, or a large canvas's window: `flow-window.ts`), reusing the previous object when neither the record
  * nor the selection changed, so React Flow re-renders only the nodes that moved or changed.
  */
 export function syncFlowNodes(
   previous: readonly FlowNode[],
-  records: ReadonlyMap<string, CanvasNode>,
+  records: Iterable<CanvasNode>,
   selected: ReadonlySet<string>,
   sources: WeakMap<FlowNode, CanvasNode>,
 ): FlowNode[] {
   const previousById = new Map(previous.map((node) => [node.id, node] as const));
   const next: FlowNode[] = [];
-  for (const record of records.values()) {
+  for (const record of records) {
     const before = previousById.get(record.id);
     const isSelected = selected.has(record.id);
     if (before && sources.get(before) === record && (before.selected ?? false) === isSelected) {
@@ -77,12 +77,12 @@ export const WIRE_ARROW: EdgeMarker = { type: MarkerType.ArrowClosed, width: 18,
 
 export function syncFlowEdges(
   previous: readonly FlowEdge[],
-  wires: ReadonlyMap<string, Wire>,
+  wires: Iterable<Wire>,
   selectedEdgeId: string | null,
 ): FlowEdge[] {
   const previousById = new Map(previous.map((edge) => [edge.id, edge] as const));
   const next: FlowEdge[] = [];
-  for (const wire of wires.values()) {
+  for (const wire of wires) {
     const before = previousById.get(wire.id);
     const isSelected = wire.id === selectedEdgeId;
     if (before && before.data?.wire === wire && (before.selected ?? false) === isSelected) {

@@ -4,6 +4,7 @@ import type { CanvasDocument, QuestionNode } from '../../../protocol/canvas-docu
 import { exactRevision, loadCanvasDocument, persistenceCounters, storedRevision } from './canvas-persistence.ts';
 import { recordsFromDocument, type CanvasRecords } from './canvas-records.ts';
 import { CanvasWriter } from './canvas-writer.ts';
+import { fillCanvasRows } from './fill-canvas-rows.ts';
 import { packOf } from './canvas-packs.ts';
 import { WeftDatabase } from './weft-database.ts';
 
@@ -122,5 +123,31 @@ describe('CanvasWriter.fill (a canvas painted from the server before it is cache
     await writer.flushLocal();
     expect(await loadCanvasDocument(database, 'fill-test')).toBeNull();
     expect(errors).toEqual([]);
+  });
+
+  it('a fill of a canvas another fill has just cached never leaves its canvas row over half-rewritten rows', async () => {
+    // The arrival cache (`canvas-changed`) finished just after the canvas was opened from the server, whose own fill
+    // then rewrites the same rows: a reload meanwhile read the first fill's canvas row over the packs the second had
+    // cleared, a canvas with none of its cards (bench:ui's cached reload waited for a card forever).
+    const database = new WeftDatabase(`fill-${Math.random()}`);
+    const errors: unknown[] = [];
+    const records = recordsFromDocument(bigCanvas());
+    await fillCanvasRows(database, records, { now: 1, revision: 'd'.repeat(64), pause: () => Promise.resolve() });
+    expect((await loadCanvasDocument(database, 'fill-test'))?.nodes).toHaveLength(4500);
+    let pauses = 0;
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const writer = writerFor(database, () => ((pauses += 1), pauses <= 2 ? Promise.resolve() : gate), errors);
+    const filled = writer.fill(records, { ready: Promise.resolve(), revision: 'd'.repeat(64) });
+    while (pauses < 3) await settle();
+    // Part-way through the second fill (the first slice written, the rest waiting): what a reload reads now is
+    // either no canvas (read from the server again) or all of it, never the canvas without its cards.
+    const midway = await loadCanvasDocument(database, 'fill-test');
+    expect(midway === null || midway.nodes.length === 4500).toBe(true);
+    release();
+    await filled;
+    expect(errors).toEqual([]);
+    expect((await loadCanvasDocument(database, 'fill-test'))?.nodes).toHaveLength(4500);
+    expect(await exactRevision(database, 'fill-test')).toBe('d'.repeat(64));
   });
 });

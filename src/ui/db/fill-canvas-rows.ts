@@ -11,8 +11,11 @@ const PACKS_PER_SLICE = 16;
 /**
  * Caches a canvas read from the server in IndexedDB, in slices with the page given a turn between them. The canvas
  * row and its revision are written last, in one transaction: until then `loadCanvasDocument` does not see the
- * canvas (a reload reads it from the server again), so a half-written cache is never read as the canvas. Rows a
- * half-finished earlier fill left behind are removed first.
+ * canvas (a reload reads it from the server again), so a half-written cache is never read as the canvas. Rows an
+ * earlier fill left behind go first, its canvas row with them: two fills of one canvas can race (the arrival cache
+ * of `canvas-changed` finishing just after the canvas was opened from the server), and a canvas row left standing
+ * over the packs this fill had only begun to rewrite was read on reload as a canvas with none of its cards.
+ * The first turn comes before any row is touched, so a fill abandoned by then (its `pause` throws) removes nothing.
  */
 export async function fillCanvasRows(
   database: WeftDatabase,
@@ -21,7 +24,10 @@ export async function fillCanvasRows(
 ): Promise<number> {
   const canvasId = records.canvas.id;
   const owned = [database.packs, database.dismissals, database.ledgers];
-  await database.transaction('rw', owned, async () => {
+  await options.pause();
+  await database.transaction('rw', [database.canvases, database.revisions, ...owned], async () => {
+    await database.canvases.delete(canvasId);
+    await database.revisions.delete(canvasId);
     for (const table of owned) await table.where('canvasId').equals(canvasId).delete();
   });
   const nodes = [...records.nodes];

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanvasDocument, QuestionNode } from '../../../protocol/canvas-document.ts';
 import { createApiClient } from '../api/api-client.ts';
 import { loadCanvasDocument, storedRevision } from '../db/canvas-persistence.ts';
+import { recordsFromDocument } from '../db/canvas-records.ts';
+import { fillCanvasRows } from '../db/fill-canvas-rows.ts';
 import { WeftDatabase } from '../db/weft-database.ts';
 import { sampleCanvas, startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { cacheArrivedCanvas } from './cache-arrived-canvas.ts';
@@ -70,6 +72,27 @@ describe('a canvas made elsewhere that this page holds no copy of', () => {
     expect(await loadCanvasDocument(database, 'arrived-sliced')).toBeNull();
     expect(await storedRevision(database, 'arrived-sliced')).toBeNull();
     expect(revision).toMatch(/^[0-9a-f]{64}$/);
+    database.close();
+  });
+
+  it('opened (and cached by its own fill) while its arrival was being read: the arrival touches no row', async () => {
+    const { document, revision } = await storeElsewhere('arrived-opened');
+    const database = new WeftDatabase(`arrived-${Math.random()}`);
+    const api = createApiClient({ baseUrl: server.origin, token: server.token });
+    // The open's own fill has cached it whole.
+    await fillCanvasRows(database, recordsFromDocument(document), { now: 1, revision, pause: () => Promise.resolve() });
+    let asked = 0;
+    // Not yet opened when its read came back; opened, and cached by the open's own fill, before its first slice.
+    const caching = cacheArrivedCanvas(
+      { api, database, now: () => 1 },
+      'arrived-opened',
+      () => (asked += 1) > 1,
+      () => Promise.resolve(),
+    );
+    expect(await caching).toBe(false);
+    // A reload reads the whole canvas: the abandoned arrival cleared none of the rows the open's fill wrote.
+    expect((await loadCanvasDocument(database, 'arrived-opened'))?.nodes).toHaveLength(4500);
+    expect(await storedRevision(database, 'arrived-opened')).toBe(revision);
     database.close();
   });
 });
