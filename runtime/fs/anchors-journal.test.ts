@@ -141,3 +141,55 @@ describe('the anchors journal', () => {
     await reopened.write('alpha', withEvents(second.document, 1, 'c'), { baseRevision: second.revision });
   });
 });
+
+describe('the anchors journal under concurrent saves', () => {
+  it('saves of many canvases at once each append onto the line before: the chain holds and later saves go on', async () => {
+    const store = new CanvasStore({ directory });
+    const ids = Array.from({ length: 8 }, (_, index) => `c${index}`);
+    const saved = await Promise.all(
+      ids.map((id) => store.write(id, withEvents(sampleCanvas(id), 2), { baseRevision: null })),
+    );
+    expect(await new CanvasStore({ directory }).anchors.verify()).toEqual({ status: 'intact', lines: 8 });
+    await Promise.all(
+      saved.map((record, index) =>
+        store.write(ids[index]!, withEvents(record.document, 1, 'b'), { baseRevision: record.revision }),
+      ),
+    );
+    expect(await new CanvasStore({ directory }).anchors.verify()).toEqual({ status: 'intact', lines: 16 });
+  });
+
+  it('a second store on the same folder (another process) appends after what the first wrote', async () => {
+    const first = new CanvasStore({ directory });
+    const second = new CanvasStore({ directory });
+    const a = await first.write('a', withEvents(sampleCanvas('a'), 1), { baseRevision: null });
+    await second.write('b', withEvents(sampleCanvas('b'), 1), { baseRevision: null });
+    await first.write('a', withEvents(a.document, 1, 'x'), { baseRevision: a.revision });
+    expect(await new CanvasStore({ directory }).anchors.verify()).toEqual({ status: 'intact', lines: 3 });
+  });
+
+  it('a damaged journal refuses a save before anything is written, and verify names it', async () => {
+    const store = new CanvasStore({ directory });
+    await store.write('alpha', withEvents(sampleCanvas('alpha'), 1), { baseRevision: null });
+    await writeFile(journalPath(), (await readFile(journalPath(), 'utf8')).replace('"eventCount":1', '"eventCount":7'));
+    const reopened = new CanvasStore({ directory });
+    await expect(
+      reopened.write('beta', withEvents(sampleCanvas('beta'), 1), { baseRevision: null }),
+    ).rejects.toMatchObject({ code: 'event-log-damaged' });
+    await expect(readFile(join(directory, 'beta.weft.json'))).rejects.toThrow();
+    await expect(readFile(join(directory, 'beta.head.json'))).rejects.toThrow();
+    expect((await reopened.verify('alpha')).verdict).toMatchObject({
+      status: 'head-mismatch',
+      detail: expect.stringContaining('journal breaks at line 1'),
+    });
+  });
+
+  it('a record that no longer parses can still be deleted, and leaves a tombstone', async () => {
+    const store = new CanvasStore({ directory });
+    await store.write('alpha', withEvents(sampleCanvas('alpha'), 2), { baseRevision: null });
+    await unlink(headPath());
+    await writeFile(recordPath(), '{ not json');
+    const reopened = new CanvasStore({ directory });
+    expect(await reopened.delete('alpha')).toBe(true);
+    expect(await reopened.anchors.lastDeletion('alpha')).toMatchObject({ kind: 'deleted', eventCount: 0 });
+  });
+});

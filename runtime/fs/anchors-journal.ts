@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFile, readFile, truncate } from 'node:fs/promises';
+import { appendFile, readFile, stat, truncate } from 'node:fs/promises';
 import { join } from 'node:path';
 import { WeftError, type ChainHead } from '../../protocol/index.ts';
 import { canonicalJson } from '../../src/core/index.ts';
@@ -41,6 +41,8 @@ export class AnchorsJournal {
     hash: string;
     /** The length to cut the file to before the next append (a torn last line), or null. */
     torn: number | null;
+    /** The file's length as this journal last read or wrote it: another writer shows as a different one. */
+    size: number;
     verdict: JournalVerdict;
   }> | null = null;
 
@@ -90,7 +92,16 @@ export class AnchorsJournal {
       seq = anchor.seq;
       hash = anchor.hash;
     }
-    return { latest, deleted, seq, hash, torn, verdict: verdict ?? { status: 'intact' as const, lines: lines.length } };
+    const size = Buffer.byteLength(text, 'utf8');
+    return {
+      latest,
+      deleted,
+      seq,
+      hash,
+      torn,
+      size,
+      verdict: verdict ?? { status: 'intact' as const, lines: lines.length },
+    };
   }
 
   /** The newest line for `canvasId`, or null when the journal has none. */
@@ -103,21 +114,53 @@ export class AnchorsJournal {
     return (await this.load()).deleted.get(canvasId) ?? null;
   }
 
-  /** Whether every line chains onto the one before it. */
+  /** Whether every line chains onto the one before it (read afresh from disk). */
   async verify(): Promise<JournalVerdict> {
     this.loaded = null;
     return (await this.load()).verdict;
   }
 
-  /** Appends the head just written, or the tombstone of a deleted record; refused once the journal is damaged. */
-  async append(kind: Anchor['kind'], head: ChainHead): Promise<Anchor> {
-    const state = await this.load();
+  /**
+   * Refuses (`event-log-damaged`) when the journal's chain is broken: called before a record is written, so a
+   * refused save writes nothing. Re-reads the journal when another writer (another process) appended meanwhile.
+   */
+  async assertWritable(): Promise<void> {
+    const state = await this.current();
     if (state.verdict.status !== 'intact')
       throw new WeftError(
         'event-log-damaged',
-        `The anchors journal of the canvas records breaks at line ${state.verdict.index + 1}; it was left as it is.`,
+        `The anchors journal of the canvas records (${this.path}) breaks at line ${state.verdict.index + 1}; it was left as it is. Run \`weft verify\` on a canvas for details.`,
         409,
       );
+  }
+
+  /** The loaded state, read again when the file's length is not the one this journal last saw. */
+  private async current() {
+    const state = await this.load();
+    const size = await stat(this.path).then(
+      (info) => info.size,
+      () => 0,
+    );
+    if (size === state.size) return state;
+    this.loaded = null;
+    return this.load();
+  }
+
+  /**
+   * Appends the head just written, or the tombstone of a deleted record; refused once the journal is damaged.
+   * Appends run one at a time (saves of different canvases run at once), each onto the line before it.
+   */
+  append(kind: Anchor['kind'], head: ChainHead): Promise<Anchor> {
+    const run = this.appending.then(() => this.appendNow(kind, head));
+    this.appending = run.catch(() => undefined);
+    return run;
+  }
+
+  private appending: Promise<unknown> = Promise.resolve();
+
+  private async appendNow(kind: Anchor['kind'], head: ChainHead): Promise<Anchor> {
+    await this.assertWritable();
+    const state = await this.load();
     const body: Omit<Anchor, 'hash'> = {
       seq: state.seq + 1,
       at: this.now(),
@@ -131,9 +174,12 @@ export class AnchorsJournal {
     const anchor: Anchor = { ...body, hash: lineHash(body) };
     if (state.torn !== null) {
       await truncate(this.path, state.torn);
+      state.size = state.torn;
       state.torn = null;
     }
-    await appendFile(this.path, `${JSON.stringify(anchor)}\n`, { mode: 0o600 });
+    const line = `${JSON.stringify(anchor)}\n`;
+    await appendFile(this.path, line, { mode: 0o600 });
+    state.size += Buffer.byteLength(line, 'utf8');
     state.latest.set(anchor.canvasId, anchor);
     if (kind === 'deleted') state.deleted.set(anchor.canvasId, anchor);
     state.seq = anchor.seq;

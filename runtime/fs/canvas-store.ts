@@ -38,7 +38,6 @@ export function describeIssues(issues: readonly { path: readonly PropertyKey[]; 
     .join('; ');
 }
 
-/** A record's revision: the SHA-256 of its stored bytes, so any change (even outside Weft) is a new revision. */
 /** A save may not hand the person words they did not write, nor rewrite what a stored version was asked. */
 function assertAuthorshipKept(id: string, stored: CanvasDocument['nodes'], incoming: CanvasDocument['nodes']): void {
   const rewrite = authorshipRewrite(stored, incoming);
@@ -50,6 +49,7 @@ function assertAuthorshipKept(id: string, stored: CanvasDocument['nodes'], incom
     );
 }
 
+/** A record's revision: the SHA-256 of its stored bytes, so any change (even outside Weft) is a new revision. */
 export function canvasRevision(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
@@ -185,6 +185,8 @@ export class CanvasStore {
           409,
         );
       }
+      // A damaged journal refuses the save before anything is written.
+      await this.anchors.assertWritable();
       let firstBadEvent: number | null;
       const anchor = await this.anchors.latest(id);
       if (current) {
@@ -233,6 +235,7 @@ export class CanvasStore {
           409,
         );
       }
+      await this.anchors.assertWritable();
       const stored = this.parseKept(id, current);
       const head = await this.heads.read(id);
       const difference =
@@ -272,7 +275,10 @@ export class CanvasStore {
         ? chainHeadOf(id, [], journal.firstBadEvent, journal)
         : kept;
     const verdict = verdictAgainst(events, stronger);
-    const mismatch = verdict.status === 'intact' ? journalDifference(events, kept, journal) : null;
+    // The journal's own chain too: a line altered or removed in it leaves no anchor to trust.
+    const chain = await this.anchors.verify();
+    const broken = chain.status === 'bad-line' ? `the anchors journal breaks at line ${chain.index + 1}` : null;
+    const mismatch = verdict.status === 'intact' ? (broken ?? journalDifference(events, kept, journal)) : null;
     return {
       verdict: mismatch ? { status: 'head-mismatch', eventCount: events.length, detail: mismatch } : verdict,
       head: kept,
@@ -287,15 +293,24 @@ export class CanvasStore {
       this.parsed.delete(id);
       const current = await this.readText(id);
       if (!current) return false;
-      // The tombstone first: a record re-created under this id is then known as a new one, with a log of its own.
-      const head =
-        (await this.heads.read(id).catch(() => null)) ?? chainHeadOf(id, this.parseKept(id, current).events, null);
-      await this.anchors.append('deleted', head);
+      await this.anchors.assertWritable();
+      // The head the tombstone keeps: the head file's, else the record's own (an unreadable record: none).
+      let head: ChainHead | null = await this.heads.read(id).catch(() => null);
+      if (!head) {
+        try {
+          head = chainHeadOf(id, this.parseKept(id, current).events, null);
+        } catch {
+          head = chainHeadOf(id, [], null);
+        }
+      }
       try {
         await unlink(path);
       } catch {
         return false;
       }
+      // After the unlink: a crash between the two leaves a journal whose head has no record, which refuses a new
+      // record under this id (never a record that reads as new while the old one is still there).
+      await this.anchors.append('deleted', head);
       await this.heads.remove(id);
       return true;
     });

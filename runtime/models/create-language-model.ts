@@ -7,6 +7,10 @@ import { DEFAULT_OLLAMA_URL } from './ollama-detect.ts';
 import { WeftError } from '../../protocol/index.ts';
 
 const OPENROUTER_URL = 'https://openrouter.ai/api/v1';
+// Named, not left to the SDK: with no base URL it would read OPENAI_BASE_URL / ANTHROPIC_BASE_URL from the process
+// environment, and a key bound to the official origin would follow them elsewhere.
+const OPENAI_URL = 'https://api.openai.com/v1';
+const ANTHROPIC_URL = 'https://api.anthropic.com/v1';
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
@@ -26,9 +30,9 @@ export function createLanguageModel(provider: ProviderConfig, model: string): La
   switch (provider.kind) {
     case 'openai':
       // `.chat()`: the default OpenAI model uses the Responses API, which compatible servers lack.
-      return createOpenAI({ apiKey, baseURL: provider.baseUrl ?? undefined }).chat(model);
+      return createOpenAI({ apiKey, baseURL: provider.baseUrl ?? OPENAI_URL }).chat(model);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL: provider.baseUrl ?? undefined })(model);
+      return createAnthropic({ apiKey, baseURL: provider.baseUrl ?? ANTHROPIC_URL })(model);
     case 'openrouter':
       return createOpenAICompatible({
         name: provider.id,

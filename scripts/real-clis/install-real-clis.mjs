@@ -43,6 +43,8 @@ export function ensureRealClis(env = process.env) {
     cwd: prefix,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A registry that stops answering must fail the install (by name), not hang `npm test`.
+    timeout: 10 * 60 * 1000,
     env: { ...env, npm_config_update_notifier: 'false' },
   });
   // npm's own output only when it failed: `npm test` prints one line for the whole install.
