@@ -146,6 +146,9 @@ export async function judgeExchange(
   const { stored, result } = await store.update(null, (current: StoredMemory) => {
     // Under the lock, on the profile as it is now: mergeFact validates the answers against it.
     const admitted = run(current.profile, 'rule');
+    // Counted under the lock, so the next exchange on this canvas sees these additions (a failed write still
+    // counts them: a refused addition beats one too many).
+    for (let line = 0; line < admitted.written; line += 1) dependencies.visits.add(request.canvasId);
     activity.push(...admitted.activity);
     const changed = admitted.profile !== current.profile;
     return {
@@ -163,7 +166,6 @@ export async function judgeExchange(
       },
     };
   });
-  for (let line = 0; line < result.written; line += 1) dependencies.visits.add(request.canvasId);
   const undo =
     result.lineIds.length > 0
       ? {
