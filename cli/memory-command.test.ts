@@ -24,7 +24,7 @@ async function twoJudgements(): Promise<void> {
   let at = 1_700_000_000_000;
   let id = 0;
   const store = new MemoryStore({ directory: join(home, 'memory'), now: () => (at += 1000), newId: () => `e${++id}` });
-  const origin = { canvasId: 'canvas-1', nodeId: 'node-1', versionId: 'v1', commitHash: 'c'.repeat(64) };
+  const origin = { canvasId: 'canvas-1', nodeId: 'node-1', versionId: 'v1', commitHash: 'c'.repeat(64), at: 0 };
   const fact = { category: 'preference', path: 'rule' } as Parameters<typeof judgedEvent>[0];
   await store.update(null, () => ({ change: { events: [judgedEvent(fact, origin, null)] }, result: null }));
   await store.update(null, () => ({ change: { events: [judgedEvent(fact, origin, 'not-durable')] }, result: null }));
