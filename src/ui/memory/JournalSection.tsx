@@ -24,7 +24,8 @@ const PAGE = 100;
  */
 export function JournalSection() {
   const store = useWeftStore();
-  const memoryRevision = useStore(memoryClient.view, (view) => view.loaded?.revision ?? null);
+  // A new read of the profile (every `memory-changed`: a judgement, refused ones included, an edit, an undo).
+  const memoryRead = useStore(memoryClient.view, (view) => view.loaded);
   const topicsRevision = useStore(topicsChanged, (state) => state.revision);
   const [verdict, setVerdict] = useState<MemoryJournalVerdict | null>(null);
   const [entries, setEntries] = useState<MemoryJournalEntry[]>([]);
@@ -50,7 +51,7 @@ export function JournalSection() {
     return () => {
       current = false;
     };
-  }, [verdict, memoryRevision, topicsRevision]);
+  }, [verdict, memoryRead, topicsRevision]);
 
   const virtualizer = useVirtualizer({
     count: entries.length,
