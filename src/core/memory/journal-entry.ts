@@ -49,31 +49,41 @@ export function journalEntryEvidence(event: EventRecord): { canvasId: string; no
   return { canvasId: meta.canvasId, nodeId };
 }
 
+const REFUSAL_NAMES: Record<string, string> = {
+  'deleted-line': 'deleted line',
+  'undone-admission': 'undone admission',
+  topic: 'topic',
+};
+
 /** One sentence for people saying what the entry decided; the raw op stays for a tooltip. */
 export function describeJournalEntry(entry: MemoryJournalEntry): string {
   const { event } = entry;
   const meta = event.meta as Record<string, unknown>;
+  const text = (key: string, fallback: string) => {
+    const value = meta[key];
+    return typeof value === 'string' ? value : fallback;
+  };
   const count = (value: unknown, one: string) =>
     `${typeof value === 'number' ? value : 0} ${one}${value === 1 ? '' : 's'}`;
   switch (event.op) {
     case 'memory-judged':
       return meta.verdict === 'admitted'
-        ? `A ${String(meta.category ?? 'fact')} fact from an ask was admitted by the ${String(meta.path ?? 'rule')} path.`
-        : `A ${String(meta.category ?? 'fact')} fact from an ask was refused (${String(meta.reason ?? 'no reason')}).`;
+        ? `A ${text('category', 'fact')} fact from an ask was admitted by the ${text('path', 'rule')} path.`
+        : `A ${text('category', 'fact')} fact from an ask was refused (${text('reason', 'no reason')}).`;
     case 'memory-written':
       return typeof meta.replaced === 'number' && meta.replaced > 0
-        ? `A ${String(meta.document)} line was written, superseding ${count(meta.replaced, 'line')}.`
-        : `A ${String(meta.document)} line was written (${String(meta.operation)}).`;
+        ? `A ${text('document', '?')} line was written, superseding ${count(meta.replaced, 'line')}.`
+        : `A ${text('document', '?')} line was written (${text('operation', '?')}).`;
     case 'memory-undone':
       return `An admission was undone: ${count(meta.lines, 'line')} removed and refused.`;
     case 'memory-refused-by-person':
-      return `The person refused a ${String(meta.kind)}: it will not be admitted again.`;
+      return `A ${REFUSAL_NAMES[text('kind', '')] ?? 'statement'} is now refused: it will not be admitted again.`;
     case 'memory-refusal-lifted':
-      return `The person lifted a refused ${String(meta.kind)}.`;
+      return `The person lifted the refusal of a ${REFUSAL_NAMES[text('kind', '')] ?? 'statement'}.`;
     case 'memory-edited':
       return meta.action === 'delete'
-        ? `The person deleted a ${String(meta.document)} line.`
-        : `The person ${meta.action === 'add' ? 'added' : 'edited'} a ${String(meta.document)} line.`;
+        ? `The person deleted a ${text('document', '?')} line.`
+        : `The person ${meta.action === 'add' ? 'added' : 'edited'} a ${text('document', '?')} line.`;
     case 'memory-switched':
       return `The [Memory] block was turned ${meta.enabled ? 'on' : 'off'} for a canvas.`;
     case 'memory-imported':
