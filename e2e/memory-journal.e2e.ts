@@ -1,4 +1,9 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventRecord } from '../protocol/index.ts';
+import { chainHeadOf } from '../runtime/fs/index.ts';
+import { appendEvent } from '../src/core/index.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
@@ -73,6 +78,57 @@ describe("memory's journal in the browser", () => {
     expect(await verdict.getAttribute('data-intact')).toBe('true');
     expect(await verdict.locator('li').first().textContent()).toMatch(
       /^✓ memory\/journal\.json: Intact: all \d+ events verify and match the chain head\.$/,
+    );
+  });
+
+  it('windows a long journal: a few rows drawn, the next page read as it scrolls, and it still verifies', async () => {
+    // 3,000 topic renames written as the topic store writes them: the chained log and its head beside it.
+    const events: EventRecord[] = [];
+    for (let index = 0; index < 3000; index += 1)
+      events.push(
+        appendEvent(
+          events,
+          { op: 'topic-renamed', objectId: 't1', meta: {} },
+          { now: 1_700_000_000_000 + index, newId: () => `r${index}` },
+        ),
+      );
+    const memory = path.join(app.home, 'memory');
+    writeFileSync(path.join(memory, 'topics-journal.json'), JSON.stringify({ format: 'weft.topics-journal', events }));
+    writeFileSync(
+      path.join(memory, 'topics-journal.head.json'),
+      JSON.stringify(chainHeadOf('topics-journal', events, null)),
+    );
+
+    await page().getByTestId('tab-canvas').click();
+    await page().getByTestId('memory-page').waitFor({ state: 'detached' });
+    await page().getByTestId('tab-memory').click();
+    await page().getByTestId('journal-filter-verdict').waitFor();
+    await page().waitForFunction(() =>
+      /^30\d\d entries$/.test(document.querySelector('[data-testid="journal-count"]')?.textContent ?? ''),
+    );
+    expect(await entries().count()).toBeLessThan(60);
+    const deepest = () =>
+      page().evaluate(() =>
+        Math.max(
+          ...[...document.querySelectorAll('[data-testid="journal-entry"]')].map((row) =>
+            Number(row.getAttribute('data-index')),
+          ),
+        ),
+      );
+    // Scrolled to the end of the first page: the next one is read and drawn.
+    for (let round = 0; round < 20 && (await deepest()) < 150; round += 1) {
+      await page()
+        .getByTestId('journal-scroll')
+        .evaluate((box) => box.scrollTo(0, box.scrollHeight));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(await deepest()).toBeGreaterThanOrEqual(150);
+    expect(await entries().count()).toBeLessThan(60);
+
+    await page().getByTestId('journal-verify').click();
+    await page().locator('[data-testid="journal-verify-result"] li[data-status="intact"]').nth(1).waitFor();
+    expect(await page().getByTestId('journal-verify-result').locator('li').nth(1).textContent()).toBe(
+      '✓ memory/topics-journal.json: Intact: all 3000 events verify and match the chain head.',
     );
   });
 });
