@@ -104,6 +104,28 @@ export const COMMANDS: readonly CommandSpec[] = [
     ],
   },
   {
+    name: 'memory',
+    usage: 'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json]',
+    summary:
+      "memory's hash-chained journals (profile and topics), newest first; --verify checks them (exit 1 when broken)",
+    positionals: [1, 1],
+    flags: {
+      verdict: {
+        type: 'string',
+        description: 'only entries with this verdict',
+        choices: ['admitted', 'refused', 'superseded', 'undone', 'deleted', 'edited', 'labelled', 'setting'],
+      },
+      verify: { type: 'boolean', description: 'check both chains against their chain heads instead of listing' },
+      limit,
+      json,
+    },
+    examples: [
+      'weft memory journal',
+      'weft memory journal --verdict refused --limit 20',
+      'weft memory journal --verify',
+    ],
+  },
+  {
     name: 'dossier',
     usage: 'weft dossier <topic> [--json]',
     summary: "a topic's dossier (by name or id): four sections, each sentence with the turn keys it cites",

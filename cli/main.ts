@@ -14,6 +14,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   import: () => import('./commands/import-command.ts'),
   topics: () => import('./commands/topics-command.ts'),
   dossier: () => import('./commands/dossier-command.ts'),
+  memory: () => import('./commands/memory-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
   compile: () => import('./commands/compile-command.ts'),
   bundle: () => import('./commands/bundle-command.ts'),

@@ -266,6 +266,7 @@ export {
   type GuardModeValue,
 } from './agent-lane.ts';
 export * from './memory-api.ts';
+export * from './memory-journal.ts';
 export * from './topic-api.ts';
 export {
   CanvasPatchSchema,

@@ -9,6 +9,7 @@ import { decideRoute } from './routes/decide-route.ts';
 import { generateRoute } from './routes/generate-route.ts';
 import { importRoute } from './routes/import-route.ts';
 import { materialsRoute } from './routes/materials-route.ts';
+import { memoryJournalRoute } from './routes/memory-journal-route.ts';
 import { memoryRoute } from './routes/memory-route.ts';
 import { topicsRoute } from './routes/topics-route.ts';
 import { dossiersRoute } from './routes/dossiers-route.ts';
@@ -92,6 +93,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(webSearchRoute(context));
   api.use(mcpRoute(context));
   api.use(providerTestRoute(context));
+  api.use(memoryJournalRoute(context));
   api.use(memoryRoute(context));
   api.use(topicsRoute(context));
   api.use(askCanvasRoute(context));

@@ -13,3 +13,4 @@ export { run as runCompile } from './compile-command.ts';
 export { run as runBundle } from './bundle-command.ts';
 export { run as runTopics } from './topics-command.ts';
 export { run as runDossier } from './dossier-command.ts';
+export { run as runMemory } from './memory-command.ts';

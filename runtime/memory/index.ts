@@ -5,3 +5,4 @@ export { judgeExchange } from './judge-exchange.ts';
 export type { JudgeExchangeDependencies, JudgedExchange } from './judge-exchange.ts';
 export { UndoBook, UNDO_KEEP_MS } from './undo-book.ts';
 export { AdditionsWindow, VISIT_WINDOW_MS } from './additions-window.ts';
+export { MemoryJournals } from './memory-journals.ts';

@@ -7,6 +7,8 @@ import { appendEvent, type EventDraft, type HashPort } from '../../src/core/inde
 import { emptyProfile, loadProfile } from '../../src/core/memory/index.ts';
 import {
   canvasRevision,
+  ChainHeadFiles,
+  chainHeadOf,
   ensurePrivateDirectory,
   KeyedQueue,
   writeFileAtomic,
@@ -50,6 +52,9 @@ export interface MemoryStoreOptions {
   hash?: HashPort;
   fileSystem?: AtomicFileSystem;
 }
+
+/** `journal.head.json`: the profile journal's chain head, so events removed from its end are detected. */
+export const JOURNAL_HEAD_ID = 'journal';
 
 export function memoryDirectory(home: string): string {
   return join(home, 'memory');
@@ -122,6 +127,11 @@ export class MemoryStore {
         mode: 0o600,
         fileSystem: this.options.fileSystem,
       });
+      // The chain head after the log it names: a crash between leaves an older head, which the log still extends.
+      if (events !== current.journal.events)
+        await new ChainHeadFiles(this.options.directory, this.options.fileSystem).write(
+          chainHeadOf(JOURNAL_HEAD_ID, events, null),
+        );
       let profileText: string | null = null;
       if (made.profile) {
         profileText = JSON.stringify(made.profile);

@@ -11,10 +11,13 @@ import {
 } from '../../protocol/index.ts';
 import { appendEvent, type EventDraft, type HashPort } from '../../src/core/index.ts';
 import { emptyTopicRecord } from '../../src/core/topics/index.ts';
-import { canvasRevision, writeFileAtomicSync } from '../fs/index.ts';
+import { canvasRevision, chainHeadOf, writeFileAtomicSync } from '../fs/index.ts';
 import { withTopicsLock } from './topics-lock.ts';
 
 const JournalSchema = z.object({ format: z.literal('weft.topics-journal'), events: z.array(EventRecordSchema) });
+
+/** `topics-journal.head.json`: the topics journal's chain head, so events removed from its end are detected. */
+export const TOPICS_JOURNAL_HEAD_ID = 'topics-journal';
 
 export interface StoredTopics {
   record: TopicRecord;
@@ -80,6 +83,12 @@ export class TopicStore {
       writeFileAtomicSync(
         join(this.options.directory, 'topics-journal.json'),
         JSON.stringify({ format: 'weft.topics-journal', events }),
+      );
+    // The chain head after the log, still under the lock, so heads are written in the order of their logs.
+    if (drafts.length > 0)
+      writeFileAtomicSync(
+        join(this.options.directory, `${TOPICS_JOURNAL_HEAD_ID}.head.json`),
+        JSON.stringify(chainHeadOf(TOPICS_JOURNAL_HEAD_ID, events, null)),
       );
     return { stored: { record, revision: canvasRevision(text), events }, result };
   }

@@ -54,6 +54,14 @@ export {
   importedEvent,
 } from './memory-events.ts';
 export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
+export {
+  journalVerdictOf,
+  journalEntryRule,
+  journalEntryEvidence,
+  describeJournalEntry,
+  journalPage,
+} from './journal-entry.ts';
+export type { JournalQuery } from './journal-entry.ts';
 export { profileToMarkdown, profileFromMarkdown, importProfile } from './profile-markdown.ts';
 export type { ImportedProfile, ImportRefusalCode, PersonWordsLookup } from './profile-markdown.ts';
 export { mergeRequest, parseMergeAnswer, MAX_MERGE_LINES } from './merge-request.ts';

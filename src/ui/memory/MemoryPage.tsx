@@ -10,6 +10,7 @@ import { MemoryLine } from './MemoryLine.tsx';
 import { openOrigin } from './open-origin.ts';
 import { TopicsSection } from './TopicsSection.tsx';
 import { DossiersSection } from './DossiersSection.tsx';
+import { JournalSection } from './JournalSection.tsx';
 
 const DOCUMENTS: { name: MemoryDocumentName; title: string }[] = [
   { name: 'preferences', title: 'Preferences' },
@@ -204,6 +205,7 @@ export function MemoryPage() {
           </ul>
           {activity.length === 0 && <p className="hint">The judge has not decided anything yet.</p>}
         </section>
+        <JournalSection />
       </div>
     </div>
   );
