@@ -1,7 +1,7 @@
 import { useEffect, useMemo } from 'react';
 import { useStore } from 'zustand';
 import type { QuestionNode, RecallPlanRequest } from '../../../protocol/index.ts';
-import { useWeft } from '../kit/index.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
 import { modelFor, recallCacheKey, recallClient, type RecallEntry } from '../store/index.ts';
 import { recallRequestFor } from '../../core/recall/index.ts';
 
@@ -16,8 +16,22 @@ export function useRecallPlan(node: QuestionNode): { request: RecallPlanRequest 
   );
   const key = request ? recallCacheKey(request) : null;
   const entry = useStore(recallClient.view, (view) => (key ? (view.plans[key] ?? null) : null));
+  const store = useWeftStore();
   useEffect(() => {
-    if (request) recallClient.entryFor(request);
-  }, [key, request]);
+    if (!request) return;
+    let current = true;
+    // The server reads recall's scope (the working directory, the every-project switch) from the saved canvas:
+    // save first (nothing to do when nothing is pending), so what it reads is what this request says.
+    void store
+      .getState()
+      .flush()
+      .catch(() => undefined)
+      .then(() => {
+        if (current) recallClient.entryFor(request);
+      });
+    return () => {
+      current = false;
+    };
+  }, [key, request, store]);
   return { request, entry };
 }

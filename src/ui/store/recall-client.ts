@@ -1,4 +1,3 @@
-import type { z } from 'zod';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import {
   RecallPlanResponseSchema,
@@ -7,7 +6,7 @@ import {
   type RecallPlanResponse,
   type RecallReachEstimate,
 } from '../../../protocol/index.ts';
-import { ApiClientError, createHttpClient, describeError, jsonInit, type ApiClientOptions } from '../api/index.ts';
+import { createHttpClient, describeError, jsonInit, type ApiClientOptions } from '../api/index.ts';
 
 /**
  * A plan as the node and the preview show it. `standIn` is true while a full reach waits for the person's
@@ -46,10 +45,6 @@ export interface RecallClient {
   confirmedFullPlan(request: RecallPlanRequest): Promise<RecallPlanResponse | null>;
 }
 
-/** How long a plan waits for the canvas save that carries a scope change (10 s; the durable save waits 1 s). */
-const SAVE_WAITS = 40;
-const SAVE_WAIT_MS = 250;
-
 export function recallCacheKey(request: RecallPlanRequest): string {
   return JSON.stringify([
     request.question,
@@ -72,22 +67,8 @@ export function createRecallClient(
 ): RecallClient {
   const http = createHttpClient(options);
   const view = createStore<RecallView>(() => ({ plans: {} }));
-  /**
-   * The server reads recall's scope from the saved canvas (its working directory, the node's "every project"
-   * switch): just after a change to either, it answers `recall-scope-unsaved` until the canvas save lands.
-   */
-  async function postSaved<T>(path: string, body: RecallPlanRequest, schema: z.ZodType<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await http.json(path, schema, jsonInit('POST', body));
-      } catch (error) {
-        if (!(error instanceof ApiClientError) || error.code !== 'recall-scope-unsaved' || attempt >= SAVE_WAITS)
-          throw error;
-        await new Promise((resolve) => setTimeout(resolve, SAVE_WAIT_MS));
-      }
-    }
-  }
-  const reach = (request: RecallPlanRequest) => postSaved('/api/recall/reach', request, RecallReachEstimateSchema);
+  const reach = (request: RecallPlanRequest) =>
+    http.json('/api/recall/reach', RecallReachEstimateSchema, jsonInit('POST', request));
   const confirmFull = (estimate: RecallReachEstimate) =>
     confirm(`${describeReach(estimate)}\n\nRun the full reach for this ask?`);
   const store = (key: string, entry: RecallEntry) =>
@@ -96,7 +77,7 @@ export function createRecallClient(
   async function plan(request: RecallPlanRequest): Promise<RecallPlanResponse> {
     const key = recallCacheKey(request);
     try {
-      const planned = await postSaved('/api/recall/plan', request, RecallPlanResponseSchema);
+      const planned = await http.json('/api/recall/plan', RecallPlanResponseSchema, jsonInit('POST', request));
       store(key, { state: 'ready', plan: planned, standIn: false });
       return planned;
     } catch (error) {
