@@ -15,6 +15,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   topics: () => import('./commands/topics-command.ts'),
   dossier: () => import('./commands/dossier-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
+  archive: () => import('./commands/archive-command.ts'),
   compile: () => import('./commands/compile-command.ts'),
   bundle: () => import('./commands/bundle-command.ts'),
   mcp: () => import('./commands/mcp-command.ts'),
