@@ -10,11 +10,13 @@ import { verifyArchive } from './archive-verify.ts';
 import { SessionArchive } from './session-archive.ts';
 
 /**
- * 24 MB keeps this within `npm test`'s time; `WEFT_ARCHIVE_TRIAL_MB=200` runs the issue's full corpus (minutes).
+ * 24 MB in 2 MB files keeps this within `npm test`'s time; `WEFT_ARCHIVE_TRIAL_MB=200` runs the issue's corpus,
+ * `WEFT_ARCHIVE_TRIAL_FILE_MB=50` makes files whose steps pass 16 MB (copied streaming), `WEFT_ARCHIVE_TRIAL_KILLS`
+ * sets how many kills.
  */
 const CORPUS_MB = Number(process.env.WEFT_ARCHIVE_TRIAL_MB ?? 24);
-const FILE_MB = 2;
-const KILLS = 10;
+const FILE_MB = Number(process.env.WEFT_ARCHIVE_TRIAL_FILE_MB ?? 2);
+const KILLS = Number(process.env.WEFT_ARCHIVE_TRIAL_KILLS ?? 10);
 const CHILD = fileURLToPath(new URL('./archive-trial-child.ts', import.meta.url));
 
 const directory = mkdtempSync(join(tmpdir(), 'weft-archive-trial-'));
@@ -74,7 +76,7 @@ interface ChildRun {
 
 /**
  * Runs the child until it prints `done`, or kills it with SIGKILL `delayMs` after it started its `atStart`-th keep
- * (a 2 MB keep takes some tens of milliseconds, so most kills land inside one).
+ * (a 2 MB keep takes some tens of milliseconds, so many kills land inside one).
  */
 function runChild(
   plan: object,
