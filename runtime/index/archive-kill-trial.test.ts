@@ -10,13 +10,13 @@ import { verifyArchive } from './archive-verify.ts';
 import { SessionArchive } from './session-archive.ts';
 
 /**
- * 24 MB in 2 MB files keeps this within `npm test`'s time; `WEFT_ARCHIVE_TRIAL_MB=200` runs the issue's corpus,
- * `WEFT_ARCHIVE_TRIAL_FILE_MB=50` makes files whose steps pass 16 MB (copied streaming), `WEFT_ARCHIVE_TRIAL_KILLS`
- * sets how many kills.
+ * 24 MB in files of 2, 4 and 6 MB keeps this within `npm test`'s time; `WEFT_ARCHIVE_TRIAL_MB=200` runs the
+ * issue's corpus, `WEFT_ARCHIVE_TRIAL_FILE_MB` sets the files' unit size, `WEFT_ARCHIVE_TRIAL_KILLS` how many kills.
  */
 const CORPUS_MB = Number(process.env.WEFT_ARCHIVE_TRIAL_MB ?? 24);
 const FILE_MB = Number(process.env.WEFT_ARCHIVE_TRIAL_FILE_MB ?? 2);
 const KILLS = Number(process.env.WEFT_ARCHIVE_TRIAL_KILLS ?? 10);
+const WHOLE_READ_MB = FILE_MB / 2;
 const CHILD = fileURLToPath(new URL('./archive-trial-child.ts', import.meta.url));
 
 const directory = mkdtempSync(join(tmpdir(), 'weft-archive-trial-'));
@@ -37,17 +37,19 @@ function generator(seed: number): () => number {
 function writeCorpus(root: string, random: () => number): { path: string; steps: number[] }[] {
   const words = ['index', 'archive', 'turn', 'session', 'read', 'wrote', 'src/app.ts', 'because', 'the', 'tool'];
   const files: { path: string; steps: number[] }[] = [];
-  for (let number = 0; number < Math.ceil(CORPUS_MB / FILE_MB); number += 1) {
+  // Files of one, two and three times FILE_MB, until the corpus is CORPUS_MB.
+  for (let number = 0, total = 0; total < CORPUS_MB * 1024 * 1024; number += 1) {
     const lines: string[] = [];
     const ends: number[] = [];
     let length = 0;
-    while (length < FILE_MB * 1024 * 1024) {
+    while (length < FILE_MB * (1 + (number % 3)) * 1024 * 1024) {
       const text = Array.from({ length: 40 }, () => words[Math.floor(random() * words.length)]).join(' ');
       const line = `${JSON.stringify({ type: 'user', n: lines.length, text, r: random() })}\n`;
       lines.push(line);
       length += Buffer.byteLength(line);
       ends.push(length);
     }
+    total += length;
     const path = join(root, `session-${number}.jsonl`);
     writeFileSync(path, lines.join(''));
     // A whole copy of the first third, then two appends: the shape of a session file that grew twice.
@@ -56,12 +58,12 @@ function writeCorpus(root: string, random: () => number): { path: string; steps:
   return files;
 }
 
-/** Leftovers of a write a kill interrupted: temporary copies, and appends past what an entry vouches for. */
-function tornTracesIn(archive: SessionArchive): number {
+/** Leftovers of the write a kill interrupted: its temporary copy, or an append past what the entry vouches for. */
+function tornTracesIn(archive: SessionArchive, pid: number): number {
   const folder = join(archive.directory, 'claude-code');
   let traces = 0;
   try {
-    traces += readdirSync(folder).filter((name) => name.endsWith('.tmp')).length;
+    traces += readdirSync(folder).filter((name) => name.endsWith(`.${pid}.tmp`)).length;
   } catch {
     return 0;
   }
@@ -72,6 +74,7 @@ function tornTracesIn(archive: SessionArchive): number {
 interface ChildRun {
   acknowledged: Map<string, number>;
   finished: boolean;
+  pid: number;
 }
 
 /**
@@ -99,7 +102,7 @@ function runChild(
     child.once('error', reject);
     child.once('close', (code, signal) => {
       if (!finished && signal !== 'SIGKILL') reject(new Error(`child exited ${code}: ${stderr}`));
-      else resolve({ acknowledged, finished });
+      else resolve({ acknowledged, finished, pid: child.pid! });
     });
     child.stdin.end(`${JSON.stringify(plan)}\n`);
   });
@@ -114,7 +117,8 @@ describe(`the session archive under kill -9 (${CORPUS_MB} MB corpus, real child 
     mkdirSync(root);
     const files = writeCorpus(root, random);
     const sources = new Map(files.map((file) => [file.path, readFileSync(file.path)]));
-    const plan = { weftHome, root, files };
+    // Steps over WHOLE_READ_MB stream (written as they are read), the rest are read and compressed in one piece.
+    const plan = { weftHome, root, files, wholeReadBytes: WHOLE_READ_MB * 1024 * 1024 };
     const archive = new SessionArchive(weftHome, [root], Date.now);
     const acknowledged = new Map<string, number>();
     const steps = files.length * 3;
@@ -153,7 +157,7 @@ describe(`the session archive under kill -9 (${CORPUS_MB} MB corpus, real child 
       });
       if (run.finished) break;
       killedMidway += 1;
-      tornTraces += tornTracesIn(archive);
+      tornTraces += tornTracesIn(archive, run.pid);
       await check(`after kill ${kill + 1}`);
     }
     const last = await runChild(plan, acknowledged, null);

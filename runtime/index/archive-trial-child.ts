@@ -12,11 +12,13 @@ interface TrialPlan {
   weftHome: string;
   root: string;
   files: { path: string; steps: number[] }[];
+  /** Steps above this are copied streaming, so a kill can land among their writes. */
+  wholeReadBytes: number;
 }
 
 const line = await new Promise<string>((resolve) => createInterface({ input: process.stdin }).once('line', resolve));
 const plan = JSON.parse(line) as TrialPlan;
-const archive = new SessionArchive(plan.weftHome, [plan.root], Date.now);
+const archive = new SessionArchive(plan.weftHome, [plan.root], Date.now, plan.wholeReadBytes);
 for (const file of plan.files) {
   for (const bytes of file.steps) {
     const kept = archive.entry(file.path, 'claude-code')?.bytes ?? 0;

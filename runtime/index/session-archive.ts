@@ -53,6 +53,8 @@ export class SessionArchive {
     weftHome: string,
     private readonly roots: readonly string[],
     private readonly now: () => number,
+    /** Up to this much is read and compressed in one piece, more is streamed (lowered by the kill -9 trial). */
+    private readonly wholeReadBytes = WHOLE_READ_BYTES,
   ) {
     this.directory = join(weftHome, 'archive');
     this.fence = new Fence(roots.length > 0 ? roots : [weftHome]);
@@ -129,7 +131,7 @@ export class SessionArchive {
       // Most session files are small: one read and one gzip call on the thread pool beat a stream's many
       // chunks. A large one streams, so memory stays bounded.
       const compress = async (target: string, flags: 'a' | 'w'): Promise<void> => {
-        if (length <= WHOLE_READ_BYTES) {
+        if (length <= this.wholeReadBytes) {
           const buffer = this.buffers.take(length);
           try {
             let filled = 0;
