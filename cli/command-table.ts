@@ -171,6 +171,18 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['weft bundle verify q7.context-bundle.json'],
   },
   {
+    name: 'archive',
+    usage: 'weft archive verify [--json] | weft archive export <session> <folder> [--json]',
+    summary: 'check every kept copy of a session file (exit 1 names the first bad one), or write one out',
+    positionals: [1, 3],
+    flags: { json },
+    examples: [
+      'weft archive verify',
+      'weft archive export fb8acab2 ~/exports',
+      'weft archive export ~/.claude/projects/app/fb8acab2.jsonl ./out --json',
+    ],
+  },
+  {
     name: 'purge',
     usage: 'weft purge [--archive [--runner claude-code|codex|pi]] [--json]',
     summary: 'delete the index database (under WEFT_HOME only; canvases stay); --archive also the kept session copies',

@@ -16,6 +16,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   dossier: () => import('./commands/dossier-command.ts'),
   memory: () => import('./commands/memory-command.ts'),
   purge: () => import('./commands/purge-command.ts'),
+  archive: () => import('./commands/archive-command.ts'),
   compile: () => import('./commands/compile-command.ts'),
   bundle: () => import('./commands/bundle-command.ts'),
   mcp: () => import('./commands/mcp-command.ts'),

@@ -241,6 +241,8 @@ export type {
   MemoryProfileReadResult,
 } from './memory-profile.ts';
 export type { SessionArchiveSettings } from './http-api.ts';
+export { ArchiveVerificationSchema, SessionArchiveHealthSchema } from './session-archive-health.ts';
+export type { ArchiveVerificationResult, SessionArchiveHealth } from './session-archive-health.ts';
 export {
   ImportStateSchema,
   ImportStatusSchema,

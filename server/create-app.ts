@@ -17,6 +17,7 @@ import { recallRoute } from './routes/recall-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
 import { sessionRootsRoute } from './routes/session-roots-route.ts';
+import { sessionArchiveRoute } from './routes/session-archive-route.ts';
 import { webSearchRoute } from './routes/web-search-route.ts';
 import { mcpRoute } from './routes/mcp-route.ts';
 import { providerTestRoute } from './routes/provider-test-route.ts';
@@ -90,6 +91,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(importRoute()(context));
   api.use(settingsRoute(context));
   api.use(sessionRootsRoute(context));
+  api.use(sessionArchiveRoute(context));
   api.use(webSearchRoute(context));
   api.use(mcpRoute(context));
   api.use(providerTestRoute(context));

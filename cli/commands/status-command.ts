@@ -3,7 +3,7 @@ import { formatTime, printJson } from '../format.ts';
 import { openFreshIndex } from '../open-why-index.ts';
 import { megabytes } from '../progress-bar.ts';
 import type { Terminal } from '../terminal.ts';
-import { formatParseTotals } from '../../runtime/index/index.ts';
+import { formatParseTotals, type ArchiveStatus } from '../../runtime/index/index.ts';
 
 /** `weft status`: roots, sources, sessions, turns, parse-report totals, database size, last index time. */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
@@ -30,10 +30,20 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
             : 'off (session files deleted by their agents leave the index)'
         }: ${status.archive.sessions} session files kept, ${megabytes(status.archive.bytes)} MB in ${status.archive.directory}` +
           `; ${status.archive.sourceDeleted ?? 0} sessions with source deleted`,
+        `verified  ${archiveHealth(status.archive)}`,
       ].join('\n') + '\n',
     );
     return 0;
   } finally {
     index.close();
   }
+}
+
+/** The archive's health: what the last verification found, and copies that have no hash yet. */
+function archiveHealth(archive: ArchiveStatus): string {
+  const last = archive.lastVerification;
+  const unhashed = archive.unhashed > 0 ? `; ${archive.unhashed} copies kept before Weft hashed copies` : '';
+  if (!last) return `never (weft archive verify)${unhashed}`;
+  const found = last.firstBad ? `${last.bad} bad, first ${last.firstBad.path}: ${last.firstBad.reason}` : `intact`;
+  return `${formatTime(last.verifiedAt)}: ${last.copies} copies ${found}, ${last.unverified} unverified${unhashed}`;
 }

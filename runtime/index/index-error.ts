@@ -8,7 +8,10 @@ export type IndexErrorCode =
   | 'bad-query'
   | 'bad-target'
   | 'weft-home-unsafe'
-  | 'archive-missing';
+  | 'archive-missing'
+  | 'archive-copy-bad'
+  | 'export-folder-refused'
+  | 'export-file-exists';
 
 export class IndexError extends WeftError {
   declare readonly code: IndexErrorCode;

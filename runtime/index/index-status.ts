@@ -1,3 +1,4 @@
+import type { ArchiveVerification } from './archive-verify.ts';
 import { statSync } from 'node:fs';
 import type { IndexDatabase } from './open-index-database.ts';
 import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
@@ -33,6 +34,10 @@ export interface ArchiveStatus {
   sessions: number;
   bytes: number;
   sourceBytes: number;
+  /** Copies whose entry has no SHA-256 yet (written by older Weft; hashed when next copied). */
+  unhashed: number;
+  /** What the last `weft archive verify` (or Settings → Verify) found, or null when none ran. */
+  lastVerification: ArchiveVerification | null;
   /** Indexed sessions whose file is gone, answered from the archive. */
   sourceDeleted?: number;
 }

@@ -1,7 +1,8 @@
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { mkdir, mkdtemp, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
+import { Transform, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGunzip, createGzip, gzip } from 'node:zlib';
@@ -19,6 +20,11 @@ export interface ArchiveEntry {
   bytes: number;
   /** Length of the gzip file that holds them: anything after it is a torn append and is cut off. */
   compressedBytes: number;
+  /**
+   * SHA-256 (hex) of those `bytes` of the source, hashed while they were copied. Absent in entries written by
+   * Weft before it kept hashes: such a copy is "unverified" until it is copied again.
+   */
+  sha256?: string;
   archivedAt: number;
 }
 
@@ -47,6 +53,8 @@ export class SessionArchive {
     weftHome: string,
     private readonly roots: readonly string[],
     private readonly now: () => number,
+    /** Up to this much is read and compressed in one piece, more is streamed (lowered by the kill -9 trial). */
+    private readonly wholeReadBytes = WHOLE_READ_BYTES,
   ) {
     this.directory = join(weftHome, 'archive');
     this.fence = new Fence(roots.length > 0 ? roots : [weftHome]);
@@ -106,10 +114,15 @@ export class SessionArchive {
   async keep(path: string, runner: string, bytes: number, from: number): Promise<void> {
     this.ensureOutsideRoots();
     const previous = from > 0 ? this.entry(path, runner) : null;
-    const appending = previous !== null && previous.bytes === from && from <= bytes;
     if (previous !== null && previous.bytes === bytes) return;
     const data = this.dataPath(runner, path);
     ensurePrivateDirectory(dirname(data));
+    // The hash covers every byte kept: an append first hashes what the copy already holds (read back from the
+    // copy, never a second read of the source); a copy that no longer matches its entry is copied again whole.
+    const kept =
+      previous !== null && previous.bytes === from && from <= bytes ? await hashOfCopy(data, previous) : null;
+    const appending = kept !== null;
+    const hash = kept ?? createHash('sha256');
     const { handle } = await this.fence.open(path);
     let compressedBytes: number;
     try {
@@ -118,7 +131,7 @@ export class SessionArchive {
       // Most session files are small: one read and one gzip call on the thread pool beat a stream's many
       // chunks. A large one streams, so memory stays bounded.
       const compress = async (target: string, flags: 'a' | 'w'): Promise<void> => {
-        if (length <= WHOLE_READ_BYTES) {
+        if (length <= this.wholeReadBytes) {
           const buffer = this.buffers.take(length);
           try {
             let filled = 0;
@@ -127,6 +140,7 @@ export class SessionArchive {
               if (bytesRead === 0) break;
               filled += bytesRead;
             }
+            hash.update(buffer.subarray(0, filled));
             await writeFile(target, await gzipAsync(buffer.subarray(0, filled), { level: GZIP_LEVEL }), {
               flag: flags,
               mode: 0o600,
@@ -138,11 +152,16 @@ export class SessionArchive {
           return;
         }
         const source = handle.createReadStream({ start, end: bytes - 1, autoClose: false, highWaterMark: 1 << 20 });
-        await pipeline(source, createGzip({ level: GZIP_LEVEL }), createWriteStream(target, { flags, mode: 0o600 }));
+        await pipeline(
+          source,
+          hashing(hash),
+          createGzip({ level: GZIP_LEVEL }),
+          createWriteStream(target, { flags, mode: 0o600 }),
+        );
       };
       if (appending) {
         // A torn earlier append would corrupt the stream: cut back to what the entry vouches for.
-        await truncate(data, previous.compressedBytes);
+        await truncate(data, previous!.compressedBytes);
         await compress(data, 'a');
         compressedBytes = statSync(data).size;
       } else {
@@ -154,7 +173,8 @@ export class SessionArchive {
     } finally {
       await handle.close();
     }
-    const entry: ArchiveEntry = { path, runner, bytes, compressedBytes, archivedAt: this.now() };
+    const sha256 = hash.digest('hex');
+    const entry: ArchiveEntry = { path, runner, bytes, compressedBytes, sha256, archivedAt: this.now() };
     const meta = this.metaPath(runner, path);
     await writeFile(`${meta}.tmp`, JSON.stringify(entry), { mode: 0o600 });
     await rename(`${meta}.tmp`, meta);
@@ -199,16 +219,23 @@ export class SessionArchive {
     rmSync(this.metaPath(runner, path), { force: true });
   }
 
-  /** Copies kept and their compressed size. */
-  usage(): { sessions: number; bytes: number; sourceBytes: number } {
+  /** Copies kept, their compressed size, and how many have no hash yet (written by older Weft). */
+  usage(): { sessions: number; bytes: number; sourceBytes: number; unhashed: number } {
     let bytes = 0;
     let sourceBytes = 0;
+    let unhashed = 0;
     const entries = this.list();
     for (const entry of entries) {
       bytes += entry.compressedBytes;
       sourceBytes += entry.bytes;
+      if (!entry.sha256) unhashed += 1;
     }
-    return { sessions: entries.length, bytes, sourceBytes };
+    return { sessions: entries.length, bytes, sourceBytes, unhashed };
+  }
+
+  /** The gzip file of a kept copy (its first `compressedBytes` hold the entry's bytes). */
+  copyPath(entry: ArchiveEntry): string {
+    return this.dataPath(entry.runner, entry.path);
   }
 
   /**
@@ -237,6 +264,50 @@ export class SessionArchive {
   private metaPath(runner: string, path: string): string {
     return join(this.directory, runner, `${nameOf(path)}.json`);
   }
+}
+
+/** A pass-through stream that feeds every chunk to `hash` on its way; `bytes` counts what went through. */
+export class HashingStream extends Transform {
+  bytes = 0;
+
+  constructor(private readonly hash: Hash) {
+    super();
+  }
+
+  override _transform(
+    chunk: Buffer,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null, data?: Buffer) => void,
+  ) {
+    this.hash.update(chunk);
+    this.bytes += chunk.length;
+    callback(null, chunk);
+  }
+}
+
+export const hashing = (hash: Hash): HashingStream => new HashingStream(hash);
+
+/**
+ * The hash of the bytes the copy holds (its first `compressedBytes`, unpacked), to go on hashing an append with;
+ * null when they are not the entry's `bytes` (or not its `sha256`, when it has one) or the copy cannot be read:
+ * then it is copied again whole.
+ */
+async function hashOfCopy(data: string, entry: ArchiveEntry): Promise<Hash | null> {
+  const hash = createHash('sha256');
+  const counter = hashing(hash);
+  try {
+    await pipeline(
+      createReadStream(data, { start: 0, end: Math.max(0, entry.compressedBytes - 1) }),
+      createGunzip(),
+      counter,
+      new Writable({ write: (_chunk, _encoding, callback) => callback() }),
+    );
+  } catch {
+    return null;
+  }
+  if (counter.bytes !== entry.bytes) return null;
+  if (entry.sha256 !== undefined && hash.copy().digest('hex') !== entry.sha256) return null;
+  return hash;
 }
 
 function nameOf(path: string): string {

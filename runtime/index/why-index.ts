@@ -16,7 +16,9 @@ import {
 import { recallTurn, type RecalledTurn, type RecallRequest } from './recall-query.ts';
 import type { SessionCatalog } from './session-catalog.ts';
 import { archiveKeeps, readArchiveSettings } from './archive-settings.ts';
-import { ARCHIVE_RUNNERS, SessionArchive } from './session-archive.ts';
+import { ARCHIVE_RUNNERS, SessionArchive, type ArchiveEntry } from './session-archive.ts';
+import { readLastVerification } from './archive-verify.ts';
+import { exportArchivedCopy, resolveExportFolder, type ExportedCopy } from './archive-export.ts';
 import { updateIndex, type IndexProgress, type UpdateSummary } from './update-index.ts';
 import { canvasesDirectory, indexDatabasePath, realPathOfNearest, resolveWeftHome } from '../fs/index.ts';
 import { hasWhyHistory, queryWhy, type WhyOptions, type WhyResult } from './why-query.ts';
@@ -181,6 +183,39 @@ export class WhyIndex {
     return turn;
   }
 
+  /**
+   * The archived copies of a session: `session` is its id (a unique prefix is enough) or its file's path. Throws
+   * `turn-not-found` when no indexed session matches, `archive-missing` when its files have no copy.
+   */
+  archivedCopies(session: string): ArchiveEntry[] {
+    const rows = this.databaseHandle
+      .prepare(
+        `SELECT DISTINCT s.session_id AS sessionId, s.runner AS runner, src.path AS path FROM sessions s
+         JOIN sources src ON src.id = s.source_id
+         WHERE s.runner <> 'canvas' AND (src.path = ? OR substr(s.session_id, 1, length(?)) = ?)`,
+      )
+      .all(session, session, session) as { sessionId: string; runner: string; path: string }[];
+    const ids = new Set(rows.map((row) => row.sessionId));
+    if (rows.length === 0) throw new IndexError('turn-not-found', `no indexed session ${session}`);
+    if (ids.size > 1 && !rows.some((row) => row.path === session))
+      throw new IndexError('turn-not-found', `session id ${session} is ambiguous; give more of it`);
+    const entries = rows.flatMap((row) => this.archive.entry(row.path, row.runner) ?? []);
+    if (entries.length === 0) throw new IndexError('archive-missing', `no archived copy of session ${session}`);
+    return entries;
+  }
+
+  /**
+   * Writes the original bytes of a session's archived copies into `folder` (`weft archive export`): refused
+   * inside a session root or `WEFT_HOME`, never over an existing file, each copy checked as it is written.
+   */
+  async exportSession(session: string, folder: string): Promise<ExportedCopy[]> {
+    const entries = this.archivedCopies(session);
+    const target = await resolveExportFolder(folder, { sessionRoots: this.catalog.roots, weftHome: this.weftHome });
+    const written: ExportedCopy[] = [];
+    for (const entry of entries) written.push(await exportArchivedCopy(entry, this.archive.copyPath(entry), target));
+    return written;
+  }
+
   /** `perFile`: include each session file's parse report (`weft status --json`). */
   status(options: { perFile?: boolean } = {}): IndexStatus {
     const settings = readArchiveSettings(this.weftHome);
@@ -194,6 +229,7 @@ export class WhyIndex {
         runners: settings.enabled ? ARCHIVE_RUNNERS.filter((runner) => settings.runners[runner]) : [],
         directory: this.archive.directory,
         ...this.archive.usage(),
+        lastVerification: readLastVerification(this.archive.directory),
       },
     });
   }

@@ -40,6 +40,7 @@ import {
   type McpToolsResponse,
 } from '../../../protocol/index.ts';
 import { SessionRootsResponseSchema, type SessionRootsResponse } from '../../../protocol/index.ts';
+import { SessionArchiveHealthSchema, type SessionArchiveHealth } from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
 import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from './http-client.ts';
 import { readCanvasRecords, readCanvasRecordsUnchecked } from './read-canvas-records.ts';
@@ -69,6 +70,10 @@ export interface ApiClient {
   /** Adds a folder (checked by the server: a real folder apart from Weft's own); answers the roots now. */
   addSessionRoot(path: string): Promise<SessionRootsResponse>;
   removeSessionRoot(path: string): Promise<SessionRootsResponse>;
+  /** The session archive's health: copies, bytes, copies without a hash, the last verification. */
+  sessionArchive(): Promise<SessionArchiveHealth>;
+  /** Re-reads every archived copy on the server now; answers the health with that verification. */
+  verifySessionArchive(): Promise<SessionArchiveHealth>;
   decide(request: DecideRequest): Promise<DecideResponse>;
   /** C32: one answer's display-only plaque (a model's validated ladder or the rule's). */
   plaque(request: PlaqueRequest): Promise<PlaqueResponse>;
@@ -129,6 +134,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     sessionRoots: () => call('/api/session-roots', SessionRootsResponseSchema),
     addSessionRoot: (path) => call('/api/session-roots', SessionRootsResponseSchema, json('POST', { path })),
     removeSessionRoot: (path) => call('/api/session-roots', SessionRootsResponseSchema, json('DELETE', { path })),
+    sessionArchive: () => call('/api/session-archive', SessionArchiveHealthSchema),
+    verifySessionArchive: () => call('/api/session-archive/verify', SessionArchiveHealthSchema, { method: 'POST' }),
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),
     plaque: (request) => call('/api/plaque', PlaqueResponseSchema, json('POST', request)),
     fetchUrl: (url) => call('/api/materials/url', UrlMaterialResponseSchema, json('POST', { url })),

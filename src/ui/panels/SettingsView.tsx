@@ -4,6 +4,7 @@ import { useWeft } from '../kit/index.ts';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
 import { McpSettings } from './McpSettings.tsx';
 import { SessionRootsSettings } from './SessionRootsSettings.tsx';
+import { SessionArchiveHealth } from './SessionArchiveHealth.tsx';
 import { KINDS, ProviderRow, rowFields, type ProviderDraft } from './ProviderRow.tsx';
 
 const DEFAULT_ARCHIVE: SessionArchiveSettings = {
@@ -270,6 +271,7 @@ export function SettingsView() {
             Switched off, a runner&apos;s copies are dropped at the next index, and with them its sessions whose file is
             gone. `weft purge --archive` drops every copy.
           </p>
+          <SessionArchiveHealth />
         </div>
         <div className="button-row">
           <button className="button primary" data-testid="save-settings" onClick={() => void save()}>
