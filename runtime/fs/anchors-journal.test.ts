@@ -2,9 +2,7 @@ import { mkdtemp, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CanvasDocument } from '../../protocol/canvas-document.ts';
-import { appendEvent } from '../../src/core/event-log.ts';
-import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
+import { sampleCanvas, withEvents } from '../../tests/support/sample-canvas.ts';
 import { CanvasStore } from './canvas-store.ts';
 
 /**
@@ -18,21 +16,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
-
-function withEvents(document: CanvasDocument, count: number, label = 'e'): CanvasDocument {
-  const events = [...document.events];
-  for (let index = 0; index < count; index += 1) {
-    const id = `${label}-${events.length + 1}`;
-    events.push(
-      appendEvent(
-        events,
-        { op: 'edit', objectId: 'note-1', meta: { n: events.length } },
-        { now: 1_700_000_000_000 + events.length, newId: () => id },
-      ),
-    );
-  }
-  return { ...document, events };
-}
 
 const recordPath = () => join(directory, 'alpha.weft.json');
 const headPath = () => join(directory, 'alpha.head.json');

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CANVAS_VERSION, type CanvasDocument } from '../../protocol/canvas-document.ts';
-import { appendEvent } from '../../src/core/event-log.ts';
 import { failingAt, type Step } from '../../tests/support/failing-file-system.ts';
-import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
+import { sampleCanvas, withEvents } from '../../tests/support/sample-canvas.ts';
 import { nodeAtomicFileSystem, type AtomicFileSystem } from './atomic-write.ts';
 import { CanvasStore } from './canvas-store.ts';
 import { ParsedCanvasCache } from './parsed-canvas-cache.ts';
@@ -19,25 +18,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(directory, { recursive: true, force: true });
 });
-
-/** `document` with `count` more hash-chained events appended. */
-function withEvents(document: CanvasDocument, count: number, label = 'e'): CanvasDocument {
-  const events = [...document.events];
-  for (let index = 0; index < count; index += 1) {
-    const id = `${label}-${events.length + 1}`;
-    events.push(
-      appendEvent(
-        events,
-        { op: 'edit', objectId: 'note-1', meta: { n: events.length } },
-        {
-          now: 1_700_000_000_000 + events.length,
-          newId: () => id,
-        },
-      ),
-    );
-  }
-  return { ...document, events };
-}
 
 describe('CanvasStore', () => {
   it.each<Step>(['after temp write', 'after fsync', 'before rename'])(

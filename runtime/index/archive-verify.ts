@@ -1,11 +1,7 @@
-import { createHash } from 'node:crypto';
-import { createReadStream, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
-import { ARCHIVE_RUNNERS, hashing, type ArchiveEntry } from './session-archive.ts';
+import { ARCHIVE_RUNNERS, unpackedHash, type ArchiveEntry } from './session-archive.ts';
 
 /** The first copy that failed, and why. */
 export interface BadCopy {
@@ -113,21 +109,10 @@ async function checkCopy(data: string, entry: ArchiveEntry): Promise<{ bytes: nu
   }
   if (size < entry.compressedBytes)
     return { bytes: 0, problem: `its copy is ${size} bytes, its entry says ${entry.compressedBytes}` };
-  const hash = createHash('sha256');
-  const counter = hashing(hash);
-  try {
-    await pipeline(
-      createReadStream(data, { start: 0, end: Math.max(0, entry.compressedBytes - 1) }),
-      createGunzip(),
-      counter,
-      new Writable({ write: (_chunk, _encoding, callback) => callback() }),
-    );
-  } catch (error) {
-    return { bytes: counter.bytes, problem: `its copy does not unpack (${(error as Error).message})` };
-  }
-  if (counter.bytes !== entry.bytes)
-    return { bytes: counter.bytes, problem: `its copy holds ${counter.bytes} bytes, its entry says ${entry.bytes}` };
+  const { hash, bytes, error } = await unpackedHash(data, entry.compressedBytes);
+  if (error) return { bytes, problem: `its copy does not unpack (${error.message})` };
+  if (bytes !== entry.bytes) return { bytes, problem: `its copy holds ${bytes} bytes, its entry says ${entry.bytes}` };
   if (entry.sha256 && hash.digest('hex') !== entry.sha256)
-    return { bytes: counter.bytes, problem: 'its bytes do not hash to the SHA-256 its entry records' };
-  return { bytes: counter.bytes, problem: null };
+    return { bytes, problem: 'its bytes do not hash to the SHA-256 its entry records' };
+  return { bytes, problem: null };
 }

@@ -293,21 +293,33 @@ export const hashing = (hash: Hash): HashingStream => new HashingStream(hash);
  * then it is copied again whole.
  */
 async function hashOfCopy(data: string, entry: ArchiveEntry): Promise<Hash | null> {
+  const { hash, bytes, error } = await unpackedHash(data, entry.compressedBytes);
+  if (error || bytes !== entry.bytes) return null;
+  if (entry.sha256 !== undefined && hash.copy().digest('hex') !== entry.sha256) return null;
+  return hash;
+}
+
+/**
+ * The first `compressedBytes` of copy `data` unpacked and hashed: the hash so far, how many bytes came out, and why
+ * unpacking stopped short (null when it did not). The archive's appends and `weft archive verify` both read a copy so.
+ */
+export async function unpackedHash(
+  data: string,
+  compressedBytes: number,
+): Promise<{ hash: Hash; bytes: number; error: Error | null }> {
   const hash = createHash('sha256');
   const counter = hashing(hash);
   try {
     await pipeline(
-      createReadStream(data, { start: 0, end: Math.max(0, entry.compressedBytes - 1) }),
+      createReadStream(data, { start: 0, end: Math.max(0, compressedBytes - 1) }),
       createGunzip(),
       counter,
       new Writable({ write: (_chunk, _encoding, callback) => callback() }),
     );
-  } catch {
-    return null;
+  } catch (error) {
+    return { hash, bytes: counter.bytes, error: error as Error };
   }
-  if (counter.bytes !== entry.bytes) return null;
-  if (entry.sha256 !== undefined && hash.copy().digest('hex') !== entry.sha256) return null;
-  return hash;
+  return { hash, bytes: counter.bytes, error: null };
 }
 
 function nameOf(path: string): string {

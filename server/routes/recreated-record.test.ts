@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CanvasDocument, CanvasVerifyResponse } from '../../protocol/index.ts';
-import { appendEvent } from '../../src/core/event-log.ts';
-import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
+import { sampleCanvas, withEvents } from '../../tests/support/sample-canvas.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 /**
@@ -16,19 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.dispose();
 });
-
-function withEvents(document: CanvasDocument, count: number, label: string): CanvasDocument {
-  const events = [...document.events];
-  for (let index = 0; index < count; index += 1)
-    events.push(
-      appendEvent(
-        events,
-        { op: 'edit', objectId: 'note-1', meta: { n: events.length } },
-        { now: 1_700_000_000_000 + events.length, newId: () => `${label}-${events.length + 1}` },
-      ),
-    );
-  return { ...document, events };
-}
 
 const put = (id: string, document: CanvasDocument) =>
   server.api(`/api/canvases/${id}`, {

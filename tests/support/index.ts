@@ -12,7 +12,7 @@ export { startTestServer, memoryLogger } from './test-server.ts';
 export type { TestServer } from './test-server.ts';
 export { minimalPdf } from './minimal-pdf.ts';
 export { rawRequest } from './raw-request.ts';
-export { sampleCanvas } from './sample-canvas.ts';
+export { sampleCanvas, withEvents } from './sample-canvas.ts';
 export { StoredExchanges } from './stored-exchange.ts';
 export type { ExchangeTexts, StoredExchange } from './stored-exchange.ts';
 export { FIXTURES } from './fixtures-directory.ts';

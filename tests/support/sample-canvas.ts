@@ -1,4 +1,5 @@
 import type { CanvasDocument } from '../../protocol/canvas-document.ts';
+import { appendEvent } from '../../src/core/event-log.ts';
 
 /** A small valid `.weft.json` document: one note and one question with an answer. */
 export function sampleCanvas(id: string, name = `Canvas ${id}`, noteText = 'A note'): CanvasDocument {
@@ -41,4 +42,20 @@ export function sampleCanvas(id: string, name = `Canvas ${id}`, noteText = 'A no
     ledgers: [],
     events: [],
   };
+}
+
+/** `document` with `count` more hash-chained events appended (ids `<label>-<n>`), as a record's log grows. */
+export function withEvents(document: CanvasDocument, count: number, label = 'e'): CanvasDocument {
+  const events = [...document.events];
+  for (let index = 0; index < count; index += 1) {
+    const id = `${label}-${events.length + 1}`;
+    events.push(
+      appendEvent(
+        events,
+        { op: 'edit', objectId: 'note-1', meta: { n: events.length } },
+        { now: 1_700_000_000_000 + events.length, newId: () => id },
+      ),
+    );
+  }
+  return { ...document, events };
 }
