@@ -30,6 +30,8 @@ describe('the recall block at dispatch', () => {
     });
     const node = questionNode(app, nodeId);
     const request = recallRequestFor(app.graph, node, modelFor(app.state, node.model))!;
+    // As the panel's preview does: the canvas is saved first (the server reads recall's scope from the saved record).
+    await app.state.flush();
     const previewPlan = await recall.plan(request);
     expect(previewPlan.items.length).toBeGreaterThan(0);
     const preview = plannedRequest(app.state, nodeId, 'chat', undefined, null, previewPlan.block)!;
@@ -161,6 +163,7 @@ describe('a confirmed full reach (C16 + C9)', () => {
     const request = recallRequestFor(app.graph, node, modelFor(app.state, node.model))!;
 
     // Before confirmation: the light plan, marked as a stand-in (the preview says so), nothing confirmed.
+    await app.state.flush();
     recall.entryFor(request);
     await vi.waitFor(() => expect(recall.entryFor(request).state).toBe('ready'), { timeout: 30_000 });
     const standIn = recall.entryFor(request);
