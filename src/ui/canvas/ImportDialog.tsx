@@ -23,12 +23,13 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const closed = useRef(false);
   const running = status?.state === 'running';
   useEscape(!running, onClose);
-  useEffect(
-    () => () => {
+  useEffect(() => {
+    // Set on every mount: StrictMode mounts, cleans up and mounts again, and the polling must run after that.
+    closed.current = false;
+    return () => {
       closed.current = true;
-    },
-    [],
-  );
+    };
+  }, []);
 
   const fail = (error: unknown) => {
     const { code, message } = describeError(error);
