@@ -1,27 +1,12 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { CLAUDE_BASIC, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
-import { WhyIndex } from '../runtime/index/index.ts';
+import { describe, expect, it } from 'vitest';
+import { indexedFixtures } from '../tests/support/indexed-fixtures.ts';
+import { CLAUDE_BASIC } from '../runtime/index/fixture-roots.ts';
 import { runWeft } from './run-weft.ts';
 
 const BASIC_SESSION = 'fb8acab2-b67b-454f-91b5-f87d156f0f09';
-const workspaces: FixtureWorkspace[] = [];
-const indexes: WhyIndex[] = [];
-
-afterEach(() => {
-  for (const index of indexes.splice(0)) index.close();
-  for (const space of workspaces.splice(0)) rmSync(space.directory, { recursive: true, force: true });
-});
-
-async function indexed(): Promise<{ space: FixtureWorkspace; index: WhyIndex }> {
-  const space = copyFixtures('weft-archive-cli-');
-  workspaces.push(space);
-  const index = WhyIndex.open({ env: space.env });
-  indexes.push(index);
-  expect((await index.index()).failed).toEqual([]);
-  return { space, index };
-}
+const indexed = indexedFixtures('weft-archive-cli-');
 
 describe('weft archive (the CLI, spawned)', () => {
   it('weft archive verify and export (the CLI, spawned): exit 0 intact, 1 naming the first bad copy', async () => {

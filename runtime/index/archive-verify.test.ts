@@ -1,29 +1,15 @@
 import { createHash } from 'node:crypto';
 import { appendFileSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { indexedFixtures } from '../../tests/support/indexed-fixtures.ts';
 import { verifyArchive } from './archive-verify.ts';
-import { CLAUDE_BASIC, CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from './fixture-roots.ts';
+import { CLAUDE_BASIC, CLAUDE_MULTI_TURN } from './fixture-roots.ts';
 import type { ArchiveEntry } from './session-archive.ts';
 import { WhyIndex } from './why-index.ts';
 
 const BASIC_SESSION = 'fb8acab2-b67b-454f-91b5-f87d156f0f09';
-const workspaces: FixtureWorkspace[] = [];
-const indexes: WhyIndex[] = [];
-
-afterEach(() => {
-  for (const index of indexes.splice(0)) index.close();
-  for (const space of workspaces.splice(0)) rmSync(space.directory, { recursive: true, force: true });
-});
-
-async function indexed(): Promise<{ space: FixtureWorkspace; index: WhyIndex }> {
-  const space = copyFixtures('weft-archive-verify-');
-  workspaces.push(space);
-  const index = WhyIndex.open({ env: space.env });
-  indexes.push(index);
-  expect((await index.index()).failed).toEqual([]);
-  return { space, index };
-}
+const indexed = indexedFixtures('weft-archive-verify-');
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
