@@ -1,11 +1,13 @@
 /**
  * Keeps `docs/architecture.md` and `docs/spec.md` true to the repository: every folder in the map's folder table
  * exists, every top-level folder is in it, every path the map names from the repository root exists, and every
- * clause id the code cites (`C9`) is defined in the spec. Run by `scripts/check-docs.test.ts`.
+ * clause id the code cites (`C9`) is defined in the spec; the renderer's table says what `RENDERER_ZONES` enforces. Run by `scripts/check-docs.test.ts`.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { rendererMapProblems } from './check-renderer-map.ts';
+import { RENDERER_PLUMBING, RENDERER_PREFIX, RENDERER_ZONES } from './layer-rules.ts';
 
 export const ARCHITECTURE = 'docs/architecture.md';
 export const SPEC = 'docs/spec.md';
@@ -96,6 +98,9 @@ export function checkDocs(repository: Repository): string[] {
       problems.push(`the top-level folder ${folder}/ is not in the folder table of ${ARCHITECTURE}`);
   for (const named of rootPaths(architecture, topLevel))
     if (!exists(named)) problems.push(`${ARCHITECTURE} names ${named}, which does not exist`);
+  // A repository with a renderer keeps its table in the map one order with the one the layer check enforces.
+  if (repository.files.some((file) => file.startsWith(RENDERER_PREFIX)))
+    problems.push(...rendererMapProblems(architecture, RENDERER_ZONES, RENDERER_PLUMBING));
 
   const defined = definedClauses(read(SPEC));
   for (const [clause, file] of citedClauses(repository.files, read))

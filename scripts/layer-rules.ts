@@ -146,7 +146,8 @@ export const RENDERER_PREFIX = 'src/ui/';
 export const RENDERER_ENTRY = '(entry)';
 
 // Lowest first. The plumbing below the features is a line: each folder may import every one before it.
-const PLUMBING = ['tokens', 'db', 'api', 'store', 'commands', 'kit'];
+export const RENDERER_PLUMBING = ['tokens', 'db', 'api', 'store', 'commands', 'kit'];
+const PLUMBING = RENDERER_PLUMBING;
 const below = (folder: string) => PLUMBING.slice(0, PLUMBING.indexOf(folder));
 
 export const RENDERER_ZONES: RendererZone[] = [
