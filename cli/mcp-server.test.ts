@@ -135,6 +135,33 @@ describe('weft mcp over stdio', () => {
     rmSync(record);
   });
 
+  it('recall_turn reads the versioned key a dossier cites: that version, while its canvas keeps it', async () => {
+    const document = chainCanvas('mcp-versions', 1, 1);
+    const node = document.nodes.find((each) => each.id === 'mcp-versions-0-0');
+    if (node?.kind !== 'question') throw new Error('the chain canvas has its question');
+    const first = node.versions[0]!;
+    // A second answer made current: the index holds it, the key below cites the first.
+    node.versions.push({ ...first, id: 'v-second', question: 'Asked again', text: 'The second answer.' });
+    node.currentVersionId = 'v-second';
+    mkdirSync(join(space.weftHome, 'canvases'), { recursive: true });
+    const record = join(space.weftHome, 'canvases', 'mcp-versions.weft.json');
+    writeFileSync(record, JSON.stringify(document));
+    const recall = (turnKey: string) => client.callTool({ name: 'recall_turn', arguments: { session: turnKey } });
+
+    const cited = JSON.parse(textOf(await recall(`canvas:mcp-versions#mcp-versions-0-0@${first.id}`)));
+    expect(cited).toMatchObject({
+      turnKey: `canvas:mcp-versions#mcp-versions-0-0@${first.id}`,
+      question: first.question,
+      answer: first.text,
+    });
+    const current = JSON.parse(textOf(await recall('canvas:mcp-versions#mcp-versions-0-0@v-second')));
+    expect(current.answer).toBe('The second answer.');
+    const dropped = await recall('canvas:mcp-versions#mcp-versions-0-0@v-never-kept');
+    expect(dropped.isError).toBe(true);
+    expect(textOf(dropped)).toMatch(/^turn-not-found: /);
+    rmSync(record);
+  });
+
   it('lists topics and reads a dossier by name, leaving out sentences whose sources are gone', async () => {
     const hits = JSON.parse(textOf(await client.callTool({ name: 'why_file', arguments: { path: CLAUDE_HELLO } })));
     const topic = await seedDossier(space.weftHome, hits[0].turnKey);

@@ -2,7 +2,9 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { IndexError } from './index-error.ts';
-import { canvasTurnAlive } from './canvas-turn-alive.ts';
+import { canvasTurnKey } from './index-canvas.ts';
+import { canvasKeyParts } from './turn-key-sources.ts';
+import { canvasTurnNow } from './canvas-turn-alive.ts';
 import { createAtlasCatalog } from './atlas-catalog.ts';
 import { findPhrase, type FindHit, type FindOptions } from './find-query.ts';
 import { readIndexStatus, readSourceRecords, type IndexStatus, type SourceReadRecord } from './index-status.ts';
@@ -175,12 +177,25 @@ export class WhyIndex {
     return findPhrase(this.databaseHandle, phrase, options);
   }
 
-  /** A canvas turn only while its node is live on the canvas record now (the CLI's `recall`, MCP's `recall_turn`). */
+  /**
+   * A canvas turn only while its node is live on the canvas record now (the CLI's `recall`, MCP's `recall_turn`). A
+   * versioned key (`canvas:c#n@v`, what topic labels and dossiers cite) answers with that version's question and
+   * answer, read from the record, while the version is kept.
+   */
   recall(request: RecallRequest): RecalledTurn {
-    const turn = recallTurn(this.databaseHandle, request);
-    if (!canvasTurnAlive(this.databaseHandle, canvasesDirectory(this.weftHome), turn.turnKey))
-      throw new IndexError('turn-not-found', `turn ${turn.turnKey} is archived or deleted on its canvas`);
-    return turn;
+    const parts = 'turnKey' in request ? canvasKeyParts(request.turnKey) : null;
+    const versioned = parts?.versionId !== undefined ? request : null;
+    const turn = recallTurn(
+      this.databaseHandle,
+      versioned && parts ? { turnKey: canvasTurnKey(parts.canvasId, parts.nodeId) } : request,
+    );
+    const key = versioned && 'turnKey' in versioned ? versioned.turnKey : turn.turnKey;
+    const now = canvasTurnNow(this.databaseHandle, canvasesDirectory(this.weftHome), key);
+    if (!now.alive) throw new IndexError('turn-not-found', `turn ${key} is archived or deleted on its canvas`);
+    if (!versioned) return turn;
+    if (!now.version) throw new IndexError('turn-not-found', `turn ${key}: its canvas no longer keeps that version`);
+    const { question, text, createdAt, model } = now.version;
+    return { ...turn, turnKey: key, question, answer: text, at: createdAt, model };
   }
 
   /**
