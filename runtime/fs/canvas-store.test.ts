@@ -145,6 +145,31 @@ describe('CanvasStore', () => {
     });
   });
 
+  it('names one altered event in the middle of a long log (10,000 events), however small the change', async () => {
+    const store = new CanvasStore({ directory });
+    const document = withEvents(sampleCanvas('alpha'), 10_000);
+    await store.write('alpha', document, { baseRevision: null });
+    expect((await store.verify('alpha')).verdict).toEqual({ status: 'intact', eventCount: 10_000, anchored: true });
+    const path = join(directory, 'alpha.weft.json');
+    const middle = 6_789;
+    const event = document.events[middle]!;
+    // The same digits as text rather than a number, one millisecond later, and an escaped character added.
+    for (const altered of [
+      { ...event, meta: { n: String(event.meta.n) } },
+      { ...event, at: event.at + 1 },
+      { ...event, objectId: `${event.objectId}\n` },
+    ]) {
+      const events = document.events.map((kept, index) => (index === middle ? altered : kept));
+      await writeFile(path, JSON.stringify({ ...document, events }));
+      expect((await store.verify('alpha')).verdict).toEqual({
+        status: 'bad-event',
+        eventCount: 10_000,
+        index: middle,
+        eventId: event.id,
+      });
+    }
+  });
+
   it('writes version 4: no event stores the prevHash its order gives, reads back whole, tampering still named', async () => {
     const store = new CanvasStore({ directory });
     const document = withEvents(sampleCanvas('alpha'), 5);

@@ -14,6 +14,7 @@ import {
 } from '../../protocol/index.ts';
 import type { ChainHead, ChainVerdict } from '../../protocol/index.ts';
 import { authorshipRewrite, chainVerdict, verifyChain } from '../../src/core/index.ts';
+import { nodeHashPort } from '../hash/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
 import { AnchorsJournal, journalDifference } from './anchors-journal.ts';
@@ -198,13 +199,13 @@ export class CanvasStore {
         assertEventPrefix(id, stored.events, parsed.events);
         assertAuthorshipKept(id, stored.nodes, parsed.nodes);
         // A record from before chain heads were kept: whatever its log holds now is where the guard starts.
-        firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
+        firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events, undefined, nodeHashPort);
       } else {
         // A record the journal holds a head for, whose file is gone: never silently started afresh.
         if (anchor?.kind === 'head')
           throw damaged(id, `its record is gone while the anchors journal records ${anchor.eventCount} events`);
         // A new record may hold a broken log (an imported file, whose `import` event records the break).
-        firstBadEvent = verifyChain(parsed.events);
+        firstBadEvent = verifyChain(parsed.events, undefined, nodeHashPort);
       }
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
       // The head is written after the record: a crash between the two leaves a head that lags, which still verifies.
@@ -246,7 +247,7 @@ export class CanvasStore {
       // Only the records the patch puts can change: the rest are the stored ones.
       assertAuthorshipKept(id, stored.nodes, patch.put.nodes);
       const text = JSON.stringify(storedCanvasDocument(next));
-      const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
+      const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events, undefined, nodeHashPort);
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
       const nextHead = chainHeadOf(id, next.events, firstBadEvent);
       await this.heads.write(nextHead);
@@ -323,7 +324,11 @@ export class CanvasStore {
 
 /** A log against a chain head; the break an imported log came with is reported as it is, unless damaged after it. */
 function verdictAgainst(events: CanvasDocument['events'], head: ChainHead | null): ChainVerdict {
-  const verdict = chainVerdict(events, head ? { length: head.eventCount, headHash: head.lastEventHash } : null);
+  const verdict = chainVerdict(
+    events,
+    head ? { length: head.eventCount, headHash: head.lastEventHash } : null,
+    nodeHashPort,
+  );
   if (head && verdict.status === 'bad-event' && verdict.index === head.firstBadEvent) {
     if (events.length < head.eventCount)
       return { status: 'missing-at-end', eventCount: events.length, missing: head.eventCount - events.length };

@@ -1,5 +1,6 @@
 import type { ChainHead, EventRecord } from '../../protocol/index.ts';
 import { canonicalJson, eventHash, verifyChain } from '../../src/core/index.ts';
+import { nodeHashPort } from '../hash/index.ts';
 import { WeftError } from '../../protocol/index.ts';
 
 /**
@@ -32,7 +33,7 @@ export function assertEventPrefix(
 
 function hashVerifies(event: EventRecord): boolean {
   try {
-    return eventHash(event) === event.hash;
+    return eventHash(event, nodeHashPort) === event.hash;
   } catch {
     return false;
   }
@@ -58,7 +59,7 @@ export function differenceFromHead(events: readonly EventRecord[], head: ChainHe
   if (head.eventCount > 0 && events[head.eventCount - 1]!.hash !== head.lastEventHash) {
     return `event ${head.eventCount} is not the one the head records`;
   }
-  const broken = verifyChain(events);
+  const broken = verifyChain(events, undefined, nodeHashPort);
   if (broken !== head.firstBadEvent) {
     return broken === null ? 'a recorded break is gone' : `event ${broken + 1} no longer verifies`;
   }

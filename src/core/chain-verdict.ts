@@ -1,13 +1,19 @@
 import type { ChainVerdict, EventRecord } from '../../protocol/index.ts';
 import { verifyChain, type ChainAnchor } from './event-log.ts';
+import type { HashPort } from './hash-port.ts';
 
 /**
  * Checks a log against the chain head kept beside it (or alone, when none is kept): the first event that
- * does not verify, or how many events are missing at the end. The UI's Verify and `weft verify` both say this.
+ * does not verify, or how many events are missing at the end. The UI's Verify and `weft verify` both say this
+ * (the CLI with OpenSSL's SHA-256 as `hash`: the same digests, several times faster over a long log).
  */
-export function chainVerdict(events: readonly EventRecord[], anchor: ChainAnchor | null): ChainVerdict {
+export function chainVerdict(
+  events: readonly EventRecord[],
+  anchor: ChainAnchor | null,
+  hash?: HashPort,
+): ChainVerdict {
   const eventCount = events.length;
-  const broken = verifyChain(events, anchor ?? undefined);
+  const broken = verifyChain(events, anchor ?? undefined, hash);
   if (broken === null) return { status: 'intact', eventCount, anchored: anchor !== null };
   // `verifyChain` reaches the end only when every kept event verifies: the head says there were more.
   if (anchor && broken === eventCount && eventCount < anchor.length)

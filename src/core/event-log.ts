@@ -1,6 +1,7 @@
 import type { EventMeta, EventRecord } from '../../protocol/index.ts';
+import { eventCanonicalJson } from './event-canonical-json.ts';
 import type { HashPort } from './hash-port.ts';
-import { hashCanonical } from './hashing.ts';
+import { sha256Hex } from './hashing.ts';
 import { isoTime } from './iso-time.ts';
 
 /** What a caller says happened; `appendEvent` adds id, time and the chain hashes. */
@@ -20,17 +21,7 @@ export interface EventStamp {
 
 /** The hash covers every field but itself, so altering any field breaks the chain. */
 export function eventHash(event: Omit<EventRecord, 'hash'>, hash?: HashPort): string {
-  return hashCanonical(
-    {
-      id: event.id,
-      at: event.at,
-      op: event.op,
-      objectId: event.objectId,
-      meta: event.meta,
-      prevHash: event.prevHash,
-    },
-    hash,
-  );
+  return sha256Hex(eventCanonicalJson(event), hash);
 }
 
 /** Returns the new record; the log itself is never trimmed or rewritten. */
