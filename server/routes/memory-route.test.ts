@@ -73,7 +73,9 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
     expect(judged.activity.map((entry) => [entry.kind, entry.text])).toEqual([
       ['admitted', 'I prefer tabs over spaces.'],
     ]);
-    expect(judged.events.map((event) => event.op)).toEqual(['memory-judged', 'memory-written']);
+    // Accepted without review because this test switched auto-accept on: the decision is logged all the same.
+    expect(judged.events.map((event) => event.op)).toEqual(['memory-judged', 'memory-written', 'memory-accepted']);
+    expect(judged.events[2]!.meta).toMatchObject({ auto: true, edited: false });
     expect(JSON.stringify(judged.events)).not.toContain('tabs');
     expect(judged.undo?.lineIds).toHaveLength(1);
 
