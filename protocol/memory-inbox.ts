@@ -36,9 +36,15 @@ export const MemoryInboxSchema = z.object({
 });
 export type MemoryInbox = z.infer<typeof MemoryInboxSchema>;
 
-/** `GET /api/memory/inbox`: newest first; `revision` is the SHA-256 of the stored inbox's bytes. */
+/**
+ * `GET /api/memory/inbox?cursor&limit`: one page, newest first; `nextCursor` (the id of the page's last proposal,
+ * never a position) is null on the last page; `revision` is the SHA-256 of the stored inbox's bytes.
+ */
 export const MemoryInboxResponseSchema = z.object({
   proposals: z.array(MemoryProposalSchema),
+  nextCursor: z.string().nullable(),
+  /** Proposals pending in all. */
+  total: z.number().int().nonnegative(),
   revision: z.string().regex(/^[0-9a-f]{64}$/),
   /** Whether profile facts are accepted without review (Settings). */
   autoAccept: z.boolean(),

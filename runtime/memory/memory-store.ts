@@ -97,6 +97,13 @@ export class MemoryStore {
     };
   }
 
+  /** The Inbox alone (its route lists it often and large): the other files are not read. */
+  async readInbox(): Promise<{ inbox: MemoryInbox; revision: string }> {
+    const text = await this.readText('inbox.json');
+    const inbox = text === null ? emptyInbox() : parseInbox(text);
+    return { inbox, revision: canvasRevision(text ?? JSON.stringify(inbox)) };
+  }
+
   /**
    * Runs `change` on the current record and stores what it returns. `baseRevision` null means "whatever is
    * current" (the judge, which reads and writes inside the queue); a string must equal the current revision.

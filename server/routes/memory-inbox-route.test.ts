@@ -75,7 +75,7 @@ describe('the Inbox: nothing a model proposes reaches memory until the person ac
     expect(await blocks('canvas-a')).not.toContain('tabs');
 
     const listed = await inbox();
-    expect(listed.autoAccept).toBe(false);
+    expect(listed).toMatchObject({ autoAccept: false, total: 1, nextCursor: null });
     expect(listed.proposals).toEqual([
       {
         id: expect.any(String),
@@ -185,6 +185,12 @@ describe('the Inbox: nothing a model proposes reaches memory until the person ac
     for (const op of ['memory-proposed', 'memory-rejected', 'memory-accepted']) expect(ops).toContain(op);
     const verified = (await (await send('/api/memory/journal/verify')).json()) as { intact: boolean };
     expect(verified.intact).toBe(true);
+  });
+
+  it('refuses a query it cannot read with a coded error', async () => {
+    const response = await send('/api/memory/inbox?limit=0');
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid-query');
   });
 
   it('is guarded by the launch token like every route', async () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Response, type Router } from 'express';
+import { z } from 'zod';
 import {
   MemoryAcceptRequestSchema,
   MemoryCanvasSwitchSchema,
@@ -31,7 +32,7 @@ import {
   importedEvent,
   switchedEvent,
   liftRefusal,
-  newestFirst,
+  inboxPage,
   rejectProposal,
   type InboxDecisionCode,
   profileFromMarkdown,
@@ -66,6 +67,13 @@ const EDIT_MESSAGES: Record<PersonEditCode, string> = {
   'changed-since': 'The profile changed since that admission; it can no longer be undone as a whole.',
   invalid: 'The change would store an invalid line.',
 };
+
+/** The largest Inbox page; the page asks for what its window shows. */
+const MAX_INBOX_PAGE = 1000;
+const InboxQuerySchema = z.object({
+  cursor: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_INBOX_PAGE).default(200),
+});
 
 const EXCHANGE_STATUS: Record<ExchangeLookupCode, number> = {
   'exchange-unknown': 404,
@@ -190,11 +198,14 @@ export function memoryRoute(context: ServerContext): Router {
   });
 
   // The Inbox (issue 29.1): proposals newest first; the person's decision names a proposal by its stable id.
-  router.get('/memory/inbox', async (_request, response) => {
-    const [stored, settings] = await Promise.all([store.read(), context.settings.read()]);
+  router.get('/memory/inbox', async (request, response) => {
+    const query = InboxQuerySchema.safeParse(request.query);
+    if (!query.success)
+      throw new WeftError('invalid-query', `The inbox query is not valid: ${query.error.issues[0]?.message}`, 400);
+    const [stored, settings] = await Promise.all([store.readInbox(), context.settings.read()]);
     const body: MemoryInboxResponse = {
-      proposals: newestFirst(stored.inbox),
-      revision: stored.inboxRevision,
+      ...inboxPage(stored.inbox, { cursor: query.data.cursor ?? null, limit: query.data.limit }),
+      revision: stored.revision,
       autoAccept: settings.memoryAutoAccept?.profileFacts ?? false,
     };
     response.json(body);

@@ -69,6 +69,7 @@ export type { MergeRequest } from './merge-request.ts';
 export {
   emptyInbox,
   newestFirst,
+  inboxPage,
   proposeFact,
   acceptProposal,
   rejectProposal,

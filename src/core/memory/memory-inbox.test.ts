@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { MemoryInbox, MemoryProfile } from '../../../protocol/index.ts';
 import { admitFact } from './admit-fact.ts';
 import type { AdmittedFact } from './candidate-fact.ts';
-import { acceptProposal, emptyInbox, newestFirst, proposeFact, rejectProposal } from './memory-inbox.ts';
+import { acceptProposal, emptyInbox, inboxPage, newestFirst, proposeFact, rejectProposal } from './memory-inbox.ts';
 import { memoryBlock } from './memory-block.ts';
 import { testCandidate, testContext, testExchange } from './memory-test-kit.ts';
 import { mergeFact } from './merge-fact.ts';
@@ -53,6 +53,26 @@ describe('the Inbox (issue 29.1)', () => {
     context.tick();
     const second = proposed(first.inbox, admitted(SENTENCES[1]!), context);
     expect(newestFirst(second.inbox).map((each) => each.text)).toEqual([SENTENCES[1], SENTENCES[0]]);
+  });
+
+  it('pages newest first by the last id given, so a decision between two pages shifts nothing', () => {
+    const context = testContext(10_000, 'p');
+    let inbox = emptyInbox();
+    for (const sentence of SENTENCES) {
+      context.tick();
+      inbox = proposed(inbox, admitted(sentence), context).inbox;
+    }
+    const first = inboxPage(inbox, { cursor: null, limit: 2 });
+    expect(first.proposals.map((each) => each.id)).toEqual(['p-5', 'p-4']);
+    expect(first).toMatchObject({ nextCursor: 'p-4', total: 5 });
+    // p-5 is decided meanwhile: the next page still starts after p-4.
+    const decided = rejectProposal(emptyProfile(), inbox, 'p-5', context);
+    if (!decided.ok) throw new Error(decided.error);
+    const second = inboxPage(decided.value.inbox, { cursor: first.nextCursor, limit: 2 });
+    expect(second.proposals.map((each) => each.id)).toEqual(['p-3', 'p-2']);
+    const last = inboxPage(decided.value.inbox, { cursor: second.nextCursor, limit: 2 });
+    expect(last).toMatchObject({ nextCursor: null, total: 4 });
+    expect(last.proposals.map((each) => each.id)).toEqual(['p-1']);
   });
 
   it('rejects into a refusal that the constitution then applies to the same words and a rewording', () => {

@@ -24,6 +24,23 @@ export function newestFirst(inbox: MemoryInbox): MemoryProposal[] {
 }
 
 /**
+ * One page of the Inbox, newest first. The cursor is the id of the last proposal given, so proposals decided or
+ * added between two pages neither repeat nor shift the next page; a cursor no longer pending starts over.
+ */
+export function inboxPage(
+  inbox: MemoryInbox,
+  query: { cursor: string | null; limit: number },
+): { proposals: MemoryProposal[]; nextCursor: string | null; total: number } {
+  const { pending } = inbox;
+  const after = query.cursor === null ? -1 : pending.findIndex((proposal) => proposal.id === query.cursor);
+  // Stored oldest first: the page is read backwards from just before the cursor.
+  const end = after < 0 ? pending.length : after;
+  const start = Math.max(0, end - query.limit);
+  const proposals = pending.slice(start, end).reverse();
+  return { proposals, nextCursor: start > 0 ? (proposals.at(-1)?.id ?? null) : null, total: pending.length };
+}
+
+/**
  * Puts an admitted profile fact in the Inbox (issue 29.1). A proposal already pending with the same words is
  * not added twice (null): asking the same exchange again must not fill the Inbox with copies.
  */

@@ -8,6 +8,8 @@ import { memoryClient } from '../store/index.ts';
 import { inboxApi } from './inbox-api.ts';
 import { openOrigin } from './open-origin.ts';
 
+const PAGE = 100;
+
 const RULES: Record<MemoryProposal['path'], string> = {
   judge: 'the memory judge',
   rule: 'the rules in Weft',
@@ -24,28 +26,47 @@ export function InboxSection() {
   // Every `memory-changed` (a judgement, a decision here or from `weft memory accept`) rereads the Inbox.
   const memoryRead = useStore(memoryClient.view, (view) => view.loaded);
   const [inbox, setInbox] = useState<MemoryInboxResponse | null>(null);
+  const [proposals, setProposals] = useState<MemoryProposal[]>([]);
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
+  const loading = useRef(false);
   const scroller = useRef<HTMLDivElement>(null);
 
   const fail = (caught: unknown) => {
     const { code, message } = describeError(caught);
     store.getState().toast('error', code, message);
   };
+  const firstPage = (listed: MemoryInboxResponse) => {
+    setInbox(listed);
+    setProposals(listed.proposals);
+  };
   useEffect(() => {
     let current = true;
-    inboxApi.list().then((listed) => current && setInbox(listed), fail);
+    inboxApi.list({ cursor: null, limit: PAGE }).then((listed) => current && firstPage(listed), fail);
     return () => {
       current = false;
     };
   }, [memoryRead]);
 
-  const proposals = inbox?.proposals ?? [];
   const virtualizer = useVirtualizer({
     count: proposals.length,
     getScrollElement: () => scroller.current,
     estimateSize: () => 72,
     overscan: 6,
   });
+  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
+  const next = inbox?.nextCursor ?? null;
+  // Scrolled near the end of what is loaded: the next page (by the last id shown, never by position).
+  useEffect(() => {
+    if (next === null || loading.current || lastShown < proposals.length - 10) return;
+    loading.current = true;
+    inboxApi
+      .list({ cursor: next, limit: PAGE })
+      .then((page) => {
+        setInbox(page);
+        setProposals((shown) => [...shown, ...page.proposals]);
+      }, fail)
+      .finally(() => (loading.current = false));
+  }, [lastShown, next, proposals.length]);
 
   async function decide(run: () => Promise<unknown>) {
     try {
@@ -54,7 +75,7 @@ export function InboxSection() {
     } catch (caught) {
       fail(caught);
     }
-    setInbox(await inboxApi.list().catch(() => inbox));
+    // The person's decision changes the profile: `memory-changed` rereads the first page.
     await memoryClient.refresh();
   }
 
@@ -63,7 +84,7 @@ export function InboxSection() {
       <h2>
         Inbox{' '}
         <span className="hint" data-testid="memory-inbox-count">
-          {proposals.length} waiting
+          {inbox?.total ?? 0} waiting
         </span>
       </h2>
       <p className="hint">

@@ -8,7 +8,8 @@ import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/index.
 
 /** Typed client of `/api/memory/inbox…` (issue 29.1): the proposals waiting for review, and the decision on one. */
 export interface InboxApi {
-  list(): Promise<MemoryInboxResponse>;
+  /** One page newest first; `cursor` is the previous page's `nextCursor`. */
+  list(query?: { cursor: string | null; limit: number }): Promise<MemoryInboxResponse>;
   /** `text`: the line as the person edited it before accepting. */
   accept(proposalId: string, text?: string): Promise<MemoryWriteResponse>;
   reject(proposalId: string): Promise<MemoryWriteResponse>;
@@ -18,7 +19,11 @@ export function createInboxApi(options: ApiClientOptions = {}): InboxApi {
   const http = createHttpClient(options);
   const path = (id: string, decision: string) => `/api/memory/inbox/${encodeURIComponent(id)}/${decision}`;
   return {
-    list: () => http.json('/api/memory/inbox', MemoryInboxResponseSchema),
+    list: (query = { cursor: null, limit: 100 }) => {
+      const search = new URLSearchParams({ limit: String(query.limit) });
+      if (query.cursor) search.set('cursor', query.cursor);
+      return http.json(`/api/memory/inbox?${search}`, MemoryInboxResponseSchema);
+    },
     accept: (id, text) =>
       http.json(path(id, 'accept'), MemoryWriteResponseSchema, jsonInit('POST', text === undefined ? {} : { text })),
     reject: (id) => http.json(path(id, 'reject'), MemoryWriteResponseSchema, jsonInit('POST', undefined)),
