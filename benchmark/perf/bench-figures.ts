@@ -226,6 +226,13 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
   {
     script: 'bench:memory',
     chromium: true,
-    figures: ['cores', 'load_average_1m', 'inbox_proposals', 'inbox_route_10000_ms', 'inbox_open_10000_ms'],
+    figures: [
+      'cores',
+      'load_average_1m',
+      'inbox_proposals',
+      'inbox_route_10000_ms',
+      'inbox_open_10000_ms',
+      'inbox_open_empty_ms',
+    ],
   },
 ];

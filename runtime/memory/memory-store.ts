@@ -72,6 +72,8 @@ export function memoryDirectory(home: string): string {
  */
 export class MemoryStore {
   private readonly queue = new KeyedQueue();
+  /** The last inbox read and its bytes: a long Inbox is validated once, not on every read of the same file. */
+  private lastInbox: { text: string; inbox: MemoryInbox; revision: string } | null = null;
 
   constructor(private readonly options: MemoryStoreOptions) {}
 
@@ -87,21 +89,24 @@ export class MemoryStore {
     ]);
     const profile = profileText === null ? emptyProfile() : parseProfile(profileText);
     const journal = journalText === null ? emptyJournal() : parseJournal(journalText);
-    const inbox = inboxText === null ? emptyInbox() : parseInbox(inboxText);
-    return {
-      profile,
-      revision: canvasRevision(profileText ?? JSON.stringify(profile)),
-      journal,
-      inbox,
-      inboxRevision: canvasRevision(inboxText ?? JSON.stringify(inbox)),
-    };
+    const { inbox, revision: inboxRevision } = this.inboxOf(inboxText);
+    return { profile, revision: canvasRevision(profileText ?? JSON.stringify(profile)), journal, inbox, inboxRevision };
   }
 
   /** The Inbox alone (its route lists it often and large): the other files are not read. */
   async readInbox(): Promise<{ inbox: MemoryInbox; revision: string }> {
-    const text = await this.readText('inbox.json');
-    const inbox = text === null ? emptyInbox() : parseInbox(text);
-    return { inbox, revision: canvasRevision(text ?? JSON.stringify(inbox)) };
+    return this.inboxOf(await this.readText('inbox.json'));
+  }
+
+  private inboxOf(text: string | null): { inbox: MemoryInbox; revision: string } {
+    if (text === null) {
+      const inbox = emptyInbox();
+      return { inbox, revision: canvasRevision(JSON.stringify(inbox)) };
+    }
+    // Any change to the file, by Weft or not, is new bytes: parsed, validated and hashed again.
+    if (this.lastInbox?.text !== text)
+      this.lastInbox = { text, inbox: parseInbox(text), revision: canvasRevision(text) };
+    return { inbox: this.lastInbox.inbox, revision: this.lastInbox.revision };
   }
 
   /**
