@@ -101,6 +101,8 @@ export function acceptProposal(
   const isEdit = edited !== null && text !== proposal.text;
   const decided = proposalEvent('memory-accepted', proposal, { edited: isEdit, auto });
   if (!isEdit) {
+    // A current line says it already (accepted once, its inbox write lost; or written meanwhile): nothing to add.
+    if (duplicateLine(profile, text)) return success({ profile, inbox: rest, events: [decided], lineId: null });
     const merged = mergeFact(profile, factOf(proposal), null, context);
     if (!merged.ok) return failure('invalid');
     return success({
