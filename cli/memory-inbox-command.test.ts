@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_RECALL_SETTING, type MemoryProposal } from '../protocol/index.ts';
 import { TestCanvas } from '../src/core/index.ts';
-import { admitFact, emptyInbox, emptyProfile, proposeFact } from '../src/core/memory/index.ts';
+import { admitFact, emptyInbox, emptyProfile, proposeFact, type MemoryEventDraft } from '../src/core/memory/index.ts';
 import { testCandidate, testContext, testExchange } from '../src/core/memory/memory-test-kit.ts';
 import { MemoryStore } from '../runtime/memory/index.ts';
 import { runWeftInProcess } from './run-weft.ts';
@@ -30,7 +30,7 @@ async function twoProposals(): Promise<MemoryProposal[]> {
   const store = new MemoryStore({ directory: join(home(), 'memory'), now: () => 1_000, newId: () => 'e' });
   const context = testContext(1_700_000_000_000, 'p');
   let inbox = emptyInbox();
-  const events = [];
+  const events: MemoryEventDraft[] = [];
   for (const sentence of ['I prefer tabs over spaces.', 'I use Neovim for everything.']) {
     context.tick();
     const verdict = admitFact(

@@ -10,7 +10,7 @@ import type {
   MemoryWriteResponse,
 } from '../../protocol/index.ts';
 import { memoryBlock } from '../../src/core/memory/index.ts';
-import { memoryBlockFor } from '../../cli/commands/compile-memory-block.ts';
+import { MemoryStore, memoryDirectory } from '../../runtime/memory/index.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
@@ -50,10 +50,15 @@ async function profile(): Promise<MemoryStateResponse['profile']> {
   return ((await (await send('/api/memory')).json()) as MemoryStateResponse).profile;
 }
 
-/** What every request of the canvas would carry: the block the compiler builds, and the one the page builds. */
+/**
+ * The [Memory] block a request of the canvas would carry, from the page's read (`GET /api/memory`) and from the
+ * files as `weft compile` reads them (`cli/memory-inbox-command.test.ts` runs the compiler itself).
+ */
 async function blocks(canvasId: string): Promise<string> {
-  const compiled = await memoryBlockFor(server.home, canvasId);
-  return `${compiled.block ?? ''}\n${memoryBlock(await profile()) ?? ''}`;
+  const files = new MemoryStore({ directory: memoryDirectory(server.home), now: Date.now, newId: () => 'unused' });
+  const stored = await files.read();
+  const fromFiles = stored.journal.offCanvases.includes(canvasId) ? null : memoryBlock(stored.profile);
+  return `${fromFiles ?? ''}\n${memoryBlock(await profile()) ?? ''}`;
 }
 
 async function journalOps(): Promise<string[]> {
