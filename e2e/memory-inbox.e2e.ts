@@ -114,7 +114,8 @@ describe('the Inbox in the browser', () => {
     await proposals().first().getByTestId('memory-proposal-accept').click();
     await lines().first().waitFor();
     expect(await lines().first().getAttribute('data-evidence')).toBe('stated');
-    expect(await proposals().count()).toBe(0);
+    await page().waitForFunction(() => document.querySelectorAll('[data-testid="memory-proposal"]').length === 0);
+    await page().getByTestId('memory-inbox-count').filter({ hasText: '0 waiting' }).waitFor();
 
     // 5. The next request's preview carries it as the [Memory] part; the dispatch commits the preview's hash.
     await showCanvas();

@@ -68,10 +68,13 @@ export function InboxSection() {
       .finally(() => (loading.current = false));
   }, [lastShown, next, proposals.length]);
 
-  async function decide(run: () => Promise<unknown>) {
+  async function decide(id: string, run: () => Promise<unknown>) {
     try {
       await run();
       setEditing(null);
+      // Decided on the server: gone from the list now, before the reread that `memory-changed` brings.
+      setProposals((shown) => shown.filter((proposal) => proposal.id !== id));
+      setInbox((listed) => listed && { ...listed, total: Math.max(0, listed.total - 1) });
     } catch (caught) {
       fail(caught);
     }
@@ -141,7 +144,7 @@ export function InboxSection() {
                         className="button small"
                         data-testid="memory-proposal-accept-edited"
                         disabled={!editing.text.trim()}
-                        onClick={() => void decide(() => inboxApi.accept(proposal.id, editing.text))}
+                        onClick={() => void decide(proposal.id, () => inboxApi.accept(proposal.id, editing.text))}
                       >
                         Accept edited
                       </button>
@@ -154,7 +157,7 @@ export function InboxSection() {
                       <button
                         className="button small"
                         data-testid="memory-proposal-accept"
-                        onClick={() => void decide(() => inboxApi.accept(proposal.id))}
+                        onClick={() => void decide(proposal.id, () => inboxApi.accept(proposal.id))}
                       >
                         Accept
                       </button>
@@ -168,7 +171,7 @@ export function InboxSection() {
                       <button
                         className="button small ghost"
                         data-testid="memory-proposal-reject"
-                        onClick={() => void decide(() => inboxApi.reject(proposal.id))}
+                        onClick={() => void decide(proposal.id, () => inboxApi.reject(proposal.id))}
                       >
                         Reject
                       </button>
