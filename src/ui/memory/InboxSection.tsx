@@ -7,6 +7,7 @@ import { useWeftStore } from '../kit/index.ts';
 import { memoryClient } from '../store/index.ts';
 import { inboxApi } from './inbox-api.ts';
 import { openOrigin } from './open-origin.ts';
+import { ProjectFactsInbox } from './ProjectFactsInbox.tsx';
 
 const PAGE = 100;
 
@@ -184,6 +185,7 @@ export function InboxSection() {
         </div>
       </div>
       {inbox && proposals.length === 0 && <p className="hint">Nothing waiting for review.</p>}
+      <ProjectFactsInbox />
     </section>
   );
 }
