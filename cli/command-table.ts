@@ -105,17 +105,29 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'memory',
-    usage: 'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json]',
+    usage:
+      'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json] | weft memory inbox [--limit N] [--json] | weft memory accept <id> [--text T] | weft memory reject <id>',
     summary:
-      "memory's hash-chained journals (profile and topics), newest first; --verify checks them (exit 1 when broken)",
-    positionals: [1, 1],
+      "memory's hash-chained journals (profile and topics), newest first (--verify checks them, exit 1 when broken); the Inbox of proposed facts and the person's decision on one",
+    positionals: [1, 2],
     flags: {
       verdict: {
         type: 'string',
         description: 'only entries with this verdict',
-        choices: ['admitted', 'refused', 'superseded', 'undone', 'deleted', 'edited', 'labelled', 'setting'],
+        choices: [
+          'proposed',
+          'admitted',
+          'refused',
+          'superseded',
+          'undone',
+          'deleted',
+          'edited',
+          'labelled',
+          'setting',
+        ],
       },
       verify: { type: 'boolean', description: 'check both chains against their chain heads instead of listing' },
+      text: { type: 'string', description: 'accept: the line as edited by the person instead of as proposed' },
       limit,
       json,
     },
@@ -123,6 +135,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       'weft memory journal',
       'weft memory journal --verdict refused --limit 20',
       'weft memory journal --verify',
+      'weft memory inbox',
+      'weft memory accept 0b7c…',
+      'weft memory accept 0b7c… --text "I prefer tabs for indentation."',
+      'weft memory reject 0b7c…',
     ],
   },
   {

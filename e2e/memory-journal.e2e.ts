@@ -5,6 +5,7 @@ import type { EventRecord } from '../protocol/index.ts';
 import { chainHeadOf } from '../runtime/fs/index.ts';
 import { appendEvent } from '../src/core/index.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
+import { putSettings } from './support/put-settings.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
 // Memory's journal (issue 27.4) in the browser, on the rule path: the offline receipt model answers.
@@ -13,6 +14,8 @@ let canvas: CanvasDriver;
 
 beforeAll(async () => {
   app = await launchApp();
+  // These tests are about admission itself: facts skip the Inbox (issue 29.1; e2e/memory-inbox.e2e.ts has the gate).
+  expect((await putSettings(app, { memoryAutoAccept: { profileFacts: true } })).status).toBe(200);
   canvas = new CanvasDriver(app.page);
 });
 afterAll(async () => {

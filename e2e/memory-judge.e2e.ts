@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OFFLINE_RECEIPT_MODEL_ID } from '../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
 import { CanvasDriver } from './support/canvas-driver.ts';
+import { putSettings } from './support/put-settings.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
 // Memory (C13–C14) with a judge configured in Settings: a scripted OpenAI-compatible decision model on 127.0.0.1.
@@ -44,6 +45,8 @@ beforeAll(async () => {
   provider = await startScriptedProvider();
   provider.replyFor = judge;
   app = await launchApp();
+  // These tests are about admission itself: facts skip the Inbox (issue 29.1; e2e/memory-inbox.e2e.ts has the gate).
+  expect((await putSettings(app, { memoryAutoAccept: { profileFacts: true } })).status).toBe(200);
   canvas = new CanvasDriver(app.page);
 });
 afterAll(async () => {

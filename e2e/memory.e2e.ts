@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CanvasDriver } from './support/canvas-driver.ts';
+import { putSettings } from './support/put-settings.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
 // Memory (C13–C14) in the browser, on the rule path (no judge configured): the offline receipt model answers.
@@ -8,6 +9,8 @@ let canvas: CanvasDriver;
 
 beforeAll(async () => {
   app = await launchApp();
+  // These tests are about admission itself: facts skip the Inbox (issue 29.1; e2e/memory-inbox.e2e.ts has the gate).
+  expect((await putSettings(app, { memoryAutoAccept: { profileFacts: true } })).status).toBe(200);
   canvas = new CanvasDriver(app.page);
 });
 afterAll(async () => {

@@ -269,6 +269,7 @@ export {
 } from './agent-lane.ts';
 export * from './memory-api.ts';
 export * from './memory-journal.ts';
+export * from './memory-inbox.ts';
 export * from './topic-api.ts';
 export {
   CanvasPatchSchema,

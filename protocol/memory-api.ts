@@ -28,7 +28,8 @@ export type MemoryJudgeRequest = z.infer<typeof MemoryJudgeRequestSchema>;
 export const MemoryActivitySchema = z.object({
   id: z.string().min(1),
   at: z.number().int().nonnegative(),
-  kind: z.enum(['admitted', 'refused', 'judge-failed', 'undone']),
+  /** `proposed`: admitted by the constitution and waiting in the Inbox for the person (issue 29.1). */
+  kind: z.enum(['admitted', 'proposed', 'refused', 'judge-failed', 'undone']),
   /** `judge` or `rule`; null for an activity that is not a proposal. */
   path: z.enum(['judge', 'rule']).nullable(),
   /** The constitution's code for a refusal, the failure for `judge-failed`, the merge fallback for an admission. */

@@ -8,6 +8,7 @@ export type MemoryJournalName = z.infer<typeof MemoryJournalNameSchema>;
 
 /** What a journal entry decided, derived from its op and meta (core `journalVerdictOf`); the filter of the page. */
 export const MemoryJournalVerdictSchema = z.enum([
+  'proposed',
   'admitted',
   'refused',
   'superseded',

@@ -68,6 +68,9 @@ describe('merge operations', () => {
       'memory-edited',
       'memory-switched',
       'memory-imported',
+      'memory-proposed',
+      'memory-accepted',
+      'memory-rejected',
     ]);
   });
 });

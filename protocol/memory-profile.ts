@@ -67,11 +67,11 @@ export type ProfileLine = z.infer<typeof ProfileLineSchema>;
 
 /**
  * Something the person took back. `deleted-line` and `undone-admission` carry the line's text; `topic` carries
- * words the person said never to store. Matching is done in core (`matchesRefusal`).
+ * words the person said never to store; `rejected-proposal` the text of a proposal rejected in the Inbox. Matching is done in core (`matchesRefusal`).
  */
 export const RefusalSchema = z.object({
   id: z.string().min(1),
-  kind: z.enum(['deleted-line', 'undone-admission', 'topic']),
+  kind: z.enum(['deleted-line', 'undone-admission', 'topic', 'rejected-proposal']),
   text: z.string().min(1).max(500),
   lineId: z.string().min(1).nullable(),
   at: z.number().int().nonnegative(),
@@ -115,6 +115,10 @@ export const MEMORY_EVENT_OPS = [
   'memory-edited',
   'memory-switched',
   'memory-imported',
+  // The review gate (issue 29.1): a fact waiting in the Inbox, and the person's decision on it.
+  'memory-proposed',
+  'memory-accepted',
+  'memory-rejected',
 ] as const;
 export const MemoryEventOpSchema = z.enum(MEMORY_EVENT_OPS);
 export type MemoryEventOp = z.infer<typeof MemoryEventOpSchema>;

@@ -224,4 +224,16 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'load_average',
     ],
   },
+  {
+    script: 'bench:memory',
+    chromium: true,
+    figures: [
+      'cores',
+      'load_average_1m',
+      'inbox_proposals',
+      'inbox_route_10000_ms',
+      'inbox_open_10000_ms',
+      'inbox_open_empty_ms',
+    ],
+  },
 ];

@@ -41,6 +41,8 @@ export const StoredSettingsSchema = z.object({
    * runners' default folders. `WEFT_SESSION_ROOTS` overrides both (`runtime/atlas/session-roots.ts`).
    */
   sessionRoots: z.array(z.string()).optional(),
+  /** Issue 29.1: memory writes that skip the Inbox. Absent: profile facts wait for the person's review. */
+  memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 

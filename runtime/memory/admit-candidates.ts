@@ -1,10 +1,12 @@
-import type { MemoryActivity, MemoryProfile } from '../../protocol/index.ts';
+import type { MemoryActivity, MemoryInbox, MemoryProfile } from '../../protocol/index.ts';
 import type { EventDraft } from '../../src/core/index.ts';
 import {
   admitFact,
+  autoAcceptedEvent,
   MAX_ADDITIONS_PER_VISIT,
   mergeFact,
   mergeRequest,
+  proposeFact,
   type CandidateFact,
   type Exchange,
   type MergeRequest,
@@ -17,6 +19,10 @@ export interface AdmitCandidatesInput {
   candidates: readonly CandidateFact[];
   exchange: Exchange;
   profile: MemoryProfile;
+  /** The proposals waiting for the person: an admitted profile fact joins them unless `autoAccept`. */
+  inbox: MemoryInbox;
+  /** Settings' "accept profile facts automatically" (off by default): true writes admitted facts at once. */
+  autoAccept: boolean;
   /** Additions already made on this canvas in this visit (the server's `AdditionsWindow`). */
   additions: number;
   /** Merge answers by candidate index. */
@@ -33,6 +39,7 @@ export interface AdmitCandidatesInput {
 
 export interface AdmissionRun {
   profile: MemoryProfile;
+  inbox: MemoryInbox;
   events: EventDraft[];
   lineIds: string[];
   /** Lines written (facts and the lines their merges reworded): each counts toward the visit's limit. */
@@ -50,6 +57,7 @@ export interface AdmissionRun {
 export function admitCandidates(input: AdmitCandidatesInput): AdmissionRun {
   const { exchange, entry, answers } = input;
   let profile = input.profile;
+  let inbox = input.inbox;
   const events: EventDraft[] = [];
   const lineIds: string[] = [];
   const activity: MemoryActivity[] = [];
@@ -70,10 +78,20 @@ export function admitCandidates(input: AdmitCandidatesInput): AdmissionRun {
       activity.push(entry({ kind: 'admitted', reason: 'project-dossier', ...proposal }));
       continue;
     }
+    if (!input.autoAccept) {
+      // The review gate (issue 29.1): nothing reaches the profile until the person accepts it in the Inbox.
+      const proposed = proposeFact(inbox, verdict.fact, { now: input.now, newId: input.newId });
+      if (proposed) {
+        inbox = proposed.inbox;
+        events.push(proposed.event);
+      }
+      activity.push(entry({ kind: 'proposed', reason: proposed ? null : 'already-pending', ...proposal }));
+      continue;
+    }
     const request = mergeRequest(profile, verdict.fact);
     let answer = answers.get(index);
     if (request !== null && answer === undefined && input.missing === 'ask')
-      return { profile, events, lineIds, written, activity, need: { index, request } };
+      return { profile, inbox, events, lineIds, written, activity, need: { index, request } };
     if (request === null) answer = undefined;
     if (answer === 'no-answer') activity.push(entry({ kind: 'judge-failed', reason: 'merge-no-answer' }));
     const operations = answer === undefined || answer === 'no-answer' ? null : answer.operations;
@@ -84,7 +102,7 @@ export function admitCandidates(input: AdmitCandidatesInput): AdmissionRun {
       continue;
     }
     profile = merged.value.profile;
-    events.push(merged.value.event);
+    events.push(merged.value.event, autoAcceptedEvent(verdict.fact, merged.value.lineId));
     written += merged.value.written;
     if (merged.value.lineId !== null) lineIds.push(merged.value.lineId);
     activity.push(
@@ -97,5 +115,5 @@ export function admitCandidates(input: AdmitCandidatesInput): AdmissionRun {
       }),
     );
   }
-  return { profile, events, lineIds, written, activity, need: null };
+  return { profile, inbox, events, lineIds, written, activity, need: null };
 }

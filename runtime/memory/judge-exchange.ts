@@ -15,7 +15,7 @@ import {
   type Exchange,
   type SentenceJudgement,
 } from '../../src/core/memory/index.ts';
-import type { MemoryProfile } from '../../protocol/index.ts';
+import type { MemoryInbox, MemoryProfile } from '../../protocol/index.ts';
 import type { MemoryStore, StoredMemory } from './memory-store.ts';
 import type { UndoBook } from './undo-book.ts';
 import type { AdditionsWindow } from './additions-window.ts';
@@ -29,6 +29,8 @@ export interface JudgeExchangeDependencies {
   compose: (system: string, prompt: string) => Promise<{ text: string } | null>;
   /** The configured decision model; null runs the rule path and sends nothing anywhere. */
   judgeModelId: string | null;
+  /** Settings' "accept profile facts automatically"; false puts admitted facts in the Inbox (issue 29.1). */
+  autoAccept: boolean;
   visits: AdditionsWindow;
   undos: UndoBook;
   now: () => number;
@@ -121,13 +123,15 @@ export async function judgeExchange(
   // the same line ids in the same order, so an answer naming a line written earlier in the exchange still fits.
   const answers = new Map<number, MergeAnswer>();
   const lineIds: string[] = [];
-  const run = (profile: MemoryProfile, missing: 'ask' | 'rule') => {
+  const run = (profile: MemoryProfile, inbox: MemoryInbox, missing: 'ask' | 'rule') => {
     let next = 0;
     const lineId = () => (lineIds[next++] ??= newId());
     return admitCandidates({
       candidates: proposed,
       exchange,
       profile,
+      inbox,
+      autoAccept: dependencies.autoAccept,
       additions: dependencies.visits.count(request.canvasId),
       answers,
       missing,
@@ -137,7 +141,11 @@ export async function judgeExchange(
     });
   };
   if (path === 'judge')
-    for (let planned = run(before.profile, 'ask'); planned.need; planned = run(before.profile, 'ask')) {
+    for (
+      let planned = run(before.profile, before.inbox, 'ask');
+      planned.need;
+      planned = run(before.profile, before.inbox, 'ask')
+    ) {
       const { system, prompt } = planned.need.request;
       const answer = await dependencies.compose(system, prompt);
       answers.set(planned.need.index, answer === null ? 'no-answer' : { operations: parseMergeAnswer(answer.text) });
@@ -145,7 +153,7 @@ export async function judgeExchange(
 
   const { stored, result } = await store.update(null, (current: StoredMemory) => {
     // Under the lock, on the profile as it is now: mergeFact validates the answers against it.
-    const admitted = run(current.profile, 'rule');
+    const admitted = run(current.profile, current.inbox, 'rule');
     // Counted under the lock, so the next exchange on this canvas sees these additions (a failed write still
     // counts them: a refused addition beats one too many).
     for (let line = 0; line < admitted.written; line += 1) dependencies.visits.add(request.canvasId);
@@ -154,6 +162,7 @@ export async function judgeExchange(
     return {
       change: {
         ...(changed ? { profile: admitted.profile } : {}),
+        ...(admitted.inbox !== current.inbox ? { inbox: admitted.inbox } : {}),
         events: admitted.events,
         activity: [...activity].reverse(),
       },

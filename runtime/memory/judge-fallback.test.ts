@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryJudgeRequest, MemoryJudgeResponse, MemoryStateResponse } from '../../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
+import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 let provider: ScriptedProvider;
@@ -11,6 +12,8 @@ let exchanges: StoredExchanges;
 beforeAll(async () => {
   provider = await startScriptedProvider();
   server = await startTestServer({ judgeTimeoutMs: 300 });
+  // These tests are about what the constitution and the merge write: facts skip the Inbox (issue 29.1).
+  await acceptProfileFactsAutomatically(server);
   exchanges = new StoredExchanges(server);
   await server.api('/api/settings', {
     method: 'PUT',

@@ -8,6 +8,7 @@ import type {
 } from '../../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { StoredExchanges, type ExchangeTexts } from '../../tests/support/stored-exchange.ts';
+import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 /**
@@ -372,6 +373,8 @@ describe('memory judge golden set', () => {
       provider = await startScriptedProvider();
       provider.replyFor = scriptedJudge(prompts);
       server = await startTestServer();
+      // These tests are about what the constitution and the merge write: facts skip the Inbox (issue 29.1).
+      await acceptProfileFactsAutomatically(server);
       await server.api('/api/settings', {
         method: 'PUT',
         headers: { 'content-type': 'application/json' },
@@ -419,6 +422,8 @@ describe('memory judge golden set', () => {
     let server: TestServer;
     beforeAll(async () => {
       server = await startTestServer();
+      // These tests are about what the constitution and the merge write: facts skip the Inbox (issue 29.1).
+      await acceptProfileFactsAutomatically(server);
     });
     afterAll(async () => {
       await server.dispose();

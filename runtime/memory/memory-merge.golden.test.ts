@@ -14,6 +14,7 @@ import {
   type ScriptedReply,
 } from '../../tests/support/scripted-provider.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
+import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 /**
@@ -135,6 +136,8 @@ beforeAll(async () => {
   provider = await startScriptedProvider();
   provider.replyFor = scriptedJudge(merges);
   server = await startTestServer();
+  // These tests are about what the constitution and the merge write: facts skip the Inbox (issue 29.1).
+  await acceptProfileFactsAutomatically(server);
   exchanges = new StoredExchanges(server);
   await server.api('/api/settings', {
     method: 'PUT',

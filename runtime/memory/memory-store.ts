@@ -1,10 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { EventRecordSchema, MemoryActivitySchema, WeftError } from '../../protocol/index.ts';
-import type { MemoryActivity, MemoryProfile } from '../../protocol/index.ts';
+import { EventRecordSchema, MemoryActivitySchema, MemoryInboxSchema, WeftError } from '../../protocol/index.ts';
+import type { MemoryActivity, MemoryInbox, MemoryProfile } from '../../protocol/index.ts';
 import { appendEvent, type EventDraft, type HashPort } from '../../src/core/index.ts';
-import { emptyProfile, loadProfile } from '../../src/core/memory/index.ts';
+import { emptyInbox, emptyProfile, loadProfile } from '../../src/core/memory/index.ts';
 import {
   canvasRevision,
   ChainHeadFiles,
@@ -35,6 +35,9 @@ export interface StoredMemory {
   /** SHA-256 of the stored profile's bytes (the ETag): any change, even outside Weft, is a new revision. */
   revision: string;
   journal: MemoryJournal;
+  /** The proposals waiting for the person (issue 29.1), and the SHA-256 of `inbox.json`'s bytes. */
+  inbox: MemoryInbox;
+  inboxRevision: string;
 }
 
 /** What one write changes; `events` are appended (hash-chained), `activity` put first. */
@@ -43,6 +46,7 @@ export interface MemoryChange {
   events?: readonly EventDraft[];
   activity?: readonly MemoryActivity[];
   offCanvases?: string[];
+  inbox?: MemoryInbox;
 }
 
 export interface MemoryStoreOptions {
@@ -68,6 +72,8 @@ export function memoryDirectory(home: string): string {
  */
 export class MemoryStore {
   private readonly queue = new KeyedQueue();
+  /** The last inbox read and its bytes: a long Inbox is validated once, not on every read of the same file. */
+  private lastInbox: { text: string; inbox: MemoryInbox; revision: string } | null = null;
 
   constructor(private readonly options: MemoryStoreOptions) {}
 
@@ -76,13 +82,31 @@ export class MemoryStore {
   }
 
   async read(): Promise<StoredMemory> {
-    const [profileText, journalText] = await Promise.all([
+    const [profileText, journalText, inboxText] = await Promise.all([
       this.readText('profile.json'),
       this.readText('journal.json'),
+      this.readText('inbox.json'),
     ]);
     const profile = profileText === null ? emptyProfile() : parseProfile(profileText);
     const journal = journalText === null ? emptyJournal() : parseJournal(journalText);
-    return { profile, revision: canvasRevision(profileText ?? JSON.stringify(profile)), journal };
+    const { inbox, revision: inboxRevision } = this.inboxOf(inboxText);
+    return { profile, revision: canvasRevision(profileText ?? JSON.stringify(profile)), journal, inbox, inboxRevision };
+  }
+
+  /** The Inbox alone (its route lists it often and large): the other files are not read. */
+  async readInbox(): Promise<{ inbox: MemoryInbox; revision: string }> {
+    return this.inboxOf(await this.readText('inbox.json'));
+  }
+
+  private inboxOf(text: string | null): { inbox: MemoryInbox; revision: string } {
+    if (text === null) {
+      const inbox = emptyInbox();
+      return { inbox, revision: canvasRevision(JSON.stringify(inbox)) };
+    }
+    // Any change to the file, by Weft or not, is new bytes: parsed, validated and hashed again.
+    if (this.lastInbox?.text !== text)
+      this.lastInbox = { text, inbox: parseInbox(text), revision: canvasRevision(text) };
+    return { inbox: this.lastInbox.inbox, revision: this.lastInbox.revision };
   }
 
   /**
@@ -140,9 +164,18 @@ export class MemoryStore {
           fileSystem: this.options.fileSystem,
         });
       }
+      // The inbox last: a crash after an accepted line is written leaves its proposal pending (accepting it again
+      // finds the line already there), never a proposal gone without its line.
+      let inboxText: string | null = null;
+      if (made.inbox) {
+        inboxText = JSON.stringify(made.inbox);
+        await writeFileAtomic(this.path('inbox.json'), inboxText, { mode: 0o600, fileSystem: this.options.fileSystem });
+      }
       const profile = made.profile ?? current.profile;
       const revision = profileText === null ? current.revision : canvasRevision(profileText);
-      return { stored: { profile, revision, journal }, result };
+      const inbox = made.inbox ?? current.inbox;
+      const inboxRevision = inboxText === null ? current.inboxRevision : canvasRevision(inboxText);
+      return { stored: { profile, revision, journal, inbox, inboxRevision }, result };
     });
   }
 
@@ -178,5 +211,13 @@ function parseJournal(text: string): MemoryJournal {
     return JournalSchema.parse(JSON.parse(text));
   } catch {
     throw new WeftError('memory-unreadable', 'memory/journal.json is damaged; it was left as it is.', 500);
+  }
+}
+
+function parseInbox(text: string): MemoryInbox {
+  try {
+    return MemoryInboxSchema.parse(JSON.parse(text));
+  } catch {
+    throw new WeftError('memory-unreadable', 'memory/inbox.json is damaged; it was left as it is.', 500);
   }
 }

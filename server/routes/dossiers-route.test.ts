@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DossierList, DossierPlan, DossierView, LabelJob, LabelPlan, TopicsState } from '../../protocol/index.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
+import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { closeAtlasService } from '../atlas/atlas-registry.ts';
 import { dossierStoreFor } from './dossier-services.ts';
@@ -55,6 +56,8 @@ beforeAll(async () => {
   process.env.WEFT_SESSION_ROOTS = emptyRoots;
   provider = await startScriptedProvider();
   server = await startTestServer();
+  // These tests are about what the constitution and the merge write: facts skip the Inbox (issue 29.1).
+  await acceptProfileFactsAutomatically(server);
   exchanges = new StoredExchanges(server);
   await call('/api/settings', 'PUT', {
     providers: [{ id: 'scripted', kind: 'openai-compatible', baseUrl: `${provider.url}/v1`, models: ['writer'] }],

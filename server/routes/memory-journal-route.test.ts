@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryJournalPage, MemoryJournalVerify, TopicsState } from '../../protocol/index.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
+import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { visitClock } from '../../tests/support/visit-clock.ts';
 
@@ -12,6 +13,8 @@ const clock = visitClock();
 
 beforeAll(async () => {
   server = await startTestServer({ now: clock.now });
+  // These tests are about what the constitution and the merge write: facts skip the Inbox (issue 29.1).
+  await acceptProfileFactsAutomatically(server);
   exchanges = new StoredExchanges(server);
   // Three asks on the rule path: two admitted, one refused (a request to the model is not durable).
   for (const question of ['I prefer tabs over spaces.', 'I want a regex for dates.', 'I use Neovim for everything.']) {

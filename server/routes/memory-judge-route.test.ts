@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryJudgeResponse, MemoryStateResponse } from '../../protocol/index.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
+import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 /**
@@ -13,6 +14,8 @@ let exchanges: StoredExchanges;
 
 beforeAll(async () => {
   server = await startTestServer();
+  // These tests are about what the constitution and the merge write: facts skip the Inbox (issue 29.1).
+  await acceptProfileFactsAutomatically(server);
   exchanges = new StoredExchanges(server);
 });
 afterAll(async () => {

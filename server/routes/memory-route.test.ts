@@ -9,6 +9,7 @@ import type {
 } from '../../protocol/index.ts';
 import { MemoryEventOpSchema } from '../../protocol/index.ts';
 import { StoredExchanges } from '../../tests/support/stored-exchange.ts';
+import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { visitClock } from '../../tests/support/visit-clock.ts';
 
@@ -18,6 +19,8 @@ const clock = visitClock();
 
 beforeAll(async () => {
   server = await startTestServer({ now: clock.now });
+  // These tests are about what the constitution and the merge write: facts skip the Inbox (issue 29.1).
+  await acceptProfileFactsAutomatically(server);
   exchanges = new StoredExchanges(server);
 });
 afterAll(async () => {
@@ -70,7 +73,9 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
     expect(judged.activity.map((entry) => [entry.kind, entry.text])).toEqual([
       ['admitted', 'I prefer tabs over spaces.'],
     ]);
-    expect(judged.events.map((event) => event.op)).toEqual(['memory-judged', 'memory-written']);
+    // Accepted without review because this test switched auto-accept on: the decision is logged all the same.
+    expect(judged.events.map((event) => event.op)).toEqual(['memory-judged', 'memory-written', 'memory-accepted']);
+    expect(judged.events[2]!.meta).toMatchObject({ auto: true, edited: false });
     expect(JSON.stringify(judged.events)).not.toContain('tabs');
     expect(judged.undo?.lineIds).toHaveLength(1);
 

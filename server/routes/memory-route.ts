@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import express, { type Response, type Router } from 'express';
+import { z } from 'zod';
 import {
+  MemoryAcceptRequestSchema,
   MemoryCanvasSwitchSchema,
   MemoryEditRequestSchema,
   MemoryImportRequestSchema,
@@ -11,6 +13,7 @@ import {
   versionQuestionAuthor,
   type CanvasDocument,
   type MemoryActivity,
+  type MemoryInboxResponse,
   type MemoryJudgeResponse,
   type MemoryStateResponse,
   type MemoryWriteResponse,
@@ -18,6 +21,7 @@ import {
 } from '../../protocol/index.ts';
 import { graphFromDocument, type EventDraft } from '../../src/core/index.ts';
 import {
+  acceptProposal,
   addLine,
   deleteLine,
   editLine,
@@ -28,6 +32,9 @@ import {
   importedEvent,
   switchedEvent,
   liftRefusal,
+  inboxPage,
+  rejectProposal,
+  type InboxDecisionCode,
   profileFromMarkdown,
   profileToMarkdown,
   undoWrites,
@@ -61,11 +68,31 @@ const EDIT_MESSAGES: Record<PersonEditCode, string> = {
   invalid: 'The change would store an invalid line.',
 };
 
+/** The largest Inbox page; the page asks for what its window shows. */
+const MAX_INBOX_PAGE = 1000;
+const InboxQuerySchema = z.object({
+  cursor: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_INBOX_PAGE).default(200),
+});
+
 const EXCHANGE_STATUS: Record<ExchangeLookupCode, number> = {
   'exchange-unknown': 404,
   'exchange-mismatch': 409,
   'not-an-ask': 400,
 };
+
+const DECISION_MESSAGES: Record<InboxDecisionCode, string> = {
+  'unknown-proposal': 'There is no pending proposal with that id (it may have been decided already).',
+  empty: 'A line needs some text.',
+  'not-one-line': 'A line is one line: no line breaks.',
+  credential: 'That looks like a key, token, password or card number; it is never stored in memory.',
+  duplicate: 'A current line already says that.',
+  invalid: 'The change would store an invalid line.',
+};
+
+function decisionError(code: InboxDecisionCode): WeftError {
+  return new WeftError(`memory-${code}`, DECISION_MESSAGES[code], code === 'unknown-proposal' ? 404 : 400);
+}
 
 function editError(code: PersonEditCode): WeftError {
   const status = code === 'unknown-line' || code === 'unknown-refusal' ? 404 : code === 'changed-since' ? 409 : 400;
@@ -145,12 +172,13 @@ export function memoryRoute(context: ServerContext): Router {
       const code = found?.error.code ?? 'exchange-unknown';
       throw new WeftError(`memory-${code}`, found?.error.message ?? 'No such canvas is stored.', EXCHANGE_STATUS[code]);
     }
-    const { judgeModelId } = await context.settings.read();
+    const { judgeModelId, memoryAutoAccept } = await context.settings.read();
     const judged = await judgeExchange(body, found.value, {
       store,
       decide: (decision) => context.judge.decide(decision),
       compose: (system, prompt) => context.judge.compose(system, prompt),
       judgeModelId: judgeModelId ?? null,
+      autoAccept: memoryAutoAccept?.profileFacts ?? false,
       visits,
       undos,
       now,
@@ -167,6 +195,42 @@ export function memoryRoute(context: ServerContext): Router {
     if (judged.activity.length > 0) context.hub.publish({ type: 'memory-changed', revision: judged.revision });
     const answer: MemoryJudgeResponse = judged;
     response.json(answer);
+  });
+
+  // The Inbox (issue 29.1): proposals newest first; the person's decision names a proposal by its stable id.
+  router.get('/memory/inbox', async (request, response) => {
+    const query = InboxQuerySchema.safeParse(request.query);
+    if (!query.success)
+      throw new WeftError('invalid-query', `The inbox query is not valid: ${query.error.issues[0]?.message}`, 400);
+    const [stored, settings] = await Promise.all([store.readInbox(), context.settings.read()]);
+    const body: MemoryInboxResponse = {
+      ...inboxPage(stored.inbox, { cursor: query.data.cursor ?? null, limit: query.data.limit }),
+      revision: stored.revision,
+      autoAccept: settings.memoryAutoAccept?.profileFacts ?? false,
+    };
+    response.json(body);
+  });
+
+  router.post('/memory/inbox/:id/accept', json, async (request, response) => {
+    const { text } = validateBody(MemoryAcceptRequestSchema, request.body ?? {});
+    const { stored, result } = await store.update(null, (current) => {
+      const id = String(request.params.id);
+      const accepted = acceptProposal(current.profile, current.inbox, id, text ?? null, { now: now(), newId });
+      if (!accepted.ok) throw decisionError(accepted.error);
+      const { profile, inbox, events } = accepted.value;
+      return { change: { profile, inbox, events }, result: accepted.value };
+    });
+    sendWrite(response, published(stored), result.events, result.lineId);
+  });
+
+  router.post('/memory/inbox/:id/reject', async (request, response) => {
+    const { stored, result } = await store.update(null, (current) => {
+      const rejected = rejectProposal(current.profile, current.inbox, String(request.params.id), { now: now(), newId });
+      if (!rejected.ok) throw decisionError(rejected.error);
+      const { profile, inbox, events } = rejected.value;
+      return { change: { profile, inbox, events }, result: rejected.value };
+    });
+    sendWrite(response, published(stored), result.events, null);
   });
 
   router.post('/memory/undo/:id', async (request, response) => {

@@ -31,6 +31,7 @@ async function currentSettings(context: ServerContext): Promise<SettingsResponse
     defaultModelId: settings.defaultModelId,
     sessionArchive: settings.sessionArchive ?? defaultSessionArchiveSettings(),
     plaqueWriter: settings.plaqueWriter ?? 'rule',
+    memoryAutoAccept: settings.memoryAutoAccept ?? { profileFacts: false },
   };
 }
 
@@ -124,6 +125,9 @@ export function settingsRoute(context: ServerContext): Router {
           : {}),
         ...(update.plaqueWriter || current.plaqueWriter
           ? { plaqueWriter: update.plaqueWriter ?? current.plaqueWriter }
+          : {}),
+        ...(update.memoryAutoAccept || current.memoryAutoAccept
+          ? { memoryAutoAccept: update.memoryAutoAccept ?? current.memoryAutoAccept }
           : {}),
       };
     });

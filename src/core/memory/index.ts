@@ -66,3 +66,13 @@ export { profileToMarkdown, profileFromMarkdown, importProfile } from './profile
 export type { ImportedProfile, ImportRefusalCode, PersonWordsLookup } from './profile-markdown.ts';
 export { mergeRequest, parseMergeAnswer, MAX_MERGE_LINES } from './merge-request.ts';
 export type { MergeRequest } from './merge-request.ts';
+export {
+  emptyInbox,
+  newestFirst,
+  inboxPage,
+  proposeFact,
+  acceptProposal,
+  rejectProposal,
+  autoAcceptedEvent,
+} from './memory-inbox.ts';
+export type { InboxDecision, InboxDecisionCode } from './memory-inbox.ts';

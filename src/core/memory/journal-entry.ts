@@ -14,7 +14,12 @@ export function journalVerdictOf(event: EventRecord): MemoryJournalVerdict {
     case 'memory-undone':
       return 'undone';
     case 'memory-refused-by-person':
+    case 'memory-rejected':
       return 'refused';
+    case 'memory-proposed':
+      return 'proposed';
+    case 'memory-accepted':
+      return 'admitted';
     case 'memory-edited':
       return meta.action === 'delete' ? 'deleted' : 'edited';
     case 'topic-deleted':
@@ -45,7 +50,12 @@ export function journalEntryRule(event: EventRecord): string {
 export function journalEntryEvidence(event: EventRecord): { canvasId: string; nodeId: string | null } | null {
   const meta = event.meta as Record<string, unknown>;
   if (typeof meta.canvasId !== 'string' || meta.canvasId.length === 0) return null;
-  const nodeId = event.op === 'memory-judged' && event.objectId.length > 0 ? event.objectId : null;
+  const nodeId =
+    event.op === 'memory-judged' && event.objectId.length > 0
+      ? event.objectId
+      : typeof meta.nodeId === 'string'
+        ? meta.nodeId
+        : null;
   return { canvasId: meta.canvasId, nodeId };
 }
 
@@ -53,6 +63,7 @@ const REFUSAL_NAMES: Record<string, string> = {
   'deleted-line': 'deleted line',
   'undone-admission': 'undone admission',
   topic: 'topic',
+  'rejected-proposal': 'rejected proposal',
 };
 
 /** One sentence for people saying what the entry decided; the raw op stays for a tooltip. */
@@ -84,6 +95,14 @@ export function describeJournalEntry(entry: MemoryJournalEntry): string {
       return meta.action === 'delete'
         ? `The person deleted a ${text('document', '?')} line.`
         : `The person ${meta.action === 'add' ? 'added' : 'edited'} a ${text('document', '?')} line.`;
+    case 'memory-proposed':
+      return `A ${text('category', 'fact')} fact from an ask was put in the Inbox by the ${text('path', 'rule')} path.`;
+    case 'memory-accepted':
+      return meta.auto === true
+        ? `A ${text('category', 'fact')} fact was accepted automatically (Settings).`
+        : `The person accepted a ${text('category', 'fact')} fact${meta.edited === true ? ' after editing it' : ''}.`;
+    case 'memory-rejected':
+      return `The person rejected a ${text('category', 'fact')} fact: it will not be proposed again.`;
     case 'memory-switched':
       return `The [Memory] block was turned ${meta.enabled ? 'on' : 'off'} for a canvas.`;
     case 'memory-imported':

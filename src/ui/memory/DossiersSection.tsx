@@ -5,11 +5,12 @@ import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { DossierPanel } from './DossierPanel.tsx';
 import { dossiersApi } from './dossiers-api.ts';
+import { projectFactsChanged } from './project-facts-changed.ts';
 import { topicsChanged } from './topics-changed.ts';
 
 /**
- * Dossiers on the memory page (C15): one per topic (pick a topic to read, build or update its dossier), and the
- * general inbox — project facts no topic claims, each filed to a topic or discarded by the person.
+ * Dossiers on the memory page (C15): one per topic (pick a topic to read, build or update its dossier). Project
+ * facts no topic claims wait in the Inbox (`ProjectFactsInbox.tsx`); filing one there rereads the counts here.
  */
 export function DossiersSection() {
   const store = useWeftStore();
@@ -22,7 +23,12 @@ export function DossiersSection() {
   const refresh = () => dossiersApi.list().then(setList, fail);
   const open = (topicId: string) => void dossiersApi.view(topicId).then(setView, fail);
   const topicsRevision = useStore(topicsChanged, (state) => state.revision);
-  useEffect(() => void refresh(), [topicsRevision]);
+  const factsRevision = useStore(projectFactsChanged, (state) => state.revision);
+  useEffect(() => void refresh(), [topicsRevision, factsRevision]);
+  // A fact filed from the Inbox to the open topic is among its pending facts now.
+  useEffect(() => {
+    if (factsRevision > 0 && view) open(view.topicId);
+  }, [factsRevision]);
   if (!list) return null;
   const topics = list.dossiers;
 
@@ -57,36 +63,6 @@ export function DossiersSection() {
           }}
         />
       )}
-      <h3>General inbox</h3>
-      <p className="hint">Project facts the memory judge admitted whose turn no topic claims.</p>
-      <ul className="memory-lines" data-testid="dossier-inbox">
-        {list.inbox.map((fact) => (
-          <li key={fact.id} data-testid="inbox-fact">
-            <span>“{fact.text}”</span>
-            <select
-              aria-label="File to topic"
-              value=""
-              onChange={(event) =>
-                void dossiersApi.fileInbox(fact.id, event.target.value).then(() => {
-                  void refresh();
-                  if (view?.topicId === event.target.value) open(view.topicId);
-                }, fail)
-              }
-            >
-              <option value="">file to…</option>
-              {topics.map((topic) => (
-                <option key={topic.topicId} value={topic.topicId}>
-                  {topic.name}
-                </option>
-              ))}
-            </select>
-            <button className="link" onClick={() => void dossiersApi.discardInbox(fact.id).then(refresh, fail)}>
-              discard
-            </button>
-          </li>
-        ))}
-      </ul>
-      {list.inbox.length === 0 && <p className="hint">Nothing waiting.</p>}
     </section>
   );
 }

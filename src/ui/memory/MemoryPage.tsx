@@ -11,6 +11,7 @@ import { openOrigin } from './open-origin.ts';
 import { TopicsSection } from './TopicsSection.tsx';
 import { DossiersSection } from './DossiersSection.tsx';
 import { JournalSection } from './JournalSection.tsx';
+import { InboxSection } from './InboxSection.tsx';
 
 const DOCUMENTS: { name: MemoryDocumentName; title: string }[] = [
   { name: 'preferences', title: 'Preferences' },
@@ -23,6 +24,10 @@ function activityLabel(entry: MemoryActivity): string {
       ? 'The judge did not answer the merge; the rules merged instead'
       : 'The judge did not answer; the rules decided instead';
   if (entry.kind === 'undone') return 'Admission undone';
+  if (entry.kind === 'proposed')
+    return entry.reason === 'already-pending'
+      ? 'Proposed again: already in the Inbox'
+      : 'Proposed: waiting in the Inbox';
   if (entry.kind === 'admitted') {
     if (entry.reason === 'project-dossier') return 'Admitted (project: kept for a dossier)';
     if (entry.reason === 'no-op') return 'Admitted: a line already says it, nothing written';
@@ -113,6 +118,7 @@ export function MemoryPage() {
           />
         </div>
       </header>
+      <InboxSection />
       <div className="memory-columns">
         {DOCUMENTS.map(({ name, title }) => (
           <section className="memory-document card-panel" key={name} data-testid={`memory-document-${name}`}>
@@ -155,13 +161,21 @@ export function MemoryPage() {
       <div className="memory-columns">
         <section className="card-panel" data-testid="memory-refusals">
           <h2>Refused</h2>
-          <p className="hint">What you deleted or undid. No judge, rule, merge or import can bring it back.</p>
+          <p className="hint">
+            What you deleted, undid or rejected. No judge, rule, merge or import can bring it back.
+          </p>
           <ul className="memory-lines">
             {profile.refusals.map((refusal) => (
               <li key={refusal.id} className="memory-refusal" data-testid="memory-refusal">
                 <span>{refusal.text}</span>
                 <span className="hint">
-                  {refusal.kind === 'undone-admission' ? 'undone' : refusal.kind === 'topic' ? 'topic' : 'deleted'}
+                  {refusal.kind === 'undone-admission'
+                    ? 'undone'
+                    : refusal.kind === 'topic'
+                      ? 'topic'
+                      : refusal.kind === 'rejected-proposal'
+                        ? 'rejected'
+                        : 'deleted'}
                 </span>
                 <button
                   className="button small ghost"

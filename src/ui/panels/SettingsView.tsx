@@ -29,6 +29,7 @@ export function SettingsView() {
   const effectiveDefault = useWeft((state) => state.defaultModelId);
   const [judge, setJudge] = useState('');
   const [plaqueWriter, setPlaqueWriter] = useState<'model' | 'rule'>('rule');
+  const [autoAcceptFacts, setAutoAcceptFacts] = useState(false);
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
   const [archive, setArchive] = useState<SessionArchiveSettings>(DEFAULT_ARCHIVE);
@@ -63,6 +64,7 @@ export function SettingsView() {
     );
     setJudge(settings.judgeModelId ?? '');
     setPlaqueWriter(settings.plaqueWriter ?? 'rule');
+    setAutoAcceptFacts(settings.memoryAutoAccept?.profileFacts ?? false);
     setDefaultModel(settings.defaultModelId ?? '');
     setRemoved([]);
     setBackup(settings.backupFolder ?? '');
@@ -96,6 +98,7 @@ export function SettingsView() {
       backupFolder: backup.trim() || null,
       sessionArchive: archive,
       plaqueWriter,
+      memoryAutoAccept: { profileFacts: autoAcceptFacts },
     });
     setSaved(ok);
     if (ok) setTimeout(() => setSaved(false), 3000);
@@ -212,6 +215,18 @@ export function SettingsView() {
                 The answering model (the decision model for agents) — one short call per answer
               </option>
             </select>
+          </label>
+          <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>
+            <input
+              type="checkbox"
+              data-testid="memory-auto-accept"
+              checked={autoAcceptFacts}
+              onChange={(event) => setAutoAcceptFacts(event.target.checked)}
+            />
+            <span>
+              Accept facts about me automatically (off: each fact proposed from your questions waits in the Inbox on the
+              Memory page, and nothing reaches a request until you accept it)
+            </span>
           </label>
           <p className="hint" data-testid="memory-privacy">
             Memory: after each question you ask, the judge is sent that exchange (your question, your notes, the answer)

@@ -66,6 +66,15 @@ export async function judgeAfterAsk(
       );
     }
   }
+  const proposed = activity.filter((entry) => entry.kind === 'proposed' && entry.reason === null);
+  if (proposed.length > 0)
+    get().toast(
+      'info',
+      'memory-proposed',
+      proposed.length === 1
+        ? `Proposed for your memory: “${(proposed[0]!.text ?? '').slice(0, 80)}” — waiting in the Inbox on the Memory page.`
+        : `${proposed.length} facts about you wait in the Inbox on the Memory page.`,
+    );
   if (undo) {
     const admitted = activity.filter((entry) => entry.kind === 'admitted' && entry.lineId !== null);
     const first = admitted[0]?.text ?? '';

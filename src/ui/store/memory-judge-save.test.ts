@@ -1,12 +1,15 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEGACY_DEMO_NOTE, noteAuthor, type NoteNode } from '../../../protocol/index.ts';
+import { acceptProfileFactsAutomatically } from '../../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { TestApp } from './test-app.ts';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
+  // About the block and the judge's timing, not the review gate: facts skip the Inbox (issue 29.1).
+  await acceptProfileFactsAutomatically(server);
 });
 afterAll(async () => {
   await server?.dispose();

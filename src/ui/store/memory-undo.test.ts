@@ -1,11 +1,14 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { acceptProfileFactsAutomatically } from '../../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { TestApp } from './test-app.ts';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
+  // About Undo after an admission: facts skip the Inbox (issue 29.1).
+  await acceptProfileFactsAutomatically(server);
 });
 afterAll(async () => {
   await server?.dispose();

@@ -1,0 +1,191 @@
+import { useEffect, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useStore } from 'zustand';
+import type { MemoryInboxResponse, MemoryProposal } from '../../../protocol/index.ts';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
+import { memoryClient } from '../store/index.ts';
+import { inboxApi } from './inbox-api.ts';
+import { openOrigin } from './open-origin.ts';
+import { ProjectFactsInbox } from './ProjectFactsInbox.tsx';
+
+const PAGE = 100;
+
+const RULES: Record<MemoryProposal['path'], string> = {
+  judge: 'the memory judge',
+  rule: 'the rules in Weft',
+};
+
+/**
+ * The Inbox on the memory page (issue 29.1): every fact proposed for the profile that waits for the person,
+ * newest first and windowed (the Journal's virtualiser), each with the words of theirs it rests on, one click to
+ * the turn, the rule that admitted it, and Accept / Edit then accept / Reject. Nothing here is in any request
+ * until accepted; a rejected proposal is refused like a deleted line and is never proposed again.
+ */
+export function InboxSection() {
+  const store = useWeftStore();
+  // Every `memory-changed` (a judgement, a decision here or from `weft memory accept`) rereads the Inbox.
+  const memoryRead = useStore(memoryClient.view, (view) => view.loaded);
+  const [inbox, setInbox] = useState<MemoryInboxResponse | null>(null);
+  const [proposals, setProposals] = useState<MemoryProposal[]>([]);
+  const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
+  const loading = useRef(false);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const fail = (caught: unknown) => {
+    const { code, message } = describeError(caught);
+    store.getState().toast('error', code, message);
+  };
+  const firstPage = (listed: MemoryInboxResponse) => {
+    setInbox(listed);
+    setProposals(listed.proposals);
+  };
+  useEffect(() => {
+    let current = true;
+    inboxApi.list({ cursor: null, limit: PAGE }).then((listed) => current && firstPage(listed), fail);
+    return () => {
+      current = false;
+    };
+  }, [memoryRead]);
+
+  const virtualizer = useVirtualizer({
+    count: proposals.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 72,
+    overscan: 6,
+  });
+  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
+  const next = inbox?.nextCursor ?? null;
+  // Scrolled near the end of what is loaded: the next page (by the last id shown, never by position).
+  useEffect(() => {
+    if (next === null || loading.current || lastShown < proposals.length - 10) return;
+    loading.current = true;
+    inboxApi
+      .list({ cursor: next, limit: PAGE })
+      .then((page) => {
+        setInbox(page);
+        setProposals((shown) => [...shown, ...page.proposals]);
+      }, fail)
+      .finally(() => (loading.current = false));
+  }, [lastShown, next, proposals.length]);
+
+  async function decide(id: string, run: () => Promise<unknown>) {
+    try {
+      await run();
+      setEditing(null);
+      // Decided on the server: gone from the list now, before the reread that `memory-changed` brings.
+      setProposals((shown) => shown.filter((proposal) => proposal.id !== id));
+      setInbox((listed) => listed && { ...listed, total: Math.max(0, listed.total - 1) });
+    } catch (caught) {
+      fail(caught);
+    }
+    // The person's decision changes the profile: `memory-changed` rereads the first page.
+    await memoryClient.refresh();
+  }
+
+  return (
+    <section className="card-panel memory-inbox" data-testid="memory-inbox">
+      <h2>
+        Inbox{' '}
+        <span className="hint" data-testid="memory-inbox-count">
+          {inbox?.total ?? 0} waiting
+        </span>
+      </h2>
+      <p className="hint">
+        {inbox?.autoAccept
+          ? 'Facts about you are accepted automatically (Settings); nothing waits here until you switch that off.'
+          : 'Facts proposed from your questions wait here. None is sent with any request until you accept it; a rejected one is never proposed again.'}
+      </p>
+      <div className="memory-inbox-scroll" ref={scroller} data-testid="memory-inbox-scroll">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const proposal = proposals[row.index]!;
+            const { canvasId, nodeId } = proposal.origin;
+            const isEditing = editing?.id === proposal.id;
+            return (
+              <div
+                key={proposal.id}
+                ref={virtualizer.measureElement}
+                data-index={row.index}
+                className="memory-proposal"
+                data-testid="memory-proposal"
+                data-proposal-id={proposal.id}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}
+              >
+                {isEditing ? (
+                  <input
+                    className="input"
+                    data-testid="memory-proposal-edit-text"
+                    aria-label="The line as you want it kept"
+                    value={editing.text}
+                    onChange={(event) => setEditing({ id: proposal.id, text: event.target.value })}
+                  />
+                ) : (
+                  <span className="memory-proposal-text" data-testid="memory-proposal-text">
+                    {proposal.text}
+                  </span>
+                )}
+                <span className="hint" data-testid="memory-proposal-evidence">
+                  {proposal.evidence === 'stated' ? 'You said' : 'Read between the lines of'}: “{proposal.span}”{' · '}
+                  {proposal.document} · proposed by {RULES[proposal.path]} · {new Date(proposal.at).toLocaleString()}
+                </span>
+                <span className="button-row">
+                  {canvasId && nodeId && (
+                    <button
+                      className="link"
+                      data-testid="memory-proposal-open"
+                      onClick={() => void openOrigin(store, canvasId, nodeId).catch(fail)}
+                    >
+                      open turn
+                    </button>
+                  )}
+                  {isEditing ? (
+                    <>
+                      <button
+                        className="button small"
+                        data-testid="memory-proposal-accept-edited"
+                        disabled={!editing.text.trim()}
+                        onClick={() => void decide(proposal.id, () => inboxApi.accept(proposal.id, editing.text))}
+                      >
+                        Accept edited
+                      </button>
+                      <button className="button small ghost" onClick={() => setEditing(null)}>
+                        Cancel
+                      </button>
+                    </>
+                  ) : (
+                    <>
+                      <button
+                        className="button small"
+                        data-testid="memory-proposal-accept"
+                        onClick={() => void decide(proposal.id, () => inboxApi.accept(proposal.id))}
+                      >
+                        Accept
+                      </button>
+                      <button
+                        className="button small ghost"
+                        data-testid="memory-proposal-edit"
+                        onClick={() => setEditing({ id: proposal.id, text: proposal.text })}
+                      >
+                        Edit…
+                      </button>
+                      <button
+                        className="button small ghost"
+                        data-testid="memory-proposal-reject"
+                        onClick={() => void decide(proposal.id, () => inboxApi.reject(proposal.id))}
+                      >
+                        Reject
+                      </button>
+                    </>
+                  )}
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {inbox && proposals.length === 0 && <p className="hint">Nothing waiting for review.</p>}
+      <ProjectFactsInbox />
+    </section>
+  );
+}
