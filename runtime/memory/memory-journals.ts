@@ -7,6 +7,7 @@ import {
 import { chainVerdict, describeChainVerdict } from '../../src/core/index.ts';
 import { journalPage, type JournalQuery } from '../../src/core/memory/index.ts';
 import { ChainHeadFiles } from '../fs/index.ts';
+import { nodeHashPort } from '../hash/index.ts';
 import { TOPICS_JOURNAL_HEAD_ID, TopicStore } from '../topics/index.ts';
 import { JOURNAL_HEAD_ID, MemoryStore, memoryDirectory } from './memory-store.ts';
 
@@ -48,6 +49,7 @@ export class MemoryJournals {
         const verdict = chainVerdict(
           journals[journal],
           head ? { length: head.eventCount, headHash: head.lastEventHash } : null,
+          nodeHashPort,
         );
         return { journal, file: `memory/${FILES[journal]}`, verdict, message: describeChainVerdict(verdict) };
       }),
