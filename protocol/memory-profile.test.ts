@@ -68,6 +68,7 @@ describe('merge operations', () => {
       'memory-edited',
       'memory-switched',
       'memory-imported',
+      'memory-exchange-unrecorded',
     ]);
   });
 });

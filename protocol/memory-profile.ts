@@ -115,6 +115,7 @@ export const MEMORY_EVENT_OPS = [
   'memory-edited',
   'memory-switched',
   'memory-imported',
+  'memory-exchange-unrecorded',
 ] as const;
 export const MemoryEventOpSchema = z.enum(MEMORY_EVENT_OPS);
 export type MemoryEventOp = z.infer<typeof MemoryEventOpSchema>;

@@ -16,7 +16,7 @@ export {
   outgoingWires,
 } from './graph.ts';
 export { loadCanvas } from './load-canvas.ts';
-export { authorshipRewrite } from './authorship-rewrite.ts';
+export { authorshipRewrite, othersText } from './authorship-rewrite.ts';
 export type { LoadedCanvas } from './load-canvas.ts';
 export type {
   ApplyOutcome,

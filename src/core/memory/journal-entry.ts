@@ -14,6 +14,7 @@ export function journalVerdictOf(event: EventRecord): MemoryJournalVerdict {
     case 'memory-undone':
       return 'undone';
     case 'memory-refused-by-person':
+    case 'memory-exchange-unrecorded':
       return 'refused';
     case 'memory-edited':
       return meta.action === 'delete' ? 'deleted' : 'edited';
@@ -45,7 +46,8 @@ export function journalEntryRule(event: EventRecord): string {
 export function journalEntryEvidence(event: EventRecord): { canvasId: string; nodeId: string | null } | null {
   const meta = event.meta as Record<string, unknown>;
   if (typeof meta.canvasId !== 'string' || meta.canvasId.length === 0) return null;
-  const nodeId = event.op === 'memory-judged' && event.objectId.length > 0 ? event.objectId : null;
+  const judged = event.op === 'memory-judged' || event.op === 'memory-exchange-unrecorded';
+  const nodeId = judged && event.objectId.length > 0 ? event.objectId : null;
   return { canvasId: meta.canvasId, nodeId };
 }
 
@@ -76,6 +78,8 @@ export function describeJournalEntry(entry: MemoryJournalEntry): string {
         : `A ${text('document', '?')} line was written (${text('operation', '?')}).`;
     case 'memory-undone':
       return `An admission was undone: ${count(meta.lines, 'line')} removed and refused.`;
+    case 'memory-exchange-unrecorded':
+      return 'An ask was refused: the server recorded no commit that asked and answered it.';
     case 'memory-refused-by-person':
       return `A ${REFUSAL_NAMES[text('kind', '')] ?? 'statement'} is now refused: it will not be admitted again.`;
     case 'memory-refusal-lifted':
