@@ -1,5 +1,6 @@
 import { questionAuthor, type CanonicalRequest, type GenerateRequest } from '../protocol/index.ts';
 import type { CommitFields } from '../runtime/fs/index.ts';
+import { askedQuestion } from '../src/core/index.ts';
 import type { ServerContext } from './server-context.ts';
 
 /** The question a canonical request carries: the first text part of its final message (compile puts it last). */
@@ -29,7 +30,7 @@ export async function commitTarget(
   const node = stored?.document.nodes.find((each) => each.id === target.nodeId);
   if (node && node.kind !== 'question')
     return { ok: false, message: `Node ${target.nodeId} of canvas ${target.canvasId} is not a question.` };
-  const author = node && node.question === question ? questionAuthor(node) : null;
+  const author = node && askedQuestion(node, node.question) === question ? questionAuthor(node) : null;
   return {
     ok: true,
     fields: {

@@ -26,7 +26,9 @@ type LedgerLine =
   | ({ kind: 'commit'; seq: number; at: number; prevHash: string; hash: string } & CommitFields)
   | { kind: 'answer'; seq: number; at: number; commit: number; answerHash: string; prevHash: string; hash: string };
 
-type LineBody = LedgerLine extends infer Line ? (Line extends LedgerLine ? Omit<Line, 'hash'> : never) : never;
+/** A line before its hash (`Omit` per kind of line). */
+type WithoutHash<Line> = Line extends unknown ? Omit<Line, 'hash'> : never;
+type LineBody = WithoutHash<LedgerLine>;
 
 const FILE = 'commits.jsonl';
 
@@ -88,7 +90,7 @@ export class CommitLedger {
         parsed = null;
       }
       const { hash: claimed, ...body } = parsed ?? ({ hash: '' } as LedgerLine);
-      if (!parsed || parsed.prevHash !== hash || parsed.seq !== seq + 1 || lineHash(body as LineBody) !== claimed) {
+      if (!parsed || parsed.prevHash !== hash || parsed.seq !== seq + 1 || lineHash(body) !== claimed) {
         broken = true;
         break;
       }
@@ -145,7 +147,7 @@ export class CommitLedger {
   private async appendNow(make: (seq: number, at: number, prevHash: string) => LineBody): Promise<LedgerLine> {
     const state = await this.load();
     const body = make(state.seq + 1, this.now(), state.hash);
-    const line = { ...body, hash: lineHash(body) } as LedgerLine;
+    const line = { ...body, hash: lineHash(body) };
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     if (state.torn !== null) {
       await truncate(this.path, state.torn);

@@ -17,6 +17,7 @@ export {
 } from './graph.ts';
 export { loadCanvas } from './load-canvas.ts';
 export { authorshipRewrite, othersText } from './authorship-rewrite.ts';
+export { askedQuestion } from './asked-question.ts';
 export type { LoadedCanvas } from './load-canvas.ts';
 export type {
   ApplyOutcome,

@@ -6,9 +6,11 @@ import type {
   DispatchLane,
   CanvasDocument,
   QuestionAuthor,
+  QuestionNode,
 } from '../../protocol/index.ts';
 import { questionAuthor } from '../../protocol/index.ts';
 import { applyChange } from './apply-change.ts';
+import { askedQuestion } from './asked-question.ts';
 import { buildRequest, type BuiltRequest } from './build-request.ts';
 import type { ApplyOutcome, ChangeContext, GraphChange, NodePatch } from './changes.ts';
 import { compile } from './compile.ts';
@@ -185,7 +187,7 @@ export class TestCanvas {
     return {
       canvasId: this.graph.canvas.id,
       nodeId,
-      questionHash: jsHashPort.sha256Hex(version.question),
+      questionHash: jsHashPort.sha256Hex(askedQuestion(node as QuestionNode, version.question)),
       answerHash: jsHashPort.sha256Hex(version.text),
       questionAuthor: author,
     };

@@ -1,4 +1,5 @@
 import { noteAuthor, versionQuestionAuthor, type QuestionAuthor } from '../../../protocol/index.ts';
+import { askedQuestion } from '../asked-question.ts';
 import { fingerprintSession, upstreamParts } from '../fingerprint.ts';
 import type { Graph } from '../graph.ts';
 import { jsHashPort, type HashPort } from '../hash-port.ts';
@@ -68,7 +69,7 @@ export function exchangeFromCanvas(
   // Everything above is the client's record; only a commit the server recorded, for this node, with this question
   // sent and this answer streamed, makes the version evidence (a version added by a plain save never is).
   const hash = options.hash ?? jsHashPort;
-  const questionHash = hash.sha256Hex(version.question);
+  const questionHash = hash.sha256Hex(askedQuestion(node, version.question));
   const answerHash = hash.sha256Hex(version.text);
   const recorded = options.recorded.find(
     (each) =>
