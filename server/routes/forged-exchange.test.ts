@@ -304,6 +304,29 @@ describe('memory admits only what the server committed and recorded', () => {
     expect((await read('swap')).revision).toBe(stored.revision);
   });
 
+  it('refuses, before any model call, a request naming a node the stored canvas holds as something else', async () => {
+    const page = new PageCanvas('target');
+    const noteId = page.canvas.addNote('Not a question.');
+    const nodeId = page.canvas.addQuestion('What is a tide?');
+    await page.save();
+    const calls = provider.requests.length;
+    const built = buildRequest(page.canvas.compiled(nodeId), { model: MODEL, lane: 'chat' });
+    const events = await collectStreamEvents(
+      await server.api(
+        '/api/generate',
+        json('POST', {
+          request: built.request,
+          requestHash: built.requestHash,
+          images: [],
+          target: { canvasId: 'target', nodeId: noteId },
+        }),
+      ),
+    );
+    expect(events).toEqual([expect.objectContaining({ type: 'answer-failed', code: 'dispatch-target-mismatch' })]);
+    expect(provider.requests.length).toBe(calls);
+    expect(await server.context.commits.recorded(built.requestHash)).toEqual([]);
+  });
+
   it('a genuine ask through /api/generate still admits the person’s words, and each replay is its own commit', async () => {
     const page = new PageCanvas('genuine');
     const nodeId = page.canvas.addQuestion('I prefer tabs over spaces. How do I set that in Vim?');

@@ -70,6 +70,9 @@ export function generateRoute(context: ServerContext): Router {
       stream.end();
       return;
     }
+    // Issue 27.3: a request for a question node is checked against the stored canvas before it is committed (the
+    // record is read while MCP servers bind).
+    const checking = body.target ? commitTarget(context, body.target, body.request) : null;
     // MCP tools are bound to their live servers (started now if need be); a changed declaration is refused.
     const mcp = await context.mcp.bind(declaredMcpTools(body.request));
     if ('refusal' in mcp) {
@@ -81,8 +84,7 @@ export function generateRoute(context: ServerContext): Router {
       stream.end();
       return;
     }
-    // Issue 27.3: a request for a question node is checked against the stored canvas before it is committed.
-    const target = body.target ? await commitTarget(context, body.target, body.request) : null;
+    const target = checking ? await checking : null;
     if (target && !target.ok) {
       stream.send({ type: 'answer-failed', code: 'dispatch-target-mismatch', message: target.message });
       stream.end();
