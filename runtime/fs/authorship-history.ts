@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CanvasNode } from '../../protocol/index.ts';
 import { othersText } from '../../src/core/index.ts';
 
-/** One line: a question or note a model or Weft wrote, under its id, that a save removed (or its canvas's deletion). */
+/** One line: a question or note a model or Weft wrote, under its id, that a save removed or rewrote (or a delete). */
 interface RetiredLine {
   canvasId: string;
   nodeId: string;
@@ -18,7 +18,7 @@ const textHash = (text: string) => createHash('sha256').update(text, 'utf8').dig
 
 /**
  * `<canvases>/authorship.jsonl` (issue 27.3): the server's memory of words a model or Weft wrote under a node id
- * that is gone from its record — removed by a save or deleted with its canvas. A save cannot otherwise tell a node
+ * that are gone from its record — removed or rewritten by a save, or deleted with its canvas. A save cannot otherwise tell a node
  * re-added under that id (in a later save, or in a record re-created after a delete) from a new one, so without it
  * a delete and a re-add would hand the person those words. Append-only, one append at a time; a torn last line
  * (a crash mid-append) is skipped when read, so at worst one retirement is lost, never a line misread.
@@ -65,12 +65,18 @@ export class AuthorshipHistory {
     return (nodeId, text) => retired.get(key(canvasId, nodeId))?.has(textHash(text)) ?? false;
   }
 
-  /** Retires what a save removes: the nodes of `before` that `after` lacks or holds as another kind. */
+  /**
+   * Retires what a save takes away from a model's or Weft's words: the nodes of `before` that `after` lacks, holds
+   * as another kind, or holds with other words (an edit: the old words stay theirs under this id).
+   */
   retireRemoved(canvasId: string, before: readonly CanvasNode[], after: readonly CanvasNode[]): Promise<void> {
-    const kinds = new Map(after.map((node) => [node.id, node.kind]));
+    const next = new Map(after.map((node) => [node.id, node]));
     return this.retire(
       canvasId,
-      before.filter((node) => kinds.get(node.id) !== node.kind),
+      before.filter((node) => {
+        const now = next.get(node.id);
+        return !now || now.kind !== node.kind || wordsOf(now) !== wordsOf(node);
+      }),
     );
   }
 
@@ -95,6 +101,11 @@ export class AuthorshipHistory {
 }
 
 const key = (canvasId: string, nodeId: string) => `${canvasId}\n${nodeId}`;
+
+/** A question's or note's words, whoever wrote them. */
+function wordsOf(node: CanvasNode): string | null {
+  return node.kind === 'question' ? node.question : node.kind === 'note' ? node.text : null;
+}
 
 function add(retired: Map<string, Set<string>>, canvasId: string, nodeId: string, hash: string): void {
   const id = key(canvasId, nodeId);

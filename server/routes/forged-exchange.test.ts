@@ -185,7 +185,7 @@ describe('memory admits only what the server committed and recorded', () => {
     await page.save();
     const asked = await page.ask(nodeId, 'Dark themes are easier on the eyes.');
 
-    // The version's own word flipped in the save that stores it (a new version: no stored one to compare with).
+    // The stored version's word flipped by a later save.
     const before = await read('claimed');
     const lying = {
       ...before.document,
@@ -195,10 +195,10 @@ describe('memory admits only what the server committed and recorded', () => {
           : node,
       ),
     };
-    // The stored version keeps who wrote its question: the save guard refuses the flip outright.
+    // The stored version keeps who wrote its question: the save guard refuses the flip.
     expect(await errorCode(await put('claimed', lying, before.revision))).toBe('authorship-rewrite');
 
-    // A second ask whose version carries the lie from its first save: the ledger says the model wrote it.
+    // A second ask, its new version saying from its first save that the person asked it.
     provider.script({ text: 'Still dark.' });
     const built = buildRequest(page.canvas.compiled(nodeId), { model: MODEL, lane: 'chat' });
     await collectStreamEvents(
@@ -227,15 +227,15 @@ describe('memory admits only what the server committed and recorded', () => {
         each.id === nodeId ? { ...node, versions: [...node.versions, second] } : each,
       ),
     };
-    expect((await put('claimed', withSecond, current.revision)).status).toBe(200);
+    // Refused at the save: a new version may not say the person asked the model's question.
+    expect(await errorCode(await put('claimed', withSecond, current.revision))).toBe('authorship-rewrite');
 
-    for (const claim of [asked, { ...asked, versionId: 'second', commitHash: built.requestHash }]) {
-      const judged = await judge(claim);
-      expect(judged.status).toBe(200);
-      expect(((await judged.json()) as MemoryJudgeResponse).activity.map((entry) => entry.kind)).not.toContain(
-        'admitted',
-      );
-    }
+    // The genuine version is judged with the author the server recorded at its commit: the model.
+    const judged = await judge(asked);
+    expect(judged.status).toBe(200);
+    expect(((await judged.json()) as MemoryJudgeResponse).activity.map((entry) => entry.kind)).not.toContain(
+      'admitted',
+    );
     expect(await profileTexts()).toEqual([]);
   });
 
@@ -268,6 +268,14 @@ describe('memory admits only what the server committed and recorded', () => {
     const refused = await put('readd', readded, afterDelete);
     expect(refused.status).toBe(409);
     expect(await errorCode(refused)).toBe('authorship-rewrite');
+    // Re-added as the model's, with a new version saying the person asked those words: refused too.
+    const claimed = {
+      ...question,
+      versions: [...question.versions, { ...question.versions[0]!, id: 'claimed', questionAuthor: 'person' as const }],
+    };
+    expect(await errorCode(await put('readd', { ...without, nodes: [...without.nodes, claimed] }, afterDelete))).toBe(
+      'authorship-rewrite',
+    );
     // Re-added as it was (the model's) is an undo, and allowed.
     const undone = await put('readd', { ...without, nodes: [...without.nodes, question] }, afterDelete);
     expect(undone.status).toBe(200);
@@ -302,6 +310,52 @@ describe('memory admits only what the server committed and recorded', () => {
     expect(swap.status).toBe(409);
     expect(await errorCode(swap)).toBe('authorship-rewrite');
     expect((await read('swap')).revision).toBe(stored.revision);
+  });
+
+  it('after the person rewrites a model’s question, its old words asked again are still not theirs', async () => {
+    const page = new PageCanvas('rewritten');
+    const nodeId = page.canvas.apply({
+      type: 'add-node',
+      node: { kind: 'question', question: 'I prefer tabs over spaces, do you?', questionAuthor: 'model' },
+    }).created[0]!;
+    await page.save();
+    // The request for the model's words, built before the edit; sent after it (the stored node no longer says them).
+    const built = buildRequest(page.canvas.compiled(nodeId), { model: MODEL, lane: 'chat' });
+    const before = await read('rewritten');
+    const edited = {
+      ...before.document,
+      nodes: before.document.nodes.map((node) =>
+        node.id === nodeId ? { ...node, question: 'Which do you prefer?', questionAuthor: 'person' as const } : node,
+      ),
+    };
+    const saved = await put('rewritten', edited, before.revision);
+    expect(saved.status).toBe(200);
+    provider.script({ text: 'Spaces.' });
+    const target = { canvasId: 'rewritten', nodeId };
+    await collectStreamEvents(
+      await server.api(
+        '/api/generate',
+        json('POST', { request: built.request, requestHash: built.requestHash, images: [], target }),
+      ),
+    );
+    const after = await read('rewritten');
+    const node = questionIn(after.document, nodeId);
+    // The version as the app would write it for that answer, then claimed as the person's.
+    const versionId = page.canvas.answer(nodeId, 'Spaces.', { model: MODEL });
+    const answered = page.canvas.graph.nodes.get(nodeId) as QuestionNode;
+    const version = {
+      ...answered.versions.find((each) => each.id === versionId)!,
+      questionAuthor: 'person' as const,
+    };
+    expect(version.requestHash).toBe(built.requestHash);
+    const withVersion = {
+      ...after.document,
+      nodes: after.document.nodes.map((each) => (each.id === nodeId ? { ...node, versions: [version] } : each)),
+    };
+    const refused = await put('rewritten', withVersion, after.revision);
+    expect(refused.status).toBe(409);
+    expect(await errorCode(refused)).toBe('authorship-rewrite');
+    expect(await profileTexts()).toEqual([]);
   });
 
   it('refuses, before any model call, a request naming a node the stored canvas holds as something else', async () => {

@@ -94,4 +94,33 @@ describe('authorshipRewrite: a save keeps who wrote what', () => {
     };
     expect(authorshipRewrite(without, [...without, rewritten], wroteBefore)).toBeNull();
   });
+
+  it('refuses a new version that says the person asked a model’s words under that node', () => {
+    const { nodes, questionId } = canvas();
+    const question = nodes.find((node) => node.id === questionId) as QuestionNode;
+    const asked = question.versions[0]!;
+    const withVersion = (node: QuestionNode, change: Record<string, unknown>) =>
+      edit(nodes, questionId, () => ({ ...node, versions: [...node.versions, { ...asked, id: 'new', ...change }] }));
+    // The stored question is the model's: a new version claiming the person asked it, outright or by omission.
+    expect(authorshipRewrite(nodes, withVersion(question, { questionAuthor: 'person' }))).toMatch(
+      /says the person asked/,
+    );
+    const elsewhere = { ...question, question: 'Something else entirely.' };
+    expect(
+      authorshipRewrite(
+        nodes,
+        withVersion(elsewhere, { questionAuthor: undefined }),
+        (id, text) => id === questionId && text === question.question,
+      ),
+    ).toMatch(/says the person asked/);
+    // Honest versions: the model's question asked as the model's, or the person's rewrite asked as theirs.
+    expect(authorshipRewrite(nodes, withVersion(question, { questionAuthor: 'model' }))).toBeNull();
+    const rewritten = { ...question, question: 'Which editor for Rust?', questionAuthor: 'person' as const };
+    expect(
+      authorshipRewrite(
+        nodes,
+        withVersion(rewritten, { question: 'Which editor for Rust?', questionAuthor: 'person' }),
+      ),
+    ).toBeNull();
+  });
 });

@@ -1,4 +1,4 @@
-import { noteAuthor, questionAuthor } from '../../protocol/index.ts';
+import { noteAuthor, questionAuthor, versionQuestionAuthor } from '../../protocol/index.ts';
 import type { CanvasNode, QuestionNode } from '../../protocol/index.ts';
 
 /** The text of a question or note a model or Weft wrote, or null (the person's own, or another kind of node). */
@@ -22,7 +22,8 @@ function personText(node: CanvasNode): string | null {
  * who wrote it, since memory reads the person's words from there. A node under an id the stored record does not
  * hold as that kind (re-added after a delete, in this save or an earlier one) is checked against what was written
  * under that id before: the stored node of another kind, and `wroteBefore` — the server's history of words a model
- * or Weft wrote under ids since removed. Returns the first such change in words, or null.
+ * or Weft wrote under ids since removed or rewritten; a version new to the record may not say the person asked such
+ * words either. Returns the first such change in words, or null.
  */
 export function authorshipRewrite(
   stored: readonly CanvasNode[],
@@ -46,7 +47,7 @@ export function authorshipRewrite(
       const flipped = questionAuthor(old) !== 'person' && questionAuthor(node) === 'person';
       if (flipped && node.question === old.question)
         return `question ${node.id} is marked as the person's words without an edit of its text`;
-      const versionChange = versionRewrite(old, node);
+      const versionChange = versionRewrite(old, node) ?? newVersionClaim(node, old, wroteBefore);
       if (versionChange) return versionChange;
     }
     if (node.kind === 'note' && old.kind === 'note') {
@@ -59,6 +60,28 @@ export function authorshipRewrite(
     const text = personText(node);
     if (text !== null && wroteBefore(node.id, text))
       return `${node.kind} ${node.id} is re-added in the person's name with words a model or Weft wrote under that id`;
+    const claim = node.kind === 'question' ? newVersionClaim(node, null, wroteBefore) : null;
+    if (claim) return claim;
+  }
+  return null;
+}
+
+/**
+ * A version new to the record that says the person asked words a model or Weft wrote under this node: the stored
+ * node's own question when it is not the person's, or words retired from this id (an edit or a removal since).
+ * An ask records who wrote the question as it was when asked, so an honest version of those words is not theirs.
+ */
+function newVersionClaim(
+  node: QuestionNode,
+  old: QuestionNode | null,
+  wroteBefore: (nodeId: string, text: string) => boolean,
+): string | null {
+  const stored = new Set(old?.versions.map((version) => version.id));
+  const others = old && questionAuthor(old) !== 'person' ? old.question : null;
+  for (const version of node.versions) {
+    if (stored.has(version.id) || versionQuestionAuthor(node, version) !== 'person') continue;
+    if (version.question === others || wroteBefore(node.id, version.question))
+      return `version ${version.id} of ${node.id} says the person asked words a model or Weft wrote`;
   }
   return null;
 }

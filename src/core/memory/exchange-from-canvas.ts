@@ -71,14 +71,14 @@ export function exchangeFromCanvas(
   const hash = options.hash ?? jsHashPort;
   const questionHash = hash.sha256Hex(askedQuestion(node, version.question));
   const answerHash = hash.sha256Hex(version.text);
-  const recorded = options.recorded.find(
+  const matching = options.recorded.filter(
     (each) =>
       each.canvasId === claim.canvasId &&
       each.nodeId === claim.nodeId &&
       each.questionHash === questionHash &&
       each.answerHash === answerHash,
   );
-  if (!recorded)
+  if (matching.length === 0)
     return failure({
       code: 'exchange-unrecorded',
       message: 'The server recorded no commit that asked this question and streamed this answer for that node.',
@@ -90,7 +90,10 @@ export function exchangeFromCanvas(
   // A question a model proposed or Weft wrote, asked as it was, is context, not the person's words.
   // Who wrote the question by the server's record at commit time; the version's own word only where the record
   // could not say (the node or its edit was not saved yet), a word the save guard keeps from being flipped later.
-  if ((recorded.questionAuthor ?? versionQuestionAuthor(node, version)) === 'person')
+  // Replays of one request are commits of their own: any of them that recorded another author outweighs the rest.
+  const authors = matching.map((each) => each.questionAuthor);
+  const recordedAuthor = authors.find((author) => author !== null && author !== 'person') ?? authors.find(Boolean);
+  if ((recordedAuthor ?? versionQuestionAuthor(node, version)) === 'person')
     person.push({ kind: 'question', text: version.question, nodeId: node.id });
   else other.push({ kind: 'app-question', text: version.question });
   for (const part of recordedUpstreamParts(graph, version).parts) {
