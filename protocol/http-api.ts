@@ -75,6 +75,12 @@ export const GenerateRequestSchema = z.object({
   /** The client's hashCanonical(request); the server recomputes it and refuses on mismatch. */
   requestHash: Sha256,
   images: z.array(GenerateImageSchema),
+  /**
+   * The question node this request answers (issue 27.3): the server checks it against the stored canvas and
+   * records the commit in its ledger. A request without it is answered but recorded for no node, so memory never
+   * takes its answer as evidence.
+   */
+  target: z.object({ canvasId: z.string().min(1).max(100), nodeId: z.string().min(1).max(200) }).optional(),
 });
 export type GenerateRequest = z.infer<typeof GenerateRequestSchema>;
 

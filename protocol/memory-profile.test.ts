@@ -71,6 +71,7 @@ describe('merge operations', () => {
       'memory-proposed',
       'memory-accepted',
       'memory-rejected',
+      'memory-exchange-unrecorded',
     ]);
   });
 });

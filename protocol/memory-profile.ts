@@ -119,6 +119,7 @@ export const MEMORY_EVENT_OPS = [
   'memory-proposed',
   'memory-accepted',
   'memory-rejected',
+  'memory-exchange-unrecorded',
 ] as const;
 export const MemoryEventOpSchema = z.enum(MEMORY_EVENT_OPS);
 export type MemoryEventOp = z.infer<typeof MemoryEventOpSchema>;

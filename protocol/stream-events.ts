@@ -36,6 +36,8 @@ export const GenerateFailureCodeSchema = z.enum([
   'mcp-tool-changed',
   'mcp-server-unknown',
   'mcp-config-invalid',
+  /** Issue 27.3: the stored canvas holds the node a request names as something other than a question. */
+  'dispatch-target-mismatch',
 ]);
 export type GenerateFailureCode = z.infer<typeof GenerateFailureCodeSchema>;
 

@@ -9,6 +9,8 @@ import type { AtomicFileSystem } from '../runtime/fs/index.ts';
 import {
   CanvasBackup,
   CanvasStore,
+  CommitLedger,
+  commitLedgerDirectory,
   environmentWithDotenv,
   removeOrphanTemps,
   assertNoServerRunning,
@@ -151,6 +153,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     secrets,
     registry,
     canvases: new CanvasStore({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
+    commits: new CommitLedger(commitLedgerDirectory(home), options.now ?? Date.now),
     backup: new CanvasBackup({
       folder: async () => (await settings.read()).backupFolder,
       protectedFolders: () => protectedFolders(home),

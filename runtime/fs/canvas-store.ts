@@ -18,6 +18,7 @@ import { nodeHashPort } from '../hash/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
 import { AnchorsJournal, journalDifference } from './anchors-journal.ts';
+import { AuthorshipHistory } from './authorship-history.ts';
 import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 import { patchStoredCanvas } from './canvas-patch-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
@@ -40,8 +41,13 @@ export function describeIssues(issues: readonly { path: readonly PropertyKey[]; 
 }
 
 /** A save may not hand the person words they did not write, nor rewrite what a stored version was asked. */
-function assertAuthorshipKept(id: string, stored: CanvasDocument['nodes'], incoming: CanvasDocument['nodes']): void {
-  const rewrite = authorshipRewrite(stored, incoming);
+function assertAuthorshipKept(
+  id: string,
+  stored: CanvasDocument['nodes'],
+  incoming: CanvasDocument['nodes'],
+  wroteBefore: (nodeId: string, text: string) => boolean,
+): void {
+  const rewrite = authorshipRewrite(stored, incoming, wroteBefore);
   if (rewrite)
     throw new WeftError(
       'authorship-rewrite',
@@ -89,6 +95,8 @@ export class CanvasStore {
   private readonly heads: ChainHeadFiles;
   /** Every head written and every deletion, hash-chained: a head file removed or rewritten shows against it. */
   readonly anchors: AnchorsJournal;
+  /** Words a model or Weft wrote under ids since removed: a re-added id cannot hand them to the person. */
+  private readonly authors: AuthorshipHistory;
   /** Listing summaries by id, reused while the file's mtime and size are unchanged (big canvases parse slowly). */
   private readonly summaries = new Map<string, { mtimeMs: number; size: number; summary: CanvasSummary }>();
   /** Each read still hashes the stored bytes; only an unchanged revision skips the parse and the schema check. */
@@ -97,6 +105,7 @@ export class CanvasStore {
   constructor(private readonly options: CanvasStoreOptions) {
     this.heads = new ChainHeadFiles(options.directory, options.fileSystem);
     this.anchors = new AnchorsJournal(options.directory, options.now);
+    this.authors = new AuthorshipHistory(options.directory);
     this.parsed = options.parsed ?? new ParsedCanvasCache();
   }
 
@@ -197,13 +206,17 @@ export class CanvasStore {
           (head ? differenceFromHead(stored.events, head) : null) ?? journalDifference(stored.events, head, anchor);
         if (difference) throw damaged(id, difference);
         assertEventPrefix(id, stored.events, parsed.events);
-        assertAuthorshipKept(id, stored.nodes, parsed.nodes);
+        assertAuthorshipKept(id, stored.nodes, parsed.nodes, await this.authors.wroteBefore(id));
         // A record from before chain heads were kept: whatever its log holds now is where the guard starts.
         firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events, undefined, nodeHashPort);
+        // Retired before the write: a crash after it leaves one retirement too many, never one missing.
+        await this.authors.retireRemoved(id, stored.nodes, parsed.nodes);
       } else {
         // A record the journal holds a head for, whose file is gone: never silently started afresh.
         if (anchor?.kind === 'head')
           throw damaged(id, `its record is gone while the anchors journal records ${anchor.eventCount} events`);
+        // A record re-created under a deleted id keeps who wrote what under its ids before.
+        assertAuthorshipKept(id, [], parsed.nodes, await this.authors.wroteBefore(id));
         // A new record may hold a broken log (an imported file, whose `import` event records the break).
         firstBadEvent = verifyChain(parsed.events, undefined, nodeHashPort);
       }
@@ -245,7 +258,8 @@ export class CanvasStore {
       if (difference) throw damaged(id, difference);
       const next = patchStoredCanvas(id, stored, patch);
       // Only the records the patch puts can change: the rest are the stored ones.
-      assertAuthorshipKept(id, stored.nodes, patch.put.nodes);
+      assertAuthorshipKept(id, stored.nodes, patch.put.nodes, await this.authors.wroteBefore(id));
+      await this.authors.retireRemoved(id, stored.nodes, next.nodes);
       const text = JSON.stringify(storedCanvasDocument(next));
       const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events, undefined, nodeHashPort);
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
@@ -297,13 +311,15 @@ export class CanvasStore {
       await this.anchors.assertWritable();
       // The head the tombstone keeps: the head file's, else the record's own (an unreadable record: none).
       let head: ChainHead | null = await this.heads.read(id).catch(() => null);
-      if (!head) {
-        try {
-          head = chainHeadOf(id, this.parseKept(id, current).events, null);
-        } catch {
-          head = chainHeadOf(id, [], null);
-        }
+      let stored: CanvasDocument | null = null;
+      try {
+        stored = this.parseKept(id, current);
+      } catch {
+        // An unreadable record: nothing it says can be kept.
       }
+      head ??= chainHeadOf(id, stored?.events ?? [], null);
+      // What a model or Weft wrote under its ids outlives the record, so a re-created one cannot reassign it.
+      if (stored) await this.authors.retire(id, stored.nodes);
       try {
         await unlink(path);
       } catch {

@@ -36,3 +36,5 @@ export type { ProtectedFolder } from './backup-folder-guard.ts';
 export { realPathOfNearest } from './home/index.ts';
 export { removeOrphanTemps } from './orphan-temps.ts';
 export { assertNoServerRunning, readServerFile, removeOwnServerFile, writeServerFile } from './server-file.ts';
+export { CommitLedger, commitLedgerDirectory } from './commit-ledger.ts';
+export type { CommitFields, LedgerCommit } from './commit-ledger.ts';

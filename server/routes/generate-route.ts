@@ -5,6 +5,7 @@ import { declaredChatTools, declaredMcpTools } from '../../src/core/index.ts';
 import { GenerateRequestSchema, WeftError } from '../../protocol/index.ts';
 import { mapProviderError, streamAnswer, toModelMessages } from '../../runtime/models/index.ts';
 import { chatToolset, mcpToolset } from '../../runtime/tools/index.ts';
+import { commitTarget } from '../commit-target.ts';
 import { openDispatch } from '../dispatch-handshake.ts';
 import type { ServerContext } from '../server-context.ts';
 import { abortOnClientClose, openEventStream } from '../sse.ts';
@@ -28,8 +29,20 @@ export function imageBytes(images: { hash: string; dataBase64: string }[], hash:
   return byHash;
 }
 
+/** One append to the commit ledger; a failed one is logged and leaves the answer unrecorded (never evidence). */
+async function intoLedger<T>(context: ServerContext, append: () => Promise<T>): Promise<T | null> {
+  try {
+    return await append();
+  } catch (error) {
+    context.logger.warn('commit ledger append failed', { code: (error as { code?: unknown }).code ?? null });
+    return null;
+  }
+}
+
 /**
- * `POST /api/generate` (C9): validate, hash what will be handed over, stream the answer.
+ * `POST /api/generate` (C9): validate, hash what will be handed over, stream the answer. A request naming its
+ * question node (`target`) is recorded in the server's commit ledger at the commit, and its answer's hash when the
+ * answer streamed to the end: memory's only evidence that a version was asked and answered (issue 27.3).
  * A mismatch with the client's hash stops before any provider is called. `request-accepted` (the
  * server's own hash: the commit) comes only once the model is resolved, right before its call.
  * Closing the request aborts the provider call.
@@ -57,6 +70,9 @@ export function generateRoute(context: ServerContext): Router {
       stream.end();
       return;
     }
+    // Issue 27.3: a request for a question node is checked against the stored canvas before it is committed (the
+    // record is read while MCP servers bind).
+    const checking = body.target ? commitTarget(context, body.target, body.request) : null;
     // MCP tools are bound to their live servers (started now if need be); a changed declaration is refused.
     const mcp = await context.mcp.bind(declaredMcpTools(body.request));
     if ('refusal' in mcp) {
@@ -65,6 +81,12 @@ export function generateRoute(context: ServerContext): Router {
         code: mcp.refusal.code,
         message: mcp.refusal.message,
       });
+      stream.end();
+      return;
+    }
+    const target = checking ? await checking : null;
+    if (target && !target.ok) {
+      stream.send({ type: 'answer-failed', code: 'dispatch-target-mismatch', message: target.message });
       stream.end();
       return;
     }
@@ -81,6 +103,10 @@ export function generateRoute(context: ServerContext): Router {
       // so an unknown model or a missing key fails without a commit.
       const model = await context.registry.resolve(body.request.model, { requestHash });
       dispatch.accept();
+      const commit = target
+        ? await intoLedger(context, () => context.commits.commit({ requestHash, ...target.fields }))
+        : null;
+      let answer = '';
       for await (const event of streamAnswer({
         model,
         messages,
@@ -90,6 +116,10 @@ export function generateRoute(context: ServerContext): Router {
       })) {
         if (event.type === 'answer-failed') outcome = event.code;
         if (event.type === 'tool-call-finished') toolCalls += 1;
+        if (event.type === 'text-delta') answer += event.delta;
+        // Recorded before the client hears the end, so a judge it asks next finds the answer in the ledger.
+        if (event.type === 'answer-finished' && commit !== null)
+          await intoLedger(context, () => context.commits.answered(commit, context.hash.sha256Hex(answer)));
         stream.send(event);
       }
     } catch (error) {

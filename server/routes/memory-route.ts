@@ -31,6 +31,7 @@ import {
   importProfile,
   importedEvent,
   switchedEvent,
+  unrecordedEvent,
   liftRefusal,
   inboxPage,
   rejectProposal,
@@ -79,6 +80,7 @@ const EXCHANGE_STATUS: Record<ExchangeLookupCode, number> = {
   'exchange-unknown': 404,
   'exchange-mismatch': 409,
   'not-an-ask': 400,
+  'exchange-unrecorded': 409,
 };
 
 const DECISION_MESSAGES: Record<InboxDecisionCode, string> = {
@@ -160,16 +162,23 @@ export function memoryRoute(context: ServerContext): Router {
     const body = validateBody(MemoryJudgeRequestSchema, request.body);
     // The person's words come from the stored canvas, never from the caller (C14). The page saves its canvas
     // before it asks for a judgement, so a version not stored yet is a refusal, not a wait.
+    // Whether the version was really asked and answered comes from the server's own commit ledger (issue 27.3).
     const stored = await context.canvases.read(body.canvasId).catch(() => null);
     const found = stored
       ? exchangeFromCanvas(graphFromDocument(stored.document), body, {
           at: now(),
           memoryBlock: memoryBlock((await store.read()).profile),
           hash: context.hash,
+          recorded: await context.commits.recorded(body.commitHash),
         })
       : null;
     if (!found || !found.ok) {
       const code = found?.error.code ?? 'exchange-unknown';
+      // A version the server never committed is a claim worth keeping on record, not only a refusal.
+      if (code === 'exchange-unrecorded') {
+        const refused = await store.update(null, () => ({ change: { events: [unrecordedEvent(body)] }, result: null }));
+        published(refused.stored);
+      }
       throw new WeftError(`memory-${code}`, found?.error.message ?? 'No such canvas is stored.', EXCHANGE_STATUS[code]);
     }
     const { judgeModelId, memoryAutoAccept } = await context.settings.read();

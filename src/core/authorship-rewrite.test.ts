@@ -56,4 +56,71 @@ describe('authorshipRewrite: a save keeps who wrote what', () => {
     // The answer's own text may still grow as it streams in: not what this guard keeps.
     expect(authorshipRewrite(nodes, version({ text: 'I prefer Emacs over Vim.' }))).toBeNull();
   });
+
+  it('refuses an id re-made in the person’s name over words a model or Weft wrote under it (issue 27.3)', () => {
+    const { nodes, questionId, noteId } = canvas();
+    const question = nodes.find((node) => node.id === questionId) as QuestionNode;
+    const note = nodes.find((node) => node.id === noteId)!;
+    // One save: Weft's note re-made as a question the person wrote, with the same words.
+    const swapped = edit(nodes, noteId, () => ({
+      ...question,
+      id: noteId,
+      question: 'Keep it short.',
+      questionAuthor: 'person',
+    }));
+    expect(authorshipRewrite(nodes, swapped)).toMatch(/re-made as a question/);
+    // A later save: the id is new to the stored record, and only the server's history remembers what it held.
+    const without = nodes.filter((node) => node.id !== questionId && node.id !== noteId);
+    const history = new Map([
+      [questionId, question.question],
+      [noteId, 'Keep it short.'],
+    ]);
+    const wroteBefore = (nodeId: string, text: string) => history.get(nodeId) === text;
+    const readded = [
+      ...without,
+      { ...question, questionAuthor: 'person' as const },
+      { ...note, author: 'person' as const },
+    ];
+    expect(authorshipRewrite(without, readded, wroteBefore)).toMatch(/question .* re-added in the person's name/);
+    expect(authorshipRewrite(without, readded.slice(0, -2).concat(readded.at(-1)!), wroteBefore)).toMatch(
+      /note .* re-added/,
+    );
+    // Re-added as it was (an undo), or rewritten by the person (the edit path): allowed.
+    expect(authorshipRewrite(without, [...without, question, note], wroteBefore)).toBeNull();
+    const rewritten = {
+      ...question,
+      question: 'Which editor do I prefer for Rust?',
+      questionAuthor: 'person' as const,
+    };
+    expect(authorshipRewrite(without, [...without, rewritten], wroteBefore)).toBeNull();
+  });
+
+  it('refuses a new version that says the person asked a model’s words under that node', () => {
+    const { nodes, questionId } = canvas();
+    const question = nodes.find((node) => node.id === questionId) as QuestionNode;
+    const asked = question.versions[0]!;
+    const withVersion = (node: QuestionNode, change: Record<string, unknown>) =>
+      edit(nodes, questionId, () => ({ ...node, versions: [...node.versions, { ...asked, id: 'new', ...change }] }));
+    // The stored question is the model's: a new version claiming the person asked it, outright or by omission.
+    expect(authorshipRewrite(nodes, withVersion(question, { questionAuthor: 'person' }))).toMatch(
+      /says the person asked/,
+    );
+    const elsewhere = { ...question, question: 'Something else entirely.' };
+    expect(
+      authorshipRewrite(
+        nodes,
+        withVersion(elsewhere, { questionAuthor: undefined }),
+        (id, text) => id === questionId && text === question.question,
+      ),
+    ).toMatch(/says the person asked/);
+    // Honest versions: the model's question asked as the model's, or the person's rewrite asked as theirs.
+    expect(authorshipRewrite(nodes, withVersion(question, { questionAuthor: 'model' }))).toBeNull();
+    const rewritten = { ...question, question: 'Which editor for Rust?', questionAuthor: 'person' as const };
+    expect(
+      authorshipRewrite(
+        nodes,
+        withVersion(rewritten, { question: 'Which editor for Rust?', questionAuthor: 'person' }),
+      ),
+    ).toBeNull();
+  });
 });

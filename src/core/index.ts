@@ -16,7 +16,8 @@ export {
   outgoingWires,
 } from './graph.ts';
 export { loadCanvas } from './load-canvas.ts';
-export { authorshipRewrite } from './authorship-rewrite.ts';
+export { authorshipRewrite, othersText } from './authorship-rewrite.ts';
+export { askedQuestion } from './asked-question.ts';
 export type { LoadedCanvas } from './load-canvas.ts';
 export type {
   ApplyOutcome,

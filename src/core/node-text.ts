@@ -1,10 +1,9 @@
+import { askedQuestion } from './asked-question.ts';
 import type { CanvasNode, MaterialNode, MirrorNode, QuestionNode } from '../../protocol/index.ts';
 import { agentFootprintText } from './agent-footprint-text.ts';
 import type { HashPort } from './hash-port.ts';
 import { answerForContext } from './highlight-text.ts';
 import { isoTime } from './iso-time.ts';
-import { renderMentions } from './mention-text.ts';
-import { questionWithPassage } from './passage-line.ts';
 import { wellFormed } from './well-formed.ts';
 
 /**
@@ -69,7 +68,7 @@ export function nodeText(node: CanvasNode, key: TextKey): string | null {
 function render(node: CanvasNode, key: TextKey): string | null {
   switch (key) {
     case 'question':
-      if (node.kind === 'question') return renderMentions(questionWithPassage(node));
+      if (node.kind === 'question') return askedQuestion(node, node.question);
       return node.kind === 'mirror' ? node.question : null;
     case 'answer':
       return answerOf(node);

@@ -6,6 +6,6 @@ export function passageLine(passage: Passage): string {
 }
 
 /** The question as compiled: the passage line, a blank line, then the question. */
-export function questionWithPassage(node: QuestionNode): string {
+export function questionWithPassage(node: Pick<QuestionNode, 'passage' | 'question'>): string {
   return node.passage ? `${passageLine(node.passage)}\n\n${node.question}` : node.question;
 }

@@ -107,7 +107,11 @@ describe('the version freezes who wrote the question it asked', () => {
     const exchange = (versionId: string) => {
       const version = versions.find((each) => each.id === versionId)!;
       const claim = { canvasId: canvas.graph.canvas.id, nodeId: id, versionId, commitHash: version.requestHash! };
-      const found = exchangeFromCanvas(canvas.graph, claim, { at: 1, memoryBlock: null });
+      const found = exchangeFromCanvas(canvas.graph, claim, {
+        at: 1,
+        memoryBlock: null,
+        recorded: [canvas.recordedCommit(id, versionId)],
+      });
       if (!found.ok) throw new Error(found.error.message);
       return found.value;
     };

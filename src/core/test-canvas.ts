@@ -5,9 +5,12 @@ import type {
   CanonicalRequest,
   DispatchLane,
   CanvasDocument,
+  QuestionAuthor,
+  QuestionNode,
 } from '../../protocol/index.ts';
 import { questionAuthor } from '../../protocol/index.ts';
 import { applyChange } from './apply-change.ts';
+import { askedQuestion } from './asked-question.ts';
 import { buildRequest, type BuiltRequest } from './build-request.ts';
 import type { ApplyOutcome, ChangeContext, GraphChange, NodePatch } from './changes.ts';
 import { compile } from './compile.ts';
@@ -15,6 +18,8 @@ import type { CompiledContext } from './compiled-context.ts';
 import { upstreamSnapshot } from './fingerprint.ts';
 import { documentFromGraph, emptyGraph, graphFromDocument, type Graph } from './graph.ts';
 import type { GraphError } from './graph-error.ts';
+import { jsHashPort } from './hash-port.ts';
+import type { RecordedCommit } from './memory/exchange-from-canvas.ts';
 import type { Result } from './result.ts';
 import { shownStale } from './shown-stale.ts';
 import { StaleTracker } from './stale-tracker.ts';
@@ -169,6 +174,23 @@ export class TestCanvas {
       },
     });
     return String(outcome.events[0]!.meta.versionId);
+  }
+
+  /**
+   * What the server's commit ledger holds once it committed a version's request and streamed its answer: the
+   * question and answer hashes of the version as stored, and the question's author as the server could tell it.
+   */
+  recordedCommit(nodeId: string, versionId: string, author: QuestionAuthor | null = null): RecordedCommit {
+    const node = this.graph.nodes.get(nodeId);
+    const version = node?.kind === 'question' ? node.versions.find((each) => each.id === versionId) : undefined;
+    if (!version) throw new Error(`${nodeId} has no version ${versionId}`);
+    return {
+      canvasId: this.graph.canvas.id,
+      nodeId,
+      questionHash: jsHashPort.sha256Hex(askedQuestion(node as QuestionNode, version.question)),
+      answerHash: jsHashPort.sha256Hex(version.text),
+      questionAuthor: author,
+    };
   }
 
   /** Records a stale judge verdict against the node's current fingerprint. */

@@ -1,6 +1,14 @@
 import type { MirrorNode, NoteAuthor } from '../../protocol/index.ts';
-import { documentFromGraph, emptyCanvasDocument, graphFromDocument, planFanOut } from '../../src/core/index.ts';
+import {
+  buildRequest,
+  documentFromGraph,
+  emptyCanvasDocument,
+  graphFromDocument,
+  planFanOut,
+} from '../../src/core/index.ts';
 import { TestCanvas } from '../../src/core/test-canvas.ts';
+import { commitTarget } from '../../server/commit-target.ts';
+import type { ServerContext } from '../../server/server-context.ts';
 
 /** The texts of one ask as a person would have set it up on a canvas. */
 export interface ExchangeTexts {
@@ -41,11 +49,20 @@ function mirrorSource(answer: string): MirrorNode['source'] {
 /**
  * Stores asks on a real test server the way the app does (the canvas record holds the question node, its
  * generated version with the commit hash, and what was wired in), so memory tests judge what the server reads.
+ * Given the server's context, each ask is also recorded in its commit ledger as `/api/generate` records it
+ * (`commitTarget` on the same canonical request, then the answer's hash) — the model call is all it skips.
  */
 export class StoredExchanges {
   private readonly canvases = new Map<string, { canvas: TestCanvas; revision: string | null }>();
+  /** Ledger appends of asks not saved yet: recorded just before the save that stores them, as the app's order. */
+  private pending: (() => Promise<void>)[] = [];
 
-  constructor(private readonly server: { api(path: string, init?: RequestInit): Promise<Response> }) {}
+  constructor(
+    private readonly server: {
+      api(path: string, init?: RequestInit): Promise<Response>;
+      context?: Pick<ServerContext, 'canvases' | 'commits' | 'hash'>;
+    },
+  ) {}
 
   async store(canvasId: string, texts: ExchangeTexts): Promise<StoredExchange> {
     const entry = this.canvases.get(canvasId) ?? {
@@ -65,7 +82,7 @@ export class StoredExchanges {
     for (const [index, text] of (texts.materials ?? []).entries())
       canvas.wire(canvas.addMaterial(`Material ${index + 1}`, text), nodeId);
     for (const text of texts.mirrors ?? []) canvas.wire(canvas.addMirror(mirrorSource(text)), nodeId);
-    const versionId = canvas.answer(nodeId, texts.answer ?? 'Here is an answer.');
+    const versionId = this.answered(canvas, canvasId, nodeId, texts.answer ?? 'Here is an answer.');
     const document = documentFromGraph(canvas.graph);
     const node = document.nodes.find((each) => each.id === nodeId);
     const version = node?.kind === 'question' ? node.versions.find((each) => each.id === versionId) : undefined;
@@ -103,8 +120,23 @@ export class StoredExchanges {
     return stored;
   }
 
+  /** `canvas.answer`, with the commit the server would record for it queued for the ledger. */
+  private answered(canvas: TestCanvas, canvasId: string, nodeId: string, answer: string): string {
+    const built = buildRequest(canvas.compiled(nodeId), { model: 'test/model', lane: 'chat' });
+    const versionId = canvas.answer(nodeId, answer);
+    const context = this.server.context;
+    if (!context) return versionId;
+    this.pending.push(async () => {
+      const target = await commitTarget(context, { canvasId, nodeId }, built.request);
+      if (!target.ok) throw new Error(target.message);
+      const seq = await context.commits.commit({ requestHash: built.requestHash, ...target.fields });
+      await context.commits.answered(seq, context.hash.sha256Hex(answer));
+    });
+    return versionId;
+  }
+
   private answerOf(canvas: TestCanvas, nodeId: string, canvasId: string): StoredExchange {
-    const versionId = canvas.answer(nodeId, 'Here is an answer.');
+    const versionId = this.answered(canvas, canvasId, nodeId, 'Here is an answer.');
     const node = canvas.graph.nodes.get(nodeId);
     const version = node?.kind === 'question' ? node.versions.find((each) => each.id === versionId) : undefined;
     if (!version?.requestHash) throw new Error('the stored exchange has no commit hash');
@@ -126,6 +158,7 @@ export class StoredExchanges {
   }
 
   private async save(canvasId: string): Promise<void> {
+    for (const record of this.pending.splice(0)) await record();
     const entry = this.canvases.get(canvasId)!;
     const response = await this.server.api(`/api/canvases/${canvasId}`, {
       method: 'PUT',

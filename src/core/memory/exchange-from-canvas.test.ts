@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestCanvas } from '../test-canvas.ts';
-import { exchangeFromCanvas } from './exchange-from-canvas.ts';
+import { sha256Hex } from '../hashing.ts';
+import { exchangeFromCanvas, type RecordedCommit } from './exchange-from-canvas.ts';
 
 function setUp() {
   const canvas = new TestCanvas();
@@ -20,7 +21,13 @@ function setUp() {
 }
 
 const read = (canvas: TestCanvas, claim: ReturnType<typeof setUp>['claim'], memoryBlock: string | null = null) =>
-  exchangeFromCanvas(canvas.graph, claim, { at: 5, memoryBlock });
+  exchangeFromCanvas(canvas.graph, claim, { at: 5, memoryBlock, recorded: everyCommit(canvas) });
+
+/** The ledger as the server holds it after every version of the canvas was asked and answered for real. */
+const everyCommit = (canvas: TestCanvas) =>
+  [...canvas.graph.nodes.values()].flatMap((node) =>
+    node.kind === 'question' ? node.versions.map((version) => canvas.recordedCommit(node.id, version.id)) : [],
+  );
 
 describe('exchangeFromCanvas (C14: the stored canvas says which words are the person’s)', () => {
   it('takes the question as asked and the person’s notes as their words; the rest is context', () => {
@@ -77,8 +84,40 @@ describe('exchangeFromCanvas (C14: the stored canvas says which words are the pe
     const found = exchangeFromCanvas(
       canvas.graph,
       { canvasId: canvas.graph.canvas.id, nodeId: question, versionId, commitHash },
-      { at: 1, memoryBlock: null },
+      { at: 1, memoryBlock: null, recorded: [canvas.recordedCommit(question, versionId)] },
     );
     expect(found.ok ? 'ok' : found.error.code).toBe('not-an-ask');
+  });
+
+  it('refuses a version no recorded commit asked and answered for that node (issue 27.3)', () => {
+    const { canvas, claim } = setUp();
+    const genuine = canvas.recordedCommit(claim.nodeId, claim.versionId);
+    const code = (recorded: RecordedCommit[]) => {
+      const found = exchangeFromCanvas(canvas.graph, claim, { at: 1, memoryBlock: null, recorded });
+      return found.ok ? 'ok' : found.error.code;
+    };
+    expect(code([genuine])).toBe('ok');
+    expect(code([])).toBe('exchange-unrecorded');
+    // The answer's words put in as the question, an answer not streamed to the end, another node or canvas.
+    expect(code([{ ...genuine, questionHash: sha256Hex('That is 8 km. You prefer Emacs.') }])).toBe(
+      'exchange-unrecorded',
+    );
+    expect(code([{ ...genuine, answerHash: null }])).toBe('exchange-unrecorded');
+    expect(code([{ ...genuine, nodeId: 'another-node' }])).toBe('exchange-unrecorded');
+    expect(code([{ ...genuine, canvasId: 'another-canvas' }])).toBe('exchange-unrecorded');
+  });
+
+  it('takes who wrote the question from the recorded commit when the server could tell', () => {
+    const { canvas, mine, claim } = setUp();
+    const read = (author: RecordedCommit['questionAuthor']) => {
+      const recorded = [canvas.recordedCommit(claim.nodeId, claim.versionId, author)];
+      const found = exchangeFromCanvas(canvas.graph, claim, { at: 1, memoryBlock: null, recorded });
+      if (!found.ok) throw new Error(found.error.message);
+      return found.value;
+    };
+    // The version says the person wrote it; the server recorded a model's question at the commit.
+    expect(read('model').person).toEqual([{ kind: 'note', text: 'I prefer metric units.', nodeId: mine }]);
+    expect(read('model').other).toContainEqual({ kind: 'app-question', text: 'Convert 5 miles.' });
+    expect(read(null).person.map((text) => text.kind)).toEqual(['question', 'note']);
   });
 });

@@ -1,7 +1,8 @@
-import { noteAuthor, versionQuestionAuthor } from '../../../protocol/index.ts';
+import { noteAuthor, versionQuestionAuthor, type QuestionAuthor } from '../../../protocol/index.ts';
+import { askedQuestion } from '../asked-question.ts';
 import { fingerprintSession, upstreamParts } from '../fingerprint.ts';
 import type { Graph } from '../graph.ts';
-import type { HashPort } from '../hash-port.ts';
+import { jsHashPort, type HashPort } from '../hash-port.ts';
 import { recordedUpstreamParts } from '../recorded-upstream.ts';
 import { failure, success, type Result } from '../result.ts';
 import type { Exchange, OtherText, PersonText } from './exchange.ts';
@@ -15,7 +16,20 @@ export interface ExchangeClaim {
   commitHash: string;
 }
 
-export type ExchangeLookupCode = 'exchange-unknown' | 'exchange-mismatch' | 'not-an-ask';
+/**
+ * What the server recorded itself when it committed a request (its commit ledger): for which canvas and node, the
+ * SHA-256 of the question it sent and of the answer it streamed to the end (null: not to the end), and who wrote
+ * the question by the stored record at commit time (null: the record could not say).
+ */
+export interface RecordedCommit {
+  canvasId: string;
+  nodeId: string;
+  questionHash: string;
+  answerHash: string | null;
+  questionAuthor: QuestionAuthor | null;
+}
+
+export type ExchangeLookupCode = 'exchange-unknown' | 'exchange-mismatch' | 'not-an-ask' | 'exchange-unrecorded';
 
 export interface ExchangeLookupError {
   code: ExchangeLookupCode;
@@ -29,13 +43,20 @@ export interface ExchangeLookupError {
  * (`noteAuthor`) that reached that request unchanged (its part hash now equals the one the version recorded); the
  * answer, materials, mirrored turns, notes the app wrote and the [Memory] block (when the version sent it) are
  * context. A claim naming no stored version is `exchange-unknown`, one whose commit hash is not the version's
- * `exchange-mismatch`, and a version that is not a complete ordinary ask (agent lane, demo, imported, manual,
- * failed) `not-an-ask`.
+ * `exchange-mismatch`, a version that is not a complete ordinary ask (agent lane, demo, imported, manual,
+ * failed) `not-an-ask`, and one that matches no commit the server recorded `exchange-unrecorded`. Who wrote the
+ * question is the recorded commit's `questionAuthor` when the server could tell at commit time.
  */
 export function exchangeFromCanvas(
   graph: Graph,
   claim: ExchangeClaim,
-  options: { at: number; memoryBlock: string | null; hash?: HashPort },
+  options: {
+    at: number;
+    memoryBlock: string | null;
+    hash?: HashPort;
+    /** The server's commits of `claim.commitHash` (its ledger); the version must match one of them. */
+    recorded: readonly RecordedCommit[];
+  },
 ): Result<Exchange, ExchangeLookupError> {
   const node = graph.canvas.id === claim.canvasId ? graph.nodes.get(claim.nodeId) : undefined;
   const version = node?.kind === 'question' ? node.versions.find((each) => each.id === claim.versionId) : undefined;
@@ -45,14 +66,34 @@ export function exchangeFromCanvas(
     return failure({ code: 'exchange-mismatch', message: 'That version was not generated from that commit.' });
   if (version.origin !== 'generated' || version.status !== 'complete' || version.agent)
     return failure({ code: 'not-an-ask', message: 'Memory judges only a complete ordinary ask.' });
-
-  const now = new Map(
-    upstreamParts(graph, node.id, fingerprintSession(options.hash)).map((part) => [part.nodeId, part.hash]),
+  // Everything above is the client's record; only a commit the server recorded, for this node, with this question
+  // sent and this answer streamed, makes the version evidence (a version added by a plain save never is).
+  const hash = options.hash ?? jsHashPort;
+  const questionHash = hash.sha256Hex(askedQuestion(node, version.question));
+  const answerHash = hash.sha256Hex(version.text);
+  const matching = options.recorded.filter(
+    (each) =>
+      each.canvasId === claim.canvasId &&
+      each.nodeId === claim.nodeId &&
+      each.questionHash === questionHash &&
+      each.answerHash === answerHash,
   );
+  if (matching.length === 0)
+    return failure({
+      code: 'exchange-unrecorded',
+      message: 'The server recorded no commit that asked this question and streamed this answer for that node.',
+    });
+
+  const now = new Map(upstreamParts(graph, node.id, fingerprintSession(hash)).map((part) => [part.nodeId, part.hash]));
   const person: PersonText[] = [];
   const other: OtherText[] = [{ kind: 'answer', text: version.text }];
   // A question a model proposed or Weft wrote, asked as it was, is context, not the person's words.
-  if (versionQuestionAuthor(node, version) === 'person')
+  // Who wrote the question by the server's record at commit time; the version's own word only where the record
+  // could not say (the node or its edit was not saved yet), a word the save guard keeps from being flipped later.
+  // Replays of one request are commits of their own: any of them that recorded another author outweighs the rest.
+  const authors = matching.map((each) => each.questionAuthor);
+  const recordedAuthor = authors.find((author) => author !== null && author !== 'person') ?? authors.find(Boolean);
+  if ((recordedAuthor ?? versionQuestionAuthor(node, version)) === 'person')
     person.push({ kind: 'question', text: version.question, nodeId: node.id });
   else other.push({ kind: 'app-question', text: version.question });
   for (const part of recordedUpstreamParts(graph, version).parts) {

@@ -2,7 +2,7 @@
 export { normaliseText, words, contentWords } from './normalise-text.ts';
 export type { Exchange, ExchangeOrigin, PersonText, OtherText } from './exchange.ts';
 export { exchangeFromCanvas } from './exchange-from-canvas.ts';
-export type { ExchangeClaim, ExchangeLookupCode, ExchangeLookupError } from './exchange-from-canvas.ts';
+export type { ExchangeClaim, ExchangeLookupCode, ExchangeLookupError, RecordedCommit } from './exchange-from-canvas.ts';
 export { findEvidence, MIN_SPAN_WORDS } from './find-evidence.ts';
 export type { EvidenceCode, EvidenceVerdict } from './find-evidence.ts';
 export { findCredential, luhnValid } from './credential-patterns.ts';
@@ -51,6 +51,7 @@ export {
   refusalLiftedEvent,
   editedEvent,
   switchedEvent,
+  unrecordedEvent,
   importedEvent,
 } from './memory-events.ts';
 export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';

@@ -15,6 +15,7 @@ export function journalVerdictOf(event: EventRecord): MemoryJournalVerdict {
       return 'undone';
     case 'memory-refused-by-person':
     case 'memory-rejected':
+    case 'memory-exchange-unrecorded':
       return 'refused';
     case 'memory-proposed':
       return 'proposed';
@@ -50,12 +51,9 @@ export function journalEntryRule(event: EventRecord): string {
 export function journalEntryEvidence(event: EventRecord): { canvasId: string; nodeId: string | null } | null {
   const meta = event.meta as Record<string, unknown>;
   if (typeof meta.canvasId !== 'string' || meta.canvasId.length === 0) return null;
+  const judged = event.op === 'memory-judged' || event.op === 'memory-exchange-unrecorded';
   const nodeId =
-    event.op === 'memory-judged' && event.objectId.length > 0
-      ? event.objectId
-      : typeof meta.nodeId === 'string'
-        ? meta.nodeId
-        : null;
+    judged && event.objectId.length > 0 ? event.objectId : typeof meta.nodeId === 'string' ? meta.nodeId : null;
   return { canvasId: meta.canvasId, nodeId };
 }
 
@@ -87,6 +85,8 @@ export function describeJournalEntry(entry: MemoryJournalEntry): string {
         : `A ${text('document', '?')} line was written (${text('operation', '?')}).`;
     case 'memory-undone':
       return `An admission was undone: ${count(meta.lines, 'line')} removed and refused.`;
+    case 'memory-exchange-unrecorded':
+      return 'An ask was refused: the server recorded no commit that asked and answered it.';
     case 'memory-refused-by-person':
       return `A ${REFUSAL_NAMES[text('kind', '')] ?? 'statement'} is now refused: it will not be admitted again.`;
     case 'memory-refusal-lifted':

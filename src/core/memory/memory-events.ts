@@ -69,6 +69,17 @@ export function switchedEvent(canvasId: string, enabled: boolean): MemoryEventDr
   return { op: 'memory-switched', objectId: canvasId, meta: { enabled } };
 }
 
+/** A judge refused because the server recorded no commit for the version (issue 27.3): ids only, never text. */
+export function unrecordedEvent(claim: {
+  canvasId: string;
+  nodeId: string;
+  versionId: string;
+  commitHash: string;
+}): MemoryEventDraft {
+  const { canvasId, nodeId, versionId, commitHash } = claim;
+  return { op: 'memory-exchange-unrecorded', objectId: nodeId, meta: { canvasId, versionId, commitHash } };
+}
+
 /** A Markdown import: how many lines and refusals the profile holds after it (counts only). */
 export function importedEvent(lines: number, refusals: number, importedOver = 0): MemoryEventDraft {
   // `importedOver`: current lines the import left out, kept as history ended `imported-over`.

@@ -90,7 +90,7 @@ describe('own words over random canvases (exchangeFromCanvas → proposer → co
           const found = exchangeFromCanvas(
             canvas.graph,
             { canvasId: canvas.graph.canvas.id, nodeId: question, versionId, commitHash },
-            { at: 1, memoryBlock: null },
+            { at: 1, memoryBlock: null, recorded: [canvas.recordedCommit(question, versionId)] },
           );
           if (!found.ok) throw new Error(found.error.message);
           const exchange = found.value;

@@ -159,7 +159,8 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     try {
       answer = await receiveAnswer(
         dependencies,
-        { request: built.request, requestHash: built.requestHash, images },
+        // The node it answers, so the server's ledger records this commit for it (memory's evidence).
+        { request: built.request, requestHash: built.requestHash, images, target: { canvasId, nodeId } },
         controller,
         get().toast,
         {

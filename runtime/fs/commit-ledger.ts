@@ -1,0 +1,168 @@
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { QuestionAuthor } from '../../protocol/index.ts';
+import { canonicalJson } from '../../src/core/index.ts';
+
+/** What the server itself saw when it committed a model-lane request for a canvas's question node. */
+export interface CommitFields {
+  requestHash: string;
+  canvasId: string;
+  nodeId: string;
+  /** SHA-256 of the question text the request carried (the first text part of its final user turn). */
+  questionHash: string;
+  /** Who wrote that question by the stored record at commit time, or null when the record could not say. */
+  questionAuthor: QuestionAuthor | null;
+}
+
+/** A committed request as the ledger holds it: its answer's hash once the server streamed it to the end. */
+export interface LedgerCommit extends CommitFields {
+  seq: number;
+  at: number;
+  answerHash: string | null;
+}
+
+type LedgerLine =
+  | ({ kind: 'commit'; seq: number; at: number; prevHash: string; hash: string } & CommitFields)
+  | { kind: 'answer'; seq: number; at: number; commit: number; answerHash: string; prevHash: string; hash: string };
+
+/** A line before its hash (`Omit` per kind of line). */
+type WithoutHash<Line> = Line extends unknown ? Omit<Line, 'hash'> : never;
+type LineBody = WithoutHash<LedgerLine>;
+
+const FILE = 'commits.jsonl';
+
+function lineHash(body: LineBody): string {
+  return createHash('sha256').update(canonicalJson(body), 'utf8').digest('hex');
+}
+
+/**
+ * `$WEFT_HOME/ledger/commits.jsonl` (issue 27.3): the server's own record of every model-lane request it committed
+ * for a question node (`request-accepted` sent) and of the answer it streamed to the end, in one append-only journal
+ * whose lines chain by hash, like the canvases' anchors journal. Memory takes a version as evidence only when it
+ * matches a line here — nothing a client writes into a canvas record can stand in for it. Appends run one at a time;
+ * a torn last line (a crash mid-append) is cut at the next append; lines from the first one that does not chain
+ * are never read as recorded (the ledger then vouches for nothing newer, so memory refuses rather than trusts).
+ */
+export class CommitLedger {
+  private loaded: Promise<{
+    byRequest: Map<string, LedgerCommit[]>;
+    bySeq: Map<number, LedgerCommit>;
+    seq: number;
+    hash: string;
+    torn: number | null;
+    broken: boolean;
+  }> | null = null;
+  private appending: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly directory: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private get path(): string {
+    return join(this.directory, FILE);
+  }
+
+  private load() {
+    return (this.loaded ??= this.read());
+  }
+
+  private async read() {
+    let text = '';
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch {
+      // No ledger yet: nothing was committed through it.
+    }
+    const end = text.lastIndexOf('\n') + 1;
+    const torn = end < text.length ? Buffer.byteLength(text.slice(0, end), 'utf8') : null;
+    const byRequest = new Map<string, LedgerCommit[]>();
+    const bySeq = new Map<number, LedgerCommit>();
+    let seq = 0;
+    let hash = '';
+    let broken = false;
+    for (const line of text.slice(0, end).split('\n').slice(0, -1)) {
+      let parsed: LedgerLine | null;
+      try {
+        parsed = JSON.parse(line) as LedgerLine;
+      } catch {
+        parsed = null;
+      }
+      const { hash: claimed, ...body } = parsed ?? ({ hash: '' } as LedgerLine);
+      if (!parsed || parsed.prevHash !== hash || parsed.seq !== seq + 1 || lineHash(body) !== claimed) {
+        broken = true;
+        break;
+      }
+      this.index(parsed, byRequest, bySeq);
+      seq = parsed.seq;
+      hash = parsed.hash;
+    }
+    return { byRequest, bySeq, seq, hash, torn, broken };
+  }
+
+  private index(line: LedgerLine, byRequest: Map<string, LedgerCommit[]>, bySeq: Map<number, LedgerCommit>) {
+    if (line.kind === 'answer') {
+      const commit = bySeq.get(line.commit);
+      if (commit && commit.answerHash === null) commit.answerHash = line.answerHash;
+      return;
+    }
+    const { requestHash, canvasId, nodeId, questionHash, questionAuthor, seq, at } = line;
+    const recorded: LedgerCommit = {
+      requestHash,
+      canvasId,
+      nodeId,
+      questionHash,
+      questionAuthor,
+      seq,
+      at,
+      answerHash: null,
+    };
+    bySeq.set(seq, recorded);
+    byRequest.set(requestHash, [...(byRequest.get(requestHash) ?? []), recorded]);
+  }
+
+  /** Every commit of `requestHash` (a replay of an identical request is a commit of its own), oldest first. */
+  async recorded(requestHash: string): Promise<readonly LedgerCommit[]> {
+    return (await this.load()).byRequest.get(requestHash) ?? [];
+  }
+
+  /** Records a commit; returns its line number, which `answered` names. */
+  async commit(fields: CommitFields): Promise<number> {
+    const line = await this.append((seq, at, prevHash) => ({ kind: 'commit', seq, at, ...fields, prevHash }));
+    return line.seq;
+  }
+
+  /** Records the SHA-256 of the answer the server streamed to the end for commit `commit`. */
+  async answered(commit: number, answerHash: string): Promise<void> {
+    await this.append((seq, at, prevHash) => ({ kind: 'answer', seq, at, commit, answerHash, prevHash }));
+  }
+
+  private append(make: (seq: number, at: number, prevHash: string) => LineBody): Promise<LedgerLine> {
+    const run = this.appending.then(() => this.appendNow(make));
+    this.appending = run.catch(() => undefined);
+    return run;
+  }
+
+  private async appendNow(make: (seq: number, at: number, prevHash: string) => LineBody): Promise<LedgerLine> {
+    const state = await this.load();
+    const body = make(state.seq + 1, this.now(), state.hash);
+    const line = { ...body, hash: lineHash(body) };
+    await mkdir(this.directory, { recursive: true, mode: 0o700 });
+    if (state.torn !== null) {
+      await truncate(this.path, state.torn);
+      state.torn = null;
+    }
+    await appendFile(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
+    // Past a broken line nothing is read back as recorded: the new line is written, never indexed.
+    if (!state.broken) this.index(line, state.byRequest, state.bySeq);
+    state.seq = line.seq;
+    state.hash = line.hash;
+    return line;
+  }
+}
+
+/** Where the ledger lives under a Weft home. */
+export function commitLedgerDirectory(home: string): string {
+  return join(home, 'ledger');
+}
