@@ -25,6 +25,8 @@ export const AgentTurnRequestSchema = z.object({
     .union([z.object({ continue: z.string().min(1).max(4096) }), z.object({ fork: z.string().min(1).max(4096) })])
     .optional(),
   networkAccess: z.boolean().default(false),
+  /** Folders the person granted the node beyond its working directory: bound read-write into the sandbox. */
+  grantedPaths: z.array(z.string().min(1).max(4096)).max(32).default([]),
   /** The node's materials, copied as files into `<cwd>/.weft/materials/<node>/` before the runtime starts. */
   materials: z
     .array(z.object({ fileName: z.string().min(1).max(80), text: z.string().max(2_000_000) }))

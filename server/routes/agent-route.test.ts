@@ -47,7 +47,7 @@ beforeAll(async () => {
     name: scenario.name,
     runners: ['pi'],
     exchanges: [
-      ...scenario.exchanges(scratch.outside),
+      ...scenario.exchanges(scratch.outside, scratch.home),
       {
         match: '[agent-read-material]',
         replies: [

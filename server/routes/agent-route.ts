@@ -17,6 +17,7 @@ import {
   codexSignInFailure,
   codexSignInHint,
   findAgentBin,
+  findSandbox,
   INSTALL_HINT,
   listCodexModels,
   listPiModels,
@@ -24,6 +25,7 @@ import {
   prepareCodexHome,
   runCodexTurn,
   runPiTurn,
+  runtimeInstallPaths,
   type AgentEvent,
   type ApprovalDecision,
   type ApprovalRequest,
@@ -131,6 +133,9 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     const cwd = await checkedCwd(body.cwd);
     const bin = findAgentBin(body.runtime, env);
     if (!bin) throw new AgentRuntimeError('AGENT_NOT_INSTALLED', INSTALL_HINT[body.runtime]);
+    // A granted folder passes the working directory's own checks: never a session root or Weft's home.
+    const granted = await Promise.all(body.grantedPaths.map(checkedCwd));
+    const support = findSandbox(env);
     const stream = openEventStream(response);
     const turnId = randomUUID();
     const dispatch = openDispatch(stream, context.hash, {
@@ -193,10 +198,20 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       else if (event.type === 'tool-end')
         stream.send({ type: 'agent-footprint', footprint: { ...event.footprint, args: event.footprint.args ?? null } });
     };
+    const sandbox =
+      'bwrap' in support
+        ? {
+            bwrap: support.bwrap,
+            readOnly: [...runtimeInstallPaths(bin, env), ...(materials ? [materials] : [])],
+            granted,
+          }
+        : null;
     const common = {
       bin,
       cwd,
       env,
+      sandbox,
+      networkAccess: body.networkAccess,
       message: body.text,
       guardMode: body.guardMode,
       approvalTimeoutMs,
@@ -215,7 +230,6 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
           : await runCodexTurn({
               ...common,
               codexHome: prepareCodexHome(codexHome, env),
-              networkAccess: body.networkAccess,
             });
       const signedOut = body.runtime === 'codex' ? codexSignInFailure(result.error, codexHome) : null;
       if (signedOut && result.status === 'failed') stream.send({ type: 'agent-failed', ...signedOut });

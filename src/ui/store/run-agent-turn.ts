@@ -114,6 +114,8 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string, api: Agen
         model: plan.model,
         session: plan.session,
         networkAccess: graph.canvas.agentNetwork === true,
+        // No per-node grant yet: the sandbox holds the working directory and the materials only.
+        grantedPaths: [],
         materials: plan.materials.map((file) => ({ fileName: file.fileName, text: file.text })),
       },
       controller.signal,
