@@ -56,14 +56,10 @@ export async function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurn
 
 function runCodexProcess(options: CodexTurnOptions, untrusted: readonly string[]): Promise<AgentTurnResult> {
   return new Promise((resolve, reject) => {
-    const { command, args } = sandboxedCommand(
-      options.bin,
-      ['app-server'],
-      options.sandbox,
-      options.cwd,
-      options.env,
-      { readOnly: [], writable: [options.codexHome] },
-    );
+    const { command, args } = sandboxedCommand(options.bin, ['app-server'], options.sandbox, options.cwd, options.env, {
+      readOnly: [],
+      writable: [options.codexHome],
+    });
     const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...options.env, CODEX_HOME: options.codexHome },

@@ -32,6 +32,12 @@ export { removeMaterialsFolder, writeMaterialsFolder, type MaterialFileInput } f
 export { workspaceChanges, withWorkspaceChanges } from './workspace-changes.ts';
 export { snapshotWorkspace, SCAN_LIMIT, type WorkspaceSnapshot } from './workspace-snapshot.ts';
 export { codexSignInFailure, codexSignInHint } from './codex-sign-in.ts';
-export { bwrapArguments, sandboxPlan, type SandboxPlan, type SandboxRequest, type SystemLayout } from './agent-sandbox.ts';
+export {
+  bwrapArguments,
+  sandboxPlan,
+  type SandboxPlan,
+  type SandboxRequest,
+  type SystemLayout,
+} from './agent-sandbox.ts';
 export { findSandbox, runtimeInstallPaths, systemLayout, type SandboxSupport } from './find-sandbox.ts';
 export { sandboxedCommand, type TurnSandbox } from './sandboxed-command.ts';

@@ -115,6 +115,8 @@ function turnBody(text: string, overrides: Record<string, unknown> = {}) {
     text,
     receivedHash: sha(text),
     model: piModel,
+    // The person granted the outside folder on the node: inside the sandbox, the cards decide there.
+    grantedPaths: [scratch.outside],
     ...overrides,
   });
 }
