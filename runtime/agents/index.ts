@@ -41,3 +41,4 @@ export {
 } from './agent-sandbox.ts';
 export { findSandbox, runtimeInstallPaths, systemLayout, type SandboxSupport } from './find-sandbox.ts';
 export { sandboxedCommand, type TurnSandbox } from './sandboxed-command.ts';
+export { UnconfinedConsent } from './unconfined-consent.ts';

@@ -89,6 +89,8 @@ beforeAll(async () => {
     ...scratch.env,
     WEFT_PI_BIN: clis?.pi ?? join(scratch.root, 'no-pi'),
     WEFT_CODEX_BIN: join(scratch.root, 'no-codex'),
+    // The person granted the outside folder: inside the sandbox it exists, and the cards decide there.
+    WEFT_AGENT_GRANTED_PATHS: scratch.outside,
   };
   sessionRoot = join(scratch.root, 'session-root');
   mkdirSync(join(sessionRoot, 'project'), { recursive: true });
@@ -115,8 +117,6 @@ function turnBody(text: string, overrides: Record<string, unknown> = {}) {
     text,
     receivedHash: sha(text),
     model: piModel,
-    // The person granted the outside folder on the node: inside the sandbox, the cards decide there.
-    grantedPaths: [scratch.outside],
     ...overrides,
   });
 }

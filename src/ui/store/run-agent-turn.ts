@@ -106,6 +106,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string, api: Agen
     for await (const event of api.turn(
       {
         runtime: plan.runtime,
+        canvasId,
         nodeId,
         cwd,
         guardMode: graph.canvas.agentGuard ?? 'ask',
@@ -114,8 +115,6 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string, api: Agen
         model: plan.model,
         session: plan.session,
         networkAccess: graph.canvas.agentNetwork === true,
-        // No per-node grant yet: the sandbox holds the working directory and the materials only.
-        grantedPaths: [],
         materials: plan.materials.map((file) => ({ fileName: file.fileName, text: file.text })),
       },
       controller.signal,
