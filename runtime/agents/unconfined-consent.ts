@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { JsonFileStore } from '../fs/index.ts';
@@ -15,9 +16,11 @@ type ConsentFile = z.infer<typeof ConsentFileSchema>;
  */
 export class UnconfinedConsent {
   private readonly file: JsonFileStore<ConsentFile>;
+  private readonly folder: string;
 
   constructor(weftHome: string) {
-    this.file = new JsonFileStore(join(weftHome, 'agents', 'unconfined-consent.json'), ConsentFileSchema, () => ({
+    this.folder = join(weftHome, 'agents');
+    this.file = new JsonFileStore(join(this.folder, 'unconfined-consent.json'), ConsentFileSchema, () => ({
       canvases: {},
     }));
   }
@@ -27,6 +30,7 @@ export class UnconfinedConsent {
   }
 
   async give(canvasId: string, at: Date = new Date()): Promise<void> {
+    await mkdir(this.folder, { recursive: true, mode: 0o700 });
     await this.file.update((current) => ({
       canvases: { ...current.canvases, [canvasId]: current.canvases[canvasId] ?? { at: at.toISOString() } },
     }));
