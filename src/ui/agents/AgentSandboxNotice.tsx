@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
-import { agentApi, describeError } from '../api/index.ts';
-import type { AgentSandboxState } from '../api/agent-api.ts';
+import { agentApi, describeError, type AgentSandboxState } from '../api/index.ts';
 
 /**
  * What confines this canvas's agent turns: bubblewrap, or nothing — then the person agrees once for the canvas
