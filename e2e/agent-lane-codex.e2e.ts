@@ -7,7 +7,7 @@ import {
   installRealClis,
   makeScratch,
   startScriptedModel,
-  stdinRecordingWrapper,
+  sandboxedRecorder,
   type Scratch,
   type ScriptedModel,
 } from '../tests/support/agents/real-agent-harness.ts';
@@ -85,12 +85,14 @@ beforeAll(async () => {
     '',
   ].join('\n');
   writeFileSync(personalConfig, personalText);
-  stdinLog = join(scratch.root, 'stdin.log');
+  const recorder = sandboxedRecorder(clis.codex, scratch);
+  stdinLog = recorder.log;
   weftCodexHome = join(scratch.root, 'weft-codex-home');
   const env = {
     ...scratch.env,
     SCRIPTED_API_KEY: 'sk-offline-scripted',
-    WEFT_CODEX_BIN: stdinRecordingWrapper(clis.codex, stdinLog, scratch.root),
+    WEFT_CODEX_BIN: recorder.bin,
+    WEFT_AGENT_GRANTED_PATHS: recorder.granted,
   };
   app = await launchApp({
     apiRoutes: [(context) => agentRoute(context, { env, codexHome: weftCodexHome, approvalTimeoutMs: 60_000 })],
@@ -144,9 +146,15 @@ describe('the agent lane with Codex in the app', () => {
     await folder.fill(scratch.repo);
     await folder.blur();
     await expect.poll(() => folder.inputValue()).toBe(scratch.repo);
-    // Off by default, and the panel says plainly that the switch does not sandbox Pi.
+    // Off by default; the panel says what the switch cuts, and what holds where no sandbox runs.
     expect(await canvas.panel.getByTestId('agent-network').isChecked()).toBe(false);
-    expect(await canvas.panel.getByTestId('agent-network-pi').textContent()).toContain('Pi has no network sandbox');
+    expect(await canvas.panel.getByTestId('agent-network-pi').textContent()).toContain(
+      'Unconfined, a Pi command can reach the network either way',
+    );
+    // This machine has bubblewrap: the panel says the turn is sandboxed and asks nothing.
+    expect(await canvas.panel.getByTestId('agent-sandbox').textContent()).toContain(
+      'the rest of your home is not there',
+    );
 
     await canvas.panel.getByTestId('ask').click();
     const card = canvas.card(asked).getByTestId('approval-card');

@@ -8,7 +8,7 @@ import {
   installRealClis,
   makeScratch,
   startScriptedModel,
-  stdinRecordingWrapper,
+  sandboxedRecorder,
   type Scratch,
   type ScriptedModel,
 } from '../tests/support/agents/real-agent-harness.ts';
@@ -68,8 +68,9 @@ beforeAll(async () => {
     ],
   });
   configurePi(scratch, model.base('pi', 'agent-ui', scratch.repo));
-  stdinLog = join(scratch.root, 'stdin.log');
-  const env = { ...scratch.env, WEFT_PI_BIN: stdinRecordingWrapper(clis.pi, stdinLog, scratch.root) };
+  const recorder = sandboxedRecorder(clis.pi, scratch);
+  stdinLog = recorder.log;
+  const env = { ...scratch.env, WEFT_PI_BIN: recorder.bin, WEFT_AGENT_GRANTED_PATHS: recorder.granted };
   // The Atlas (in this process) indexes the sessions the real Pi writes under the scratch HOME.
   piSessions = join(scratch.home, '.pi/agent/sessions');
   mkdirSync(piSessions, { recursive: true });

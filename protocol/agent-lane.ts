@@ -13,6 +13,8 @@ export type GuardModeValue = z.infer<typeof GuardModeSchema>;
 
 export const AgentTurnRequestSchema = z.object({
   runtime: AgentRuntimeSchema,
+  /** Where no sandbox runs, the turn needs the person's consent for this canvas, recorded by the server. */
+  canvasId: z.string().min(1).max(200).optional(),
   nodeId: z.string().min(1).max(200),
   cwd: z.string().min(1).max(4096),
   guardMode: GuardModeSchema,
@@ -35,6 +37,9 @@ export type AgentTurnRequest = z.infer<typeof AgentTurnRequestSchema>;
 
 /** A working directory to check before it is saved on the canvas (`POST /api/agents/folder`). */
 export const AgentFolderCheckSchema = z.object({ path: z.string().min(1).max(4096) });
+
+/** The person agrees that this canvas's agent turns run unconfined (`POST /api/agents/unconfined-consent`). */
+export const AgentUnconfinedConsentSchema = z.object({ canvasId: z.string().min(1).max(200) });
 
 export const AgentApprovalAnswerSchema = z.object({ decision: ApprovalDecisionSchema });
 

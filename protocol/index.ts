@@ -252,6 +252,7 @@ export {
 export type { ImportState, ImportStatus, ImportProgressEvent, DocumentMaterialResponse } from './import-api.ts';
 export {
   AgentApprovalAnswerSchema,
+  AgentUnconfinedConsentSchema,
   AgentFolderCheckSchema,
   AgentRuntimeSchema,
   AgentTurnRequestSchema,

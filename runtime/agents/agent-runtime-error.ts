@@ -8,7 +8,8 @@ export type AgentRuntimeCode =
   | 'AGENT_CWD_INVALID'
   | 'AGENT_CWD_SESSION_ROOT'
   | 'AGENT_CWD_WEFT_HOME'
-  | 'AGENT_MATERIALS_INVALID';
+  | 'AGENT_MATERIALS_INVALID'
+  | 'AGENT_UNCONFINED_CONSENT';
 
 /** Refusals of what the person asked for (400); the rest are the runtime's failures (502). */
 const CLIENT_CODES = new Set<AgentRuntimeCode>([
@@ -22,7 +23,9 @@ const CLIENT_CODES = new Set<AgentRuntimeCode>([
 /** A runtime that is missing, would not start, or broke its protocol; the node shows the code and message. */
 export class AgentRuntimeError extends WeftError {
   constructor(code: AgentRuntimeCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, CLIENT_CODES.has(code) ? 400 : 502, options);
+    // No sandbox and no consent yet: the person must answer first (409, as for any state the server holds).
+    const status = code === 'AGENT_UNCONFINED_CONSENT' ? 409 : CLIENT_CODES.has(code) ? 400 : 502;
+    super(code, message, status, options);
     this.name = 'AgentRuntimeError';
   }
 }

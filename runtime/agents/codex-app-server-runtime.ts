@@ -13,6 +13,7 @@ import { JsonLines } from './json-lines.ts';
 import { withWorkspaceChanges } from './workspace-changes.ts';
 import { gitTopLevel } from './workspace-snapshot.ts';
 import { watchAgentProcess } from './watch-agent-process.ts';
+import { sandboxedCommand, type TurnSandbox } from './sandboxed-command.ts';
 
 export interface CodexTurnOptions {
   bin: string;
@@ -23,6 +24,9 @@ export interface CodexTurnOptions {
   message: string;
   guardMode: GuardMode;
   approvalTimeoutMs: number;
+  /** bubblewrap around Codex, or null: unconfined (see agent-sandbox.ts and the README). */
+  sandbox: TurnSandbox | null;
+  /** The canvas's network switch, for Codex's own command sandbox. */
   networkAccess: boolean;
   model?: string;
   /** Continue a thread (by id) or fork it into a new one. */
@@ -52,7 +56,11 @@ export async function runCodexTurn(options: CodexTurnOptions): Promise<AgentTurn
 
 function runCodexProcess(options: CodexTurnOptions, untrusted: readonly string[]): Promise<AgentTurnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.bin, ['app-server'], {
+    const { command, args } = sandboxedCommand(options.bin, ['app-server'], options.sandbox, options.cwd, options.env, {
+      readOnly: [],
+      writable: [options.codexHome],
+    });
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: { ...options.env, CODEX_HOME: options.codexHome },
       stdio: ['pipe', 'pipe', 'pipe'],

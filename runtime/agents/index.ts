@@ -26,9 +26,19 @@ export { JsonLines } from './json-lines.ts';
 export { listCodexModels, listPiModels, type AgentModel } from './list-agent-models.ts';
 export { pathLeavingFolder } from './path-leaves-folder.ts';
 export { PI_GUARD_OPTIONS, PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
-export { PI_GUARD_EXTENSION, runPiTurn, type PiTurnOptions } from './pi-rpc-runtime.ts';
+export { PI_GUARD_EXTENSION, piAgentDir, runPiTurn, type PiTurnOptions } from './pi-rpc-runtime.ts';
 export { checkWorkingDirectory } from './working-directory.ts';
 export { removeMaterialsFolder, writeMaterialsFolder, type MaterialFileInput } from './materials-folder.ts';
 export { workspaceChanges, withWorkspaceChanges } from './workspace-changes.ts';
 export { snapshotWorkspace, SCAN_LIMIT, type WorkspaceSnapshot } from './workspace-snapshot.ts';
 export { codexSignInFailure, codexSignInHint } from './codex-sign-in.ts';
+export {
+  bwrapArguments,
+  sandboxPlan,
+  type SandboxPlan,
+  type SandboxRequest,
+  type SystemLayout,
+} from './agent-sandbox.ts';
+export { findSandbox, runtimeInstallPaths, systemLayout, type SandboxSupport } from './find-sandbox.ts';
+export { sandboxedCommand, type TurnSandbox } from './sandboxed-command.ts';
+export { UnconfinedConsent } from './unconfined-consent.ts';

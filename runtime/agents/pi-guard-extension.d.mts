@@ -9,3 +9,5 @@ export default function weftGuard(pi: {
 export declare function expandPiPath(named: string): string;
 /** The path outside `root` that the absolute `target` reaches by its text or through links, or null. */
 export declare function pathOutsideFolder(root: string, target: string): string | null;
+/** The shell command run in a nested bubblewrap with an empty network namespace (`bwrap` is its path). */
+export declare function withoutNetwork(bwrap: string, command: string): string;

@@ -90,16 +90,35 @@ function reasonToAsk(mode, toolName, input, cwd) {
   return mode === 'allow' ? null : { reason: 'unknown-tool', leaves: null };
 }
 
+const quoted = (text) => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * The shell command as it runs when the canvas's network switch is off: inside a bubblewrap of its own with a new,
+ * empty network namespace (Pi itself keeps the network: it must reach its provider). A nested sandbox that cannot
+ * be made fails the command: nothing runs with the network by mistake.
+ */
+export function withoutNetwork(bwrap, command) {
+  return `exec ${quoted(bwrap)} --unshare-net --die-with-parent --dev-bind / / -- /bin/bash -c ${quoted(command)}`;
+}
+
 export default function weftGuard(pi) {
   const mode = process.env.WEFT_GUARD_MODE || 'ask';
   const timeout = Number(process.env.WEFT_GUARD_TIMEOUT_MS || 120000);
   // "Allow for this turn" is kept by Weft's gate, not here: the guard asks on every call, so Weft answers at once
   // and still records each call the turn allowed (the event log and the version list them all).
 
+  const netCut = process.env.WEFT_SANDBOX_NET_CUT || '';
+  // Rewritten only once allowed: the card shows the command the model wrote. Pi's own events carry it as written.
+  const allowed = (event) => {
+    if (netCut && event.toolName === 'bash' && typeof event.input?.command === 'string')
+      event.input.command = withoutNetwork(netCut, event.input.command);
+    return undefined;
+  };
+
   pi.on('tool_call', async (event, ctx) => {
     const cwd = ctx.cwd || process.cwd();
     const ask = reasonToAsk(mode, event.toolName, event.input, cwd);
-    if (!ask) return undefined;
+    if (!ask) return allowed(event);
     if (!ctx.hasUI) return { block: true, reason: 'Weft guard: nobody can be asked, so the call is denied.' };
     const title =
       PREFIX +
@@ -117,7 +136,7 @@ export default function weftGuard(pi) {
     } catch {
       answer = undefined;
     }
-    if (answer === ALLOW_ONCE || answer === ALLOW_TURN) return undefined;
+    if (answer === ALLOW_ONCE || answer === ALLOW_TURN) return allowed(event);
     const why = answer === DENY ? 'the person denied it' : 'no answer came in time';
     return { block: true, reason: `Weft guard: ${why}.` };
   });

@@ -1,9 +1,11 @@
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The guard runs inside Pi; here its handlers are driven with the argument shapes Pi 0.73 passes them.
-import weftGuard from './pi-guard-extension.mjs';
+import weftGuard, { withoutNetwork } from './pi-guard-extension.mjs';
 
 type Handler = (event: unknown, context: unknown) => unknown;
 
@@ -87,4 +89,48 @@ describe('the Pi guard extension', () => {
       rmSync(scratch, { recursive: true, force: true });
     }
   });
+
+  it('with the network cut, an allowed shell command is wrapped; the card shows it as written, a denied one is not run', async () => {
+    process.env.WEFT_SANDBOX_NET_CUT = '/usr/bin/bwrap';
+    try {
+      const allowed = loadGuard('ask', 'Allow once');
+      const input = { command: "echo 'hi'" };
+      expect(await allowed.call('bash', input)).toBeUndefined();
+      expect(input.command).toBe(withoutNetwork('/usr/bin/bwrap', "echo 'hi'"));
+      expect(JSON.parse(allowed.titles[0]!.slice('weft-guard '.length))).toMatchObject({
+        args: { command: "echo 'hi'" },
+      });
+      const denied = { command: 'ls' };
+      expect(await loadGuard('ask', 'Deny').call('bash', denied)).toMatchObject({ block: true });
+      expect(denied.command).toBe('ls');
+    } finally {
+      delete process.env.WEFT_SANDBOX_NET_CUT;
+    }
+  });
+
+  it.skipIf(!existsSync('/usr/bin/bwrap'))(
+    'the wrapped command runs but cannot reach a loopback listener; unwrapped it does (real bash, real bwrap)',
+    async () => {
+      let connections = 0;
+      const listener = createServer((socket) => {
+        connections += 1;
+        socket.end();
+      });
+      await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+      const { port } = listener.address() as { port: number };
+      // bash's own /dev/tcp: no curl needed; quotes in the command survive the wrapping.
+      const command = `(exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null && echo 'it reached' || echo "it did not"`;
+      const run = (text: string) => spawnSync('/bin/bash', ['-c', text], { encoding: 'utf8', timeout: 10_000 });
+      try {
+        const cut = run(withoutNetwork('/usr/bin/bwrap', command));
+        expect(cut.stdout.trim()).toBe('it did not');
+        expect(connections).toBe(0);
+        expect(run(command).stdout.trim()).toBe('it reached');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        expect(connections).toBe(1);
+      } finally {
+        listener.close();
+      }
+    },
+  );
 });

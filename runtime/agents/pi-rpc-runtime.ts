@@ -1,4 +1,7 @@
 import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentEvent, AgentTurnResult, GuardMode } from './agent-events.ts';
 import { ApprovalGate, type DecideApproval, type OnApprovalDecision } from './approval-gate.ts';
@@ -7,6 +10,7 @@ import { watchAgentProcess } from './watch-agent-process.ts';
 import { PiRpcProtocol, piDialogAnswer } from './pi-rpc-protocol.ts';
 import { AgentRuntimeError } from './agent-runtime-error.ts';
 import { withWorkspaceChanges } from './workspace-changes.ts';
+import { sandboxedCommand, type TurnSandbox } from './sandboxed-command.ts';
 
 /** The guard Weft loads into Pi, alone (`--no-extensions -e`). */
 export const PI_GUARD_EXTENSION = fileURLToPath(new URL('./pi-guard-extension.mjs', import.meta.url));
@@ -19,6 +23,10 @@ export interface PiTurnOptions {
   message: string;
   guardMode: GuardMode;
   approvalTimeoutMs: number;
+  /** bubblewrap around Pi, or null: unconfined (see agent-sandbox.ts and the README). */
+  sandbox: TurnSandbox | null;
+  /** The canvas's network switch: off, every shell command runs in a sandbox of its own with no network. */
+  networkAccess: boolean;
   /** `provider/model` as Pi names it; Pi's default when absent. */
   model?: string;
   /** Continue this session file, or fork it into a new one. */
@@ -49,12 +57,30 @@ export function runPiTurn(options: PiTurnOptions): Promise<AgentTurnResult> {
   return withWorkspaceChanges(options.cwd, options.onEvent, () => runPiProcess(options));
 }
 
+/** Pi's own folder (models, settings, sessions): `PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
+export function piAgentDir(env: NodeJS.ProcessEnv): string {
+  return env.PI_CODING_AGENT_DIR || join(env.HOME || homedir(), '.pi', 'agent');
+}
+
 function runPiProcess(options: PiTurnOptions): Promise<AgentTurnResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(options.bin, piArguments(options), {
+    const agentDir = piAgentDir(options.env);
+    // Bound into the sandbox as it is: one made inside would vanish with the turn, sessions with it.
+    if (options.sandbox) mkdirSync(agentDir, { recursive: true, mode: 0o700 });
+    const { command, args } = sandboxedCommand(
+      options.bin,
+      piArguments(options),
+      options.sandbox,
+      options.cwd,
+      options.env,
+      { readOnly: [PI_GUARD_EXTENSION], writable: [agentDir] },
+    );
+    const cutNetwork = options.sandbox && !options.networkAccess ? { WEFT_SANDBOX_NET_CUT: options.sandbox.bwrap } : {};
+    const child = spawn(command, args, {
       cwd: options.cwd,
       env: {
         ...options.env,
+        ...cutNetwork,
         WEFT_GUARD_MODE: options.guardMode,
         WEFT_GUARD_TIMEOUT_MS: String(options.approvalTimeoutMs),
         PI_OFFLINE: options.env.PI_OFFLINE ?? '1',

@@ -47,7 +47,7 @@ beforeAll(async () => {
     name: scenario.name,
     runners: ['pi'],
     exchanges: [
-      ...scenario.exchanges(scratch.outside),
+      ...scenario.exchanges(scratch.outside, scratch.home),
       {
         match: '[agent-read-material]',
         replies: [
@@ -89,6 +89,8 @@ beforeAll(async () => {
     ...scratch.env,
     WEFT_PI_BIN: clis?.pi ?? join(scratch.root, 'no-pi'),
     WEFT_CODEX_BIN: join(scratch.root, 'no-codex'),
+    // The person granted the outside folder: inside the sandbox it exists, and the cards decide there.
+    WEFT_AGENT_GRANTED_PATHS: scratch.outside,
   };
   sessionRoot = join(scratch.root, 'session-root');
   mkdirSync(join(sessionRoot, 'project'), { recursive: true });

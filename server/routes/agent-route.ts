@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import express, { type Router } from 'express';
 import {
   AgentApprovalAnswerSchema,
   AgentFolderCheckSchema,
   AgentTurnRequestSchema,
+  AgentUnconfinedConsentSchema,
   type AgentTurnRequest,
   WeftError,
   isWeftError,
@@ -17,6 +18,7 @@ import {
   codexSignInFailure,
   codexSignInHint,
   findAgentBin,
+  findSandbox,
   INSTALL_HINT,
   listCodexModels,
   listPiModels,
@@ -24,11 +26,14 @@ import {
   prepareCodexHome,
   runCodexTurn,
   runPiTurn,
+  runtimeInstallPaths,
   type AgentEvent,
   type ApprovalDecision,
   type ApprovalRequest,
   type DecideApproval,
   type OnApprovalDecision,
+  type SandboxSupport,
+  UnconfinedConsent,
   removeMaterialsFolder,
   writeMaterialsFolder,
 } from '../../runtime/agents/index.ts';
@@ -50,6 +55,16 @@ export interface AgentRouteOptions {
   autoReviewThreshold?: number;
   /** Folders no working directory may be in; the Atlas's session roots (read at each check) by default. */
   sessionRoots?: () => readonly string[];
+  /** Whether turns run in bubblewrap here; `findSandbox` by default (tests give the unconfined case). */
+  sandboxSupport?: () => SandboxSupport;
+}
+
+/**
+ * Folders the person lets every agent turn reach besides its working directory (read-write in the sandbox):
+ * `WEFT_AGENT_GRANTED_PATHS`, separated like PATH. The server's setting, never a request's.
+ */
+function grantedPaths(env: NodeJS.ProcessEnv): string[] {
+  return (env.WEFT_AGENT_GRANTED_PATHS ?? '').split(delimiter).filter(Boolean);
 }
 
 function describe(request: ApprovalRequest): string {
@@ -76,6 +91,16 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
   const turns = new AgentTurns();
   const sessionRoots = options.sessionRoots ?? (() => resolveSessionRoots(process.env, homedir(), context.home).roots);
   const checkedCwd = (cwd: string) => checkWorkingDirectory(cwd, sessionRoots(), context.home);
+  const sandboxSupport = options.sandboxSupport ?? (() => findSandbox(env));
+  const consent = new UnconfinedConsent(context.home);
+  const sandboxState = async (canvasId: string | undefined) => {
+    const support = sandboxSupport();
+    return {
+      confined: 'bwrap' in support,
+      reason: 'unconfined' in support ? support.unconfined : null,
+      consented: canvasId ? await consent.has(canvasId) : false,
+    };
+  };
 
   // Listing a runtime's models starts it; a listing is reused for a few minutes.
   const listings = new Map<string, { at: number; models: Promise<AgentModel[]> }>();
@@ -100,6 +125,18 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       }),
     );
     response.json({ runtimes });
+  });
+
+  // Whether this canvas's turns run in a sandbox, and if not, whether the person agreed (the picker asks once).
+  router.get('/agents/sandbox', async (request, response) => {
+    const canvasId = typeof request.query.canvasId === 'string' ? request.query.canvasId : undefined;
+    response.json(await sandboxState(canvasId));
+  });
+
+  router.post('/agents/unconfined-consent', jsonBody(4096), async (request, response) => {
+    const { canvasId } = validateBody(AgentUnconfinedConsentSchema, request.body);
+    await consent.give(canvasId);
+    response.json(await sandboxState(canvasId));
   });
 
   // The working directory a person typed (or picked): the same check a turn makes, so the field can say why.
@@ -129,6 +166,15 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
   router.post('/agents/turn', jsonBody(8 * 1024 * 1024), async (request, response) => {
     const body: AgentTurnRequest = validateBody(AgentTurnRequestSchema, request.body);
     const cwd = await checkedCwd(body.cwd);
+    // A granted folder passes the working directory's own checks: never a session root or Weft's home.
+    const granted = await Promise.all(grantedPaths(env).map(checkedCwd));
+    const support = sandboxSupport();
+    // No sandbox here: only a canvas whose person agreed (recorded above, by this server) runs unconfined.
+    if (!('bwrap' in support) && !(body.canvasId && (await consent.has(body.canvasId))))
+      throw new AgentRuntimeError(
+        'AGENT_UNCONFINED_CONSENT',
+        `Agents run unconfined here (${support.unconfined}): agree once for this canvas on the node first.`,
+      );
     const bin = findAgentBin(body.runtime, env);
     if (!bin) throw new AgentRuntimeError('AGENT_NOT_INSTALLED', INSTALL_HINT[body.runtime]);
     const stream = openEventStream(response);
@@ -193,10 +239,20 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       else if (event.type === 'tool-end')
         stream.send({ type: 'agent-footprint', footprint: { ...event.footprint, args: event.footprint.args ?? null } });
     };
+    const sandbox =
+      'bwrap' in support
+        ? {
+            bwrap: support.bwrap,
+            readOnly: [...runtimeInstallPaths(bin, env), ...(materials ? [materials] : [])],
+            granted,
+          }
+        : null;
     const common = {
       bin,
       cwd,
       env,
+      sandbox,
+      networkAccess: body.networkAccess,
       message: body.text,
       guardMode: body.guardMode,
       approvalTimeoutMs,
@@ -215,7 +271,6 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
           : await runCodexTurn({
               ...common,
               codexHome: prepareCodexHome(codexHome, env),
-              networkAccess: body.networkAccess,
             });
       const signedOut = body.runtime === 'codex' ? codexSignInFailure(result.error, codexHome) : null;
       if (signedOut && result.status === 'failed') stream.send({ type: 'agent-failed', ...signedOut });

@@ -5,6 +5,7 @@ import { describeError, agentApi } from '../api/index.ts';
 import { atlasStore } from '../atlas/index.ts';
 import { agentModel, agentPlan, type WeftStore } from '../store/index.ts';
 import { desktopFolderPicker } from './desktop-folder-picker.ts';
+import { AgentSandboxNotice } from './AgentSandboxNotice.tsx';
 import { ApprovalCards } from './ApprovalCards.tsx';
 import { useAgent } from './use-agent.ts';
 
@@ -14,6 +15,7 @@ function AgentSettings() {
   const folder = useWeft((state) => state.graph?.canvas.workingDirectory ?? null);
   const guard = useWeft((state) => state.graph?.canvas.agentGuard ?? 'ask');
   const network = useWeft((state) => state.graph?.canvas.agentNetwork === true);
+  const canvasId = useWeft((state) => state.graph?.canvas.id ?? null);
   const [draft, setDraft] = useState(folder ?? '');
   const [refusal, setRefusal] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
@@ -90,19 +92,20 @@ function AgentSettings() {
           </option>
         </select>
       </label>
-      <label className="model-row" title="Codex's sandbox: whether the agent's commands may reach the network">
+      <label className="model-row" title="Whether the agent's shell commands may reach the network">
         <input
           type="checkbox"
           data-testid="agent-network"
           checked={network}
           onChange={(event) => save(folder, guard, event.target.checked)}
         />
-        <span>Network for Codex: {network ? 'on (its sandbox lets commands reach the network)' : 'off'}</span>
+        <span>Network for the agent&apos;s commands: {network ? 'on' : 'off'}</span>
       </label>
       <div className="meta" data-testid="agent-network-pi">
-        Pi has no network sandbox: this switch applies to Codex only. A Pi shell command can reach the network either
-        way; Pi&apos;s guard asks before every shell command.
+        Off, Pi&apos;s and Codex&apos;s shell commands run without a network (the runtime itself still reaches its model
+        provider). Unconfined, a Pi command can reach the network either way; Pi&apos;s guard asks before every one.
       </div>
+      {canvasId && <AgentSandboxNotice canvasId={canvasId} />}
       <div className="meta" data-testid="agent-guard-codex-reads">
         Codex: reads anywhere are not asked; writes outside, network and escalations are.
       </div>

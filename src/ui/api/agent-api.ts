@@ -17,9 +17,23 @@ const RuntimesSchema = z.object({
 });
 export type AgentRuntimes = z.infer<typeof RuntimesSchema>['runtimes'];
 
+const SandboxSchema = z.object({
+  /** Turns run in bubblewrap on this machine. */
+  confined: z.boolean(),
+  /** Why not, when they do not. */
+  reason: z.string().nullable(),
+  /** The person agreed that this canvas's turns run unconfined (the server's record). */
+  consented: z.boolean(),
+});
+export type AgentSandboxState = z.infer<typeof SandboxSchema>;
+
 /** Typed client of `/api/agents/*` (C24). */
 export interface AgentApi {
   runtimes(): Promise<AgentRuntimes>;
+  /** Whether this canvas's turns run in a sandbox, and if not, whether the person agreed to run them unconfined. */
+  sandbox(canvasId: string): Promise<AgentSandboxState>;
+  /** The person agrees, once for this canvas, that its turns run unconfined; the server records it. */
+  consentUnconfined(canvasId: string): Promise<AgentSandboxState>;
   /** The server's check of a working directory: its absolute path, or a coded refusal (`AGENT_CWD_*`). */
   checkFolder(path: string): Promise<string>;
   answer(turnId: string, requestId: string, decision: 'allow-once' | 'allow-turn' | 'deny'): Promise<void>;
@@ -35,6 +49,9 @@ export function createAgentApi(options: ApiClientOptions = {}): AgentApi {
   const http = createHttpClient(options);
   return {
     runtimes: async () => (await http.json('/api/agents', RuntimesSchema)).runtimes,
+    sandbox: (canvasId) => http.json(`/api/agents/sandbox?canvasId=${encodeURIComponent(canvasId)}`, SandboxSchema),
+    consentUnconfined: (canvasId) =>
+      http.json('/api/agents/unconfined-consent', SandboxSchema, jsonInit('POST', { canvasId })),
     checkFolder: async (path) =>
       (await http.json('/api/agents/folder', z.object({ path: z.string() }), jsonInit('POST', { path }))).path,
     async answer(turnId, requestId, decision) {

@@ -12,6 +12,6 @@ export { ApiClientError, describeError } from './api-error.ts';
 export { createServerEvents, serverEvents } from './server-events.ts';
 export type { ServerEvents, ServerEventListener, ServerEventsOptions } from './server-events.ts';
 export { agentApi, createAgentApi } from './agent-api.ts';
-export type { AgentApi, AgentRuntimes } from './agent-api.ts';
+export type { AgentApi, AgentRuntimes, AgentSandboxState } from './agent-api.ts';
 export { createMemoryApi } from './memory-api.ts';
 export type { MemoryApi } from './memory-api.ts';

@@ -106,6 +106,7 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string, api: Agen
     for await (const event of api.turn(
       {
         runtime: plan.runtime,
+        canvasId,
         nodeId,
         cwd,
         guardMode: graph.canvas.agentGuard ?? 'ask',

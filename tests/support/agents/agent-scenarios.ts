@@ -14,9 +14,10 @@ export interface AgentScenario {
   decisions: ApprovalDecision[];
   /** Abort the turn when this event arrives. */
   abortOn?: (event: AgentEvent) => boolean;
-  exchanges(outside: string): object[];
+  /** `home` is the turn's `$HOME`, hidden from a sandboxed runtime. */
+  exchanges(outside: string, home: string): object[];
   /** Puts files in the scratch repository before the turn (`root` is the scratch folder around it). */
-  setup?(repo: string, root: string): void;
+  setup?(repo: string, root: string, home: string): void;
 }
 
 const write = (path: string, content: string) => ({ op: 'write', path, content });

@@ -1,7 +1,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
+import { runtimeInstallPaths } from '../../../runtime/agents/index.ts';
 import { repoRoot } from '../browser.ts';
 
 /**
@@ -156,6 +157,24 @@ export function stdinRecordingWrapper(bin: string, log: string, folder: string):
   writeFileSync(wrapper, `#!/bin/sh\ntee -a '${log}' | exec '${bin}' "$@"\n`);
   chmodSync(wrapper, 0o755);
   return wrapper;
+}
+
+/**
+ * The stdin-recording wrapper for a runtime the server starts in its sandbox, and `WEFT_AGENT_GRANTED_PATHS` for
+ * it: the server sees the wrapper as the runtime, so the person grants what the wrapper needs — its own folder
+ * (the log is written inside the sandbox) and the real CLI's install — and the scratch's outside folder.
+ */
+export function sandboxedRecorder(cli: string, scratch: Scratch): { bin: string; log: string; granted: string } {
+  const folder = join(scratch.root, 'recorder');
+  mkdirSync(folder, { recursive: true });
+  const log = join(folder, 'stdin.log');
+  writeFileSync(log, '');
+  const [install] = runtimeInstallPaths(cli, scratch.env);
+  return {
+    bin: stdinRecordingWrapper(cli, log, folder),
+    log,
+    granted: [scratch.outside, folder, install!].join(delimiter),
+  };
 }
 
 /** A Weft-owned CODEX_HOME in the scratch HOME whose one provider is the scripted model (Responses over SSE). */

@@ -1,8 +1,11 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  findSandbox,
   runCodexTurn,
   runPiTurn,
+  runtimeInstallPaths,
+  type TurnSandbox,
   type AgentEvent,
   type AgentRuntimeId,
   type AgentTurnResult,
@@ -39,6 +42,29 @@ export interface ScenarioRun {
   modelRequests: string;
 }
 
+/**
+ * How a scenario's turn is confined: in bubblewrap where this machine has it (the person granted the scratch's
+ * `outside` folder on the node, so the cards decide there) unless `unconfined`; the canvas's network switch.
+ */
+export interface ScenarioConfinement {
+  unconfined?: boolean;
+  networkAccess?: boolean;
+}
+
+/**
+ * The sandbox the server would give the turn: the CLI's install read-only, plus what the test harness itself
+ * needs inside (the stdin-recording wrapper, read-only; its log, writable) and the granted `outside` folder.
+ */
+function scenarioSandbox(cli: string, wrapper: string, stdinLog: string, scratch: Scratch): TurnSandbox | null {
+  const support = findSandbox(process.env);
+  if (!('bwrap' in support)) return null;
+  return {
+    bwrap: support.bwrap,
+    readOnly: [...runtimeInstallPaths(cli, scratch.env), wrapper],
+    granted: [scratch.outside, stdinLog],
+  };
+}
+
 /** One scenario against the real CLI and the scripted model, in a fresh scratch repository. */
 export async function runAgentScenario(
   runtime: AgentRuntimeId,
@@ -48,14 +74,25 @@ export async function runAgentScenario(
   message: string = scenario.prompt,
   followUp: string | null = null,
   followUpMode: 'continue' | 'fork' = 'continue',
+  confinement: ScenarioConfinement = {},
 ): Promise<ScenarioRun> {
   const scratch = makeScratch(`weft-agent-${runtime}-`);
   const model = await startScriptedModel(scratch.root);
   try {
-    scenario.setup?.(scratch.repo, scratch.root);
-    model.addScenario({ name: scenario.name, runners: [runtime], exchanges: scenario.exchanges(scratch.outside) });
+    scenario.setup?.(scratch.repo, scratch.root, scratch.home);
+    model.addScenario({
+      name: scenario.name,
+      runners: [runtime],
+      exchanges: scenario.exchanges(scratch.outside, scratch.home),
+    });
     const base = model.base(runtime, scenario.name, scratch.repo);
     const stdinLog = join(scratch.root, 'stdin.log');
+    // Made now: a file bound into the sandbox must exist before it starts.
+    writeFileSync(stdinLog, '');
+    const cli = runtime === 'pi' ? clis.pi : clis.codex;
+    const wrapper = stdinRecordingWrapper(cli, stdinLog, scratch.root);
+    const sandbox = confinement.unconfined ? null : scenarioSandbox(cli, wrapper, stdinLog, scratch);
+    const networkAccess = confinement.networkAccess ?? false;
     const controller = new AbortController();
     const events: AgentEvent[] = [];
     const asked: ApprovalRequest[] = [];
@@ -89,16 +126,19 @@ export async function runAgentScenario(
             ...common,
             message: text,
             session,
-            bin: stdinRecordingWrapper(clis.pi, stdinLog, scratch.root),
+            bin: wrapper,
             model: piModel,
+            sandbox,
+            networkAccess,
           })
         : runCodexTurn({
             ...common,
             message: text,
             session,
-            bin: stdinRecordingWrapper(clis.codex, stdinLog, scratch.root),
+            bin: wrapper,
             codexHome,
-            networkAccess: false,
+            sandbox,
+            networkAccess,
           });
     const result = await turn(message);
     const sessionRef = runtime === 'pi' ? result.sessionFile : result.sessionId;
