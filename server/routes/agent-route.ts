@@ -175,6 +175,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
         'AGENT_UNCONFINED_CONSENT',
         `Agents run unconfined here (${support.unconfined}): agree once for this canvas on the node first.`,
       );
+    const networkAccess = await storedNetworkAccess(context, body);
     const bin = findAgentBin(body.runtime, env);
     if (!bin) throw new AgentRuntimeError('AGENT_NOT_INSTALLED', INSTALL_HINT[body.runtime]);
     const stream = openEventStream(response);
@@ -252,7 +253,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       cwd,
       env,
       sandbox,
-      networkAccess: body.networkAccess,
+      networkAccess,
       message: body.text,
       guardMode: body.guardMode,
       approvalTimeoutMs,
@@ -306,4 +307,21 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     }
   });
   return router;
+}
+
+/**
+ * Whether the turn's commands may use the network, as the stored canvas says (issue 27.3: never as the body says).
+ * A body may ask for less; one that asks for the network a saved canvas does not grant is refused with 409
+ * `agent-network-unsaved` (the app saves before a turn, so this is a hostile or stale client), and a turn that names
+ * no stored canvas runs without it.
+ */
+async function storedNetworkAccess(context: ServerContext, body: AgentTurnRequest): Promise<boolean> {
+  if (!body.networkAccess) return false;
+  const stored = body.canvasId ? await context.canvases.read(body.canvasId).catch(() => null) : null;
+  if (stored?.document.canvas.agentNetwork === true) return true;
+  throw new WeftError(
+    'agent-network-unsaved',
+    "The network switch is read from the saved canvas, and it is off there: save the canvas's agent settings first.",
+    409,
+  );
 }

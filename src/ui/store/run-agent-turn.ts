@@ -70,6 +70,8 @@ export async function runAgentTurn(store: StoreAccess, nodeId: string, api: Agen
     return false;
   }
   if (agentStore.getState().live[nodeId]) return false;
+  // The server reads the network switch from the saved canvas: save first, so a switch just flipped is what it reads.
+  await state.flush();
   const canvasId = graph.canvas.id;
   const snapshot = upstreamSnapshot(graph, nodeId);
   const { receivedHash, commit } = agentCommit(nodeId, plan.prompt, { runtime: plan.runtime, model: node.model! });
