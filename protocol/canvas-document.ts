@@ -147,6 +147,11 @@ export const QuestionNodeSchema = z.object({
   highlightMode: HighlightModeSchema.optional(),
   /** C24: an agent answer's footprints enter downstream context in full; absent means one line naming the files. */
   includeFootprints: z.boolean().optional(),
+  /**
+   * C24: folders the person granted this node's agent turns besides the working directory (writable inside the
+   * sandbox); the server reads them from the saved node and checks each as it checks a working directory.
+   */
+  agentGrants: z.array(z.string().min(1).max(4096)).max(16).optional(),
   /** C35: the tools this question's model may call; absent or empty means none (tools are off by default). */
   tools: z.array(ChatToolIdSchema).max(8).optional(),
   /** C35: the MCP tools switched on, each as declared when switched on (the request offers these bytes). */

@@ -167,7 +167,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     const body: AgentTurnRequest = validateBody(AgentTurnRequestSchema, request.body);
     const cwd = await checkedCwd(body.cwd);
     // A granted folder passes the working directory's own checks: never a session root or Weft's home.
-    const granted = await Promise.all(grantedPaths(env).map(checkedCwd));
+    const granted = await Promise.all([...grantedPaths(env), ...(await storedGrants(context, body))].map(checkedCwd));
     const support = sandboxSupport();
     // No sandbox here: only a canvas whose person agreed (recorded above, by this server) runs unconfined.
     if (!('bwrap' in support) && !(body.canvasId && (await consent.has(body.canvasId))))
@@ -324,4 +324,12 @@ async function storedNetworkAccess(context: ServerContext, body: AgentTurnReques
     "The network switch is read from the saved canvas, and it is off there: save the canvas's agent settings first.",
     409,
   );
+}
+
+/** The folders the saved node grants its agent turns (C24), never a list the body sends; none without a saved node. */
+async function storedGrants(context: ServerContext, body: AgentTurnRequest): Promise<string[]> {
+  if (!body.canvasId) return [];
+  const stored = await context.canvases.read(body.canvasId).catch(() => null);
+  const node = stored?.document.nodes.find((each) => each.id === body.nodeId);
+  return node?.kind === 'question' ? (node.agentGrants ?? []) : [];
 }

@@ -85,6 +85,8 @@ export interface NodePatch {
   highlights?: Highlight[];
   highlightMode?: HighlightMode;
   includeFootprints?: boolean;
+  /** C24: folders this node's agent turns may reach besides the working directory. */
+  agentGrants?: string[];
   /** C35: the tools this question's model may call. */
   tools?: ChatToolId[];
   /** C35: the MCP tools this question's model may call, as declared when switched on. */

@@ -56,6 +56,7 @@ export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
     'highlights',
     'highlightMode',
     'includeFootprints',
+    'agentGrants',
     'tools',
     'mcpTools',
     'recall',

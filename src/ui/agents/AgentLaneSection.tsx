@@ -5,6 +5,7 @@ import { describeError, agentApi } from '../api/index.ts';
 import { atlasStore } from '../atlas/index.ts';
 import { agentModel, agentPlan, type WeftStore } from '../store/index.ts';
 import { desktopFolderPicker } from './desktop-folder-picker.ts';
+import { AgentGrants } from './AgentGrants.tsx';
 import { AgentSandboxNotice } from './AgentSandboxNotice.tsx';
 import { ApprovalCards } from './ApprovalCards.tsx';
 import { useAgent } from './use-agent.ts';
@@ -156,6 +157,7 @@ export function AgentLaneSection({ node }: { node: QuestionNode }) {
     <div className="section" data-testid="agent-lane">
       <div className="section-title">Agent{picked ? ` · ${picked.runtime}` : ''}</div>
       {picked && <AgentSettings />}
+      {picked && <AgentGrants node={node} />}
       <ApprovalCards nodeId={node.id} />
       {live && (
         <div className="answer-box" data-testid="agent-live">

@@ -8,9 +8,9 @@ import { startTestServer, type TestServer } from '../../tests/support/test-serve
 import { agentRoute } from './agent-route.ts';
 
 /**
- * The agent lane's network switch is read from the saved canvas (issue 27.3): a body that asks for the network a
- * stored canvas does not grant is refused before any runtime is looked for, and a canvas whose saved switch is on
- * gets past that check.
+ * The agent lane's network switch and a node's granted folders are read from the saved canvas (issue 27.3): a body
+ * that asks for the network a stored canvas does not grant is refused before any runtime is looked for, a canvas whose
+ * saved switch is on gets past that check, and the saved node's grants are checked as working directories are.
  */
 let server: TestServer;
 let folder: string;
@@ -33,6 +33,13 @@ beforeAll(async () => {
   on.canvas.agentNetwork = true;
   await server.context.canvases.write('network-off', off, { baseRevision: null });
   await server.context.canvases.write('network-on', on, { baseRevision: null });
+  const grants = (id: string, folders: string[]) => {
+    const canvas = sampleCanvas(id);
+    canvas.nodes = canvas.nodes.map((node) => (node.kind === 'question' ? { ...node, agentGrants: folders } : node));
+    return server.context.canvases.write(id, canvas, { baseRevision: null });
+  };
+  await grants('grants-home', [server.home]);
+  await grants('grants-folder', [folder]);
 });
 afterAll(async () => {
   await server.close();
@@ -45,7 +52,7 @@ const turn = (extra: Record<string, unknown>) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       runtime: 'pi',
-      nodeId: 'node-1',
+      nodeId: 'question-1',
       cwd: folder,
       guardMode: 'ask',
       text,
@@ -72,5 +79,20 @@ describe('the agent network switch comes from the stored canvas', () => {
   it('lets the saved switch through, and a body asking for less is honoured', async () => {
     expect(await codeOf(await turn({ canvasId: 'network-on', networkAccess: true }))).toBe('AGENT_NOT_INSTALLED');
     expect(await codeOf(await turn({ canvasId: 'network-off', networkAccess: false }))).toBe('AGENT_NOT_INSTALLED');
+  });
+});
+
+describe("a node's granted folders come from the saved node", () => {
+  it("checks each saved grant as a working directory: Weft's own home (which holds a session root) is refused", async () => {
+    const response = await turn({ canvasId: 'grants-home' });
+    expect(await codeOf(response)).toMatch(/^AGENT_CWD_(WEFT_HOME|SESSION_ROOT)$/);
+  });
+
+  it('passes a saved grant of an ordinary folder, and a body cannot add one', async () => {
+    expect(await codeOf(await turn({ canvasId: 'grants-folder' }))).toBe('AGENT_NOT_INSTALLED');
+    // Not a field of the turn request: a body naming Weft's home as a grant changes nothing.
+    expect(await codeOf(await turn({ canvasId: 'network-off', agentGrants: [server.home] }))).toBe(
+      'AGENT_NOT_INSTALLED',
+    );
   });
 });
