@@ -169,7 +169,9 @@ export class Sha256Stream {
     const words: string[] = [];
     for (let index = 0; index < 8; index += 1) {
       const word = state[index]!;
-      words.push(HEX[(word >>> 24) & 0xff]! + HEX[(word >>> 16) & 0xff]! + HEX[(word >>> 8) & 0xff]! + HEX[word & 0xff]!);
+      words.push(
+        HEX[(word >>> 24) & 0xff]! + HEX[(word >>> 16) & 0xff]! + HEX[(word >>> 8) & 0xff]! + HEX[word & 0xff]!,
+      );
     }
     return words.join('');
   }
