@@ -1,4 +1,5 @@
 // Page measurements for `bench:ui`. Page code is passed as functions with no named inner functions (see ui.bench.ts).
+import { writeFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 
 type Store = {
@@ -145,6 +146,16 @@ export async function heapAfterGc(page: Page): Promise<number> {
   const { usedSize } = (await session.send('Runtime.getHeapUsage')) as { usedSize: number };
   await session.detach();
   return usedSize / 1e6;
+}
+
+/** Writes the page's heap snapshot to `file` (open it in Chrome DevTools' Memory tab: retained sizes by constructor). */
+export async function writeHeapSnapshot(page: Page, file: string): Promise<void> {
+  const session = await page.context().newCDPSession(page);
+  const chunks: string[] = [];
+  session.on('HeapProfiler.addHeapSnapshotChunk', ({ chunk }) => chunks.push(chunk));
+  await session.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  await session.detach();
+  await writeFile(file, chunks.join(''));
 }
 
 /** Appends one character to a question and flushes the save; bytes of the canvas bodies the page sent. */

@@ -7,6 +7,7 @@
 // Page code is passed as functions (the app's Content-Security-Policy refuses evaluating strings) and holds
 // no named inner functions (tsx would wrap them in a `__name` helper the page does not have).
 import { cpus } from 'node:os';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { storedCanvasDocument } from '../../protocol/index.ts';
 import type { Browser } from 'playwright-core';
@@ -26,6 +27,7 @@ import {
   reloadCached,
   saveOneCharacterEdit,
   waitUntilCached,
+  writeHeapSnapshot,
 } from './ui-measure.ts';
 
 /** Canvas sizes: full 2k / 10k / 20k in chains of 50; quick 40 / 80 / 120 in chains of 10 (named as in a full run). */
@@ -84,6 +86,9 @@ async function main(): Promise<void> {
       const fit = await fitView(page);
       const fitFrames = await pan(page, scale(60, 10));
       const heap = await heapAfterGc(page);
+      // `WEFT_BENCH_HEAP_SNAPSHOT=<folder>`: the heap just read, as `heap-<n>.heapsnapshot` there (where it goes).
+      const snapshots = process.env.WEFT_BENCH_HEAP_SNAPSHOT;
+      if (snapshots) await writeHeapSnapshot(page, path.join(snapshots, `heap-${size.name}.heapsnapshot`));
       const baseline = await minimalPage(app.browser, minimal.url, size.chains, size.depth, cached.length);
       // Between the open zoom's cards and the fit's dots: the summary level (title and status), after the heap is read.
       const summaryFrames = await measureMapModePan(page, scale(60, 10), { plaques: false });

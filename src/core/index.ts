@@ -44,6 +44,7 @@ export type { EstimateTokens } from './tokens.ts';
 export { upstreamFingerprint, upstreamParts, upstreamSnapshot, diffUpstreamParts } from './fingerprint.ts';
 export type { UpstreamPartsDiff } from './fingerprint.ts';
 export { recordedUpstreamParts } from './recorded-upstream.ts';
+export { shareRepeatedStrings } from './share-strings.ts';
 export type { RecordedUpstream } from './recorded-upstream.ts';
 export { StaleTracker, computeStaleFull, staleTrackerInSteps } from './stale-tracker.ts';
 export type { StaleState } from './stale-tracker.ts';

@@ -99,16 +99,26 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     follow();
     return flowStore.subscribe(follow);
   }, [flowStore]);
+  // A fit to the dot level waiting for React Flow to have dropped its nodes.
+  const [dotsAhead, setDotsAhead] = useState<Viewport | null>(null);
+  // A large canvas zoomed out to dots is drawn on one <canvas>; React Flow then holds no nodes to lay out, and none
+  // are built for it (at the fitted zoom the window is the whole canvas: ~2 MB of flow nodes at 10,000 cards).
+  const detail = useDetailLevel();
+  const dots = (detail === 'dot' || dotsAhead !== null) && large;
   const windowed = useMemo(() => {
     if (!large || !records || !wires) return null;
-    if (!flowWindow) return { nodes: [], wires: [] };
+    if (!flowWindow || dots) return { nodes: [], wires: [] };
     return windowedElements(records, wires, flowWindow, focusedId ? [...selectedIds, focusedId] : selectedIds);
-  }, [large, records, wires, flowWindow, selectedIds, focusedId]);
+  }, [large, records, wires, flowWindow, dots, selectedIds, focusedId]);
   // Built during the first render, so the canvas does not render once empty and then again full.
   const [nodes, setNodes] = useState<FlowNode[]>(() =>
     records ? syncFlowNodes([], windowed?.nodes ?? records.values(), selected, sources.current) : [],
   );
 
+  // Leaving the dot level (no flow nodes held there): the window's are built in this render, so no frame shows
+  // neither the dots nor the cards.
+  if (!dots && nodes.length === 0 && windowed && windowed.nodes.length > 0)
+    setNodes(syncFlowNodes([], windowed.nodes, selected, sources.current));
   useEffect(() => {
     if (records)
       setNodes((previous) => syncFlowNodes(previous, windowed?.nodes ?? records.values(), selected, sources.current));
@@ -132,8 +142,6 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     [flow],
   );
 
-  // A fit to the dot level waiting for React Flow to have dropped its nodes.
-  const [dotsAhead, setDotsAhead] = useState<Viewport | null>(null);
   useEffect(() => {
     // Children's effects run first: React Flow's store already holds no nodes here.
     if (!dotsAhead) return;
@@ -307,9 +315,6 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
     [store],
   );
 
-  // A large canvas zoomed out to dots is drawn on one <canvas>; React Flow then holds no nodes to lay out.
-  const detail = useDetailLevel();
-  const dots = (detail === 'dot' || dotsAhead !== null) && large;
   const unplaced = large && placedFor !== canvasId;
 
   return (

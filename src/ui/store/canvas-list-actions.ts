@@ -5,6 +5,7 @@ import {
   emptyCanvasDocument,
   graphFromDocument,
   loadCanvas,
+  shareRepeatedStrings,
 } from '../../core/index.ts';
 import type { CanvasDocument } from '../../../protocol/index.ts';
 import {
@@ -179,7 +180,7 @@ export function createCanvasListActions(
         if (revision) runtime.revisions.set(id, revision);
         else runtime.revisions.delete(id);
         mark('weft:canvas-read');
-        const graph = graphFromDocument(document);
+        const graph = graphFromDocument(shareRepeatedStrings(document));
         runtime.journal.reset(id);
         runtime.tracker = null;
         if (fromServer) {

@@ -1,4 +1,4 @@
-import { canonicalJson, documentFromGraph, graphFromDocument } from '../../core/index.ts';
+import { canonicalJson, documentFromGraph, graphFromDocument, shareRepeatedStrings } from '../../core/index.ts';
 import {
   deleteCanvasRows,
   loadCanvasDocument,
@@ -52,7 +52,7 @@ export function createRemoteSyncActions(
     }
     // The newer revision is stored with the rows that are its record, in their transaction: a tab closed before
     // they are written keeps the old rows under the old revision, so its next save is refused (409), not taken.
-    const next = graphFromDocument(remote.document);
+    const next = graphFromDocument(shareRepeatedStrings(remote.document));
     const previousRecords = recordsFromGraph(current);
     // Rows known to be the shown graph: after the diff below they are exactly the newer record.
     const rowsInStep = runtime.writer.holds(previousRecords);
