@@ -57,6 +57,7 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'stale_full_chain_1000_deep_ms',
       'anchor_append_ms',
       'verify_1m_events_ms',
+      'pending_replay_1000_ms',
     ],
   },
   {

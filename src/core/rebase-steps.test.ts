@@ -108,4 +108,33 @@ describe('rebaseSteps', () => {
     expect(documentFromGraph(narrowed.graph)).toEqual(documentFromGraph(whole.graph));
     expect(verifyChain(narrowed.graph.events)).toBeNull();
   });
+
+  it('takes back all of a refused batch (the replay changes its scratch copy in place), never the record it was given', () => {
+    const base = emptyGraph(meta);
+    const [remote] = step(base, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 1, ids('remote'));
+    const before = documentFromGraph(remote);
+    const local = ids('local');
+    const refused: LocalStep = {
+      kind: 'change',
+      change: {
+        type: 'batch',
+        changes: [
+          { type: 'add-node', node: { kind: 'note', text: 'half' } },
+          { type: 'edit-node', nodeId: 'gone', patch: { text: 'x' } },
+        ],
+      },
+      now: 2,
+      ids: [local(), local()],
+    };
+    const [, kept] = step(remote, { type: 'add-node', node: { kind: 'note', text: 'kept' } }, 3, local);
+    const { graph, dropped } = rebaseSteps(remote, [refused, kept], ids('fresh'));
+    expect(dropped.map((entry) => entry.step)).toEqual([refused]);
+    expect([...graph.nodes.values()].map((node) => (node.kind === 'note' ? node.text : ''))).toEqual([
+      'theirs',
+      'kept',
+    ]);
+    expect(graph.events).toHaveLength(remote.events.length + 1);
+    expect(verifyChain(graph.events)).toBeNull();
+    expect(documentFromGraph(remote)).toEqual(before);
+  });
 });

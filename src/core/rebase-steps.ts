@@ -28,7 +28,8 @@ export interface RebaseOutcome {
  * then this writer's, re-chained onto them). `newId` supplies ids once a step has used up the ones it recorded.
  */
 export function rebaseSteps(remote: Graph, steps: readonly LocalStep[], newId: () => string): RebaseOutcome {
-  let graph = remote;
+  // One scratch copy of the record, changed in place step by step (a copy per change is ~10 ms at 10,000 nodes).
+  let graph = scratchCopy(remote);
   const dropped: RebaseOutcome['dropped'] = [];
   // Event ids are drawn once per step and kept with it: a step whose event the record holds was saved already.
   const held = new Set(remote.events.map((event) => event.id));
@@ -40,16 +41,86 @@ export function rebaseSteps(remote: Graph, steps: readonly LocalStep[], newId: (
     }
     if (step.kind === 'change') {
       const recorded = [...step.ids];
-      const result = applyChange(graph, step.change, { now: step.now, newId: () => recorded.shift() ?? newId() });
-      if (result.ok) graph = result.value.graph;
-      else dropped.push({ step, reason: result.error.message });
+      const logLength = graph.events.length;
+      const result = applyChange(graph, step.change, {
+        now: step.now,
+        newId: () => recorded.shift() ?? newId(),
+        inPlace: true,
+      });
+      if (result.ok) {
+        graph = result.value.graph;
+        keepScratch(graph);
+      } else {
+        undoScratch(graph, logLength);
+        dropped.push({ step, reason: result.error.message });
+      }
       continue;
     }
     const replayed = replaySnapshot(graph, step.before, step.after, held);
     if (typeof replayed === 'string') dropped.push({ step, reason: replayed });
-    else graph = replayed;
+    else graph = scratchCopy(replayed);
   }
   return { graph, dropped, alreadyHeld };
+}
+
+/** A map that notes what each change replaced, so a refused step's changes can be taken back. */
+class ScratchMap<K, V> extends Map<K, V> {
+  private changes: [K, boolean, V | undefined][] | undefined;
+
+  constructor(entries: Iterable<readonly [K, V]>) {
+    super(entries);
+    this.changes = [];
+  }
+
+  override set(key: K, value: V): this {
+    this.changes?.push([key, super.has(key), super.get(key)]);
+    return super.set(key, value);
+  }
+
+  override delete(key: K): boolean {
+    if (super.has(key)) this.changes?.push([key, true, super.get(key)]);
+    return super.delete(key);
+  }
+
+  keep(): void {
+    this.changes = [];
+  }
+
+  /** Back to before the last `keep`; a key put back after a removal goes to the end of the order. */
+  undo(): void {
+    const changes = this.changes ?? [];
+    this.changes = undefined;
+    for (let index = changes.length - 1; index >= 0; index -= 1) {
+      const [key, had, previous] = changes[index]!;
+      if (had) super.set(key, previous as V);
+      else super.delete(key);
+    }
+    this.changes = [];
+  }
+}
+
+const SCRATCH_MAPS = ['nodes', 'wires', 'incoming', 'outgoing', 'attachments'] as const;
+
+function scratchCopy(graph: Graph): Graph {
+  return {
+    ...graph,
+    nodes: new ScratchMap(graph.nodes),
+    wires: new ScratchMap(graph.wires),
+    incoming: new ScratchMap(graph.incoming),
+    outgoing: new ScratchMap(graph.outgoing),
+    attachments: new ScratchMap(graph.attachments),
+    events: [...graph.events],
+  };
+}
+
+function keepScratch(graph: Graph): void {
+  for (const key of SCRATCH_MAPS) (graph[key] as ScratchMap<string, unknown>).keep();
+}
+
+/** A refused step: its map changes taken back, and any event it appended before the refusal removed. */
+function undoScratch(graph: Graph, logLength: number): void {
+  for (const key of SCRATCH_MAPS) (graph[key] as ScratchMap<string, unknown>).undo();
+  (graph.events as EventRecord[]).length = logLength;
 }
 
 /**
