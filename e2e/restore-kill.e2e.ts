@@ -127,7 +127,7 @@ describe('a browser killed while a 10,000-node canvas is cached', () => {
     const id = document.canvas.id;
     // The page's work slowed (CDP CPU throttling), so the fill's slices last long enough to be seen and cut.
     const session = await first.page.context().newCDPSession(first.page);
-    await session.send('Emulation.setCPUThrottlingRate', { rate: 12 });
+    await session.send('Emulation.setCPUThrottlingRate', { rate: 4 });
     const saved = first.page
       .evaluate(
         async ([canvasId, body]) =>
