@@ -58,6 +58,8 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'anchor_append_ms',
       'verify_1m_events_ms',
       'verify_1m_events_cpu_ms',
+      'pending_replay_1000_ms',
+      'pending_replay_1000_cpu_ms',
     ],
   },
   {

@@ -27,6 +27,7 @@ import {
 } from './core-canvas.ts';
 import { announceQuickMode, QUICK, scale } from './quick-mode.ts';
 import { benchAnchors } from './anchors-bench.ts';
+import { benchPendingReplay } from './pending-replay-bench.ts';
 
 function median(values: number[]): number {
   const sorted = [...values].sort((left, right) => left - right);
@@ -243,3 +244,4 @@ benchHashing(scale(4000, 200), scale(9, 3));
 }
 if (sweepSum < 0) console.log('unreachable');
 await benchAnchors(QUICK, print);
+benchPendingReplay(QUICK, print);

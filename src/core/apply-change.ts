@@ -13,7 +13,8 @@ import type { ChangeScope, Working } from './working-graph.ts';
 
 /**
  * The one apply path (docs/architecture.md, style 3): validates the change, returns the new graph with the
- * events it implies appended to the hash-chained log, or a coded refusal. Never mutates `graph`.
+ * events it implies appended to the hash-chained log, or a coded refusal. Never mutates `graph` (unless the caller
+ * owns it: `context.inPlace`).
  */
 export function applyChange(
   graph: Graph,
@@ -44,7 +45,7 @@ export function applyChange(
   const writable = <Key extends 'nodes' | 'wires' | 'incoming' | 'outgoing' | 'attachments'>(
     key: Key,
   ): Working[Key] => {
-    if (!copied.has(key)) {
+    if (!copied.has(key) && !context.inPlace) {
       (working as unknown as Record<string, unknown>)[key] = new Map(working[key] as Map<string, unknown>);
       copied.add(key);
     }
@@ -75,7 +76,7 @@ export function applyChange(
       );
     }
     events.push(record);
-    appended ??= [...graph.events];
+    appended ??= context.inPlace ? (graph.events as EventRecord[]) : [...graph.events];
     appended.push(record);
   }
   const log: readonly EventRecord[] = appended ?? graph.events;

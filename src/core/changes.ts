@@ -26,6 +26,12 @@ export interface ChangeContext {
   newId: () => string;
   /** SHA-256 for the event chain; the JavaScript port when absent. */
   hash?: HashPort;
+  /**
+   * The graph's maps and log belong to the caller alone (a replay's scratch copy, `rebaseSteps`): they are changed
+   * in place instead of copied, so a long replay onto a large canvas does not copy it once per change. After a
+   * refusal the caller restores them itself.
+   */
+  inPlace?: boolean;
 }
 
 export interface Position {

@@ -73,7 +73,7 @@ export type { AssembledRequest } from './build-request.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
 export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';
 export { chainVerdict, describeChainVerdict } from './chain-verdict.ts';
-export { rebaseSteps } from './rebase-steps.ts';
+export { narrowStep, rebaseSteps } from './rebase-steps.ts';
 export type { LocalStep, RebaseOutcome } from './rebase-steps.ts';
 export { buildContextBundle } from './context-bundle.ts';
 export { demoCanvas } from './demo-canvas.ts';

@@ -3,7 +3,8 @@ import { applyChange } from './apply-change.ts';
 import type { GraphChange } from './changes.ts';
 import { verifyChain } from './event-log.ts';
 import { emptyGraph, type Graph } from './graph.ts';
-import { rebaseSteps, type LocalStep } from './rebase-steps.ts';
+import { narrowStep, rebaseSteps, type LocalStep } from './rebase-steps.ts';
+import { documentFromGraph } from './graph.ts';
 
 const meta = { id: 'c', name: 'Canvas', workingDirectory: null, createdAt: 0 };
 
@@ -63,5 +64,77 @@ describe('rebaseSteps', () => {
     expect(graph.nodes.size).toBe(2);
     expect(graph.events.map((event) => event.id)).toEqual([...remote.events, ...after.events].map((event) => event.id));
     expect(verifyChain(graph.events)).toBeNull();
+  });
+
+  it('does not apply twice a step the newer record already holds (a save sent as the page closed landed)', () => {
+    const base = emptyGraph(meta);
+    const local = ids('local');
+    const [afterAdd, add] = step(base, { type: 'add-node', node: { kind: 'note', text: 'mine' } }, 1, local);
+    const mine = [...afterAdd.nodes.keys()][0]!;
+    const [landed, edit] = step(
+      afterAdd,
+      { type: 'edit-node', nodeId: mine, patch: { text: 'mine, edited' } },
+      2,
+      local,
+    );
+    // Someone saved on top of the landed (unacknowledged) save; the page replays its whole queue at its next visit.
+    const [remote] = step(landed, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 3, ids('remote'));
+    const undone: LocalStep = { kind: 'snapshot', before: landed, after: { ...afterAdd, events: landed.events } };
+    const { graph, dropped, alreadyHeld } = rebaseSteps(remote, [add, edit], ids('fresh'));
+    expect(dropped).toEqual([]);
+    expect(alreadyHeld).toBe(2);
+    expect(documentFromGraph(graph)).toEqual(documentFromGraph(remote));
+    const replayedUndo = rebaseSteps(remote, [add, edit, narrowStep(undone)], ids('fresh'));
+    expect(replayedUndo.graph.events).toEqual(remote.events);
+    expect(verifyChain(replayedUndo.graph.events)).toBeNull();
+  });
+
+  it('replays a narrowed snapshot exactly as the whole one, holding only what it changed', () => {
+    const base = emptyGraph(meta);
+    const shared = ids('shared');
+    let graph = base;
+    for (const text of ['a', 'b', 'c'])
+      [graph] = step(graph, { type: 'add-node', node: { kind: 'note', text } }, 1, shared);
+    const [first, second] = [...graph.nodes.keys()];
+    const [edited] = step(graph, { type: 'edit-node', nodeId: first!, patch: { text: 'a2' } }, 2, ids('local'));
+    const [after] = step(edited, { type: 'delete-node', nodeId: second! }, 3, ids('local2'));
+    const snapshot: LocalStep = { kind: 'snapshot', before: graph, after };
+    const narrow = narrowStep(snapshot);
+    if (narrow.kind !== 'snapshot') throw new Error('a snapshot stays a snapshot');
+    expect(narrow.after.nodes.size + narrow.before.nodes.size).toBe(3);
+    const [remote] = step(graph, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 4, ids('remote'));
+    const whole = rebaseSteps(remote, [snapshot], ids('fresh'));
+    const narrowed = rebaseSteps(remote, [structuredClone(narrow)], ids('fresh'));
+    expect(documentFromGraph(narrowed.graph)).toEqual(documentFromGraph(whole.graph));
+    expect(verifyChain(narrowed.graph.events)).toBeNull();
+  });
+
+  it('takes back all of a refused batch (the replay changes its scratch copy in place), never the record it was given', () => {
+    const base = emptyGraph(meta);
+    const [remote] = step(base, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 1, ids('remote'));
+    const before = documentFromGraph(remote);
+    const local = ids('local');
+    const refused: LocalStep = {
+      kind: 'change',
+      change: {
+        type: 'batch',
+        changes: [
+          { type: 'add-node', node: { kind: 'note', text: 'half' } },
+          { type: 'edit-node', nodeId: 'gone', patch: { text: 'x' } },
+        ],
+      },
+      now: 2,
+      ids: [local(), local()],
+    };
+    const [, kept] = step(remote, { type: 'add-node', node: { kind: 'note', text: 'kept' } }, 3, local);
+    const { graph, dropped } = rebaseSteps(remote, [refused, kept], ids('fresh'));
+    expect(dropped.map((entry) => entry.step)).toEqual([refused]);
+    expect([...graph.nodes.values()].map((node) => (node.kind === 'note' ? node.text : ''))).toEqual([
+      'theirs',
+      'kept',
+    ]);
+    expect(graph.events).toHaveLength(remote.events.length + 1);
+    expect(verifyChain(graph.events)).toBeNull();
+    expect(documentFromGraph(remote)).toEqual(before);
   });
 });

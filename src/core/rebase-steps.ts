@@ -18,6 +18,8 @@ export interface RebaseOutcome {
   graph: Graph;
   /** Steps that no longer apply to the newer record (e.g. an edit of a node deleted there), with why. */
   dropped: { step: LocalStep; reason: string }[];
+  /** Steps the newer record already holds (a save sent as the page closed landed unacknowledged): not applied twice. */
+  alreadyHeld: number;
 }
 
 /**
@@ -26,25 +28,146 @@ export interface RebaseOutcome {
  * then this writer's, re-chained onto them). `newId` supplies ids once a step has used up the ones it recorded.
  */
 export function rebaseSteps(remote: Graph, steps: readonly LocalStep[], newId: () => string): RebaseOutcome {
-  let graph = remote;
+  // One scratch copy of the record, changed in place step by step (a copy per change is ~10 ms at 10,000 nodes).
+  let graph = scratchCopy(remote);
   const dropped: RebaseOutcome['dropped'] = [];
+  // Event ids are drawn once per step and kept with it: a step whose event the record holds was saved already.
+  const held = new Set(remote.events.map((event) => event.id));
+  let alreadyHeld = 0;
   for (const step of steps) {
-    if (step.kind === 'change') {
-      const recorded = [...step.ids];
-      const result = applyChange(graph, step.change, { now: step.now, newId: () => recorded.shift() ?? newId() });
-      if (result.ok) graph = result.value.graph;
-      else dropped.push({ step, reason: result.error.message });
+    if (step.kind === 'change' && step.ids.some((id) => held.has(id))) {
+      alreadyHeld += 1;
       continue;
     }
-    const replayed = replaySnapshot(graph, step.before, step.after);
+    if (step.kind === 'change') {
+      const recorded = [...step.ids];
+      const logLength = graph.events.length;
+      const result = applyChange(graph, step.change, {
+        now: step.now,
+        newId: () => recorded.shift() ?? newId(),
+        inPlace: true,
+      });
+      if (result.ok) {
+        graph = result.value.graph;
+        keepScratch(graph);
+      } else {
+        undoScratch(graph, logLength);
+        dropped.push({ step, reason: result.error.message });
+      }
+      continue;
+    }
+    const replayed = replaySnapshot(graph, step.before, step.after, held);
     if (typeof replayed === 'string') dropped.push({ step, reason: replayed });
-    else graph = replayed;
+    else graph = scratchCopy(replayed);
   }
-  return { graph, dropped };
+  return { graph, dropped, alreadyHeld };
+}
+
+/** A map that notes what each change replaced, so a refused step's changes can be taken back. */
+class ScratchMap<K, V> extends Map<K, V> {
+  private changes: [K, boolean, V | undefined][] | undefined;
+
+  constructor(entries: Iterable<readonly [K, V]>) {
+    super(entries);
+    this.changes = [];
+  }
+
+  override set(key: K, value: V): this {
+    this.changes?.push([key, super.has(key), super.get(key)]);
+    return super.set(key, value);
+  }
+
+  override delete(key: K): boolean {
+    if (super.has(key)) this.changes?.push([key, true, super.get(key)]);
+    return super.delete(key);
+  }
+
+  keep(): void {
+    this.changes = [];
+  }
+
+  /** Back to before the last `keep`; a key put back after a removal goes to the end of the order. */
+  undo(): void {
+    const changes = this.changes ?? [];
+    this.changes = undefined;
+    for (let index = changes.length - 1; index >= 0; index -= 1) {
+      const [key, had, previous] = changes[index]!;
+      if (had) super.set(key, previous as V);
+      else super.delete(key);
+    }
+    this.changes = [];
+  }
+}
+
+const SCRATCH_MAPS = ['nodes', 'wires', 'incoming', 'outgoing', 'attachments'] as const;
+
+function scratchCopy(graph: Graph): Graph {
+  return {
+    ...graph,
+    nodes: new ScratchMap(graph.nodes),
+    wires: new ScratchMap(graph.wires),
+    incoming: new ScratchMap(graph.incoming),
+    outgoing: new ScratchMap(graph.outgoing),
+    attachments: new ScratchMap(graph.attachments),
+    events: [...graph.events],
+  };
+}
+
+function keepScratch(graph: Graph): void {
+  for (const key of SCRATCH_MAPS) (graph[key] as ScratchMap<string, unknown>).keep();
+}
+
+/** A refused step: its map changes taken back, and any event it appended before the refusal removed. */
+function undoScratch(graph: Graph, logLength: number): void {
+  for (const key of SCRATCH_MAPS) (graph[key] as ScratchMap<string, unknown>).undo();
+  (graph.events as EventRecord[]).length = logLength;
+}
+
+/**
+ * The same step holding only what it changes, for the pending queue in IndexedDB: a snapshot keeps the records its
+ * graphs differ in (by identity) and its new events, not two whole canvases. `rebaseSteps` replays it alike.
+ */
+export function narrowStep(step: LocalStep): LocalStep {
+  if (step.kind === 'change') return step;
+  const { before, after } = step;
+  const differing = <T>(left: ReadonlyMap<string, T>, right: ReadonlyMap<string, T>) => {
+    const narrowLeft = new Map<string, T>();
+    const narrowRight = new Map<string, T>();
+    for (const [key, item] of right) if (left.get(key) !== item) narrowRight.set(key, item);
+    for (const [key, item] of left) if (right.get(key) !== item) narrowLeft.set(key, item);
+    return [narrowLeft, narrowRight] as const;
+  };
+  const [beforeNodes, afterNodes] = differing(before.nodes, after.nodes);
+  const [beforeWires, afterWires] = differing(before.wires, after.wires);
+  const [beforeAttachments, afterAttachments] = differing(before.attachments, after.attachments);
+  const dismissalKey = (item: { nodeId: string; fingerprint: string }) => `${item.nodeId}:${item.fingerprint}`;
+  const [beforeDismissals, afterDismissals] = differing(
+    keyed(before.dismissals, dismissalKey),
+    keyed(after.dismissals, dismissalKey),
+  );
+  const ledgerKey = (item: { runner: string; sessionId: string }) => `${item.runner}:${item.sessionId}`;
+  const [beforeLedgers, afterLedgers] = differing(keyed(before.ledgers, ledgerKey), keyed(after.ledgers, ledgerKey));
+  const empty = new Map<string, readonly string[]>();
+  const part = (graph: Graph, nodes: Graph['nodes'], wires: Graph['wires']): Graph => ({
+    canvas: graph.canvas,
+    nodes,
+    wires,
+    incoming: empty,
+    outgoing: empty,
+    attachments: graph === before ? beforeAttachments : afterAttachments,
+    dismissals: [...(graph === before ? beforeDismissals : afterDismissals).values()],
+    ledgers: [...(graph === before ? beforeLedgers : afterLedgers).values()],
+    events: graph === before ? [] : after.events.slice(before.events.length),
+  });
+  return {
+    kind: 'snapshot',
+    before: part(before, beforeNodes, beforeWires),
+    after: part(after, afterNodes, afterWires),
+  };
 }
 
 /** Puts the records `after` changed relative to `before` (by identity) onto `graph`, and re-chains its new events. */
-function replaySnapshot(graph: Graph, before: Graph, after: Graph): Graph | string {
+function replaySnapshot(graph: Graph, before: Graph, after: Graph, held: ReadonlySet<string>): Graph | string {
   const document = documentFromGraph(graph);
   document.canvas = after.canvas !== before.canvas ? after.canvas : document.canvas;
   document.nodes = merged(document.nodes, before.nodes, after.nodes, (node) => node.id);
@@ -66,6 +189,7 @@ function replaySnapshot(graph: Graph, before: Graph, after: Graph): Graph | stri
   );
   let events: EventRecord[] = document.events;
   for (const event of after.events.slice(before.events.length)) {
+    if (held.has(event.id)) continue;
     // Same id and time; only the links change, because the log beneath it grew.
     const draft = { op: event.op, objectId: event.objectId, meta: event.meta };
     events = [...events, appendEvent(events, draft, { now: event.at, newId: () => event.id })];

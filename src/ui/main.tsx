@@ -5,7 +5,7 @@ import { App } from './app/index.ts';
 import { ErrorBoundary, StoreContext, renderCounts } from './kit/index.ts';
 import { commandRegistry, runCommand } from './commands/index.ts';
 import { persistenceCounters, WeftDatabase } from './db/index.ts';
-import { memoryClient, recallClient, createIdGenerator, createWeftStore } from './store/index.ts';
+import { browserPageLocks, memoryClient, recallClient, createIdGenerator, createWeftStore } from './store/index.ts';
 import './styles.css';
 import './everyday.css';
 
@@ -19,6 +19,7 @@ const store = createWeftStore({
   plaques: true,
   now,
   newId: createIdGenerator(now),
+  pageLocks: browserPageLocks(),
 });
 
 // Nothing lost on tab close or page hide: flush IndexedDB rows and the durable record at once.

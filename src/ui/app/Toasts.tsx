@@ -1,5 +1,6 @@
 import { runCommand } from '../commands/index.ts';
 import { useWeft, useWeftStore } from '../kit/index.ts';
+import { UnappliedList } from './UnappliedList.tsx';
 
 export function Toasts() {
   const toasts = useWeft((state) => state.toasts);
@@ -7,6 +8,7 @@ export function Toasts() {
   const store = useWeftStore();
   return (
     <div className="toasts" aria-live="polite">
+      <UnappliedList />
       {toasts.map((toast) => (
         <div
           key={toast.id}

@@ -1,6 +1,6 @@
 import type { CanvasDocument } from '../../../protocol/index.ts';
 import { CANVAS_FORMAT, CANVAS_VERSION } from '../../../protocol/index.ts';
-import { dismissalKey, ledgerKey, type WeftDatabase } from './weft-database.ts';
+import { dismissalKey, ledgerKey, type PendingRow, type WeftDatabase } from './weft-database.ts';
 import type { CanvasRecords } from './canvas-records.ts';
 import { changedEventPacks, changedKeyedPacks, unpack, type PackChanges, type PackKind } from './canvas-packs.ts';
 import { diffRecords } from './record-diff.ts';
@@ -32,7 +32,8 @@ export const persistenceCounters = { rowsWritten: 0, flushes: 0 };
  * `previous = null` writes everything (first save, import, duplicate). `revision`: the rows now stand for that
  * durable revision (an adopted record), noted in the same transaction — `exact` when they hold exactly its record;
  * without it, a write leaves the rows matching no revision exactly (a local edit), so a reload's first save sends the
- * whole canvas.
+ * whole canvas. `queued`: the pending steps (`pending-queue.ts`) these rows now hold, stored in the same transaction,
+ * so the rows never hold a step the queue lacks nor the queue one the rows lack.
  */
 export async function writeCanvasChanges(
   database: WeftDatabase,
@@ -42,6 +43,7 @@ export async function writeCanvasChanges(
   /** The revision these rows now stand for (written in their transaction); exact unless told otherwise. */
   revision?: string,
   exact = revision !== undefined,
+  queued: readonly PendingRow[] = [],
 ): Promise<number> {
   const canvasId = next.canvas.id;
   const packs: [PackKind, PackChanges][] = [
@@ -63,7 +65,7 @@ export async function writeCanvasChanges(
     ledgers.put.length +
     ledgers.remove.length;
   const metaChanged = !previous || previous.canvas !== next.canvas;
-  if (touched === 0 && !metaChanged) {
+  if (touched === 0 && !metaChanged && queued.length === 0) {
     if (revision !== undefined) await rememberRevision(database, canvasId, revision, exact);
     return 0;
   }
@@ -77,9 +79,11 @@ export async function writeCanvasChanges(
       database.dismissals,
       database.ledgers,
       database.revisions,
+      database.pending,
     ],
     async () => {
       await noteRowsWritten(database, canvasId, revision, exact);
+      if (queued.length) await database.pending.bulkAdd([...queued]);
       // A whole write replaces every pack the canvas had (a bucket it no longer fills must not keep old records).
       if (!previous) await database.packs.where('canvasId').equals(canvasId).delete();
       await database.canvases.put({ id: canvasId, meta: next.canvas, updatedAt: now, nodeCount });
@@ -147,11 +151,13 @@ export async function deleteCanvasRows(database: WeftDatabase, canvasId: string)
       database.dismissals,
       database.ledgers,
       database.revisions,
+      database.pending,
     ],
     async () => {
       await database.canvases.delete(canvasId);
       await database.revisions.delete(canvasId);
-      for (const table of [database.packs, database.dismissals, database.ledgers]) {
+      // A deleted canvas's unsaved steps have nothing to land on.
+      for (const table of [database.packs, database.dismissals, database.ledgers, database.pending]) {
         await table.where('canvasId').equals(canvasId).delete();
       }
       const shared = await database.attachments.where('canvasIds').equals(canvasId).toArray();

@@ -3,7 +3,8 @@ import { markRevisionExact, sameRecords, writeCanvasChanges } from './canvas-per
 import { fillCanvasRows } from './fill-canvas-rows.ts';
 import { pauseForPage } from './pause-for-page.ts';
 import { documentFromRecords, type CanvasRecords } from './canvas-records.ts';
-import type { WeftDatabase } from './weft-database.ts';
+import { acknowledgePending } from './pending-queue.ts';
+import type { PendingRow, WeftDatabase } from './weft-database.ts';
 
 /**
  * What a durable save stored: the record's new revision and, when the caller saved other records than the ones it
@@ -12,6 +13,8 @@ import type { WeftDatabase } from './weft-database.ts';
 export interface DurableSaved {
   revision: string;
   records?: CanvasRecords;
+  /** The journal position the stored record holds, when it is not the one the save was asked with (a rebase). */
+  mark?: number;
 }
 
 export interface CanvasWriterOptions {
@@ -27,6 +30,8 @@ export interface CanvasWriterOptions {
   ) => Promise<DurableSaved | undefined | void>;
   now: () => number;
   onError: (error: unknown) => void;
+  /** The page whose pending steps this writer stores and acknowledges (`PendingRow.owner`). */
+  owner?: string;
   localDelayMs?: number;
   durableDelayMs?: number;
   /** Between slices of a cache fill (`fill`). */
@@ -45,6 +50,8 @@ export class CanvasWriter {
   private rowsHold: CanvasRecords | null = null;
   private pending: CanvasRecords | null = null;
   private durablePending: { records: CanvasRecords; mark: number } | null = null;
+  /** Steps scheduled with the records not yet written: they go into IndexedDB in the rows' own transaction. */
+  private queued: PendingRow[] = [];
   /** Durable saves run one after another: an older, larger PUT can never land after a newer one. */
   private durableChain: Promise<void> = Promise.resolve();
   private localTimer: ReturnType<typeof setTimeout> | null = null;
@@ -60,7 +67,7 @@ export class CanvasWriter {
   private uncached = new Set<string>();
 
   constructor(options: CanvasWriterOptions) {
-    this.options = { localDelayMs: 300, durableDelayMs: 1000, pause: pauseForPage, ...options };
+    this.options = { localDelayMs: 300, durableDelayMs: 1000, pause: pauseForPage, owner: '', ...options };
   }
 
   /**
@@ -113,8 +120,10 @@ export class CanvasWriter {
     return this.written !== null && sameRecords(this.written, records);
   }
 
-  schedule(records: CanvasRecords, mark = 0): void {
+  /** `queued`: the step that made these records, kept in IndexedDB with them until a save holding it lands. */
+  schedule(records: CanvasRecords, mark = 0, queued?: PendingRow): void {
     this.discarded.delete(records.canvas.id);
+    if (queued) this.queued.push(queued);
     if (this.written && this.written.canvas.id !== records.canvas.id) this.written = null;
     this.pending = records;
     this.durablePending = { records, mark };
@@ -140,11 +149,21 @@ export class CanvasWriter {
     const next = this.pending;
     if (!next) return this.chain;
     this.pending = null;
+    const queued = this.queued;
+    this.queued = [];
     // Serialise writes so a slow transaction never lands after a newer one.
     if (this.uncached.has(next.canvas.id)) return this.chain;
     this.chain = this.chain.then(async () => {
       try {
-        await writeCanvasChanges(this.options.database, this.written, next, this.options.now());
+        await writeCanvasChanges(
+          this.options.database,
+          this.written,
+          next,
+          this.options.now(),
+          undefined,
+          false,
+          queued,
+        );
         this.written = next;
         this.rowsHold = next;
       } catch (error) {
@@ -179,6 +198,7 @@ export class CanvasWriter {
       // On page hide: the API client sends it as keepalive when its body (often a small PATCH) fits the cap.
       const saved = await this.options.putDurable(document, { keepalive, mark: next.mark });
       if (saved) this.noteExactAfterSave(saved.records ?? next.records, saved.revision);
+      if (saved) this.acknowledgeQueued(next.records.canvas.id, saved.mark ?? next.mark);
     } catch (error) {
       if (this.discarded.has(next.records.canvas.id)) return;
       this.durablePending ??= next;
@@ -202,6 +222,19 @@ export class CanvasWriter {
     });
   }
 
+  /** The server holds the steps up to `mark`: dropped from what waits to be written, then from IndexedDB (on the chain). */
+  private acknowledgeQueued(canvasId: string, mark: number): void {
+    const held = (row: PendingRow) => row.canvasId === canvasId && row.position <= mark;
+    this.queued = this.queued.filter((row) => !held(row));
+    this.chain = this.chain.then(async () => {
+      try {
+        await acknowledgePending(this.options.database, canvasId, this.options.owner, mark);
+      } catch {
+        // Left in the queue: the next visit replays them and finds them in the record (never applied twice).
+      }
+    });
+  }
+
   /**
    * The canvas was deleted elsewhere: its waiting saves are dropped (never sent), and this resolves once
    * writes already under way have ended. True when a durable save was in flight (it may have re-created
@@ -220,6 +253,7 @@ export class CanvasWriter {
       this.durableTimer = null;
     }
     if (this.written?.canvas.id === canvasId) this.written = null;
+    this.queued = this.queued.filter((row) => row.canvasId !== canvasId);
     const inFlight = [...this.durableWrites];
     await Promise.allSettled([this.chain, ...inFlight]);
     return inFlight.length > 0;

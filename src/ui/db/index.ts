@@ -25,3 +25,5 @@ export { pauseForPage } from './pause-for-page.ts';
 export { fillCanvasRows } from './fill-canvas-rows.ts';
 export { exactRevision, markRevisionExact, storedRevision, rememberRevision } from './canvas-persistence.ts';
 export type { DurableSaved } from './canvas-writer.ts';
+export { acknowledgePending, claimPending, countPending } from './pending-queue.ts';
+export type { PendingRow } from './weft-database.ts';

@@ -43,7 +43,9 @@ describe('WeftDatabase schema versions', () => {
     expect(await current.revisions.count()).toBe(0);
     await current.revisions.put({ canvasId: 'c1', revision: 'a'.repeat(64) });
     expect(await current.revisions.get('c1')).toEqual({ canvasId: 'c1', revision: 'a'.repeat(64) });
-    expect(current.verno).toBe(3);
+    expect(current.verno).toBe(4);
+    // Version 4's queue of unacknowledged steps starts empty.
+    expect(await current.pending.count()).toBe(0);
     current.close();
   });
 

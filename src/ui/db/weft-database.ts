@@ -64,6 +64,20 @@ export interface RevisionRow {
    */
   exact?: boolean;
 }
+/**
+ * One typed step on a canvas that the server has not acknowledged yet (`pending-queue.ts`), written in the same
+ * transaction as the rows it changed. `owner` is the page that made (or took over) it, `position` its place in that
+ * page's journal; `step` is core's `LocalStep` (narrowed), kept opaque here.
+ */
+export interface PendingRow {
+  seq?: number;
+  canvasId: string;
+  owner: string;
+  position: number;
+  /** The durable revision the page's copy was based on when the step was made. */
+  baseRevision: string | null;
+  step: unknown;
+}
 export interface SettingRow {
   key: string;
   value: unknown;
@@ -83,6 +97,7 @@ export class WeftDatabase extends Dexie {
   settings!: Table<SettingRow, string>;
   revisions!: Table<RevisionRow, string>;
   packs!: Table<PackRow, [string, string, number]>;
+  pending!: Table<PendingRow, number>;
 
   constructor(name = DATABASE_NAME) {
     super(name);
@@ -118,6 +133,8 @@ export class WeftDatabase extends Dexie {
         for (const [canvasId, records] of byCanvas)
           await transaction.table('packs').bulkPut(packSources(canvasId, records).map(packRow));
       });
+    // 4: the steps the server has not acknowledged, so a tab closed or reloaded before its save landed replays them.
+    this.version(4).stores({ pending: '++seq, canvasId' });
   }
 }
 

@@ -2,6 +2,7 @@ import type { ApiClient } from '../api/index.ts';
 import type { GenerateRequest, StreamEvent } from '../../../protocol/index.ts';
 import type { WeftDatabase } from '../db/index.ts';
 import type { MemoryClient } from './memory-client.ts';
+import type { PageLocks } from './page-locks.ts';
 import type { RecallClient } from './recall-client.ts';
 
 /** Everything the store reaches outside itself; tests pass real Dexie and a real or scripted API. */
@@ -17,6 +18,8 @@ export interface AppDependencies {
   recall?: RecallClient;
   /** C32: write each new answer's plaque after it lands (the app does; store tests opt in). */
   plaques?: boolean;
+  /** Which pages are open, so only a gone page's pending steps are taken over (the app passes Web Locks). */
+  pageLocks?: PageLocks | null;
   /** Debounce delays; tests shorten them. */
   localDelayMs?: number;
   durableDelayMs?: number;

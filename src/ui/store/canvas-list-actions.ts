@@ -21,6 +21,7 @@ import { applyKeptAgentAnswers } from './kept-agent-answers.ts';
 import { describeError } from '../api/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishOpenedGraph } from './deferred-staleness.ts';
+import { takeOverPending } from './pending-replay.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
@@ -182,6 +183,8 @@ export function createCanvasListActions(
         mark('weft:canvas-read');
         const graph = graphFromDocument(shareRepeatedStrings(document));
         runtime.journal.reset(id);
+        // Steps a closed or reloaded page left unsaved: on top of what was loaded, and sent first (below).
+        const pending = await takeOverPending(dependencies, runtime, graph);
         runtime.tracker = null;
         if (fromServer) {
           const ready = fromServer.check ? fromServer.check() : Promise.resolve();
@@ -191,9 +194,16 @@ export function createCanvasListActions(
           });
           void runtime.writer.fill(recordsFromGraph(graph), { ready, revision });
         } else runtime.writer.adopt(recordsFromGraph(graph));
-        publishOpenedGraph(set, get, runtime, graph);
+        const shown = pending?.graph ?? graph;
+        publishOpenedGraph(set, get, runtime, shown);
         mark('weft:canvas-published');
         set({ activeCanvasId: id, focusedNodeId: null, selectedNodeIds: [], highlightedNodeId: null });
+        if (pending) {
+          if (pending.unapplied) set({ unapplied: pending.unapplied });
+          // The save names the revision the rows were based on; a 409 replays the journal onto the newer record.
+          runtime.writer.schedule(recordsFromGraph(shown), runtime.journal.current());
+          void runtime.writer.flushDurable(false);
+        }
         await database.settings.put({ key: ACTIVE_KEY, value: id });
         applyKeptAgentAnswers(get());
       }),

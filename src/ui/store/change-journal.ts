@@ -24,6 +24,13 @@ export class ChangeJournal {
     return this.position;
   }
 
+  /** Steps a page that is gone left unacknowledged, taken over at `positions` (see `claimPending`). */
+  restore(canvasId: string, entries: readonly { position: number; step: LocalStep }[]): void {
+    if (this.canvasId !== canvasId) this.reset(canvasId);
+    this.steps.push(...entries);
+    this.position = Math.max(this.position, ...entries.map((entry) => entry.position));
+  }
+
   /** The position the current state is at: a save of it holds every step up to here. */
   current(): number {
     return this.position;

@@ -5,6 +5,7 @@ import type { CanvasRecords, DurableSaved } from '../db/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import { recordsFromGraph, type StoreRuntime } from './store-runtime.ts';
+import { unappliedAfter } from './unapplied-changes.ts';
 import type { GetState, SetState } from './weft-state.ts';
 
 /** How often one save rebases before it gives up (each round means someone else saved in between). */
@@ -34,11 +35,9 @@ export function createDurableSave(
     const shown = get().graph;
     if (!shown || shown.canvas.id !== canvasId) throw new ApiClientError('revision-conflict', 'The canvas was closed.');
     // From here to the publish nothing awaits, so no local step can slip in between.
-    const { graph, dropped } = rebaseSteps(
-      graphFromDocument(remote.document),
-      runtime.journal.pending(canvasId),
-      dependencies.newId,
-    );
+    const steps = runtime.journal.pending(canvasId);
+    const outcome = rebaseSteps(graphFromDocument(remote.document), steps, dependencies.newId);
+    const { graph, dropped } = outcome;
     runtime.revisions.set(canvasId, remote.revision);
     publishGraph(set, get, runtime, graph, undefined, 'reset');
     // Undo history held copies without the other writer's changes: undoing into one would remove them.
@@ -49,12 +48,8 @@ export function createDurableSave(
       focusedNodeId: focusedNodeId && graph.nodes.has(focusedNodeId) ? focusedNodeId : null,
       selectedNodeIds: selectedNodeIds.filter((nodeId) => graph.nodes.has(nodeId)),
     });
-    if (dropped.length > 0)
-      get().toast(
-        'error',
-        'changes-dropped',
-        `“${graph.canvas.name}” was changed elsewhere; ${dropped.length} of your changes no longer apply: ${dropped[0]!.reason}`,
-      );
+    // What could not be applied is listed (with what was kept) until the person dismisses it.
+    if (dropped.length > 0) set({ unapplied: unappliedAfter(graph.canvas, steps, outcome, shown) });
     else
       get().toast(
         'info',
@@ -75,7 +70,7 @@ export function createDurableSave(
         });
         runtime.journal.acknowledge(canvasId, next.mark);
         // A rebased save stored the records the rebase handed to the writer, not the ones it was given.
-        return { revision: saved.revision, ...(next.records ? { records: next.records } : {}) };
+        return { revision: saved.revision, mark: next.mark, ...(next.records ? { records: next.records } : {}) };
       } catch (error) {
         // A save on page hide cannot wait for a rebase; the next visit's first save does it.
         if (!isRevisionConflict(error) || options.keepalive || round >= REBASE_ROUNDS) throw error;

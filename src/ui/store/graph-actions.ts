@@ -1,5 +1,6 @@
 import {
   applyChange,
+  narrowStep,
   shownStale,
   StaleTracker,
   type Graph,
@@ -48,15 +49,20 @@ export function publishGraph(
   set(patch);
   // Every step is journaled until the durable record holds it, so a save refused as stale can replay it (409).
   if (history !== 'reset') {
-    const position = runtime.journal.record(
-      next.canvas.id,
-      step ?? {
-        kind: 'snapshot',
-        before: previous && previous.canvas.id === next.canvas.id ? previous : next,
-        after: next,
-      },
-    );
-    runtime.writer.schedule(recordsFromGraph(next), position);
+    const journaled: LocalStep = step ?? {
+      kind: 'snapshot',
+      before: previous && previous.canvas.id === next.canvas.id ? previous : next,
+      after: next,
+    };
+    const position = runtime.journal.record(next.canvas.id, journaled);
+    // Kept in IndexedDB with the rows it changed until the server acknowledges it: a tab closed first replays it.
+    runtime.writer.schedule(recordsFromGraph(next), position, {
+      canvasId: next.canvas.id,
+      owner: runtime.owner,
+      position,
+      baseRevision: runtime.revisions.get(next.canvas.id) ?? null,
+      step: narrowStep(journaled),
+    });
   }
   runtime.pendingJudgement = runtime.judgeNewlyStale(history === 'reset' ? new Set() : previousShown);
 }

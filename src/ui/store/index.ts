@@ -18,3 +18,5 @@ export type { SubQuestionProposal } from './authoring-types.ts';
 export { keyOriginWarning } from './key-origin-notice.ts';
 export { nodeTokenCounters, plannedUnhashedRequest } from './planned-request.ts';
 export type { RecallEntry } from './recall-client.ts';
+export type { UnappliedChanges } from './unapplied-changes.ts';
+export { browserPageLocks } from './page-locks.ts';

@@ -17,6 +17,8 @@ export interface StoreRuntime {
   revisions: Map<string, string>;
   /** The open canvas's steps not yet in its durable record, replayed onto a newer one on a 409. */
   journal: ChangeJournal;
+  /** This page, as the owner of the pending steps it keeps in IndexedDB (`PendingRow.owner`). */
+  owner: string;
   /** C7: asks the judge about answers that just became stale (no-op without a judge model). */
   judgeNewlyStale: (previousShown: ReadonlySet<string>) => Promise<void>;
   /** The latest judge round, so tests and flushes can wait for it. */

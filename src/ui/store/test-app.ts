@@ -4,6 +4,7 @@ import { WeftDatabase } from '../db/index.ts';
 import { createMemoryClient, type MemoryClient } from './memory-client.ts';
 import { createRecallClient, type RecallClient } from './recall-client.ts';
 import { createIdGenerator } from './app-dependencies.ts';
+import type { PageLocks } from './page-locks.ts';
 import { createWeftStore, type WeftStore } from './weft-store.ts';
 
 /**
@@ -31,6 +32,8 @@ export class TestApp {
       plaques?: boolean;
       recall?: boolean;
       confirmFull?: boolean | ((message: string) => boolean);
+      /** Which pages count as open (the app uses Web Locks); absent, every other page counts as gone. */
+      pageLocks?: PageLocks;
     } = {},
   ) {
     instances += 1;
@@ -55,6 +58,7 @@ export class TestApp {
       now,
       newId: createIdGenerator(now),
       ...(tuning.plaques ? { plaques: true } : {}),
+      ...(tuning.pageLocks ? { pageLocks: tuning.pageLocks } : {}),
       localDelayMs: 5,
       durableDelayMs: tuning.durableDelayMs ?? 10,
     });

@@ -1,6 +1,7 @@
 import type { Graph, GraphChange } from '../../core/index.ts';
 import type { AuthoringActions } from './authoring-types.ts';
 import type { PlaqueActions } from './plaque-types.ts';
+import type { UnappliedChanges } from './unapplied-changes.ts';
 import type {
   CanvasSummary,
   ModelInfo,
@@ -78,6 +79,8 @@ export interface WeftState extends AuthoringActions, PlaqueActions {
   previewOpen: boolean;
   highlightedNodeId: string | null;
   toasts: Toast[];
+  /** Pending changes a replay onto a newer record could not apply, with what it kept: shown until dismissed. */
+  unapplied: UnappliedChanges | null;
 
   models: ModelInfo[];
   defaultModelId: string;
@@ -116,6 +119,7 @@ export interface WeftState extends AuthoringActions, PlaqueActions {
   highlightNode(nodeId: string | null): void;
   toast(kind: Toast['kind'], code: string, message: string, action?: Toast['action']): void;
   dismissToast(id: string): void;
+  dismissUnapplied(): void;
   // models and settings
   loadModels(): Promise<void>;
   loadSettings(): Promise<void>;

@@ -37,7 +37,10 @@ export function createWeftStore(given: AppDependencies): WeftStore {
       },
     },
   };
+  const owner = dependencies.newId();
+  dependencies.pageLocks?.hold(owner);
   const runtime: StoreRuntime = {
+    owner,
     tracker: null,
     aborts: new Map(),
     replayStopped: false,
@@ -50,6 +53,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
       database: dependencies.database,
       putDurable: (document, options) => saveDurable(document, options),
       now: dependencies.now,
+      owner,
       onError: (error) => {
         const { code, message } = describeError(error);
         store.getState().toast('error', code, `Could not save: ${message}`);
@@ -92,6 +96,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     previewOpen: true,
     highlightedNodeId: null,
     toasts: [],
+    unapplied: null,
     models: [],
     defaultModelId: OFFLINE_RECEIPT_MODEL_ID,
     settings: null,
@@ -134,6 +139,7 @@ export function createWeftStore(given: AppDependencies): WeftStore {
       if (typeof window !== 'undefined')
         window.setTimeout(() => get().dismissToast(id), kind === 'error' ? 9000 : action ? 8000 : 4000);
     },
+    dismissUnapplied: () => set({ unapplied: null }),
     dismissToast: (id) => set((state) => ({ toasts: state.toasts.filter((toast) => toast.id !== id) })),
 
     loadModels: () => (runtime.modelsRead = loadModels()),
