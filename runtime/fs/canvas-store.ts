@@ -13,10 +13,10 @@ import {
   WeftError,
 } from '../../protocol/index.ts';
 import type { ChainHead, ChainVerdict } from '../../protocol/index.ts';
-import { authorshipRewrite, chainVerdict, verifyChain } from '../../src/core/index.ts';
+import { authorshipRewrite, verifyChain } from '../../src/core/index.ts';
 import { nodeHashPort } from '../hash/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
-import { chainHeadOf, ChainHeadFiles } from './chain-head-files.ts';
+import { chainHeadOf, ChainHeadFiles, verdictAgainst } from './chain-head-files.ts';
 import { AnchorsJournal, journalDifference } from './anchors-journal.ts';
 import { AuthorshipHistory } from './authorship-history.ts';
 import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
@@ -336,23 +336,6 @@ export class CanvasStore {
   idle(): Promise<void> {
     return this.queue.idle();
   }
-}
-
-/** A log against a chain head; the break an imported log came with is reported as it is, unless damaged after it. */
-function verdictAgainst(events: CanvasDocument['events'], head: ChainHead | null): ChainVerdict {
-  const verdict = chainVerdict(
-    events,
-    head ? { length: head.eventCount, headHash: head.lastEventHash } : null,
-    nodeHashPort,
-  );
-  if (head && verdict.status === 'bad-event' && verdict.index === head.firstBadEvent) {
-    if (events.length < head.eventCount)
-      return { status: 'missing-at-end', eventCount: events.length, missing: head.eventCount - events.length };
-    const last = head.eventCount - 1;
-    if (last >= 0 && events[last]!.hash !== head.lastEventHash)
-      return { status: 'bad-event', eventCount: events.length, index: last, eventId: events[last]!.id };
-  }
-  return verdict;
 }
 
 function damaged(id: string, difference: string): WeftError {

@@ -7,7 +7,9 @@ import {
   type ChainHead,
   WeftError,
 } from '../../protocol/index.ts';
-import type { EventRecord } from '../../protocol/index.ts';
+import type { CanvasDocument, ChainVerdict, EventRecord } from '../../protocol/index.ts';
+import { chainVerdict } from '../../src/core/index.ts';
+import { nodeHashPort } from '../hash/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 
 /** The head of `events`; or, given `recorded` (a line of the anchors journal), the head that line records. */
@@ -73,4 +75,21 @@ export class ChainHeadFiles {
   async remove(id: string): Promise<void> {
     await unlink(this.pathOf(id)).catch(() => undefined);
   }
+}
+
+/** A log against a chain head; the break an imported log came with is reported as it is, unless damaged after it. */
+export function verdictAgainst(events: CanvasDocument['events'], head: ChainHead | null): ChainVerdict {
+  const verdict = chainVerdict(
+    events,
+    head ? { length: head.eventCount, headHash: head.lastEventHash } : null,
+    nodeHashPort,
+  );
+  if (head && verdict.status === 'bad-event' && verdict.index === head.firstBadEvent) {
+    if (events.length < head.eventCount)
+      return { status: 'missing-at-end', eventCount: events.length, missing: head.eventCount - events.length };
+    const last = head.eventCount - 1;
+    if (last >= 0 && events[last]!.hash !== head.lastEventHash)
+      return { status: 'bad-event', eventCount: events.length, index: last, eventId: events[last]!.id };
+  }
+  return verdict;
 }
