@@ -9,6 +9,7 @@ import type { AtomicFileSystem } from '../runtime/fs/index.ts';
 import {
   CanvasBackup,
   CanvasStore,
+  PutAsideStore,
   environmentWithDotenv,
   removeOrphanTemps,
   assertNoServerRunning,
@@ -150,7 +151,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     settings,
     secrets,
     registry,
-    canvases: new CanvasStore({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
+    canvases: new CanvasStore({
+      directory: canvasesDirectory(home),
+      fileSystem: options.fileSystem,
+      putAsides: new PutAsideStore(home),
+    }),
     backup: new CanvasBackup({
       folder: async () => (await settings.read()).backupFolder,
       protectedFolders: () => protectedFolders(home),

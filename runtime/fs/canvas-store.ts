@@ -21,6 +21,8 @@ import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 import { patchStoredCanvas } from './canvas-patch-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import { ParsedCanvasCache } from './parsed-canvas-cache.ts';
+import type { PutAsideStore } from './put-aside-store.ts';
+import { recordCanvasPutAsides } from './record-canvas-put-asides.ts';
 
 const SUFFIX = '.weft.json';
 
@@ -61,6 +63,8 @@ export interface CanvasStoreOptions {
   parsed?: ParsedCanvasCache;
   /** The clock the anchors journal stamps its lines with (tests inject one). */
   now?: () => number;
+  /** Issue 29.2: where a save that archives, deletes or restores a turn records its tombstone (absent: nowhere). */
+  putAsides?: PutAsideStore;
 }
 
 export interface StoredCanvas {
@@ -207,6 +211,7 @@ export class CanvasStore {
         firstBadEvent = verifyChain(parsed.events);
       }
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
+      await this.recordPutAsides(id, current ? this.parseKept(id, current) : null, parsed);
       // The head is written after the record: a crash between the two leaves a head that lags, which still verifies.
       const head = chainHeadOf(id, parsed.events, firstBadEvent);
       await this.heads.write(head);
@@ -248,6 +253,7 @@ export class CanvasStore {
       const text = JSON.stringify(storedCanvasDocument(next));
       const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events);
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
+      await this.recordPutAsides(id, stored, next);
       const nextHead = chainHeadOf(id, next.events, firstBadEvent);
       await this.heads.write(nextHead);
       await this.anchors.append('head', nextHead);
@@ -296,13 +302,13 @@ export class CanvasStore {
       await this.anchors.assertWritable();
       // The head the tombstone keeps: the head file's, else the record's own (an unreadable record: none).
       let head: ChainHead | null = await this.heads.read(id).catch(() => null);
-      if (!head) {
-        try {
-          head = chainHeadOf(id, this.parseKept(id, current).events, null);
-        } catch {
-          head = chainHeadOf(id, [], null);
-        }
+      let stored: CanvasDocument | null = null;
+      try {
+        stored = this.parseKept(id, current);
+      } catch {
+        // Unreadable: no head of its own and no turns whose content could be put aside.
       }
+      head ??= chainHeadOf(id, stored?.events ?? [], null);
       try {
         await unlink(path);
       } catch {
@@ -312,8 +318,14 @@ export class CanvasStore {
       // record under this id (never a record that reads as new while the old one is still there).
       await this.anchors.append('deleted', head);
       await this.heads.remove(id);
+      await this.recordPutAsides(id, stored, null);
       return true;
     });
+  }
+
+  private async recordPutAsides(id: string, previous: CanvasDocument | null, next: CanvasDocument | null) {
+    if (this.options.putAsides)
+      await recordCanvasPutAsides(this.options.putAsides, id, previous, next, (this.options.now ?? Date.now)());
   }
 
   idle(): Promise<void> {

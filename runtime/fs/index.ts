@@ -36,3 +36,6 @@ export type { ProtectedFolder } from './backup-folder-guard.ts';
 export { realPathOfNearest } from './home/index.ts';
 export { removeOrphanTemps } from './orphan-temps.ts';
 export { assertNoServerRunning, readServerFile, removeOwnServerFile, writeServerFile } from './server-file.ts';
+export { PutAsideStore, readPutAsides, putAsidePath } from './put-aside-store.ts';
+export type { PutAsideEvent, PutAsideChange, PutAsideOrigin } from './put-aside-store.ts';
+export { recordCanvasPutAsides } from './record-canvas-put-asides.ts';

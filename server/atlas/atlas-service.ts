@@ -1,3 +1,4 @@
+import { readPutAsides } from '../../runtime/fs/index.ts';
 import { homedir } from 'node:os';
 import { delimiter } from 'node:path';
 import type { LabelTurn, Session } from '../../protocol/index.ts';
@@ -129,7 +130,7 @@ export class AtlasService {
   /** Agent-session turns for a labelling run (C15), after the cheap refresh: keys and openings only. */
   async labelTurns(): Promise<LabelTurn[]> {
     await this.refresh();
-    return sessionTurns(this.whyIndex().database);
+    return sessionTurns(this.whyIndex().database, undefined, readPutAsides(this.options.weftHome));
   }
 
   /** The why index's database after the cheap refresh: dossiers (C15) and recall (C16) read session turns from it. */
