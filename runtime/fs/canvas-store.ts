@@ -292,7 +292,8 @@ export class CanvasStore {
     };
   }
 
-  async delete(id: string): Promise<boolean> {
+  /** `putAside: false`: a rollback of a record just stored (an import undone), whose turns are not put aside. */
+  async delete(id: string, options: { putAside?: boolean } = {}): Promise<boolean> {
     const path = this.pathOf(id);
     this.summaries.delete(id);
     return this.queue.run(id, async () => {
@@ -318,7 +319,7 @@ export class CanvasStore {
       // record under this id (never a record that reads as new while the old one is still there).
       await this.anchors.append('deleted', head);
       await this.heads.remove(id);
-      await this.recordPutAsides(id, stored, null);
+      if (options.putAside !== false) await this.recordPutAsides(id, stored, null);
       return true;
     });
   }

@@ -2,7 +2,7 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { IndexError } from './index-error.ts';
-import { canvasTurnAlive } from './canvas-turn-alive.ts';
+import { indexTurnLookup } from './put-aside-turns.ts';
 import { createAtlasCatalog } from './atlas-catalog.ts';
 import { findPhrase, type FindHit, type FindOptions } from './find-query.ts';
 import { readIndexStatus, readSourceRecords, type IndexStatus, type SourceReadRecord } from './index-status.ts';
@@ -20,7 +20,13 @@ import { ARCHIVE_RUNNERS, SessionArchive, type ArchiveEntry } from './session-ar
 import { readLastVerification } from './archive-verify.ts';
 import { exportArchivedCopy, resolveExportFolder, type ExportedCopy } from './archive-export.ts';
 import { updateIndex, type IndexProgress, type UpdateSummary } from './update-index.ts';
-import { canvasesDirectory, indexDatabasePath, realPathOfNearest, resolveWeftHome } from '../fs/index.ts';
+import {
+  canvasesDirectory,
+  indexDatabasePath,
+  readPutAsides,
+  realPathOfNearest,
+  resolveWeftHome,
+} from '../fs/index.ts';
 import { hasWhyHistory, queryWhy, type WhyOptions, type WhyResult } from './why-query.ts';
 import { resolveWhyTargets, type WhyTargetOptions } from './why-target.ts';
 
@@ -153,8 +159,15 @@ export class WhyIndex {
     });
   }
 
+  /** Turns whose content is put aside are left out and counted (`putAside`), as read-only turns are. */
   why(input: string, options: WhyTargetOptions & WhyOptions): WhyResult {
-    return queryWhy(this.databaseHandle, resolveWhyTargets(input, options), options);
+    const { putAside } = this.turnLookup();
+    return queryWhy(this.databaseHandle, resolveWhyTargets(input, options), { ...options, putAside });
+  }
+
+  /** Issue 29.2: what the index's read paths leave out, read now (tombstones and canvas records). */
+  private turnLookup() {
+    return indexTurnLookup(this.databaseHandle, canvasesDirectory(this.weftHome), readPutAsides(this.weftHome));
   }
 
   hasHistory(input: string, options: WhyTargetOptions): boolean {
@@ -171,14 +184,27 @@ export class WhyIndex {
     return rows.map((row) => row.cwd);
   }
 
+  /** Hits on turns whose content is put aside are left out; more rows are read until `limit` others are found. */
   find(phrase: string, options: FindOptions = {}): FindHit[] {
-    return findPhrase(this.databaseHandle, phrase, options);
+    const { putAside } = this.turnLookup();
+    const limit = options.limit ?? 20;
+    for (let read = limit; ; read *= 2) {
+      const hits = findPhrase(this.databaseHandle, phrase, { ...options, limit: read });
+      const kept = hits.filter((hit) => !putAside(hit.turnKey));
+      if (kept.length >= limit || hits.length < read) return kept.slice(0, limit);
+    }
   }
 
-  /** A canvas turn only while its node is live on the canvas record now (the CLI's `recall`, MCP's `recall_turn`). */
+  /**
+   * A canvas turn only while its node is live on the canvas record now, and no turn whose content is put aside
+   * (the CLI's `recall`, MCP's `recall_turn`).
+   */
   recall(request: RecallRequest): RecalledTurn {
     const turn = recallTurn(this.databaseHandle, request);
-    if (!canvasTurnAlive(this.databaseHandle, canvasesDirectory(this.weftHome), turn.turnKey))
+    const lookup = this.turnLookup();
+    if (lookup.putAside(turn.turnKey))
+      throw new IndexError('turn-not-found', `turn ${turn.turnKey} is put aside (archived or deleted content)`);
+    if (lookup.gone(turn.turnKey))
       throw new IndexError('turn-not-found', `turn ${turn.turnKey} is archived or deleted on its canvas`);
     return turn;
   }
