@@ -161,7 +161,7 @@ describe('put-asides on every read path', () => {
             for (const { node } of keptQuestions) expect(foundKeys).toContain(canvasTurnKey('second', node.id));
             spec.nodes.forEach((node, at) => {
               if (node.kind !== 'mirror') return;
-              const why = index.why(`/w/${marker(at)}.ts`, { includeRead: true });
+              const why = index.why(`/w/${marker(at)}.ts`, { cwd: '/', includeRead: true });
               expect(why.hits.length > 0).toBe(!putAside.has(at));
               expect(why.putAside > 0).toBe(putAside.has(at));
             });
