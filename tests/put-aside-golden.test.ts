@@ -62,19 +62,43 @@ async function importExport(file: string): Promise<string[]> {
   return status.canvasIds;
 }
 
+let askingCanvasSaved = false;
+
+/** The canvas recall is asked from: one question whose saved recall setting reaches every project (the server checks). */
+async function saveAskingCanvas(): Promise<void> {
+  if (askingCanvasSaved) return;
+  const canvas = emptyCanvasDocument({ id: 'asking-canvas', name: 'asking', workingDirectory: null, createdAt: 1 });
+  const applied = applyChange(
+    graphFromDocument(canvas),
+    { type: 'add-node', node: { kind: 'question', id: 'ask', question: 'What did we say?', position: { x: 0, y: 0 } } },
+    { now: 1, newId: () => 'ask-x' },
+  );
+  if (!applied.ok) throw applied.error;
+  const document = documentFromGraph(applied.value.graph);
+  document.nodes = document.nodes.map((node) =>
+    node.kind === 'question'
+      ? { ...node, recall: { enabled: true, global: true, ceiling: 'large', reach: 'light', struck: [] } }
+      : node,
+  );
+  await save('asking-canvas', document, null);
+  askingCanvasSaved = true;
+}
+
 async function recallPlan(question: string): Promise<RecallPlanResponse> {
+  await saveAskingCanvas();
   const response = await atlas.server.api('/api/recall/plan', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       question,
       canvasId: 'asking-canvas',
+      nodeId: 'ask',
       workingDirectory: null,
       setting: { enabled: true, global: true, ceiling: 'large', reach: 'light', struck: [] },
       contextWindow: 200_000,
     }),
   });
-  expect(response.status).toBe(200);
+  expect(response.status, await response.clone().text()).toBe(200);
   return (await response.json()) as RecallPlanResponse;
 }
 
@@ -105,12 +129,26 @@ async function withMcp<T>(use: (client: Client) => Promise<T>): Promise<T> {
 const mcpText = (result: Awaited<ReturnType<Client['callTool']>>) =>
   (result.content as { type: string; text: string }[])[0]!.text;
 
-/** Every read path asked about `words` and the turn keys `keys`: none of them returns them. */
-async function expectNothingBack(words: string, keys: readonly string[]): Promise<void> {
+/**
+ * Every read path asked about `words` and the turn keys `keys`: none of them returns them, and recall's block does not
+ * hold `hidden` (the words put aside). `listed`: keys recall's plan
+ * must list as put aside (the index holds them); `found`: keys with the same words not put aside, which `weft find`
+ * must still return (so the index was asked and answered).
+ */
+async function expectNothingBack(
+  words: string,
+  hidden: string,
+  keys: readonly string[],
+  control: { listed?: readonly string[]; found?: readonly string[] } = {},
+): Promise<void> {
   const plan = await recallPlan(`What did we say: ${words}?`);
   expect(plan.items.filter((item) => keys.includes(item.id))).toEqual([]);
-  expect(plan.block ?? '').not.toContain(words);
-  expect((await cliFind(words)).filter((hit) => keys.includes(hit.turnKey))).toEqual([]);
+  expect(plan.block ?? '').not.toContain(hidden);
+  for (const key of control.listed ?? [])
+    expect(plan.omitted.find((omission) => omission.id === key)?.reason).toBe('put-aside');
+  const found = await cliFind(words);
+  expect(found.filter((hit) => keys.includes(hit.turnKey))).toEqual([]);
+  for (const key of control.found ?? []) expect(found.map((hit) => hit.turnKey)).toContain(key);
   for (const key of keys) {
     const recalled = await runWeft(['recall', key], { env: cliEnv() });
     expect(recalled.code).not.toBe(0);
@@ -155,7 +193,14 @@ describe('nothing put aside comes back', () => {
       `canvas:${canvasId}#${node.id}`,
       ...back.map(({ canvas, each }) => `canvas:${canvas.canvas.id}#${each.id}`),
     ];
-    await expectNothingBack('capital of Australia', keys);
+    await expectNothingBack('capital of Australia', words, keys);
+    // The conversation's other messages are not put aside: still found.
+    const sibling = reimported
+      .flatMap((canvas) => canvas.nodes.map((each) => ({ canvas, each })))
+      .find(({ each }) => each.kind === 'question' && !each.archived && each.question.includes('How warm is warm'));
+    expect((await cliFind('How warm is warm')).map((hit) => hit.turnKey)).toContain(
+      `canvas:${sibling!.canvas.canvas.id}#${sibling!.each.id}`,
+    );
   }, 120_000);
 
   it('a session re-mirrored after one of its turns was archived', async () => {
@@ -197,19 +242,21 @@ describe('nothing put aside comes back', () => {
     expect(again.plan.nodeIdByTurnKey[turn.key]).toBeUndefined();
     await save('mirrored-again', again.document, null);
     expect(again.document.nodes.some((node) => node.kind === 'mirror' && node.source.turnKey === turn.key)).toBe(false);
-    await expectNothingBack('exporting a greet', [
-      turn.key,
-      `canvas:mirrored#${mirrored.plan.nodeIdByTurnKey[turn.key]}`,
-    ]);
+    await expectNothingBack(
+      'exporting a greet',
+      turn.userText.slice(0, 40),
+      [turn.key, `canvas:mirrored#${mirrored.plan.nodeIdByTurnKey[turn.key]}`],
+      { listed: [turn.key] },
+    );
   }, 120_000);
 
   it('the same question asked again after its node was deleted', async () => {
     const words = 'Which quokka colony did we survey on Rottnest?';
-    const asked = (id: string, nodeId: string): CanvasDocument => {
+    const asked = (id: string, nodeId: string, question = words): CanvasDocument => {
       const canvas = emptyCanvasDocument({ id, name: id, workingDirectory: null, createdAt: 1 });
       const applied = applyChange(
         graphFromDocument(canvas),
-        { type: 'add-node', node: { kind: 'question', id: nodeId, question: words, position: { x: 0, y: 0 } } },
+        { type: 'add-node', node: { kind: 'question', id: nodeId, question, position: { x: 0, y: 0 } } },
         { now: 3, newId: () => `${nodeId}-x` },
       );
       if (!applied.ok) throw applied.error;
@@ -220,6 +267,16 @@ describe('nothing put aside comes back', () => {
     await save('quokkas', { ...document, nodes: [] }, revision);
     // Asked again, word for word, on another canvas.
     await save('quokkas-again', asked('quokkas-again', 'q2'), null);
-    await expectNothingBack('quokka colony', ['canvas:quokkas#q1', 'canvas:quokkas-again#q2']);
+    // Other words about the same colony, never put aside: still found.
+    await save('quokkas-other', asked('quokkas-other', 'q3', 'Which quokka colony is largest?'), null);
+    await expectNothingBack(
+      'quokka colony',
+      'did we survey on Rottnest',
+      ['canvas:quokkas#q1', 'canvas:quokkas-again#q2'],
+      {
+        listed: ['canvas:quokkas-again#q2'],
+        found: ['canvas:quokkas-other#q3'],
+      },
+    );
   }, 120_000);
 });
