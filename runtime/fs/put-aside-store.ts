@@ -1,29 +1,23 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { z } from 'zod';
 import { PUT_ASIDE_KINDS, type PutAsideKind, type PutAsides } from '../../src/core/index.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 
 /** Where a tombstone came from: the canvas node or the dossier sentence that was archived, deleted or struck. */
-const OriginSchema = z.union([
-  z.object({ canvasId: z.string(), nodeId: z.string() }),
-  z.object({ topicId: z.string(), sentenceId: z.string() }),
-]);
-export type PutAsideOrigin = z.infer<typeof OriginSchema>;
+export type PutAsideOrigin = { canvasId: string; nodeId: string } | { topicId: string; sentenceId: string };
 
-const LineSchema = z.object({
-  rev: z.number().int().positive(),
-  op: z.enum(['put-aside', 'restored']),
-  key: z.string(),
-  kind: z.enum(PUT_ASIDE_KINDS),
-  /** Why: `archived`, `deleted` (a node or a whole canvas), `struck` (a dossier sentence); a restore says `restored`. */
-  reason: z.string(),
-  at: z.number(),
-  origin: OriginSchema.nullable(),
-});
 /** One line of the put-aside log: a tombstone recorded, or one lifted by a restore (both kept: the log is the record). */
-export type PutAsideEvent = z.infer<typeof LineSchema>;
+export interface PutAsideEvent {
+  rev: number;
+  op: 'put-aside' | 'restored';
+  key: string;
+  kind: PutAsideKind;
+  /** Why: `archived`, `deleted` (a node or a whole canvas), `struck` (a dossier sentence); a restore says why it returned. */
+  reason: string;
+  at: number;
+  origin: PutAsideOrigin | null;
+}
 export type PutAsideChange = Omit<PutAsideEvent, 'rev'>;
 
 /** The put-aside log of a Weft home: `$WEFT_HOME/memory/put-asides.jsonl`. */
@@ -47,8 +41,8 @@ const replayedByPath = new Map<string, Replayed>();
 const KINDS: ReadonlySet<string> = new Set(PUT_ASIDE_KINDS);
 
 /**
- * The checks `LineSchema` makes that the replay relies on, by hand: a 100,000-line log is replayed in a process's
- * first read, and zod per line costs several times the JSON parse.
+ * Whether a parsed line is a whole event (checked by hand: a 100,000-line log is replayed in a process's first read,
+ * and a schema library per line costs several times the JSON parse).
  */
 function isEvent(value: unknown): value is PutAsideEvent {
   if (typeof value !== 'object' || value === null) return false;
