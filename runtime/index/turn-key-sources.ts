@@ -21,7 +21,10 @@ export function canvasKeyParts(turnKey: string): { canvasId: string; nodeId: str
  */
 export interface TurnKeySources {
   gone(key: string): boolean;
-  /** Whether the turn's content is put aside (issue 29.2); such a turn is also `gone`. */
+  /**
+   * Whether the turn is still there (a live node, a session turn the index holds) but its content is put aside (issue
+   * 29.2); such a turn is also `gone`.
+   */
   putAside(key: string): boolean;
   /** The folder it was asked in (a session turn's cwd, a canvas's working directory); null when gone or unknown. */
   folder(key: string): string | null;
@@ -68,7 +71,8 @@ export function turnKeySources(
           node !== undefined &&
           isLive(node) &&
           (version === undefined || (node.kind === 'question' && node.versions.some((each) => each.id === version)));
-        const content = node ? nodeContent(node) : null;
+        // Put aside means the source is still there but its words are not: an archived node stays `archived-source`.
+        const content = kept ? nodeContent(node) : null;
         const putAside = content !== null && isPutAside(putAsides, content.kind, content.text, hash);
         found = {
           gone: !kept || putAside,
