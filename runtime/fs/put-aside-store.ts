@@ -151,10 +151,9 @@ export class PutAsideStore {
     return replayed(this.path).revision;
   }
 
-  /** The tombstone in force recorded for this origin, if any (an undone deletion restores it). */
-  byOrigin(origin: PutAsideOrigin): PutAsideEvent | undefined {
-    const same = (other: PutAsideOrigin | null) => other !== null && JSON.stringify(other) === JSON.stringify(origin);
-    return this.inForce().find((event) => same(event.origin));
+  /** The tombstone in force under `key`, if any. */
+  tombstone(key: string): PutAsideEvent | undefined {
+    return replayed(this.path).inForce.get(key);
   }
 
   /**

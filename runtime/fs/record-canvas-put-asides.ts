@@ -28,9 +28,11 @@ export async function recordCanvasPutAsides(
       origin: { canvasId, nodeId: item.nodeId },
     });
   }
-  for (const item of returned) {
+  // A new record brings nothing back (no node of it was deleted before), and nothing is to be lifted from an empty log.
+  const mayRestore = previous !== null && store.keys().size > 0;
+  for (const item of mayRestore ? returned : []) {
     const key = contentKey(item.kind, item.text, hash);
-    const tombstone = store.inForce().find((event) => event.key === key);
+    const tombstone = store.tombstone(key);
     if (!tombstone) continue;
     const sameNode =
       tombstone.origin !== null &&
