@@ -47,6 +47,11 @@ export const TurnSchema = z.object({
   cwd: z.string().nullable().optional(),
   /** How the turn ended when the runner marked it (`interrupted`, `interrupted-tool-use`): never question text. */
   status: z.enum(['interrupted', 'interrupted-tool-use']).nullable().optional(),
+  /**
+   * Issue 29.2: the person put this turn's words aside (a mirror of it archived or deleted). The Atlas still shows
+   * it, marked; mirroring and following leave it off the canvas. Set by the server when it reads the session.
+   */
+  putAside: z.boolean().optional(),
 });
 export type Turn = z.infer<typeof TurnSchema>;
 

@@ -37,7 +37,14 @@ export const DEFAULT_RECALL_SETTING: RecallSetting = {
 };
 
 /** Why a candidate was left out of the block. */
-export const RecallOmissionReasonSchema = z.enum(['budget', 'duplicate', 'out-of-scope', 'archived-source', 'struck']);
+export const RecallOmissionReasonSchema = z.enum([
+  'budget',
+  'duplicate',
+  'out-of-scope',
+  'archived-source',
+  'struck',
+  'put-aside',
+]);
 export type RecallOmissionReason = z.infer<typeof RecallOmissionReasonSchema>;
 
 /** Where an item came from: enough to list it on the node (runner, session, turn, date) and to strike it. */

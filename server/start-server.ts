@@ -11,6 +11,7 @@ import {
   CanvasStore,
   CommitLedger,
   commitLedgerDirectory,
+  PutAsideStore,
   environmentWithDotenv,
   removeOrphanTemps,
   assertNoServerRunning,
@@ -152,7 +153,11 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     settings,
     secrets,
     registry,
-    canvases: new CanvasStore({ directory: canvasesDirectory(home), fileSystem: options.fileSystem }),
+    canvases: new CanvasStore({
+      directory: canvasesDirectory(home),
+      fileSystem: options.fileSystem,
+      putAsides: new PutAsideStore(home),
+    }),
     commits: new CommitLedger(commitLedgerDirectory(home), options.now ?? Date.now),
     backup: new CanvasBackup({
       folder: async () => (await settings.read()).backupFolder,

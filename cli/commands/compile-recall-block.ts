@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import type { QuestionNode, RecallPlanResponse } from '../../protocol/index.ts';
-import { CanvasStore, canvasesDirectory, type SettingsStore } from '../../runtime/fs/index.ts';
+import { CanvasStore, canvasesDirectory, readPutAsides, type SettingsStore } from '../../runtime/fs/index.ts';
 import { nodeHashPort } from '../../runtime/hash/index.ts';
 import { dossierDatabasePath, openDossierStore } from '../../runtime/dossiers/index.ts';
 import { memoryDirectory } from '../../runtime/memory/index.ts';
@@ -60,6 +60,7 @@ export async function recallBlockFor(
       models: () => services.registry.listModels(),
       decide: (decision) => judge.decide(decision),
       hash: nodeHashPort,
+      putAsides: readPutAsides(home),
     });
     const plan = await planRecallFromIndex(sources, {
       ...request,

@@ -58,22 +58,26 @@ async function direct(
   signal: AbortSignal,
   onProgress: (bytes: number, total: number) => void,
 ): Promise<ImportSummary> {
-  const [{ CanvasStore, canvasesDirectory, ensureWeftHome, ensurePrivateDirectory }, runtimeImport, { nodeHashPort }] =
-    await Promise.all([
-      import('../../runtime/fs/index.ts'),
-      import('../../runtime/import/index.ts'),
-      import('../../runtime/hash/index.ts'),
-    ]);
+  const [
+    { CanvasStore, PutAsideStore, canvasesDirectory, ensureWeftHome, ensurePrivateDirectory, readPutAsides },
+    runtimeImport,
+    { nodeHashPort },
+  ] = await Promise.all([
+    import('../../runtime/fs/index.ts'),
+    import('../../runtime/import/index.ts'),
+    import('../../runtime/hash/index.ts'),
+  ]);
   ensureWeftHome(home);
   ensurePrivateDirectory(canvasesDirectory(home));
   const newId = runtimeImport.importIdGenerator();
   const result = await runtimeImport.importConversations(file, {
-    canvases: new CanvasStore({ directory: canvasesDirectory(home) }),
+    canvases: new CanvasStore({ directory: canvasesDirectory(home), putAsides: new PutAsideStore(home) }),
     stagingDirectory: ensurePrivateDirectory(`${home}/imports`),
     importId: newId(),
     now: Date.now,
     newId,
     hash: nodeHashPort,
+    putAsides: readPutAsides(home),
     signal,
     onProgress: (progress) => onProgress(progress.bytesRead, progress.totalBytes),
   });

@@ -115,7 +115,7 @@ async function listLabels(
   store: import('../../runtime/topics/index.ts').TopicStore,
   name: string,
 ): Promise<number> {
-  const { CanvasStore, canvasesDirectory } = await import('../../runtime/fs/index.ts');
+  const { CanvasStore, canvasesDirectory, readPutAsides } = await import('../../runtime/fs/index.ts');
   const { labelledTurns } = await import('../../runtime/topics/index.ts');
   const { record } = await store.read();
   const topic = findTopic(record, name);
@@ -124,7 +124,11 @@ async function listLabels(
   let turns: LabelledTurn[];
   try {
     const canvases = new CanvasStore({ directory: canvasesDirectory(home) });
-    turns = await labelledTurns(record, topic.id, { database: index.database, canvases });
+    turns = await labelledTurns(record, topic.id, {
+      database: index.database,
+      canvases,
+      putAsides: readPutAsides(home),
+    });
   } finally {
     index.close();
   }
@@ -145,7 +149,8 @@ async function label(
   home: string,
   store: import('../../runtime/topics/index.ts').TopicStore,
 ): Promise<number> {
-  const { SettingsStore, SecretsStore, CanvasStore, canvasesDirectory } = await import('../../runtime/fs/index.ts');
+  const { SettingsStore, SecretsStore, CanvasStore, canvasesDirectory, readPutAsides } =
+    await import('../../runtime/fs/index.ts');
   const { DecisionJudge, ModelRegistry } = await import('../../runtime/models/index.ts');
   const { canvasTurns, judgeRequestTokens, runLabelling, sessionTurns } = await import('../../runtime/topics/index.ts');
   const { nodeHashPort } = await import('../../runtime/hash/index.ts');
@@ -161,11 +166,11 @@ async function label(
   const index = await openFreshIndex(io);
   let turns;
   try {
-    turns = sessionTurns(index.database);
+    turns = sessionTurns(index.database, undefined, readPutAsides(home));
   } finally {
     index.close();
   }
-  turns.push(...(await canvasTurns(new CanvasStore({ directory: canvasesDirectory(home) }))));
+  turns.push(...(await canvasTurns(new CanvasStore({ directory: canvasesDirectory(home) }), readPutAsides(home))));
   const { record } = await store.read();
   if (record.topics.length === 0)
     throw new CliError('topics-none', 'create a topic first: weft topics create "<name>"');

@@ -25,7 +25,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       return 0;
     }
     if (result.hits.length === 0) {
-      io.out(`no turn touched ${target}\n`);
+      io.out(`no turn touched ${target}${result.putAside > 0 ? ` (${result.putAside} put aside)` : ''}\n`);
       return 0;
     }
     for (const hit of result.hits) {
@@ -41,6 +41,10 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
         `(${result.hiddenReads} read-only or failed turn${result.hiddenReads === 1 ? '' : 's'} hidden; --include-read shows them)\n`,
       );
     }
+    if (result.putAside > 0)
+      io.out(
+        `(${result.putAside} turn${result.putAside === 1 ? '' : 's'} put aside: archived or deleted content stays out)\n`,
+      );
     return 0;
   } finally {
     index.close();

@@ -1,6 +1,7 @@
 import type { CanvasDocument } from '../../protocol/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { DossierTurn } from '../../src/core/dossiers/index.ts';
+import type { PutAsides } from '../../src/core/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
 import { canvasKeyParts as anyCanvasKeyParts, turnKeySources, type IndexDatabase } from '../index/index.ts';
 
@@ -14,6 +15,8 @@ export interface TurnSources {
   /** The why index; null when there is none (then no session turn is found, and none is live). */
   database: IndexDatabase | null;
   canvases: Pick<CanvasStore, 'read'>;
+  /** The tombstones in force (issue 29.2): a turn whose content is put aside is not found; absent: none. */
+  putAsides?: PutAsides;
 }
 
 interface FoundTurn extends DossierTurn {
@@ -73,8 +76,8 @@ export async function readDossierTurns(keys: readonly string[], sources: TurnSou
   const sessions = sessionRows(sources.database, sessionKeys);
   const documents = await canvasDocuments(canvasKeys, sources.canvases);
   // Whether a cited canvas turn is still alive is `turnKeySources`' answer, the one recall and liveTurnKeys use.
-  const { gone } = turnKeySources(sources.database, present(documents));
-  const turns: FoundTurn[] = [...sessions.values()];
+  const { gone } = turnKeySources(sources.database, present(documents), sources.putAsides);
+  const turns: FoundTurn[] = [...sessions.values()].filter((turn) => !gone(turn.turnKey));
   for (const key of canvasKeys) {
     if (gone(key)) continue;
     const turn = canvasTurn(documents.get(canvasKeyParts(key)!.canvasId), key);
@@ -94,6 +97,7 @@ export async function readDossierTurns(keys: readonly string[], sources: TurnSou
  * (`turnKeySources`), so the dossier view and recall agree on which sentences have lost their sources.
  */
 export async function liveTurnKeys(keys: readonly string[], sources: TurnSources): Promise<Set<string>> {
-  const { gone } = turnKeySources(sources.database, present(await canvasDocuments(keys, sources.canvases)));
+  const documents = present(await canvasDocuments(keys, sources.canvases));
+  const { gone } = turnKeySources(sources.database, documents, sources.putAsides);
   return new Set(keys.filter((key) => !gone(key)));
 }

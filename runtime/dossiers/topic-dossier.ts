@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { Dossier, Topic } from '../../protocol/index.ts';
 import { dossierSentences, liveSentences, retiredSentences } from '../../src/core/dossiers/index.ts';
 import { findTopic } from '../../src/core/topics/index.ts';
-import { CanvasStore, canvasesDirectory } from '../fs/index.ts';
+import { CanvasStore, canvasesDirectory, readPutAsides } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
 import { memoryDirectory } from '../memory/index.ts';
 import { TopicStore } from '../topics/index.ts';
@@ -71,6 +71,7 @@ export async function readTopicDossier(
     const live = await liveTurnKeys(keys, {
       database,
       canvases: new CanvasStore({ directory: canvasesDirectory(home) }),
+      putAsides: readPutAsides(home),
     });
     const isLive = (key: string) => live.has(key);
     return {

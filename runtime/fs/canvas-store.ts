@@ -23,6 +23,8 @@ import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 import { patchStoredCanvas } from './canvas-patch-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import { ParsedCanvasCache } from './parsed-canvas-cache.ts';
+import type { PutAsideStore } from './put-aside-store.ts';
+import { recordCanvasPutAsides } from './record-canvas-put-asides.ts';
 
 const SUFFIX = '.weft.json';
 
@@ -68,6 +70,8 @@ export interface CanvasStoreOptions {
   parsed?: ParsedCanvasCache;
   /** The clock the anchors journal stamps its lines with (tests inject one). */
   now?: () => number;
+  /** Issue 29.2: where a save that archives, deletes or restores a turn records its tombstone (absent: nowhere). */
+  putAsides?: PutAsideStore;
 }
 
 export interface StoredCanvas {
@@ -221,6 +225,7 @@ export class CanvasStore {
         firstBadEvent = verifyChain(parsed.events, undefined, nodeHashPort);
       }
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
+      await this.recordPutAsides(id, current ? this.parseKept(id, current) : null, parsed);
       // The head is written after the record: a crash between the two leaves a head that lags, which still verifies.
       const head = chainHeadOf(id, parsed.events, firstBadEvent);
       await this.heads.write(head);
@@ -263,6 +268,7 @@ export class CanvasStore {
       const text = JSON.stringify(storedCanvasDocument(next));
       const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events, undefined, nodeHashPort);
       await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
+      await this.recordPutAsides(id, stored, next);
       const nextHead = chainHeadOf(id, next.events, firstBadEvent);
       await this.heads.write(nextHead);
       await this.anchors.append('head', nextHead);
@@ -301,7 +307,8 @@ export class CanvasStore {
     };
   }
 
-  async delete(id: string): Promise<boolean> {
+  /** `putAside: false`: a rollback of a record just stored (an import undone), whose turns are not put aside. */
+  async delete(id: string, options: { putAside?: boolean } = {}): Promise<boolean> {
     const path = this.pathOf(id);
     this.summaries.delete(id);
     return this.queue.run(id, async () => {
@@ -329,8 +336,14 @@ export class CanvasStore {
       // record under this id (never a record that reads as new while the old one is still there).
       await this.anchors.append('deleted', head);
       await this.heads.remove(id);
+      if (options.putAside !== false) await this.recordPutAsides(id, stored, null);
       return true;
     });
+  }
+
+  private async recordPutAsides(id: string, previous: CanvasDocument | null, next: CanvasDocument | null) {
+    if (this.options.putAsides)
+      await recordCanvasPutAsides(this.options.putAsides, id, previous, next, (this.options.now ?? Date.now)());
   }
 
   idle(): Promise<void> {

@@ -38,3 +38,6 @@ export { removeOrphanTemps } from './orphan-temps.ts';
 export { assertNoServerRunning, readServerFile, removeOwnServerFile, writeServerFile } from './server-file.ts';
 export { CommitLedger, commitLedgerDirectory } from './commit-ledger.ts';
 export type { CommitFields, LedgerCommit } from './commit-ledger.ts';
+export { PutAsideStore, readPutAsides, putAsidePath } from './put-aside-store.ts';
+export type { PutAsideEvent, PutAsideChange, PutAsideOrigin } from './put-aside-store.ts';
+export { recordCanvasPutAsides } from './record-canvas-put-asides.ts';

@@ -1,7 +1,14 @@
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CanvasDocument } from '../../protocol/index.ts';
-import { conversationCanvas, type HashPort, type ImportSource } from '../../src/core/index.ts';
+import {
+  conversationCanvas,
+  isPutAside,
+  nodeContent,
+  type HashPort,
+  type ImportSource,
+  type PutAsides,
+} from '../../src/core/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
 import { isChatgptConversation, readChatgptConversation } from './chatgpt-conversation.ts';
 import { isClaudeConversation, readClaudeConversation } from './claude-conversation.ts';
@@ -23,6 +30,8 @@ export interface ConversationImportOptions {
   now: () => number;
   newId: () => string;
   hash?: HashPort;
+  /** The tombstones in force (issue 29.2): a message put aside arrives archived, so nothing brings it back. */
+  putAsides?: PutAsides;
   signal?: AbortSignal;
   onProgress?: (progress: ImportProgress) => void;
 }
@@ -35,6 +44,8 @@ export interface ConversationImportResult {
   versions: number;
   forks: number;
   attachments: number;
+  /** Questions whose words were put aside before: they arrive archived (listed on the canvas, out of every read). */
+  putAside: number;
   bytes: number;
   sources: Record<ImportSource, number>;
 }
@@ -60,6 +71,7 @@ export async function importConversations(
     versions: 0,
     forks: 0,
     attachments: 0,
+    putAside: 0,
     bytes: 0,
     sources: { chatgpt: 0, claude: 0 },
   };
@@ -85,12 +97,14 @@ export async function importConversations(
             `Conversation ${index + 1} is ${parsed.reason}`,
             await positionAt(filePath, start),
           );
+        const now = options.now();
         const { document, counts } = conversationCanvas(parsed.conversation, {
-          now: options.now(),
+          now,
           newId: options.newId,
           hash: options.hash,
           importId: options.importId,
         });
+        result.putAside += archivePutAside(document, options.putAsides, now, options.hash);
         await writeFile(join(staging, `${document.canvas.id}.json`), JSON.stringify(document), { mode: 0o600 });
         staged.push(document.canvas.id);
         result.conversations += 1;
@@ -122,10 +136,26 @@ export async function importConversations(
     result.canvasIds = stored;
     return result;
   } catch (error) {
-    // Nothing half-imported: every record this import stored goes again.
-    for (const id of stored) await options.canvases.delete(id).catch(() => undefined);
+    // Nothing half-imported: every record this import stored goes again (a rollback, so nothing is put aside).
+    for (const id of stored) await options.canvases.delete(id, { putAside: false }).catch(() => undefined);
     throw error;
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * Archives, in place, every question of an imported canvas whose words were put aside as an imported message: a
+ * re-import of the same export keeps the conversation's shape (children stay attached) and brings none of it back.
+ */
+function archivePutAside(document: CanvasDocument, putAsides: PutAsides | undefined, now: number, hash?: HashPort) {
+  if (!putAsides || putAsides.size === 0) return 0;
+  let count = 0;
+  document.nodes = document.nodes.map((node) => {
+    const content = nodeContent(node);
+    if (!content || node.archived || !isPutAside(putAsides, content.kind, content.text, hash)) return node;
+    count += 1;
+    return { ...node, archived: true, archivedAt: now };
+  });
+  return count;
 }

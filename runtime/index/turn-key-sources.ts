@@ -1,5 +1,5 @@
 import type { CanvasDocument } from '../../protocol/index.ts';
-import { isLive } from '../../src/core/index.ts';
+import { isLive, isPutAside, nodeContent, type HashPort, type PutAsides } from '../../src/core/index.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** `canvas:<canvas>#<node>` with an optional `@<version>` (a dossier cites a version, recall a node). */
@@ -15,9 +15,17 @@ export function canvasKeyParts(turnKey: string): { canvasId: string; nodeId: str
   return { canvasId: match[1]!, nodeId: match[2]!, ...(match[3] !== undefined && { versionId: match[3] }) };
 }
 
-/** Where a turn key's source stands now: gone (archived or deleted), or live with the folder it was asked in. */
+/**
+ * Where a turn key's source stands now: gone (archived or deleted, or its content put aside), or live with the
+ * folder it was asked in.
+ */
 export interface TurnKeySources {
   gone(key: string): boolean;
+  /**
+   * Whether the turn is still there (a live node, a session turn the index holds) but its content is put aside (issue
+   * 29.2); such a turn is also `gone`.
+   */
+  putAside(key: string): boolean;
   /** The folder it was asked in (a session turn's cwd, a canvas's working directory); null when gone or unknown. */
   folder(key: string): string | null;
 }
@@ -26,9 +34,15 @@ export interface TurnKeySources {
  * C15 + C16: one lookup of turn keys for both dossiers and recall. A canvas key is gone when its canvas or node is
  * gone, the node is archived, or the version it cites is no longer kept (read from the canvas records now, not the
  * index, which may not have seen the archive yet); any other key when the index no longer holds it (every session
- * key is gone without an index).
+ * key is gone without an index). Either is also gone when its content is put aside (`isPutAside`, the one check
+ * every read path makes): a canvas node's by its own content, a session turn's by its question as a session turn.
  */
-export function turnKeySources(database: IndexDatabase | null, canvases: readonly CanvasDocument[]): TurnKeySources {
+export function turnKeySources(
+  database: IndexDatabase | null,
+  canvases: readonly CanvasDocument[],
+  putAsides: PutAsides = new Set(),
+  hash?: HashPort,
+): TurnKeySources {
   const documents = new Map(canvases.map((document) => [document.canvas.id, document]));
   // Each canvas's nodes by id, built the first time one of its keys is asked about.
   const nodesOf = new Map<string, Map<string, CanvasDocument['nodes'][number]>>();
@@ -41,9 +55,10 @@ export function turnKeySources(database: IndexDatabase | null, canvases: readonl
     return nodes.get(nodeId);
   };
   const known = database?.prepare(
-    `SELECT cwd FROM turns WHERE turn_key = @key UNION ALL SELECT cwd FROM materials WHERE turn_key = @key LIMIT 1`,
+    `SELECT cwd, user_text AS text FROM turns WHERE turn_key = @key
+     UNION ALL SELECT cwd, NULL AS text FROM materials WHERE turn_key = @key LIMIT 1`,
   );
-  const cache = new Map<string, { gone: boolean; folder: string | null }>();
+  const cache = new Map<string, { gone: boolean; putAside: boolean; folder: string | null }>();
   const look = (key: string) => {
     let found = cache.get(key);
     if (found === undefined) {
@@ -56,14 +71,22 @@ export function turnKeySources(database: IndexDatabase | null, canvases: readonl
           node !== undefined &&
           isLive(node) &&
           (version === undefined || (node.kind === 'question' && node.versions.some((each) => each.id === version)));
-        found = { gone: !kept, folder: kept ? (document!.canvas.workingDirectory ?? null) : null };
+        // Put aside means the source is still there but its words are not: an archived node stays `archived-source`.
+        const content = kept ? nodeContent(node) : null;
+        const putAside = content !== null && isPutAside(putAsides, content.kind, content.text, hash);
+        found = {
+          gone: !kept || putAside,
+          putAside,
+          folder: kept && !putAside ? (document!.canvas.workingDirectory ?? null) : null,
+        };
       } else {
-        const row = known?.get({ key }) as { cwd: string | null } | undefined;
-        found = { gone: row === undefined, folder: row?.cwd ?? null };
+        const row = known?.get({ key }) as { cwd: string | null; text: string | null } | undefined;
+        const putAside = row?.text != null && isPutAside(putAsides, 'session-turn', row.text, hash);
+        found = { gone: row === undefined || putAside, putAside, folder: putAside ? null : (row?.cwd ?? null) };
       }
       cache.set(key, found);
     }
     return found;
   };
-  return { gone: (key) => look(key).gone, folder: (key) => look(key).folder };
+  return { gone: (key) => look(key).gone, putAside: (key) => look(key).putAside, folder: (key) => look(key).folder };
 }

@@ -4,7 +4,7 @@ import { join, resolve, sep } from 'node:path';
 import { IndexError } from './index-error.ts';
 import { canvasTurnKey } from './index-canvas.ts';
 import { canvasKeyParts } from './turn-key-sources.ts';
-import { canvasTurnNow } from './canvas-turn-alive.ts';
+import { canvasVersionNow, indexTurnLookup } from './put-aside-turns.ts';
 import { createAtlasCatalog } from './atlas-catalog.ts';
 import { findPhrase, type FindHit, type FindOptions } from './find-query.ts';
 import { readIndexStatus, readSourceRecords, type IndexStatus, type SourceReadRecord } from './index-status.ts';
@@ -22,7 +22,13 @@ import { ARCHIVE_RUNNERS, SessionArchive, type ArchiveEntry } from './session-ar
 import { readLastVerification } from './archive-verify.ts';
 import { exportArchivedCopy, resolveExportFolder, type ExportedCopy } from './archive-export.ts';
 import { updateIndex, type IndexProgress, type UpdateSummary } from './update-index.ts';
-import { canvasesDirectory, indexDatabasePath, realPathOfNearest, resolveWeftHome } from '../fs/index.ts';
+import {
+  canvasesDirectory,
+  indexDatabasePath,
+  readPutAsides,
+  realPathOfNearest,
+  resolveWeftHome,
+} from '../fs/index.ts';
 import { hasWhyHistory, queryWhy, type WhyOptions, type WhyResult } from './why-query.ts';
 import { resolveWhyTargets, type WhyTargetOptions } from './why-target.ts';
 
@@ -155,8 +161,15 @@ export class WhyIndex {
     });
   }
 
+  /** Turns whose content is put aside are left out and counted (`putAside`), as read-only turns are. */
   why(input: string, options: WhyTargetOptions & WhyOptions): WhyResult {
-    return queryWhy(this.databaseHandle, resolveWhyTargets(input, options), options);
+    const { putAside } = this.turnLookup();
+    return queryWhy(this.databaseHandle, resolveWhyTargets(input, options), { ...options, putAside });
+  }
+
+  /** Issue 29.2: what the index's read paths leave out, read now (tombstones and canvas records). */
+  private turnLookup() {
+    return indexTurnLookup(this.databaseHandle, canvasesDirectory(this.weftHome), readPutAsides(this.weftHome));
   }
 
   hasHistory(input: string, options: WhyTargetOptions): boolean {
@@ -173,28 +186,38 @@ export class WhyIndex {
     return rows.map((row) => row.cwd);
   }
 
+  /** Hits on turns whose content is put aside are left out; more rows are read until `limit` others are found. */
   find(phrase: string, options: FindOptions = {}): FindHit[] {
-    return findPhrase(this.databaseHandle, phrase, options);
+    const { putAside } = this.turnLookup();
+    const limit = options.limit ?? 20;
+    for (let read = limit; ; read *= 2) {
+      const hits = findPhrase(this.databaseHandle, phrase, { ...options, limit: read });
+      const kept = hits.filter((hit) => !putAside(hit.turnKey));
+      if (kept.length >= limit || hits.length < read) return kept.slice(0, limit);
+    }
   }
 
   /**
-   * A canvas turn only while its node is live on the canvas record now (the CLI's `recall`, MCP's `recall_turn`). A
-   * versioned key (`canvas:c#n@v`, what topic labels and dossiers cite) answers with that version's question and
-   * answer, read from the record, while the version is kept.
+   * A canvas turn only while its node is live on the canvas record now, and no turn whose content is put aside
+   * (the CLI's `recall`, MCP's `recall_turn`). A versioned key (`canvas:c#n@v`, what topic labels and dossiers
+   * cite) answers with that version's question and answer, read from the record, while the version is kept.
    */
   recall(request: RecallRequest): RecalledTurn {
     const parts = 'turnKey' in request ? canvasKeyParts(request.turnKey) : null;
-    const versioned = parts?.versionId !== undefined ? request : null;
+    const cited = parts?.versionId !== undefined && 'turnKey' in request ? request.turnKey : null;
     const turn = recallTurn(
       this.databaseHandle,
-      versioned && parts ? { turnKey: canvasTurnKey(parts.canvasId, parts.nodeId) } : request,
+      cited && parts ? { turnKey: canvasTurnKey(parts.canvasId, parts.nodeId) } : request,
     );
-    const key = versioned && 'turnKey' in versioned ? versioned.turnKey : turn.turnKey;
-    const now = canvasTurnNow(this.databaseHandle, canvasesDirectory(this.weftHome), key);
-    if (!now.alive) throw new IndexError('turn-not-found', `turn ${key} is archived or deleted on its canvas`);
-    if (!versioned) return turn;
-    if (!now.version) throw new IndexError('turn-not-found', `turn ${key}: its canvas no longer keeps that version`);
-    const { question, text, createdAt, model } = now.version;
+    const key = cited ?? turn.turnKey;
+    const lookup = this.turnLookup();
+    if (lookup.putAside(key))
+      throw new IndexError('turn-not-found', `turn ${key} is put aside (archived or deleted content)`);
+    if (lookup.gone(key)) throw new IndexError('turn-not-found', `turn ${key} is archived or deleted on its canvas`);
+    if (!cited) return turn;
+    const version = canvasVersionNow(canvasesDirectory(this.weftHome), key);
+    if (!version) throw new IndexError('turn-not-found', `turn ${key}: its canvas no longer keeps that version`);
+    const { question, text, createdAt, model } = version;
     return { ...turn, turnKey: key, question, answer: text, at: createdAt, model };
   }
 

@@ -24,11 +24,15 @@ export interface WhyResult {
    * target).
    */
   hiddenReads: number;
+  /** Turns left out because their content is put aside (issue 29.2); 0 when none. */
+  putAside: number;
 }
 
 export interface WhyOptions {
   includeRead?: boolean;
   limit?: number;
+  /** Whether a turn's content is put aside: such a turn is left out and counted. */
+  putAside?: (turnKey: string) => boolean;
 }
 
 /** Ops that only looked at a file; a turn that did nothing more is hidden by default. */
@@ -64,7 +68,9 @@ const JOIN =
  * among the hits: it is the same work, recorded twice.
  */
 export function queryWhy(database: IndexDatabase, targets: readonly WhyTarget[], options: WhyOptions = {}): WhyResult {
-  const rows = targets.flatMap((target) => selectRows(database, target));
+  const selected = targets.flatMap((target) => selectRows(database, target));
+  const leftOut = new Set(selected.filter((row) => options.putAside?.(row.turnKey)).map((row) => row.turnKey));
+  const rows = leftOut.size === 0 ? selected : selected.filter((row) => !leftOut.has(row.turnKey));
   const byTurnAndPath = new Map<string, Row>();
   for (const row of rows) {
     const key = `${row.turnKey}\u0000${row.path}`;
@@ -77,7 +83,7 @@ export function queryWhy(database: IndexDatabase, targets: readonly WhyTarget[],
   const acting = all.filter((row) => !READ_ONLY_OPS.has(row.op) && !row.op.endsWith(FAILED_SUFFIX));
   const shown = options.includeRead || acting.length === 0 ? all : acting;
   const limit = options.limit ?? 50;
-  return { hits: shown.slice(0, limit).map(toHit), hiddenReads: all.length - shown.length };
+  return { hits: shown.slice(0, limit).map(toHit), hiddenReads: all.length - shown.length, putAside: leftOut.size };
 }
 
 /** True when anything at all touched the target (reads included): `weft why --check`. */

@@ -5,7 +5,7 @@ import type {
   RecallReachEstimate,
   TopicRecord,
 } from '../../protocol/index.ts';
-import { estimateTokensByScript, type HashPort } from '../../src/core/index.ts';
+import { estimateTokensByScript, isPutAside, type HashPort, type PutAsides } from '../../src/core/index.ts';
 import {
   eligibleCandidates,
   planRecall,
@@ -35,6 +35,8 @@ export interface RecallSources {
   /** The configured decision model, or null (then nothing is judged and nothing leaves the machine). */
   judge: { decide: RelevanceJudge['decide']; modelId: string; pricePerMTokIn: number | null } | null;
   hash?: HashPort;
+  /** The tombstones in force (issue 29.2): turns and dossier sentences put aside are left out as `put-aside`. */
+  putAsides?: PutAsides;
   /** Remembers the judge's relevance so the preview and the run plan the same block (the server keeps one). */
   relevanceMemo?: RelevanceMemo;
 }
@@ -86,13 +88,16 @@ export async function planRecallFromIndex(
   );
   const project = request.workingDirectory;
   const candidates = indexCandidates(sources.database, { terms, project, global: setting.global });
-  const cited = turnKeySources(sources.database, sources.canvases);
+  const putAsides = sources.putAsides ?? new Set<string>();
+  const cited = turnKeySources(sources.database, sources.canvases, putAsides, sources.hash);
   const scope = {
     canvasId: request.canvasId,
     project,
     global: setting.global,
     struck: setting.struck,
     archived: cited.gone,
+    putAside: cited.putAside,
+    putAsideSentence: (text: string) => isPutAside(putAsides, 'dossier-sentence', text, sources.hash),
   };
   const ranked = eligibleCandidates({ ...scope, terms, candidates });
   const { eligible } = ranked;

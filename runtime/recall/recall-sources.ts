@@ -1,5 +1,5 @@
 import type { CanvasDocument, ModelInfo, TopicRecord } from '../../protocol/index.ts';
-import type { HashPort } from '../../src/core/index.ts';
+import type { HashPort, PutAsides } from '../../src/core/index.ts';
 import type { DossierSource } from '../../src/core/recall/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
@@ -20,6 +20,8 @@ export interface RecallStores {
   decide: RelevanceJudge['decide'];
   hash: HashPort;
   relevanceMemo?: RelevanceMemo;
+  /** The tombstones in force now (`readPutAsides`); absent: none. */
+  putAsides?: PutAsides;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function readRecallSources(stores: RecallStores): Promise<RecallSou
       ? { decide: (request) => stores.decide(request), modelId: judgeModelId, pricePerMTokIn: price }
       : null,
     hash: stores.hash,
+    ...(stores.putAsides ? { putAsides: stores.putAsides } : {}),
     ...(stores.relevanceMemo ? { relevanceMemo: stores.relevanceMemo } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { CanvasDocument, LabelledTurn, TopicRecord } from '../../protocol/index.ts';
+import { isPutAside, type PutAsides } from '../../src/core/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
 import { turnKeySources, type IndexDatabase, type TurnKeySources } from '../index/index.ts';
@@ -11,6 +12,8 @@ export interface LabelledTurnSources {
   /** The why index; null when there is none (then no session turn is found). */
   database: IndexDatabase | null;
   canvases: Pick<CanvasStore, 'read'>;
+  /** The tombstones in force (issue 29.2): a turn whose content is put aside is listed as not found. */
+  putAsides?: PutAsides;
 }
 
 function openingLine(question: string): string {
@@ -49,7 +52,7 @@ export async function labelledTurns(
       const row = select?.get(label.turnKey) as
         { runner: string; title: string; at: number | null; question: string } | undefined;
       turns.push(
-        row
+        row && !isPutAside(sources.putAsides ?? new Set(), 'session-turn', row.question)
           ? {
               ...base,
               source: 'session',
@@ -75,7 +78,8 @@ export async function labelledTurns(
     if (!documents.has(canvasId))
       documents.set(canvasId, (await sources.canvases.read(canvasId).catch(() => null))?.document ?? null);
     const document = documents.get(canvasId);
-    if (document && !alive.has(canvasId)) alive.set(canvasId, turnKeySources(sources.database, [document]));
+    if (document && !alive.has(canvasId))
+      alive.set(canvasId, turnKeySources(sources.database, [document], sources.putAsides));
     const node = document?.nodes.find((candidate) => candidate.id === nodeId);
     const version =
       node?.kind === 'question' && alive.get(canvasId)?.gone(label.turnKey) === false

@@ -1,3 +1,6 @@
+import { readPutAsides } from '../../runtime/fs/index.ts';
+import { nodeHashPort } from '../../runtime/hash/index.ts';
+import { isPutAside } from '../../src/core/index.ts';
 import { homedir } from 'node:os';
 import { delimiter } from 'node:path';
 import type { LabelTurn, Session } from '../../protocol/index.ts';
@@ -129,7 +132,7 @@ export class AtlasService {
   /** Agent-session turns for a labelling run (C15), after the cheap refresh: keys and openings only. */
   async labelTurns(): Promise<LabelTurn[]> {
     await this.refresh();
-    return sessionTurns(this.whyIndex().database);
+    return sessionTurns(this.whyIndex().database, undefined, readPutAsides(this.options.weftHome));
   }
 
   /** The why index's database after the cheap refresh: dossiers (C15) and recall (C16) read session turns from it. */
@@ -183,13 +186,25 @@ export class AtlasService {
       if (rows.length === 0)
         throw new WeftError('session-not-found', `No session ${sessionId} in the session roots.`, 404);
       const read = await this.readRows(sessionId, rows);
-      if (read !== 'gone') return read;
+      if (read !== 'gone') return { ...read, sessions: this.markPutAside(read.sessions) };
       if (rescanned)
         throw new WeftError('session-not-found', `The session file of ${sessionId} is no longer there.`, 404);
       await this.refresh();
       rescanned = true;
       rows = sessionRowsFor(this.whyIndex(), sessionId, runner);
     }
+  }
+
+  /** Issue 29.2: each turn whose words the person put aside is marked, so the mirror leaves it off the canvas. */
+  private markPutAside(sessions: Session[]): Session[] {
+    const putAsides = readPutAsides(this.options.weftHome);
+    if (putAsides.size === 0) return sessions;
+    return sessions.map((session) => ({
+      ...session,
+      turns: session.turns.map((turn) =>
+        isPutAside(putAsides, 'session-turn', turn.userText, nodeHashPort) ? { ...turn, putAside: true } : turn,
+      ),
+    }));
   }
 
   /** The sessions of `rows`' files, or 'gone' when the session's own file is no longer there and no copy was kept. */

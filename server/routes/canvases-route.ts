@@ -97,8 +97,10 @@ export function canvasesRoute(context: ServerContext): Router {
   );
 
   router.delete('/canvases/:id', async (request, response) => {
+    // A debounced backup still pending would bring the deleted canvas back into the backup folder: dropped before
+    // the delete (which records its turns' put-asides, and so takes a moment) and again after it.
+    await context.backup.discard(String(request.params.id));
     const removed = await context.canvases.delete(String(request.params.id));
-    // A debounced backup still pending would bring the deleted canvas back into the backup folder.
     await context.backup.discard(String(request.params.id));
     if (!removed) throw new WeftError('not-found', `No canvas record "${String(request.params.id)}".`, 404);
     // Its side chat (C17) goes with it: nothing of a deleted canvas stays behind.

@@ -1,3 +1,4 @@
+import { readPutAsides } from '../../runtime/fs/index.ts';
 import { randomUUID } from 'node:crypto';
 import {
   openDossierStore,
@@ -37,7 +38,11 @@ export async function dossierRunContext(context: ServerContext): Promise<Dossier
   return {
     store: dossierStoreFor(context),
     topics: topicStoreFor(context),
-    sources: { database: await atlasServiceFor(context).turnDatabase(), canvases: context.canvases },
+    sources: {
+      database: await atlasServiceFor(context).turnDatabase(),
+      canvases: context.canvases,
+      putAsides: readPutAsides(context.home),
+    },
     now: Date.now,
     newId: randomUUID,
     secrets: context.secretValues(),

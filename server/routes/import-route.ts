@@ -1,3 +1,4 @@
+import { readPutAsides } from '../../runtime/fs/index.ts';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -111,6 +112,7 @@ export function importRoute(options: ImportRouteOptions = {}): (context: ServerC
           now,
           newId,
           hash: context.hash,
+          putAsides: readPutAsides(context.home),
           signal: job.controller.signal,
           onProgress: (progress) => publish(job, progress),
         });

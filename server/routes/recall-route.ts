@@ -1,3 +1,4 @@
+import { readPutAsides } from '../../runtime/fs/index.ts';
 import express, { type Router } from 'express';
 import { RecallPlanRequestSchema, type RecallPlanResponse } from '../../protocol/index.ts';
 import {
@@ -43,6 +44,7 @@ export function recallRoute(context: ServerContext, dossiers?: DossierSource): R
       decide: (request) => context.judge.decide(request),
       hash: context.hash,
       relevanceMemo,
+      putAsides: readPutAsides(context.home),
     });
   }
 

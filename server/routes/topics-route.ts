@@ -1,3 +1,4 @@
+import { readPutAsides } from '../../runtime/fs/index.ts';
 import { randomUUID } from 'node:crypto';
 import express, { type Response, type Router } from 'express';
 import {
@@ -100,7 +101,10 @@ export function topicsRoute(context: ServerContext): Router {
 
   const plan = async (): Promise<{ plan: LabelPlan; work: LabelWork[]; stored: StoredTopics }> => {
     const stored = await store.read();
-    const turns = [...(await atlasServiceFor(context).labelTurns()), ...(await canvasTurns(context.canvases))];
+    const turns = [
+      ...(await atlasServiceFor(context).labelTurns()),
+      ...(await canvasTurns(context.canvases, readPutAsides(context.home))),
+    ];
     const { judgeModelId } = await context.settings.read();
     const judge = judgeModelId ?? null;
     const price = judge
@@ -159,7 +163,11 @@ export function topicsRoute(context: ServerContext): Router {
     const { record } = await store.read();
     const topic = record.topics.find((candidate) => candidate.id === request.params.id);
     if (!topic) throw editError('unknown-topic');
-    const sources = { database: await atlasServiceFor(context).turnDatabase(), canvases: context.canvases };
+    const sources = {
+      database: await atlasServiceFor(context).turnDatabase(),
+      canvases: context.canvases,
+      putAsides: readPutAsides(context.home),
+    };
     const body: TopicLabels = { topic, turns: await labelledTurns(record, topic.id, sources) };
     response.json(body);
   });

@@ -124,6 +124,11 @@ export {
   lineHistory,
   memoryBlock,
   loadProfile,
+  contentKey,
+  isPutAside,
+  nodeContent,
+  PUT_ASIDE_KINDS,
+  canvasPutAsides,
 } from './memory/index.ts';
 export type {
   Exchange,
@@ -148,6 +153,9 @@ export type {
   WriteOperation,
   ProfileLoadCode,
   ProfileLoadError,
+  PutAsideKind,
+  PutAsides,
+  CanvasPutAside,
 } from './memory/index.ts';
 export { conversationCanvas, planConversation, IMPORT_COLUMN_GAP, IMPORT_ROW_GAP } from './import/index.ts';
 export type {

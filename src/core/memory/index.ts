@@ -33,6 +33,10 @@ export {
 export type { SentenceJudgement, JudgeDecisionKind } from './judge-decisions.ts';
 export { undoWrites } from './undo-writes.ts';
 export { matchesRefusal } from './refusal-match.ts';
+export { contentKey, isPutAside, nodeContent, PUT_ASIDE_KINDS } from './put-aside.ts';
+export type { PutAsideKind, PutAsides } from './put-aside.ts';
+export { canvasPutAsides } from './canvas-put-asides.ts';
+export type { CanvasPutAside } from './canvas-put-asides.ts';
 export { emptyProfile, documentFor, currentLines, findLine, duplicateLine } from './profile.ts';
 export type { MemoryContext } from './profile.ts';
 export { mergeFact } from './merge-fact.ts';

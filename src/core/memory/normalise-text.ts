@@ -1,3 +1,5 @@
+const ASCII = /^[\x00-\x7f]*$/;
+
 /**
  * How memory compares text (evidence spans, duplicates, refusals). Documented in README.md:
  * Unicode NFKC (full-width and compatibility forms fold to plain ones), typographic quotes and apostrophes become
@@ -5,6 +7,9 @@
  * Punctuation is kept: a span is verbatim apart from spacing and case.
  */
 export function normaliseText(text: string): string {
+  // Plain ASCII is its own NFKC form and holds no typographic quotes: only case and spacing change (the put-aside
+  // check normalises every candidate of a recall plan, so this path is measured in `bench:memory`).
+  if (ASCII.test(text)) return text.toLowerCase().replace(/\s+/g, ' ').trim();
   return text
     .normalize('NFKC')
     .replace(/[\u2018\u2019\u201A\u201B\u2032]/g, "'")

@@ -21,6 +21,8 @@ export interface MirrorPlanCounts {
   notes: number;
   /** Unedited nodes of a turn that grew since it was mirrored (a live session's last turn). */
   refreshed: number;
+  /** Turns the person put aside (`Turn.putAside`): left off the canvas, and not in the ledger (a restore lets them on). */
+  putAside: number;
 }
 
 export interface MirrorPlan {
@@ -55,7 +57,7 @@ export function planMirror(
   const turnKeys = [...(ledger?.turnKeys ?? [])];
   const known = new Set(turnKeys);
   const changes: GraphChange[] = [];
-  const counts: MirrorPlanCounts = { turns: 0, subagentTurns: 0, notes: 0, refreshed: 0 };
+  const counts: MirrorPlanCounts = { turns: 0, subagentTurns: 0, notes: 0, refreshed: 0, putAside: 0 };
   const placed = new Map<string, Position>();
 
   const nodeOf = (key: string): CanvasNode | undefined => {
@@ -134,6 +136,10 @@ export function planMirror(
     for (const turn of session.turns) {
       if (known.has(turn.key)) {
         if (nodeOf(turn.key)) previous = nodeIdByTurnKey[turn.key];
+        continue;
+      }
+      if (turn.putAside) {
+        counts.putAside += 1;
         continue;
       }
       const compaction = compactions.get(turn.number);

@@ -39,6 +39,12 @@ export interface RecallScopeInput {
   struck: readonly string[];
   /** Whether a turn key's source is archived or deleted on its canvas (such a turn never comes back). */
   archived: (key: string) => boolean;
+  /**
+   * Issue 29.2: whether a turn key's content is put aside (a tombstone on its words), or a dossier sentence's own
+   * text is; such an item is left out as `put-aside`. Absent: nothing is put aside.
+   */
+  putAside?: (key: string) => boolean;
+  putAsideSentence?: (text: string) => boolean;
 }
 
 export interface RecallPlanInput extends RecallScopeInput {
@@ -131,6 +137,7 @@ export function eligibleCandidates(
     const ownCanvas = candidate.canvasId !== null && candidate.canvasId === input.canvasId;
     if (ownCanvas || (!input.global && (input.project === null || !insideProject(candidate.cwd, input.project))))
       omit(candidate, 'out-of-scope');
+    else if (input.putAside?.(candidate.key)) omit(candidate, 'put-aside');
     else if (input.archived(candidate.key)) omit(candidate, 'archived-source');
     else if (struck.has(candidate.key)) omit(candidate, 'struck');
     else eligible.push({ candidate, matched: matchedTerms(`${candidate.question}\n${candidate.answer}`, input.terms) });
@@ -150,11 +157,11 @@ export function eligibleCandidates(
 /** Why a dossier sentence leaves recall, or null when it stays (a sentence citing nothing stays). */
 function sentenceLeftOut(
   citations: readonly string[],
-  input: Pick<RecallPlanInput, 'archived' | 'global' | 'project' | 'citedFolder'>,
+  input: Pick<RecallPlanInput, 'archived' | 'putAside' | 'global' | 'project' | 'citedFolder'>,
 ): RecallOmissionReason | null {
   if (citations.length === 0) return null;
   const live = citations.filter((key) => !input.archived(key));
-  if (live.length === 0) return 'archived-source';
+  if (live.length === 0) return citations.every((key) => input.putAside?.(key)) ? 'put-aside' : 'archived-source';
   if (input.global) return null;
   const project = input.project;
   return project !== null && live.some((key) => insideProject(input.citedFolder(key), project)) ? null : 'out-of-scope';
@@ -205,7 +212,7 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
     // switch) whose sources were all asked outside the project; the dossier's other sentences stay.
     const left: RecallOmissionReason[] = [];
     const sentences = dossier.sentences.filter((sentence) => {
-      const reason = sentenceLeftOut(sentence.citations, input);
+      const reason = input.putAsideSentence?.(sentence.text) ? 'put-aside' : sentenceLeftOut(sentence.citations, input);
       if (reason) {
         left.push(reason);
         omitted.push({ ...dossierSource(dossier, `${id}#${sentence.id}`), reason });
@@ -215,7 +222,11 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
     if (sentences.length === 0) {
       omitted.push({
         ...dossierSource(dossier),
-        reason: left.includes('out-of-scope') ? 'out-of-scope' : 'archived-source',
+        reason: left.includes('out-of-scope')
+          ? 'out-of-scope'
+          : left.every((why) => why === 'put-aside')
+            ? 'put-aside'
+            : 'archived-source',
       });
       continue;
     }

@@ -24,3 +24,16 @@ describe('an interrupted turn in the Atlas session view (real marot/spotter tran
     expect(await shownStatuses('short.jsonl')).toEqual(['Interrupted during a tool call']);
   });
 });
+
+describe('a put-aside turn in the Atlas session view (issue 29.2)', () => {
+  it('is still shown, marked "Put aside", while the turns beside it are not marked', async () => {
+    const [session] = await readFixtureSessions(`${SPOTTER}/tool_heavy.jsonl`);
+    const [first, second] = session!.turns;
+    const marked = renderToStaticMarkup(<SessionTurn turn={{ ...first!, putAside: true }} runs={new Map()} />);
+    expect(marked).toContain('data-testid="turn-put-aside"');
+    expect(marked).toContain('Put aside');
+    expect(marked).toContain('data-put-aside="true"');
+    const plain = renderToStaticMarkup(<SessionTurn turn={second!} runs={new Map()} />);
+    expect(plain).not.toContain('turn-put-aside');
+  });
+});

@@ -10,10 +10,15 @@ export const TURN_STATUS_LABEL: Record<NonNullable<Turn['status']>, string> = {
 /** One turn of the Atlas session view: its question, status, tool steps and the subagent runs it delegated. */
 export function SessionTurn({ turn, runs }: { turn: Turn; runs: ReadonlyMap<string, Session> }) {
   return (
-    <li data-testid="session-turn">
+    <li data-testid="session-turn" data-put-aside={turn.putAside ? 'true' : undefined}>
       {turn.afterCompaction && <div className="atlas-compaction">Context compacted before this turn</div>}
       <div className="atlas-turn-question">{clip(turn.userText, 220) || <em>(no text)</em>}</div>
       <div className="atlas-turn-meta">
+        {turn.putAside && (
+          <span className="atlas-turn-status" data-testid="turn-put-aside">
+            Put aside ·{' '}
+          </span>
+        )}
         {turn.status && (
           <span className="atlas-turn-status" data-testid="turn-status" data-status={turn.status}>
             {TURN_STATUS_LABEL[turn.status]}

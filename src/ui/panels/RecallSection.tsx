@@ -26,6 +26,7 @@ const REASON_LABEL: Record<RecallOmission['reason'], string> = {
   duplicate: 'duplicate',
   'out-of-scope': 'out of scope',
   'archived-source': 'source archived or deleted',
+  'put-aside': 'put aside',
   struck: 'struck by you',
 };
 

@@ -1,0 +1,196 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { PUT_ASIDE_KINDS, type PutAsideKind, type PutAsides } from '../../src/core/index.ts';
+import { KeyedQueue } from './keyed-queue.ts';
+
+/** Where a tombstone came from: the canvas node or the dossier sentence that was archived, deleted or struck. */
+export type PutAsideOrigin = { canvasId: string; nodeId: string } | { topicId: string; sentenceId: string };
+
+/** One line of the put-aside log: a tombstone recorded, or one lifted by a restore (both kept: the log is the record). */
+export interface PutAsideEvent {
+  rev: number;
+  op: 'put-aside' | 'restored';
+  key: string;
+  kind: PutAsideKind;
+  /** Why: `archived`, `deleted` (a node or a whole canvas), `struck` (a dossier sentence); a restore says why it returned. */
+  reason: string;
+  at: number;
+  origin: PutAsideOrigin | null;
+}
+export type PutAsideChange = Omit<PutAsideEvent, 'rev'>;
+
+/** The put-aside log of a Weft home: `$WEFT_HOME/memory/put-asides.jsonl`. */
+export function putAsidePath(home: string): string {
+  return join(home, 'memory', 'put-asides.jsonl');
+}
+
+/** What a log replays to: the tombstones in force by key, the last revision, and how far the log was read. */
+interface Replayed {
+  size: number;
+  mtimeMs: number;
+  offset: number;
+  revision: number;
+  inForce: Map<string, PutAsideEvent>;
+  keys: Set<string>;
+}
+
+/** Replayed logs by path, extended by what was appended since (a read path asks once per request). */
+const replayedByPath = new Map<string, Replayed>();
+
+const KINDS: ReadonlySet<string> = new Set(PUT_ASIDE_KINDS);
+
+/**
+ * Whether a parsed line is a whole event (checked by hand: a 100,000-line log is replayed in a process's first read,
+ * and a schema library per line costs several times the JSON parse).
+ */
+function isEvent(value: unknown): value is PutAsideEvent {
+  if (typeof value !== 'object' || value === null) return false;
+  const event = value as Record<string, unknown>;
+  return (
+    Number.isInteger(event.rev) &&
+    (event.op === 'put-aside' || event.op === 'restored') &&
+    typeof event.key === 'string' &&
+    typeof event.kind === 'string' &&
+    KINDS.has(event.kind) &&
+    typeof event.reason === 'string' &&
+    typeof event.at === 'number' &&
+    (event.origin === null || (typeof event.origin === 'object' && !Array.isArray(event.origin)))
+  );
+}
+
+function replayInto(state: Replayed, text: string): void {
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let event: PutAsideEvent;
+    try {
+      event = JSON.parse(line) as PutAsideEvent;
+    } catch {
+      continue; // A torn line (a crash mid-append) is skipped; every whole line before and after still counts.
+    }
+    if (!isEvent(event)) continue;
+    state.revision = Math.max(state.revision, event.rev);
+    if (event.op === 'put-aside') {
+      state.inForce.set(event.key, event);
+      state.keys.add(event.key);
+    } else {
+      state.inForce.delete(event.key);
+      state.keys.delete(event.key);
+    }
+  }
+}
+
+/**
+ * The log at `path` replayed, synchronously (the read paths that consult it are synchronous): served from memory
+ * while the file is unchanged, and only the bytes appended since are read when it grew. A missing file is an empty log.
+ */
+function replayed(path: string): Replayed {
+  let stats: { size: number; mtimeMs: number };
+  try {
+    stats = statSync(path);
+  } catch {
+    return { size: 0, mtimeMs: 0, offset: 0, revision: 0, inForce: new Map(), keys: new Set() };
+  }
+  let state = replayedByPath.get(path);
+  if (state && state.size === stats.size && state.mtimeMs === stats.mtimeMs) return state;
+  if (!state || stats.size < state.offset) {
+    state = { size: 0, mtimeMs: 0, offset: 0, revision: 0, inForce: new Map(), keys: new Set() };
+  }
+  const length = stats.size - state.offset;
+  const buffer = Buffer.alloc(length);
+  const descriptor = openSync(path, 'r');
+  try {
+    let read = 0;
+    while (read < length) {
+      const count = readSync(descriptor, buffer, read, length - read, state.offset + read);
+      if (count === 0) break;
+      read += count;
+    }
+  } finally {
+    closeSync(descriptor);
+  }
+  // Only whole lines are taken; a line still being written is read the next time.
+  const end = buffer.lastIndexOf(0x0a) + 1;
+  replayInto(state, buffer.subarray(0, end).toString('utf8'));
+  state.offset += end;
+  state.size = stats.size;
+  state.mtimeMs = stats.mtimeMs;
+  replayedByPath.set(path, state);
+  return state;
+}
+
+/** The keys of every tombstone in force in `home` (core's `isPutAside` checks content against them). */
+export function readPutAsides(home: string): PutAsides {
+  return replayed(putAsidePath(home)).keys;
+}
+
+/**
+ * One store of tombstones per Weft home, keyed on content (core's `contentKey`), each with its kind, reason, time and
+ * origin. Append-only JSON lines, each carrying its revision; appends are serialized in this process and each is
+ * one write of whole lines, flushed to disk before it resolves. Restoring appends a `restored` line (the log keeps
+ * the history); a crash mid-append leaves a torn last line that is skipped, never a wrong tombstone.
+ */
+export class PutAsideStore {
+  private readonly queue = new KeyedQueue();
+  readonly path: string;
+
+  constructor(home: string) {
+    this.path = putAsidePath(home);
+  }
+
+  keys(): PutAsides {
+    return replayed(this.path).keys;
+  }
+
+  /** The tombstones in force, newest first. */
+  inForce(): PutAsideEvent[] {
+    return [...replayed(this.path).inForce.values()].sort((a, b) => b.rev - a.rev);
+  }
+
+  revision(): number {
+    return replayed(this.path).revision;
+  }
+
+  /** The tombstone in force under `key`, if any. */
+  tombstone(key: string): PutAsideEvent | undefined {
+    return replayed(this.path).inForce.get(key);
+  }
+
+  /**
+   * Appends `changes` in order, skipping a put-aside of a key already in force and a restore of one that is not
+   * (so the log records what changed). Returns the events written.
+   */
+  append(changes: readonly PutAsideChange[]): Promise<PutAsideEvent[]> {
+    return this.queue.run('log', async () => {
+      if (changes.length === 0) return [];
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      const state = replayed(this.path);
+      const inForce = new Set(state.keys);
+      let revision = state.revision;
+      const written: PutAsideEvent[] = [];
+      for (const change of changes) {
+        if ((change.op === 'put-aside') === inForce.has(change.key)) continue;
+        if (change.op === 'put-aside') inForce.add(change.key);
+        else inForce.delete(change.key);
+        written.push({ rev: ++revision, ...change });
+      }
+      if (written.length === 0) return [];
+      const handle = await open(this.path, 'a+', 0o600);
+      try {
+        const { size } = await handle.stat();
+        // A torn last line from a crash is closed off first, so it stays one skipped line.
+        let lead = '';
+        if (size > 0) {
+          const last = Buffer.alloc(1);
+          await handle.read(last, 0, 1, size - 1);
+          if (last[0] !== 0x0a) lead = '\n';
+        }
+        await handle.appendFile(lead + written.map((event) => JSON.stringify(event)).join('\n') + '\n');
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      return written;
+    });
+  }
+}
