@@ -11,6 +11,7 @@ import { buildRequest, documentFromGraph, emptyCanvasDocument } from '../../src/
 import { TestCanvas } from '../../src/core/test-canvas.ts';
 import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { collectStreamEvents } from '../../tests/support/sse-client.ts';
+import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 
 /**
@@ -43,6 +44,8 @@ beforeAll(async () => {
     }),
   });
   expect(response.status).toBe(200);
+  // Admitted facts are written at once, so a forged exchange that got through would show in the profile itself.
+  await acceptProfileFactsAutomatically(server);
 });
 afterAll(async () => {
   await server.dispose();
