@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { stopAgentTurn } from '../store/index.ts';
+import { isMac } from '../commands/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore, countRender } from '../kit/index.ts';
 import { QuestionAuthorHint } from '../canvas/index.ts';
@@ -39,6 +40,8 @@ function useQuestionDraft(node: QuestionNode) {
   };
   return { shown, blank, change, commit };
 }
+
+const ASK_SHORTCUT = `${isMac ? '⌘' : 'Ctrl'}+Enter`;
 
 /**
  * The question being typed and its Ask / Regenerate / Stop buttons. The draft lives here, out of React state, so a
@@ -83,7 +86,6 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
           }}
         />
       </label>
-      <QuestionAuthorHint node={node} />
       <div className="button-row">
         {running ? (
           <button
@@ -102,9 +104,13 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
               className="button primary"
               data-testid="ask"
               disabled={node.archived || blank}
+              title={`${node.versions.length ? 'Regenerate' : 'Ask'} (${ASK_SHORTCUT} in the question)`}
               onClick={() => ask(false)}
             >
               {node.versions.length ? 'Regenerate' : 'Ask'}
+              <kbd className="button-keys" data-testid="ask-shortcut">
+                {ASK_SHORTCUT}
+              </kbd>
             </button>
             {node.versions.length > 0 && (
               <button
@@ -119,6 +125,8 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
           </>
         )}
       </div>
+      {/* Below the buttons: the hint leaves when the edit is committed (on blur), and must not move Ask. */}
+      <QuestionAuthorHint node={node} />
     </>
   );
 }
