@@ -138,6 +138,19 @@ describe('recall into an ask', () => {
     expect(
       await canvas.panel.locator('[data-testid="recall-omission"][data-reason="out-of-scope"]').count(),
     ).toBeGreaterThan(0);
+    // #30: the items fit the panel (long paths wrap, no browser bullets, the buttons on the label's line).
+    const misfits = await canvas.panel.locator('.panel-body').evaluate((body) => {
+      const right = body.getBoundingClientRect().right + 0.5;
+      return [...body.querySelectorAll<HTMLElement>('.recall-items, .recall-items *')]
+        .filter(
+          (element) =>
+            element.getBoundingClientRect().right > right ||
+            element.scrollWidth > element.clientWidth + 1 ||
+            getComputedStyle(element).listStyleType !== 'none',
+        )
+        .map((element) => `${element.tagName}.${element.className}: ${element.textContent?.slice(0, 40)}`);
+    });
+    expect(misfits).toEqual([]);
 
     // The block is a part of the will-send preview.
     if ((await canvas.panel.getByTestId('preview-hash').count()) === 0)

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { stopAgentTurn } from '../store/index.ts';
 import { isMac } from '../commands/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
@@ -48,7 +48,16 @@ const ASK_SHORTCUT = `${isMac ? '⌘' : 'Ctrl'}+Enter`;
  * keystroke re-renders nothing: not this field, the panel's answer, versions and will-send preview, nor the canvas
  * (the store changes on commit).
  */
-export function QuestionField({ node, running }: { node: QuestionNode; running: boolean }) {
+export function QuestionField({
+  node,
+  running,
+  summary,
+}: {
+  node: QuestionNode;
+  running: boolean;
+  /** What Ask will send, in one line beside it (`WillSendSummary`). */
+  summary?: ReactNode;
+}) {
   countRender('question-field');
   const store = useWeftStore();
   const { shown, blank, change, commit } = useQuestionDraft(node);
@@ -124,6 +133,7 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
             )}
           </>
         )}
+        {summary}
       </div>
       {/* Below the buttons: the hint leaves when the edit is committed (on blur), and must not move Ask. */}
       <QuestionAuthorHint node={node} />

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { AgentLaneSection, AgentModelOptions, AgentWillSendFor, useAgent } from '../agents/index.ts';
 import { activeDismissal, diffUpstreamParts, recordedUpstreamParts, upstreamParts } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
@@ -8,6 +8,7 @@ import { agentModel, formatTime, isReceiptModel, nodeTitle, shortModel } from '.
 import { AnswerTools } from './AnswerTools.tsx';
 import { QuestionField } from './QuestionField.tsx';
 import { WillSendPreview } from './WillSendPreview.tsx';
+import { WillSendSummary } from './WillSendSummary.tsx';
 import { FanOutSection } from './FanOutSection.tsx';
 import { HighlightSection } from './HighlightSection.tsx';
 import { PassageSection } from './PassageSection.tsx';
@@ -90,11 +91,21 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
   countRender('question-panel');
   const state = store.getState();
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
+  const willSendSection = useRef<HTMLDivElement>(null);
+  // The summary beside Ask opens the whole preview and brings it into view (it sits at the panel's end).
+  const openPreview = useCallback(() => {
+    if (!store.getState().previewOpen) store.getState().togglePreview();
+    requestAnimationFrame(() => willSendSection.current?.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+  }, [store]);
   return (
     <>
       <PassageSection node={node} />
       <div className="section">
-        <QuestionField node={node} running={Boolean(stream) || agentRunning} />
+        <QuestionField
+          node={node}
+          running={Boolean(stream) || agentRunning}
+          summary={agentModel(node.model) ? null : <WillSendSummary node={node} onOpen={openPreview} />}
+        />
         <label className="model-row">
           <span>Model</span>
           <select
@@ -197,7 +208,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
         </div>
       )}
 
-      <div className="section">
+      <div className="section" ref={willSendSection} data-testid="will-send-section">
         <div className="section-title">
           Will send
           <span className="spacer" />

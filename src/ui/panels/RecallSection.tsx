@@ -155,16 +155,21 @@ export function RecallSection({ node }: { node: QuestionNode }) {
               <ul className="recall-items" data-testid="recall-items">
                 {plan.items.map((item) => (
                   <li key={item.id} className="recall-item" data-testid="recall-item" data-item-id={item.id}>
-                    <span className="recall-label">{item.label}</span> {recallSourceLine(item)}
-                    {item.redactions > 0 && <span className="hint"> · {item.redactions} redacted</span>}
-                    <button
-                      className="button small"
-                      data-testid="recall-strike"
-                      title="Leave this out from the next run on"
-                      onClick={() => save({ struck: [...setting.struck, item.id] })}
-                    >
-                      Strike
-                    </button>
+                    <div className="recall-item-head">
+                      <span className="recall-label">{item.label}</span>
+                      <button
+                        className="button small"
+                        data-testid="recall-strike"
+                        title="Leave this out from the next run on"
+                        onClick={() => save({ struck: [...setting.struck, item.id] })}
+                      >
+                        Strike
+                      </button>
+                    </div>
+                    <div className="recall-source">
+                      {recallSourceLine(item)}
+                      {item.redactions > 0 && ` · ${item.redactions} redacted`}
+                    </div>
                   </li>
                 ))}
               </ul>
@@ -177,19 +182,23 @@ export function RecallSection({ node }: { node: QuestionNode }) {
                     {omitted.map((omission) => (
                       <li
                         key={`${omission.id}:${omission.reason}`}
+                        className="recall-item"
                         data-testid="recall-omission"
                         data-reason={omission.reason}
                       >
-                        {recallSourceLine(omission)} — {REASON_LABEL[omission.reason]}
-                        {omission.reason === 'struck' && (
-                          <button
-                            className="button small"
-                            data-testid="recall-restore"
-                            onClick={() => save({ struck: setting.struck.filter((id) => id !== omission.id) })}
-                          >
-                            Restore
-                          </button>
-                        )}
+                        <div className="recall-item-head">
+                          <span className="recall-label">{REASON_LABEL[omission.reason]}</span>
+                          {omission.reason === 'struck' && (
+                            <button
+                              className="button small"
+                              data-testid="recall-restore"
+                              onClick={() => save({ struck: setting.struck.filter((id) => id !== omission.id) })}
+                            >
+                              Restore
+                            </button>
+                          )}
+                        </div>
+                        <div className="recall-source">{recallSourceLine(omission)}</div>
                       </li>
                     ))}
                   </ul>
