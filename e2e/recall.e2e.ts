@@ -131,7 +131,7 @@ describe('recall into an ask', () => {
     const dossierItem = canvas.panel.locator(`[data-testid="recall-item"][data-item-id="dossier:${topicId}"]`);
     expect(await dossierItem.textContent()).toContain('Dossier “greet”');
     const excerptItem = canvas.panel.locator('[data-testid="recall-item"]:not([data-item-id^="dossier:"])').first();
-    expect(await excerptItem.textContent()).toContain('claude-code');
+    expect(await excerptItem.textContent()).toContain('Claude Code');
     expect(await canvas.panel.getByTestId('recall-scope').textContent()).toContain(CLAUDE_REPO);
     // Codex and Pi ran the same task in other folders: listed as left out, never sent.
     await canvas.panel.getByTestId('recall-omitted').locator('summary').click();

@@ -59,6 +59,7 @@ export { manualVersion } from './manual-version.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';
 export { assembleRequest } from './build-request.ts';
 export { plural } from './plural.ts';
+export { formatWhen, formatDay, formatClock } from './format-when.ts';
 export { requestTokens, REQUEST_TOKEN_PARTS } from './request-tokens.ts';
 export type { RequestTokens, RequestTokenPart } from './request-tokens.ts';
 export { agentCommit, buildAgentPrompt, type AgentPrompt, type AgentRuntimeName } from './agent-prompt.ts';

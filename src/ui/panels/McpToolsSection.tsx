@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { McpServersResponse, McpToolsResponse, QuestionNode, ToolDeclaration } from '../../../protocol/index.ts';
-import { sameDeclaration } from '../../core/index.ts';
+import { sameDeclaration, plural } from '../../core/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeft, useWeftStore } from '../kit/index.ts';
 
@@ -50,7 +50,7 @@ export function McpToolsSection({ node }: { node: QuestionNode }) {
   return (
     <details className="mcp-tools" data-testid="mcp-tools" onToggle={(event) => event.currentTarget.open && load()}>
       <summary>
-        MCP tools ({servers.servers.length} server{servers.servers.length === 1 ? '' : 's'} in mcp.json
+        MCP tools ({plural(servers.servers.length, 'server')} in mcp.json
         {enabled.length > 0 ? `, ${enabled.length} on` : ''})
       </summary>
       {servers.error && (

@@ -1,3 +1,4 @@
+import { formatDay, plural } from '../../core/index.ts';
 import { useState } from 'react';
 import {
   DEFAULT_RECALL_SETTING,
@@ -9,6 +10,7 @@ import {
 import { useWeft } from '../kit/index.ts';
 import { describeError } from '../api/index.ts';
 import { recallClient } from '../store/index.ts';
+import { RUNNER_LABEL } from '../atlas/index.ts';
 import { useRecallPlan } from '../recall/use-recall-plan.ts';
 
 const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {
@@ -29,15 +31,12 @@ const REASON_LABEL: Record<RecallOmission['reason'], string> = {
   struck: 'struck by you',
 };
 
-function day(at: number | null): string {
-  return at === null ? 'undated' : new Date(at).toISOString().slice(0, 10);
-}
-
 /** Where an item comes from: runner, session, turn and date (a dossier: its topic). */
 export function recallSourceLine(item: Pick<RecallItem, 'kind' | 'runner' | 'sessionTitle' | 'turn' | 'at' | 'topic'>) {
-  if (item.kind === 'dossier') return `Dossier “${item.topic ?? item.sessionTitle}” · ${day(item.at)}`;
+  if (item.kind === 'dossier') return `Dossier “${item.topic ?? item.sessionTitle}” · ${formatDay(item.at)}`;
   const turn = item.turn === null ? '' : ` · turn ${item.turn}`;
-  return `${item.runner ?? 'memory'} · “${item.sessionTitle}”${turn} · ${day(item.at)}`;
+  const runner = item.runner ? (RUNNER_LABEL[item.runner] ?? item.runner) : 'Memory';
+  return `${runner} · “${item.sessionTitle}”${turn} · ${formatDay(item.at)}`;
 }
 
 /** C16: recall into this node's asks — off until switched on, scoped to the canvas's folder, items strikeable. */
@@ -149,8 +148,7 @@ export function RecallSection({ node }: { node: QuestionNode }) {
             <>
               <div className="hint" data-testid="recall-summary">
                 {plan.terms.length > 0 ? `Terms: ${plan.terms.join(', ')}. ` : 'No terms to look up. '}
-                {plan.items.length} item{plan.items.length === 1 ? '' : 's'} · {plan.usedTokens} of {plan.ceilingTokens}{' '}
-                tokens
+                {plural(plan.items.length, 'item')} · {plan.usedTokens} of {plan.ceilingTokens} tokens
               </div>
               <ul className="recall-items" data-testid="recall-items">
                 {plan.items.map((item) => (

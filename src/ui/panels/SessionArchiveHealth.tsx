@@ -1,8 +1,8 @@
+import { formatWhen } from '../../core/index.ts';
 import { useEffect, useState } from 'react';
 import type { SessionArchiveHealth as Health } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
-import { formatDate } from '../atlas/index.ts';
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
@@ -10,7 +10,7 @@ const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 function verdict(health: Health): string {
   const last = health.lastVerification;
   if (!last) return 'Never verified.';
-  const when = `Verified ${formatDate(last.verifiedAt)}: ${last.copies} copies`;
+  const when = `Verified ${formatWhen(last.verifiedAt)}: ${last.copies} copies`;
   const unverified = last.unverified > 0 ? `, ${last.unverified} unverified (kept before Weft hashed copies)` : '';
   if (!last.firstBad) return `${when} intact${unverified}.`;
   return `${when}, ${last.bad} bad${unverified}. First bad: ${last.firstBad.path} — ${last.firstBad.reason}.`;

@@ -1,8 +1,9 @@
+import { formatWhen } from '../../core/index.ts';
 import { useEffect, useState } from 'react';
 import type { SessionRoot, SessionRootsResponse } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
-import { formatDate, RUNNER_LABEL } from '../atlas/index.ts';
+import { RUNNER_LABEL } from '../atlas/index.ts';
 
 const KIND_NOTE: Record<SessionRoot['kind'], string> = {
   chosen: '',
@@ -92,7 +93,7 @@ export function SessionRootsSettings() {
                 </td>
                 <td data-testid="session-root-runners">{holds(root)}</td>
                 <td data-testid="session-root-sessions">{root.sessions}</td>
-                <td>{root.lastChangeAt === null ? '—' : formatDate(root.lastChangeAt)}</td>
+                <td>{root.lastChangeAt === null ? '—' : formatWhen(root.lastChangeAt)}</td>
                 {!overridden && (
                   <td>
                     {root.kind !== 'agent-lane' && (

@@ -14,7 +14,7 @@ const DEFAULT_ARCHIVE: SessionArchiveSettings = {
 const ARCHIVE_RUNNERS: { runner: keyof SessionArchiveSettings['runners']; label: string }[] = [
   { runner: 'claude-code', label: 'Claude Code' },
   { runner: 'codex', label: 'Codex' },
-  { runner: 'pi', label: 'pi' },
+  { runner: 'pi', label: 'Pi' },
 ];
 
 export function SettingsView() {
@@ -32,7 +32,7 @@ export function SettingsView() {
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
   const [archive, setArchive] = useState<SessionArchiveSettings>(DEFAULT_ARCHIVE);
-  const [newKind, setNewKind] = useState<ProviderKind>('openai-compatible');
+  const [newKind, setNewKind] = useState<ProviderKind>(KINDS[0]!.kind);
   const [saved, setSaved] = useState(false);
 
   useEffect(() => void loadSettings(), [loadSettings]);
@@ -269,7 +269,7 @@ export function SettingsView() {
           ))}
           <p className="hint">
             Switched off, a runner&apos;s copies are dropped at the next index, and with them its sessions whose file is
-            gone. `weft purge --archive` drops every copy.
+            gone. <code>weft purge --archive</code> drops every copy.
           </p>
           <SessionArchiveHealth />
         </div>

@@ -7,6 +7,7 @@ import {
   type CompiledSource,
   type Graph,
   type RequestTokenPart,
+  plural,
 } from '../../core/index.ts';
 import { downloadText, safeFileName } from './download.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
@@ -131,7 +132,7 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
           title="SHA-256 of the recall block this request carries"
           style={{ overflowWrap: 'anywhere' }}
         >
-          Recall block ({recall.plan.items.length} items) · {recall.plan.blockHash}
+          Recall block ({plural(recall.plan.items.length, 'item')}) · {recall.plan.blockHash}
         </div>
       )}
       <RequestHash request={built.request} />

@@ -1,5 +1,5 @@
-import { memo } from 'react';
 import { plural } from '../../core/index.ts';
+import { memo } from 'react';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { countRender } from '../kit/index.ts';
 import { formatTokens } from '../tokens/index.ts';
