@@ -124,4 +124,29 @@ describe('the will-send summary beside Ask', () => {
     expect(await overflowing()).toEqual([]);
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
+
+  it('Settings has one Save, in view beside the provider card, and it saves the web search card too', async () => {
+    await page().getByTestId('tab-settings').click();
+    const page_ = page().getByTestId('settings');
+    await page_.locator('.card-panel').first().waitFor();
+    expect(await page_.getByRole('button', { name: /^Save/ }).count()).toBe(1);
+    // The first card (providers) and the Save are on screen together, at the top of the page.
+    await page_.evaluate((element) => element.scrollTo(0, 0));
+    const save = page().getByTestId('save-settings');
+    const inView = () =>
+      save.evaluate((button) => {
+        const box = button.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+    expect(await inView()).toBe(true);
+    await page().getByTestId('web-search-provider').selectOption('searxng');
+    await page().getByTestId('web-search-searxng-url').fill('http://127.0.0.1:9/searx');
+    await save.click();
+    await page().getByTestId('settings-saved').waitFor();
+    const stored = await fetch(`${app.server.origin}/api/web-search`, {
+      headers: { authorization: `Bearer ${app.server.token}` },
+    }).then((response) => response.json() as Promise<{ provider: string | null; searxngUrl: string | null }>);
+    expect(stored).toMatchObject({ provider: 'searxng', searxngUrl: 'http://127.0.0.1:9/searx' });
+    await page().getByTestId('tab-canvas').click();
+  });
 });

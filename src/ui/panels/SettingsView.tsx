@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
@@ -69,7 +69,10 @@ export function SettingsView() {
     setArchive(settings.sessionArchive ?? DEFAULT_ARCHIVE);
   }, [settings, models]);
 
+  // The web search card has its own route; the page's one Save saves it too.
+  const saveWebSearch = useRef<(() => Promise<boolean>) | null>(null);
   const save = async () => {
+    const webSearchSaved = (await saveWebSearch.current?.()) ?? true;
     const providers: ProviderUpdate[] = drafts
       .filter((draft) => draft.id.trim())
       .map((draft) => ({
@@ -97,7 +100,7 @@ export function SettingsView() {
       sessionArchive: archive,
       plaqueWriter,
     });
-    setSaved(ok);
+    setSaved(ok && webSearchSaved);
     if (ok) setTimeout(() => setSaved(false), 3000);
   };
 
@@ -236,7 +239,7 @@ export function SettingsView() {
             />
           </label>
         </div>
-        <WebSearchSettings />
+        <WebSearchSettings saveRef={saveWebSearch} />
         <McpSettings />
         <SessionRootsSettings />
         <div className="card-panel">
@@ -273,7 +276,8 @@ export function SettingsView() {
           </p>
           <SessionArchiveHealth />
         </div>
-        <div className="button-row">
+        {/* The page's one Save, kept in view at the bottom beside whichever card is being edited. */}
+        <div className="button-row settings-save-bar">
           <button className="button primary" data-testid="save-settings" onClick={() => void save()}>
             Save settings
           </button>
