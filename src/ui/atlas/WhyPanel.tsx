@@ -73,7 +73,11 @@ export function WhyPanel() {
                 data-turn-key={hit.turnKey}
               >
                 <div className="why-hit-head">
-                  <span className={`badge why-op ${hit.op}`}>{hit.op}</span>
+                  {(hit.ops?.length ? hit.ops : [hit.op]).map((op) => (
+                    <span key={op} className={`badge why-op ${op}`} data-testid="why-op">
+                      {op}
+                    </span>
+                  ))}
                   <span className={`runner-dot ${hit.runner}`} aria-hidden />
                   <span>
                     {RUNNER_LABEL[hit.runner] ?? hit.runner} · turn {hit.turn}
