@@ -54,8 +54,8 @@ export function McpToolsSection({ node }: { node: QuestionNode }) {
         {enabled.length > 0 ? `, ${enabled.length} on` : ''})
       </summary>
       {servers.error && (
-        <div className="hint error" data-testid="mcp-config-error">
-          {servers.error.code}: {servers.error.message}
+        <div className="hint error" data-testid="mcp-config-error" title={servers.error.code}>
+          {servers.error.message}
         </div>
       )}
       {listing.state === 'loading' && <div className="hint">Starting the servers and asking for their tools…</div>}
@@ -63,9 +63,9 @@ export function McpToolsSection({ node }: { node: QuestionNode }) {
       {listing.state === 'loaded' &&
         listing.tools.servers.map((server) => (
           <div key={server.name} data-testid="mcp-server-tools">
-            <div className="hint">
+            <div className="hint" title={server.error?.code}>
               <strong>{server.name}</strong>
-              {server.error ? ` — ${server.error.code}: ${server.error.message}` : ''}
+              {server.error ? ` — ${server.error.message}` : ''}
             </div>
             {server.tools.map((tool) => {
               const kept = enabled.find((candidate) => candidate.name === tool.name);

@@ -25,6 +25,8 @@ export function SessionArchiveHealth() {
   const [health, setHealth] = useState<Health | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  // A refusal reads as its sentence; its code stays on hover, for a bug report.
+  const [code, setCode] = useState<string | null>(null);
 
   useEffect(() => {
     store.api.sessionArchive().then(setHealth, (error: unknown) => setMessage(describeError(error).message));
@@ -33,11 +35,13 @@ export function SessionArchiveHealth() {
   const verify = async () => {
     setBusy(true);
     setMessage(null);
+    setCode(null);
     try {
       setHealth(await store.api.verifySessionArchive());
     } catch (error) {
-      const { code, message } = describeError(error);
-      setMessage(`${code}: ${message}`);
+      const described = describeError(error);
+      setMessage(described.message);
+      setCode(described.code);
     } finally {
       setBusy(false);
     }
@@ -64,7 +68,12 @@ export function SessionArchiveHealth() {
         </p>
       )}
       {message && (
-        <p className="hint" data-testid="archive-health-message">
+        <p
+          className="hint"
+          data-testid="archive-health-message"
+          data-code={code ?? undefined}
+          title={code ?? undefined}
+        >
           {message}
         </p>
       )}

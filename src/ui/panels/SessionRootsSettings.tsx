@@ -30,6 +30,8 @@ export function SessionRootsSettings() {
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  // A refusal reads as its sentence; its code stays on hover, for a bug report.
+  const [code, setCode] = useState<string | null>(null);
 
   useEffect(() => {
     store.api.sessionRoots().then(setRoots, (error: unknown) => setMessage(describeError(error).message));
@@ -38,13 +40,15 @@ export function SessionRootsSettings() {
   const change = async (request: () => Promise<SessionRootsResponse>, done: string) => {
     setBusy(true);
     setMessage(null);
+    setCode(null);
     try {
       setRoots(await request());
       setMessage(done);
       return true;
     } catch (error) {
-      const { code, message } = describeError(error);
-      setMessage(`${code}: ${message}`);
+      const described = describeError(error);
+      setMessage(described.message);
+      setCode(described.code);
       return false;
     } finally {
       setBusy(false);
@@ -139,7 +143,13 @@ export function SessionRootsSettings() {
         </div>
       )}
       {message && (
-        <p className="hint" data-testid="session-roots-message" style={{ marginTop: 8, marginBottom: 0 }}>
+        <p
+          className="hint"
+          data-testid="session-roots-message"
+          data-code={code ?? undefined}
+          title={code ?? undefined}
+          style={{ marginTop: 8, marginBottom: 0 }}
+        >
           {message}
         </p>
       )}
