@@ -23,7 +23,19 @@ import {
 } from '../runtime/index/fixture-roots.ts';
 import { runWeft } from './run-weft.ts';
 
-const HIT_KEYS = ['at', 'cwd', 'op', 'path', 'question', 'runner', 'sessionId', 'sourceDeleted', 'turn', 'turnKey'];
+const HIT_KEYS = [
+  'at',
+  'cwd',
+  'op',
+  'ops',
+  'path',
+  'question',
+  'runner',
+  'sessionId',
+  'sourceDeleted',
+  'turn',
+  'turnKey',
+];
 const FIND_KEYS = ['at', 'cwd', 'field', 'runner', 'sessionId', 'snippet', 'sourceDeleted', 'turn', 'turnKey'];
 
 function hashTree(directory: string): Map<string, string> {
@@ -74,6 +86,8 @@ describe('weft CLI over read-only copies of the real fixtures', { timeout: SPAWN
       path: CLAUDE_HELLO,
     });
     expect(['write', 'edit']).toContain(hits[0]!.op);
+    // Every operation the turn did on the file, strongest first.
+    expect(hits[0]!.ops).toEqual(expect.arrayContaining(['write', 'edit', 'read']));
     expect(hits[0]!.question).toMatch(/^Create src\/hello.ts exporting a greet/);
   });
 

@@ -106,7 +106,8 @@ describe('Weft in the browser', () => {
     await page().waitForSelector(`[data-testid="node-card"][data-node-id="${ids.downstream}"][data-stale="false"]`);
     await canvas.open(ids.downstream);
     expect(await canvas.panel.getByTestId('version-item').count()).toBe(2);
-    expect(await page().getByTestId('stale-count').textContent()).toBe('0');
+    // Nothing stale: the chip is gone rather than saying "0 stale".
+    expect(await page().getByTestId('replay-chip').count()).toBe(0);
   });
 
   it('editing a node’s own question marks its answer stale, and the panel says the question was edited', async () => {

@@ -119,7 +119,16 @@ describe('map mode (C32)', () => {
       });
     expect(await card.getAttribute('data-detail')).toBe('summary');
     // Each answer records its node's real fingerprint: none of the 2,000 is stale.
-    await expect.poll(() => page().getByTestId('stale-count').textContent()).toBe('0');
+    await expect
+      .poll(() =>
+        page().evaluate(
+          () =>
+            (window as unknown as { weft: { store: { getState(): { shown: Set<string> } } } }).weft.store.getState()
+              .shown.size,
+        ),
+      )
+      .toBe(0);
+    expect(await page().getByTestId('replay-chip').count()).toBe(0);
     await expect(card.locator('.plaque-topic').textContent()).resolves.toBe('Topic 12.14');
     await expect(card.locator('.plaque-takeaway').textContent()).resolves.toBe('Topic 12.14 is settled');
     // No answer text and no question title in map mode: the plaque is the card.

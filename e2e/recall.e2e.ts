@@ -131,13 +131,26 @@ describe('recall into an ask', () => {
     const dossierItem = canvas.panel.locator(`[data-testid="recall-item"][data-item-id="dossier:${topicId}"]`);
     expect(await dossierItem.textContent()).toContain('Dossier “greet”');
     const excerptItem = canvas.panel.locator('[data-testid="recall-item"]:not([data-item-id^="dossier:"])').first();
-    expect(await excerptItem.textContent()).toContain('claude-code');
+    expect(await excerptItem.textContent()).toContain('Claude Code');
     expect(await canvas.panel.getByTestId('recall-scope').textContent()).toContain(CLAUDE_REPO);
     // Codex and Pi ran the same task in other folders: listed as left out, never sent.
     await canvas.panel.getByTestId('recall-omitted').locator('summary').click();
     expect(
       await canvas.panel.locator('[data-testid="recall-omission"][data-reason="out-of-scope"]').count(),
     ).toBeGreaterThan(0);
+    // #30: the items fit the panel (long paths wrap, no browser bullets, the buttons on the label's line).
+    const misfits = await canvas.panel.locator('.panel-body').evaluate((body) => {
+      const right = body.getBoundingClientRect().right + 0.5;
+      return [...body.querySelectorAll<HTMLElement>('.recall-items, .recall-items *')]
+        .filter(
+          (element) =>
+            element.getBoundingClientRect().right > right ||
+            element.scrollWidth > element.clientWidth + 1 ||
+            getComputedStyle(element).listStyleType !== 'none',
+        )
+        .map((element) => `${element.tagName}.${element.className}: ${element.textContent?.slice(0, 40)}`);
+    });
+    expect(misfits).toEqual([]);
 
     // The block is a part of the will-send preview.
     if ((await canvas.panel.getByTestId('preview-hash').count()) === 0)

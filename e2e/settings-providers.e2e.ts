@@ -117,7 +117,8 @@ describe('Settings: providers', () => {
     await page().waitForFunction(
       () => document.querySelector('[data-testid="provider-test-result"]')?.getAttribute('data-ok') === 'false',
     );
-    expect(await result.textContent()).toMatch(/^✗ bad-key: The provider refused the API key \(HTTP 401\)/);
+    expect(await result.textContent()).toMatch(/^✗ The provider refused the API key \(HTTP 401\)/);
+    expect(await result.getAttribute('title')).toBe('bad-key');
     expect(refusing.requests).toHaveLength(1);
     expect(answering.requests).toHaveLength(1);
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);

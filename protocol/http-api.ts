@@ -290,6 +290,8 @@ export const AtlasWhyHitSchema = z.object({
   turnKey: z.string(),
   path: z.string(),
   op: z.string(),
+  /** Everything the turn did to the path, strongest first (`op` is the first). */
+  ops: z.array(z.string()).optional(),
   at: z.number().nullable(),
   cwd: z.string().nullable(),
   question: z.string(),

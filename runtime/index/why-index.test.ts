@@ -58,6 +58,9 @@ describe('WhyIndex over the real fixtures', () => {
     const write = hits.find((hit) => hit.op === 'write' || hit.op === 'edit');
     expect(write).toMatchObject({ runner: 'claude-code', sessionId: 'fb8acab2-b67b-454f-91b5-f87d156f0f09', turn: 1 });
     expect(write!.question).toContain('Create src/hello.ts');
+    // The turn wrote the file, changed its greeting and read it back: Why names all three, strongest first.
+    expect(write!.ops).toEqual(expect.arrayContaining(['write', 'edit', 'read']));
+    expect(write!.ops[0]).toBe(write!.op);
 
     const found = index.find('exporting a greet', { in: 'question' });
     expect(found.some((hit) => hit.turnKey === write!.turnKey && hit.field === 'question')).toBe(true);

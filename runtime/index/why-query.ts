@@ -9,7 +9,10 @@ export interface WhyHit {
   turn: number;
   turnKey: string;
   path: string;
+  /** The strongest thing the turn did to the path (write over edit over read). */
   op: string;
+  /** Everything the turn did to the path, strongest first (a turn that wrote, edited and read it names all three). */
+  ops: string[];
   at: number | null;
   cwd: string | null;
   question: string;
@@ -72,11 +75,14 @@ export function queryWhy(database: IndexDatabase, targets: readonly WhyTarget[],
   const leftOut = new Set(selected.filter((row) => options.putAside?.(row.turnKey)).map((row) => row.turnKey));
   const rows = leftOut.size === 0 ? selected : selected.filter((row) => !leftOut.has(row.turnKey));
   const byTurnAndPath = new Map<string, Row>();
+  const opsOf = new Map<string, Set<string>>();
   for (const row of rows) {
     const key = `${row.turnKey}\u0000${row.path}`;
+    opsOf.set(key, (opsOf.get(key) ?? new Set()).add(row.op));
     const previous = byTurnAndPath.get(key);
     if (!previous || OP_STRENGTH.indexOf(row.op) > OP_STRENGTH.indexOf(previous.op)) byTurnAndPath.set(key, row);
   }
+  const toHit = (row: Row) => hitOf(row, [...opsOf.get(`${row.turnKey}\u0000${row.path}`)!].sort(strongestFirst));
   const all = [...byTurnAndPath.values()]
     .filter((row) => row.mirrors === null || !byTurnAndPath.has(`${row.mirrors}\u0000${row.path}`))
     .sort(newestFirst);
@@ -139,7 +145,11 @@ function newestFirst(left: Row, right: Row): number {
   return right.turnId - left.turnId;
 }
 
-function toHit(row: Row): WhyHit {
+function strongestFirst(left: string, right: string): number {
+  return OP_STRENGTH.indexOf(right) - OP_STRENGTH.indexOf(left);
+}
+
+function hitOf(row: Row, ops: string[]): WhyHit {
   return {
     runner: row.runner,
     sessionId: row.sessionId,
@@ -147,6 +157,7 @@ function toHit(row: Row): WhyHit {
     turnKey: row.turnKey,
     path: row.path,
     op: row.op,
+    ops,
     at: row.at,
     cwd: row.cwd,
     question: row.question,

@@ -60,6 +60,10 @@ export type { ReplayEstimate, ReplayEstimateOptions, ReplayStepEstimate } from '
 export { manualVersion } from './manual-version.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';
 export { assembleRequest } from './build-request.ts';
+export { plural } from './plural.ts';
+export { formatWhen, formatDay, formatClock } from './format-when.ts';
+export { requestTokens, REQUEST_TOKEN_PARTS } from './request-tokens.ts';
+export type { RequestTokens, RequestTokenPart } from './request-tokens.ts';
 export { agentCommit, buildAgentPrompt, type AgentPrompt, type AgentRuntimeName } from './agent-prompt.ts';
 export type { AgentMaterialsCopy } from './agent-prompt.ts';
 export {

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { AtlasLayer, AtlasTabs } from '../atlas/index.ts';
 import { AskCanvasPanel } from '../ask-canvas/index.ts';
 import { CanvasView } from '../canvas/index.ts';
-import { commandRegistry } from '../commands/index.ts';
+import { commandRegistry, isMac } from '../commands/index.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
 import { MemoryTab } from '../memory/MemoryTab.tsx';
 import { EventLogView, MaterialDialog, NodePanel, ReplayChip, ReplayDialog, SettingsView } from '../panels/index.ts';
@@ -13,8 +13,6 @@ import { CanvasSync } from './CanvasSync.tsx';
 import { ErrorBoundary, useWeft, useWeftStore } from '../kit/index.ts';
 import { Toasts } from './Toasts.tsx';
 import type { WorkspaceView } from '../store/index.ts';
-
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 function isTextField(target: EventTarget | null): boolean {
   return (

@@ -1,3 +1,4 @@
+import { formatClock, formatDay } from '../../core/index.ts';
 import { canvasLabels } from './canvas-labels.ts';
 import { useCallback, useRef, useState } from 'react';
 import { downloadText, safeFileName } from '../panels/index.ts';
@@ -59,8 +60,8 @@ export function CanvasSwitcher() {
 
   const labels = canvasLabels(
     canvases.map((canvas) => (canvas.id === activeId ? { ...canvas, name: activeName } : canvas)),
-    (at) => new Date(at).toLocaleDateString(),
-    (at) => new Date(at).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }),
+    formatDay,
+    formatClock,
   );
 
   return (

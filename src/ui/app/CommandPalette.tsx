@@ -1,8 +1,7 @@
 import { useMemo, useState } from 'react';
-import { displayShortcut, filterCommands, overlays, useOverlays, commandRegistry } from '../commands/index.ts';
+import { displayShortcut, filterCommands, overlays, useOverlays, commandRegistry, isMac } from '../commands/index.ts';
 import { useEscape, useWeft, useWeftStore } from '../kit/index.ts';
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const close = () => overlays.setState({ palette: false });
 
 /** Every command in the registry, filtered as the person types; Enter runs the highlighted one. */

@@ -1,7 +1,6 @@
-import { displayShortcut, overlays, useOverlays, commandRegistry } from '../commands/index.ts';
+import { displayShortcut, overlays, useOverlays, commandRegistry, isMac } from '../commands/index.ts';
 import { useEscape } from '../kit/index.ts';
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const close = () => overlays.setState({ shortcuts: false });
 const mod = isMac ? '⌘' : 'Ctrl';
 

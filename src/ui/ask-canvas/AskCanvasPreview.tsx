@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { STALE_MARK } from '../../core/index.ts';
+import { STALE_MARK, plural } from '../../core/index.ts';
 import type { AskCanvasPart } from '../../core/ask-canvas/index.ts';
 import type { Graph } from '../../core/index.ts';
 import { nodeTitle } from '../store/index.ts';
@@ -39,8 +39,8 @@ export const AskCanvasPreview = memo(function AskCanvasPreview({
     <div className="ask-preview" data-testid="ask-canvas-preview">
       <div className="ask-preview-head">
         <span>
-          {plan.request.messages.length} messages to {planned.model.id} · outline {plan.layers.outline.length} · chain{' '}
-          {plan.layers.chain.length} · materials {plan.layers.materials.length} · references{' '}
+          {plural(plan.request.messages.length, 'message')} to {planned.model.id} · outline {plan.layers.outline.length}{' '}
+          · chain {plan.layers.chain.length} · materials {plan.layers.materials.length} · references{' '}
           {plan.layers.references.length} · earlier turns {plan.window}
         </span>
         <code className="ask-hash" data-testid="ask-canvas-preview-hash" title="SHA-256 of the canonical request">

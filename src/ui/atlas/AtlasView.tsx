@@ -1,8 +1,9 @@
+import { plural, formatWhen } from '../../core/index.ts';
 import { useEffect, useMemo, useState } from 'react';
 import type { Runner, AtlasSessionSummary, AtlasSort } from '../../../protocol/index.ts';
 import { atlasStore } from './atlas-state.ts';
 import { loadSessions } from './atlas-loading.ts';
-import { folderLabels, formatBytes, formatDate, RUNNER_LABEL, shortFolder } from './format.ts';
+import { folderLabels, formatBytes, RUNNER_LABEL, shortFolder } from './format.ts';
 import { SessionDetail } from './SessionDetail.tsx';
 import { useAtlas } from './use-atlas.ts';
 
@@ -49,10 +50,8 @@ function SessionCard({
       </div>
       <div className="atlas-card-title">{session.title || 'Untitled session'}</div>
       <div className="atlas-card-meta">
-        <span>{formatDate(session.startedAt)}</span>
-        <span data-testid="turn-count">
-          {session.turnCount} turn{session.turnCount === 1 ? '' : 's'}
-        </span>
+        <span>{formatWhen(session.startedAt)}</span>
+        <span data-testid="turn-count">{plural(session.turnCount, 'turn')}</span>
         <span>{formatBytes(session.size)}</span>
       </div>
       <div className="atlas-card-folder" title={session.cwd ?? ''}>
@@ -140,8 +139,8 @@ export function AtlasView() {
         </div>
         {listing && (
           <div className="hint atlas-roots" title={listing.roots.join('\n')}>
-            {listing.roots.length} session root{listing.roots.length === 1 ? '' : 's'}, read-only · index refreshed in{' '}
-            {listing.refresh.durationMs} ms
+            {plural(listing.roots.length, 'session root')}, read-only · index refreshed in {listing.refresh.durationMs}{' '}
+            ms
           </div>
         )}
       </aside>
@@ -186,7 +185,7 @@ export function AtlasView() {
         )}
         <div className="atlas-summary hint" data-testid="atlas-summary">
           {listing
-            ? `${sessions.length} of ${listing.total} session${listing.total === 1 ? '' : 's'}${project ? ` in ${shortFolder(project)}` : ''}`
+            ? `${sessions.length} of ${plural(listing.total, 'session')}${project ? ` in ${shortFolder(project)}` : ''}`
             : 'Reading the session index…'}
         </div>
         <div className="atlas-grid">

@@ -1,8 +1,8 @@
 import type { MirrorNode } from '../../../protocol/index.ts';
-import { isMirrorEdited, touchedFiles } from '../../core/index.ts';
+import { isMirrorEdited, touchedFiles, plural, formatWhen } from '../../core/index.ts';
 import { useWeft } from '../kit/index.ts';
 import { askWhy } from './atlas-loading.ts';
-import { formatDate, RUNNER_LABEL, pathsInText, whyTargetFor } from './format.ts';
+import { RUNNER_LABEL, pathsInText, whyTargetFor } from './format.ts';
 
 /** The node panel's mirror section: source vs copy, the execution-record toggle, and "why this file". */
 export function MirrorNodeExtras({ node }: { node: MirrorNode }) {
@@ -19,7 +19,7 @@ export function MirrorNodeExtras({ node }: { node: MirrorNode }) {
       <div className="section-title">Source</div>
       <div className="hint">
         {RUNNER_LABEL[node.source.runner]} · turn {node.source.turnNumber}
-        {node.source.delegatedBy ? ' of a subagent run' : ''} · {formatDate(node.source.at)}
+        {node.source.delegatedBy ? ' of a subagent run' : ''} · {formatWhen(node.source.at)}
         {node.source.model ? ` · ${node.source.model}` : ''}
       </div>
       {edited ? (
@@ -71,7 +71,7 @@ export function MirrorNodeExtras({ node }: { node: MirrorNode }) {
                 apply({ type: 'edit-node', nodeId: node.id, patch: { includeExecution: event.target.checked } })
               }
             />
-            Include the full execution record ({steps} tool step{steps === 1 ? '' : 's'}) in context
+            Include the full execution record ({plural(steps, 'tool step')}) in context
           </label>
           <div className="hint">
             {node.includeExecution
@@ -137,7 +137,7 @@ export function MirrorCardMarks({ node }: { node: MirrorNode }) {
       {node.source.delegatedBy && <span className="badge mirror-subagent">subagent</span>}
       {files > 0 && (
         <span className="badge" title="Files the turn's tools touched">
-          {files} file{files === 1 ? '' : 's'}
+          {plural(files, 'file')}
         </span>
       )}
     </span>

@@ -1,3 +1,4 @@
+import { plural, formatWhen } from '../../core/index.ts';
 import { useEffect, useState } from 'react';
 import type { Runner, Session } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
@@ -5,7 +6,7 @@ import { useWeft, useWeftStore } from '../kit/index.ts';
 import { atlasApi } from './atlas-api.ts';
 import { atlasStore } from './atlas-state.ts';
 import { loadSessions } from './atlas-loading.ts';
-import { clip, formatDate, RUNNER_LABEL } from './format.ts';
+import { clip, RUNNER_LABEL } from './format.ts';
 import { ledgerFor, mirrorSession, setFollowing } from './mirror-actions.ts';
 import { SessionTurn } from './SessionTurn.tsx';
 import { useAtlas } from './use-atlas.ts';
@@ -87,7 +88,7 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
               </div>
               <div>
                 <span>Started</span>
-                {formatDate(main.startedAt)}
+                {formatWhen(main.startedAt)}
               </div>
               <div>
                 <span>Folder</span>
@@ -134,12 +135,12 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
             </div>
             {ledger && (
               <div className="hint" data-testid="already-mirrored">
-                {ledger.turnKeys.length} item{ledger.turnKeys.length === 1 ? '' : 's'} of this session are on “
-                {canvasName}”; mirroring again appends only new turns.
+                {plural(ledger.turnKeys.length, 'item')} of this session are on “{canvasName}”; mirroring again appends
+                only new turns.
               </div>
             )}
             <div className="section-title" style={{ marginTop: 16 }}>
-              {main.turns.length} turn{main.turns.length === 1 ? '' : 's'}
+              {plural(main.turns.length, 'turn')}
             </div>
             <ol className="atlas-turns">
               {main.turns.slice(0, SHOWN_TURNS).map((turn) => (

@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.ts';
 import type { Session, Turn } from '../../../protocol/index.ts';
 import { clip } from './format.ts';
 
@@ -24,9 +25,9 @@ export function SessionTurn({ turn, runs }: { turn: Turn; runs: ReadonlyMap<stri
             {TURN_STATUS_LABEL[turn.status]}
           </span>
         )}
-        {turn.steps.length} tool step{turn.steps.length === 1 ? '' : 's'}
+        {plural(turn.steps.length, 'tool step')}
         {turn.steps.some((step) => step.files.length > 0) &&
-          ` · ${[...new Set(turn.steps.flatMap((step) => step.files))].length} file(s)`}
+          ` · ${plural(new Set(turn.steps.flatMap((step) => step.files)).size, 'file')}`}
         {turn.model && ` · ${turn.model}`}
       </div>
       {turn.subagentSessionIds.map((id) => {
@@ -34,9 +35,7 @@ export function SessionTurn({ turn, runs }: { turn: Turn; runs: ReadonlyMap<stri
         return (
           <div key={id} className="atlas-subrun" data-testid="subagent-run">
             ↳ Subagent run:{' '}
-            {run
-              ? `${clip(run.turns[0]?.userText ?? run.title, 120)} (${run.turns.length} turn${run.turns.length === 1 ? '' : 's'})`
-              : id}
+            {run ? `${clip(run.turns[0]?.userText ?? run.title, 120)} (${plural(run.turns.length, 'turn')})` : id}
           </div>
         );
       })}

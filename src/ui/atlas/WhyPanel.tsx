@@ -1,8 +1,9 @@
+import { plural, formatWhen } from '../../core/index.ts';
 import { useEffect, useState } from 'react';
 import { RunnerSchema } from '../../../protocol/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { askWhy, setWhyIncludeRead } from './atlas-loading.ts';
-import { formatDate, RUNNER_LABEL } from './format.ts';
+import { RUNNER_LABEL } from './format.ts';
 import { openTurn } from './mirror-actions.ts';
 import { useAtlas } from './use-atlas.ts';
 
@@ -57,9 +58,8 @@ export function WhyPanel() {
           <div className="hint atlas-summary" data-testid="why-summary">
             {result.hits.length === 0
               ? `No recorded turn touched ${result.target}.`
-              : `${result.hits.length} turn${result.hits.length === 1 ? '' : 's'} touched ${result.target}`}
-            {result.hiddenReads > 0 &&
-              ` · ${result.hiddenReads} read-only turn${result.hiddenReads === 1 ? '' : 's'} hidden`}
+              : `${plural(result.hits.length, 'turn')} touched ${result.target}`}
+            {result.hiddenReads > 0 && ` · ${plural(result.hiddenReads, 'read-only turn')} hidden`}
           </div>
         )}
         <ol className="why-hits">
@@ -73,13 +73,17 @@ export function WhyPanel() {
                 data-turn-key={hit.turnKey}
               >
                 <div className="why-hit-head">
-                  <span className={`badge why-op ${hit.op}`}>{hit.op}</span>
+                  {(hit.ops?.length ? hit.ops : [hit.op]).map((op) => (
+                    <span key={op} className={`badge why-op ${op}`} data-testid="why-op">
+                      {op}
+                    </span>
+                  ))}
                   <span className={`runner-dot ${hit.runner}`} aria-hidden />
                   <span>
                     {RUNNER_LABEL[hit.runner] ?? hit.runner} · turn {hit.turn}
                     {hit.sessionId !== hit.mainSessionId ? ' (subagent run)' : ''}
                   </span>
-                  <span className="hint">{formatDate(hit.at)}</span>
+                  <span className="hint">{formatWhen(hit.at)}</span>
                   <span className="topbar-spacer" />
                   {runner.success && (
                     <button

@@ -5,20 +5,6 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-// One formatter for every card: `toLocaleString` builds a new one per call, which shows on 500 cards.
-const DATE_FORMAT = new Intl.DateTimeFormat(undefined, {
-  year: 'numeric',
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
-export function formatDate(at: number | null): string {
-  if (at === null) return 'unknown time';
-  return DATE_FORMAT.format(at);
-}
-
 export const RUNNER_LABEL: Record<string, string> = { 'claude-code': 'Claude Code', codex: 'Codex', pi: 'Pi' };
 
 /** The last two segments of a folder, for compact project labels. */

@@ -16,5 +16,5 @@ export type { MirrorTarget } from './mirror-actions.ts';
 export { atlasApi } from './atlas-api.ts';
 export { atlasStore } from './atlas-state.ts';
 export { askWhy, loadSessions, setWhyIncludeRead } from './atlas-loading.ts';
-export { formatDate, pathsInText, RUNNER_LABEL } from './format.ts';
+export { pathsInText, RUNNER_LABEL } from './format.ts';
 export { WhyFileLinks } from './WhyFileLinks.tsx';

@@ -1,5 +1,5 @@
 import type { Runner, Session, MirrorLedger } from '../../../protocol/index.ts';
-import { planMirror, type Graph, type MirrorPlan } from '../../core/index.ts';
+import { planMirror, type Graph, type MirrorPlan, plural } from '../../core/index.ts';
 import { describeError } from '../api/index.ts';
 import { canvasBridge } from '../commands/index.ts';
 import { createIdGenerator, type WeftStore } from '../store/index.ts';
@@ -112,7 +112,7 @@ export async function mirrorSession(
           'info',
           'mirrored',
           added > 0
-            ? `Mirrored ${added} turn${added === 1 ? '' : 's'} of “${clip(main.title, 60)}”.`
+            ? `Mirrored ${plural(added, 'turn')} of “${clip(main.title, 60)}”.`
             : 'Already on this canvas: no new turns.',
         );
       // A few turns: show them all. A long session: start at its first new turn at a readable zoom.

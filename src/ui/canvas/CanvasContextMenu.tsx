@@ -2,10 +2,9 @@ import { useCallback, useMemo, useRef, type MouseEvent as ReactMouseEvent } from
 import { useReactFlow } from '@xyflow/react';
 import type { GraphChange } from '../../core/index.ts';
 import { useEscape, useOutsidePress, useWeft, useWeftStore } from '../kit/index.ts';
-import { displayShortcut, overlays, useOverlays, type MenuTarget, commandRegistry } from '../commands/index.ts';
+import { displayShortcut, overlays, useOverlays, type MenuTarget, commandRegistry, isMac } from '../commands/index.ts';
 import type { WeftStore } from '../store/index.ts';
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 const close = () => overlays.setState({ menu: null });
 
 type Entry =

@@ -4,6 +4,8 @@ import { useWeft } from '../kit/index.ts';
 
 const WIDTH = 200;
 const HEIGHT = 140;
+/** The minimap's drawing size; fitted views keep clear of it (fit-canvas.ts). */
+export const MINIMAP_SIZE = { width: WIDTH, height: HEIGHT } as const;
 const CARD = { width: 300, height: 150 };
 const COLORS: Record<string, string> = {
   question: '#c7cbf7',

@@ -32,30 +32,28 @@ import { canvasBounds, fittedViewport } from './fit-canvas.ts';
 import { dropEstimatedHandles, syncFlowEdges, syncFlowNodes, type FlowEdge, type FlowNode } from './flow-elements.ts';
 import { edgeTypes, nodeTypes } from './node-types.ts';
 import { nextFlowWindow, windowedElements, type FlowRect } from './flow-window.ts';
-import { flowBoxes, placeBeside, selectedAnchor } from './place-beside.ts';
+import { ANSWERED_CARD, flowBoxes, placeBeside, selectedAnchor } from './place-beside.ts';
 
 const LARGE_CANVAS = 300;
 const NO_NODES: FlowNode[] = [];
 const NO_EDGES: FlowEdge[] = [];
-const CARD = { width: 300, height: 170, gapX: 40, gapY: 30 };
+// A new card is planned at its answered size (place-beside.ts), so its answer arriving overlaps nothing.
+const CARD = { ...ANSWERED_CARD, gapX: 40, gapY: 30 };
 
 type Placed = Parameters<typeof flowBoxes>[0][number];
 type Size = { width: number; height: number };
 
 /** The first spot near `start` (below, then to the right) where a new card overlaps no other card. */
 function freeSpot(nodes: readonly Placed[], start: { x: number; y: number }): { x: number; y: number } {
+  const boxes = flowBoxes(nodes);
   const overlaps = (x: number, y: number) =>
-    nodes.some((node) => {
-      if (node.type === 'frame') return false;
-      const width = node.measured?.width ?? CARD.width;
-      const height = node.measured?.height ?? CARD.height;
-      return (
-        x < node.position.x + width + CARD.gapX &&
-        x + CARD.width + CARD.gapX > node.position.x &&
-        y < node.position.y + height + CARD.gapY &&
-        y + CARD.height + CARD.gapY > node.position.y
-      );
-    });
+    boxes.some(
+      (box) =>
+        x < box.x + box.width + CARD.gapX &&
+        x + CARD.width + CARD.gapX > box.x &&
+        y < box.y + box.height + CARD.gapY &&
+        y + CARD.height + CARD.gapY > box.y,
+    );
   for (let ring = 0; ring < 12; ring += 1) {
     for (let column = 0; column <= ring; column += 1) {
       const x = start.x + column * (CARD.width + CARD.gapX);
@@ -246,7 +244,7 @@ function CanvasFlow({ onOpenMaterial }: { onOpenMaterial: () => void }) {
         measured: measuredOf(record.id) ?? record.size ?? undefined,
       }));
       const anchor = selectedAnchor(store.getState(), placed);
-      if (anchor) return placeBeside(anchor, flowBoxes(placed));
+      if (anchor) return placeBeside(anchor, flowBoxes(placed), ANSWERED_CARD);
       const bounds = document.querySelector('.canvas-area')?.getBoundingClientRect();
       const centre = flow.screenToFlowPosition({
         x: (bounds?.left ?? 0) + (bounds?.width ?? 800) / 2,

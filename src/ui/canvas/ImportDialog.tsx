@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.ts';
 import { useEffect, useRef, useState } from 'react';
 import type { ImportStatus } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
@@ -48,9 +49,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
       }
       if (current.state === 'done') {
         const count = current.canvasIds.length;
-        store
-          .getState()
-          .toast('info', 'imported', `Imported ${count} conversation${count === 1 ? '' : 's'} from ${file.name}.`);
+        store.getState().toast('info', 'imported', `Imported ${plural(count, 'conversation')} from ${file.name}.`);
         const first = current.canvasIds[0];
         if (first) await store.getState().openCanvas(first);
         onClose();

@@ -83,6 +83,8 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
   const version = index >= 0 ? node.versions[index] : undefined;
   const text = stream ? stream.text : (agentText ?? version?.text ?? '');
   const model = stream ? stream.model : version?.model;
+  // A demo or hand-edited answer says who wrote it in its badge; its model id (demo/pre-written) would contradict it.
+  const badgeModel = stream || (version?.origin !== 'demo' && version?.origin !== 'manual') ? model : undefined;
   const select = (offset: number) => {
     const next = node.versions[index + offset];
     if (next) apply({ type: 'select-version', nodeId: id, versionId: next.id });
@@ -128,7 +130,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
         <AuthoringBadges node={node} />
         <QuestionAuthorBadge node={node} />
         {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
-        {version?.origin === 'manual' && !stream && <span className="badge demo">Edited</span>}
+        {version?.origin === 'manual' && !stream && <span className="badge demo">Edited by you</span>}
         {version?.status === 'failed' && !stream && <span className="badge failed">Failed</span>}
         {version?.status === 'aborted' && !stream && <span className="badge failed">Stopped</span>}
       </div>
@@ -162,9 +164,9 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
             </button>
           </span>
         )}
-        {model && (
-          <span className={`badge ${isReceiptModel(model) ? 'receipt' : 'model'}`} data-testid="model-badge">
-            {shortModel(model)}
+        {badgeModel && (
+          <span className={`badge ${isReceiptModel(badgeModel) ? 'receipt' : 'model'}`} data-testid="model-badge">
+            {shortModel(badgeModel)}
           </span>
         )}
         <span className="spacer" />

@@ -1,10 +1,10 @@
+import { formatWhen } from '../../core/index.ts';
 import { memo } from 'react';
 import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
 import { noteAuthor, type MaterialNode } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
 import { Markdown } from './Markdown.tsx';
 import { MirrorCardMarks } from '../atlas/index.ts';
-import { formatTime } from '../store/index.ts';
 import { useDetailLevel, type DetailLevel } from './detail-level.ts';
 
 /** A zoomed-out card: its kind and first line, or a dot (the card keeps its box, so the layout holds). */
@@ -74,13 +74,13 @@ function provenanceLine(material: MaterialNode): string {
     case 'pdf':
       return `${provenance.fileName} · ${provenance.pages.length === 1 ? 'page' : 'pages'} ${provenance.pages.join(', ')}`;
     case 'url':
-      return `${new URL(provenance.finalUrl || provenance.url).host} · fetched ${formatTime(provenance.fetchedAt)}`;
+      return `${new URL(provenance.finalUrl || provenance.url).host} · fetched ${formatWhen(provenance.fetchedAt)}`;
     case 'pasted':
       return 'Pasted text';
     case 'image':
       return `Image · ${provenance.fileName}`;
     case 'file':
-      return `${provenance.fileName} · imported ${formatTime(provenance.importedAt)}`;
+      return `${provenance.fileName} · imported ${formatWhen(provenance.importedAt)}`;
   }
 }
 

@@ -1,8 +1,22 @@
 import { getViewportForBounds, type Rect, type Viewport } from '@xyflow/react';
 import type { CanvasNode } from '../../../protocol/index.ts';
 
-/** Room at the top for the toolbar and frame labels. */
-export const FIT_PADDING = { top: '88px', left: '40px', right: '40px', bottom: '40px' } as const;
+import { MINIMAP_SIZE } from './CanvasMinimap.tsx';
+
+/** Where the minimap (bottom right, 14 px in, with its frame) and the zoom controls (bottom left) sit over the pane. */
+export const MINIMAP_ROOM = MINIMAP_SIZE.width + 14 + 26;
+export const CONTROLS_ROOM = 56;
+
+/**
+ * Room at the top for the toolbar and frame labels, at the right for the minimap and at the left for the zoom
+ * controls: a fitted view (and the view a canvas opens on) leaves no card under them.
+ */
+export const FIT_PADDING = {
+  top: '88px',
+  left: `${CONTROLS_ROOM}px`,
+  right: `${MINIMAP_ROOM}px`,
+  bottom: '40px',
+} as const;
 /** A fitted view never magnifies past 1: one or two cards stay at their real size. */
 const FIT_MAX_ZOOM = 1;
 /** What a card is taken to measure before React Flow has drawn it (the size the flow nodes declare). */

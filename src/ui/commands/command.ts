@@ -36,7 +36,27 @@ function order(part: string): number {
   return part === 'Shift' ? 0 : part === 'Alt' ? 1 : part === 'Mod' ? 2 : 3;
 }
 
-/** Shows a shortcut for the person: `Mod` becomes ⌘ or Ctrl. */
+/** Whether this renderer runs on a Mac, where `Mod` is ⌘ (one test for every shortcut shown or matched). */
+export const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+// A shortcut on a shifted digit matches the character the key types (`!` for Shift+1); the person reads the key.
+const SHIFTED_DIGIT: Record<string, string> = {
+  '!': '1',
+  '@': '2',
+  '#': '3',
+  $: '4',
+  '%': '5',
+  '^': '6',
+  '&': '7',
+  '*': '8',
+  '(': '9',
+  ')': '0',
+};
+
+/** Shows a shortcut for the person: `Mod` becomes ⌘ or Ctrl, and a shifted digit shows its key (Shift+1). */
 export function displayShortcut(shortcut: string, isMac: boolean): string {
-  return shortcut.replace('Mod', isMac ? '⌘' : 'Ctrl');
+  const parts = shortcut.split('+');
+  const key = parts[parts.length - 1]!;
+  if (parts.includes('Shift') && SHIFTED_DIGIT[key]) parts[parts.length - 1] = SHIFTED_DIGIT[key];
+  return parts.map((part) => (part === 'Mod' ? (isMac ? '⌘' : 'Ctrl') : part)).join('+');
 }

@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.ts';
 import { copyText } from './copy-text.ts';
 import type { CommandContext } from './app-commands.ts';
 import { canvasBridge } from './canvas-bridge.ts';
@@ -27,7 +28,7 @@ async function layout(context: CommandContext, nodeIds: readonly string[] | null
     return;
   }
   if (state(context).apply(change))
-    state(context).toast('info', 'laid-out', `Laid out ${change.changes.length} nodes (Ctrl/⌘+Z to undo).`, {
+    state(context).toast('info', 'laid-out', `Laid out ${plural(change.changes.length, 'node')} (Ctrl/⌘+Z to undo).`, {
       label: 'Undo',
       command: 'undo',
     });

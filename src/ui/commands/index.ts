@@ -1,6 +1,6 @@
 // src/ui/commands: the command registry shared by keyboard, toolbar, menus, window.weft and tests.
 export { CommandRegistry } from './command-registry.ts';
-export { shortcutOf, displayShortcut } from './command.ts';
+export { shortcutOf, displayShortcut, isMac } from './command.ts';
 export type { Command, KeyLike } from './command.ts';
 export { appCommands, createAppCommands } from './app-commands.ts';
 export type { CommandContext } from './app-commands.ts';

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useEscape, useWeftStore } from '../kit/index.ts';
 import { manualVersion } from '../../core/index.ts';
 import type { QuestionNode, Version } from '../../../protocol/index.ts';
@@ -18,6 +18,13 @@ export function AnswerTools({ node, version }: { node: QuestionNode; version: Ve
   const other = others.find((candidate) => candidate.id === otherId) ?? others[others.length - 1];
 
   useEscape(mode === 'compare', () => setMode('idle'));
+  // The editor opens under a long answer, often below the panel's fold: bring all of it into view, ready to type.
+  const editor = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (mode !== 'edit' || !editor.current) return;
+    editor.current.scrollIntoView({ block: 'nearest' });
+    editor.current.querySelector('textarea')?.focus({ preventScroll: true });
+  }, [mode]);
 
   const save = () => {
     const change = manualVersion(node, version.id, draft);
@@ -71,7 +78,7 @@ export function AnswerTools({ node, version }: { node: QuestionNode; version: Ve
         )}
       </div>
       {mode === 'edit' && (
-        <div className="answer-editor">
+        <div className="answer-editor" ref={editor}>
           <textarea
             className="textarea"
             data-testid="answer-editor"

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { chainVerdict, describeChainVerdict, eventsToCsv, type Graph } from '../../core/index.ts';
+import { chainVerdict, describeChainVerdict, eventsToCsv, formatWhen, type Graph } from '../../core/index.ts';
 import type { ChainVerdict } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeft, useWeftStore } from '../kit/index.ts';
@@ -48,7 +48,7 @@ export function EventLogView() {
       // A record created under the id of a deleted one is new: its log is its own, and the page says so.
       const recreated = result.recreatedAfter;
       const note = recreated
-        ? ` · a new record: one under this id (${recreated.eventCount} events) was deleted ${new Date(recreated.deletedAt).toLocaleString()}`
+        ? ` · a new record: one under this id (${recreated.eventCount} events) was deleted ${formatWhen(recreated.deletedAt)}`
         : '';
       setVerdict({ verdict: result.verdict, note });
     } catch (error) {
@@ -142,7 +142,7 @@ export function EventLogView() {
                 .map(({ event, index }) => (
                   <tr key={event.id} data-testid="event-row" data-op={event.op} data-meta={JSON.stringify(event.meta)}>
                     <td>{index + 1}</td>
-                    <td style={{ whiteSpace: 'nowrap' }}>{new Date(event.at).toLocaleString()}</td>
+                    <td style={{ whiteSpace: 'nowrap' }}>{formatWhen(event.at)}</td>
                     <td>
                       <span className="badge">{event.op}</span>
                     </td>

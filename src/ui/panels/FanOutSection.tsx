@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { FAN_OUT_LIMIT } from '../../core/index.ts';
+import { FAN_OUT_LIMIT, plural } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { shortModel, type SubQuestionProposal } from '../store/index.ts';
@@ -69,7 +69,7 @@ export function FanOutSection({ node }: { node: QuestionNode }) {
               setProposal(null);
           }}
         >
-          Make {lines.length} node{lines.length === 1 ? '' : 's'}
+          Make {plural(lines.length, 'node')}
         </button>
         <button className="button small ghost" onClick={() => setProposal(null)}>
           Cancel

@@ -36,8 +36,8 @@ export function McpSettings() {
         common <code>{'{ "mcpServers": { … } }'}</code> shape). A question offers their tools only when switched on.
       </div>
       {servers?.error && (
-        <div className="hint error" data-testid="mcp-config-error">
-          {servers.error.code}: {servers.error.message}
+        <div className="hint error" data-testid="mcp-config-error" title={servers.error.code}>
+          {servers.error.message}
         </div>
       )}
       {servers && !servers.error && servers.servers.length === 0 && <div className="hint">No servers configured.</div>}
@@ -52,8 +52,8 @@ export function McpSettings() {
               )}
             </div>
             {listed?.error && (
-              <div className="hint error">
-                {listed.error.code}: {listed.error.message}
+              <div className="hint error" title={listed.error.code}>
+                {listed.error.message}
               </div>
             )}
             {listed && (

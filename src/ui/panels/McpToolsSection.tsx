@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { McpServersResponse, McpToolsResponse, QuestionNode, ToolDeclaration } from '../../../protocol/index.ts';
-import { sameDeclaration } from '../../core/index.ts';
+import { sameDeclaration, plural } from '../../core/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeft, useWeftStore } from '../kit/index.ts';
 
@@ -50,12 +50,12 @@ export function McpToolsSection({ node }: { node: QuestionNode }) {
   return (
     <details className="mcp-tools" data-testid="mcp-tools" onToggle={(event) => event.currentTarget.open && load()}>
       <summary>
-        MCP tools ({servers.servers.length} server{servers.servers.length === 1 ? '' : 's'} in mcp.json
+        MCP tools ({plural(servers.servers.length, 'server')} in mcp.json
         {enabled.length > 0 ? `, ${enabled.length} on` : ''})
       </summary>
       {servers.error && (
-        <div className="hint error" data-testid="mcp-config-error">
-          {servers.error.code}: {servers.error.message}
+        <div className="hint error" data-testid="mcp-config-error" title={servers.error.code}>
+          {servers.error.message}
         </div>
       )}
       {listing.state === 'loading' && <div className="hint">Starting the servers and asking for their tools…</div>}
@@ -63,9 +63,9 @@ export function McpToolsSection({ node }: { node: QuestionNode }) {
       {listing.state === 'loaded' &&
         listing.tools.servers.map((server) => (
           <div key={server.name} data-testid="mcp-server-tools">
-            <div className="hint">
+            <div className="hint" title={server.error?.code}>
               <strong>{server.name}</strong>
-              {server.error ? ` — ${server.error.code}: ${server.error.message}` : ''}
+              {server.error ? ` — ${server.error.message}` : ''}
             </div>
             {server.tools.map((tool) => {
               const kept = enabled.find((candidate) => candidate.name === tool.name);

@@ -4,6 +4,8 @@ import { runCommand } from '../commands/index.ts';
 import { QuestionPanel } from './QuestionPanel.tsx';
 import { TextNodePanel } from './TextNodePanel.tsx';
 import { WhyFileLinks } from '../atlas/index.ts';
+import { renderMentions } from '../../core/index.ts';
+import type { CanvasNode } from '../../../protocol/index.ts';
 
 const KIND_LABEL = {
   question: 'Question',
@@ -12,6 +14,12 @@ const KIND_LABEL = {
   frame: 'Frame',
   mirror: 'Mirrored turn',
 } as const;
+
+/** The whole title, for the hover of the header's one clamped line. */
+function wholeTitle(node: CanvasNode): string {
+  const whole = node.kind === 'question' ? renderMentions(node.question).trim() : '';
+  return whole || nodeTitle(node);
+}
 
 export function NodePanel() {
   const store = useWeftStore();
@@ -27,7 +35,7 @@ export function NodePanel() {
     <aside className="panel" data-testid="node-panel" data-node-id={node.id}>
       <div className="panel-header">
         <span className="badge">{KIND_LABEL[node.kind]}</span>
-        <span className="panel-title" title={nodeTitle(node)}>
+        <span className="panel-title" data-testid="panel-title" title={wholeTitle(node)}>
           {nodeTitle(node)}
         </span>
         <button className="button small" data-testid="archive-toggle" onClick={() => withTarget('archive')}>

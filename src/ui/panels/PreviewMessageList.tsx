@@ -1,6 +1,6 @@
 import { Fragment, memo, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { STALE_MARK } from '../../core/index.ts';
+import { STALE_MARK, plural } from '../../core/index.ts';
 import { WITHOUT_FORCED_LAYOUT } from './virtualiser-without-forced-layout.ts';
 
 /** One will-send message as the preview shows it; computed once per plan, not per render. */
@@ -145,7 +145,7 @@ function WindowedList({ rows, highlightedNodeId, onJump, onExclude }: ListProps)
         <input
           className="input"
           data-testid="preview-find"
-          placeholder={`Find in ${rows.length} messages`}
+          placeholder={`Find in ${plural(rows.length, 'message')}`}
           value={query}
           onChange={(event) => {
             setQuery(event.target.value);

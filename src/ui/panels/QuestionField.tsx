@@ -1,5 +1,6 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { stopAgentTurn } from '../store/index.ts';
+import { isMac } from '../commands/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore, countRender } from '../kit/index.ts';
 import { QuestionAuthorHint } from '../canvas/index.ts';
@@ -40,12 +41,23 @@ function useQuestionDraft(node: QuestionNode) {
   return { shown, blank, change, commit };
 }
 
+const ASK_SHORTCUT = `${isMac ? '⌘' : 'Ctrl'}+Enter`;
+
 /**
  * The question being typed and its Ask / Regenerate / Stop buttons. The draft lives here, out of React state, so a
  * keystroke re-renders nothing: not this field, the panel's answer, versions and will-send preview, nor the canvas
  * (the store changes on commit).
  */
-export function QuestionField({ node, running }: { node: QuestionNode; running: boolean }) {
+export function QuestionField({
+  node,
+  running,
+  summary,
+}: {
+  node: QuestionNode;
+  running: boolean;
+  /** What Ask will send, in one line beside it (`WillSendSummary`). */
+  summary?: ReactNode;
+}) {
   countRender('question-field');
   const store = useWeftStore();
   const { shown, blank, change, commit } = useQuestionDraft(node);
@@ -83,7 +95,6 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
           }}
         />
       </label>
-      <QuestionAuthorHint node={node} />
       <div className="button-row">
         {running ? (
           <button
@@ -102,9 +113,13 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
               className="button primary"
               data-testid="ask"
               disabled={node.archived || blank}
+              title={`${node.versions.length ? 'Regenerate' : 'Ask'} (${ASK_SHORTCUT} in the question)`}
               onClick={() => ask(false)}
             >
               {node.versions.length ? 'Regenerate' : 'Ask'}
+              <kbd className="button-keys" data-testid="ask-shortcut">
+                {ASK_SHORTCUT}
+              </kbd>
             </button>
             {node.versions.length > 0 && (
               <button
@@ -118,7 +133,10 @@ export function QuestionField({ node, running }: { node: QuestionNode; running: 
             )}
           </>
         )}
+        {summary}
       </div>
+      {/* Below the buttons: the hint leaves when the edit is committed (on blur), and must not move Ask. */}
+      <QuestionAuthorHint node={node} />
     </>
   );
 }

@@ -1,13 +1,20 @@
-import { useMemo } from 'react';
+import { useCallback, useMemo, useRef } from 'react';
 import { AgentLaneSection, AgentModelOptions, AgentWillSendFor, useAgent } from '../agents/index.ts';
-import { activeDismissal, diffUpstreamParts, recordedUpstreamParts, upstreamParts } from '../../core/index.ts';
+import {
+  activeDismissal,
+  diffUpstreamParts,
+  recordedUpstreamParts,
+  upstreamParts,
+  formatWhen,
+} from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore, countRender } from '../kit/index.ts';
 import { Markdown } from '../canvas/index.ts';
-import { agentModel, formatTime, isReceiptModel, nodeTitle, shortModel } from '../store/index.ts';
+import { agentModel, isReceiptModel, nodeTitle, shortModel } from '../store/index.ts';
 import { AnswerTools } from './AnswerTools.tsx';
 import { QuestionField } from './QuestionField.tsx';
 import { WillSendPreview } from './WillSendPreview.tsx';
+import { WillSendSummary } from './WillSendSummary.tsx';
 import { FanOutSection } from './FanOutSection.tsx';
 import { HighlightSection } from './HighlightSection.tsx';
 import { PassageSection } from './PassageSection.tsx';
@@ -90,11 +97,21 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
   countRender('question-panel');
   const state = store.getState();
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
+  const willSendSection = useRef<HTMLDivElement>(null);
+  // The summary beside Ask opens the whole preview and brings it into view (it sits at the panel's end).
+  const openPreview = useCallback(() => {
+    if (!store.getState().previewOpen) store.getState().togglePreview();
+    requestAnimationFrame(() => willSendSection.current?.scrollIntoView({ block: 'start', behavior: 'smooth' }));
+  }, [store]);
   return (
     <>
       <PassageSection node={node} />
       <div className="section">
-        <QuestionField node={node} running={Boolean(stream) || agentRunning} />
+        <QuestionField
+          node={node}
+          running={Boolean(stream) || agentRunning}
+          summary={agentModel(node.model) ? null : <WillSendSummary node={node} onOpen={openPreview} />}
+        />
         <label className="model-row">
           <span>Model</span>
           <select
@@ -143,7 +160,9 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             Answer
             {version?.origin === 'demo' && !stream && <span className="badge demo">Demo answer</span>}
             {version?.origin === 'manual' && !stream && <span className="badge demo">Edited by you</span>}
-            {(stream?.model ?? version?.model) && (
+            {/* A demo or hand-edited answer names who wrote it above; its model id (demo/pre-written) says nothing. */}
+            {(stream?.model ??
+              (version?.origin === 'demo' || version?.origin === 'manual' ? null : version?.model)) && (
               <span className={`badge ${isReceiptModel(stream?.model ?? version!.model) ? 'receipt' : 'model'}`}>
                 {shortModel(stream?.model ?? version!.model)}
               </span>
@@ -176,20 +195,20 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
                 data-testid="version-item"
                 onClick={() => state.apply({ type: 'select-version', nodeId: node.id, versionId: candidate.id })}
               >
-                <span className="number">
-                  v{index + 1}
-                  {candidate.branchOf ? ' ⑂' : ''}
-                </span>
+                <span className="number">v{index + 1}</span>
                 <span className="meta">
-                  {shortModel(candidate.model)} · {formatTime(candidate.createdAt)}
-                  {candidate.origin === 'demo' ? ' · demo' : ''}
-                  {candidate.origin === 'manual' ? ' · edited' : ''}
+                  {candidate.origin === 'manual'
+                    ? 'edited by you'
+                    : candidate.origin === 'demo'
+                      ? 'demo answer'
+                      : shortModel(candidate.model)}{' '}
+                  · {formatWhen(candidate.createdAt)}
+                  {candidate.branchOf ? ' · branch' : ''}
                   {candidate.status !== 'complete' ? ` · ${candidate.status}` : ''}
                 </span>
                 <span />
                 <span className="hash" data-testid="version-hash">
-                  {candidate.requestHash ??
-                    (candidate.origin === 'manual' ? 'no request (edited)' : 'no request (pre-written)')}
+                  {candidate.requestHash ?? 'no request: nothing was sent for this version'}
                 </span>
               </button>
             ))}
@@ -197,7 +216,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
         </div>
       )}
 
-      <div className="section">
+      <div className="section" ref={willSendSection} data-testid="will-send-section">
         <div className="section-title">
           Will send
           <span className="spacer" />

@@ -1,3 +1,4 @@
+import { formatDay, plural } from '../../core/index.ts';
 import { useState } from 'react';
 import {
   DEFAULT_RECALL_SETTING,
@@ -9,6 +10,7 @@ import {
 import { useWeft } from '../kit/index.ts';
 import { describeError } from '../api/index.ts';
 import { recallClient } from '../store/index.ts';
+import { RUNNER_LABEL } from '../atlas/index.ts';
 import { useRecallPlan } from '../recall/use-recall-plan.ts';
 
 const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {
@@ -30,15 +32,12 @@ const REASON_LABEL: Record<RecallOmission['reason'], string> = {
   struck: 'struck by you',
 };
 
-function day(at: number | null): string {
-  return at === null ? 'undated' : new Date(at).toISOString().slice(0, 10);
-}
-
 /** Where an item comes from: runner, session, turn and date (a dossier: its topic). */
 export function recallSourceLine(item: Pick<RecallItem, 'kind' | 'runner' | 'sessionTitle' | 'turn' | 'at' | 'topic'>) {
-  if (item.kind === 'dossier') return `Dossier “${item.topic ?? item.sessionTitle}” · ${day(item.at)}`;
+  if (item.kind === 'dossier') return `Dossier “${item.topic ?? item.sessionTitle}” · ${formatDay(item.at)}`;
   const turn = item.turn === null ? '' : ` · turn ${item.turn}`;
-  return `${item.runner ?? 'memory'} · “${item.sessionTitle}”${turn} · ${day(item.at)}`;
+  const runner = item.runner ? (RUNNER_LABEL[item.runner] ?? item.runner) : 'Memory';
+  return `${runner} · “${item.sessionTitle}”${turn} · ${formatDay(item.at)}`;
 }
 
 /** C16: recall into this node's asks — off until switched on, scoped to the canvas's folder, items strikeable. */
@@ -150,22 +149,26 @@ export function RecallSection({ node }: { node: QuestionNode }) {
             <>
               <div className="hint" data-testid="recall-summary">
                 {plan.terms.length > 0 ? `Terms: ${plan.terms.join(', ')}. ` : 'No terms to look up. '}
-                {plan.items.length} item{plan.items.length === 1 ? '' : 's'} · {plan.usedTokens} of {plan.ceilingTokens}{' '}
-                tokens
+                {plural(plan.items.length, 'item')} · {plan.usedTokens} of {plan.ceilingTokens} tokens
               </div>
               <ul className="recall-items" data-testid="recall-items">
                 {plan.items.map((item) => (
                   <li key={item.id} className="recall-item" data-testid="recall-item" data-item-id={item.id}>
-                    <span className="recall-label">{item.label}</span> {recallSourceLine(item)}
-                    {item.redactions > 0 && <span className="hint"> · {item.redactions} redacted</span>}
-                    <button
-                      className="button small"
-                      data-testid="recall-strike"
-                      title="Leave this out from the next run on"
-                      onClick={() => save({ struck: [...setting.struck, item.id] })}
-                    >
-                      Strike
-                    </button>
+                    <div className="recall-item-head">
+                      <span className="recall-label">{item.label}</span>
+                      <button
+                        className="button small"
+                        data-testid="recall-strike"
+                        title="Leave this out from the next run on"
+                        onClick={() => save({ struck: [...setting.struck, item.id] })}
+                      >
+                        Strike
+                      </button>
+                    </div>
+                    <div className="recall-source">
+                      {recallSourceLine(item)}
+                      {item.redactions > 0 && ` · ${item.redactions} redacted`}
+                    </div>
                   </li>
                 ))}
               </ul>
@@ -178,19 +181,23 @@ export function RecallSection({ node }: { node: QuestionNode }) {
                     {omitted.map((omission) => (
                       <li
                         key={`${omission.id}:${omission.reason}`}
+                        className="recall-item"
                         data-testid="recall-omission"
                         data-reason={omission.reason}
                       >
-                        {recallSourceLine(omission)} — {REASON_LABEL[omission.reason]}
-                        {omission.reason === 'struck' && (
-                          <button
-                            className="button small"
-                            data-testid="recall-restore"
-                            onClick={() => save({ struck: setting.struck.filter((id) => id !== omission.id) })}
-                          >
-                            Restore
-                          </button>
-                        )}
+                        <div className="recall-item-head">
+                          <span className="recall-label">{REASON_LABEL[omission.reason]}</span>
+                          {omission.reason === 'struck' && (
+                            <button
+                              className="button small"
+                              data-testid="recall-restore"
+                              onClick={() => save({ struck: setting.struck.filter((id) => id !== omission.id) })}
+                            >
+                              Restore
+                            </button>
+                          )}
+                        </div>
+                        <div className="recall-source">{recallSourceLine(omission)}</div>
                       </li>
                     ))}
                   </ul>

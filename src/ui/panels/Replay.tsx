@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useWeft, useWeftStore, useEscape } from '../kit/index.ts';
-import { replayEstimate } from '../../core/index.ts';
+import { replayEstimate, plural } from '../../core/index.ts';
 import { nodePrices, nodeTokenCounters } from '../store/index.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 import { formatPrice, ReplayList } from './ReplayList.tsx';
@@ -19,11 +19,12 @@ export function ReplayChip() {
       </span>
     );
   }
+  // Nothing stale, nothing to replay: the chip would only say "0 stale".
+  if (count === 0) return null;
   return (
     <button
       className="replay-chip"
       data-testid="replay-chip"
-      disabled={count === 0}
       onClick={() => store.getState().openReplayDialog(true)}
       title="Regenerate the stale answers in dependency order"
     >
@@ -126,7 +127,7 @@ export function ReplayDialog() {
             disabled={estimate.count === 0}
             onClick={() => void store.getState().replayStale(skipped)}
           >
-            Replay {estimate.count}
+            Replay {plural(estimate.count, 'answer')}
           </button>
         </div>
       </div>

@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.ts';
 import { memo } from 'react';
 import type { CanonicalRequest } from '../../../protocol/index.ts';
 import { useRequestHash } from './use-request-hash.ts';
@@ -12,7 +13,7 @@ export const RequestHash = memo(function RequestHash({ request }: { request: Can
   return (
     <>
       <div className="section-title" style={{ marginTop: 8 }}>
-        Request hash ({request.messages.length} messages · {request.model})
+        Request hash ({plural(request.messages.length, 'message')} · {request.model})
       </div>
       <div className="hash-line" data-testid="preview-hash" data-ready={hash ? 'true' : 'false'}>
         {hash ?? (error ? `not hashed: ${error}` : 'hashing…')}

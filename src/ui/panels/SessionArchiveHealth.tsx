@@ -1,8 +1,8 @@
+import { formatWhen } from '../../core/index.ts';
 import { useEffect, useState } from 'react';
 import type { SessionArchiveHealth as Health } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
-import { formatDate } from '../atlas/index.ts';
 
 const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 
@@ -10,7 +10,7 @@ const megabytes = (bytes: number) => `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 function verdict(health: Health): string {
   const last = health.lastVerification;
   if (!last) return 'Never verified.';
-  const when = `Verified ${formatDate(last.verifiedAt)}: ${last.copies} copies`;
+  const when = `Verified ${formatWhen(last.verifiedAt)}: ${last.copies} copies`;
   const unverified = last.unverified > 0 ? `, ${last.unverified} unverified (kept before Weft hashed copies)` : '';
   if (!last.firstBad) return `${when} intact${unverified}.`;
   return `${when}, ${last.bad} bad${unverified}. First bad: ${last.firstBad.path} — ${last.firstBad.reason}.`;
@@ -25,6 +25,8 @@ export function SessionArchiveHealth() {
   const [health, setHealth] = useState<Health | null>(null);
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  // A refusal reads as its sentence; its code stays on hover, for a bug report.
+  const [code, setCode] = useState<string | null>(null);
 
   useEffect(() => {
     store.api.sessionArchive().then(setHealth, (error: unknown) => setMessage(describeError(error).message));
@@ -33,11 +35,13 @@ export function SessionArchiveHealth() {
   const verify = async () => {
     setBusy(true);
     setMessage(null);
+    setCode(null);
     try {
       setHealth(await store.api.verifySessionArchive());
     } catch (error) {
-      const { code, message } = describeError(error);
-      setMessage(`${code}: ${message}`);
+      const described = describeError(error);
+      setMessage(described.message);
+      setCode(described.code);
     } finally {
       setBusy(false);
     }
@@ -64,7 +68,12 @@ export function SessionArchiveHealth() {
         </p>
       )}
       {message && (
-        <p className="hint" data-testid="archive-health-message">
+        <p
+          className="hint"
+          data-testid="archive-health-message"
+          data-code={code ?? undefined}
+          title={code ?? undefined}
+        >
           {message}
         </p>
       )}

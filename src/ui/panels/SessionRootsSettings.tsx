@@ -1,8 +1,9 @@
+import { formatWhen } from '../../core/index.ts';
 import { useEffect, useState } from 'react';
 import type { SessionRoot, SessionRootsResponse } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
-import { formatDate, RUNNER_LABEL } from '../atlas/index.ts';
+import { RUNNER_LABEL } from '../atlas/index.ts';
 
 const KIND_NOTE: Record<SessionRoot['kind'], string> = {
   chosen: '',
@@ -29,6 +30,8 @@ export function SessionRootsSettings() {
   const [path, setPath] = useState('');
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  // A refusal reads as its sentence; its code stays on hover, for a bug report.
+  const [code, setCode] = useState<string | null>(null);
 
   useEffect(() => {
     store.api.sessionRoots().then(setRoots, (error: unknown) => setMessage(describeError(error).message));
@@ -37,13 +40,15 @@ export function SessionRootsSettings() {
   const change = async (request: () => Promise<SessionRootsResponse>, done: string) => {
     setBusy(true);
     setMessage(null);
+    setCode(null);
     try {
       setRoots(await request());
       setMessage(done);
       return true;
     } catch (error) {
-      const { code, message } = describeError(error);
-      setMessage(`${code}: ${message}`);
+      const described = describeError(error);
+      setMessage(described.message);
+      setCode(described.code);
       return false;
     } finally {
       setBusy(false);
@@ -92,7 +97,7 @@ export function SessionRootsSettings() {
                 </td>
                 <td data-testid="session-root-runners">{holds(root)}</td>
                 <td data-testid="session-root-sessions">{root.sessions}</td>
-                <td>{root.lastChangeAt === null ? '—' : formatDate(root.lastChangeAt)}</td>
+                <td>{root.lastChangeAt === null ? '—' : formatWhen(root.lastChangeAt)}</td>
                 {!overridden && (
                   <td>
                     {root.kind !== 'agent-lane' && (
@@ -138,7 +143,13 @@ export function SessionRootsSettings() {
         </div>
       )}
       {message && (
-        <p className="hint" data-testid="session-roots-message" style={{ marginTop: 8, marginBottom: 0 }}>
+        <p
+          className="hint"
+          data-testid="session-roots-message"
+          data-code={code ?? undefined}
+          title={code ?? undefined}
+          style={{ marginTop: 8, marginBottom: 0 }}
+        >
           {message}
         </p>
       )}

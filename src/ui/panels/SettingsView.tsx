@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ProviderKind, ProviderUpdate, SessionArchiveSettings } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
@@ -14,7 +14,7 @@ const DEFAULT_ARCHIVE: SessionArchiveSettings = {
 const ARCHIVE_RUNNERS: { runner: keyof SessionArchiveSettings['runners']; label: string }[] = [
   { runner: 'claude-code', label: 'Claude Code' },
   { runner: 'codex', label: 'Codex' },
-  { runner: 'pi', label: 'pi' },
+  { runner: 'pi', label: 'Pi' },
 ];
 
 export function SettingsView() {
@@ -33,7 +33,7 @@ export function SettingsView() {
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
   const [archive, setArchive] = useState<SessionArchiveSettings>(DEFAULT_ARCHIVE);
-  const [newKind, setNewKind] = useState<ProviderKind>('openai-compatible');
+  const [newKind, setNewKind] = useState<ProviderKind>(KINDS[0]!.kind);
   const [saved, setSaved] = useState(false);
 
   useEffect(() => void loadSettings(), [loadSettings]);
@@ -71,7 +71,10 @@ export function SettingsView() {
     setArchive(settings.sessionArchive ?? DEFAULT_ARCHIVE);
   }, [settings, models]);
 
+  // The web search card has its own route; the page's one Save saves it too.
+  const saveWebSearch = useRef<(() => Promise<boolean>) | null>(null);
   const save = async () => {
+    const webSearchSaved = (await saveWebSearch.current?.()) ?? true;
     const providers: ProviderUpdate[] = drafts
       .filter((draft) => draft.id.trim())
       .map((draft) => ({
@@ -100,7 +103,7 @@ export function SettingsView() {
       plaqueWriter,
       memoryAutoAccept: { profileFacts: autoAcceptFacts },
     });
-    setSaved(ok);
+    setSaved(ok && webSearchSaved);
     if (ok) setTimeout(() => setSaved(false), 3000);
   };
 
@@ -251,7 +254,7 @@ export function SettingsView() {
             />
           </label>
         </div>
-        <WebSearchSettings />
+        <WebSearchSettings saveRef={saveWebSearch} />
         <McpSettings />
         <SessionRootsSettings />
         <div className="card-panel">
@@ -284,11 +287,12 @@ export function SettingsView() {
           ))}
           <p className="hint">
             Switched off, a runner&apos;s copies are dropped at the next index, and with them its sessions whose file is
-            gone. `weft purge --archive` drops every copy.
+            gone. <code>weft purge --archive</code> drops every copy.
           </p>
           <SessionArchiveHealth />
         </div>
-        <div className="button-row">
+        {/* The page's one Save, kept in view at the bottom beside whichever card is being edited. */}
+        <div className="button-row settings-save-bar">
           <button className="button primary" data-testid="save-settings" onClick={() => void save()}>
             Save settings
           </button>

@@ -41,10 +41,13 @@ export function TestConnection({ providerId, saved }: { providerId: string; save
           className={result.ok ? 'hint test-ok' : 'hint test-failed'}
           data-testid="provider-test-result"
           data-ok={result.ok}
+          data-code={result.code ?? undefined}
+          title={result.code ?? undefined}
         >
+          {/* The sentence for the person; the code an ask would get stays on hover, for a bug report. */}
           {result.ok && 'modelId' in result
             ? `✓ ${result.modelId} answered in ${result.latencyMs} ms`
-            : `✗ ${result.code ? `${result.code}: ` : ''}${result.message ?? ''}`}
+            : `✗ ${result.message ?? ''}`}
         </span>
       )}
     </>

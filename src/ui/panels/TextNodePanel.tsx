@@ -1,3 +1,4 @@
+import { formatWhen } from '../../core/index.ts';
 import { useEffect, useRef, useState } from 'react';
 import {
   noteAuthor,
@@ -8,7 +9,6 @@ import {
 } from '../../../protocol/index.ts';
 import type { NodePatch } from '../../core/index.ts';
 import { useWeft } from '../kit/index.ts';
-import { formatTime } from '../store/index.ts';
 import { MirrorNodeExtras } from '../atlas/index.ts';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { MaterialImage } from './MaterialImage.tsx';
@@ -123,13 +123,13 @@ export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameN
                 <a href={provenance.finalUrl} target="_blank" rel="noreferrer">
                   {provenance.finalUrl}
                 </a>
-                , fetched {formatTime(provenance.fetchedAt)}.
+                , fetched {formatWhen(provenance.fetchedAt)}.
               </>
             )}
             {provenance.type === 'pasted' && <>Pasted text.</>}
             {provenance.type === 'file' && (
               <>
-                Imported from {provenance.fileName} ({provenance.format}), {formatTime(provenance.importedAt)}; document
+                Imported from {provenance.fileName} ({provenance.format}), {formatWhen(provenance.importedAt)}; document
                 hash {provenance.documentHash.slice(0, 12)}….
               </>
             )}

@@ -1,3 +1,4 @@
+import { plural } from '../../core/index.ts';
 import type { Version } from '../../../protocol/index.ts';
 
 /** C35: the tool calls a version's model made, each collapsible to what it asked and what it was given back. */
@@ -6,9 +7,7 @@ export function ToolCallsSection({ version }: { version: Version }) {
   if (calls.length === 0) return null;
   return (
     <details className="tool-calls" data-testid="tool-calls">
-      <summary>
-        {calls.length} tool call{calls.length === 1 ? '' : 's'} while answering
-      </summary>
+      <summary>{plural(calls.length, 'tool call')} while answering</summary>
       {calls.map((call) => (
         <details key={call.callId} className="tool-call" data-testid="tool-call" data-status={call.status}>
           <summary>

@@ -1,13 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import type { WebSearchProvider, WebSearchSettings as Saved } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 
 /**
  * C35: the service behind the `web_search` tool — Brave (its key, write-only like a provider key) or a SearXNG
- * instance. Saved on its own, so a question's web search uses it from the next call on.
+ * instance. Its own route, saved by the page's one Save (`saveRef`) when it changed, so a question's web search uses
+ * it from the next call on; a refusal is said in this card.
  */
-export function WebSearchSettings() {
+export function WebSearchSettings({ saveRef }: { saveRef: RefObject<(() => Promise<boolean>) | null> }) {
   const store = useWeftStore();
   const [saved, setSaved] = useState<Saved | null>(null);
   const [provider, setProvider] = useState<WebSearchProvider | ''>('');
@@ -25,7 +26,12 @@ export function WebSearchSettings() {
     store.api.webSearch().then(show, (error: unknown) => setMessage(describeError(error).message));
   }, [store]);
 
-  const save = async () => {
+  const changed =
+    saved !== null &&
+    (provider !== (saved.provider ?? '') || searxngUrl.trim() !== (saved.searxngUrl ?? '') || braveKey !== '');
+  // Saves only what changed; true when there was nothing to save or it saved.
+  const save = async (): Promise<boolean> => {
+    if (!changed) return true;
     setMessage(null);
     try {
       show(
@@ -36,11 +42,15 @@ export function WebSearchSettings() {
         }),
       );
       setMessage('Saved');
+      return true;
     } catch (error) {
-      const { code, message } = describeError(error);
-      setMessage(`${code}: ${message}`);
+      setMessage(`Not saved: ${describeError(error).message}`);
+      return false;
     }
   };
+  useEffect(() => {
+    saveRef.current = save;
+  });
 
   return (
     <div className="card-panel" data-testid="web-search-settings">
@@ -82,12 +92,11 @@ export function WebSearchSettings() {
           />
         </label>
       )}
-      <div className="button-row">
-        <button className="button" data-testid="save-web-search" onClick={() => void save()}>
-          Save web search
-        </button>
-        {message && <span data-testid="web-search-message">{message}</span>}
-      </div>
+      {message && (
+        <div className="hint" data-testid="web-search-message">
+          {message}
+        </div>
+      )}
     </div>
   );
 }

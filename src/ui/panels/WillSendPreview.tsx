@@ -1,23 +1,23 @@
 import { memo, useCallback, useMemo } from 'react';
 import { countRender, useWeft, useWeftStore } from '../kit/index.ts';
 import { DeclaredTools } from './DeclaredTools.tsx';
-import { useStore } from 'zustand';
-import { buildContextBundle, type CompiledSource, type Graph } from '../../core/index.ts';
+import {
+  buildContextBundle,
+  REQUEST_TOKEN_PARTS,
+  type CompiledSource,
+  type Graph,
+  type RequestTokenPart,
+  plural,
+} from '../../core/index.ts';
 import { downloadText, safeFileName } from './download.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { canvasBridge } from '../commands/index.ts';
-import { nodeTitle, memoryClient, plannedUnhashedRequest } from '../store/index.ts';
-import { useRecallPlan } from '../recall/use-recall-plan.ts';
+import { nodeTitle, memoryClient } from '../store/index.ts';
+import { useWillSend, type WillSend } from './use-will-send.ts';
 import { RequestHash } from './RequestHash.tsx';
 import { hashRequest } from './request-hasher.ts';
 import { PreviewMessageList, type PreviewRow } from './PreviewMessageList.tsx';
-import {
-  APPROXIMATE_COUNTER,
-  formatTokens,
-  tokenCounterFor,
-  useTokenizersVersion,
-  type TokenCounter,
-} from '../tokens/index.ts';
+import { formatTokens, tokenizerEncodingFor, type TokenCounter } from '../tokens/index.ts';
 
 const LAYER_LABEL: Record<CompiledSource['layer'], string> = {
   role: 'Role',
@@ -27,6 +27,26 @@ const LAYER_LABEL: Record<CompiledSource['layer'], string> = {
   question: 'Question',
 };
 
+const PART_LABEL: Record<RequestTokenPart | 'total', string> = {
+  ...LAYER_LABEL,
+  memory: '[Memory]',
+  recall: 'Recall',
+  tools: 'Tools',
+  total: 'Total',
+};
+
+const ALWAYS_SHOWN = new Set<RequestTokenPart>(['materials', 'references', 'chain', 'question']);
+
+/** Names the counter behind every number of the preview, so a person knows what ≈ means. */
+export function estimatorWords(counter: Pick<TokenCounter, 'exact'>, modelId: string): string {
+  const encoding = tokenizerEncodingFor(modelId);
+  return counter.exact && encoding
+    ? `Tokens counted with ${modelId}'s own tokenizer (${encoding}).`
+    : `Tokens estimated (≈) at about four characters per token: ${
+        encoding ? `${modelId}'s tokenizer is still loading` : `${modelId}'s tokenizer is not public`
+      }. Images are not counted.`;
+}
+
 /**
  * The will-send preview: exactly the request `ask` will dispatch, with its sources and hash (C5, C9). Memoised on
  * the node: a keystroke in the question changes only the panel's draft, so the preview re-renders when the edit is
@@ -35,36 +55,8 @@ const LAYER_LABEL: Record<CompiledSource['layer'], string> = {
 export const WillSendPreview = memo(function WillSendPreview({ node }: { node: QuestionNode }) {
   countRender('will-send-preview');
   const store = useWeftStore();
-  const graph = useWeft((state) => state.graph);
-  const shown = useWeft((state) => state.shown);
-  const models = useWeft((state) => state.models);
-  const defaultModelId = useWeft((state) => state.defaultModelId);
   const highlighted = useWeft((state) => state.highlightedNodeId);
-  const tokenizers = useTokenizersVersion();
-  // The profile as the dispatch will read it (C14): a change re-plans the preview.
-  const memoryLoaded = useStore(memoryClient.view, (view) => view.loaded);
-  // C16: the recall block the run will fetch the same plan for (a node with recall off has none).
-  const recall = useRecallPlan(node).entry;
-  const recallBlock = recall?.state === 'ready' ? recall.plan.block : null;
-  const planned = useMemo(() => {
-    // The counter of the node's model, as plannedRequest picks it; a tokenizer arriving re-runs this.
-    let counter: TokenCounter = APPROXIMATE_COUNTER;
-    const block = graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat') : null;
-    const result = plannedUnhashedRequest(
-      { graph, shown, models, defaultModelId },
-      node.id,
-      'chat',
-      (modelId) => {
-        counter = tokenCounterFor(modelId);
-        return counter.count;
-      },
-      block,
-      recallBlock,
-    );
-    // The worker hashes the request while the panel renders and paints; `RequestHash` shows it when it is in.
-    if (result) void hashRequest(result.built.request);
-    return result && { ...result, counter, tokenizers, block, recallBlock };
-  }, [graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded, recallBlock]);
+  const { willSend: planned, recall, memoryLoaded, graph } = useWillSend(node);
   // Labels, texts and token counts once per plan: the list's rows stay the same objects across renders.
   const rows = useMemo(() => (planned && graph ? previewRows(planned, graph, node.id) : []), [planned, graph, node.id]);
   const jump = useCallback(
@@ -80,30 +72,26 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
     [store, node.id],
   );
   if (!planned || !graph) return null;
-  const { compiled, built, counter } = planned;
+  const { compiled, built, counter, tokens } = planned;
   const apply = store.getState().apply;
-  // The [Memory] block rides the request too, so the total counts it.
-  const profileTokens = planned.block ? counter.count(planned.block) : 0;
-  const recallTokens = planned.recallBlock ? counter.count(planned.recallBlock) : 0;
-  const tokens = { ...compiled.tokens, total: compiled.tokens.total + profileTokens + recallTokens };
+  // The parts this request carries: the four compiled layers always, the others when they are sent.
+  const boxes = REQUEST_TOKEN_PARTS.filter(
+    (part) => ALWAYS_SHOWN.has(part) || tokens[part] > 0 || (part === 'memory' && planned.block),
+  );
   return (
     <div className="preview" data-testid="preview">
-      <div
-        className="token-layers"
-        data-testid="token-layers"
-        data-exact={counter.exact ? 'true' : 'false'}
-        title={
-          counter.exact
-            ? `Counted with ${planned.model.id}'s own tokenizer`
-            : `≈ estimated at about four characters per token: ${planned.model.id}'s tokenizer is not public`
-        }
-      >
-        {(['materials', 'references', 'chain', 'question', 'total'] as const).map((layer) => (
-          <div className="token-layer" key={layer} data-testid={`tokens-${layer}`}>
-            <div className="label">{layer === 'total' ? 'Total' : LAYER_LABEL[layer]}</div>
-            <div className="value">{formatTokens(tokens[layer], counter)}</div>
+      <div className="token-layers" data-testid="token-layers" data-exact={counter.exact ? 'true' : 'false'}>
+        {[...boxes, 'total' as const].map((part) => (
+          <div className={`token-layer${part === 'total' ? ' total' : ''}`} key={part} data-testid={`tokens-${part}`}>
+            <div className="label">{PART_LABEL[part]}</div>
+            <div className="value" data-tokens={tokens[part]}>
+              {formatTokens(tokens[part], counter)}
+            </div>
           </div>
         ))}
+      </div>
+      <div className="hint" data-testid="token-estimator">
+        {estimatorWords(counter, planned.model.id)}
       </div>
       <PreviewMessageList rows={rows} highlightedNodeId={highlighted} onJump={jump} onExclude={exclude} />
       {node.excludedParts.length > 0 && (
@@ -144,7 +132,7 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
           title="SHA-256 of the recall block this request carries"
           style={{ overflowWrap: 'anywhere' }}
         >
-          Recall block ({recall.plan.items.length} items) · {recall.plan.blockHash}
+          Recall block ({plural(recall.plan.items.length, 'item')}) · {recall.plan.blockHash}
         </div>
       )}
       <RequestHash request={built.request} />
@@ -195,9 +183,7 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
   );
 });
 
-type Planned = NonNullable<ReturnType<typeof plannedUnhashedRequest>> & { counter: TokenCounter };
-
-function previewRows(planned: Planned, graph: Graph, nodeId: string): PreviewRow[] {
+function previewRows(planned: WillSend, graph: Graph, nodeId: string): PreviewRow[] {
   const { compiled, built, counter } = planned;
   return built.request.messages.map((message, index) => {
     const from = built.messageSources[index];

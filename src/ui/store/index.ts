@@ -10,7 +10,7 @@ export { agentModel, agentPlan } from './agent-plan.ts';
 export { agentStore } from './agent-state.ts';
 export type { ApprovalCard, AgentState } from './agent-state.ts';
 export { answerCard, stopAgentTurn } from './run-agent-turn.ts';
-export { nodeTitle, shortModel, isReceiptModel, formatTime } from './node-labels.ts';
+export { nodeTitle, shortModel, isReceiptModel } from './node-labels.ts';
 export { memoryClient } from './memory-client.ts';
 export { recallClient, recallCacheKey } from './recall-client.ts';
 export { MEMORY_UNDO_COMMAND } from './memory-after-ask.ts';

@@ -31,7 +31,3 @@ export function shortModel(model: string): string {
   const slash = model.indexOf('/');
   return slash >= 0 ? model.slice(slash + 1) : model;
 }
-
-export function formatTime(at: number): string {
-  return new Date(at).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
-}
