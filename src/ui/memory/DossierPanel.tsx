@@ -10,6 +10,7 @@ import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { dossiersApi } from './dossiers-api.ts';
 import { openCitation } from './open-citation.ts';
+import { formatWhen, plural } from '../../core/index.ts';
 
 const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
   what: 'What it is',
@@ -72,9 +73,8 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
       {plan && (
         <div className="dossier-plan" data-testid="dossier-plan">
           <p>
-            {plan.mode === 'rebuild' ? 'Rebuild from' : 'Read'} {plan.turns.length} turn
-            {plan.turns.length === 1 ? '' : 's'} and {plan.facts.length} pending fact
-            {plan.facts.length === 1 ? '' : 's'}
+            {plan.mode === 'rebuild' ? 'Rebuild from' : 'Read'} {plural(plan.turns.length, 'turn')} and{' '}
+            {plural(plan.facts.length, 'pending fact')}
             {plan.turnsLeftOut > 0 ? ` (${plan.turnsLeftOut} more turns wait for the next run)` : ''}; one request to{' '}
             {plan.modelId}, about {plan.inputTokens} input tokens
             {plan.price === null ? ' (price unknown)' : `, about $${plan.price.toFixed(4)}`}.
@@ -107,10 +107,7 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
       )}
       {view.dropped.length > 0 && !shown && (
         <details className="dossier-dropped" data-testid="dossier-dropped">
-          <summary>
-            {view.dropped.length} sentence{view.dropped.length === 1 ? '' : 's'} dropped: cited a turn the model was not
-            shown
-          </summary>
+          <summary>{plural(view.dropped.length, 'sentence')} dropped: cited a turn the model was not shown</summary>
           <ul>
             {view.dropped.map((sentence, index) => (
               <li key={index}>
@@ -172,9 +169,7 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
       )}
       {view.history.length > 0 && (
         <details className="dossier-history" data-testid="dossier-history">
-          <summary>
-            History ({view.history.length} version{view.history.length === 1 ? '' : 's'})
-          </summary>
+          <summary>History ({plural(view.history.length, 'version')})</summary>
           <ul>
             {view.history.map((entry) => (
               <li key={entry.version}>
@@ -185,8 +180,8 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
                   version {entry.version}
                 </button>{' '}
                 <span className="hint">
-                  {entry.mode} · {new Date(entry.writtenAt).toLocaleString()} · {entry.sentences} sentences ·{' '}
-                  {entry.turnsRead} turns, {entry.factsRead} facts read · {entry.dropped} dropped
+                  {entry.mode} · {formatWhen(entry.writtenAt)} · {plural(entry.sentences, 'sentence')} ·{' '}
+                  {plural(entry.turnsRead, 'turn')}, {plural(entry.factsRead, 'fact')} read · {entry.dropped} dropped
                   {entry.modelId ? ` · ${entry.modelId}` : ''}
                 </span>
               </li>

@@ -8,6 +8,7 @@ import { memoryClient } from '../store/index.ts';
 import { inboxApi } from './inbox-api.ts';
 import { openOrigin } from './open-origin.ts';
 import { ProjectFactsInbox } from './ProjectFactsInbox.tsx';
+import { formatWhen } from '../../core/index.ts';
 
 const PAGE = 100;
 
@@ -127,7 +128,7 @@ export function InboxSection() {
                 )}
                 <span className="hint" data-testid="memory-proposal-evidence">
                   {proposal.evidence === 'stated' ? 'You said' : 'Read between the lines of'}: “{proposal.span}”{' · '}
-                  {proposal.document} · proposed by {RULES[proposal.path]} · {new Date(proposal.at).toLocaleString()}
+                  {proposal.document} · proposed by {RULES[proposal.path]} · {formatWhen(proposal.at)}
                 </span>
                 <span className="button-row">
                   {canvasId && nodeId && (

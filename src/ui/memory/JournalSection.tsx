@@ -14,6 +14,7 @@ import { memoryClient } from '../store/index.ts';
 import { journalApi } from './journal-api.ts';
 import { openOrigin } from './open-origin.ts';
 import { topicsChanged } from './topics-changed.ts';
+import { formatWhen } from '../../core/index.ts';
 
 const PAGE = 100;
 
@@ -150,7 +151,7 @@ export function JournalSection() {
                   {describeJournalEntry(entry)}
                 </span>
                 <span className="hint mono">{journalEntryRule(entry.event)}</span>
-                <span className="hint">{new Date(entry.event.at).toLocaleString()}</span>
+                <span className="hint">{formatWhen(entry.event.at)}</span>
                 {evidence && (
                   <button
                     className="link"

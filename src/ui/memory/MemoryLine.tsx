@@ -3,6 +3,7 @@ import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
 import { lineHistory } from '../../core/memory/index.ts';
 import { useWeft, useWeftStore } from '../kit/index.ts';
 import { openOrigin } from './open-origin.ts';
+import { formatWhen } from '../../core/index.ts';
 
 const EVIDENCE_LABEL: Record<ProfileLine['evidence'], string> = {
   stated: 'stated in your words',
@@ -13,7 +14,7 @@ const EVIDENCE_LABEL: Record<ProfileLine['evidence'], string> = {
 };
 
 function time(at: number): string {
-  return new Date(at).toLocaleString();
+  return formatWhen(at);
 }
 
 /** The person's words with the evidence span marked (the question, when its node is on the open canvas). */

@@ -12,6 +12,7 @@ import { TopicsSection } from './TopicsSection.tsx';
 import { DossiersSection } from './DossiersSection.tsx';
 import { JournalSection } from './JournalSection.tsx';
 import { InboxSection } from './InboxSection.tsx';
+import { formatClock } from '../../core/index.ts';
 
 const DOCUMENTS: { name: MemoryDocumentName; title: string }[] = [
   { name: 'preferences', title: 'Preferences' },
@@ -207,7 +208,7 @@ export function MemoryPage() {
                 {entry.text && <span className="memory-activity-text">“{entry.text}”</span>}
                 <span className="hint">
                   {entry.path ? `${entry.path} · ` : ''}
-                  {new Date(entry.at).toLocaleTimeString()}
+                  {formatClock(entry.at)}
                 </span>
                 {entry.canvasId && entry.nodeId && (
                   <button className="link" onClick={() => void openOrigin(store, entry.canvasId!, entry.nodeId!)}>

@@ -4,6 +4,7 @@ import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { openCitation } from './open-citation.ts';
 import { topicsApi } from './topics-api.ts';
+import { formatWhen } from '../../core/index.ts';
 
 /**
  * The turns one topic labels (C15), for the person to check: where each is from (runner or canvas, session or
@@ -48,7 +49,7 @@ export function TopicLabelsList({
             onClick={() => void openCitation(store, turn.turnKey)}
           >
             <strong>{turn.title ?? '(gone)'}</strong>
-            {turn.at !== null && <span className="hint"> · {new Date(turn.at).toLocaleString()}</span>}
+            {turn.at !== null && <span className="hint"> · {formatWhen(turn.at)}</span>}
             <br />
             {turn.found ? turn.opening : <em>archived or no longer found</em>}
           </button>

@@ -5,6 +5,7 @@ import { useWeftStore } from '../kit/index.ts';
 import { TopicLabelsList } from './TopicLabelsList.tsx';
 import { topicsApi } from './topics-api.ts';
 import { topicsChanged } from './topics-changed.ts';
+import { plural } from '../../core/index.ts';
 
 /**
  * Topics on the memory page (C15): the table the person owns (create, rename, merge, delete) and the labelling
@@ -51,7 +52,7 @@ export function TopicsSection() {
               data-testid="topic-turns"
               onClick={() => setOpened(opened === topic.id ? null : topic.id)}
             >
-              {counts.get(topic.id) ?? 0} turn{counts.get(topic.id) === 1 ? '' : 's'}
+              {plural(counts.get(topic.id) ?? 0, 'turn')}
             </button>
             <button
               className="link"
