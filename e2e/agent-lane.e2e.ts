@@ -114,17 +114,40 @@ describe('the agent lane in the app', () => {
     const folder = canvas.panel.getByTestId('agent-cwd');
     await folder.fill(join(scratch.root, 'missing'));
     await folder.blur();
-    await expect.poll(() => canvas.panel.getByTestId('agent-cwd-error').textContent()).toContain('AGENT_CWD_INVALID');
+    // A sentence to read, the code behind it for a bug report.
+    await expect
+      .poll(() => canvas.panel.getByTestId('agent-cwd-error').getAttribute('data-code'))
+      .toBe('AGENT_CWD_INVALID');
+    expect(await canvas.panel.getByTestId('agent-cwd-error').textContent()).not.toContain('AGENT_CWD_INVALID');
     await folder.fill(piSessions);
     await folder.blur();
     await expect
-      .poll(() => canvas.panel.getByTestId('agent-cwd-error').textContent())
-      .toContain('AGENT_CWD_SESSION_ROOT');
+      .poll(() => canvas.panel.getByTestId('agent-cwd-error').getAttribute('data-code'))
+      .toBe('AGENT_CWD_SESSION_ROOT');
     expect(await workingDirectory()).toBeNull();
     await folder.fill(scratch.repo);
     await folder.blur();
     await expect.poll(workingDirectory).toBe(scratch.repo);
     expect(await canvas.panel.getByTestId('agent-cwd-error').count()).toBe(0);
+
+    // A folder granted on the node is checked by the server like a working directory, then kept on the node.
+    const grants = () =>
+      page.evaluate(
+        (id) =>
+          ((window as unknown as StoreWindow).weft.store.getState().graph.nodes.get(id) as { agentGrants?: string[] })
+            .agentGrants ?? [],
+        asked,
+      );
+    await canvas.panel.getByTestId('agent-grant-input').fill(piSessions);
+    await canvas.panel.getByTestId('agent-grant-add').click();
+    await expect
+      .poll(() => canvas.panel.getByTestId('agent-grant-error').getAttribute('data-code'))
+      .toBe('AGENT_CWD_SESSION_ROOT');
+    expect(await grants()).toEqual([]);
+    await canvas.panel.getByTestId('agent-grant-input').fill(scratch.outside);
+    await canvas.panel.getByTestId('agent-grant-add').click();
+    await expect.poll(grants).toEqual([scratch.outside]);
+    expect(await canvas.panel.getByTestId('agent-grant').textContent()).toContain(scratch.outside);
 
     if ((await canvas.panel.getByTestId('agent-will-send').count()) === 0)
       await canvas.panel.getByTestId('toggle-preview').click();

@@ -12,7 +12,7 @@ export function AgentGrants({ node }: { node: QuestionNode }) {
   const store = useWeftStore();
   const grants = node.agentGrants ?? [];
   const [draft, setDraft] = useState('');
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null);
   const [checking, setChecking] = useState(false);
   const put = (next: string[]) =>
     store.getState().apply({ type: 'edit-node', nodeId: node.id, patch: { agentGrants: next } });
@@ -26,7 +26,7 @@ export function AgentGrants({ node }: { node: QuestionNode }) {
       if (!grants.includes(checked)) put([...grants, checked]);
       setDraft('');
     } catch (error) {
-      setRefusal(describeError(error).message);
+      setRefusal(describeError(error));
     } finally {
       setChecking(false);
     }
@@ -67,8 +67,14 @@ export function AgentGrants({ node }: { node: QuestionNode }) {
         </button>
       </div>
       {refusal && (
-        <div className="meta agent-cwd-error" role="alert" data-testid="agent-grant-error">
-          {refusal}
+        <div
+          className="meta agent-cwd-error"
+          role="alert"
+          data-testid="agent-grant-error"
+          data-code={refusal.code}
+          title={refusal.code}
+        >
+          {refusal.message}
         </div>
       )}
     </div>

@@ -18,7 +18,7 @@ function AgentSettings() {
   const network = useWeft((state) => state.graph?.canvas.agentNetwork === true);
   const canvasId = useWeft((state) => state.graph?.canvas.id ?? null);
   const [draft, setDraft] = useState(folder ?? '');
-  const [refusal, setRefusal] = useState<string | null>(null);
+  const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null);
   const [checking, setChecking] = useState(false);
   useEffect(() => setDraft(folder ?? ''), [folder]);
   const pick = desktopFolderPicker();
@@ -32,8 +32,7 @@ function AgentSettings() {
     try {
       save(await agentApi.checkFolder(typed), guard);
     } catch (error) {
-      const { code, message } = describeError(error);
-      setRefusal(`${code}: ${message}`);
+      setRefusal(describeError(error));
     } finally {
       setChecking(false);
     }
@@ -71,8 +70,14 @@ function AgentSettings() {
         </button>
       )}
       {refusal && (
-        <div className="meta agent-cwd-error" role="alert" data-testid="agent-cwd-error">
-          {refusal} (the canvas keeps {folder ?? 'no working directory'})
+        <div
+          className="meta agent-cwd-error"
+          role="alert"
+          data-testid="agent-cwd-error"
+          data-code={refusal.code}
+          title={refusal.code}
+        >
+          {refusal.message} (the canvas keeps {folder ?? 'no working directory'})
         </div>
       )}
       <label
