@@ -7,7 +7,10 @@
  *   (the route, the parse and the first render of the windowed list; median of 5; target ≤ 300).
  * - inbox_open_empty_ms: the same click with the Inbox empty, the baseline of the rest of the Memory page (what
  *   the 10,000 proposals cost is the difference).
- * `WEFT_BENCH_QUICK=1`: 100 proposals, one round each (same figure names), seconds.
+ * Then put-asides (issue 29.2, `tombstones-bench.ts`): `tombstone_check_us` over 100,000 tombstones, the log's cold
+ * replay, and `recall_plan_p50_ms` beside `recall_plan_with_tombstones_p50_ms` over the recall corpus
+ * (`WEFT_BENCH_SCALE` sizes it, 1 = the 1 GB corpus).
+ * `WEFT_BENCH_QUICK=1`: 100 proposals, one round each, 10,000 tombstones and a 3 MB corpus (same figure names).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -17,7 +20,8 @@ import { MEMORY_INBOX_FORMAT, type MemoryProposal } from '../../protocol/index.t
 import { MemoryStore, memoryDirectory } from '../../runtime/memory/index.ts';
 import { startServer } from '../../server/index.ts';
 import { ensureBuilt, launchChromium, repoRoot } from '../../tests/support/index.ts';
-import { announceQuickMode, scale } from './quick-mode.ts';
+import { announceQuickMode, QUICK, scale } from './quick-mode.ts';
+import { runTombstonesBench } from './tombstones-bench.ts';
 
 const PROPOSALS = Number(process.env.BENCH_PROPOSALS ?? scale(10_000, 100));
 
@@ -124,3 +128,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+await runTombstonesBench({ quick: QUICK });
