@@ -7,6 +7,7 @@ import { TestCanvas } from '../src/core/index.ts';
 import { admitFact, emptyInbox, emptyProfile, proposeFact, type MemoryEventDraft } from '../src/core/memory/index.ts';
 import { testCandidate, testContext, testExchange } from '../src/core/memory/memory-test-kit.ts';
 import { MemoryStore } from '../runtime/memory/index.ts';
+import { startTestServer } from '../tests/support/test-server.ts';
 import { runWeftInProcess } from './run-weft.ts';
 
 let folder: string;
@@ -102,5 +103,26 @@ describe('weft memory inbox | accept | reject (issue 29.1)', () => {
     expect(unknown.stderr).toContain('unknown-proposal');
     expect((await weft('memory', 'reject')).code).not.toBe(0);
     expect(JSON.parse((await weft('memory', 'inbox', '--json')).stdout)).toMatchObject({ total: 2 });
+  });
+
+  it('decides through the running server for this home, so its write queue holds the decision too', async () => {
+    const [tabs, neovim] = await twoProposals();
+    const server = await startTestServer({ home: home() });
+    try {
+      const published: string[] = [];
+      const stop = server.context.hub.subscribe((event) => published.push(event.type));
+      expect((await weft('memory', 'reject', tabs!.id)).code).toBe(0);
+      expect((await weft('memory', 'accept', neovim!.id)).stdout).toContain('is in your profile now');
+      stop();
+      // Only the server publishes: both decisions went through its route, not around it.
+      expect(published.filter((type) => type === 'memory-changed')).toHaveLength(2);
+      const inbox = await server.api('/api/memory/inbox');
+      expect(((await inbox.json()) as { total: number }).total).toBe(0);
+      const unknown = await weft('memory', 'accept', 'no-such-proposal');
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toContain('unknown-proposal');
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -6,6 +6,7 @@ import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';
 import type { Terminal } from '../terminal.ts';
+import { liveServer, type LiveServer } from '../live-server.ts';
 
 interface ImportSummary {
   file: string;
@@ -82,25 +83,6 @@ async function direct(
     onProgress: (progress) => onProgress(progress.bytesRead, progress.totalBytes),
   });
   return { file, via: 'direct', conversations: result.conversations, canvasIds: result.canvasIds };
-}
-
-interface LiveServer {
-  origin: string;
-  token: string;
-}
-
-async function liveServer(info: { origin: string; token: string; pid: number } | null): Promise<LiveServer | null> {
-  // Only a loopback origin is ever written to server.json; anything else is not ours to call.
-  if (!info || !/^http:\/\/127\.0\.0\.1:\d+$/.test(info.origin)) return null;
-  try {
-    const response = await fetch(`${info.origin}/api/health`, {
-      headers: { authorization: `Bearer ${info.token}` },
-      signal: AbortSignal.timeout(1500),
-    });
-    return response.ok ? { origin: info.origin, token: info.token } : null;
-  } catch {
-    return null;
-  }
 }
 
 async function viaServer(

@@ -3,6 +3,7 @@ import { WeftError } from '../../protocol/index.ts';
 import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';
+import { liveServer, type LiveServer } from '../live-server.ts';
 import type { Terminal } from '../terminal.ts';
 
 /**
@@ -11,13 +12,14 @@ import type { Terminal } from '../terminal.ts';
  * (core `acceptProposal` / `rejectProposal`, each decision an event in memory's hash-chained journal).
  */
 export async function runInbox(action: 'inbox' | 'accept' | 'reject', command: ParsedCommand, io: Terminal) {
-  const [{ resolveWeftHome }, { MemoryStore, memoryDirectory }, core] = await Promise.all([
+  const [{ readServerFile, resolveWeftHome }, { MemoryStore, memoryDirectory }, core] = await Promise.all([
     import('../../runtime/fs/index.ts'),
     import('../../runtime/memory/index.ts'),
     import('../../src/core/memory/index.ts'),
   ]);
+  const home = resolveWeftHome(io.env);
   const store = new MemoryStore({
-    directory: memoryDirectory(resolveWeftHome(io.env)),
+    directory: memoryDirectory(home),
     now: Date.now,
     newId: randomUUID,
   });
@@ -44,6 +46,26 @@ export async function runInbox(action: 'inbox' | 'accept' | 'reject', command: P
   const id = command.positionals[1];
   if (!id) throw new CliError('usage', `weft memory ${action} needs a proposal id (see weft memory inbox)`);
   const text = command.flags.text as string | undefined;
+  // A running server writes memory too, and its queue serialises only its own writes: decide through it.
+  const server = await liveServer(await readServerFile(home));
+  const lineId = server
+    ? await decideThroughServer(server, action, id, text)
+    : await decideHere(store, core, action, id, text ?? null);
+  if (command.flags.json) printJson(io.out, { id, decision: action, lineId });
+  else
+    io.out(
+      action === 'accept'
+        ? `Accepted ${id}: it is in your profile now.\n`
+        : `Rejected ${id}: it will not be proposed again.\n`,
+    );
+  return 0;
+}
+
+type Core = typeof import('../../src/core/memory/index.ts');
+type Store = InstanceType<typeof import('../../runtime/memory/index.ts').MemoryStore>;
+
+/** No server runs for this home: the decision is written here, the way the server's route writes it. */
+async function decideHere(store: Store, core: Core, action: 'accept' | 'reject', id: string, text: string | null) {
   const { result } = await store.update(null, (current) => {
     const context = { now: Date.now(), newId: randomUUID };
     const decided =
@@ -55,12 +77,25 @@ export async function runInbox(action: 'inbox' | 'accept' | 'reject', command: P
     const { profile, inbox, events } = decided.value;
     return { change: { profile, inbox, events }, result: decided.value };
   });
-  if (command.flags.json) printJson(io.out, { id, decision: action, lineId: result.lineId });
-  else
-    io.out(
-      action === 'accept'
-        ? `Accepted ${id}: it is in your profile now.\n`
-        : `Rejected ${id}: it will not be proposed again.\n`,
+  return 'lineId' in result ? (result.lineId ?? null) : null;
+}
+
+/** The running server's Inbox route decides, so its write queue holds this write too. */
+async function decideThroughServer(server: LiveServer, action: 'accept' | 'reject', id: string, text?: string) {
+  const response = await fetch(`${server.origin}/api/memory/inbox/${encodeURIComponent(id)}/${action}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(action === 'accept' && text !== undefined ? { text } : {}),
+  });
+  const body = (await response.json().catch(() => null)) as {
+    lineId?: string | null;
+    error?: { code: string; message: string };
+  } | null;
+  if (!response.ok)
+    throw new WeftError(
+      body?.error?.code ?? 'memory-decision-failed',
+      body?.error?.message ?? `HTTP ${response.status}`,
+      400,
     );
-  return 0;
+  return body?.lineId ?? null;
 }
