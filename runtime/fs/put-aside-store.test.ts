@@ -136,4 +136,20 @@ describe('a canvas save records put-asides', () => {
       .filter((line) => line.op === 'restored');
     expect(restores.map((line) => line.reason).sort()).toEqual(['reappeared', 'unarchived']);
   });
+
+  it('only the node that put words aside lifts it: the same words archived and unarchived elsewhere do not', async () => {
+    const weftHome = home();
+    const putAsides = new PutAsideStore(weftHome);
+    const canvases = new CanvasStore({ directory: join(weftHome, 'canvases'), putAsides, now: () => 7 });
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(join(weftHome, 'canvases'));
+    let stored = await canvases.write('c', canvas([node('a', 'Shared words'), node('b', 'Shared words')]), {
+      baseRevision: null,
+    });
+    // `a` puts the words aside; `b` archived next adds no tombstone (the key is in force), then is unarchived.
+    stored = await canvases.write('c', canvas([node('b', 'Shared words')]), { baseRevision: stored.revision });
+    stored = await canvases.write('c', canvas([node('b', 'Shared words', true)]), { baseRevision: stored.revision });
+    await canvases.write('c', canvas([node('b', 'Shared words')]), { baseRevision: stored.revision });
+    expect(isPutAside(readPutAsides(weftHome), 'canvas-turn', 'Shared words')).toBe(true);
+  });
 });

@@ -5,8 +5,8 @@ import type { PutAsideChange, PutAsideStore } from './put-aside-store.ts';
 /**
  * Records what a canvas save did to its turns in the put-aside store: each turn archived or deleted becomes a
  * tombstone on its content; a turn unarchived, or a deleted node brought back under its own id (an undo), lifts the
- * tombstone it left. A new node with words put aside restores nothing: re-asking the same words does not undo a
- * put-aside.
+ * tombstone it left — only that node: the same words archived and unarchived elsewhere lift nothing. A new node with
+ * words put aside restores nothing: re-asking the same words does not undo a put-aside.
  */
 export async function recordCanvasPutAsides(
   store: PutAsideStore,
@@ -39,7 +39,8 @@ export async function recordCanvasPutAsides(
       'nodeId' in tombstone.origin &&
       tombstone.origin.canvasId === canvasId &&
       tombstone.origin.nodeId === item.nodeId;
-    if (item.reason === 'unarchived' || sameNode)
+    // Only the node that put the words aside lifts it: another canvas's copy unarchived leaves it in force.
+    if (sameNode)
       changes.push({
         op: 'restored',
         key,
