@@ -6,7 +6,9 @@ import { DEFAULT_RECALL_SETTING, type MemoryProposal } from '../protocol/index.t
 import { TestCanvas } from '../src/core/index.ts';
 import { admitFact, emptyInbox, emptyProfile, proposeFact, type MemoryEventDraft } from '../src/core/memory/index.ts';
 import { testCandidate, testContext, testExchange } from '../src/core/memory/memory-test-kit.ts';
+import { CanvasStore } from '../runtime/fs/index.ts';
 import { MemoryStore } from '../runtime/memory/index.ts';
+import { sampleCanvas } from '../tests/support/index.ts';
 import { startTestServer } from '../tests/support/test-server.ts';
 import { runWeftInProcess } from './run-weft.ts';
 
@@ -46,6 +48,12 @@ async function twoProposals(): Promise<MemoryProposal[]> {
     events.push(proposed.event);
   }
   await store.update(null, () => ({ change: { inbox, events }, result: null }));
+  // The turn the proposals rest on, stored as it is when a judgement proposes (a gone turn is put aside).
+  const canvas = sampleCanvas('canvas-1');
+  canvas.nodes = canvas.nodes.map((node) => (node.id === 'question-1' ? { ...node, id: 'node-1' } : node));
+  canvas.wires = [];
+  mkdirSync(join(home(), 'canvases'), { recursive: true });
+  await new CanvasStore({ directory: join(home(), 'canvases') }).write('canvas-1', canvas, { baseRevision: null });
   return inbox.pending;
 }
 

@@ -50,7 +50,7 @@ export async function runInbox(action: 'inbox' | 'accept' | 'reject', command: P
   const server = await liveServer(await readServerFile(home));
   const lineId = server
     ? await decideThroughServer(server, action, id, text)
-    : await decideHere(store, core, action, id, text ?? null);
+    : await decideHere(home, store, core, action, id, text ?? null);
   if (command.flags.json) printJson(io.out, { id, decision: action, lineId });
   else
     io.out(
@@ -65,7 +65,26 @@ type Core = typeof import('../../src/core/memory/index.ts');
 type Store = InstanceType<typeof import('../../runtime/memory/index.ts').MemoryStore>;
 
 /** No server runs for this home: the decision is written here, the way the server's route writes it. */
-async function decideHere(store: Store, core: Core, action: 'accept' | 'reject', id: string, text: string | null) {
+async function decideHere(
+  home: string,
+  store: Store,
+  core: Core,
+  action: 'accept' | 'reject',
+  id: string,
+  text: string | null,
+) {
+  const [{ CanvasStore, canvasesDirectory }, { turnPutAside }] = await Promise.all([
+    import('../../runtime/fs/index.ts'),
+    import('../../runtime/memory/index.ts'),
+  ]);
+  const waiting = (await store.readInbox()).inbox.pending.find((each) => each.id === id);
+  const canvases = new CanvasStore({ directory: canvasesDirectory(home) });
+  if (action === 'accept' && waiting && (await turnPutAside(canvases, home, waiting.origin)))
+    throw new WeftError(
+      'memory-turn-put-aside',
+      `The turn ${id} rests on is put aside (archived or deleted): reject it, or restore the turn first.`,
+      409,
+    );
   const { result } = await store.update(null, (current) => {
     const context = { now: Date.now(), newId: randomUUID };
     const decided =

@@ -6,3 +6,4 @@ export type { JudgeExchangeDependencies, JudgedExchange } from './judge-exchange
 export { UndoBook, UNDO_KEEP_MS } from './undo-book.ts';
 export { AdditionsWindow, VISIT_WINDOW_MS } from './additions-window.ts';
 export { MemoryJournals } from './memory-journals.ts';
+export { turnPutAside } from './turn-put-aside.ts';

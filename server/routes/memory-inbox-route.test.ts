@@ -161,6 +161,27 @@ describe('the Inbox: nothing a model proposes reaches memory until the person ac
     expect((await inbox()).proposals).toEqual([]);
   });
 
+  it('a proposal whose turn was archived cannot be accepted, and an archived turn is not judged (issue 29.2)', async () => {
+    const judged = await judge('canvas-put-aside', 'I use Obsidian for everything.');
+    const pending = (await inbox()).proposals.find((each) => each.text.includes('Obsidian'))!;
+    const stored = await server.context.canvases.read('canvas-put-aside');
+    const archived = {
+      ...stored.document,
+      nodes: stored.document.nodes.map((node) =>
+        node.id === judged.asked.nodeId ? { ...node, archived: true, archivedAt: 1 } : node,
+      ),
+    };
+    await server.context.canvases.write('canvas-put-aside', archived, { baseRevision: stored.revision });
+    const accepted = await send(`/api/memory/inbox/${pending.id}/accept`, 'POST', {});
+    expect(accepted.status).toBe(409);
+    expect(((await accepted.json()) as { error: { code: string } }).error.code).toBe('memory-turn-put-aside');
+    expect(JSON.stringify(await profile())).not.toContain('Obsidian');
+    const again = await send('/api/memory/judge', 'POST', judged.asked);
+    expect(again.status).toBe(409);
+    // Rejecting it stays possible: the person can still clear it from the Inbox.
+    expect((await send(`/api/memory/inbox/${pending.id}/reject`, 'POST')).status).toBe(200);
+  });
+
   it('edits then accepts: the person’s words are the line (manual), still leading to the turn', async () => {
     const judged = await judge('canvas-d', 'I am a marine biologist.');
     const [pending] = (await inbox()).proposals;

@@ -48,6 +48,7 @@ import {
   memoryDirectory,
   UndoBook,
   AdditionsWindow,
+  turnPutAside,
   type StoredMemory,
 } from '../../runtime/memory/index.ts';
 import { fileProjectFacts } from '../../runtime/dossiers/index.ts';
@@ -181,6 +182,13 @@ export function memoryRoute(context: ServerContext): Router {
       }
       throw new WeftError(`memory-${code}`, found?.error.message ?? 'No such canvas is stored.', EXCHANGE_STATUS[code]);
     }
+    // Issue 29.2: a turn the person archived, deleted or whose words they put aside is nothing memory learns from.
+    if (await turnPutAside(context.canvases, context.home, body, context.hash))
+      throw new WeftError(
+        'memory-turn-put-aside',
+        'That turn is put aside (archived or deleted): memory leaves it out.',
+        409,
+      );
     const { judgeModelId, memoryAutoAccept } = await context.settings.read();
     const judged = await judgeExchange(body, found.value, {
       store,
@@ -222,6 +230,13 @@ export function memoryRoute(context: ServerContext): Router {
 
   router.post('/memory/inbox/:id/accept', json, async (request, response) => {
     const { text } = validateBody(MemoryAcceptRequestSchema, request.body ?? {});
+    const waiting = (await store.readInbox()).inbox.pending.find((each) => each.id === String(request.params.id));
+    if (waiting && (await turnPutAside(context.canvases, context.home, waiting.origin, context.hash)))
+      throw new WeftError(
+        'memory-turn-put-aside',
+        'The turn this proposal rests on is put aside (archived or deleted): reject it, or restore the turn first.',
+        409,
+      );
     const { stored, result } = await store.update(null, (current) => {
       const id = String(request.params.id);
       const accepted = acceptProposal(current.profile, current.inbox, id, text ?? null, { now: now(), newId });
