@@ -2,11 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  CanvasDocumentSchema,
   storedCanvasDocument,
-  CANVAS_VERSION,
   type CanvasDocument,
-  migrateCanvasDocument,
   CANVAS_ID_PATTERN,
   type CanvasSummary,
   type CanvasPatch,
@@ -23,6 +20,7 @@ import { assertEventPrefix, differenceFromHead } from './event-prefix.ts';
 import { patchStoredCanvas } from './canvas-patch-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 import { ParsedCanvasCache } from './parsed-canvas-cache.ts';
+import { parseIncoming, parseStored } from './parse-canvas-record.ts';
 import type { PutAsideStore } from './put-aside-store.ts';
 import { recordCanvasPutAsides } from './record-canvas-put-asides.ts';
 
@@ -32,14 +30,6 @@ export function assertCanvasId(id: string): void {
   if (!CANVAS_ID_PATTERN.test(id)) {
     throw new WeftError('invalid-id', 'Canvas ids are 1–100 letters, digits, "_" or "-".', 400);
   }
-}
-
-/** Explain the first few schema problems in words a person can act on. */
-export function describeIssues(issues: readonly { path: readonly PropertyKey[]; message: string }[]): string {
-  return issues
-    .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.map(String).join('.') : '(document)'}: ${issue.message}`)
-    .join('; ');
 }
 
 /** A save may not hand the person words they did not write, nor rewrite what a stored version was asked. */
@@ -224,8 +214,9 @@ export class CanvasStore {
         // A new record may hold a broken log (an imported file, whose `import` event records the break).
         firstBadEvent = verifyChain(parsed.events, undefined, nodeHashPort);
       }
-      await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
+      // Tombstones before the record: a crash between the two leaves one too many, never deleted words unmarked.
       await this.recordPutAsides(id, current ? this.parseKept(id, current) : null, parsed);
+      await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
       // The head is written after the record: a crash between the two leaves a head that lags, which still verifies.
       const head = chainHeadOf(id, parsed.events, firstBadEvent);
       await this.heads.write(head);
@@ -267,8 +258,8 @@ export class CanvasStore {
       await this.authors.retireRemoved(id, stored.nodes, next.nodes);
       const text = JSON.stringify(storedCanvasDocument(next));
       const firstBadEvent = head ? head.firstBadEvent : verifyChain(stored.events, undefined, nodeHashPort);
-      await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
       await this.recordPutAsides(id, stored, next);
+      await writeFileAtomic(path, text, { mode: 0o600, fileSystem: this.options.fileSystem });
       const nextHead = chainHeadOf(id, next.events, firstBadEvent);
       await this.heads.write(nextHead);
       await this.anchors.append('head', nextHead);
@@ -327,6 +318,7 @@ export class CanvasStore {
       head ??= chainHeadOf(id, stored?.events ?? [], null);
       // What a model or Weft wrote under its ids outlives the record, so a re-created one cannot reassign it.
       if (stored) await this.authors.retire(id, stored.nodes);
+      if (options.putAside !== false) await this.recordPutAsides(id, stored, null);
       try {
         await unlink(path);
       } catch {
@@ -336,7 +328,6 @@ export class CanvasStore {
       // record under this id (never a record that reads as new while the old one is still there).
       await this.anchors.append('deleted', head);
       await this.heads.remove(id);
-      if (options.putAside !== false) await this.recordPutAsides(id, stored, null);
       return true;
     });
   }
@@ -357,48 +348,4 @@ function damaged(id: string, difference: string): WeftError {
     `The stored event log of canvas "${id}" was changed outside Weft (${difference}, against its chain head); it is left as it is. Run \`weft verify ${id}\` for details, and import a copy to keep working.`,
     409,
   );
-}
-
-/** A stored file: JSON, lifted through the named migrations in memory (the file stays as it is). */
-function parseStored(id: string, text: string): CanvasDocument {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    throw new WeftError(
-      'corrupt-record',
-      `The stored record for "${id}" is not valid JSON; it was left untouched.`,
-      422,
-    );
-  }
-  const loaded = migrateCanvasDocument(json);
-  if (!loaded.ok) {
-    throw new WeftError(
-      'corrupt-record',
-      `The stored record for "${id}" cannot be read: ${loaded.error.message} It was left untouched.`,
-      422,
-    );
-  }
-  return loaded.document;
-}
-
-/** A document sent to be stored: the current version only (import migrates older files first). */
-function parseIncoming(id: string, document: unknown): CanvasDocument {
-  const version = (document as { version?: unknown } | null)?.version;
-  if (typeof version === 'number' && version > CANVAS_VERSION) {
-    // The same refusal, and code, as importing such a file.
-    throw new WeftError(
-      'newer-version',
-      `This canvas was made by a newer Weft (format version ${version}; this Weft reads up to ${CANVAS_VERSION}). Update Weft to save it.`,
-      409,
-    );
-  }
-  const parsed = CanvasDocumentSchema.safeParse(document);
-  if (!parsed.success) {
-    throw new WeftError('invalid-canvas', `Not a valid canvas document: ${describeIssues(parsed.error.issues)}.`, 400);
-  }
-  if (parsed.data.canvas.id !== id) {
-    throw new WeftError('invalid-canvas', `The document is canvas "${parsed.data.canvas.id}", not "${id}".`, 400);
-  }
-  return parsed.data;
 }

@@ -23,7 +23,8 @@ export {
   emptySettings,
 } from './settings-store.ts';
 export type { StoredSettings, StoredProvider, SessionArchiveSettings } from './settings-store.ts';
-export { CanvasStore, assertCanvasId, describeIssues, canvasRevision } from './canvas-store.ts';
+export { CanvasStore, assertCanvasId, canvasRevision } from './canvas-store.ts';
+export { describeIssues } from './parse-canvas-record.ts';
 export type { CanvasStoreOptions, StoredCanvas, CanvasVerification } from './canvas-store.ts';
 export { ChainHeadFiles, chainHeadOf } from './chain-head-files.ts';
 export { AnchorsJournal, journalDifference } from './anchors-journal.ts';
