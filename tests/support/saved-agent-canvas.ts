@@ -40,7 +40,7 @@ function agentVersion(index: number, runtime: AgentVersion['runtime'], ref: stri
   };
 }
 
-/** sampleCanvas with the agent settings and sessions given, saved with no revision before it. */
+/** sampleCanvas with the agent settings and sessions given. */
 export function savedAgentCanvasDocument(id: string, saved: SavedAgentCanvas): CanvasDocument {
   const document = sampleCanvas(id);
   document.canvas.workingDirectory = saved.workingDirectory;
@@ -63,7 +63,10 @@ export function savedAgentCanvasDocument(id: string, saved: SavedAgentCanvas): C
   return document;
 }
 
-/** Saves the canvas `id` on the test server, as the app's flush before a turn does. */
+/** Saves the canvas `id` on the test server over what it holds, as the app's flush before a turn does. */
 export async function saveAgentCanvas(server: TestServer, id: string, saved: SavedAgentCanvas): Promise<void> {
-  await server.context.canvases.write(id, savedAgentCanvasDocument(id, saved), { baseRevision: null });
+  const current = await server.context.canvases.read(id).catch(() => null);
+  await server.context.canvases.write(id, savedAgentCanvasDocument(id, saved), {
+    baseRevision: current?.revision ?? null,
+  });
 }
