@@ -249,6 +249,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
             bwrap: support.bwrap,
             readOnly: [...runtimeInstallPaths(bin, env), ...(materials ? [materials] : [])],
             granted,
+            guarded: { weftHome: context.home, sessionRoots: sessionRoots() },
           }
         : null;
     const common = {
