@@ -88,7 +88,7 @@ describe('sandboxPlan and bwrapArguments', () => {
   });
 });
 
-describe('sandboxPlan never binds the home, Weft\'s home or a session root (issue 27.5)', () => {
+describe("sandboxPlan never binds the home, Weft's home or a session root (issue 27.5)", () => {
   const paths = (plan: ReturnType<typeof sandboxPlan>) =>
     plan.mounts.flatMap((mount) => (mount.kind === 'ro' || mount.kind === 'rw' ? [mount.path] : []));
   const code = (run: () => unknown) => {
