@@ -20,6 +20,7 @@ import {
   type ScriptedModel,
 } from './support/agents/real-agent-harness.ts';
 import { collectStreamEvents } from './support/sse-client.ts';
+import { saveAgentCanvas } from './support/saved-agent-canvas.ts';
 import { startTamperingProxy, type TamperingProxy } from './support/tampering-proxy.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';
 
@@ -58,6 +59,8 @@ beforeAll(async () => {
     apiRoutes: [(context) => agentRoute(context, { env, sessionRoots: () => [join(scratch.root, 'no-sessions')] })],
   });
   proxy = await startTamperingProxy(server.origin);
+  // The raw agent lane posts as the app does after its flush: the turn's canvas is saved first.
+  await saveAgentCanvas(server, 'handshake-agent', { nodeId: 'node-1', workingDirectory: scratch.repo });
 }, 300_000);
 afterAll(async () => {
   await proxy?.close();
@@ -168,7 +171,15 @@ const LANES: Lane[] = [
     async raw(hash) {
       const text = `${MATCH} Say done.`;
       const own = sha256Hex(text);
-      const body = { runtime: 'pi', nodeId: 'node-1', cwd: scratch.repo, guardMode: 'ask', text, model: piModel };
+      const body = {
+        runtime: 'pi',
+        canvasId: 'handshake-agent',
+        nodeId: 'node-1',
+        cwd: scratch.repo,
+        guardMode: 'ask',
+        text,
+        model: piModel,
+      };
       const events = await collectStreamEvents(await post('/api/agents/turn', { ...body, receivedHash: hash ?? own }));
       return { hash: own, events, kept: null };
     },

@@ -9,6 +9,7 @@ export type AgentRuntimeCode =
   | 'AGENT_CWD_SESSION_ROOT'
   | 'AGENT_CWD_WEFT_HOME'
   | 'AGENT_MATERIALS_INVALID'
+  | 'AGENT_SANDBOX_TOO_WIDE'
   | 'AGENT_UNCONFINED_CONSENT';
 
 /** Refusals of what the person asked for (400); the rest are the runtime's failures (502). */

@@ -17,8 +17,10 @@ const request: SandboxRequest = {
     '/home/ana/.npm-global/lib/node_modules',
     '/usr/lib/node_modules',
   ],
-  writable: ['/home/ana/.pi/agent', '/home/ana/data/'],
+  writable: ['/home/ana/data/'],
+  runtimeOwn: ['/home/ana/.pi/agent'],
   home: '/home/ana',
+  guarded: { weftHome: '/home/ana/.weft', sessionRoots: ['/home/ana/.pi/agent/sessions', '/srv/sessions'] },
   tmpdir: '/home/ana/.tmp',
 };
 
@@ -83,5 +85,69 @@ describe('sandboxPlan and bwrapArguments', () => {
 
   it('refuses a relative path instead of binding something unintended', () => {
     expect(() => sandboxPlan({ ...request, writable: ['data'] }, merged)).toThrow(/absolute/);
+  });
+});
+
+describe("sandboxPlan never binds the home, Weft's home or a session root (issue 27.5)", () => {
+  const paths = (plan: ReturnType<typeof sandboxPlan>) =>
+    plan.mounts.flatMap((mount) => (mount.kind === 'ro' || mount.kind === 'rw' ? [mount.path] : []));
+  const code = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return (error as { code?: string }).code;
+    }
+    return null;
+  };
+
+  it('narrows node at ~/bin/node to the executable, not its prefix (the home)', () => {
+    // runtimeInstallPaths: node's prefix is the grandparent of ~/bin/node, listed with node itself.
+    const plan = sandboxPlan({ ...request, readOnly: ['/home/ana', '/home/ana/bin/node'] }, merged);
+    expect(paths(plan)).not.toContain('/home/ana');
+    expect(plan.mounts).toContainEqual({ kind: 'ro', path: '/home/ana/bin/node', optional: true });
+  });
+
+  it('narrows a runtime at WEFT_PI_BIN=~/pi.sh to that file, not its folder', () => {
+    const plan = sandboxPlan({ ...request, readOnly: ['/home/ana/pi.sh', '/home/ana/'] }, merged);
+    expect(paths(plan)).not.toContain('/home/ana');
+    expect(paths(plan)).toContain('/home/ana/pi.sh');
+  });
+
+  it("narrows a read-only folder holding Weft's home or a session root, refuses one with nothing narrower", () => {
+    const narrowed = sandboxPlan({ ...request, readOnly: ['/srv', '/srv/tools/pi'] }, merged);
+    expect(paths(narrowed)).toContain('/srv/tools/pi');
+    expect(paths(narrowed)).not.toContain('/srv');
+    expect(code(() => sandboxPlan({ ...request, readOnly: ['/srv'] }, merged))).toBe('AGENT_SANDBOX_TOO_WIDE');
+    expect(code(() => sandboxPlan({ ...request, readOnly: ['/home/ana/.weft'] }, merged))).toBe(
+      'AGENT_SANDBOX_TOO_WIDE',
+    );
+    expect(code(() => sandboxPlan({ ...request, readOnly: ['/'] }, merged))).toBe('AGENT_SANDBOX_TOO_WIDE');
+    expect(paths(sandboxPlan({ ...request, readOnly: ['/', '/opt/node/bin/node'] }, merged))).not.toContain('/');
+    // A path listed inside the wide folder that is itself guarded does not count as narrower.
+    expect(code(() => sandboxPlan({ ...request, readOnly: ['/home', '/home/ana'] }, merged))).toBe(
+      'AGENT_SANDBOX_TOO_WIDE',
+    );
+  });
+
+  it('refuses a read-write bind that is or holds a guarded folder: a grant, the working directory', () => {
+    for (const refused of [
+      { writable: ['/home/ana'] },
+      { writable: ['/home/ana/.weft'] },
+      { writable: ['/srv'] },
+      { cwd: '/home/ana' },
+      { cwd: '/home/ana/.pi' },
+    ])
+      expect(code(() => sandboxPlan({ ...request, ...refused }, merged))).toBe('AGENT_SANDBOX_TOO_WIDE');
+  });
+
+  it("lets the runtime's own folder hold its sessions, never the home or Weft's home", () => {
+    expect(paths(sandboxPlan(request, merged))).toContain('/home/ana/.pi/agent');
+    expect(code(() => sandboxPlan({ ...request, runtimeOwn: ['/home/ana'] }, merged))).toBe('AGENT_SANDBOX_TOO_WIDE');
+    expect(code(() => sandboxPlan({ ...request, runtimeOwn: ['/home/ana/.weft'] }, merged))).toBe(
+      'AGENT_SANDBOX_TOO_WIDE',
+    );
+    expect(paths(sandboxPlan({ ...request, runtimeOwn: ['/home/ana/.weft/agents/codex-home'] }, merged))).toContain(
+      '/home/ana/.weft/agents/codex-home',
+    );
   });
 });

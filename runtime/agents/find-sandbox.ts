@@ -77,14 +77,16 @@ export function systemLayout(): SystemLayout {
 
 /**
  * What a runtime needs to run: the outermost `node_modules` its executable lives in (the CLI and its packages —
- * Codex's native binary is one of them), or the executable's folder; and node's own prefix, found on PATH.
+ * Codex's native binary is one of them), or the executable's folder; node's own prefix, found on PATH; and the
+ * executables themselves, which is all the sandbox binds where a folder above is the home (`sandboxPlan`).
  */
 export function runtimeInstallPaths(bin: string, env: NodeJS.ProcessEnv): string[] {
-  const paths = [installRoot(bin)];
   const real = realpathSync(bin);
-  if (installRoot(real) !== paths[0]) paths.push(installRoot(real));
+  const paths = [installRoot(bin), installRoot(real)];
   const node = lookup('node', env);
-  if (node) paths.push(dirname(dirname(realpathSync(node))));
+  const realNode = node ? realpathSync(node) : null;
+  if (realNode) paths.push(dirname(dirname(realNode)));
+  paths.push(bin, real, ...(node && realNode ? [node, realNode] : []));
   return [...new Set(paths)];
 }
 

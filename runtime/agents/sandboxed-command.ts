@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { bwrapArguments, sandboxPlan } from './agent-sandbox.ts';
+import { bwrapArguments, sandboxPlan, type SandboxGuarded } from './agent-sandbox.ts';
 import { systemLayout } from './find-sandbox.ts';
 
 /** A turn's sandbox as the caller decides it; null runs the runtime unconfined (the person agreed on the canvas). */
@@ -10,6 +10,8 @@ export interface TurnSandbox {
   readOnly: readonly string[];
   /** Read-write: the paths the person granted on the node. */
   granted: readonly string[];
+  /** Weft's home and the session roots: no bind may be or hold one (nor the home). */
+  guarded: SandboxGuarded;
 }
 
 /** What the runtime itself must reach besides the caller's list: its home (read-write) and files it loads. */
@@ -32,8 +34,10 @@ export function sandboxedCommand(
     {
       cwd,
       readOnly: [bin, sandbox.bwrap, ...sandbox.readOnly, ...own.readOnly],
-      writable: [...sandbox.granted, ...own.writable],
+      writable: sandbox.granted,
+      runtimeOwn: own.writable,
       home: env.HOME || homedir(),
+      guarded: sandbox.guarded,
       tmpdir: env.TMPDIR || null,
     },
     systemLayout(),

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
 import { readStreamEvents } from '../../tests/support/sse-client.ts';
+import { saveAgentCanvas } from '../../tests/support/saved-agent-canvas.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { agentRoute } from './agent-route.ts';
 
@@ -41,6 +42,8 @@ async function serverWith(env: NodeJS.ProcessEnv): Promise<TestServer> {
     ],
   });
   servers.push(server);
+  // The app saves the canvas before a turn: the server reads the turn's node and folder from it.
+  await saveAgentCanvas(server, 'canvas-1', { nodeId: 'node-1', workingDirectory: cwd });
   const agreed = await server.api('/api/agents/unconfined-consent', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

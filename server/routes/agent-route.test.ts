@@ -16,6 +16,7 @@ import {
 } from '../../tests/support/agents/real-agent-harness.ts';
 import { startScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { readStreamEvents } from '../../tests/support/sse-client.ts';
+import { saveAgentCanvas } from '../../tests/support/saved-agent-canvas.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { agentRoute } from './agent-route.ts';
 
@@ -99,6 +100,12 @@ beforeAll(async () => {
       (context) => agentRoute(context, { env, approvalTimeoutMs: 20_000, sessionRoots: () => [sessionRoot] }),
     ],
   });
+  // The app saves the canvas before a turn; the server reads the turn's folder and guard from it. Auto-review
+  // saved lets a turn ask for it or for the stricter ask.
+  const saved = { nodeId: 'node-1', agentGuard: 'auto-review' } as const;
+  await saveAgentCanvas(server, 'canvas-repo', { ...saved, workingDirectory: scratch.repo });
+  await saveAgentCanvas(server, 'canvas-missing', { ...saved, workingDirectory: join(scratch.root, 'missing') });
+  await saveAgentCanvas(server, 'canvas-session-root', { ...saved, workingDirectory: join(sessionRoot, 'project') });
 }, 300_000);
 afterAll(async () => {
   model?.stop();
@@ -111,6 +118,7 @@ const sha = (text: string) => createHash('sha256').update(Buffer.from(text, 'utf
 function turnBody(text: string, overrides: Record<string, unknown> = {}) {
   return JSON.stringify({
     runtime: 'pi',
+    canvasId: 'canvas-repo',
     nodeId: 'node-1',
     cwd: scratch.repo,
     guardMode: 'ask',
@@ -140,7 +148,7 @@ describe('agent routes', () => {
     const response = await server.api('/api/agents/turn', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: turnBody('x', { cwd: join(scratch.root, 'missing') }),
+      body: turnBody('x', { canvasId: 'canvas-missing', cwd: join(scratch.root, 'missing') }),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('AGENT_CWD_INVALID');
@@ -178,7 +186,7 @@ describe('agent routes', () => {
     const response = await server.api('/api/agents/turn', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: turnBody('x', { cwd, materials: [MATERIAL] }),
+      body: turnBody('x', { canvasId: 'canvas-session-root', cwd, materials: [MATERIAL] }),
     });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { error: { code: string } }).error.code).toBe('AGENT_CWD_SESSION_ROOT');

@@ -8,6 +8,9 @@ import {
   AgentTurnRequestSchema,
   AgentUnconfinedConsentSchema,
   type AgentTurnRequest,
+  type AgentVersion,
+  type CanvasNode,
+  type GuardModeValue,
   WeftError,
   isWeftError,
 } from '../../protocol/index.ts';
@@ -165,9 +168,10 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
 
   router.post('/agents/turn', jsonBody(8 * 1024 * 1024), async (request, response) => {
     const body: AgentTurnRequest = validateBody(AgentTurnRequestSchema, request.body);
-    const cwd = await checkedCwd(body.cwd);
+    const stored = await storedAgentTurn(context, body);
+    const cwd = await checkedCwd(stored.cwd);
     // A granted folder passes the working directory's own checks: never a session root or Weft's home.
-    const granted = await Promise.all([...grantedPaths(env), ...(await storedGrants(context, body))].map(checkedCwd));
+    const granted = await Promise.all([...grantedPaths(env), ...stored.grants].map(checkedCwd));
     const support = sandboxSupport();
     // No sandbox here: only a canvas whose person agreed (recorded above, by this server) runs unconfined.
     if (!('bwrap' in support) && !(body.canvasId && (await consent.has(body.canvasId))))
@@ -175,7 +179,6 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
         'AGENT_UNCONFINED_CONSENT',
         `Agents run unconfined here (${support.unconfined}): agree once for this canvas on the node first.`,
       );
-    const networkAccess = await storedNetworkAccess(context, body);
     const bin = findAgentBin(body.runtime, env);
     if (!bin) throw new AgentRuntimeError('AGENT_NOT_INSTALLED', INSTALL_HINT[body.runtime]);
     const stream = openEventStream(response);
@@ -207,7 +210,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
     dispatch.accept();
 
     const decide: DecideApproval = async (asked, signal) => {
-      if (body.guardMode === 'auto-review') {
+      if (stored.guardMode === 'auto-review') {
         const verdict = await context.judge.decide({
           kind: 'agent-approval',
           prompt: describe(asked),
@@ -246,6 +249,7 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
             bwrap: support.bwrap,
             readOnly: [...runtimeInstallPaths(bin, env), ...(materials ? [materials] : [])],
             granted,
+            guarded: { weftHome: context.home, sessionRoots: sessionRoots() },
           }
         : null;
     const common = {
@@ -253,12 +257,12 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
       cwd,
       env,
       sandbox,
-      networkAccess,
+      networkAccess: stored.networkAccess,
       message: body.text,
-      guardMode: body.guardMode,
+      guardMode: stored.guardMode,
       approvalTimeoutMs,
       model: body.model,
-      session: body.session,
+      session: stored.session,
       onEvent,
       decide,
       onDecision,
@@ -309,27 +313,80 @@ export function agentRoute(context: ServerContext, options: AgentRouteOptions = 
   return router;
 }
 
-/**
- * Whether the turn's commands may use the network, as the stored canvas says (issue 27.3: never as the body says).
- * A body may ask for less; one that asks for the network a saved canvas does not grant is refused with 409
- * `agent-network-unsaved` (the app saves before a turn, so this is a hostile or stale client), and a turn that names
- * no stored canvas runs without it.
- */
-async function storedNetworkAccess(context: ServerContext, body: AgentTurnRequest): Promise<boolean> {
-  if (!body.networkAccess) return false;
-  const stored = body.canvasId ? await context.canvases.read(body.canvasId).catch(() => null) : null;
-  if (stored?.document.canvas.agentNetwork === true) return true;
-  throw new WeftError(
-    'agent-network-unsaved',
-    "The network switch is read from the saved canvas, and it is off there: save the canvas's agent settings first.",
-    409,
-  );
+/** How loose each guard mode is: a body may ask for one at most as loose as the saved mode (`allow` lets all). */
+const GUARD_LOOSENESS = { ask: 0, 'auto-review': 1, allow: 2 } satisfies Record<GuardModeValue, number>;
+
+/** What one agent turn runs with, every part read from the saved canvas (issue 27.3), never taken from the body. */
+interface StoredAgentTurn {
+  /** The canvas's saved working directory (the body's must be the same). */
+  cwd: string;
+  guardMode: GuardModeValue;
+  networkAccess: boolean;
+  /** The folders the saved node grants its turns. */
+  grants: string[];
+  /** A session a version of the saved canvas recorded, to continue or fork. */
+  session: AgentTurnRequest['session'];
 }
 
-/** The folders the saved node grants its agent turns (C24), never a list the body sends; none without a saved node. */
-async function storedGrants(context: ServerContext, body: AgentTurnRequest): Promise<string[]> {
-  if (!body.canvasId) return [];
-  const stored = await context.canvases.read(body.canvasId).catch(() => null);
+/**
+ * Reads the saved canvas once and decides the turn from it. The app saves before a turn, so a body that disagrees
+ * is a hostile or stale client, refused with 409 before anything is written: `agent-target-unsaved` (no saved
+ * canvas, no question `nodeId` on it, no or another working directory), `agent-guard-unsaved` (a looser guard than
+ * saved), `agent-network-unsaved` (the network a saved canvas does not grant), `agent-session-unrecorded` (a session
+ * to continue that no version of the node recorded, or to fork that no version of the canvas did). A body may ask
+ * for a stricter guard or for no network.
+ */
+async function storedAgentTurn(context: ServerContext, body: AgentTurnRequest): Promise<StoredAgentTurn> {
+  const stored = body.canvasId ? await context.canvases.read(body.canvasId).catch(() => null) : null;
   const node = stored?.document.nodes.find((each) => each.id === body.nodeId);
-  return node?.kind === 'question' ? (node.agentGrants ?? []) : [];
+  if (!stored || node?.kind !== 'question')
+    throw new WeftError(
+      'agent-target-unsaved',
+      'An agent turn runs on a question of a saved canvas: save the canvas first.',
+      409,
+    );
+  const canvas = stored.document.canvas;
+  if (canvas.workingDirectory === null || canvas.workingDirectory !== body.cwd)
+    throw new WeftError(
+      'agent-target-unsaved',
+      "The working directory is read from the saved canvas, and it differs there: save the canvas's agent settings first.",
+      409,
+    );
+  const saved = canvas.agentGuard ?? 'ask';
+  if (GUARD_LOOSENESS[body.guardMode] > GUARD_LOOSENESS[saved])
+    throw new WeftError(
+      'agent-guard-unsaved',
+      `The saved canvas guards agent turns with "${saved}"; a turn may ask for a stricter mode, never "${body.guardMode}".`,
+      409,
+    );
+  if (body.networkAccess && canvas.agentNetwork !== true)
+    throw new WeftError(
+      'agent-network-unsaved',
+      "The network switch is read from the saved canvas, and it is off there: save the canvas's agent settings first.",
+      409,
+    );
+  if (body.session) {
+    // Pi names a session by its file, Codex by its thread id (as agent-plan.ts hands them back).
+    const wanted = 'continue' in body.session ? body.session.continue : body.session.fork;
+    const ref = (agent: AgentVersion) => (agent.runtime === 'pi' ? agent.sessionFile : agent.sessionId);
+    const recorded = (each: CanvasNode) =>
+      each.kind === 'question' &&
+      each.versions.some((version) => version.agent?.runtime === body.runtime && ref(version.agent) === wanted);
+    const found = 'continue' in body.session ? recorded(node) : stored.document.nodes.some(recorded);
+    if (!found)
+      throw new WeftError(
+        'agent-session-unrecorded',
+        'continue' in body.session
+          ? 'A turn continues only a session a version of this node recorded.'
+          : 'A turn forks only a session a version of this canvas recorded.',
+        409,
+      );
+  }
+  return {
+    cwd: canvas.workingDirectory,
+    guardMode: body.guardMode,
+    networkAccess: body.networkAccess,
+    grants: node.agentGrants ?? [],
+    session: body.session,
+  };
 }

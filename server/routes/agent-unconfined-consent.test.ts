@@ -14,6 +14,7 @@ import {
   type ScriptedModel,
 } from '../../tests/support/agents/real-agent-harness.ts';
 import { readStreamEvents } from '../../tests/support/sse-client.ts';
+import { saveAgentCanvas } from '../../tests/support/saved-agent-canvas.ts';
 import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
 import { agentRoute } from './agent-route.ts';
 
@@ -36,6 +37,9 @@ async function start(): Promise<TestServer> {
     apiRoutes: [(context) => agentRoute(context, { env, sandboxSupport: () => ({ unconfined: NO_SANDBOX }) })],
   });
   servers.push(server);
+  // The app saves a canvas before its turn: the server reads the turn's node and folder from it.
+  for (const id of ['canvas-a', 'canvas-b'])
+    await saveAgentCanvas(server, id, { nodeId: 'node-1', workingDirectory: scratch.repo });
   return server;
 }
 
@@ -87,6 +91,7 @@ describe('running agents unconfined', () => {
     const refused = await turn(server, { canvasId: 'canvas-a', consented: true, unconfined: true });
     expect(refused.status).toBe(409);
     expect(await errorCode(refused)).toBe('AGENT_UNCONFINED_CONSENT');
+    // A turn that names no canvas is refused too (no saved canvas to run on, let alone consent).
     expect((await turn(server, {})).status).toBe(409);
     // Refused before the materials were copied: nothing reached the working directory.
     expect(existsSync(join(scratch.repo, '.weft'))).toBe(false);

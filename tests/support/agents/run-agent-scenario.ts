@@ -62,6 +62,8 @@ function scenarioSandbox(cli: string, wrapper: string, stdinLog: string, scratch
     bwrap: support.bwrap,
     readOnly: [...runtimeInstallPaths(cli, scratch.env), wrapper],
     granted: [scratch.outside, stdinLog],
+    // No Weft runs here: the scratch HOME (always guarded) holds where its home would be.
+    guarded: { weftHome: join(scratch.home, '.weft'), sessionRoots: [] },
   };
 }
 
