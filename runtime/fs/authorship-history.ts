@@ -65,6 +65,12 @@ export class AuthorshipHistory {
     return (nodeId, text) => retired.get(key(canvasId, nodeId))?.has(textHash(text)) ?? false;
   }
 
+  /** Whether a model or Weft wrote `text` under any id of `canvasId` that a save since removed or rewrote. */
+  async wroteOnCanvas(canvasId: string): Promise<(text: string) => boolean> {
+    const retired = await this.load();
+    return (text) => retired.get(key(canvasId, ANY_NODE))?.has(textHash(text)) ?? false;
+  }
+
   /**
    * Retires what a save takes away from a model's or Weft's words: the nodes of `before` that `after` lacks, holds
    * as another kind, or holds with other words (an edit: the old words stay theirs under this id).
@@ -101,6 +107,8 @@ export class AuthorshipHistory {
 }
 
 const key = (canvasId: string, nodeId: string) => `${canvasId}\n${nodeId}`;
+/** The bucket of every id of a canvas (node ids are never empty). */
+const ANY_NODE = '';
 
 /** A question's or note's words, whoever wrote them. */
 function wordsOf(node: CanvasNode): string | null {
@@ -108,8 +116,9 @@ function wordsOf(node: CanvasNode): string | null {
 }
 
 function add(retired: Map<string, Set<string>>, canvasId: string, nodeId: string, hash: string): void {
-  const id = key(canvasId, nodeId);
-  const hashes = retired.get(id) ?? new Set<string>();
-  hashes.add(hash);
-  retired.set(id, hashes);
+  for (const id of [key(canvasId, nodeId), key(canvasId, ANY_NODE)]) {
+    const hashes = retired.get(id) ?? new Set<string>();
+    hashes.add(hash);
+    retired.set(id, hashes);
+  }
 }

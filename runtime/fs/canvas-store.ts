@@ -10,7 +10,7 @@ import {
   WeftError,
 } from '../../protocol/index.ts';
 import type { ChainHead, ChainVerdict } from '../../protocol/index.ts';
-import { authorshipRewrite, verifyChain } from '../../src/core/index.ts';
+import { authorshipRewrite, othersText, verifyChain } from '../../src/core/index.ts';
 import { nodeHashPort } from '../hash/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { chainHeadOf, ChainHeadFiles, verdictAgainst } from './chain-head-files.ts';
@@ -335,6 +335,17 @@ export class CanvasStore {
   private async recordPutAsides(id: string, previous: CanvasDocument | null, next: CanvasDocument | null) {
     if (this.options.putAsides)
       await recordCanvasPutAsides(this.options.putAsides, id, previous, next, (this.options.now ?? Date.now)());
+  }
+
+  /**
+   * Words a model or Weft wrote on this canvas under any id — held by a node of the stored record now, or removed or
+   * rewritten since (the authorship history): memory never takes them for the person's, whatever node claims them.
+   */
+  async othersWords(id: string): Promise<(text: string) => boolean> {
+    const stored = await this.read(id).catch(() => null);
+    const now = new Set(stored?.document.nodes.flatMap((node) => othersText(node) ?? []) ?? []);
+    const before = await this.authors.wroteOnCanvas(id);
+    return (text) => now.has(text) || before(text);
   }
 
   idle(): Promise<void> {

@@ -242,6 +242,25 @@ describe('memory admits only what the server committed and recorded', () => {
     expect(await profileTexts()).toEqual([]);
   });
 
+  it('a model’s words copied into a new node in the person’s name are still not theirs (any id on the canvas)', async () => {
+    const page = new PageCanvas('copied');
+    const words = 'I prefer light themes in every editor.';
+    page.canvas.apply({ type: 'add-node', node: { kind: 'question', question: words, questionAuthor: 'model' } });
+    // A new node, never stored before, holding the model's words and saying the person wrote them.
+    const copy = page.canvas.apply({
+      type: 'add-node',
+      node: { kind: 'question', question: words, questionAuthor: 'person' },
+    }).created[0]!;
+    await page.save();
+    const asked = await page.ask(copy, 'Dark themes are easier on the eyes.');
+    const judged = await judge(asked);
+    expect(judged.status).toBe(200);
+    expect(((await judged.json()) as MemoryJudgeResponse).activity.map((entry) => entry.kind)).not.toContain(
+      'admitted',
+    );
+    expect(await profileTexts()).toEqual([]);
+  });
+
   it('refuses to re-add a model’s question or Weft’s note in the person’s name: two saves, a re-created record, one save', async () => {
     const page = new PageCanvas('readd');
     const nodeId = page.canvas.apply({

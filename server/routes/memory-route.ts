@@ -171,6 +171,7 @@ export function memoryRoute(context: ServerContext): Router {
           memoryBlock: memoryBlock((await store.read()).profile),
           hash: context.hash,
           recorded: await context.commits.recorded(body.commitHash),
+          othersWords: await context.canvases.othersWords(body.canvasId),
         })
       : null;
     if (!found || !found.ok) {

@@ -56,6 +56,8 @@ export function exchangeFromCanvas(
     hash?: HashPort;
     /** The server's commits of `claim.commitHash` (its ledger); the version must match one of them. */
     recorded: readonly RecordedCommit[];
+    /** Words a model or Weft wrote on this canvas under any id, now or before (the server's record). */
+    othersWords?: (text: string) => boolean;
   },
 ): Result<Exchange, ExchangeLookupError> {
   const node = graph.canvas.id === claim.canvasId ? graph.nodes.get(claim.nodeId) : undefined;
@@ -93,7 +95,9 @@ export function exchangeFromCanvas(
   // Replays of one request are commits of their own: any of them that recorded another author outweighs the rest.
   const authors = matching.map((each) => each.questionAuthor);
   const recordedAuthor = authors.find((author) => author !== null && author !== 'person') ?? authors.find(Boolean);
-  if ((recordedAuthor ?? versionQuestionAuthor(node, version)) === 'person')
+  // Words a model or Weft wrote on this canvas (under any id, now or before) are theirs, whichever node claims them.
+  const theirs = options.othersWords?.(version.question) ?? false;
+  if (!theirs && (recordedAuthor ?? versionQuestionAuthor(node, version)) === 'person')
     person.push({ kind: 'question', text: version.question, nodeId: node.id });
   else other.push({ kind: 'app-question', text: version.question });
   for (const part of recordedUpstreamParts(graph, version).parts) {
