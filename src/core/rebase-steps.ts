@@ -1,6 +1,7 @@
-import type { EventRecord } from '../../protocol/index.ts';
+import type { CanvasMeta, EventRecord } from '../../protocol/index.ts';
 import { applyChange } from './apply-change.ts';
 import type { GraphChange } from './changes.ts';
+import { canonicalJsonText } from './canonical-json.ts';
 import { appendEvent } from './event-log.ts';
 import { documentFromGraph, type Graph } from './graph.ts';
 import { loadCanvas } from './load-canvas.ts';
@@ -166,19 +167,52 @@ export function narrowStep(step: LocalStep): LocalStep {
   };
 }
 
-/** Puts the records `after` changed relative to `before` (by identity) onto `graph`, and re-chains its new events. */
+/**
+ * Puts the records `after` changed relative to `before` onto `graph`, and re-chains its new events. A snapshot
+ * writes whole records back, so each record it overwrites or deletes must still be as `before` had it (compared by
+ * content: identity does not survive IndexedDB); one changed since by another writer makes the step a conflict,
+ * refused whole with the reason, never written over. A record that already holds `after` (the step landed) is left.
+ */
 function replaySnapshot(graph: Graph, before: Graph, after: Graph, held: ReadonlySet<string>): Graph | string {
   const document = documentFromGraph(graph);
-  document.canvas = after.canvas !== before.canvas ? after.canvas : document.canvas;
-  document.nodes = merged(document.nodes, before.nodes, after.nodes, (node) => node.id);
-  document.wires = merged(document.wires, before.wires, after.wires, (wire) => wire.id);
-  document.attachments = merged(document.attachments, before.attachments, after.attachments, (item) => item.hash);
+  const overwritten: string[] = [];
+  const single = (canvas: CanvasMeta) => new Map([['', canvas]]);
+  const [canvas] = merged(
+    [document.canvas],
+    single(before.canvas),
+    single(after.canvas),
+    () => '',
+    () => overwritten.push('The canvas’s name or settings'),
+  );
+  document.canvas = canvas ?? document.canvas;
+  document.nodes = merged(
+    document.nodes,
+    before.nodes,
+    after.nodes,
+    (node) => node.id,
+    () => overwritten.push('A card'),
+  );
+  document.wires = merged(
+    document.wires,
+    before.wires,
+    after.wires,
+    (wire) => wire.id,
+    () => overwritten.push('A wire'),
+  );
+  document.attachments = merged(
+    document.attachments,
+    before.attachments,
+    after.attachments,
+    (item) => item.hash,
+    () => overwritten.push('An attachment'),
+  );
   const dismissalKey = (item: { nodeId: string; fingerprint: string }) => `${item.nodeId}:${item.fingerprint}`;
   document.dismissals = merged(
     document.dismissals,
     keyed(before.dismissals, dismissalKey),
     keyed(after.dismissals, dismissalKey),
     dismissalKey,
+    () => overwritten.push('A dismissed stale mark'),
   );
   const ledgerKey = (item: { runner: string; sessionId: string }) => `${item.runner}:${item.sessionId}`;
   document.ledgers = merged(
@@ -186,7 +220,10 @@ function replaySnapshot(graph: Graph, before: Graph, after: Graph, held: Readonl
     keyed(before.ledgers, ledgerKey),
     keyed(after.ledgers, ledgerKey),
     ledgerKey,
+    () => overwritten.push('An agent session’s record'),
   );
+  if (overwritten.length > 0)
+    return `${overwritten[0]} it would write over was changed elsewhere since, so it was not applied.`;
   let events: EventRecord[] = document.events;
   for (const event of after.events.slice(before.events.length)) {
     if (held.has(event.id)) continue;
@@ -204,15 +241,35 @@ function keyed<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, 
   return new Map(items.map((item) => [keyOf(item), item] as const));
 }
 
-/** `current` with every key `after` put or removed relative to `before`. */
+/**
+ * `current` with every key `after` put or removed relative to `before`. A key where `current` holds neither what
+ * `before` had (another writer changed it since) nor what `after` has (the step landed) is left and reported.
+ */
 function merged<T>(
   current: readonly T[],
   before: ReadonlyMap<string, T>,
   after: ReadonlyMap<string, T>,
   keyOf: (item: T) => string,
+  onOverwrite: () => void,
 ): T[] {
   const result = keyed(current, keyOf);
-  for (const [key, item] of after) if (before.get(key) !== item) result.set(key, item);
-  for (const key of before.keys()) if (!after.has(key)) result.delete(key);
+  for (const key of new Set([...after.keys(), ...before.keys()])) {
+    const [was, will] = [before.get(key), after.get(key)];
+    // Identity first: a whole in-memory snapshot shares every record it left alone.
+    if (was === will || sameContent(was, will)) continue;
+    const now = result.get(key);
+    if (sameContent(now, will)) continue;
+    if (!sameContent(now, was)) onOverwrite();
+    else if (will === undefined) result.delete(key);
+    else result.set(key, will);
+  }
   return [...result.values()];
+}
+
+/** Equal as JSON (RFC 8785 text), as a record read back from IndexedDB or the server is equal to the one written. */
+function sameContent(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (left === undefined || right === undefined) return false;
+  const text = canonicalJsonText(left);
+  return text !== undefined && text === canonicalJsonText(right);
 }
