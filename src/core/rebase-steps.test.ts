@@ -188,6 +188,30 @@ describe('rebaseSteps', () => {
       expect(verifyChain(graph.events)).toBeNull();
     });
 
+    it('refuses an undo replayed after its own edit over another writer’s edit of the card (neither had landed)', () => {
+      const { base, noteId, edit, undo } = editedThenUndone();
+      // The edit wrote over their text first; the undo then matches its own `before`, but would put back the old text.
+      const [theirs] = step(base, { type: 'edit-node', nodeId: noteId, patch: { text: 'theirs' } }, 3, ids('b'));
+      const { graph, dropped } = rebaseSteps(theirs, [edit, undo], ids('fresh'));
+      expect(dropped.map((entry) => entry.step)).toEqual([undo]);
+      expect(text(graph, noteId)).toBe('mine');
+    });
+
+    it('applies an edit and its undo, neither landed, when no one else touched the card, nor a card it added', () => {
+      const { base, noteId, edit, undo } = editedThenUndone();
+      const local = ids('local');
+      const [added, add] = step(base, { type: 'add-node', node: { kind: 'note', text: 'new' } }, 3, local);
+      const newId = [...added.nodes.keys()].find((key) => key !== noteId)!;
+      const [typed, type] = step(added, { type: 'edit-node', nodeId: newId, patch: { text: 'new, typed' } }, 4, local);
+      const untype = narrowStep({ kind: 'snapshot', before: typed, after: { ...added, events: typed.events } });
+      const [remote] = step(base, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 5, ids('b'));
+      const { graph, dropped } = rebaseSteps(remote, [edit, undo, add, type, structuredClone(untype)], ids('fresh'));
+      expect(dropped).toEqual([]);
+      expect(text(graph, noteId)).toBe('x');
+      expect(text(graph, newId)).toBe('new');
+      expect(verifyChain(graph.events)).toBeNull();
+    });
+
     it('refuses an undo of an added card (a deletion) when another writer has since edited that card', () => {
       const [added, add] = step(
         emptyGraph(meta),
