@@ -137,4 +137,98 @@ describe('rebaseSteps', () => {
     expect(verifyChain(graph.events)).toBeNull();
     expect(documentFromGraph(remote)).toEqual(before);
   });
+
+  describe('an undo replayed onto a newer record (a snapshot step, compared record by record with what it replaced)', () => {
+    /** A note edited then undone, as the store journals it: the undo is a snapshot keeping the current log. */
+    function editedThenUndone() {
+      const [base] = step(emptyGraph(meta), { type: 'add-node', node: { kind: 'note', text: 'x' } }, 1, ids('base'));
+      const noteId = [...base.nodes.keys()][0]!;
+      const [edited, edit] = step(base, { type: 'edit-node', nodeId: noteId, patch: { text: 'mine' } }, 2, ids('a'));
+      const undo: LocalStep = { kind: 'snapshot', before: edited, after: { ...base, events: edited.events } };
+      // Stored as the pending queue stores it: narrowed, then cloned (object identity is gone).
+      return { base, noteId, edited, edit, undo: structuredClone(narrowStep(undo)) };
+    }
+    const text = (graph: Graph, nodeId: string) => {
+      const node = graph.nodes.get(nodeId);
+      return node?.kind === 'note' ? node.text : undefined;
+    };
+
+    it('refuses, and reports, an undo whose card another writer changed since: their text stays', () => {
+      const { base, noteId, edited, edit, undo } = editedThenUndone();
+      // The edit and its undo landed unacknowledged; another tab then edited the card.
+      const landed: Graph = { ...base, events: edited.events };
+      const [theirs] = step(landed, { type: 'edit-node', nodeId: noteId, patch: { text: 'theirs' } }, 3, ids('b'));
+      const { graph, dropped, alreadyHeld } = rebaseSteps(theirs, [edit, undo], ids('fresh'));
+      expect(alreadyHeld).toBe(1);
+      expect(dropped.map((entry) => entry.step)).toEqual([undo]);
+      expect(dropped[0]!.reason).toMatch(/card .* changed elsewhere/);
+      expect(text(graph, noteId)).toBe('theirs');
+      expect(documentFromGraph(graph)).toEqual(documentFromGraph(theirs));
+    });
+
+    it('leaves alone an undo the newer record already holds: nothing changes, nothing reported', () => {
+      const { base, noteId, edited, edit, undo } = editedThenUndone();
+      const landed: Graph = { ...base, events: edited.events };
+      const [remote] = step(landed, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 3, ids('b'));
+      const { graph, dropped } = rebaseSteps(remote, [edit, undo], ids('fresh'));
+      expect(dropped).toEqual([]);
+      expect(text(graph, noteId)).toBe('x');
+      expect(documentFromGraph(graph)).toEqual(documentFromGraph(remote));
+    });
+
+    it('still applies an undo onto a record that holds what it replaced, next to the other writer’s card', () => {
+      const { noteId, edited, edit, undo } = editedThenUndone();
+      // The edit landed; the undo did not; another tab added a card.
+      const [remote] = step(edited, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 3, ids('b'));
+      const { graph, dropped } = rebaseSteps(remote, [edit, undo], ids('fresh'));
+      expect(dropped).toEqual([]);
+      expect(text(graph, noteId)).toBe('x');
+      expect([...graph.nodes.values()].map((node) => (node.kind === 'note' ? node.text : ''))).toEqual(['x', 'theirs']);
+      expect(graph.events).toEqual(remote.events);
+      expect(verifyChain(graph.events)).toBeNull();
+    });
+
+    it('refuses an undo replayed after its own edit over another writer’s edit of the card (neither had landed)', () => {
+      const { base, noteId, edit, undo } = editedThenUndone();
+      // The edit wrote over their text first; the undo then matches its own `before`, but would put back the old text.
+      const [theirs] = step(base, { type: 'edit-node', nodeId: noteId, patch: { text: 'theirs' } }, 3, ids('b'));
+      const { graph, dropped } = rebaseSteps(theirs, [edit, undo], ids('fresh'));
+      expect(dropped.map((entry) => entry.step)).toEqual([undo]);
+      expect(text(graph, noteId)).toBe('mine');
+    });
+
+    it('applies an edit and its undo, neither landed, when no one else touched the card, nor a card it added', () => {
+      const { base, noteId, edit, undo } = editedThenUndone();
+      const local = ids('local');
+      const [added, add] = step(base, { type: 'add-node', node: { kind: 'note', text: 'new' } }, 3, local);
+      const newId = [...added.nodes.keys()].find((key) => key !== noteId)!;
+      const [typed, type] = step(added, { type: 'edit-node', nodeId: newId, patch: { text: 'new, typed' } }, 4, local);
+      const untype = narrowStep({ kind: 'snapshot', before: typed, after: { ...added, events: typed.events } });
+      const [remote] = step(base, { type: 'add-node', node: { kind: 'note', text: 'theirs' } }, 5, ids('b'));
+      const { graph, dropped } = rebaseSteps(remote, [edit, undo, add, type, structuredClone(untype)], ids('fresh'));
+      expect(dropped).toEqual([]);
+      expect(text(graph, noteId)).toBe('x');
+      expect(text(graph, newId)).toBe('new');
+      expect(verifyChain(graph.events)).toBeNull();
+    });
+
+    it('refuses an undo of an added card (a deletion) when another writer has since edited that card', () => {
+      const [added, add] = step(
+        emptyGraph(meta),
+        { type: 'add-node', node: { kind: 'note', text: 'new' } },
+        1,
+        ids('a'),
+      );
+      const noteId = [...added.nodes.keys()][0]!;
+      const undo = narrowStep({
+        kind: 'snapshot',
+        before: added,
+        after: { ...emptyGraph(meta), events: added.events },
+      });
+      const [theirs] = step(added, { type: 'edit-node', nodeId: noteId, patch: { text: 'answered' } }, 2, ids('b'));
+      const { graph, dropped } = rebaseSteps(theirs, [add, structuredClone(undo)], ids('fresh'));
+      expect(dropped).toHaveLength(1);
+      expect(text(graph, noteId)).toBe('answered');
+    });
+  });
 });

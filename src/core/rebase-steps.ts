@@ -1,6 +1,7 @@
-import type { EventRecord } from '../../protocol/index.ts';
+import type { CanvasMeta, EventRecord } from '../../protocol/index.ts';
 import { applyChange } from './apply-change.ts';
 import type { GraphChange } from './changes.ts';
+import { canonicalJsonText } from './canonical-json.ts';
 import { appendEvent } from './event-log.ts';
 import { documentFromGraph, type Graph } from './graph.ts';
 import { loadCanvas } from './load-canvas.ts';
@@ -34,6 +35,9 @@ export function rebaseSteps(remote: Graph, steps: readonly LocalStep[], newId: (
   // Event ids are drawn once per step and kept with it: a step whose event the record holds was saved already.
   const held = new Set(remote.events.map((event) => event.id));
   let alreadyHeld = 0;
+  // The records this replay has written so far, by part: a snapshot over one of them is also checked against the
+  // newer record as it came, since the earlier local step may have written over another writer's change.
+  const rewritten: Rewritten = {};
   for (const step of steps) {
     if (step.kind === 'change' && step.ids.some((id) => held.has(id))) {
       alreadyHeld += 1;
@@ -49,6 +53,8 @@ export function rebaseSteps(remote: Graph, steps: readonly LocalStep[], newId: (
       });
       if (result.ok) {
         graph = result.value.graph;
+        for (const key of SCRATCH_MAPS)
+          noteRewritten(rewritten, key, (graph[key] as ScratchMap<string, unknown>).changed());
         keepScratch(graph);
       } else {
         undoScratch(graph, logLength);
@@ -56,7 +62,7 @@ export function rebaseSteps(remote: Graph, steps: readonly LocalStep[], newId: (
       }
       continue;
     }
-    const replayed = replaySnapshot(graph, step.before, step.after, held);
+    const replayed = replaySnapshot(graph, step, { remote, held, rewritten });
     if (typeof replayed === 'string') dropped.push({ step, reason: replayed });
     else graph = scratchCopy(replayed);
   }
@@ -84,6 +90,11 @@ class ScratchMap<K, V> extends Map<K, V> {
 
   keep(): void {
     this.changes = [];
+  }
+
+  /** The keys set or removed since the last `keep`. */
+  changed(): K[] {
+    return (this.changes ?? []).map(([key]) => key);
   }
 
   /** Back to before the last `keep`; a key put back after a removal goes to the end of the order. */
@@ -166,27 +177,80 @@ export function narrowStep(step: LocalStep): LocalStep {
   };
 }
 
-/** Puts the records `after` changed relative to `before` (by identity) onto `graph`, and re-chains its new events. */
-function replaySnapshot(graph: Graph, before: Graph, after: Graph, held: ReadonlySet<string>): Graph | string {
+/**
+ * Puts the records `after` changed relative to `before` onto `graph`, and re-chains its new events. A snapshot
+ * writes whole records back, so each record it overwrites or deletes must still be as `before` had it (compared by
+ * content: identity does not survive IndexedDB); one changed since by another writer makes the step a conflict,
+ * refused whole with the reason, never written over. A record that already holds `after` (the step landed) is left.
+ */
+function replaySnapshot(
+  graph: Graph,
+  { before, after }: { before: Graph; after: Graph },
+  { remote, held, rewritten }: { remote: Graph; held: ReadonlySet<string>; rewritten: Rewritten },
+): Graph | string {
   const document = documentFromGraph(graph);
-  document.canvas = after.canvas !== before.canvas ? after.canvas : document.canvas;
-  document.nodes = merged(document.nodes, before.nodes, after.nodes, (node) => node.id);
-  document.wires = merged(document.wires, before.wires, after.wires, (wire) => wire.id);
-  document.attachments = merged(document.attachments, before.attachments, after.attachments, (item) => item.hash);
+  const overwritten: string[] = [];
+  const written: [string, string[]][] = [];
+  const check = (part: string, what: string) => {
+    const keys: string[] = [];
+    written.push([part, keys]);
+    return {
+      rewritten: rewritten[part] ?? new Set<string>(),
+      written: keys,
+      onOverwrite: () => overwritten.push(what),
+    };
+  };
+  const single = (canvas: CanvasMeta) => new Map([['', canvas]]);
+  const [canvas] = merged(
+    [document.canvas],
+    { before: single(before.canvas), after: single(after.canvas), remote: single(remote.canvas) },
+    () => '',
+    check('canvas', 'The canvas’s name or settings'),
+  );
+  document.canvas = canvas ?? document.canvas;
+  document.nodes = merged(
+    document.nodes,
+    { before: before.nodes, after: after.nodes, remote: remote.nodes },
+    (node) => node.id,
+    check('nodes', 'A card'),
+  );
+  document.wires = merged(
+    document.wires,
+    { before: before.wires, after: after.wires, remote: remote.wires },
+    (wire) => wire.id,
+    check('wires', 'A wire'),
+  );
+  document.attachments = merged(
+    document.attachments,
+    { before: before.attachments, after: after.attachments, remote: remote.attachments },
+    (item) => item.hash,
+    check('attachments', 'An attachment'),
+  );
   const dismissalKey = (item: { nodeId: string; fingerprint: string }) => `${item.nodeId}:${item.fingerprint}`;
   document.dismissals = merged(
     document.dismissals,
-    keyed(before.dismissals, dismissalKey),
-    keyed(after.dismissals, dismissalKey),
+    {
+      before: keyed(before.dismissals, dismissalKey),
+      after: keyed(after.dismissals, dismissalKey),
+      remote: keyed(remote.dismissals, dismissalKey),
+    },
     dismissalKey,
+    check('dismissals', 'A dismissed stale mark'),
   );
   const ledgerKey = (item: { runner: string; sessionId: string }) => `${item.runner}:${item.sessionId}`;
   document.ledgers = merged(
     document.ledgers,
-    keyed(before.ledgers, ledgerKey),
-    keyed(after.ledgers, ledgerKey),
+    {
+      before: keyed(before.ledgers, ledgerKey),
+      after: keyed(after.ledgers, ledgerKey),
+      remote: keyed(remote.ledgers, ledgerKey),
+    },
     ledgerKey,
+    check('ledgers', 'An agent session’s record'),
   );
+  if (overwritten.length > 0)
+    return `${overwritten[0]} it would write over was changed elsewhere since, so it was not applied.`;
+  for (const [part, keys] of written) noteRewritten(rewritten, part, keys);
   let events: EventRecord[] = document.events;
   for (const event of after.events.slice(before.events.length)) {
     if (held.has(event.id)) continue;
@@ -204,15 +268,52 @@ function keyed<T>(items: readonly T[], keyOf: (item: T) => string): Map<string, 
   return new Map(items.map((item) => [keyOf(item), item] as const));
 }
 
-/** `current` with every key `after` put or removed relative to `before`. */
+/** Keys written by the replay so far, by part ('nodes', 'wires', …). */
+type Rewritten = Record<string, Set<string>>;
+
+function noteRewritten(rewritten: Rewritten, part: string, keys: Iterable<string>): void {
+  const set = (rewritten[part] ??= new Set());
+  for (const key of keys) set.add(key);
+}
+
+/**
+ * `current` with every key `after` put or removed relative to `before`. A key where `current` holds neither what
+ * `before` had (another writer changed it since) nor what `after` has (the step landed) is left and reported; so
+ * is one an earlier replayed step wrote over a value of the newer record that was neither (`before` matched only
+ * because that step's own write made it so, e.g. an edit then its undo replayed over another writer's edit).
+ */
 function merged<T>(
   current: readonly T[],
-  before: ReadonlyMap<string, T>,
-  after: ReadonlyMap<string, T>,
+  record: { before: ReadonlyMap<string, T>; after: ReadonlyMap<string, T>; remote: ReadonlyMap<string, T> },
   keyOf: (item: T) => string,
+  check: { rewritten: ReadonlySet<string>; written: string[]; onOverwrite: () => void },
 ): T[] {
+  const { before, after, remote } = record;
   const result = keyed(current, keyOf);
-  for (const [key, item] of after) if (before.get(key) !== item) result.set(key, item);
-  for (const key of before.keys()) if (!after.has(key)) result.delete(key);
+  for (const key of new Set([...after.keys(), ...before.keys()])) {
+    const [was, will] = [before.get(key), after.get(key)];
+    // Identity first: a whole in-memory snapshot shares every record it left alone.
+    if (was === will || sameContent(was, will)) continue;
+    const now = result.get(key);
+    if (sameContent(now, will)) continue;
+    const came = remote.get(key);
+    const overRemote =
+      check.rewritten.has(key) && came !== undefined && !sameContent(came, was) && !sameContent(came, will);
+    if (overRemote || !sameContent(now, was)) {
+      check.onOverwrite();
+      continue;
+    }
+    if (will === undefined) result.delete(key);
+    else result.set(key, will);
+    check.written.push(key);
+  }
   return [...result.values()];
+}
+
+/** Equal as JSON (RFC 8785 text), as a record read back from IndexedDB or the server is equal to the one written. */
+function sameContent(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (left === undefined || right === undefined) return false;
+  const text = canonicalJsonText(left);
+  return text !== undefined && text === canonicalJsonText(right);
 }

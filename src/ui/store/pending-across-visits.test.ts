@@ -176,6 +176,60 @@ describe('pending changes across visits', () => {
     await reopened.close();
   });
 
+  it('an undo whose save landed unanswered is not replayed over a later edit of the card: listed as not applied', async () => {
+    const id = await storedCanvas();
+    const page = await leaving(id);
+    breakSaves(id, 'unanswered');
+    editNote(page, 'note-a', 'typed then undone');
+    page.state.undo();
+    expect(noteText(page.state.exportDocument()!, 'note-a')).toBe('a');
+    await page.store.runtime.writer.flush(true);
+    await leave(page);
+    globalThis.fetch = realFetch;
+    expect(noteText(await durable(id), 'note-a')).toBe('a');
+
+    const other = await openPage(id);
+    editNote(other, 'note-a', 'typed in the other tab');
+    await other.close();
+
+    const reopened = await new TestApp(server, page.database.name).start();
+    await reopened.state.flush();
+    const stored = await durable(id);
+    expect(noteText(stored, 'note-a')).toBe('typed in the other tab');
+    expect(noteText(reopened.state.exportDocument()!, 'note-a')).toBe('typed in the other tab');
+    expect(reopened.state.unapplied).toMatchObject({ canvasId: id, kept: 1 });
+    expect(reopened.state.unapplied!.notApplied.map((entry) => entry.what)).toEqual(['An undo or redo']);
+    expect((await verify(id)).verdict).toMatchObject({ status: 'intact' });
+    expect(await reopened.database.pending.count()).toBe(0);
+    await reopened.close();
+  });
+
+  it('an undo not yet saved still applies at the next visit when no one else touched the card', async () => {
+    const id = await storedCanvas();
+    const page = await leaving(id);
+    editNote(page, 'note-a', 'typed, saved, then undone');
+    await page.state.flush();
+    expect(noteText(await durable(id), 'note-a')).toBe('typed, saved, then undone');
+    breakSaves(id, 'lost');
+    page.state.undo();
+    await leave(page);
+    globalThis.fetch = realFetch;
+
+    const other = await openPage(id);
+    editNote(other, 'note-b', 'typed in the other tab');
+    await other.close();
+
+    const reopened = await new TestApp(server, page.database.name).start();
+    await reopened.state.flush();
+    const stored = await durable(id);
+    expect(noteText(stored, 'note-a')).toBe('a');
+    expect(noteText(stored, 'note-b')).toBe('typed in the other tab');
+    expect(reopened.state.unapplied).toBeNull();
+    expect((await verify(id)).verdict).toMatchObject({ status: 'intact' });
+    expect(await reopened.database.pending.count()).toBe(0);
+    await reopened.close();
+  });
+
   it('two pages of one browser: a page still open keeps its queue; only a page that is gone is taken over', async () => {
     const id = await storedCanvas();
     const held = new Set<string>();

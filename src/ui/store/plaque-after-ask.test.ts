@@ -7,6 +7,7 @@ import {
   type ScriptedProvider,
   type TestServer,
 } from '../../../tests/support/index.ts';
+import { rebaseSteps } from '../../core/index.ts';
 import { TestApp } from './test-app.ts';
 
 let server: TestServer;
@@ -92,6 +93,25 @@ describe('a plaque is written after each answer (C32)', () => {
       refusal: 'unreadable',
       takeaway: 'Bump the version.',
     });
+    await app.close();
+  });
+
+  it('a plaque whose save landed unanswered is found in the record when its step is replayed: no second event', async () => {
+    const name = `plaque-${counter++}-${Math.random()}`;
+    const app = await new TestApp(server, name, { plaques: true, durableDelayMs: 60_000 }).start();
+    await app.state.createCanvas('Replayed plaque');
+    const root = app.addQuestion('How do I store records in the browser?');
+    provider.script({ text: ROOT_ANSWER }, { text: JSON.stringify(ROOT_LADDER) });
+    expect(await app.state.ask(root)).toBe(true);
+    await vi.waitFor(() => expect(currentPlaque(app, root)).toBeDefined(), { timeout: 5000 });
+    const landed = app.graph;
+    const pending = app.store.runtime.journal.pending(landed.canvas.id);
+    expect(pending.length).toBeGreaterThan(0);
+    // The whole queue replayed onto the record that already holds it (the save's answer was lost): nothing added.
+    const replayed = rebaseSteps(landed, pending, () => `fresh-${Math.random()}`);
+    expect(replayed.dropped).toEqual([]);
+    expect(replayed.graph.events.filter((event) => event.op === 'plaque')).toHaveLength(1);
+    expect(replayed.graph.events).toEqual(landed.events);
     await app.close();
   });
 

@@ -28,14 +28,21 @@ function applyQuietly(
   const open = get().graph;
   if (!open) return;
   const now = dependencies.now();
-  const result = applyChange(open, change, { now, newId: dependencies.newId });
+  // The ids drawn are kept with the step, so a replay finds its `plaque` event already saved and adds no second.
+  const ids: string[] = [];
+  const newId = () => {
+    const id = dependencies.newId();
+    ids.push(id);
+    return id;
+  };
+  const result = applyChange(open, change, { now, newId });
   // The version may be gone (undone, deleted) by the time its plaque arrives: then there is nothing to label.
   if (!result.ok) return;
   publishGraph(set, get, runtime, result.value.graph, result.value.touched, 'keep', {
     kind: 'change',
     change,
     now,
-    ids: [],
+    ids,
   });
 }
 

@@ -101,6 +101,27 @@ describe('two writers on one canvas', () => {
     await one.close();
     await two.close();
   });
+
+  it('an undo refused as stale (409) is not put over the edit another page saved since: it is listed as not applied', async () => {
+    const { one, two, id } = await twoPages();
+    const shared = addNote(one, 'original');
+    one.state.apply({ type: 'edit-node', nodeId: shared, patch: { text: 'edited on page one' } });
+    await one.state.flush();
+    await two.state.canvasChangedElsewhere(id);
+    two.state.apply({ type: 'edit-node', nodeId: shared, patch: { text: 'edited on page two' } });
+    await two.state.flush();
+    // Page one undoes its edit from its older copy; its save is refused and its steps replayed onto page two's.
+    one.state.undo();
+    expect((one.graph.nodes.get(shared) as NoteNode).text).toBe('original');
+    await one.state.flush();
+    const stored = (await durable(id)).nodes.find((node) => node.id === shared) as NoteNode;
+    expect(stored.text).toBe('edited on page two');
+    expect((one.graph.nodes.get(shared) as NoteNode).text).toBe('edited on page two');
+    expect(one.state.unapplied?.notApplied.map((entry) => entry.what)).toEqual(['An undo or redo']);
+    expect(await verdict(id)).toMatchObject({ status: 'intact' });
+    await one.close();
+    await two.close();
+  });
 });
 
 type Action =
