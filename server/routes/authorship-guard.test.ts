@@ -62,7 +62,8 @@ describe('authorship comes from the stored record', () => {
           : node,
       ),
     };
-    await server.context.canvases.delete('flip');
+    // Replaced in place as a model's question (not put aside: the judge must still read this exchange below).
+    await server.context.canvases.delete('flip', { putAside: false });
     await server.context.canvases.write('flip', asModel, { baseRevision: null });
     const before = await read('flip');
 
@@ -92,6 +93,7 @@ describe('authorship comes from the stored record', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(stored),
     });
+    expect(judged.status).toBe(200);
     const body = (await judged.json()) as MemoryJudgeResponse;
     expect(body.activity.filter((entry) => entry.kind === 'admitted')).toEqual([]);
     expect(await profileTexts()).toEqual([]);
