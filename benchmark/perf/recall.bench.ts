@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { announceQuickMode, QUICK } from './quick-mode.ts';
 import { generateCorpus } from './why/generate-corpus.ts';
 import { runChild } from './why/run-child.ts';
+import { recallQuestions } from './recall-questions.ts';
 
 const scale = Number(process.env.WEFT_BENCH_SCALE ?? (QUICK ? '0.003' : '1'));
 if (!(scale > 0)) throw new Error('WEFT_BENCH_SCALE must be a positive number');
@@ -34,14 +35,7 @@ try {
     HOME: join(workspace, 'home'),
   };
   runChild('index-child.ts', [], env);
-  // Questions as a person would ask them: a rare phrase of the corpus (with a typo in every fifth) among common words.
-  const phrases = corpus.phrases
-    .filter((_, position) => position % Math.max(1, Math.floor(corpus.phrases.length / 50)) === 0)
-    .slice(0, 50);
-  const questions = phrases.map((phrase, position) => {
-    const typed = position % 5 === 0 ? phrase.replace(/(\w)(\w)(\w*)$/, '$2$1$3') : phrase;
-    return `What did we decide about ${typed} when we changed the file?`;
-  });
+  const questions = recallQuestions(corpus.phrases);
   const input = join(workspace, 'recall-questions.json');
   writeFileSync(input, JSON.stringify({ questions }));
   const planned = runChild('recall-child.ts', [input], env);

@@ -18,6 +18,7 @@ import { PutAsideStore, putAsidePath, readPutAsides, type PutAsideChange } from 
 import { nodeHashPort } from '../../runtime/hash/index.ts';
 import { generateCorpus } from './why/generate-corpus.ts';
 import { runChild } from './why/run-child.ts';
+import { recallQuestions } from './recall-questions.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const realSessions = join(here, '..', '..', 'tests', 'fixtures', 'real-sessions');
@@ -94,14 +95,7 @@ export async function runTombstonesBench(options: { quick: boolean }): Promise<v
       HOME: join(workspace, 'home'),
     };
     runChild('index-child.ts', [], env);
-    // The questions of `bench:recall`: a rare phrase of the corpus (a typo in every fifth) among common words.
-    const phrases = corpus.phrases
-      .filter((_, position) => position % Math.max(1, Math.floor(corpus.phrases.length / 50)) === 0)
-      .slice(0, 50);
-    const questions = phrases.map((phrase, position) => {
-      const typed = position % 5 === 0 ? phrase.replace(/(\w)(\w)(\w*)$/, '$2$1$3') : phrase;
-      return `What did we decide about ${typed} when we changed the file?`;
-    });
+    const questions = recallQuestions(corpus.phrases);
     const input = join(workspace, 'questions.json');
     writeFileSync(input, JSON.stringify({ questions, tombstones: count }));
     const planned = runChild('recall-tombstones-child.ts', [input], env);
