@@ -2,9 +2,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MemoryJournalPage, MemoryJournalVerify } from '../protocol/index.ts';
+import { MemoryJournalVerdictSchema, type MemoryJournalPage, type MemoryJournalVerify } from '../protocol/index.ts';
 import { judgedEvent } from '../src/core/memory/index.ts';
 import { MemoryStore } from '../runtime/memory/index.ts';
+import { commandNamed } from './command-table.ts';
 import { runWeft } from './run-weft.ts';
 
 let home: string;
@@ -71,5 +72,12 @@ describe('weft memory journal (the built CLI, spawned)', { timeout: 120_000 }, (
     const unknown = await weft('memory', 'profile');
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('unknown memory action');
+  });
+});
+
+// The command table stays free of zod (it loads on every `weft` start), so its copy of the verdicts is checked here.
+describe('weft memory journal --verdict', () => {
+  it('offers exactly the verdicts the journal records', () => {
+    expect(commandNamed('memory')?.flags?.verdict?.choices).toEqual(MemoryJournalVerdictSchema.options);
   });
 });
