@@ -5,6 +5,7 @@ import { ChatToolIdSchema, TOOL_CALLS_MAX, ToolCallRecordSchema } from './chat-t
 import { ToolDeclarationSchema } from './chat-tools.ts';
 import { MCP_NODE_TOOLS_MAX } from './mcp-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
+import { MemoryReadingSchema } from './memory-reading.ts';
 import { RecallSettingSchema, RecallSnapshotSchema } from './recall-api.ts';
 
 /** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
@@ -158,6 +159,8 @@ export const QuestionNodeSchema = z.object({
   mcpTools: z.array(ToolDeclarationSchema).max(MCP_NODE_TOOLS_MAX).optional(),
   /** C16: recall into this node's asks; absent means off. Optional, so no format bump. */
   recall: RecallSettingSchema.optional(),
+  /** #29: inferred items and an "as of" date for this node's memory; absent means the defaults. Optional, no bump. */
+  memoryReading: MemoryReadingSchema.optional(),
 });
 
 /**

@@ -354,6 +354,7 @@ export type {
   McpToolsResponse,
 } from './mcp-tools.ts';
 export * from './recall-api.ts';
+export * from './memory-reading.ts';
 export {
   SessionRootsSourceSchema,
   SessionRootSchema,
