@@ -36,7 +36,7 @@ describe('weft memory journal (the built CLI, spawned)', { timeout: 120_000 }, (
     await twoJudgements();
     const listed = await weft('memory', 'journal');
     expect(listed.code).toBe(0);
-    const refusedAt = listed.stdout.indexOf('was refused (not-durable)');
+    const refusedAt = listed.stdout.indexOf('was refused: it was a request or a passing state');
     const admittedAt = listed.stdout.indexOf('was admitted by the rule path');
     expect(refusedAt).toBeGreaterThanOrEqual(0);
     expect(admittedAt).toBeGreaterThan(refusedAt);

@@ -37,7 +37,7 @@ describe('memory journal entries', () => {
     ]);
     expect(events.map(journalVerdictOf)).toEqual(['refused', 'superseded', 'undone', 'deleted', 'superseded']);
     expect(describeJournalEntry({ journal: 'profile', index: 0, verdict: 'refused', event: events[0]! })).toBe(
-      'A preference fact from an ask was refused (not-durable).',
+      'A preference fact from an ask was refused: it was a request or a passing state, nothing lasting about you.',
     );
     expect(journalEntryEvidence(events[0]!)).toEqual({ canvasId: 'c1', nodeId: 'n1' });
     expect(journalEntryEvidence(events[1]!)).toEqual({ canvasId: 'c1', nodeId: null });

@@ -1,4 +1,5 @@
 import type { EventRecord, MemoryJournalEntry, MemoryJournalVerdict } from '../../../protocol/index.ts';
+import { admissionWords } from './verdict-codes.ts';
 
 /**
  * What an event of the profile's or the topics' journal decided. Derived from its op and meta, so the journal
@@ -78,7 +79,7 @@ export function describeJournalEntry(entry: MemoryJournalEntry): string {
     case 'memory-judged':
       return meta.verdict === 'admitted'
         ? `A ${text('category', 'fact')} fact from an ask was admitted by the ${text('path', 'rule')} path.`
-        : `A ${text('category', 'fact')} fact from an ask was refused (${text('reason', 'no reason')}).`;
+        : `A ${text('category', 'fact')} fact from an ask was refused: ${typeof meta.reason === 'string' ? admissionWords(meta.reason) : 'no reason was recorded'}.`;
     case 'memory-written':
       return typeof meta.replaced === 'number' && meta.replaced > 0
         ? `A ${text('document', '?')} line was written, superseding ${count(meta.replaced, 'line')}.`

@@ -55,3 +55,45 @@ export type MergeFallbackCode =
   | 'unrelated-add'
   | 'new-words'
   | 'visit-limit';
+
+/** Each admission code as words for people (the activity list, the journal); the code stays for tooltips. */
+const ADMISSION_WORDS: Record<AdmissionCode, string> = {
+  'empty-fact': 'the fact had no words',
+  'not-one-line': 'the fact ran over more than one line',
+  credential: 'it looked like a key, a password or another secret',
+  'span-too-short': 'the words of yours it rests on are too few to show you said it',
+  'span-not-found': 'the words it rests on are not in your question or your notes',
+  'no-own-words': 'it rests on words that are not yours (an answer, a recall block, a material)',
+  'identity-not-stated': 'you did not say it about yourself',
+  'not-durable': 'it was a request or a passing state, nothing lasting about you',
+  'refused-by-person': 'you deleted, undid or rejected it before',
+  'unknown-update-target': 'it would update a line that is no longer there',
+  duplicate: 'a line already says it',
+  'visit-limit': 'three facts were already added on this canvas this visit',
+};
+
+/** Each merge fallback code as words: why the model's merge was not used and the fact kept as its own line. */
+const MERGE_FALLBACK_WORDS: Record<MergeFallbackCode, string> = {
+  malformed: 'the model’s answer was not a list of changes',
+  'unknown-line': 'the model named a line that is not there',
+  'drops-lines': 'the model would remove more lines than it writes',
+  credential: 'a line it would write looks like a secret',
+  'refused-by-person': 'a line it would write is one you refused',
+  'fact-missing': 'none of the lines it would write says the fact',
+  'mixed-no-op': 'the model both kept the lines as they were and changed them',
+  'not-one-line': 'a line it would write runs over more than one line',
+  'duplicate-line': 'two lines it would write say the same thing',
+  'unrelated-add': 'it would add a line that is not the fact',
+  'new-words': 'a reworded line holds words from neither the old lines nor the fact',
+  'visit-limit': 'it would write more lines than this visit may still add',
+};
+
+/** Why a candidate fact was refused, in words; an unknown code (a newer server) reads as itself, never as blank. */
+export function admissionWords(code: string): string {
+  return ADMISSION_WORDS[code as AdmissionCode] ?? code;
+}
+
+/** Why a merge was refused, in words; an unknown code reads as itself. */
+export function mergeFallbackWords(code: string): string {
+  return MERGE_FALLBACK_WORDS[code as MergeFallbackCode] ?? code;
+}
