@@ -1,15 +1,17 @@
 import { useState } from 'react';
 import {
   DOSSIER_SECTIONS,
+  OFFLINE_RECEIPT_MODEL_ID,
   type Dossier,
   type DossierMode,
   type DossierPlan,
   type DossierView,
 } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
-import { useWeftStore } from '../kit/index.ts';
+import { useWeft, useWeftStore } from '../kit/index.ts';
 import { dossiersApi } from './dossiers-api.ts';
 import { openCitation } from './open-citation.ts';
+import { openSetting } from './open-setting.ts';
 import { formatWhen, plural } from '../../core/index.ts';
 
 const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
@@ -45,33 +47,52 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
       }, fail)
       .finally(() => setRunning(false));
   };
+  // A dossier is written by the default chat model; the offline receipt calls no model (the server refuses it).
+  const defaultModelId = useWeft((state) => state.defaultModelId);
+  const offline = useWeft(
+    (state) =>
+      state.defaultModelId === OFFLINE_RECEIPT_MODEL_ID ||
+      state.models.find((model) => model.id === state.defaultModelId)?.offline === true,
+  );
   const dossier = shown ?? view.dossier;
   const retired = new Set(shown ? [] : view.retired);
 
   return (
     <div className="dossier" data-testid="dossier" data-topic-id={view.topicId}>
-      <div className="dossier-actions">
+      <div className="dossier-actions button-row">
         {view.dossier ? (
           <>
-            <button onClick={() => showPlan('update')} disabled={running}>
+            <button className="button small" onClick={() => showPlan('update')} disabled={running || offline}>
               Update…
             </button>
-            <button onClick={() => showPlan('rebuild')} disabled={running}>
+            <button className="button small" onClick={() => showPlan('rebuild')} disabled={running || offline}>
               Rebuild…
             </button>
           </>
         ) : (
-          <button onClick={() => showPlan('update')} disabled={running}>
+          <button className="button small" onClick={() => showPlan('update')} disabled={running || offline}>
             Build…
           </button>
         )}
         <span className="hint">
-          {view.unreadTurns} unread turns, {view.pendingFacts.length} pending facts
+          {plural(view.unreadTurns, 'unread turn')}, {plural(view.pendingFacts.length, 'pending fact')}
         </span>
         {running && <span data-testid="dossier-running">Writing the dossier…</span>}
       </div>
+      {offline && (
+        <p className="memory-why" data-testid="dossier-needs-model" title={`default model: ${defaultModelId}`}>
+          A dossier is written by a chat model, and the default model is the offline receipt, which calls none.{' '}
+          <button
+            className="link"
+            data-testid="dossier-open-settings"
+            onClick={() => openSetting(store, 'default-model')}
+          >
+            Choose a default chat model in Settings → Models
+          </button>
+        </p>
+      )}
       {plan && (
-        <div className="dossier-plan" data-testid="dossier-plan">
+        <div className="dossier-plan memory-plan" data-testid="dossier-plan">
           <p>
             {plan.mode === 'rebuild' ? 'Rebuild from' : 'Read'} {plural(plan.turns.length, 'turn')} and{' '}
             {plural(plan.facts.length, 'pending fact')}
@@ -93,16 +114,24 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
             <summary>What leaves this machine (the exact request text)</summary>
             <pre data-testid="dossier-outgoing">{`${plan.outgoing.system}\n\n${plan.outgoing.prompt}`}</pre>
           </details>
-          <button
-            data-testid="dossier-run"
-            disabled={plan.turns.length === 0 && plan.facts.length === 0}
-            onClick={() => run(plan)}
-          >
-            Send and write
-          </button>
-          <button className="link" onClick={() => setPlan(null)}>
-            Cancel
-          </button>
+          <div className="button-row">
+            <button
+              className="button small primary"
+              data-testid="dossier-run"
+              disabled={plan.turns.length === 0 && plan.facts.length === 0}
+              onClick={() => run(plan)}
+            >
+              Send and write
+            </button>
+            <button className="button small ghost" onClick={() => setPlan(null)}>
+              Cancel
+            </button>
+            {plan.turns.length === 0 && plan.facts.length === 0 && (
+              <span className="hint" data-testid="dossier-run-why">
+                Nothing new to read: no unread labelled turn and no pending fact.
+              </span>
+            )}
+          </div>
         </div>
       )}
       {view.dropped.length > 0 && !shown && (

@@ -7,6 +7,7 @@ import { DossierPanel } from './DossierPanel.tsx';
 import { dossiersApi } from './dossiers-api.ts';
 import { projectFactsChanged } from './project-facts-changed.ts';
 import { topicsChanged } from './topics-changed.ts';
+import { plural } from '../../core/index.ts';
 
 /**
  * Dossiers on the memory page (C15): one per topic (pick a topic to read, build or update its dossier). Project
@@ -25,6 +26,11 @@ export function DossiersSection() {
   const topicsRevision = useStore(topicsChanged, (state) => state.revision);
   const factsRevision = useStore(projectFactsChanged, (state) => state.revision);
   useEffect(() => void refresh(), [topicsRevision, factsRevision]);
+  // Build needs a chat model: read the default as it is now (it may have been set since the app opened).
+  useEffect(() => {
+    const state = store.getState();
+    void state.loadSettings().then(() => state.loadModels());
+  }, []);
   // A fact filed from the Inbox to the open topic is among its pending facts now.
   useEffect(() => {
     if (factsRevision > 0 && view) open(view.topicId);
@@ -40,15 +46,15 @@ export function DossiersSection() {
         {topics.map((topic) => (
           <button
             key={topic.topicId}
+            className="button small"
             aria-pressed={view?.topicId === topic.topicId}
             data-testid="dossier-topic"
             onClick={() => open(topic.topicId)}
           >
             {topic.name}
             <span className="hint">
-              {' '}
-              {topic.version === null ? 'no dossier' : `v${topic.version}`}
-              {topic.pending > 0 ? ` · ${topic.pending} facts` : ''}
+              {topic.version === null ? 'no dossier' : `version ${topic.version}`}
+              {topic.pending > 0 ? ` · ${plural(topic.pending, 'fact')}` : ''}
             </span>
           </button>
         ))}

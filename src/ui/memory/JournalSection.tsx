@@ -14,9 +14,22 @@ import { memoryClient } from '../store/index.ts';
 import { journalApi } from './journal-api.ts';
 import { openOrigin } from './open-origin.ts';
 import { topicsChanged } from './topics-changed.ts';
-import { formatWhen } from '../../core/index.ts';
+import { formatWhen, plural } from '../../core/index.ts';
 
 const PAGE = 100;
+
+/** The verdict filter's choices as words (the option's value stays the code). */
+const VERDICT_WORDS: Record<MemoryJournalVerdict, string> = {
+  admitted: 'Admitted',
+  refused: 'Refused',
+  superseded: 'Superseded',
+  undone: 'Undone',
+  deleted: 'Deleted',
+  edited: 'Edited',
+  proposed: 'Proposed',
+  labelled: 'Labelled',
+  setting: 'Switches and imports',
+};
 
 /**
  * Memory's journals on the memory page (issue 27.4): every entry of the profile's and the topics' hash-chained
@@ -99,12 +112,12 @@ export function JournalSection() {
           <option value="">All verdicts</option>
           {MemoryJournalVerdictSchema.options.map((name) => (
             <option key={name} value={name}>
-              {name}
+              {VERDICT_WORDS[name]}
             </option>
           ))}
         </select>
         <span className="hint" data-testid="journal-count">
-          {total} entr{total === 1 ? 'y' : 'ies'}
+          {plural(total, 'entry', 'entries')}
         </span>
         <span style={{ flex: 1 }} />
         <button
@@ -138,7 +151,7 @@ export function JournalSection() {
                 key={`${entry.journal}.${entry.index}`}
                 ref={virtualizer.measureElement}
                 data-index={row.index}
-                className={`memory-activity memory-journal-entry verdict-${entry.verdict}`}
+                className={`memory-activity memory-journal-entry verdict-${entry.verdict}${entry.event.meta.reason === 'duplicate' ? ' reason-duplicate' : ''}`}
                 data-testid="journal-entry"
                 data-verdict={entry.verdict}
                 data-op={entry.event.op}
@@ -146,15 +159,14 @@ export function JournalSection() {
               >
                 <span
                   className="memory-activity-label"
-                  title={`${entry.event.op} · ${entry.journal} journal #${entry.index + 1}`}
+                  title={`${entry.event.op} · ${entry.journal} journal #${entry.index + 1} · rule: ${journalEntryRule(entry.event)}`}
                 >
                   {describeJournalEntry(entry)}
                 </span>
-                <span className="hint mono">{journalEntryRule(entry.event)}</span>
                 <span className="hint">{formatWhen(entry.event.at)}</span>
                 {evidence && (
                   <button
-                    className="link"
+                    className="button small ghost"
                     data-testid="journal-open"
                     onClick={() => void openEvidence(entry).catch(fail)}
                   >

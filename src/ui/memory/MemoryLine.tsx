@@ -40,6 +40,32 @@ function Evidence({ line }: { line: ProfileLine }) {
   );
 }
 
+/**
+ * What a line rests on, on the line itself: the person's words and one click to the turn they were said in; a
+ * line typed or imported by the person says so. The evidence code stays in the tooltip and `data-evidence`.
+ */
+function LineEvidence({ line }: { line: ProfileLine }) {
+  const store = useWeftStore();
+  const { canvasId, nodeId } = line.origin;
+  const said = line.evidence === 'inferred' ? 'Read between the lines of' : 'You said';
+  if (!canvasId || !nodeId)
+    return (
+      <span className={`memory-badge evidence-${line.evidence}`} title={line.evidence}>
+        {EVIDENCE_LABEL[line.evidence]}
+      </span>
+    );
+  return (
+    <button
+      className={`link memory-line-evidence evidence-${line.evidence}`}
+      data-testid="memory-line-evidence"
+      title={`${EVIDENCE_LABEL[line.evidence]} (${line.evidence}): open the turn`}
+      onClick={() => void openOrigin(store, canvasId, nodeId)}
+    >
+      {line.span ? `${said} “${line.span}”` : EVIDENCE_LABEL[line.evidence]} →
+    </button>
+  );
+}
+
 /** One current line: its text, and on expand its provenance, history, and edit / delete. */
 export function MemoryLine({
   line,
@@ -88,7 +114,7 @@ export function MemoryLine({
             </button>
           </form>
         )}
-        <span className={`memory-badge evidence-${line.evidence}`}>{line.evidence}</span>
+        <LineEvidence line={line} />
         <button className="button small ghost" data-testid="memory-edit" onClick={() => setEditing(line.text)}>
           Edit
         </button>
@@ -128,7 +154,7 @@ export function MemoryLine({
                   <li key={entry.id} data-testid="memory-history-line">
                     <s>{entry.text}</s>{' '}
                     <span className="hint">
-                      ({entry.evidence}, {time(entry.createdAt)}
+                      ({EVIDENCE_LABEL[entry.evidence]}, {time(entry.createdAt)}
                     </span>
                     <span className="hint">
                       {entry.ended?.reason === 'replaced' ? `, replaced ${time(entry.ended.at)})` : ')'}

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import type { MemoryActivity, MemoryDocumentName, MemoryWriteResponse } from '../../../protocol/index.ts';
-import { currentLines } from '../../core/memory/index.ts';
+import type { MemoryDocumentName, MemoryWriteResponse } from '../../../protocol/index.ts';
+import { activityTone, currentLines, describeActivity } from '../../core/memory/index.ts';
 import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { downloadText } from '../panels/index.ts';
@@ -18,26 +18,6 @@ const DOCUMENTS: { name: MemoryDocumentName; title: string }[] = [
   { name: 'preferences', title: 'Preferences' },
   { name: 'identity', title: 'Identity' },
 ];
-
-function activityLabel(entry: MemoryActivity): string {
-  if (entry.kind === 'judge-failed')
-    return entry.reason === 'merge-no-answer'
-      ? 'The judge did not answer the merge; the rules merged instead'
-      : 'The judge did not answer; the rules decided instead';
-  if (entry.kind === 'undone') return 'Admission undone';
-  if (entry.kind === 'proposed')
-    return entry.reason === 'already-pending'
-      ? 'Proposed again: already in the Inbox'
-      : 'Proposed: waiting in the Inbox';
-  if (entry.kind === 'admitted') {
-    if (entry.reason === 'project-dossier') return 'Admitted (project: kept for a dossier)';
-    if (entry.reason === 'no-op') return 'Admitted: a line already says it, nothing written';
-    // The merge model's operations were refused by code; the fact was appended as its own line.
-    if (entry.reason !== null) return `Admitted, appended: the merge was refused (${entry.reason})`;
-    return 'Admitted';
-  }
-  return `Refused: ${entry.reason ?? '?'}`;
-}
 
 /** The memory page (C14): both documents with provenance, refusals, the judge's activity, edits, export/import. */
 export function MemoryPage() {
@@ -198,21 +178,30 @@ export function MemoryPage() {
             {activity.slice(0, 50).map((entry) => (
               <li
                 key={entry.id}
-                className={`memory-activity kind-${entry.kind}`}
+                className={`memory-activity tone-${activityTone(entry)}`}
                 data-testid="memory-activity-entry"
                 data-kind={entry.kind}
                 data-reason={entry.reason ?? ''}
                 data-path={entry.path ?? ''}
               >
-                <span className="memory-activity-label">{activityLabel(entry)}</span>
+                <span
+                  className="memory-activity-label"
+                  data-testid="memory-activity-label"
+                  title={[entry.kind, entry.reason, entry.path].filter(Boolean).join(' · ')}
+                >
+                  {describeActivity(entry)}
+                </span>
                 {entry.text && <span className="memory-activity-text">“{entry.text}”</span>}
                 <span className="hint">
-                  {entry.path ? `${entry.path} · ` : ''}
+                  {entry.path === 'judge' ? 'by the judge · ' : entry.path === 'rule' ? 'by the rules · ' : ''}
                   {formatClock(entry.at)}
                 </span>
                 {entry.canvasId && entry.nodeId && (
-                  <button className="link" onClick={() => void openOrigin(store, entry.canvasId!, entry.nodeId!)}>
-                    open
+                  <button
+                    className="button small ghost"
+                    onClick={() => void openOrigin(store, entry.canvasId!, entry.nodeId!)}
+                  >
+                    open turn
                   </button>
                 )}
               </li>

@@ -39,22 +39,26 @@ export function ProjectFactsInbox() {
       </p>
       <ul className="memory-lines" data-testid="dossier-inbox">
         {list.inbox.map((fact) => (
-          <li key={fact.id} data-testid="inbox-fact">
-            <span>“{fact.text}”</span>
+          <li key={fact.id} className="memory-fact" data-testid="inbox-fact">
+            <span className="memory-fact-text">“{fact.text}”</span>
             <select
+              className="select small"
               aria-label="File to topic"
               value=""
               onChange={(event) => void dossiersApi.fileInbox(fact.id, event.target.value).then(decided, fail)}
             >
-              <option value="">file to…</option>
+              <option value="">File to…</option>
               {list.dossiers.map((topic) => (
                 <option key={topic.topicId} value={topic.topicId}>
                   {topic.name}
                 </option>
               ))}
             </select>
-            <button className="link" onClick={() => void dossiersApi.discardInbox(fact.id).then(decided, fail)}>
-              discard
+            <button
+              className="button small ghost"
+              onClick={() => void dossiersApi.discardInbox(fact.id).then(decided, fail)}
+            >
+              Discard
             </button>
           </li>
         ))}

@@ -57,7 +57,7 @@ export function TopicLabelsList({
             {turn.by === 'judge' ? 'by the judge' : 'name match'}
           </span>
           <button
-            className="link"
+            className="button small ghost"
             onClick={() => void topicsApi.unlabel(revision, topic.id, turn.turnKey).then(onChanged, fail)}
           >
             Remove label
