@@ -114,13 +114,15 @@ export function MemoryLine({
             </button>
           </form>
         )}
-        <LineEvidence line={line} />
         <button className="button small ghost" data-testid="memory-edit" onClick={() => setEditing(line.text)}>
           Edit
         </button>
         <button className="button small ghost danger" data-testid="memory-delete" onClick={onDelete}>
           Delete
         </button>
+      </div>
+      <div className="memory-line-source">
+        <LineEvidence line={line} />
       </div>
       {expanded && (
         <div className="memory-provenance" data-testid="memory-provenance">
