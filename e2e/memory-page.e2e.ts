@@ -71,7 +71,7 @@ async function pageReading(): Promise<{ text: string; foreign: string[] }> {
       const underlined = getComputedStyle(control).textDecorationLine.includes('underline');
       if (!own || underlined) foreign.push(control.outerHTML.slice(0, 120));
     }
-    return { text: root.innerText, foreign };
+    return { text: (root as HTMLElement).innerText, foreign };
   });
 }
 
