@@ -64,7 +64,12 @@ describe("memory's journal in the browser", () => {
       ),
     );
     expect(await entries().count()).toBe(1);
-    expect(await entries().first().textContent()).toContain('not-durable');
+    // The decision in words; its rule's code is in the tooltip, for bug reports.
+    expect(await entries().first().textContent()).toContain('nothing lasting about you');
+    expect(await entries().first().textContent()).not.toContain('not-durable');
+    expect(await entries().first().locator('.memory-activity-label').getAttribute('title')).toContain(
+      'rule: not-durable',
+    );
 
     // The evidence turn: the canvas opens with the admitted question's node selected.
     await page().getByTestId('journal-filter-verdict').selectOption('admitted');
@@ -107,7 +112,7 @@ describe("memory's journal in the browser", () => {
     await page().getByTestId('tab-memory').click();
     await page().getByTestId('journal-filter-verdict').waitFor();
     await page().waitForFunction(() =>
-      /^30\d\d entries$/.test(document.querySelector('[data-testid="journal-count"]')?.textContent ?? ''),
+      /^3,?0\d\d entries$/.test(document.querySelector('[data-testid="journal-count"]')?.textContent ?? ''),
     );
     expect(await entries().count()).toBeLessThan(60);
     const deepest = () =>
