@@ -88,6 +88,8 @@ describe('dossiers on the memory page', () => {
       '1 sentence dropped: cited a turn the model was not shown',
     );
     const citation = await sentences.first().getByTestId('dossier-citation').getAttribute('title');
+    // A citation reads as a numbered source, not as its key (the key is in the tooltip).
+    expect(await sentences.first().getByTestId('dossier-citation').textContent()).toBe('[1]');
     expect(citation).toMatch(new RegExp(`^canvas:.+#${question}@`));
 
     // A project fact no topic claims waits in the general inbox until the person files it.

@@ -56,6 +56,11 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
   );
   const dossier = shown ?? view.dossier;
   const retired = new Set(shown ? [] : view.retired);
+  // Citations read as numbered sources (the key, a code, is in the tooltip): the same turn, the same number.
+  const sources = new Map<string, number>();
+  for (const section of DOSSIER_SECTIONS)
+    for (const sentence of dossier?.sections[section] ?? [])
+      for (const key of sentence.citations) if (!sources.has(key)) sources.set(key, sources.size + 1);
 
   return (
     <div className="dossier" data-testid="dossier" data-topic-id={view.topicId}>
@@ -102,12 +107,12 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
           </p>
           <ul className="dossier-plan-turns">
             {plan.turns.map((turn) => (
-              <li key={turn.turnKey}>
-                <code>{turn.turnKey}</code> <span className="hint">{turn.title}</span>
+              <li key={turn.turnKey} title={turn.turnKey}>
+                {turn.title}
               </li>
             ))}
             {plan.facts.map((fact) => (
-              <li key={fact.id}>fact: “{fact.text}”</li>
+              <li key={fact.id}>A pending fact: “{fact.text}”</li>
             ))}
           </ul>
           <details>
@@ -182,9 +187,10 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
                         className="link dossier-citation"
                         data-testid="dossier-citation"
                         title={key}
+                        aria-label={`Open source ${sources.get(key)}`}
                         onClick={() => void openCitation(store, key)}
                       >
-                        {shortKey(key)}
+                        [{sources.get(key)}]
                       </button>
                     ))}
                   </li>
@@ -220,11 +226,4 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
       )}
     </div>
   );
-}
-
-/** A citation's short label: the canvas or session and the turn, not the whole key. */
-function shortKey(key: string): string {
-  const hash = key.lastIndexOf('#');
-  const head = key.slice(0, hash);
-  return `${head.length > 24 ? `${head.slice(0, 23)}…` : head}${key.slice(hash, hash + 10)}`;
 }
