@@ -154,6 +154,12 @@ describe('the Memory page in the house style', () => {
     expect(await topics.getByTestId('topic-label').count()).toBe(labelled);
     expect(await topics.getByTestId('topics-job').textContent()).not.toMatch(/\d+ of \d+ labelled/);
 
+    // Rename in place (no browser prompt): the form's own input and buttons, then the new name.
+    await topics.getByRole('button', { name: 'Rename' }).click();
+    await topics.getByLabel('New name for Lift').fill('Lifts');
+    await topics.locator('.topic-rename').getByRole('button', { name: 'Rename' }).click();
+    await topics.locator('.topic-name').filter({ hasText: 'Lifts' }).waitFor();
+
     // No chat model: Build is disabled, and the page says which setting to change, with a link that opens it.
     const dossiers = memory().getByTestId('dossiers');
     await dossiers.getByTestId('dossier-topic').filter({ hasText: 'Lift' }).click();
