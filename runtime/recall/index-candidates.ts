@@ -165,10 +165,7 @@ export function indexCandidates(database: IndexDatabase, query: CandidateQuery):
     topical.add(id);
     if (!turnScores.has(id)) turnScores.set(id, 0);
   }
-  return [
-    ...readTurns(database, turnScores, topical),
-    ...readMaterials(database, materialScores),
-  ];
+  return [...readTurns(database, turnScores, topical), ...readMaterials(database, materialScores)];
 }
 
 /** bm25 to six places: the same rows score the same whatever the float noise of the sum. */

@@ -94,10 +94,7 @@ export function indexVocabulary(
     frequency(term) {
       let known = cache.counts.get(term);
       if (known === undefined) {
-        known = frequencyStatements.reduce(
-          (sum, statement) => sum + (statement.get(ftsTerm(term)) as number),
-          0,
-        );
+        known = frequencyStatements.reduce((sum, statement) => sum + (statement.get(ftsTerm(term)) as number), 0);
         cache.counts.set(term, known);
       }
       return known > 0 && known < OWN_CANVAS_CHECK_BELOW ? known - own(term) : known;

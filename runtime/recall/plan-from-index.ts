@@ -68,8 +68,7 @@ function indexKey(labelKey: string): string {
 function topicalKeys(topicIds: readonly string[], topics: TopicRecord): string[] {
   const wanted = new Set(topicIds);
   const keys = new Set<string>();
-  for (const label of topics.labels)
-    if (label.topicIds.some((id) => wanted.has(id))) keys.add(indexKey(label.turnKey));
+  for (const label of topics.labels) if (label.topicIds.some((id) => wanted.has(id))) keys.add(indexKey(label.turnKey));
   return [...keys];
 }
 

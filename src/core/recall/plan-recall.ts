@@ -125,8 +125,8 @@ function coverage(ranked: RankedCandidate): number {
 
 /**
  * The candidates recall may use, best first, and those left out of scope, archived or struck (with reasons).
- * Ranked by coverage (matched terms, a topic label), then the index's bm25 relevance, then by day (newest
- * first), then the judge's relevance, then time and key, so the order never depends on the order the index
+ * Ranked by coverage (matched terms, a topic label), a topic label first among equals, then the judge's relevance (when one read them), then the
+ * index's bm25 relevance, then by day (newest first), then time and key, so the order never depends on the order the index
  * returned them in. The judge reads only from `eligible`. The active canvas's chain is no candidate at all.
  */
 export function eligibleCandidates(
@@ -161,9 +161,10 @@ export function eligibleCandidates(
   eligible.sort(
     (left, right) =>
       coverage(right) - coverage(left) ||
+      Number(right.candidate.topical === true) - Number(left.candidate.topical === true) ||
+      (relevance ? (relevance.get(right.candidate.key) ?? 0) - (relevance.get(left.candidate.key) ?? 0) : 0) ||
       (right.candidate.score ?? 0) - (left.candidate.score ?? 0) ||
       Math.floor((right.candidate.at ?? -DAY_MS) / DAY_MS) - Math.floor((left.candidate.at ?? -DAY_MS) / DAY_MS) ||
-      (relevance ? (relevance.get(right.candidate.key) ?? 0) - (relevance.get(left.candidate.key) ?? 0) : 0) ||
       (right.candidate.at ?? -1) - (left.candidate.at ?? -1) ||
       compareText(left.candidate.key, right.candidate.key),
   );

@@ -114,7 +114,25 @@ export function recallTerms(question: string, vocabulary: RecallVocabulary): Rec
 }
 
 /** Inflections a stem drops, longest first; what is left keeps at least `MIN_STEM` characters. */
-const SUFFIXES = ['ations', 'ation', 'ings', 'ing', 'edly', 'ness', 'ments', 'ment', 'ers', 'ies', 'ied', 'ed', 'er', 'es', 'ly', 's', 'e'];
+const SUFFIXES = [
+  'ations',
+  'ation',
+  'ings',
+  'ing',
+  'edly',
+  'ness',
+  'ments',
+  'ment',
+  'ers',
+  'ies',
+  'ied',
+  'ed',
+  'er',
+  'es',
+  'ly',
+  's',
+  'e',
+];
 /** A stem this long or longer matches any word it begins; a shorter word (`sql`, `cat`) matches itself only. */
 export const MIN_STEM = 4;
 

@@ -103,7 +103,7 @@ describe('recall from the whole question (issue 30.2)', () => {
     expect(plan.omitted).toEqual([]);
   });
 
-  it('ranks by how much of the question a turn holds (a topic label counts), then by bm25, then by day', () => {
+  it('ranks by how much of the question a turn holds (a topic label counts, and wins a tie), then bm25, then day', () => {
     const terms = ['scattering', 'cloud', 'colour'];
     const image = turn('image', { question: 'What colour is this image?', answer: 'Mostly blue.', at: T0 + DAY });
     const labelled = turn('labelled', {
@@ -119,7 +119,7 @@ describe('recall from the whole question (issue 30.2)', () => {
       terms,
       candidates: [image, weak, labelled, strong, both],
     });
-    expect(eligible.map((ranked) => ranked.candidate.key)).toEqual(['both', 'strong', 'weak', 'labelled', 'image']);
+    expect(eligible.map((ranked) => ranked.candidate.key)).toEqual(['both', 'labelled', 'strong', 'weak', 'image']);
   });
 });
 
