@@ -1,22 +1,42 @@
 /**
- * Recall's relevance over the labelled set (issue 30.2), in a process of its own: copies the fixture sessions,
+ * Recall's relevance over the labelled set (issue 30.2), in a process of its own: copies the fixture sessions
  * stores the demo study canvas with its topic labels, indexes both, then plans every labelled question with the
  * "every project" switch on (from another canvas, medium ceiling, no judge, as `recall-child.ts` does).
  * Prints one JSON line: { questions, precisionAt5, recallAt10, planP50 }.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEFAULT_RECALL_SETTING, type TopicRecord } from '../../../protocol/index.ts';
 import { emptyCanvasDocument, TestCanvas } from '../../../src/core/index.ts';
 import { canvasesDirectory, CanvasStore } from '../../../runtime/fs/index.ts';
 import { nodeHashPort } from '../../../runtime/hash/index.ts';
 import { WhyIndex } from '../../../runtime/index/index.ts';
-import { copyFixtures } from '../../../runtime/index/fixture-roots.ts';
 import { NO_DOSSIERS, planRecallFromIndex } from '../../../runtime/recall/index.ts';
 import { DEMO_STUDY, DEMO_STUDY_CANVAS_ID } from './demo-study.ts';
 import { LABELLED_QUESTIONS } from './labelled-questions.ts';
 import { relevanceAt } from './relevance-at.ts';
 
-const workspace = copyFixtures('weft-recall-relevance-');
+const fixtures = process.env.WEFT_FIXTURES ?? fileURLToPath(new URL('../../../tests/fixtures', import.meta.url));
+const directory = mkdtempSync(join(tmpdir(), 'weft-recall-relevance-'));
+// Copies of the fixture sessions and memory files (the index archives what it reads) and an empty Weft home.
+const roots = ['real-sessions', 'sessions'].map((name) => {
+  cpSync(join(fixtures, name), join(directory, 'roots', name), { recursive: true });
+  return join(directory, 'roots', name);
+});
+const memoryRoot = join(directory, 'memory');
+cpSync(join(fixtures, 'memory'), memoryRoot, { recursive: true });
+const workspace = {
+  weftHome: join(directory, 'weft-home'),
+  env: {
+    ...process.env,
+    HOME: join(directory, 'home'),
+    WEFT_HOME: join(directory, 'weft-home'),
+    WEFT_SESSION_ROOTS: roots.join(delimiter),
+    WEFT_MEMORY_ROOTS: memoryRoot,
+  },
+};
 try {
   const study = new TestCanvas({
     document: emptyCanvasDocument({
@@ -97,5 +117,5 @@ try {
     }),
   );
 } finally {
-  rmSync(workspace.directory, { recursive: true, force: true });
+  rmSync(directory, { recursive: true, force: true });
 }
