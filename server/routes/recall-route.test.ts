@@ -369,6 +369,20 @@ describe('recall with a decision model (C16)', () => {
     expect(judged.items.map((item) => item.id)).not.toEqual(unjudged.items.map((item) => item.id));
   });
 
+  it('the asked node’s own words never decide the terms; the canvas’s other turns count and come back', async () => {
+    const asked = request({ question: 'What did we say about the quokka?', canvasId: 'canvas-words', nodeId: 'asked' });
+    // Only the asked node holds the word: it is the person's typing, not something the index knows.
+    const alone = await plan(atlas.server, asked);
+    expect(alone.terms).not.toContain('quokka');
+    await storeCanvas(atlas.server, 'canvas-words', (built) => {
+      built.answer(built.addQuestion('Which animal did we photograph on Rottnest?'), 'A quokka, smiling at the lens.');
+    });
+    const beside = await plan(atlas.server, asked);
+    expect(beside.terms).toContain('quokka');
+    expect(beside.items[0]).toMatchObject({ id: 'canvas:canvas-words#canvas-words-n1', runner: 'canvas' });
+    expect(beside.omitted.map((omission) => omission.id)).not.toContain('canvas:canvas-words#asked');
+  });
+
   it('issue 30: "scattering and cloud colour" brings the canvas’s five scattering turns, not the colour of an image', async () => {
     // The reported canvas: no working directory; five turns on scattering, three of them never say the word.
     const study: [string, string][] = [
