@@ -1,11 +1,10 @@
-import { MIN_STEM, recallStem } from '../../src/core/recall/index.ts';
+import { recallForms } from '../../src/core/recall/index.ts';
 
 /**
- * A recall term as an FTS5 query: a stem of four or more letters as a prefix (`"scatter" *` finds scattering,
- * scattered, scatters), a shorter word as itself. The index keeps its unicode61 words, so find stays exact.
+ * A recall term as an FTS5 query: its forms as exact words joined by OR (`("scatter" OR "scattered" OR …)`), so the
+ * index finds every inflection the planner matches, streaming, without a stemmed copy of the index.
  */
 export function ftsTerm(term: string): string {
-  const stem = recallStem(term);
-  const quoted = `"${stem.replaceAll('"', '""')}"`;
-  return stem.length >= MIN_STEM ? `${quoted} *` : quoted;
+  const forms = recallForms(term).map((form) => `"${form.replaceAll('"', '""')}"`);
+  return forms.length === 1 ? forms[0]! : `(${forms.join(' OR ')})`;
 }

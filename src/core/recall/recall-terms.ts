@@ -133,15 +133,31 @@ const SUFFIXES = [
   's',
   'e',
 ];
-/** A stem this long or longer matches any word it begins; a shorter word (`sql`, `cat`) matches itself only. */
+/** Endings a stem takes back: with the word itself, the forms a term is looked up and matched as. */
+const ENDINGS = [
+  '',
+  'e',
+  's',
+  'es',
+  'ed',
+  'ing',
+  'ings',
+  'er',
+  'ers',
+  'y',
+  'ies',
+  'ied',
+  'ly',
+  'ness',
+  'ment',
+  'ments',
+  'ation',
+  'ations',
+];
+/** A word this short is looked up as written: its inflections would be other words. */
 export const MIN_STEM = 4;
 
-/**
- * The stem recall looks a Latin term up by: the word without one inflection ("scattering", "scattered" → "scatter",
- * "colours" → "colour", "conclude" → "conclud"). The index matches it as an FTS5 prefix (`"scatter" *`), so every
- * form of the word is found without a second, stemmed copy of the index (find stays an exact-phrase search). CJK
- * terms and short words are their own stem.
- */
+/** The word without one inflection ("scattering", "scattered" → "scatter", "colours" → "colour"). */
 export function recallStem(term: string): string {
   if (!LATIN_WORD.test(term)) return term;
   for (const suffix of SUFFIXES)
@@ -150,21 +166,27 @@ export function recallStem(term: string): string {
 }
 
 /**
- * Which of `terms` occur in `text`: Latin terms as a word beginning with their stem (any case, any inflection),
- * CJK terms as substrings.
+ * The forms a term is looked up and matched as, sorted: its stem with each common ending ("scatter", "scattered",
+ * "scattering", "scatters"…) and the word itself. The index asks FTS5 for them as exact words joined by OR (it
+ * streams them and stops at a limit, where a prefix query would gather every posting of every word it begins), so
+ * the index keeps its unicode61 words and find stays an exact-phrase search. CJK terms and short words are their
+ * own only form.
  */
+export function recallForms(term: string): string[] {
+  const stem = recallStem(term);
+  if (!LATIN_WORD.test(term) || stem.length < MIN_STEM) return [term];
+  return [...new Set([term, ...ENDINGS.map((ending) => `${stem}${ending}`)])].sort();
+}
+
+const CJK_TERM = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
+
+/** Which of `terms` occur in `text`: Latin terms as a word in any of their forms (any case), CJK terms as substrings. */
 export function matchedTerms(text: string, terms: readonly string[]): string[] {
   const folded = text.normalize('NFKC').toLowerCase();
+  let words: Set<string> | null = null;
   return terms.filter((term) => {
-    if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u.test(term))
-      return folded.includes(term);
-    const stem = recallStem(term);
-    const boundary = (character: string | undefined) => character === undefined || !/[\p{L}\p{N}_]/u.test(character);
-    let from = folded.indexOf(stem);
-    while (from >= 0) {
-      if (boundary(folded[from - 1]) && (stem.length >= MIN_STEM || boundary(folded[from + stem.length]))) return true;
-      from = folded.indexOf(stem, from + 1);
-    }
-    return false;
+    if (CJK_TERM.test(term)) return folded.includes(term);
+    words ??= new Set(folded.match(TOKEN) ?? []);
+    return recallForms(term).some((form) => words!.has(form));
   });
 }

@@ -4,7 +4,7 @@ import { findEvidence } from '../memory/find-evidence.ts';
 import { estimateTokensByLength, estimateTokensByScript } from '../tokens.ts';
 import { eligibleCandidates, planRecall, recallCeilingTokens, type RecallPlanInput } from './plan-recall.ts';
 import type { RecallCandidate, RecallDossier, RecallVocabulary } from './recall-inputs.ts';
-import { matchedTerms, recallStem, recallTerms } from './recall-terms.ts';
+import { matchedTerms, recallForms, recallStem, recallTerms } from './recall-terms.ts';
 
 const PROJECT = '/home/ada/bees';
 const DAY = 86_400_000;
@@ -391,7 +391,10 @@ describe('recall terms (C16)', () => {
   it('matches a term in any of its inflections, and a short word only as itself', () => {
     expect(recallStem('scattering')).toBe('scatter');
     expect(recallStem('colours')).toBe('colour');
-    expect(recallStem('sql')).toBe('sql');
+    expect(recallForms('scattering')).toEqual(
+      expect.arrayContaining(['scatter', 'scattered', 'scattering', 'scatters']),
+    );
+    expect(recallForms('sql')).toEqual(['sql']);
     const text = 'Rayleigh scattered the light; the clouds stay white. SQLite, not sqlx.';
     expect(matchedTerms(text, ['scattering', 'cloud', 'colour', 'sql', 'sqlite'])).toEqual([
       'scattering',
