@@ -59,10 +59,12 @@ export interface CandidateQuery {
   topicalKeys?: readonly string[];
 }
 
-/** A pass over the index: which rows (turns `c` of sessions, or materials `c`) and how many. */
+/** A pass over the index: which rows (turns `c` of sessions, or materials `c`; CJK texts `x`) and how many. */
 interface Pass {
   turns: string;
   materials: string;
+  /** For the CJK lookups, whose `f` is the trigram table; absent, the turn filter with `coalesce(c.cwd, m.cwd)`. */
+  cjk?: string;
   limit: number;
 }
 
@@ -78,7 +80,12 @@ function cwdCondition(column: string): string {
  */
 export function indexCandidates(database: IndexDatabase, query: CandidateQuery): RecallCandidate[] {
   const base = query.project ? query.project.replace(/\/+$/, '') || '/' : null;
-  const scope = { cwd: base ?? '', low: `${base}/`, high: `${base}0`, canvas: query.canvasId ?? '' };
+  const scope: Record<string, string | number> = {
+    cwd: base ?? '',
+    low: `${base}/`,
+    high: `${base}0`,
+    canvas: query.canvasId ?? '',
+  };
   const passes: Pass[] = [];
   const filters = (filter: string, limit: number): Pass => ({
     turns: filter,
@@ -92,12 +99,34 @@ export function indexCandidates(database: IndexDatabase, query: CandidateQuery):
       filters(base !== null ? `AND NOT ${cwdCondition("coalesce(c.cwd, '')")}` : '', OUT_OF_SCOPE_HITS_PER_TERM),
     );
   }
-  if (query.canvasId)
+  // The active canvas's rows were written together (a canvas is indexed whole): their rowid span lets FTS5 seek to
+  // them instead of walking a common word's every posting to find the few that are the canvas's.
+  const span = query.canvasId
+    ? (recallStatement(
+        database,
+        `SELECT (SELECT coalesce(min(t.id), 0) FROM turns t JOIN sessions s ON s.id = t.session_row
+                 WHERE s.runner = 'canvas' AND s.session_id = @canvas) AS turnLow,
+                (SELECT coalesce(max(t.id), -1) FROM turns t JOIN sessions s ON s.id = t.session_row
+                 WHERE s.runner = 'canvas' AND s.session_id = @canvas) AS turnHigh,
+                (SELECT coalesce(min(id), 0) FROM materials WHERE kind != 'memory' AND session_id = @canvas) AS materialLow,
+                (SELECT coalesce(max(id), -1) FROM materials WHERE kind != 'memory' AND session_id = @canvas) AS materialHigh`,
+      ).get({ canvas: query.canvasId }) as {
+        turnLow: number;
+        turnHigh: number;
+        materialLow: number;
+        materialHigh: number;
+      })
+    : { turnLow: 0, turnHigh: -1, materialLow: 0, materialHigh: -1 };
+  Object.assign(scope, span);
+  if (span.turnHigh >= 0 || span.materialHigh >= 0) {
+    const own = `c.session_row IN (SELECT id FROM sessions WHERE runner = 'canvas' AND session_id = @canvas)`;
     passes.push({
-      turns: `AND c.session_row IN (SELECT id FROM sessions WHERE runner = 'canvas' AND session_id = @canvas)`,
-      materials: `AND c.kind != 'memory' AND c.session_id = @canvas`,
+      turns: `AND f.rowid BETWEEN @turnLow AND @turnHigh AND ${own}`,
+      materials: `AND f.rowid BETWEEN @materialLow AND @materialHigh AND c.kind != 'memory' AND c.session_id = @canvas`,
+      cjk: `AND (x.turn_id IS NOT NULL AND ${own} OR x.material_id IS NOT NULL AND m.kind != 'memory' AND m.session_id = @canvas)`,
       limit: IN_SCOPE_HITS_PER_TERM,
     });
+  }
   const turnScores = new Map<number, number>();
   const materialScores = new Map<number, number>();
   const found = (scores: Map<number, number>, id: number, score: number) =>
@@ -134,10 +163,7 @@ export function indexCandidates(database: IndexDatabase, query: CandidateQuery):
     for (const pass of passes) {
       const parameters = { ...scope, match: `"${term.replaceAll('"', '""')}"`, needle: term, limit: pass.limit };
       // unicode61 keeps a CJK run as one token: a CJK term is a substring of the CJK texts (trigrams for 3+).
-      const filter =
-        pass.turns === pass.materials
-          ? pass.turns.replaceAll('c.cwd', 'coalesce(c.cwd, m.cwd)')
-          : `AND (x.turn_id IS NOT NULL ${pass.turns} OR x.material_id IS NOT NULL ${pass.materials.replaceAll('c.', 'm.')})`;
+      const filter = pass.cjk ?? pass.turns.replaceAll('c.cwd', 'coalesce(c.cwd, m.cwd)');
       const lookup =
         [...term].length >= 3
           ? `SELECT x.turn_id AS turnId, x.material_id AS materialId FROM cjk_trigrams f JOIN cjk_texts x ON x.id = f.rowid
