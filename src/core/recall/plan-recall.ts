@@ -125,9 +125,10 @@ function coverage(ranked: RankedCandidate): number {
 
 /**
  * The candidates recall may use, best first, and those left out of scope, archived or struck (with reasons).
- * Ranked by coverage (matched terms, a topic label), a topic label first among equals, then the judge's relevance (when one read them), then the
- * index's bm25 relevance, then by day (newest first), then time and key, so the order never depends on the order the index
- * returned them in. The judge reads only from `eligible`. The active canvas's chain is no candidate at all.
+ * Ranked by coverage (matched terms, a topic label), a topic label first among equals, then the judge's relevance
+ * (when one read them), the index's bm25 relevance, the day (newest first), time and key, so the order never depends
+ * on the order the index returned them in. The judge reads only from `eligible`. The active canvas's chain is no
+ * candidate at all.
  */
 export function eligibleCandidates(
   input: RecallScopeInput & {
