@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   readContextBundle,
@@ -243,6 +245,42 @@ describe('recall into an ask', () => {
     expect(asks()).toBe(3);
     expect(requestText(2)).toContain(CLAUDE_EXCERPT);
     expect((await canvas.panel.getByTestId('version-hash').last().textContent())!.trim()).toBe(confirmedHash);
+    expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
+  });
+  it('issue 30: a canvas without a working directory says so and sets one there; out of scope offers every project', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'weft-recall-folder-'));
+    await page().getByTestId('canvas-menu').click();
+    await page().getByTestId('canvas-new').click();
+    await page().getByTestId('canvas-name').fill('No folder');
+    await page().getByTestId('canvas-name-save').click();
+    await page().waitForFunction(() => document.querySelectorAll('[data-testid="node-card"]').length === 0);
+    await canvas.addQuestion('How was the greet function in hello.ts written?');
+    await canvas.panel.getByTestId('recall-switch').check();
+    const help = canvas.panel.getByTestId('recall-no-folder');
+    expect(await help.textContent()).toContain('This canvas has no working directory');
+    // Set right there, through the server's folder check (as the agent lane sets it).
+    await help.getByTestId('recall-cwd').fill(folder);
+    await help.getByTestId('recall-cwd-set').click();
+    await help.waitFor({ state: 'detached' });
+    const saved = await page().evaluate(
+      () =>
+        (
+          window as unknown as {
+            weft: { store: { getState(): { graph: { canvas: { workingDirectory: string | null } } | null } } };
+          }
+        ).weft.store.getState().graph?.canvas.workingDirectory ?? null,
+    );
+    expect(saved).toContain(basename(folder));
+    expect(await canvas.panel.getByTestId('recall-scope').textContent()).toContain(basename(folder));
+    // Nothing was asked in that new folder: the greet turns are in other projects, and the panel says so.
+    const outside = canvas.panel.getByTestId('recall-out-of-scope-help');
+    await outside.waitFor();
+    expect(await outside.textContent()).toContain('asked outside');
+    await outside.getByTestId('recall-go-global').click();
+    expect(await canvas.panel.getByTestId('recall-global').isChecked()).toBe(true);
+    await canvas.panel.locator('[data-testid="recall-item"]:not([data-item-id^="dossier:"])').first().waitFor();
+    expect(await canvas.panel.getByTestId('recall-items').textContent()).toMatch(/Claude Code|Codex|Pi/);
+    await outside.waitFor({ state: 'detached' });
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
 });

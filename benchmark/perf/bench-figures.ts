@@ -28,6 +28,9 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'recall_plan_p50_ms',
       'recall_plan_p95_ms',
       'recall_peak_rss_MB',
+      'recall_relevance_questions',
+      'recall_precision_at_5',
+      'recall_recall_at_10',
     ],
   },
   {

@@ -2,8 +2,9 @@
  * Recall performance (C16; see README.md, "## Recall"). Prints one `name: value unit` per line.
  * Generates the why corpus (`bench:why`'s generator, about 1 GB; `WEFT_BENCH_SCALE` to change), indexes it in a
  * child process, then plans recall for 50 questions written around the corpus's rare phrases in a fresh process:
- * terms → candidates → ranked, budgeted block, no judge. Run with `npm run bench:recall` (`WEFT_BENCH_QUICK=1`:
- * a 3 MB corpus, seconds).
+ * terms → candidates → ranked, budgeted block, no judge. Then relevance (issue 30.2): precision@5 and recall@10 over
+ * the labelled set (`recall-relevance/`: the fixture sessions and a demo study), the same in quick mode. Run with
+ * `npm run bench:recall` (`WEFT_BENCH_QUICK=1`: a 3 MB corpus, seconds).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -44,6 +45,11 @@ try {
   print('recall_plan_p50_ms', planned.planP50!, 'ms', 2);
   print('recall_plan_p95_ms', planned.planP95!, 'ms', 2);
   print('recall_peak_rss_MB', planned.maxRssKB! / 1024, 'MB');
+  // Relevance needs answers a person wrote down, so it is measured over the labelled set, not the generated corpus.
+  const relevance = runChild('../recall-relevance/relevance-child.ts', [], process.env);
+  print('recall_relevance_questions', relevance.questions!, 'questions', 0);
+  print('recall_precision_at_5', relevance.precisionAt5!, 'ratio', 3);
+  print('recall_recall_at_10', relevance.recallAt10!, 'ratio', 3);
 } finally {
   rmSync(workspace, { recursive: true, force: true });
 }

@@ -1,5 +1,6 @@
 import type { IndexDatabase } from '../index/index.ts';
 import type { RecallVocabulary } from '../../src/core/recall/index.ts';
+import { ftsTerm } from './fts-term.ts';
 import { recallStatement } from './recall-statement.ts';
 
 /** The word tables of the index's FTS5 indexes, read through `fts5vocab` (temporary, per connection). */
@@ -21,7 +22,10 @@ const FREQUENCY_CAP = 5000;
 /** Connections that already hold the temporary vocabulary tables. */
 const withVocabularyTables = new WeakSet<IndexDatabase>();
 
-export function indexVocabulary(database: IndexDatabase, options: { activeCanvasId?: string } = {}): RecallVocabulary {
+export function indexVocabulary(
+  database: IndexDatabase,
+  options: { activeCanvasId?: string; activeNodeKey?: string } = {},
+): RecallVocabulary {
   if (!withVocabularyTables.has(database)) {
     for (const [name, table] of VOCABULARY_TABLES)
       database.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${name} USING fts5vocab(main, ${table}, row)`);
@@ -49,27 +53,35 @@ export function indexVocabulary(database: IndexDatabase, options: { activeCanvas
   );
   // The active canvas's own words must not decide the terms: its record reaches the index while the person types,
   // so the preview and the run would otherwise see different words (and its turns are never recalled anyway).
+  // With the asked node known, only its own row is taken out: the canvas's other turns are recall candidates, and
+  // their words must count (a word only they hold would otherwise be dropped as unknown).
+  const node = options.activeNodeKey !== undefined;
   const ownStatements = ['questions', 'answers'].map((table) =>
     recallStatement(
       database,
-      `SELECT count(*) FROM ${table} f JOIN turns c ON c.id = f.rowid JOIN sessions s ON s.id = c.session_row
+      node
+        ? `SELECT count(*) FROM ${table} f JOIN turns c ON c.id = f.rowid WHERE ${table} MATCH @match AND c.turn_key = @key`
+        : `SELECT count(*) FROM ${table} f JOIN turns c ON c.id = f.rowid JOIN sessions s ON s.id = c.session_row
        WHERE ${table} MATCH @match AND s.runner = 'canvas' AND s.session_id = @canvas`,
       { pluck: true },
     ),
   );
   const ownMaterials = recallStatement(
     database,
-    `SELECT count(*) FROM materials_text f JOIN materials c ON c.id = f.rowid
+    node
+      ? `SELECT count(*) FROM materials_text f JOIN materials c ON c.id = f.rowid
+     WHERE materials_text MATCH @match AND c.kind != 'memory' AND c.turn_key = @key`
+      : `SELECT count(*) FROM materials_text f JOIN materials c ON c.id = f.rowid
      WHERE materials_text MATCH @match AND c.kind != 'memory' AND c.session_id = @canvas`,
     { pluck: true },
   );
   const cache = vocabularyCache(database);
   const own = (term: string): number => {
     if (!options.activeCanvasId) return 0;
-    const key = `${options.activeCanvasId}\u0000${term}`;
+    const key = `${options.activeNodeKey ?? options.activeCanvasId}\u0000${term}`;
     let count = cache.own.get(key);
     if (count === undefined) {
-      const parameters = { match: `"${term.replaceAll('"', '""')}"`, canvas: options.activeCanvasId };
+      const parameters = { match: ftsTerm(term), canvas: options.activeCanvasId, key: options.activeNodeKey ?? '' };
       count = [...ownStatements, ownMaterials].reduce(
         (sum, statement) => sum + (statement.get(parameters) as number),
         0,
@@ -82,10 +94,7 @@ export function indexVocabulary(database: IndexDatabase, options: { activeCanvas
     frequency(term) {
       let known = cache.counts.get(term);
       if (known === undefined) {
-        known = frequencyStatements.reduce(
-          (sum, statement) => sum + (statement.get(`"${term.replaceAll('"', '""')}"`) as number),
-          0,
-        );
+        known = frequencyStatements.reduce((sum, statement) => sum + (statement.get(ftsTerm(term)) as number), 0);
         cache.counts.set(term, known);
       }
       return known > 0 && known < OWN_CANVAS_CHECK_BELOW ? known - own(term) : known;

@@ -5,7 +5,14 @@ import type {
   RecallReachEstimate,
   TopicRecord,
 } from '../../protocol/index.ts';
-import { estimateTokensByScript, isPutAside, type HashPort, type PutAsides } from '../../src/core/index.ts';
+import {
+  ancestors,
+  estimateTokensByScript,
+  graphFromDocument,
+  isPutAside,
+  type HashPort,
+  type PutAsides,
+} from '../../src/core/index.ts';
 import {
   eligibleCandidates,
   planRecall,
@@ -52,6 +59,32 @@ function questionTopics(request: RecallPlanRequest, topics: TopicRecord): string
   return topics.topics.filter((topic) => named.has(topic.id)).map((topic) => topic.id);
 }
 
+/** A label's turn key as the index keys the turn: a canvas turn's `@<version>` is one row (the node's). */
+function indexKey(labelKey: string): string {
+  return /^canvas:/.test(labelKey) ? labelKey.replace(/@[^#@]+$/, '') : labelKey;
+}
+
+/** The turns labelled with any of `topicIds`, as index keys, in the table's order. */
+function topicalKeys(topicIds: readonly string[], topics: TopicRecord): string[] {
+  const wanted = new Set(topicIds);
+  const keys = new Set<string>();
+  for (const label of topics.labels) if (label.topicIds.some((id) => wanted.has(id))) keys.add(indexKey(label.turnKey));
+  return [...keys];
+}
+
+/**
+ * Keys of the asked node and everything upstream of it on the active canvas (already in the ask as context), or
+ * undefined when the node is not named or not on a stored canvas (then none of the canvas's turns are recalled).
+ */
+function chainKeys(request: RecallPlanRequest, canvases: readonly CanvasDocument[]): Set<string> | undefined {
+  const document = canvases.find((candidate) => candidate.canvas.id === request.canvasId);
+  if (!request.nodeId || !document) return undefined;
+  const graph = graphFromDocument(document);
+  if (!graph.nodes.has(request.nodeId)) return undefined;
+  const ids = [request.nodeId, ...ancestors(graph, request.nodeId, 'all')];
+  return new Set(ids.map((id) => `canvas:${request.canvasId}#${id}`));
+}
+
 function estimate(
   request: RecallPlanRequest,
   reads: readonly RankedCandidate[],
@@ -82,16 +115,27 @@ export async function planRecallFromIndex(
   options: { dryRun?: boolean } = {},
 ): Promise<RecallPlanResponse> {
   const { setting } = request;
-  const { terms } = recallTerms(
-    request.question,
-    indexVocabulary(sources.database, { activeCanvasId: request.canvasId }),
-  );
+  const vocabulary = indexVocabulary(sources.database, {
+    activeCanvasId: request.canvasId,
+    ...(request.nodeId ? { activeNodeKey: `canvas:${request.canvasId}#${request.nodeId}` } : {}),
+  });
+  const { terms } = recallTerms(request.question, vocabulary);
   const project = request.workingDirectory;
-  const candidates = indexCandidates(sources.database, { terms, project, global: setting.global });
+  const topicIds = questionTopics(request, sources.topics);
+  const candidates = indexCandidates(sources.database, {
+    terms,
+    project,
+    global: setting.global,
+    frequency: (term) => vocabulary.frequency(term),
+    canvasId: request.canvasId,
+    topicalKeys: topicalKeys(topicIds, sources.topics),
+  });
   const putAsides = sources.putAsides ?? new Set<string>();
   const cited = turnKeySources(sources.database, sources.canvases, putAsides, sources.hash);
+  const chain = chainKeys(request, sources.canvases);
   const scope = {
     canvasId: request.canvasId,
+    ...(chain ? { chain } : {}),
     project,
     global: setting.global,
     struck: setting.struck,
@@ -115,7 +159,7 @@ export async function planRecallFromIndex(
           ? sources.relevanceMemo.relevance(sources.judge, request.question, reads)
           : judgeRelevance(sources.judge, request.question, reads))
       : undefined;
-  const dossiers = sources.dossiers.dossiersFor(questionTopics(request, sources.topics));
+  const dossiers = sources.dossiers.dossiersFor(topicIds);
   const plan = planRecall({
     ...scope,
     question: request.question,

@@ -13,6 +13,8 @@ import { withAtlasServer } from '../../tests/support/atlas-server.ts';
 import type { TestServer } from '../../tests/support/test-server.ts';
 import { dossierStoreFor } from './dossier-services.ts';
 import { hashTree } from '../atlas/testing/atlas-fixtures.ts';
+import { memoryDirectory } from '../../runtime/memory/index.ts';
+import { TopicStore } from '../../runtime/topics/index.ts';
 
 // The real recorded sessions: the same greet() task run by Claude Code, Codex and Pi, each in its own folder.
 const CLAUDE_REPO = '/tmp/realsessions/out/claude/basic-tools/repo';
@@ -115,10 +117,9 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
       ...global.omitted.filter((omission) => omission.reason === 'duplicate').map((omission) => omission.runner),
     ];
     expect(reached).toEqual(expect.arrayContaining(['claude-code', 'codex', 'pi']));
-    // Out of scope with the switch on: only the asking canvas's own question (its own turns never come back).
-    expect(
-      global.omitted.filter((omission) => omission.reason === 'out-of-scope').map((omission) => omission.sessionId),
-    ).toEqual(['canvas-active']);
+    // Nothing is out of scope with the switch on; the asked question itself is the ask, neither recalled nor listed.
+    expect(global.omitted.filter((omission) => omission.reason === 'out-of-scope')).toEqual([]);
+    expect(global.items.map((item) => item.sessionId)).not.toContain('canvas-active');
     expect(global.scope).toBeNull();
     // A canvas with no working directory reaches nothing by default.
     expect((await plan(atlas.server, request({ workingDirectory: null }))).block).toBeNull();
@@ -366,5 +367,92 @@ describe('recall with a decision model (C16)', () => {
     const unjudged = await plan(atlas.server, { ...asked, question: `${asked.question}.` });
     expect(provider.requests).toHaveLength(2);
     expect(judged.items.map((item) => item.id)).not.toEqual(unjudged.items.map((item) => item.id));
+  });
+
+  it('the asked node’s own words never decide the terms; the canvas’s other turns count and come back', async () => {
+    const asked = request({ question: 'What did we say about the quokka?', canvasId: 'canvas-words', nodeId: 'asked' });
+    // Only the asked node holds the word: it is the person's typing, not something the index knows.
+    const alone = await plan(atlas.server, asked);
+    expect(alone.terms).not.toContain('quokka');
+    await storeCanvas(atlas.server, 'canvas-words', (built) => {
+      built.answer(built.addQuestion('Which animal did we photograph on Rottnest?'), 'A quokka, smiling at the lens.');
+    });
+    const beside = await plan(atlas.server, asked);
+    expect(beside.terms).toContain('quokka');
+    expect(beside.items[0]).toMatchObject({ id: 'canvas:canvas-words#canvas-words-n1', runner: 'canvas' });
+    expect(beside.omitted.map((omission) => omission.id)).not.toContain('canvas:canvas-words#asked');
+  });
+
+  it('issue 30: "scattering and cloud colour" brings the canvas’s five scattering turns, not the colour of an image', async () => {
+    // The reported canvas: no working directory; five turns on scattering, three of them never say the word.
+    const study: [string, string][] = [
+      ['Why is the sky blue?', 'Rayleigh scattering: air molecules scatter short wavelengths far more than long ones.'],
+      [
+        'Why are clouds white?',
+        'Droplets are larger than the wavelength, so Mie scattering treats every colour alike.',
+      ],
+      ['Why do sunsets look red?', 'The long path through air removes the blue before it reaches the eye.'],
+      ['Why do storm clouds look grey?', 'Thick clouds let little light through; their bases are in shadow.'],
+      [
+        'What makes the glory around an aircraft shadow?',
+        'Backward diffraction by uniform droplets gives coloured rings.',
+      ],
+    ];
+    const canvas = await storeCanvas(atlas.server, 'canvas-study', (built) => {
+      for (const [question, answer] of study) built.answer(built.addQuestion(question), answer);
+    });
+    const keys = canvas
+      .document()
+      .nodes.filter((node) => node.kind === 'question')
+      .map((node) => `canvas:canvas-study#${node.id}`);
+    const etag = (await atlas.server.api('/api/topics')).headers.get('etag')!;
+    const created = await atlas.server.api('/api/topics', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify({ name: 'scattering' }),
+    });
+    const record = ((await created.json()) as { record: TopicRecord }).record;
+    const topicId = record.topics.find((topic) => topic.name === 'scattering')!.id;
+    // Labelled as the labelling job writes them (per version of each canvas turn).
+    const store = new TopicStore({
+      directory: memoryDirectory(atlas.server.context.home),
+      now: () => 9,
+      newId: () => 'x',
+    });
+    await store.update(null, (current) => {
+      const labels = canvas.document().nodes.flatMap((node) =>
+        node.kind === 'question'
+          ? [
+              {
+                turnKey: `canvas:canvas-study#${node.id}@${node.versions[0]!.id}`,
+                contentHash: 'h',
+                topicIds: [topicId],
+                by: 'judge' as const,
+                at: 9,
+              },
+            ]
+          : [],
+      );
+      return { record: { ...current.record, labels: [...current.record.labels, ...labels] }, events: [], result: null };
+    });
+    const question = 'What did we conclude about scattering and cloud colour?';
+    for (const global of [true, false]) {
+      const asked = await plan(
+        atlas.server,
+        request({
+          question,
+          canvasId: 'canvas-study',
+          nodeId: 'ask',
+          workingDirectory: null,
+          setting: setting({ global }),
+        }),
+      );
+      expect(asked.terms).toEqual(['scattering', 'cloud', 'colour']);
+      const ids = asked.items.map((item) => item.id);
+      // All five, first; "What colour is this image?" (the image sessions) never outranks them.
+      expect(ids.slice(0, 5).sort()).toEqual([...keys].sort());
+      expect(asked.omitted.filter((omission) => keys.includes(omission.id))).toEqual([]);
+      expect(asked.block).toContain('Rayleigh scattering');
+    }
   });
 });

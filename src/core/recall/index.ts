@@ -1,5 +1,5 @@
 // Recall into an ask (C16): terms, scope, ranking and the budgeted, explainable block. Pure.
-export { recallTerms, matchedTerms, MAX_RECALL_TERMS } from './recall-terms.ts';
+export { recallTerms, matchedTerms, recallStem, recallForms, MAX_RECALL_TERMS } from './recall-terms.ts';
 export type { RecallTerms } from './recall-terms.ts';
 export { editDistance } from './edit-distance.ts';
 export { redactCredentials } from './redact-credentials.ts';

@@ -30,8 +30,13 @@ const MIN_PART_TOKENS = 12;
 export const MAX_RECALL_DOSSIERS = 2;
 
 export interface RecallScopeInput {
-  /** The active canvas: its own turns never come back (they are already on the canvas). */
+  /**
+   * The active canvas. Without `chain` none of its turns come back; with it, only the chain's stay out (they are
+   * already in the ask) and its other turns are in scope whatever the working directory.
+   */
   canvasId: string;
+  /** Keys of the asked node and its ancestors on the active canvas (`canvas:<canvas>#<node>`). */
+  chain?: ReadonlySet<string>;
   /** The canvas's working directory, or null when it has none (then only the global switch reaches anything). */
   project: string | null;
   global: boolean;
@@ -113,10 +118,17 @@ export interface RankedCandidate {
   matched: string[];
 }
 
+/** How many of the question's signals a candidate holds: its matched terms, and one for a topic label. */
+function coverage(ranked: RankedCandidate): number {
+  return ranked.matched.length + (ranked.candidate.topical ? 1 : 0);
+}
+
 /**
  * The candidates recall may use, best first, and those left out of scope, archived or struck (with reasons).
- * Ranked by matched terms, then by day (newest first), then the judge's relevance, then time and key, so the
- * order never depends on the order the index returned them in. The judge reads only from `eligible`.
+ * Ranked by coverage (matched terms, a topic label), a topic label first among equals, then the judge's relevance
+ * (when one read them), the index's bm25 relevance, the day (newest first), time and key, so the order never depends
+ * on the order the index returned them in. The judge reads only from `eligible`. The active canvas's chain is no
+ * candidate at all.
  */
 export function eligibleCandidates(
   input: RecallScopeInput & {
@@ -135,8 +147,12 @@ export function eligibleCandidates(
     if (seen.has(candidate.key)) continue;
     seen.add(candidate.key);
     const ownCanvas = candidate.canvasId !== null && candidate.canvasId === input.canvasId;
-    if (ownCanvas || (!input.global && (input.project === null || !insideProject(candidate.cwd, input.project))))
-      omit(candidate, 'out-of-scope');
+    // Already in the ask as its context: neither recalled nor "left out".
+    if (ownCanvas && input.chain?.has(candidate.key)) continue;
+    const inScope = ownCanvas
+      ? input.chain !== undefined
+      : input.global || (input.project !== null && insideProject(candidate.cwd, input.project));
+    if (!inScope) omit(candidate, 'out-of-scope');
     else if (input.putAside?.(candidate.key)) omit(candidate, 'put-aside');
     else if (input.archived(candidate.key)) omit(candidate, 'archived-source');
     else if (struck.has(candidate.key)) omit(candidate, 'struck');
@@ -145,9 +161,11 @@ export function eligibleCandidates(
   const relevance = input.relevance;
   eligible.sort(
     (left, right) =>
-      right.matched.length - left.matched.length ||
-      Math.floor((right.candidate.at ?? -DAY_MS) / DAY_MS) - Math.floor((left.candidate.at ?? -DAY_MS) / DAY_MS) ||
+      coverage(right) - coverage(left) ||
+      Number(right.candidate.topical === true) - Number(left.candidate.topical === true) ||
       (relevance ? (relevance.get(right.candidate.key) ?? 0) - (relevance.get(left.candidate.key) ?? 0) : 0) ||
+      (right.candidate.score ?? 0) - (left.candidate.score ?? 0) ||
+      Math.floor((right.candidate.at ?? -DAY_MS) / DAY_MS) - Math.floor((left.candidate.at ?? -DAY_MS) / DAY_MS) ||
       (right.candidate.at ?? -1) - (left.candidate.at ?? -1) ||
       compareText(left.candidate.key, right.candidate.key),
   );

@@ -23,6 +23,10 @@ export interface RecallCandidate {
   canvasId: string | null;
   /** A canvas copy of a session turn: that turn's key (the two are one piece of work). */
   mirrors: string | null;
+  /** The index's relevance of its text to the terms (FTS5 `bm25()`, negated: higher is better); absent, 0. */
+  score?: number;
+  /** Labelled with one of the question's topics: it counts as one more matched term. */
+  topical?: boolean;
 }
 
 /** One sentence of a dossier as recall sees it, with the turn keys it cites. */

@@ -1,8 +1,8 @@
 import { editDistance } from './edit-distance.ts';
 import type { RecallVocabulary } from './recall-inputs.ts';
 
-/** At most this many terms go to the index (C16). */
-export const MAX_RECALL_TERMS = 4;
+/** At most this many terms go to the index (C16): every content word of an ordinary question fits. */
+export const MAX_RECALL_TERMS = 8;
 
 /** English function words: they match everything and say nothing about what was asked. */
 const STOP_WORDS = new Set(
@@ -10,7 +10,10 @@ const STOP_WORDS = new Set(
     'the and for are but not you all any can had her was one our out has him his how its may new now old see two ' +
     'way who did get let say she too use what when where which why with this that these those from have will ' +
     'would could should there their they them then than into about does your some just also been were more most ' +
-    'such only over each make like want need please tell give show know here very much many other same while'
+    'such only over each make like want need please tell give show know here very much many other same while ' +
+    // Words about the asking itself ("what did we conclude about…"): they name no subject of the turns sought.
+    'conclude concluded decide decided remember recall discuss discussed talk talked said think thought again ' +
+    'earlier before last time agreed'
   ).split(' '),
 );
 
@@ -110,20 +113,80 @@ export function recallTerms(question: string, vocabulary: RecallVocabulary): Rec
   return { terms, corrections: corrections.filter((correction) => terms.includes(correction.to)) };
 }
 
-/** Which of `terms` occur in `text`: Latin terms as whole words (any case), CJK terms as substrings. */
+/** Inflections a stem drops, longest first; what is left keeps at least `MIN_STEM` characters. */
+const SUFFIXES = [
+  'ations',
+  'ation',
+  'ings',
+  'ing',
+  'edly',
+  'ness',
+  'ments',
+  'ment',
+  'ers',
+  'ies',
+  'ied',
+  'ed',
+  'er',
+  'es',
+  'ly',
+  's',
+  'e',
+];
+/** Endings a stem takes back: with the word itself, the forms a term is looked up and matched as. */
+const ENDINGS = [
+  '',
+  'e',
+  's',
+  'es',
+  'ed',
+  'ing',
+  'ings',
+  'er',
+  'ers',
+  'y',
+  'ies',
+  'ied',
+  'ly',
+  'ness',
+  'ment',
+  'ments',
+  'ation',
+  'ations',
+];
+/** A word this short is looked up as written: its inflections would be other words. */
+export const MIN_STEM = 4;
+
+/** The word without one inflection ("scattering", "scattered" → "scatter", "colours" → "colour"). */
+export function recallStem(term: string): string {
+  if (!LATIN_WORD.test(term)) return term;
+  for (const suffix of SUFFIXES)
+    if (term.endsWith(suffix) && term.length - suffix.length >= MIN_STEM) return term.slice(0, -suffix.length);
+  return term;
+}
+
+/**
+ * The forms a term is looked up and matched as, sorted: its stem with each common ending ("scatter", "scattered",
+ * "scattering", "scatters"…) and the word itself. The index asks FTS5 for them as exact words joined by OR (it
+ * streams them and stops at a limit, where a prefix query would gather every posting of every word it begins), so
+ * the index keeps its unicode61 words and find stays an exact-phrase search. CJK terms and short words are their
+ * own only form.
+ */
+export function recallForms(term: string): string[] {
+  const stem = recallStem(term);
+  if (!LATIN_WORD.test(term) || stem.length < MIN_STEM) return [term];
+  return [...new Set([term, ...ENDINGS.map((ending) => `${stem}${ending}`)])].sort();
+}
+
+const CJK_TERM = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u;
+
+/** Which of `terms` occur in `text`: Latin terms as a word in any of their forms (any case), CJK terms as substrings. */
 export function matchedTerms(text: string, terms: readonly string[]): string[] {
   const folded = text.normalize('NFKC').toLowerCase();
+  let words: Set<string> | null = null;
   return terms.filter((term) => {
-    if (/^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]+$/u.test(term))
-      return folded.includes(term);
-    let from = folded.indexOf(term);
-    while (from >= 0) {
-      const before = folded[from - 1];
-      const after = folded[from + term.length];
-      const boundary = (character: string | undefined) => character === undefined || !/[\p{L}\p{N}_]/u.test(character);
-      if (boundary(before) && boundary(after)) return true;
-      from = folded.indexOf(term, from + 1);
-    }
-    return false;
+    if (CJK_TERM.test(term)) return folded.includes(term);
+    words ??= new Set(folded.match(TOKEN) ?? []);
+    return recallForms(term).some((form) => words!.has(form));
   });
 }

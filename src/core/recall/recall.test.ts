@@ -4,7 +4,7 @@ import { findEvidence } from '../memory/find-evidence.ts';
 import { estimateTokensByLength, estimateTokensByScript } from '../tokens.ts';
 import { eligibleCandidates, planRecall, recallCeilingTokens, type RecallPlanInput } from './plan-recall.ts';
 import type { RecallCandidate, RecallDossier, RecallVocabulary } from './recall-inputs.ts';
-import { recallTerms } from './recall-terms.ts';
+import { matchedTerms, recallForms, recallStem, recallTerms } from './recall-terms.ts';
 
 const PROJECT = '/home/ada/bees';
 const DAY = 86_400_000;
@@ -88,6 +88,38 @@ describe('recall scope (C16)', () => {
     const noFolder = planRecall(input({ project: null }));
     expect(noFolder.block).toBeNull();
     expect(noFolder.omitted.map((omission) => omission.reason)).toEqual(['out-of-scope', 'out-of-scope']);
+  });
+});
+
+describe('recall from the whole question (issue 30.2)', () => {
+  it('recalls the active canvas own turns outside the asked chain, even without a working directory', () => {
+    const asked = turn('canvas:active#q', { runner: 'canvas', canvasId: 'active', cwd: null });
+    const upstream = turn('canvas:active#up', { runner: 'canvas', canvasId: 'active', cwd: null });
+    const beside = turn('canvas:active#beside', { runner: 'canvas', canvasId: 'active', cwd: null });
+    const chain = new Set(['canvas:active#q', 'canvas:active#up']);
+    const plan = planRecall(input({ project: null, chain, candidates: [asked, upstream, beside] }));
+    expect(plan.items.map((item) => item.id)).toEqual(['canvas:active#beside']);
+    // The chain is already the ask's context: it is neither recalled nor listed as left out.
+    expect(plan.omitted).toEqual([]);
+  });
+
+  it('ranks by how much of the question a turn holds (a topic label counts, and wins a tie), then bm25, then day', () => {
+    const terms = ['scattering', 'cloud', 'colour'];
+    const image = turn('image', { question: 'What colour is this image?', answer: 'Mostly blue.', at: T0 + DAY });
+    const labelled = turn('labelled', {
+      question: 'Why is the sky blue?',
+      answer: 'Rayleigh scattering of short wavelengths.',
+      topical: true,
+    });
+    const both = turn('both', { question: 'Cloud colour', answer: 'Mie scattering is grey-white.', at: T0 - DAY });
+    const weak = turn('weak', { question: 'Cloud colour', answer: 'White.', score: 1 });
+    const strong = turn('strong', { question: 'Cloud colour', answer: 'White again.', score: 5 });
+    const { eligible } = eligibleCandidates({
+      ...input(),
+      terms,
+      candidates: [image, weak, labelled, strong, both],
+    });
+    expect(eligible.map((ranked) => ranked.candidate.key)).toEqual(['both', 'labelled', 'strong', 'weak', 'image']);
   });
 });
 
@@ -344,14 +376,31 @@ describe('recall terms (C16)', () => {
     neighbours: (term) => [...words.keys()].filter((word) => word[0] === term[0]),
   };
 
-  it('takes Latin words of three or more characters and CJK runs, at most four, the rarest kept', () => {
+  it('takes every content word of three or more characters and CJK runs, asking words out, at most eight', () => {
     const { terms } = recallTerms(
-      'How do I fix the varroa count in my hive SQLite storage, and treatment?',
+      'What did we conclude about the varroa count in my hive SQLite storage, and treatment?',
       vocabulary,
     );
-    expect(terms).toEqual(['varroa', 'sqlite', 'storage', 'treatment']);
+    expect(terms).toEqual(['varroa', 'count', 'hive', 'sqlite', 'storage', 'treatment']);
+    const many = recallTerms('varroa count hive sqlite storage treatment varroa storage', vocabulary).terms;
+    expect(many).toEqual(['varroa', 'count', 'hive', 'sqlite', 'storage', 'treatment']);
     expect(recallTerms('a db is ok', vocabulary).terms).toEqual([]);
     expect(recallTerms('蜂箱的螨虫计数 varroa', vocabulary).terms).toEqual(['蜂箱', '螨虫计数', 'varroa']);
+  });
+
+  it('matches a term in any of its inflections, and a short word only as itself', () => {
+    expect(recallStem('scattering')).toBe('scatter');
+    expect(recallStem('colours')).toBe('colour');
+    expect(recallForms('scattering')).toEqual(
+      expect.arrayContaining(['scatter', 'scattered', 'scattering', 'scatters']),
+    );
+    expect(recallForms('sql')).toEqual(['sql']);
+    const text = 'Rayleigh scattered the light; the clouds stay white. SQLite, not sqlx.';
+    expect(matchedTerms(text, ['scattering', 'cloud', 'colour', 'sql', 'sqlite'])).toEqual([
+      'scattering',
+      'cloud',
+      'sqlite',
+    ]);
   });
 
   it('corrects a typo against the index vocabulary, and drops a word the index cannot know', () => {

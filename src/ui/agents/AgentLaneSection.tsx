@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
 import { WORKSPACE_CHANGES_TOOL, type QuestionNode } from '../../../protocol/index.ts';
 import { useWeft, useWeftStore } from '../kit/index.ts';
-import { describeError, agentApi } from '../api/index.ts';
 import { atlasStore } from '../atlas/index.ts';
 import { agentModel, agentPlan, type WeftStore } from '../store/index.ts';
-import { desktopFolderPicker } from './desktop-folder-picker.ts';
+import { useWorkingDirectory } from './use-working-directory.ts';
 import { AgentGrants } from './AgentGrants.tsx';
 import { AgentSandboxNotice } from './AgentSandboxNotice.tsx';
 import { ApprovalCards } from './ApprovalCards.tsx';
@@ -13,30 +12,14 @@ import { useAgent } from './use-agent.ts';
 /** The canvas's working directory and guard, shown on a node that runs an agent. */
 function AgentSettings() {
   const store = useWeftStore();
-  const folder = useWeft((state) => state.graph?.canvas.workingDirectory ?? null);
+  const { folder, setFolder: saveChecked, checking, refusal, pick } = useWorkingDirectory();
   const guard = useWeft((state) => state.graph?.canvas.agentGuard ?? 'ask');
   const network = useWeft((state) => state.graph?.canvas.agentNetwork === true);
   const canvasId = useWeft((state) => state.graph?.canvas.id ?? null);
   const [draft, setDraft] = useState(folder ?? '');
-  const [refusal, setRefusal] = useState<{ code: string; message: string } | null>(null);
-  const [checking, setChecking] = useState(false);
   useEffect(() => setDraft(folder ?? ''), [folder]);
-  const pick = desktopFolderPicker();
   const save = (workingDirectory: string | null, mode: typeof guard, allowNetwork: boolean = network) =>
     store.getState().apply({ type: 'set-agent-settings', workingDirectory, guard: mode, network: allowNetwork });
-  // A typed or picked folder is saved only once the server has checked it (exists, a folder, no session root).
-  const saveChecked = async (typed: string) => {
-    setRefusal(null);
-    if (typed === '') return save(null, guard);
-    setChecking(true);
-    try {
-      save(await agentApi.checkFolder(typed), guard);
-    } catch (error) {
-      setRefusal(describeError(error));
-    } finally {
-      setChecking(false);
-    }
-  };
   return (
     <div className="agent-settings">
       <label className="field">

@@ -12,6 +12,7 @@ import { describeError } from '../api/index.ts';
 import { recallClient } from '../store/index.ts';
 import { RUNNER_LABEL } from '../atlas/index.ts';
 import { useRecallPlan } from '../recall/use-recall-plan.ts';
+import { RecallScopeHelp } from './RecallScopeHelp.tsx';
 
 const CEILING_LABEL: Record<RecallSetting['ceiling'], string> = {
   small: 'Up to 4k tokens',
@@ -23,12 +24,13 @@ const REACH_LABEL: Record<RecallSetting['reach'], string> = {
   deep: 'Deep: the judge reads up to 200',
   full: 'Full: every excerpt in scope (asks you first)',
 };
+/** Why an item was left out, in words a person reads (the code stays in the item's tooltip for bug reports). */
 const REASON_LABEL: Record<RecallOmission['reason'], string> = {
-  budget: 'over the budget',
-  duplicate: 'duplicate',
-  'out-of-scope': 'out of scope',
-  'archived-source': 'source archived or deleted',
-  'put-aside': 'put aside',
+  budget: 'did not fit the budget',
+  duplicate: 'same words as an item kept',
+  'out-of-scope': 'asked in another project',
+  'archived-source': 'its source was archived or deleted',
+  'put-aside': 'put aside by you',
   struck: 'struck by you',
 };
 
@@ -83,9 +85,15 @@ export function RecallSection({ node }: { node: QuestionNode }) {
             {setting.global
               ? 'Global: recall reads every project the index holds, not only this canvas’s folder.'
               : workingDirectory
-                ? `Scope: sessions, memory files and canvases of ${workingDirectory}.`
-                : 'This canvas has no working directory: set one, or search every project.'}
+                ? `Scope: this canvas, and the sessions, memory files and canvases of ${workingDirectory}.`
+                : 'Scope: this canvas only.'}
           </div>
+          <RecallScopeHelp
+            setting={setting}
+            save={save}
+            outOfScope={counts.get('out-of-scope') ?? 0}
+            overBudget={counts.get('budget') ?? 0}
+          />
           <label className="model-row">
             <span>Budget</span>
             <select
@@ -186,7 +194,9 @@ export function RecallSection({ node }: { node: QuestionNode }) {
                         data-reason={omission.reason}
                       >
                         <div className="recall-item-head">
-                          <span className="recall-label">{REASON_LABEL[omission.reason]}</span>
+                          <span className="recall-label" title={omission.reason}>
+                            {REASON_LABEL[omission.reason]}
+                          </span>
                           {omission.reason === 'struck' && (
                             <button
                               className="button small"
