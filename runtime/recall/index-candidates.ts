@@ -1,5 +1,5 @@
-import type { IndexDatabase } from '../index/index.ts';
-import type { RecallCandidate } from '../../src/core/recall/index.ts';
+import { MAXIMUM_TEXT_CHARACTERS, type IndexDatabase } from '../index/index.ts';
+import { turnKnownAs, type RecallCandidate } from '../../src/core/recall/index.ts';
 import { recallStatement } from './recall-statement.ts';
 
 /** Newest hits per term and table that recall reads inside the scope, and outside it (to list what it left out). */
@@ -26,6 +26,8 @@ interface TurnRow {
   question: string;
   answer: string;
   mirrors: string | null;
+  status: string | null;
+  clipped: number;
 }
 
 interface MaterialRow {
@@ -122,7 +124,8 @@ function readTurns(database: IndexDatabase, ids: number[]): RecallCandidate[] {
     database,
     `SELECT c.id, c.turn_key AS key, s.runner, s.session_id AS sessionId, s.title AS sessionTitle, c.number AS turn,
        c.cwd, c.at, substr(c.user_text, 1, ${TEXT_CHARS}) AS question, substr(c.assistant_text, 1, ${TEXT_CHARS}) AS answer,
-       c.mirrors
+       c.mirrors, c.status,
+       (length(c.user_text) >= ${MAXIMUM_TEXT_CHARACTERS} OR length(c.assistant_text) >= ${MAXIMUM_TEXT_CHARACTERS}) AS clipped
      FROM turns c JOIN sessions s ON s.id = c.session_row WHERE c.id = ?`,
   );
   return ids.map((id) => {
@@ -141,6 +144,8 @@ function readTurns(database: IndexDatabase, ids: number[]): RecallCandidate[] {
       answer: row.answer,
       canvasId,
       mirrors: row.mirrors,
+      // #29: an interrupted turn, or one the index cut at its cap, is reconstructed (and marked in the block).
+      ...turnKnownAs(row.status, row.clipped === 1),
     };
   });
 }
