@@ -166,6 +166,25 @@ describe('recall into an ask', () => {
       await canvas.panel.getByTestId('toggle-preview').click();
     await canvas.panel.getByTestId('preview-recall-hash').waitFor();
     expect(await canvas.panel.getByTestId('preview-memory-reading').textContent()).toContain('inferred ones marked');
+    // #29: the "as of" date is saved on the node as a time (the end of that day, UTC), shown in the preview, and
+    // cleared with Now (what it serves is the validity work's; here it is only recorded).
+    await canvas.panel.getByTestId('memory-as-of').fill('2026-03-01');
+    await expect
+      .poll(() => canvas.panel.getByTestId('preview-memory-reading').textContent())
+      .toContain('as of 2026-03-01');
+    const savedAsOf = await page().evaluate((id) => {
+      const state = (
+        window as unknown as {
+          weft: {
+            store: { getState(): { graph: { nodes: Map<string, { memoryReading?: { asOf: number | null } }> } } };
+          };
+        }
+      ).weft.store.getState();
+      return state.graph.nodes.get(id)?.memoryReading?.asOf ?? null;
+    }, node);
+    expect(savedAsOf).toBe(Date.UTC(2026, 2, 2) - 1);
+    await canvas.panel.getByTestId('memory-as-of-clear').click();
+    await expect.poll(() => canvas.panel.getByTestId('preview-memory-reading').textContent()).toContain('as it is now');
     const hashWithRecall = await canvas.previewHash();
     await canvas.screenshot('recall');
     // The exported Context Bundle is this request: the recall block is its own part, and its hash is the preview's.
