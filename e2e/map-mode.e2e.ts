@@ -131,6 +131,8 @@ describe('map mode (C32)', () => {
     expect(await page().getByTestId('replay-chip').count()).toBe(0);
     await expect(card.locator('.plaque-topic').textContent()).resolves.toBe('Topic 12.14');
     await expect(card.locator('.plaque-takeaway').textContent()).resolves.toBe('Topic 12.14 is settled');
+    // #29: the plaque's summary type and conclusiveness (a plaque stored before #29: the rule's reading of its text).
+    await expect(card.getByTestId('plaque-grade').textContent()).resolves.toBe('finding · settled');
     // No answer text and no question title in map mode: the plaque is the card.
     expect(await card.locator('[data-testid="node-answer"]').count()).toBe(0);
     expect(await card.locator('.lod-title').count()).toBe(0);

@@ -3,6 +3,7 @@ import { RunnerSchema, SessionSchema } from './atlas-session.ts';
 import { ChainVerdictSchema } from './chain-head.ts';
 import { CanonicalRequestSchema } from './dispatch-request.ts';
 import { GenerateFailureCodeSchema } from './stream-events.ts';
+import { CompletenessSchema, KnownAsSchema } from './memory-reading.ts';
 
 /** Request/response bodies of the local HTTP API (see the HTTP contract). Errors: `{ error: { code, message } }`. */
 const Sha256 = z.string().regex(/^[0-9a-f]{64}$/, 'expected a lowercase hex SHA-256');
@@ -299,6 +300,9 @@ export const AtlasWhyHitSchema = z.object({
   mainSessionId: z.string(),
   /** The session file is gone; the turn is answered from Weft's archived copy. */
   sourceDeleted: z.boolean().optional(),
+  /** #29: how the turn is known (`observed`, or `reconstructed` when interrupted or cut short). */
+  knownAs: KnownAsSchema.optional(),
+  completeness: CompletenessSchema.nullable().optional(),
 });
 export type AtlasWhyHit = z.infer<typeof AtlasWhyHitSchema>;
 export const AtlasWhyResponseSchema = z.object({

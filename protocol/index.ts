@@ -307,8 +307,17 @@ export {
   PLAQUE_TOPIC_MAX,
   PLAQUE_TAKEAWAY_MAX,
   PLAQUE_REASON_MAX,
+  PlaqueSummaryTypeSchema,
+  PlaqueConclusivenessSchema,
 } from './plaque.ts';
-export type { Plaque, PlaqueRefusal, PlaqueRequest, PlaqueResponse } from './plaque.ts';
+export type {
+  Plaque,
+  PlaqueRefusal,
+  PlaqueRequest,
+  PlaqueResponse,
+  PlaqueSummaryType,
+  PlaqueConclusiveness,
+} from './plaque.ts';
 export {
   BRAVE_SEARCH_KEY_ID,
   WebSearchProviderSchema,

@@ -20,3 +20,10 @@ export const MemoryReadingSchema = z.object({
 export type MemoryReading = z.infer<typeof MemoryReadingSchema>;
 
 export const DEFAULT_MEMORY_READING: MemoryReading = { includeInferred: false, asOf: null };
+
+/**
+ * #29: where a source was cut short, how: `interrupted` (the runner marked the turn interrupted), `truncated` (the
+ * stored text stops at the index's cap, or a memory file at its read cap). Absent or null means complete.
+ */
+export const CompletenessSchema = z.enum(['interrupted', 'truncated']);
+export type Completeness = z.infer<typeof CompletenessSchema>;

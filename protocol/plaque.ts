@@ -24,6 +24,17 @@ export const PlaqueRefusalSchema = z.enum([
 ]);
 export type PlaqueRefusal = z.infer<typeof PlaqueRefusalSchema>;
 
+/**
+ * #29: what kind of point a plaque's answer makes: a `finding` (states what is), a `recommendation` (advises what to
+ * do), an `explanation` (says why or how), a `procedure` (steps), a `comparison` (weighs options).
+ */
+export const PlaqueSummaryTypeSchema = z.enum(['finding', 'recommendation', 'explanation', 'procedure', 'comparison']);
+export type PlaqueSummaryType = z.infer<typeof PlaqueSummaryTypeSchema>;
+
+/** #29: how sure the answer is: `settled` (said plainly), `tentative` (hedged), `open` (left as a question). */
+export const PlaqueConclusivenessSchema = z.enum(['settled', 'tentative', 'open']);
+export type PlaqueConclusiveness = z.infer<typeof PlaqueConclusivenessSchema>;
+
 export const PLAQUE_TOPIC_MAX = 60;
 export const PLAQUE_TAKEAWAY_MAX = 200;
 export const PLAQUE_REASON_MAX = 400;
@@ -43,6 +54,9 @@ export const PlaqueSchema = z.object({
   writtenAt: z.number().int().nonnegative(),
   /** Set when a model was asked and its ladder was refused, so the rule wrote this one. */
   refusal: PlaqueRefusalSchema.optional(),
+  /** #29: display-only like the rest; absent on plaques from before it (then the rule derives them for display). */
+  summaryType: PlaqueSummaryTypeSchema.optional(),
+  conclusiveness: PlaqueConclusivenessSchema.optional(),
 });
 export type Plaque = z.infer<typeof PlaqueSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CompletenessSchema, KnownAsSchema, MemoryReadingSchema } from './memory-reading.ts';
 
 /**
  * Recall into an ask (C16): the node's setting (in the canvas document), the plan the server answers with, and
@@ -44,6 +45,8 @@ export const RecallOmissionReasonSchema = z.enum([
   'archived-source',
   'struck',
   'put-aside',
+  /** #29: a model's summary (a dossier), left out because the node's inferred switch is off. */
+  'inferred',
 ]);
 export type RecallOmissionReason = z.infer<typeof RecallOmissionReasonSchema>;
 
@@ -60,6 +63,10 @@ export const RecallSourceSchema = z.object({
   at: z.number().nullable(),
   /** The dossier's topic name (dossiers only). */
   topic: z.string().nullable(),
+  /** #29: how it is known; absent means `observed` (read as written), the case of every item before #29. */
+  knownAs: KnownAsSchema.optional(),
+  /** #29: where its source was cut short (a `reconstructed` turn); absent means complete. */
+  completeness: CompletenessSchema.optional(),
 });
 export type RecallSource = z.infer<typeof RecallSourceSchema>;
 
@@ -88,6 +95,8 @@ export const RecallPlanRequestSchema = z.strictObject({
   contextWindow: z.number().int().positive(),
   /** Required for a full reach: the person confirmed its count, time and price. */
   confirmFull: z.boolean().optional(),
+  /** #29: the node's memory reading (inferred dossiers only behind its switch); absent means the defaults. */
+  memoryReading: MemoryReadingSchema.optional(),
 });
 export type RecallPlanRequest = z.infer<typeof RecallPlanRequestSchema>;
 

@@ -7,6 +7,7 @@ import { parseCommandLine } from '../cli/command-table.ts';
 import { run as compileCommand } from '../cli/commands/compile-command.ts';
 import type { Terminal } from '../cli/terminal.ts';
 import { TestCanvas } from '../src/core/index.ts';
+import { DEFAULT_MEMORY_READING } from '../protocol/memory-reading.ts';
 import { plannedRequest } from '../src/ui/store/planned-request.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
 import { runWeftInProcess } from '../cli/run-weft.ts';
@@ -62,7 +63,7 @@ describe('weft compile agrees with the app byte for byte', () => {
     const memory = app.memory!;
     await memory.api.addLine((await memory.api.state()).revision, 'identity', 'Works at a field station in Tromsø.');
     await memory.refresh();
-    const block = memory.blockFor(document.canvas.id, 'chat');
+    const block = memory.blockFor(document.canvas.id, 'chat', DEFAULT_MEMORY_READING);
     expect(block).toContain('Works at a field station in Tromsø.');
     const preview = plannedRequest(app.state, target, 'chat', undefined, block)!;
     expect(app.state.shown.has(stale)).toBe(true);

@@ -29,6 +29,7 @@ export { exportArchivedCopy, resolveExportFolder } from './archive-export.ts';
 export type { ExportedCopy } from './archive-export.ts';
 export { readArchiveSettings, archiveKeeps } from './archive-settings.ts';
 export type { IndexedSession, IndexedTurn } from './session-rows.ts';
+export { MAXIMUM_TEXT_CHARACTERS } from './session-rows.ts';
 export { openIndexDatabase } from './open-index-database.ts';
 export type { IndexDatabase } from './open-index-database.ts';
 export { INDEX_SCHEMA_VERSION } from './index-schema.ts';

@@ -45,6 +45,7 @@ export function indexTurnLookup(
     gone: (key) => sourcesOf(key).gone(key),
     putAside: (key) => sourcesOf(key).putAside(key),
     folder: (key) => sourcesOf(key).folder(key),
+    knownAs: (key) => sourcesOf(key).knownAs(key),
   };
 }
 

@@ -73,6 +73,8 @@ describe('why index over continued sessions, inline runs, failures and interrupt
     expect(index.why('/home/dev/shop', { cwd, includeRead: true }).hits.map((hit) => hit.op)).toContain(
       'write (failed)',
     );
+    // #29: each why hit says how its turn is known.
+    expect(failed.hits[0]).toMatchObject({ knownAs: expect.stringMatching(/^(observed|reconstructed)$/) });
     const recalled = index.recall({ turnKey: failed.hits[0]!.turnKey });
     expect(recalled.steps).toEqual([expect.objectContaining({ name: 'Write', isError: true })]);
   });
@@ -83,6 +85,12 @@ describe('why index over continued sessions, inline runs, failures and interrupt
     expect(index.recall({ sessionId: CONTINUED, turn: 1 }).status).toBe('interrupted-tool-use');
     expect(index.recall({ sessionId: CONTINUED, turn: 2 }).status).toBe('interrupted');
     expect(index.recall({ sessionId: ORIGINAL, turn: 1 }).status).toBeNull();
+    // #29: an interrupted turn is known as reconstructed (its completeness named); a whole one as observed.
+    expect(index.recall({ sessionId: CONTINUED, turn: 2 })).toMatchObject({
+      knownAs: 'reconstructed',
+      completeness: 'interrupted',
+    });
+    expect(index.recall({ sessionId: ORIGINAL, turn: 1 })).toMatchObject({ knownAs: 'observed', completeness: null });
   });
 
   it("filters find --cwd by each turn's own working directory (inline runs and cwd changes included)", async () => {

@@ -1,4 +1,7 @@
+import type { Completeness, KnownAs } from '../../protocol/index.ts';
+import { turnKnownAs } from '../../src/core/recall/index.ts';
 import { IndexError } from './index-error.ts';
+import { MAXIMUM_TEXT_CHARACTERS } from './session-rows.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** A turn verbatim, as stored: the question, the answer and the tool steps. */
@@ -19,6 +22,9 @@ export interface RecalledTurn {
   sourcePath: string;
   /** The session file is gone; the turn comes from Weft's archived copy of it. */
   sourceDeleted: boolean;
+  /** #29: how the turn is known: `observed`, or `reconstructed` (interrupted, or its text cut at the index's cap). */
+  knownAs: KnownAs;
+  completeness: Completeness | null;
 }
 
 export type RecallRequest = { turnKey: string } | { sessionId: string; turn: number };
@@ -30,7 +36,12 @@ const SELECT = `SELECT s.runner, s.session_id AS sessionId, s.title AS sessionTi
 
 /** One turn by its key, or by session id (a unique prefix is enough) and turn number. */
 export function recallTurn(database: IndexDatabase, request: RecallRequest): RecalledTurn {
-  let row: (Omit<RecalledTurn, 'steps' | 'sourceDeleted'> & { steps: string; sourceDeleted: number }) | undefined;
+  let row:
+    | (Omit<RecalledTurn, 'steps' | 'sourceDeleted' | 'knownAs' | 'completeness'> & {
+        steps: string;
+        sourceDeleted: number;
+      })
+    | undefined;
   if ('turnKey' in request) {
     row = database.prepare(`${SELECT} WHERE t.turn_key = ?`).get(request.turnKey) as typeof row;
     if (!row) throw new IndexError('turn-not-found', `no turn ${request.turnKey} in the index`);
@@ -53,5 +64,12 @@ export function recallTurn(database: IndexDatabase, request: RecallRequest): Rec
     row = rows[0];
   }
   const found = row!;
-  return { ...found, steps: JSON.parse(found.steps) as unknown[], sourceDeleted: found.sourceDeleted === 1 };
+  // The stored text is whole up to the cap: a text at the cap was cut there.
+  const clipped = found.question.length >= MAXIMUM_TEXT_CHARACTERS || found.answer.length >= MAXIMUM_TEXT_CHARACTERS;
+  return {
+    ...found,
+    steps: JSON.parse(found.steps) as unknown[],
+    sourceDeleted: found.sourceDeleted === 1,
+    ...turnKnownAs(found.status, clipped),
+  };
 }

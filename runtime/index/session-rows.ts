@@ -3,7 +3,7 @@ import { hasCjk } from './cjk-text.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** How much of one turn's text is worth keeping: beyond this a turn is truncated (tool dumps pasted as prompts). */
-const MAXIMUM_TEXT_CHARACTERS = 200_000;
+export const MAXIMUM_TEXT_CHARACTERS = 200_000;
 
 /** The op a touch is stored with: the step's op, or that op marked failed when its result was an error. */
 export type TouchOp = ToolOp | `${ToolOp} (failed)`;

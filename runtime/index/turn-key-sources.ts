@@ -1,5 +1,6 @@
-import type { CanvasDocument } from '../../protocol/index.ts';
+import type { CanvasDocument, KnownAs } from '../../protocol/index.ts';
 import { isLive, isPutAside, nodeContent, type HashPort, type PutAsides } from '../../src/core/index.ts';
+import { turnKnownAs } from '../../src/core/recall/index.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** `canvas:<canvas>#<node>` with an optional `@<version>` (a dossier cites a version, recall a node). */
@@ -28,6 +29,8 @@ export interface TurnKeySources {
   putAside(key: string): boolean;
   /** The folder it was asked in (a session turn's cwd, a canvas's working directory); null when gone or unknown. */
   folder(key: string): string | null;
+  /** #29: how the turn is known: `reconstructed` when the runner marked it interrupted, else `observed`. */
+  knownAs(key: string): KnownAs;
 }
 
 /**
@@ -55,10 +58,10 @@ export function turnKeySources(
     return nodes.get(nodeId);
   };
   const known = database?.prepare(
-    `SELECT cwd, user_text AS text FROM turns WHERE turn_key = @key
-     UNION ALL SELECT cwd, NULL AS text FROM materials WHERE turn_key = @key LIMIT 1`,
+    `SELECT cwd, user_text AS text, status FROM turns WHERE turn_key = @key
+     UNION ALL SELECT cwd, NULL AS text, NULL AS status FROM materials WHERE turn_key = @key LIMIT 1`,
   );
-  const cache = new Map<string, { gone: boolean; putAside: boolean; folder: string | null }>();
+  const cache = new Map<string, { gone: boolean; putAside: boolean; folder: string | null; knownAs: KnownAs }>();
   const look = (key: string) => {
     let found = cache.get(key);
     if (found === undefined) {
@@ -78,15 +81,27 @@ export function turnKeySources(
           gone: !kept || putAside,
           putAside,
           folder: kept && !putAside ? (document!.canvas.workingDirectory ?? null) : null,
+          knownAs: 'observed',
         };
       } else {
-        const row = known?.get({ key }) as { cwd: string | null; text: string | null } | undefined;
+        const row = known?.get({ key }) as
+          { cwd: string | null; text: string | null; status: string | null } | undefined;
         const putAside = row?.text != null && isPutAside(putAsides, 'session-turn', row.text, hash);
-        found = { gone: row === undefined || putAside, putAside, folder: putAside ? null : (row?.cwd ?? null) };
+        found = {
+          gone: row === undefined || putAside,
+          putAside,
+          folder: putAside ? null : (row?.cwd ?? null),
+          knownAs: turnKnownAs(row?.status, false).knownAs,
+        };
       }
       cache.set(key, found);
     }
     return found;
   };
-  return { gone: (key) => look(key).gone, putAside: (key) => look(key).putAside, folder: (key) => look(key).folder };
+  return {
+    gone: (key) => look(key).gone,
+    putAside: (key) => look(key).putAside,
+    folder: (key) => look(key).folder,
+    knownAs: (key) => look(key).knownAs,
+  };
 }

@@ -1,4 +1,6 @@
 import type { IndexDatabase } from './open-index-database.ts';
+import type { Completeness, KnownAs } from '../../protocol/index.ts';
+import { turnKnownAs } from '../../src/core/recall/index.ts';
 import { FAILED_SUFFIX } from './session-rows.ts';
 import type { WhyTarget } from './why-target.ts';
 
@@ -18,6 +20,10 @@ export interface WhyHit {
   question: string;
   /** The session file is gone (deleted by its agent); the turn is answered from Weft's archived copy. */
   sourceDeleted: boolean;
+  /** #29: how the turn is known: `observed` (read as written) or `reconstructed` (the runner marked it interrupted). */
+  knownAs: KnownAs;
+  /** #29: how its source was cut short; null when complete. */
+  completeness: Completeness | null;
 }
 
 export interface WhyResult {
@@ -57,11 +63,12 @@ interface Row {
   op: string;
   mirrors: string | null;
   sourceDeleted: number;
+  status: string | null;
 }
 
 const SELECT = `SELECT t.id AS turnId, t.turn_key AS turnKey, t.number, t.at, t.cwd, t.mirrors,
     substr(t.user_text, 1, ${QUESTION_CHARACTERS}) AS question, s.runner, s.session_id AS sessionId,
-    src.deleted_at IS NOT NULL AS sourceDeleted`;
+    src.deleted_at IS NOT NULL AS sourceDeleted, t.status`;
 const JOIN =
   'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
 
@@ -162,5 +169,8 @@ function hitOf(row: Row, ops: string[]): WhyHit {
     cwd: row.cwd,
     question: row.question,
     sourceDeleted: row.sourceDeleted === 1,
+    // By the runner's mark only: measuring every touching turn's whole text would cost `why` a scan per row (recall,
+    // which reads the text, also names a turn cut at the index's cap).
+    ...turnKnownAs(row.status, false),
   };
 }

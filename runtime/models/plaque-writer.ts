@@ -3,7 +3,10 @@ import { generateText } from 'ai';
 import type { Plaque, PlaqueRefusal, PlaqueRequest } from '../../protocol/index.ts';
 import {
   abstractSizeFor,
+  gradedPlaque,
+  modelGrade,
   plaqueFrom,
+  ruleGrade,
   readLadderJson,
   ruleLadder,
   splitSentences,
@@ -45,8 +48,10 @@ export function plaquePrompt(
       '- "takeaway": the answer\'s point in one line (at most 200 characters), in words the thread has not said yet;',
       '- "topic": one to four words copied exactly from inside the takeaway;',
       '- "reason": one short sentence on why that is the point;',
-      `- "sentences": the numbers of the ${count} sentences that best carry the answer.`,
-      'Answer with JSON only, for example {"topic":"schema versions","takeaway":"Dexie migrations run by schema versions","reason":"Most of the answer is about versioning.","sentences":[1,3,4]}',
+      `- "sentences": the numbers of the ${count} sentences that best carry the answer;`,
+      '- "summaryType": one of finding, recommendation, explanation, procedure, comparison;',
+      '- "conclusiveness": settled (the answer says it plainly), tentative (it hedges) or open (it leaves the question open).',
+      'Answer with JSON only, for example {"topic":"schema versions","takeaway":"Dexie migrations run by schema versions","reason":"Most of the answer is about versioning.","sentences":[1,3,4],"summaryType":"explanation","conclusiveness":"settled"}',
     ].join('\n\n'),
   };
 }
@@ -64,7 +69,10 @@ export async function writePlaque(
     const writtenAt = options.now();
     return {
       plaque: ladder
-        ? plaqueFrom(ladder, { model: null, writtenAt, ...(refusal ? { refusal: refusal.code } : {}) })
+        ? gradedPlaque(
+            plaqueFrom(ladder, { model: null, writtenAt, ...(refusal ? { refusal: refusal.code } : {}) }),
+            ruleGrade(ladder, request.answer),
+          )
         : null,
       refusal,
     };
@@ -87,7 +95,11 @@ export async function writePlaque(
     const reason = error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'failed';
     return rule({ code: 'no-answer', message: `The model ${reason}.` });
   }
-  const checked = validateLadder(readLadderJson(text), sentences);
+  const raw = readLadderJson(text);
+  const checked = validateLadder(raw, sentences);
   if (!checked.ok) return rule(checked.error);
-  return { plaque: plaqueFrom(checked.value, { model: options.model.id, writtenAt: options.now() }), refusal: null };
+  // #29: the model's summary type and conclusiveness, each one it left out or misnamed taken from the rule.
+  const grade = modelGrade(raw, ruleGrade(checked.value, request.answer));
+  const plaque = plaqueFrom(checked.value, { model: options.model.id, writtenAt: options.now() });
+  return { plaque: gradedPlaque(plaque, grade), refusal: null };
 }

@@ -1,5 +1,5 @@
-import type { IndexDatabase } from '../index/index.ts';
-import type { RecallCandidate } from '../../src/core/recall/index.ts';
+import { MAXIMUM_TEXT_CHARACTERS, type IndexDatabase } from '../index/index.ts';
+import { turnKnownAs, type RecallCandidate } from '../../src/core/recall/index.ts';
 import { ftsTerm } from './fts-term.ts';
 import { recallStatement } from './recall-statement.ts';
 
@@ -32,6 +32,8 @@ interface TurnRow {
   question: string;
   answer: string;
   mirrors: string | null;
+  status: string | null;
+  clipped: number;
 }
 
 interface MaterialRow {
@@ -205,7 +207,8 @@ function readTurns(database: IndexDatabase, scores: Map<number, number>, topical
     database,
     `SELECT c.id, c.turn_key AS key, s.runner, s.session_id AS sessionId, s.title AS sessionTitle, c.number AS turn,
        c.cwd, c.at, substr(c.user_text, 1, ${TEXT_CHARS}) AS question, substr(c.assistant_text, 1, ${TEXT_CHARS}) AS answer,
-       c.mirrors
+       c.mirrors, c.status,
+       (length(c.user_text) >= ${MAXIMUM_TEXT_CHARACTERS} OR length(c.assistant_text) >= ${MAXIMUM_TEXT_CHARACTERS}) AS clipped
      FROM turns c JOIN sessions s ON s.id = c.session_row WHERE c.id = ?`,
   );
   return [...scores].map(([id, score]) => {
@@ -226,6 +229,8 @@ function readTurns(database: IndexDatabase, scores: Map<number, number>, topical
       mirrors: row.mirrors,
       score: rounded(score),
       topical: topical.has(id),
+      // #29: an interrupted turn, or one the index cut at its cap, is reconstructed (and marked in the block).
+      ...turnKnownAs(row.status, row.clipped === 1),
     };
   });
 }

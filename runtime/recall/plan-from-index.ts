@@ -167,6 +167,8 @@ export async function planRecallFromIndex(
     candidates,
     dossiers,
     citedFolder: cited.folder,
+    citedKnownAs: cited.knownAs,
+    includeInferred: request.memoryReading?.includeInferred === true,
     ceiling: setting.ceiling,
     contextWindow: request.contextWindow,
     estimateTokens: estimateTokensByScript,

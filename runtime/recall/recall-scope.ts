@@ -6,15 +6,17 @@ import type { CanvasStore } from '../fs/index.ts';
  * "every project" switch as the server recorded them, never as a request body says (issue 27.3). A body that
  * names another folder, or switches `global` on for a node whose stored setting does not, is refused with 409
  * `recall-scope-unsaved` (the app saves the canvas and asks again); a narrower body (global off) is honoured.
+ * #29: the same for the node's inferred switch: a body may read inferred dossiers only when the saved node does.
  */
 export async function checkRecallScope(
   canvases: Pick<CanvasStore, 'read'>,
-  request: Pick<RecallPlanRequest, 'canvasId' | 'nodeId' | 'workingDirectory' | 'setting'>,
+  request: Pick<RecallPlanRequest, 'canvasId' | 'nodeId' | 'workingDirectory' | 'setting' | 'memoryReading'>,
 ): Promise<void> {
   const stored = await canvases.read(request.canvasId).catch(() => null);
   const workingDirectory = stored?.document.canvas.workingDirectory ?? null;
   const node = request.nodeId ? stored?.document.nodes.find((candidate) => candidate.id === request.nodeId) : undefined;
   const storedGlobal = node?.kind === 'question' && node.recall?.global === true;
+  const storedInferred = node?.kind === 'question' && node.memoryReading?.includeInferred === true;
   if (request.workingDirectory !== workingDirectory)
     throw new WeftError(
       'recall-scope-unsaved',
@@ -25,6 +27,12 @@ export async function checkRecallScope(
     throw new WeftError(
       'recall-scope-unsaved',
       'Recall reaches every project only for a question whose saved recall setting says so.',
+      409,
+    );
+  if (request.memoryReading?.includeInferred && !storedInferred)
+    throw new WeftError(
+      'recall-scope-unsaved',
+      'Recall reads inferred items only for a question whose saved memory reading says so.',
       409,
     );
 }

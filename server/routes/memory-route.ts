@@ -27,6 +27,7 @@ import {
   editLine,
   exchangeFromCanvas,
   memoryBlock,
+  memoryReadingOf,
   type ExchangeLookupCode,
   importProfile,
   importedEvent,
@@ -165,10 +166,16 @@ export function memoryRoute(context: ServerContext): Router {
     // before it asks for a judgement, so a version not stored yet is a refusal, not a wait.
     // Whether the version was really asked and answered comes from the server's own commit ledger (issue 27.3).
     const stored = await context.canvases.read(body.canvasId).catch(() => null);
-    const found = stored
-      ? exchangeFromCanvas(graphFromDocument(stored.document), body, {
+    const graph = stored ? graphFromDocument(stored.document) : null;
+    const asked = graph?.nodes.get(body.nodeId);
+    const found = graph
+      ? exchangeFromCanvas(graph, body, {
           at: now(),
-          memoryBlock: memoryBlock((await store.read()).profile),
+          // The block as this node read memory (#29), so its lines are known as sent text, never the person's words.
+          memoryBlock: memoryBlock(
+            (await store.read()).profile,
+            memoryReadingOf(asked?.kind === 'question' ? asked : null),
+          ),
           hash: context.hash,
           recorded: await context.commits.recorded(body.commitHash),
           othersWords: await context.canvases.othersWords(body.canvasId),

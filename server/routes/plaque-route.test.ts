@@ -99,6 +99,14 @@ describe('POST /api/plaque (C32)', () => {
     expect(logged).not.toContain('versioned');
   });
 
+  it('#29: the model is asked for a summary type and conclusiveness and they are kept; a missing one is the rule’s', async () => {
+    provider.script({ text: JSON.stringify({ ...LADDER, summaryType: 'procedure', conclusiveness: 'open' }) });
+    expect(await plaqueOf()).toMatchObject({ source: 'model', summaryType: 'procedure', conclusiveness: 'open' });
+    expect(JSON.stringify(provider.requests[0]!.body)).toContain('conclusiveness');
+    provider.script({ text: JSON.stringify({ ...LADDER, summaryType: 'sonnet' }) });
+    expect(await plaqueOf()).toMatchObject({ source: 'model', summaryType: 'finding', conclusiveness: 'settled' });
+  });
+
   it('a ladder whose topic is not in its takeaway is refused with its code, and the rule writes the plaque', async () => {
     provider.script({ text: JSON.stringify({ ...LADDER, topic: 'IndexedDB promises' }) });
     const plaque = await plaqueOf();

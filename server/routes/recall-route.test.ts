@@ -19,6 +19,9 @@ import { TopicStore } from '../../runtime/topics/index.ts';
 // The real recorded sessions: the same greet() task run by Claude Code, Codex and Pi, each in its own folder.
 const CLAUDE_REPO = '/tmp/realsessions/out/claude/basic-tools/repo';
 
+/** #29: a node that reads inferred items (dossiers are a model's summary). */
+const INFERRED_ON = { includeInferred: true, asOf: null };
+
 function setting(overrides: Partial<RecallSetting> = {}): RecallSetting {
   return { ...DEFAULT_RECALL_SETTING, enabled: true, ...overrides };
 }
@@ -43,7 +46,8 @@ async function saveScope(server: TestServer, body: RecallPlanRequest): Promise<R
   const document =
     current?.document ??
     emptyCanvasDocument({ id: body.canvasId, name: 'Active', workingDirectory: null, createdAt: 1 });
-  const nodeId = body.nodeId ?? (body.setting.global ? 'scope-question' : undefined);
+  const nodeId =
+    body.nodeId ?? (body.setting.global || body.memoryReading?.includeInferred ? 'scope-question' : undefined);
   let nodes = document.nodes;
   if (nodeId && !nodes.some((node) => node.id === nodeId)) {
     // The node as the app would have saved it (a question of its own; its events do not matter here).
@@ -52,7 +56,9 @@ async function saveScope(server: TestServer, body: RecallPlanRequest): Promise<R
     nodes = [...nodes, ...draft.document().nodes];
   }
   nodes = nodes.map((node) =>
-    node.id === nodeId && node.kind === 'question' ? { ...node, recall: body.setting } : node,
+    node.id === nodeId && node.kind === 'question'
+      ? { ...node, recall: body.setting, ...(body.memoryReading && { memoryReading: body.memoryReading }) }
+      : node,
   );
   const saved = { ...document, canvas: { ...document.canvas, workingDirectory: body.workingDirectory }, nodes };
   await server.context.canvases.write(body.canvasId, saved, { baseRevision: current?.revision ?? null });
@@ -216,15 +222,22 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
         },
       },
     });
-    const withDossier = await plan(atlas.server, request());
+    // #29: a dossier is a model's summary: by default it is left out as inferred, and read behind the switch.
+    const byDefault = await plan(atlas.server, request());
+    expect(byDefault.block ?? '').not.toContain('greet lives in hello.ts');
+    expect(byDefault.omitted).toContainEqual(
+      expect.objectContaining({ id: `dossier:${topicId}`, reason: 'inferred', knownAs: 'inferred' }),
+    );
+    const withDossier = await plan(atlas.server, request({ memoryReading: INFERRED_ON }));
     expect(withDossier.items.map((item) => item.id)).toContain(`dossier:${topicId}`);
     expect(withDossier.block).toContain('greet lives in hello.ts');
+    expect(withDossier.block).toMatch(/\[D1 · Dossier “[^”]+” · written [0-9-]+ · inferred\]/);
 
     canvas.archive('canvas-dossier-n1');
     await atlas.server.context.canvases.write('canvas-dossier', canvas.document(), {
       baseRevision: (await atlas.server.context.canvases.read('canvas-dossier')).revision,
     });
-    const archived = await plan(atlas.server, request());
+    const archived = await plan(atlas.server, request({ memoryReading: INFERRED_ON }));
     expect(archived.block ?? '').not.toContain('greet lives in hello.ts');
     expect(archived.omitted).toContainEqual(expect.objectContaining({ reason: 'archived-source' }));
   });
@@ -270,7 +283,7 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
         },
       },
     });
-    const byDefault = await plan(atlas.server, request());
+    const byDefault = await plan(atlas.server, request({ memoryReading: INFERRED_ON }));
     expect(byDefault.items.map((item) => item.id)).toContain(`dossier:${topicId}`);
     expect(byDefault.block).toContain('Both runs wrote the same function.');
     expect(byDefault.block).toContain('The function returns a template string.');
@@ -278,7 +291,10 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     expect(byDefault.omitted).toContainEqual(
       expect.objectContaining({ id: `dossier:${topicId}#away`, reason: 'out-of-scope' }),
     );
-    const global = await plan(atlas.server, request({ setting: setting({ global: true }) }));
+    const global = await plan(
+      atlas.server,
+      request({ setting: setting({ global: true }), memoryReading: INFERRED_ON }),
+    );
     expect(global.block).toContain('Codex wrote the function in its own folder.');
     expect(global.omitted.map((omission) => omission.id)).not.toContain(`dossier:${topicId}#away`);
   });

@@ -75,6 +75,20 @@ describe('recall scope comes from the stored record', () => {
     await refused(withoutNode);
   });
 
+  it('refuses inferred items (#29) for a node whose saved memory reading does not read them', async () => {
+    const nodeId = await storeCanvas('scope-inferred', false);
+    const reading = { includeInferred: true, asOf: null };
+    await refused(body('scope-inferred', nodeId, { memoryReading: reading }));
+    const { nodeId: _, ...withoutNode } = body('scope-inferred', nodeId, { memoryReading: reading });
+    await refused(withoutNode);
+    // A narrower body (the switch off) is honoured.
+    const narrower = await post(
+      '/api/recall/plan',
+      body('scope-inferred', nodeId, { memoryReading: { ...reading, includeInferred: false } }),
+    );
+    expect(narrower.status).toBe(200);
+  });
+
   it('answers the stored scope: the project only, or every project when the stored node says so', async () => {
     const scopedNode = await storeCanvas('scope-ok', false);
     const scoped = (await (await post('/api/recall/plan', body('scope-ok', scopedNode))).json()) as RecallPlanResponse;

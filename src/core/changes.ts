@@ -12,6 +12,7 @@ import type {
   Plaque,
   RoleSetting,
   ToolDeclaration,
+  MemoryReading,
   RecallSetting,
   Version,
 } from '../../protocol/index.ts';
@@ -99,6 +100,8 @@ export interface NodePatch {
   mcpTools?: ToolDeclaration[];
   /** C16: recall into this question's asks (off when absent). */
   recall?: RecallSetting;
+  /** #29: how this question's asks read memory (inferred items, an "as of" date); defaults when absent. */
+  memoryReading?: MemoryReading;
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

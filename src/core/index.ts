@@ -127,6 +127,10 @@ export {
   profileAt,
   lineHistory,
   memoryBlock,
+  lineKnownAs,
+  readingTakes,
+  knownAsMark,
+  memoryReadingOf,
   loadProfile,
   contentKey,
   isPutAside,
@@ -221,8 +225,12 @@ export {
   currentPlaque,
   threadLine,
   PLAQUE_THREAD_TOKENS,
+  ruleGrade,
+  modelGrade,
+  gradedPlaque,
+  plaqueGrade,
 } from './plaque/index.ts';
-export type { AnswerSentence, CheckedLadder, LadderRefusal, SetPlaqueChange } from './plaque/index.ts';
+export type { AnswerSentence, CheckedLadder, LadderRefusal, SetPlaqueChange, PlaqueGrade } from './plaque/index.ts';
 export {
   mcpDeclarations,
   mcpToolName,

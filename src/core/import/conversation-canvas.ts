@@ -4,6 +4,7 @@ import type { GraphChange } from '../changes.ts';
 import { upstreamSnapshot } from '../fingerprint.ts';
 import { documentFromGraph, emptyGraph, type Graph } from '../graph.ts';
 import { jsHashPort, type HashPort } from '../hash-port.ts';
+import { gradedPlaque, ruleGrade } from '../plaque/plaque-grade.ts';
 import { plaqueFrom, ruleLadder } from '../plaque/rule-plaque.ts';
 import type { ImportedConversation, ImportedMessage } from './imported-conversation.ts';
 import { planConversation, type PlannedQuestion } from './plan-conversation.ts';
@@ -106,7 +107,10 @@ export function conversationCanvas(
       // The rule's plaque (no model call), so map mode shows an imported answer's gist like any other.
       const ladder = ruleLadder(question, reply.text);
       if (ladder) {
-        const plaque = plaqueFrom(ladder, { model: null, writtenAt: versionAt });
+        const plaque = gradedPlaque(
+          plaqueFrom(ladder, { model: null, writtenAt: versionAt }),
+          ruleGrade(ladder, reply.text),
+        );
         apply({ type: 'set-plaque', nodeId, versionId, plaque }, versionAt);
       }
       firstVersionId ??= versionId;

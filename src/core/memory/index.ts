@@ -48,6 +48,8 @@ export { addLine, editLine, deleteLine, refuseTopic, liftRefusal, undoWrite } fr
 export type { PersonEdit, PersonEditCode } from './person-edits.ts';
 export { profileAt, lineHistory } from './profile-history.ts';
 export { memoryBlock } from './memory-block.ts';
+export { lineKnownAs, readingTakes, knownAsMark } from './known-as.ts';
+export { memoryReadingOf } from './memory-reading-of.ts';
 export { loadProfile } from './load-profile.ts';
 export type { ProfileLoadCode, ProfileLoadError } from './load-profile.ts';
 export {

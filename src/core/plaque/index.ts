@@ -7,3 +7,5 @@ export { ruleLadder, ruleTopic, plaqueFrom } from './rule-plaque.ts';
 export { plaqueThread, currentPlaque, threadLine, PLAQUE_THREAD_TOKENS } from './plaque-thread.ts';
 export { applyPlaqueChange } from './plaque-change.ts';
 export type { SetPlaqueChange } from './plaque-change.ts';
+export { ruleGrade, modelGrade, gradedPlaque, plaqueGrade } from './plaque-grade.ts';
+export type { PlaqueGrade } from './plaque-grade.ts';

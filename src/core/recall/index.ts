@@ -22,3 +22,5 @@ export type {
   RecallVocabulary,
 } from './recall-inputs.ts';
 export { recallRequestFor, FALLBACK_CONTEXT_WINDOW } from './recall-request.ts';
+export { turnKnownAs } from './turn-known-as.ts';
+export type { TurnKnowledge } from './turn-known-as.ts';

@@ -1,4 +1,5 @@
 import {
+  type KnownAs,
   RECALL_CEILING_TOKENS,
   type RecallCeiling,
   type RecallItem,
@@ -7,6 +8,7 @@ import {
   type RecallSource,
 } from '../../../protocol/index.ts';
 import type { HashPort } from '../hash-port.ts';
+import { readingTakes } from '../memory/known-as.ts';
 import { sha256Hex } from '../hashing.ts';
 import {
   dossierPart,
@@ -50,6 +52,11 @@ export interface RecallScopeInput {
    */
   putAside?: (key: string) => boolean;
   putAsideSentence?: (text: string) => boolean;
+  /**
+   * #29: the node's inferred switch. Dossiers (a model's summary, `inferred`) enter only with it on, marked; left
+   * out as `inferred` otherwise. Turns (`observed`, or `reconstructed` and marked) are read either way.
+   */
+  includeInferred?: boolean;
 }
 
 export interface RecallPlanInput extends RecallScopeInput {
@@ -60,6 +67,8 @@ export interface RecallPlanInput extends RecallScopeInput {
   dossiers: readonly RecallDossier[];
   /** The folder a cited turn was asked in (null when unknown): a dossier sentence is scoped by its citations. */
   citedFolder: (key: string) => string | null;
+  /** #29: how a cited turn is known (absent: every citation `observed`); a sentence names its reconstructed ones. */
+  citedKnownAs?: (key: string) => KnownAs;
   ceiling: RecallCeiling;
   contextWindow: number;
   estimateTokens: (text: string) => number;
@@ -95,6 +104,9 @@ function sourceOf(candidate: RecallCandidate): RecallSource {
     turn: candidate.turn,
     at: candidate.at,
     topic: null,
+    // #29: only a turn known otherwise than as written says so (so items from before #29 read the same).
+    ...(candidate.knownAs && candidate.knownAs !== 'observed' ? { knownAs: candidate.knownAs } : {}),
+    ...(candidate.completeness ? { completeness: candidate.completeness } : {}),
   };
 }
 
@@ -108,6 +120,8 @@ function dossierSource(dossier: RecallDossier, id = `dossier:${dossier.topicId}`
     turn: null,
     at: dossier.writtenAt,
     topic: dossier.topicName,
+    // #29: a dossier is a model's summary of the turns it cites.
+    knownAs: 'inferred',
   };
 }
 
@@ -185,6 +199,19 @@ function sentenceLeftOut(
   return project !== null && live.some((key) => insideProject(input.citedFolder(key), project)) ? null : 'out-of-scope';
 }
 
+/** How each citation is known, for the ones not read as written. */
+function citationKnownAs(
+  citations: readonly string[],
+  citedKnownAs: (key: string) => KnownAs,
+): Record<string, KnownAs> {
+  const known: Record<string, KnownAs> = {};
+  for (const key of citations) {
+    const knownAs = citedKnownAs(key);
+    if (knownAs !== 'observed') known[key] = knownAs;
+  }
+  return known;
+}
+
 /** Code-point order, the same on every platform and locale. */
 function compareText(left: string, right: string): number {
   return left < right ? -1 : left > right ? 1 : 0;
@@ -226,6 +253,10 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
       omitted.push({ ...dossierSource(dossier), reason: 'struck' });
       continue;
     }
+    if (!readingTakes('inferred', { includeInferred: input.includeInferred === true })) {
+      omitted.push({ ...dossierSource(dossier), reason: 'inferred' });
+      continue;
+    }
     // A sentence whose sources are all archived or deleted leaves recall, and so does one (outside the global
     // switch) whose sources were all asked outside the project; the dossier's other sentences stay.
     const left: RecallOmissionReason[] = [];
@@ -253,7 +284,11 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
       continue;
     }
     dossiersTaken += 1;
-    const redacted = sentences.map((sentence) => ({ ...sentence, text: redactCredentials(sentence.text) }));
+    const redacted = sentences.map((sentence) => ({
+      ...sentence,
+      text: redactCredentials(sentence.text),
+      ...(input.citedKnownAs && { citationKnownAs: citationKnownAs(sentence.citations, input.citedKnownAs) }),
+    }));
     parts.push({
       source: dossierSource(dossier),
       matched: matchedTerms(sentences.map((sentence) => sentence.text).join('\n'), input.terms),

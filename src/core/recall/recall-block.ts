@@ -39,14 +39,25 @@ export function dossierPart(
   dossier: RecallDossier,
   sentences: readonly RecallDossierSentence[],
 ): string {
-  const lines = [`[${label} · Dossier “${dossier.topicName}” · written ${day(dossier.writtenAt)}]`];
+  // #29: a dossier is a model's summary: it only rides an ask behind the node's inferred switch, and says so.
+  const lines = [`[${label} · Dossier “${dossier.topicName}” · written ${day(dossier.writtenAt)} · inferred]`];
   for (const section of SECTION_ORDER) {
     const inSection = sentences.filter((sentence) => sentence.section === section);
     if (inSection.length === 0) continue;
     lines.push(`${SECTION_TITLES[section]}:`);
-    for (const sentence of inSection) lines.push(`- ${sentence.text} (cites ${sentence.citations.join(', ')})`);
+    for (const sentence of inSection) lines.push(`- ${sentence.text} (${citesPart(sentence)})`);
   }
   return lines.join('\n');
+}
+
+/**
+ * A sentence's citations, and (#29) which of them are not read as written: a sentence citing an interrupted turn
+ * rests on a reconstruction, and says which.
+ */
+function citesPart(sentence: RecallDossierSentence): string {
+  const cites = `cites ${sentence.citations.join(', ')}`;
+  const rebuilt = sentence.citations.filter((key) => sentence.citationKnownAs?.[key] === 'reconstructed');
+  return rebuilt.length > 0 ? `${cites}; reconstructed: ${rebuilt.join(', ')}` : cites;
 }
 
 /** The excerpt's source line: runner, session, turn and date, so the model (and the person) can name it. */
@@ -55,7 +66,12 @@ export function excerptPart(label: string, candidate: RecallCandidate, question:
     candidate.kind === 'memory'
       ? `memory file “${candidate.sessionTitle}”`
       : `${candidate.runner ?? 'unknown'} · “${candidate.sessionTitle}” · session ${candidate.sessionId ?? '?'} · turn ${candidate.turn ?? '?'}`;
-  const lines = [`[${label} · ${where} · ${day(candidate.at)}]`];
+  // #29: a turn rebuilt from partial data says so and how it was cut; one read as written carries no mark.
+  const known =
+    candidate.knownAs === 'reconstructed'
+      ? ` · reconstructed${candidate.completeness ? ` (${candidate.completeness})` : ''}`
+      : '';
+  const lines = [`[${label} · ${where} · ${day(candidate.at)}${known}]`];
   if (candidate.kind === 'memory') lines.push(answer);
   else {
     if (question) lines.push(`Question: ${question}`);

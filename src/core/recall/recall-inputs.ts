@@ -1,3 +1,5 @@
+import type { Completeness, KnownAs } from '../../../protocol/index.ts';
+
 /**
  * What the recall planner reads (C16), as ports and plain data so it stays pure: the runtime fills them from the
  * why index, the canvas records, the topic table and the dossier store.
@@ -27,6 +29,12 @@ export interface RecallCandidate {
   score?: number;
   /** Labelled with one of the question's topics: it counts as one more matched term. */
   topical?: boolean;
+  /**
+   * #29: how it is known: `observed` (read as written; the default when absent) or `reconstructed` (an interrupted
+   * turn, a text cut at the index's cap), with `completeness` saying how it was cut short.
+   */
+  knownAs?: KnownAs;
+  completeness?: Completeness | null;
 }
 
 /** One sentence of a dossier as recall sees it, with the turn keys it cites. */
@@ -35,6 +43,8 @@ export interface RecallDossierSentence {
   section: 'what' | 'decisions' | 'status' | 'open';
   text: string;
   citations: readonly string[];
+  /** #29: how each cited turn is known, when it is not `observed` (absent: all read as written). */
+  citationKnownAs?: Readonly<Record<string, KnownAs>>;
 }
 
 /** A topic's dossier (protocol/dossier.ts) with its topic's name. */

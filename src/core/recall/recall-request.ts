@@ -21,5 +21,7 @@ export function recallRequestFor(graph: Graph, node: QuestionNode, model: object
       'contextWindow' in model && typeof model.contextWindow === 'number'
         ? model.contextWindow
         : FALLBACK_CONTEXT_WINDOW,
+    // #29: inferred dossiers only behind the node's switch; absent for a node that never set it.
+    ...(node.memoryReading && { memoryReading: node.memoryReading }),
   };
 }

@@ -57,6 +57,8 @@ function input(overrides: Partial<RecallPlanInput> = {}): RecallPlanInput {
     ceiling: 'small',
     contextWindow: 200_000,
     estimateTokens: estimateTokensByLength,
+    // Dossiers are a model's summary (#29): these tests read them as a node with its inferred switch on does.
+    includeInferred: true,
     ...overrides,
   };
 }

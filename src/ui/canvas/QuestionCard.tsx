@@ -5,6 +5,7 @@ import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
 import { ApprovalCards, useAgent } from '../agents/index.ts';
 import { AuthoringBadges } from './AuthoringBadges.tsx';
+import { PlaqueGradeLine } from './PlaqueGradeLine.tsx';
 import { QuestionAuthorBadge } from './QuestionAuthorBadge.tsx';
 import { Markdown } from './Markdown.tsx';
 import { isReceiptModel, shortModel } from '../store/index.ts';
@@ -63,6 +64,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
           <div className="plaque-map" data-testid="plaque-map">
             <div className="plaque-topic">{plaque.topic}</div>
             <div className="plaque-takeaway">{plaque.takeaway}</div>
+            <PlaqueGradeLine plaque={plaque} />
           </div>
         )}
         {detail === 'summary' && !plaque && (

@@ -23,6 +23,7 @@ import { RoleSection } from './RoleSection.tsx';
 import { ToolCallsSection } from './ToolCallsSection.tsx';
 import { ToolsSection } from './ToolsSection.tsx';
 import { RecallSection } from './RecallSection.tsx';
+import { MemoryReadingSection } from './MemoryReadingSection.tsx';
 import { SelectableAnswer } from './SelectableAnswer.tsx';
 
 function StaleSection({ node }: { node: QuestionNode }) {
@@ -151,6 +152,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
       <RoleSection node={node} />
       {!agentModel(node.model) && <ToolsSection node={node} />}
       {!agentModel(node.model) && <RecallSection node={node} />}
+      {!agentModel(node.model) && <MemoryReadingSection node={node} />}
 
       <StaleSection node={node} />
 

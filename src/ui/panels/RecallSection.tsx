@@ -32,14 +32,22 @@ const REASON_LABEL: Record<RecallOmission['reason'], string> = {
   'archived-source': 'its source was archived or deleted',
   'put-aside': 'put aside by you',
   struck: 'struck by you',
+  inferred: 'inferred (a model’s summary; switch on “inferred” to read it)',
 };
 
 /** Where an item comes from: runner, session, turn and date (a dossier: its topic). */
-export function recallSourceLine(item: Pick<RecallItem, 'kind' | 'runner' | 'sessionTitle' | 'turn' | 'at' | 'topic'>) {
-  if (item.kind === 'dossier') return `Dossier “${item.topic ?? item.sessionTitle}” · ${formatDay(item.at)}`;
+export function recallSourceLine(
+  item: Pick<RecallItem, 'kind' | 'runner' | 'sessionTitle' | 'turn' | 'at' | 'topic' | 'knownAs' | 'completeness'>,
+) {
+  // #29: an item not read as written says how it is known.
+  const known =
+    item.knownAs && item.knownAs !== 'observed' && item.knownAs !== 'stated'
+      ? ` · ${item.knownAs}${item.completeness ? ` (${item.completeness})` : ''}`
+      : '';
+  if (item.kind === 'dossier') return `Dossier “${item.topic ?? item.sessionTitle}” · ${formatDay(item.at)}${known}`;
   const turn = item.turn === null ? '' : ` · turn ${item.turn}`;
   const runner = item.runner ? (RUNNER_LABEL[item.runner] ?? item.runner) : 'Memory';
-  return `${runner} · “${item.sessionTitle}”${turn} · ${formatDay(item.at)}`;
+  return `${runner} · “${item.sessionTitle}”${turn} · ${formatDay(item.at)}${known}`;
 }
 
 /** C16: recall into this node's asks — off until switched on, scoped to the canvas's folder, items strikeable. */

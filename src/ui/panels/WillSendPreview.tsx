@@ -7,6 +7,7 @@ import {
   type CompiledSource,
   type Graph,
   type RequestTokenPart,
+  memoryReadingOf,
   plural,
 } from '../../core/index.ts';
 import { downloadText, safeFileName } from './download.ts';
@@ -15,6 +16,7 @@ import { canvasBridge } from '../commands/index.ts';
 import { nodeTitle, memoryClient } from '../store/index.ts';
 import { useWillSend, type WillSend } from './use-will-send.ts';
 import { RequestHash } from './RequestHash.tsx';
+import { memoryReadingLine } from './memory-reading-line.ts';
 import { hashRequest } from './request-hasher.ts';
 import { PreviewMessageList, type PreviewRow } from './PreviewMessageList.tsx';
 import { formatTokens, tokenizerEncodingFor, type TokenCounter } from '../tokens/index.ts';
@@ -135,6 +137,9 @@ export const WillSendPreview = memo(function WillSendPreview({ node }: { node: Q
           Recall block ({plural(recall.plan.items.length, 'item')}) · {recall.plan.blockHash}
         </div>
       )}
+      <div className="hint" data-testid="preview-memory-reading">
+        {memoryReadingLine(memoryReadingOf(node))}
+      </div>
       <RequestHash request={built.request} />
       {memoryLoaded && (
         <label className="memory-switch" data-testid="memory-switch">

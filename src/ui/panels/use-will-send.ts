@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { useStore } from 'zustand';
-import { requestTokens, type RequestTokens } from '../../core/index.ts';
+import { memoryReadingOf, requestTokens, type RequestTokens } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
 import { memoryClient, plannedUnhashedRequest } from '../store/index.ts';
@@ -50,7 +50,10 @@ export function useWillSend(node: QuestionNode) {
       plannedOnce([graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded, recallBlock], () => {
         // The counter of the node's model, as plannedRequest picks it; a tokenizer arriving re-runs this.
         let counter: TokenCounter = APPROXIMATE_COUNTER;
-        const block = graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat') : null;
+        // #29: read as the node reads memory (its inferred switch), from the graph the plan is keyed on.
+        const asked = graph?.nodes.get(node.id);
+        const reading = memoryReadingOf(asked?.kind === 'question' ? asked : null);
+        const block = graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat', reading) : null;
         const result = plannedUnhashedRequest(
           { graph, shown, models, defaultModelId },
           node.id,

@@ -2,6 +2,7 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   DispatchLane,
   MemoryJudgeRequest,
+  MemoryReading,
   MemoryJudgeResponse,
   MemoryStateResponse,
   MemoryWriteResponse,
@@ -38,8 +39,11 @@ export interface MemoryClient {
   api: MemoryApi;
   view: StoreApi<MemoryView>;
   refresh(): Promise<void>;
-  /** The block a dispatch of `lane` on `canvasId` sends now, or null (off for the canvas, empty, or an agent lane). */
-  blockFor(canvasId: string, lane: DispatchLane): string | null;
+  /**
+   * The block a dispatch of `lane` on `canvasId` sends now, read as the node reads memory (#29: inferred lines only
+   * behind its switch), or null (off for the canvas, empty, or an agent lane).
+   */
+  blockFor(canvasId: string, lane: DispatchLane, reading: MemoryReading): string | null;
   /** Runs the judge on an ordinary ask's exchange; never throws (a failure is a toast-worthy message). */
   judge(
     request: MemoryJudgeRequest,
@@ -75,10 +79,10 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
     api,
     view,
     refresh,
-    blockFor(canvasId, lane) {
+    blockFor(canvasId, lane, reading) {
       const loaded = view.getState().loaded;
       if (!loaded || !MEMORY_LANES.has(lane) || loaded.offCanvases.includes(canvasId)) return null;
-      return memoryBlock(loaded.profile);
+      return memoryBlock(loaded.profile, reading);
     },
     async judge(request) {
       try {

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
+import { DEFAULT_MEMORY_READING } from '../../../protocol/memory-reading.ts';
 import { acceptProfileFactsAutomatically } from '../../../tests/support/memory-auto-accept.ts';
 import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { plannedRequest } from './planned-request.ts';
@@ -55,7 +56,7 @@ describe('the [Memory] block at dispatch', () => {
 
     // Second ask: the block rides it, just before the question, and every hash agrees.
     const second = app.addQuestion('And what is a flat?');
-    const block = memory.blockFor(canvasId, 'chat');
+    const block = memory.blockFor(canvasId, 'chat', DEFAULT_MEMORY_READING);
     expect(block).toBe('[Memory]\nPreferences:\n- I prefer answers in British English.');
     const preview = plannedRequest(app.state, second, 'chat', undefined, block)!;
     const messages = preview.built.request.messages;
@@ -73,12 +74,12 @@ describe('the [Memory] block at dispatch', () => {
     // The offline receipt model reports the hash the server computed over what it received.
     expect(version.text).toContain(preview.built.requestHash);
     // An agent lane never carries it.
-    expect(memory.blockFor(canvasId, 'agent')).toBeNull();
+    expect(memory.blockFor(canvasId, 'agent', DEFAULT_MEMORY_READING)).toBeNull();
 
     // The per-canvas switch turns it off: the next version records that it was not sent.
     await memory.api.setCanvas(canvasId, false);
     await memory.refresh();
-    expect(memory.blockFor(canvasId, 'chat')).toBeNull();
+    expect(memory.blockFor(canvasId, 'chat', DEFAULT_MEMORY_READING)).toBeNull();
     const third = app.addQuestion('What is a biscuit?');
     expect(await app.state.ask(third)).toBe(true);
     expect(versionOf(app, third).memorySent).toBe(false);

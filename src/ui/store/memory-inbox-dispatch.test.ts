@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
+import { DEFAULT_MEMORY_READING } from '../../../protocol/memory-reading.ts';
 import type { MemoryInboxResponse } from '../../../protocol/index.ts';
 import { startTestServer, type TestServer } from '../../../tests/support/index.ts';
 import { plannedRequest } from './planned-request.ts';
@@ -45,8 +46,14 @@ describe('the Inbox at dispatch', () => {
 
     // Pending: the next ask carries no [Memory] block and nowhere says it.
     const second = app.addQuestion('And what is a flat?');
-    expect(memory.blockFor(canvasId, 'chat')).toBeNull();
-    const pending = plannedRequest(app.state, second, 'chat', undefined, memory.blockFor(canvasId, 'chat'))!;
+    expect(memory.blockFor(canvasId, 'chat', DEFAULT_MEMORY_READING)).toBeNull();
+    const pending = plannedRequest(
+      app.state,
+      second,
+      'chat',
+      undefined,
+      memory.blockFor(canvasId, 'chat', DEFAULT_MEMORY_READING),
+    )!;
     expect(JSON.stringify(pending.built.request)).not.toContain('British English.\n');
     expect(pending.built.request.messages.some((message) => JSON.stringify(message).includes('[Memory]'))).toBe(false);
 
@@ -59,7 +66,7 @@ describe('the Inbox at dispatch', () => {
     });
     expect(accepted.status).toBe(200);
     await memory.refresh();
-    const block = memory.blockFor(canvasId, 'chat');
+    const block = memory.blockFor(canvasId, 'chat', DEFAULT_MEMORY_READING);
     expect(block).toBe('[Memory]\nPreferences:\n- I prefer answers in British English.');
     const preview = plannedRequest(app.state, second, 'chat', undefined, block)!;
     expect(await app.state.ask(second)).toBe(true);

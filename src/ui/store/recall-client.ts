@@ -53,6 +53,8 @@ export function recallCacheKey(request: RecallPlanRequest): string {
     request.workingDirectory,
     request.setting,
     request.contextWindow,
+    // #29: the node's memory reading (the inferred switch, the "as of" date) changes what the plan reads.
+    request.memoryReading ?? null,
   ]);
 }
 

@@ -1,0 +1,36 @@
+import type { KnownAs, LineEvidence, MemoryReading, ProfileLine } from '../../../protocol/index.ts';
+
+/**
+ * #29: how a profile line is known, derived from its stored `evidence` (so profiles written before this stay as
+ * they are): the person's own words (`stated`) and a line they typed (`manual`) are `stated`; a line the judge read
+ * from their words (`inferred`) and a neighbour the merge reworded (`rewritten`: nobody stated those words) are
+ * `inferred`; a line imported from an earlier store (`folded`) is `reconstructed`: rebuilt from data whose origin
+ * this profile cannot show, so it is served but marked.
+ */
+const KNOWN_AS_OF_EVIDENCE: Record<LineEvidence, KnownAs> = {
+  stated: 'stated',
+  manual: 'stated',
+  inferred: 'inferred',
+  rewritten: 'inferred',
+  folded: 'reconstructed',
+};
+
+export function lineKnownAs(line: Pick<ProfileLine, 'evidence'>): KnownAs {
+  return KNOWN_AS_OF_EVIDENCE[line.evidence];
+}
+
+/**
+ * Whether a read path with `reading` takes an item known as `knownAs`: `stated`, `observed` and `reconstructed`
+ * always (the last marked), `inferred` only behind the node's switch.
+ */
+export function readingTakes(knownAs: KnownAs, reading: Pick<MemoryReading, 'includeInferred'>): boolean {
+  return knownAs !== 'inferred' || reading.includeInferred;
+}
+
+/**
+ * The mark an item carries in a request and the preview: none for `stated` and `observed` (so a request of those
+ * alone is byte for byte what it was before #29), `[inferred]` and `[reconstructed]` otherwise.
+ */
+export function knownAsMark(knownAs: KnownAs): string {
+  return knownAs === 'inferred' || knownAs === 'reconstructed' ? `[${knownAs}] ` : '';
+}
