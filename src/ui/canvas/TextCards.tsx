@@ -4,7 +4,7 @@ import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
 import { noteAuthor, type MaterialNode } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
 import { Markdown } from './Markdown.tsx';
-import { AttachmentText, MirrorCardMarks } from '../atlas/index.ts';
+import { AttachmentText, MirrorCardMarks, RUNNER_LABEL } from '../atlas/index.ts';
 import { useDetailLevel, type DetailLevel } from './detail-level.ts';
 
 /** A zoomed-out card: its kind and first line, or a dot (the card keeps its box, so the layout holds). */
@@ -150,7 +150,7 @@ export const MirrorCard = memo(function MirrorCard({ id, selected }: NodeProps) 
       <Handle type="target" position={Position.Left} />
       <div className="card-header">
         <span className="card-kind">Mirrored turn</span>
-        <span className="badge model">{mirror.source.runner}</span>
+        <span className="badge model">{RUNNER_LABEL[mirror.source.runner] ?? mirror.source.runner}</span>
         <MirrorCardMarks node={mirror} />
       </div>
       <div className="card-question">
