@@ -103,7 +103,7 @@ describe('a researcher’s first hour, following the README', () => {
     await canvas.ask(downstream);
     await canvas.panel.locator('[data-testid="preview-hash"][data-ready="true"]').waitFor();
     await checkScreen('node panel, answered', [canvas.panel.getByTestId('question-input')]);
-    await canvas.screenshot('node-panel-preview');
+    await canvas.screenshot('first-hour-panel');
 
     await canvas.editQuestion(upstream, 'How much more is blue light scattered than red, and by what law?');
     await canvas.ask(upstream);
@@ -178,12 +178,13 @@ describe('a researcher’s first hour, following the README', () => {
     await canvas.panel.getByTestId('recall-switch').check();
     const items = canvas.panel.getByTestId('recall-item');
     await items.first().waitFor();
-    // Labelled expectation: the Claude Code session that wrote src/hello.ts is recalled.
-    expect(
-      (await items.evaluateAll((elements) => elements.map((element) => element.textContent ?? ''))).some((text) =>
-        text.includes('Claude Code'),
-      ),
-    ).toBe(true);
+    // Labelled expectation: the turn of the Claude Code session that wrote src/hello.ts is recalled, as Claude Code.
+    const recalled = await items.evaluateAll((elements) =>
+      elements.map((element) => ({ id: element.getAttribute('data-item-id') ?? '', text: element.textContent ?? '' })),
+    );
+    const expected = recalled.find((item) => item.id.includes(CLAUDE_BASIC_SESSION));
+    expect(expected, JSON.stringify(recalled)).toBeDefined();
+    expect(expected!.text).toContain('Claude Code');
     await checkScreen('node panel with recall');
     await canvas.screenshot('first-hour-recall');
   });
