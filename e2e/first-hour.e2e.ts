@@ -230,6 +230,13 @@ describe('a researcher’s first hour, following the README', () => {
     for (const op of ['write', 'edit', 'read']) expect(ops.map((text) => text.toLowerCase())).toContain(op);
     await checkScreen('Why', [page().getByTestId('why-input')]);
     await canvas.screenshot('first-hour-why');
+
+    // A turn that attached the image it asks about reads with a chip in Why too, not the CLI's markup.
+    await page().getByTestId('why-input').fill('assets/pixel.png');
+    await page().getByTestId('why-ask').click();
+    await page().locator('[data-testid="why-hit"] [data-testid="attachment-chip"]').first().waitFor();
+    expect(await page().getByTestId('why-view').textContent()).not.toMatch(/<\/?(file|image)\b/);
+    await checkScreen('Why, a turn with an attachment');
   });
 
   it('Settings', async () => {
