@@ -164,6 +164,14 @@ describe('a researcher’s first hour, following the README', () => {
     expect(await canvas.panel.locator('[data-testid="preview-message"][data-layer="profile"]').count()).toBe(0);
     await canvas.ask(again);
     await checkScreen('node panel, asked again after the delete');
+
+    // The deleted line's statement once more: memory refuses it, and the page says so in words.
+    const restated = await canvas.addQuestion('I prefer answers in British English. What is a flat?');
+    await canvas.ask(restated);
+    await showMemory();
+    await page().locator('[data-testid="memory-activity-entry"][data-kind="refused"]').first().waitFor();
+    expect(await page().getByTestId('memory-document-preferences').getByTestId('memory-line').count()).toBe(0);
+    await checkScreen('Memory page, the deleted statement refused');
   });
 
   it('recall brings the turn a person would expect', async () => {
