@@ -130,10 +130,12 @@ export async function rawText(page: Page): Promise<string[]> {
 }
 
 /**
- * Focuses `field`, then moves focus away the way a pointer-down on another control does, and returns the controls
- * that moved or changed size in between (the lost click of issue 30.1, on any screen).
+ * Focuses `field` (and types `typed` at its end, as a person finishing a question does), then moves focus away the
+ * way a pointer-down on another control does, and returns the controls at or above the field, and the first one
+ * below it (the one a person clicks next: Ask), that moved or changed size in between — the lost click of issue
+ * 30.1, on any screen. Controls further down may move with what the edit itself changed (a stale mark appearing).
  */
-export async function shiftOnBlur(page: Page, field: Locator): Promise<string[]> {
+export async function shiftOnBlur(page: Page, field: Locator, typed = ''): Promise<string[]> {
   const boxes = () =>
     page.evaluate(() =>
       [...document.querySelectorAll<HTMLElement>('button, [role="button"], input, select, textarea, a[href]')]
@@ -145,16 +147,25 @@ export async function shiftOnBlur(page: Page, field: Locator): Promise<string[]>
           return { name: name.slice(0, 40), x: box.x, y: box.y, height: box.height };
         }),
     );
+  const fieldBox = (await field.boundingBox())!;
   await field.focus();
+  if (typed) {
+    await page.keyboard.press('End');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(typed);
+  }
   await page.waitForTimeout(100);
   const before = await boxes();
   await field.evaluate((element: HTMLElement) => element.blur());
   await page.waitForTimeout(200);
   const after = await boxes();
   const moved: string[] = [];
+  const below = before.filter((box) => box.y >= fieldBox.y + fieldBox.height - 1);
+  const next = below.reduce<(typeof below)[number] | null>((best, box) => (!best || box.y < best.y ? box : best), null);
   before.forEach((box, index) => {
     const now = after[index];
     if (!now || now.name !== box.name) return;
+    if (box.y >= fieldBox.y + fieldBox.height - 1 && box !== next) return;
     if (Math.abs(now.y - box.y) > 1 || Math.abs(now.height - box.height) > 1)
       moved.push(`${box.name}: y ${box.y.toFixed(0)}→${now.y.toFixed(0)}, height ${box.height}→${now.height}`);
   });
