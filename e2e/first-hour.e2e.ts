@@ -87,6 +87,7 @@ async function showCanvas(): Promise<void> {
 }
 
 async function newCanvas(name: string): Promise<void> {
+  await showCanvas();
   await page().getByTestId('canvas-menu').click();
   await page().getByTestId('canvas-new').click();
   await page().getByTestId('canvas-name').fill(name);
