@@ -174,7 +174,7 @@ describe('map mode (C32)', () => {
     // The offline receipt cannot summarise: the rule writes the plaque, and it says what was asked (issue 30.5).
     const writer = canvas.panel.getByTestId('plaque-writer');
     await writer.waitFor({ timeout: 10_000 });
-    expect(await writer.textContent()).toContain('First sentences');
+    expect(await writer.textContent()).toContain('The question (an offline receipt has no answer to summarise)');
     const takeaway = (await canvas.panel.getByTestId('plaque-takeaway').textContent())!;
     expect(takeaway).toBe('Why is the sky blue?');
     // The full card shows the question already: a plaque that only restates it is left to map mode.

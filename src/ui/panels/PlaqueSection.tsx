@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import type { Plaque, PlaqueRefusal, QuestionNode, Version } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
+import { isReceiptModel } from '../store/index.ts';
 
 /** Who wrote the plaque, in words (a refused ladder says why the rule wrote it instead). */
-function writerLabel(plaque: Plaque): string {
+function writerLabel(plaque: Plaque, answeredBy: string): string {
   if (plaque.source === 'person') return 'Edited by you';
   if (plaque.source === 'model') return `Written by ${plaque.model ?? 'a model'}`;
+  // The offline receipt has no answer to summarise: the rule's plaque is what was asked.
+  if (isReceiptModel(answeredBy)) return 'The question (an offline receipt has no answer to summarise)';
   return plaque.refusal
     ? `First sentences (the model's summary was set aside: ${REFUSAL_WORDS[plaque.refusal]})`
     : 'First sentences';
@@ -66,7 +69,7 @@ export function PlaqueSection({ node, version }: { node: QuestionNode; version: 
             </ul>
           )}
           <div className="hint" data-testid="plaque-writer" title={plaque.refusal}>
-            {writerLabel(plaque)} · shown on the map, never sent to a model
+            {writerLabel(plaque, version.model)} · shown on the map, never sent to a model
           </div>
         </>
       )}
