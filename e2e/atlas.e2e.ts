@@ -90,7 +90,7 @@ describe('Session Atlas in the app', () => {
     expect(await withRun.getByTestId('has-subagents').count()).toBe(1);
     await page().waitForTimeout(300);
     await clearToasts();
-    await canvas.screenshot('atlas-browser');
+    // The README's atlas-browser.png is the first hour's (e2e/first-hour.e2e.ts): one writer per picture.
 
     await page().getByTestId('atlas-search').fill('first item as done');
     await page().waitForFunction(() => document.querySelectorAll('[data-testid="atlas-session"]').length === 3);

@@ -30,7 +30,7 @@ describe('Weft in the browser', () => {
     expect(await page().locator('[data-testid="node-card"]').count()).toBeGreaterThan(5);
     expect(await page().locator('.badge.demo').count()).toBeGreaterThan(0);
     expect(Number(await page().getByTestId('stale-count').textContent())).toBeGreaterThan(0);
-    await canvas.screenshot('canvas-demo');
+    // The README's canvas-demo.png is the first hour's (e2e/first-hour.e2e.ts): one writer per picture.
 
     const staleCard = page().locator('[data-testid="node-card"][data-stale="true"]').first();
     await staleCard.locator('.card-header').click();

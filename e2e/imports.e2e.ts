@@ -78,7 +78,7 @@ describe('Import (C34) from the app', () => {
     await expect.poll(() => page().getByText('Capital of Australia').count()).toBeGreaterThan(0);
     await page().keyboard.press('Escape');
     await canvas.command('fit-view');
-    await canvas.screenshot('import-chatgpt-branches');
+    // The README's import-chatgpt-branches.png is the first hour's (e2e/first-hour.e2e.ts): one writer per picture.
 
     // Zoomed out to map mode, the imported answers show their rule plaques, not bare titles (C32).
     const pane = await page().locator('.react-flow__pane').boundingBox();

@@ -1,6 +1,6 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { generateText } from 'ai';
-import type { Plaque, PlaqueRefusal, PlaqueRequest } from '../../protocol/index.ts';
+import { OFFLINE_RECEIPT_MODEL_ID, type Plaque, type PlaqueRefusal, type PlaqueRequest } from '../../protocol/index.ts';
 import {
   abstractSizeFor,
   gradedPlaque,
@@ -61,11 +61,14 @@ export function plaquePrompt(
  * a timeout or a provider error, the rule fallback writes it (the first sentences) and the refusal says why.
  */
 export async function writePlaque(
-  request: Pick<PlaqueRequest, 'question' | 'answer' | 'thread'>,
+  request: Pick<PlaqueRequest, 'question' | 'answer' | 'thread'> & { model?: string },
   options: { model: PlaqueModel | null; now: () => number; timeoutMs?: number },
 ): Promise<PlaqueOutcome> {
   const rule = (refusal: PlaqueOutcome['refusal']): PlaqueOutcome => {
-    const ladder = ruleLadder(request.question, request.answer);
+    // The offline receipt's answer opens the same way every time: its plaque says what was asked instead.
+    const ladder = ruleLadder(request.question, request.answer, {
+      receipt: request.model === OFFLINE_RECEIPT_MODEL_ID,
+    });
     const writtenAt = options.now();
     return {
       plaque: ladder

@@ -130,9 +130,10 @@ describe('POST /api/plaque (C32)', () => {
     expect(await plaqueOf()).toMatchObject({ source: 'rule', refusal: 'no-answer' });
   });
 
-  it('the offline receipt calls no model without a decision model: the rule, with no refusal', async () => {
-    const plaque = await plaqueOf({ model: 'offline/receipt' });
-    expect(plaque).toMatchObject({ source: 'rule', model: null });
+  it('the offline receipt calls no model without a decision model: the rule, saying what was asked', async () => {
+    const answer = 'Offline receipt: no model was called. This is what a model would have received.\n\nMessages: 1';
+    const plaque = await plaqueOf({ model: 'offline/receipt', answer });
+    expect(plaque).toMatchObject({ source: 'rule', model: null, takeaway: 'How does Dexie handle schema changes?' });
     expect(plaque.refusal).toBeUndefined();
     expect(provider.requests).toHaveLength(0);
   });

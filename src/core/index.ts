@@ -89,8 +89,11 @@ export {
   touchedFiles,
   MIRROR_ROW_GAP,
   MIRROR_BRANCH_GAP,
+  attachmentParts,
+  clipParts,
+  attachmentPlainText,
 } from './mirror/index.ts';
-export type { MirrorPlan, MirrorPlanCounts, MirrorPlanOptions, MirrorSource } from './mirror/index.ts';
+export type { MirrorPlan, MirrorPlanCounts, MirrorPlanOptions, MirrorSource, AttachmentPart } from './mirror/index.ts';
 export { TestCanvas } from './test-canvas.ts';
 export type { TestCanvasOptions } from './test-canvas.ts';
 export { partitionUpstream } from './partition.ts';

@@ -1,5 +1,6 @@
 import type { CanvasNode } from '../../protocol/index.ts';
 import { renderMentions } from './mention-text.ts';
+import { attachmentPlainText } from './mirror/attachment-parts.ts';
 
 /**
  * A short human title for any node (cycle messages, preview sources, search, mentions). In the core because a
@@ -18,7 +19,8 @@ export function nodeTitle(node: CanvasNode | undefined): string {
       case 'frame':
         return node.label;
       case 'mirror':
-        return node.question;
+        // A recorded prompt's `<file name=…>` markup is no title: its attachments read as their names.
+        return attachmentPlainText(node.question);
     }
   })();
   const line = text.trim().split('\n')[0] ?? '';

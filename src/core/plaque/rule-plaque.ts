@@ -9,40 +9,87 @@ const OPENING_WORDS = new Set(
     ' ',
   ),
 );
-const TOPIC_WORDS = 3;
+// Words a phrase cut short must not end on ("Show me a", "Use IndexedDB through"): they promise more words.
+const DANGLING_WORDS = new Set([
+  ...OPENING_WORDS,
+  ...'as by with from into about than then when while if because me my his her their be been has have had do does not'.split(
+    ' ',
+  ),
+]);
+// A topic is the takeaway's first clause when it is at most this long (a chip, not a line).
+const TOPIC_CLAUSE_MAX = 48;
+// A clause that has to be cut to words (no punctuation in reach) keeps about this many characters.
+const TOPIC_WORDS_MAX = 32;
+// Where a clause ends inside a sentence: , ; : ( an em dash or a spaced dash, and the sentence's own end (an en
+// dash between numbers, "75–80", is a range, not an end).
+const CLAUSE_END = /[,;:.!?…]+(?=\s|$)|\s+[([]|\s+[—–-]\s+|—/gu;
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’_.°%/-]*/gu;
 
-function clip(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  const cut = text.slice(0, limit - 1);
-  const space = cut.lastIndexOf(' ');
-  return `${(space > limit / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
+const meaningful = (text: string) => /[\p{L}\p{N}]/u.test(text);
+
+/** Where each clause of `text` ends (an index into it), in order, the text's end last. */
+function clauseEnds(text: string): number[] {
+  const ends = [...text.matchAll(CLAUSE_END)].map((match) => match.index);
+  return [...ends.filter((end) => end > 0 && meaningful(text.slice(0, end))), text.length];
 }
 
-/** A few words copied from inside the takeaway, skipping its opening filler (so it always occurs there). */
+/** `text` cut to at most `limit` characters at a word that does not dangle, or null when no word fits. */
+function wordsWithin(text: string, limit: number): string | null {
+  const words = [...text.matchAll(WORD)].filter((word) => word.index + word[0].length <= limit);
+  while (words.length > 1 && DANGLING_WORDS.has(words[words.length - 1]![0].toLowerCase())) words.pop();
+  const last = words[words.length - 1];
+  return last ? text.slice(0, last.index + last[0].length) : null;
+}
+
+/**
+ * A sentence that fits a takeaway: whole when it fits, else its longest run of whole clauses that fits (marked
+ * with `…`), and only when its first clause alone is too long, its words up to one that does not dangle.
+ */
+function wholeTakeaway(sentence: string): string {
+  if (sentence.length <= PLAQUE_TAKEAWAY_MAX) return sentence;
+  const fitting = clauseEnds(sentence).filter((end) => end <= PLAQUE_TAKEAWAY_MAX - 1);
+  const end = fitting[fitting.length - 1];
+  const head = end !== undefined ? sentence.slice(0, end) : wordsWithin(sentence, PLAQUE_TAKEAWAY_MAX - 1);
+  return `${(head ?? sentence.slice(0, PLAQUE_TAKEAWAY_MAX - 1)).trimEnd()}…`;
+}
+
+/**
+ * A few words copied from inside the takeaway (so it always occurs there), skipping its opening filler: its first
+ * clause when that is short ("Bakers recommend 75–80 °F", not "Bakers recommend 75"), else its first words up to
+ * one that does not dangle ("Show me a" is never a topic).
+ */
 export function ruleTopic(takeaway: string): string {
-  const words = [...takeaway.matchAll(/[\p{L}\p{N}][\p{L}\p{N}'’_-]*/gu)];
+  const words = [...takeaway.matchAll(WORD)];
   let first = words.findIndex((word) => !OPENING_WORDS.has(word[0].toLowerCase()));
   if (first < 0) first = 0;
-  const chosen = words.slice(first, first + TOPIC_WORDS);
-  if (chosen.length === 0) return '';
-  const start = chosen[0]!.index;
-  let end = chosen[chosen.length - 1]!.index + chosen[chosen.length - 1]![0].length;
-  while (end - start > PLAQUE_TOPIC_MAX && chosen.length > 1) {
-    chosen.pop();
-    end = chosen[chosen.length - 1]!.index + chosen[chosen.length - 1]![0].length;
-  }
-  return takeaway.slice(start, Math.min(end, start + PLAQUE_TOPIC_MAX));
+  const start = words[first]?.index;
+  if (start === undefined) return '';
+  const rest = takeaway.slice(start);
+  const clause = rest.slice(0, clauseEnds(rest)[0]).trim();
+  if (clause.length <= TOPIC_CLAUSE_MAX && meaningful(clause)) return clause;
+  return (wordsWithin(rest, TOPIC_WORDS_MAX) ?? rest.slice(0, PLAQUE_TOPIC_MAX)).trim();
+}
+
+/** The first sentence of `text` as plain words, or '' when it has none. */
+function firstSentence(text: string): string {
+  const sentence = splitSentences(text)[0]?.text ?? '';
+  return inlineText(sentence);
 }
 
 /**
  * The rule's ladder without a model (C32): the first sentence, as plain text, the takeaway; the first sentences,
- * verbatim, the abstract.
+ * verbatim, the abstract. An answer with no sentence (code alone) and the offline receipt's answer (`receipt`:
+ * the same preamble every time) take the question's first sentence instead, so a plaque says what was asked.
  */
-export function ruleLadder(question: string, answer: string): CheckedLadder | null {
+export function ruleLadder(
+  question: string,
+  answer: string,
+  options: { receipt?: boolean } = {},
+): CheckedLadder | null {
   const sentences = splitSentences(answer);
-  const first = sentences[0]?.text ?? question.trim().split('\n')[0]?.trim() ?? '';
-  // Plain words before clipping, so the takeaway reads as text and the topic cannot cut a `**…**` in two.
-  const takeaway = clip(inlineText(first), PLAQUE_TAKEAWAY_MAX);
+  const said = options.receipt ? '' : firstSentence(answer);
+  // Plain words before fitting, so the takeaway reads as text and the topic cannot cut a `**…**` in two.
+  const takeaway = wholeTakeaway(said || firstSentence(question));
   const topic = ruleTopic(takeaway);
   if (!takeaway || !topic) return null;
   const { least } = abstractSizeFor(sentences.length);

@@ -5,6 +5,7 @@ import { atlasStore } from './atlas-state.ts';
 import { loadSessions } from './atlas-loading.ts';
 import { folderLabels, formatBytes, RUNNER_LABEL, shortFolder } from './format.ts';
 import { SessionDetail } from './SessionDetail.tsx';
+import { AttachmentText } from './AttachmentText.tsx';
 import { useAtlas } from './use-atlas.ts';
 
 const SORTS: { value: AtlasSort; label: string }[] = [
@@ -48,7 +49,9 @@ function SessionCard({
           </span>
         )}
       </div>
-      <div className="atlas-card-title">{session.title || 'Untitled session'}</div>
+      <div className="atlas-card-title">
+        {session.title ? <AttachmentText text={session.title} length={200} /> : 'Untitled session'}
+      </div>
       <div className="atlas-card-meta">
         <span>{formatWhen(session.startedAt)}</span>
         <span data-testid="turn-count">{plural(session.turnCount, 'turn')}</span>

@@ -9,6 +9,7 @@ import { loadSessions } from './atlas-loading.ts';
 import { clip, RUNNER_LABEL } from './format.ts';
 import { ledgerFor, mirrorSession, setFollowing } from './mirror-actions.ts';
 import { SessionTurn } from './SessionTurn.tsx';
+import { AttachmentText } from './AttachmentText.tsx';
 import { useAtlas } from './use-atlas.ts';
 
 /** A long session lists its first turns only; the mirror takes every turn. */
@@ -62,7 +63,7 @@ export function SessionDetail({ target }: { target: { runner: Runner; sessionId:
     <aside className="atlas-detail" data-testid="session-detail" data-session-id={target.sessionId}>
       <div className="panel-header">
         <span className={`runner-dot ${target.runner}`} aria-hidden />
-        <span className="panel-title">{main ? clip(main.title, 90) : 'Session'}</span>
+        <span className="panel-title">{main ? <AttachmentText text={main.title} length={90} /> : 'Session'}</span>
         <button
           className="button small ghost"
           aria-label="Close session"

@@ -37,3 +37,24 @@ describe('a put-aside turn in the Atlas session view (issue 29.2)', () => {
     expect(plain).not.toContain('turn-put-aside');
   });
 });
+
+describe('an attachment in a recorded prompt (issue 30.5, real Pi and Codex image sessions)', () => {
+  const PI = 'real-sessions/pi/image/sessions/--tmp-realsessions-out-pi-image-repo--';
+  const CODEX = 'real-sessions/codex/image/sessions/2026/11/29';
+
+  it.each([
+    ['Pi', `${PI}/2026-11-29T12-05-36-480Z_01a22732-485f-76a3-a7c5-c5f76e80771e.jsonl`, 'File'],
+    ['Codex', `${CODEX}/rollout-2026-11-29T12-05-32-01a22732-3a77-7e61-b622-6bc464ddd6d1.jsonl`, 'Image'],
+  ])('%s: shows the attachment as a chip named pixel.png, and no markup', async (_runner, file, kind) => {
+    const [session] = await readFixtureSessions(file);
+    const turn = session!.turns.find((candidate) => /pixel\.png/.test(candidate.userText))!;
+    expect(turn.userText).toMatch(/<(file|image) name=/);
+    const html = renderToStaticMarkup(<SessionTurn turn={turn} runs={new Map()} />);
+    const question = /class="atlas-turn-question">([\s\S]*?)<\/div>/.exec(html)![1]!;
+    expect(question).toContain('data-testid="attachment-chip"');
+    expect(question).toMatch(new RegExp(`<span class="attachment-kind">${kind}</span>pixel.png</span>`));
+    expect(question).toContain('What colour is this image?');
+    // The markup the CLI wrote, escaped into text, is gone.
+    expect(question).not.toMatch(/&lt;\/?(file|image)/);
+  });
+});

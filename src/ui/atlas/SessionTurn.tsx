@@ -1,6 +1,6 @@
 import { plural } from '../../core/index.ts';
 import type { Session, Turn } from '../../../protocol/index.ts';
-import { clip } from './format.ts';
+import { AttachmentText } from './AttachmentText.tsx';
 
 /** How a runner-marked turn ended, in words: the marker is the turn's status, never its question. */
 export const TURN_STATUS_LABEL: Record<NonNullable<Turn['status']>, string> = {
@@ -13,7 +13,9 @@ export function SessionTurn({ turn, runs }: { turn: Turn; runs: ReadonlyMap<stri
   return (
     <li data-testid="session-turn" data-put-aside={turn.putAside ? 'true' : undefined}>
       {turn.afterCompaction && <div className="atlas-compaction">Context compacted before this turn</div>}
-      <div className="atlas-turn-question">{clip(turn.userText, 220) || <em>(no text)</em>}</div>
+      <div className="atlas-turn-question">
+        {turn.userText.trim() ? <AttachmentText text={turn.userText} length={220} /> : <em>(no text)</em>}
+      </div>
       <div className="atlas-turn-meta">
         {turn.putAside && (
           <span className="atlas-turn-status" data-testid="turn-put-aside">
@@ -35,7 +37,14 @@ export function SessionTurn({ turn, runs }: { turn: Turn; runs: ReadonlyMap<stri
         return (
           <div key={id} className="atlas-subrun" data-testid="subagent-run">
             ↳ Subagent run:{' '}
-            {run ? `${clip(run.turns[0]?.userText ?? run.title, 120)} (${plural(run.turns.length, 'turn')})` : id}
+            {run ? (
+              <>
+                <AttachmentText text={run.turns[0]?.userText ?? run.title} length={120} /> (
+                {plural(run.turns.length, 'turn')})
+              </>
+            ) : (
+              id
+            )}
           </div>
         );
       })}

@@ -6,6 +6,7 @@ import { askWhy, setWhyIncludeRead } from './atlas-loading.ts';
 import { RUNNER_LABEL } from './format.ts';
 import { openTurn } from './mirror-actions.ts';
 import { useAtlas } from './use-atlas.ts';
+import { AttachmentText } from './AttachmentText.tsx';
 
 /** "Which turn touched this?": a path, URL or arXiv id → the turns, each opening its mirror at that turn. */
 export function WhyPanel() {
@@ -97,7 +98,9 @@ export function WhyPanel() {
                     </button>
                   )}
                 </div>
-                <div className="why-question">{hit.question.slice(0, 400) || <em>(no text)</em>}</div>
+                <div className="why-question">
+                  {hit.question.trim() ? <AttachmentText text={hit.question} length={400} /> : <em>(no text)</em>}
+                </div>
                 <div className="why-path">
                   <code>{hit.path}</code>
                 </div>

@@ -18,3 +18,4 @@ export { atlasStore } from './atlas-state.ts';
 export { askWhy, loadSessions, setWhyIncludeRead } from './atlas-loading.ts';
 export { pathsInText, RUNNER_LABEL } from './format.ts';
 export { WhyFileLinks } from './WhyFileLinks.tsx';
+export { AttachmentText } from './AttachmentText.tsx';

@@ -34,6 +34,11 @@ function PlaqueLine({ topic, takeaway }: { topic: string; takeaway: string }) {
   );
 }
 
+/** A plaque that only restates the question (the offline receipt's) is for map mode; the full card shows the question. */
+function saysTheQuestion(takeaway: string, question: string): boolean {
+  return question.replace(/\s+/g, ' ').trim().startsWith(takeaway.replace(/…$/, ''));
+}
+
 export const QuestionCard = memo(function QuestionCard({ id, selected }: NodeProps & { data: FlowNodeData }) {
   const node = useWeft((state) => state.graph?.nodes.get(id)) as QuestionNode | undefined;
   const stream = useWeft((state) => state.streams[id]);
@@ -139,7 +144,7 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
       <div className={`card-question${node.question.trim() ? '' : ' empty'}`} data-testid="node-question">
         {renderMentions(node.question).trim() || 'Write a question…'}
       </div>
-      {plaque && !stream && (
+      {plaque && !stream && !saysTheQuestion(plaque.takeaway, node.question) && (
         <div className="card-plaque" data-testid="card-plaque" title={plaque.reason || undefined}>
           <PlaqueLine topic={plaque.topic} takeaway={plaque.takeaway} />
         </div>

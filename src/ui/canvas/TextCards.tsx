@@ -1,10 +1,10 @@
-import { formatWhen } from '../../core/index.ts';
+import { attachmentPlainText, formatWhen } from '../../core/index.ts';
 import { memo } from 'react';
 import { Handle, NodeResizer, Position, type NodeProps } from '@xyflow/react';
 import { noteAuthor, type MaterialNode } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
 import { Markdown } from './Markdown.tsx';
-import { MirrorCardMarks } from '../atlas/index.ts';
+import { AttachmentText, MirrorCardMarks, RUNNER_LABEL } from '../atlas/index.ts';
 import { useDetailLevel, type DetailLevel } from './detail-level.ts';
 
 /** A zoomed-out card: its kind and first line, or a dot (the card keeps its box, so the layout holds). */
@@ -135,17 +135,27 @@ export const MirrorCard = memo(function MirrorCard({ id, selected }: NodeProps) 
   const detail = useDetailLevel();
   if (!node || node.kind !== 'mirror') return null;
   if (detail !== 'full')
-    return <DetailCard id={id} kind="mirror" title={node.question} detail={detail} selected={selected} />;
+    return (
+      <DetailCard
+        id={id}
+        kind="mirror"
+        title={attachmentPlainText(node.question)}
+        detail={detail}
+        selected={selected}
+      />
+    );
   const mirror = node;
   return (
     <div className={classes('mirror', mirror.archived, selected, searchHit)} data-testid="node-card" data-node-id={id}>
       <Handle type="target" position={Position.Left} />
       <div className="card-header">
         <span className="card-kind">Mirrored turn</span>
-        <span className="badge model">{mirror.source.runner}</span>
+        <span className="badge model">{RUNNER_LABEL[mirror.source.runner] ?? mirror.source.runner}</span>
         <MirrorCardMarks node={mirror} />
       </div>
-      <div className="card-question">{mirror.question}</div>
+      <div className="card-question">
+        <AttachmentText text={mirror.question} length={400} />
+      </div>
       <div className="card-body">
         <Markdown text={mirror.answer} className="clamp" />
       </div>

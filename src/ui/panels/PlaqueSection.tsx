@@ -1,13 +1,29 @@
 import { useState } from 'react';
-import type { Plaque, QuestionNode, Version } from '../../../protocol/index.ts';
+import type { Plaque, PlaqueRefusal, QuestionNode, Version } from '../../../protocol/index.ts';
 import { useWeft } from '../kit/index.ts';
+import { isReceiptModel } from '../store/index.ts';
 
 /** Who wrote the plaque, in words (a refused ladder says why the rule wrote it instead). */
-function writerLabel(plaque: Plaque): string {
+function writerLabel(plaque: Plaque, answeredBy: string): string {
   if (plaque.source === 'person') return 'Edited by you';
   if (plaque.source === 'model') return `Written by ${plaque.model ?? 'a model'}`;
-  return plaque.refusal ? `First sentences (the model's ladder was refused: ${plaque.refusal})` : 'First sentences';
+  // The offline receipt has no answer to summarise: the rule's plaque is what was asked.
+  if (isReceiptModel(answeredBy)) return 'The question (an offline receipt has no answer to summarise)';
+  return plaque.refusal
+    ? `First sentences (the model's summary was set aside: ${REFUSAL_WORDS[plaque.refusal]})`
+    : 'First sentences';
 }
+
+/** Why a model's ladder was set aside, as a sentence a person reads (the code is in the tooltip, for bug reports). */
+const REFUSAL_WORDS: Record<PlaqueRefusal, string> = {
+  unreadable: 'its reply could not be read',
+  'topic-not-in-takeaway': 'its topic was not in its takeaway',
+  'sentence-missing': 'it named a sentence the answer does not have',
+  'sentence-repeated': 'it named a sentence twice',
+  'sentence-count': 'it picked too few or too many sentences',
+  'too-long': 'its line was too long',
+  'no-answer': 'the model did not answer',
+};
 
 /**
  * C32: the current version's plaque — topic, takeaway, reason and the verbatim abstract — with Edit and Regenerate.
@@ -52,8 +68,8 @@ export function PlaqueSection({ node, version }: { node: QuestionNode; version: 
               ))}
             </ul>
           )}
-          <div className="hint" data-testid="plaque-writer">
-            {writerLabel(plaque)} · shown on the map, never sent to a model
+          <div className="hint" data-testid="plaque-writer" title={plaque.refusal}>
+            {writerLabel(plaque, version.model)} · shown on the map, never sent to a model
           </div>
         </>
       )}

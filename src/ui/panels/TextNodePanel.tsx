@@ -9,7 +9,7 @@ import {
 } from '../../../protocol/index.ts';
 import type { NodePatch } from '../../core/index.ts';
 import { useWeft } from '../kit/index.ts';
-import { MirrorNodeExtras } from '../atlas/index.ts';
+import { MirrorNodeExtras, RUNNER_LABEL } from '../atlas/index.ts';
 import { useFocusWhenEmpty } from './use-focus-when-empty.ts';
 import { MaterialImage } from './MaterialImage.tsx';
 
@@ -162,8 +162,8 @@ export function TextNodePanel({ node }: { node: NoteNode | MaterialNode | FrameN
             testId="mirror-answer"
           />
           <p className="hint">
-            Mirrored from {node.source.runner} session {node.source.sessionId}, turn {node.source.turnNumber}. The
-            source snapshot stays frozen.
+            Mirrored from {RUNNER_LABEL[node.source.runner] ?? node.source.runner} session {node.source.sessionId}, turn{' '}
+            {node.source.turnNumber}. The source snapshot stays frozen.
           </p>
           <MirrorNodeExtras node={node} />
         </>
