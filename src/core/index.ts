@@ -126,6 +126,8 @@ export {
   undoWrite,
   profileAt,
   lineHistory,
+  lineValidity,
+  linesValidAt,
   memoryBlock,
   loadProfile,
   contentKey,

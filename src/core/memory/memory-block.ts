@@ -1,15 +1,23 @@
-import type { MemoryProfile } from '../../../protocol/index.ts';
+import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
+import type { MemoryReading } from '../../../protocol/memory-reading.ts';
+import { isoTime } from '../iso-time.ts';
+import { linesValidAt } from './line-validity.ts';
 import { currentLines } from './profile.ts';
 
 /**
  * The `[Memory]` block that rides an ordinary generation: both documents' current lines, no notes or
  * provenance. Null when both are empty (nothing to send). Deterministic, so the preview hash equals the request's.
+ * With `reading.asOf` (#29.4, a node's "as of" date), the lines valid at that time instead, and the header names the date
+ * (`[Memory as of 2026-03-01T00:00:00.000Z]`), so the request hash covers it.
  */
-export function memoryBlock(profile: MemoryProfile): string | null {
-  const preferences = currentLines(profile, 'preferences').map((line) => `- ${line.text}`);
-  const identity = currentLines(profile, 'identity').map((line) => `- ${line.text}`);
+export function memoryBlock(profile: MemoryProfile, reading: Partial<MemoryReading> = {}): string | null {
+  const asOf = reading.asOf ?? null;
+  const valid = asOf === null ? null : linesValidAt(profile, asOf);
+  const bullets = (lines: ProfileLine[]) => lines.map((line) => `- ${line.text}`);
+  const preferences = bullets(valid?.preferences ?? currentLines(profile, 'preferences'));
+  const identity = bullets(valid?.identity ?? currentLines(profile, 'identity'));
   if (preferences.length === 0 && identity.length === 0) return null;
-  const parts = ['[Memory]'];
+  const parts = [asOf === null ? '[Memory]' : `[Memory as of ${isoTime(asOf) ?? String(asOf)}]`];
   if (preferences.length > 0) parts.push('Preferences:', ...preferences);
   if (identity.length > 0) parts.push('Identity:', ...identity);
   return parts.join('\n');
