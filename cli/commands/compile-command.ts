@@ -65,7 +65,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   // The [Memory] block an ask of this node carries in the app, unless --no-memory leaves it out.
   const memory = command.flags['no-memory']
     ? { block: null, reason: 'left out (--no-memory)' }
-    : await memoryBlockFor(home, graph.canvas.id);
+    : await memoryBlockFor(home, graph.canvas.id, node.memoryReading);
   // C16: the recall block the app's preview shows for this node (recall switched on), unless --no-recall.
   const recall = command.flags['no-recall']
     ? { block: null, plan: null, reason: 'left out (--no-recall)' }

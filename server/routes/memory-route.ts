@@ -165,10 +165,13 @@ export function memoryRoute(context: ServerContext): Router {
     // before it asks for a judgement, so a version not stored yet is a refusal, not a wait.
     // Whether the version was really asked and answered comes from the server's own commit ledger (issue 27.3).
     const stored = await context.canvases.read(body.canvasId).catch(() => null);
-    const found = stored
-      ? exchangeFromCanvas(graphFromDocument(stored.document), body, {
+    const graph = stored ? graphFromDocument(stored.document) : null;
+    // The block as this node's asks carry it (#29.4: its "as of" date): its words are not the person's.
+    const asked = graph?.nodes.get(body.nodeId);
+    const found = graph
+      ? exchangeFromCanvas(graph, body, {
           at: now(),
-          memoryBlock: memoryBlock((await store.read()).profile),
+          memoryBlock: memoryBlock((await store.read()).profile, asked?.kind === 'question' ? asked.memoryReading : {}),
           hash: context.hash,
           recorded: await context.commits.recorded(body.commitHash),
           othersWords: await context.canvases.othersWords(body.canvasId),

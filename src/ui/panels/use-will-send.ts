@@ -50,7 +50,7 @@ export function useWillSend(node: QuestionNode) {
       plannedOnce([graph, shown, models, defaultModelId, node.id, tokenizers, memoryLoaded, recallBlock], () => {
         // The counter of the node's model, as plannedRequest picks it; a tokenizer arriving re-runs this.
         let counter: TokenCounter = APPROXIMATE_COUNTER;
-        const block = graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat') : null;
+        const block = graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat', node.memoryReading) : null;
         const result = plannedUnhashedRequest(
           { graph, shown, models, defaultModelId },
           node.id,

@@ -6,6 +6,7 @@ import type {
   MemoryStateResponse,
   MemoryWriteResponse,
 } from '../../../protocol/index.ts';
+import type { MemoryReading } from '../../../protocol/memory-reading.ts';
 import { memoryBlock } from '../../core/memory/index.ts';
 import { type ApiClientOptions, describeError, createMemoryApi, type MemoryApi } from '../api/index.ts';
 
@@ -38,8 +39,11 @@ export interface MemoryClient {
   api: MemoryApi;
   view: StoreApi<MemoryView>;
   refresh(): Promise<void>;
-  /** The block a dispatch of `lane` on `canvasId` sends now, or null (off for the canvas, empty, or an agent lane). */
-  blockFor(canvasId: string, lane: DispatchLane): string | null;
+  /**
+   * The block a dispatch of `lane` on `canvasId` sends now, or null (off for the canvas, empty, or an agent lane);
+   * `reading` is the node's (#29.4: its "as of" date serves the lines valid then).
+   */
+  blockFor(canvasId: string, lane: DispatchLane, reading?: Partial<MemoryReading>): string | null;
   /** Runs the judge on an ordinary ask's exchange; never throws (a failure is a toast-worthy message). */
   judge(
     request: MemoryJudgeRequest,
@@ -75,10 +79,10 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
     api,
     view,
     refresh,
-    blockFor(canvasId, lane) {
+    blockFor(canvasId, lane, reading = {}) {
       const loaded = view.getState().loaded;
       if (!loaded || !MEMORY_LANES.has(lane) || loaded.offCanvases.includes(canvasId)) return null;
-      return memoryBlock(loaded.profile);
+      return memoryBlock(loaded.profile, reading);
     },
     async judge(request) {
       try {

@@ -121,7 +121,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     if (runtime.aborts.has(key)) return 'skipped';
     const { models, defaultModelId } = get();
     // C14: the same block the preview shows, so the preview's hash is the request's and the commit's.
-    const memoryBlock = dependencies.memory?.blockFor(canvasId, lane) ?? null;
+    const memoryBlock = dependencies.memory?.blockFor(canvasId, lane, node.memoryReading) ?? null;
     // C16: a fresh recall plan for this ask (the preview showed the same one); a refusal stops the run.
     const recall = await recallForRun(get, dependencies, graph, node, lane);
     if (recall === 'refused') return 'failed';
