@@ -16,6 +16,7 @@ import type {
   Version,
 } from '../../protocol/index.ts';
 import type { EventRecord } from '../../protocol/index.ts';
+import type { MemoryReading } from '../../protocol/memory-reading.ts';
 import type { EventDraft } from './event-log.ts';
 import type { Graph } from './graph.ts';
 import type { HashPort } from './hash-port.ts';
@@ -99,6 +100,8 @@ export interface NodePatch {
   mcpTools?: ToolDeclaration[];
   /** C16: recall into this question's asks (off when absent). */
   recall?: RecallSetting;
+  /** #29: this question's memory reading (inferred items, an "as of" date); the defaults when absent. */
+  memoryReading?: MemoryReading;
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

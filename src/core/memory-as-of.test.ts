@@ -36,15 +36,9 @@ function movedProfile(): MemoryProfile {
   return profile;
 }
 
-/** The canvas as stored, with the question's "as of" date set (the trust panel's control writes this field). */
-function withAsOf(canvas: TestCanvas, nodeId: string, asOf: number | null): TestCanvas {
-  const document = canvas.document();
-  document.nodes = document.nodes.map((node) =>
-    node.id === nodeId && node.kind === 'question'
-      ? { ...node, memoryReading: { includeInferred: false, asOf } }
-      : node,
-  );
-  return new TestCanvas({ document });
+/** The person dates the node's memory (`null`: now), as the node panel's control does. */
+function setAsOf(canvas: TestCanvas, nodeId: string, asOf: number | null): void {
+  canvas.edit(nodeId, { memoryReading: { includeInferred: false, asOf } });
 }
 
 /** The request a node sends, with the [Memory] block as its own memory reading has it (as the app's run does). */
@@ -67,38 +61,44 @@ describe('an "as of" node at the compiler (#29.4)', () => {
     const now = sent(canvas, node, profile);
     expect(memoryText(now)).toEqual(['[Memory]\nIdentity:\n- Lives in Paris']);
 
-    const asOfApril = withAsOf(canvas, node, APRIL);
-    const then = sent(asOfApril, node, profile);
+    setAsOf(canvas, node, APRIL);
+    const then = sent(canvas, node, profile);
     expect(memoryText(then)).toEqual(['[Memory as of 2026-04-01T00:00:00.000Z]\nIdentity:\n- Lives in Lyon']);
     expect(then.requestHash).not.toBe(now.requestHash);
     // Another date with the same lines still changes the header, so the hash covers the date itself.
-    expect(sent(withAsOf(canvas, node, APRIL + 1), node, profile).requestHash).not.toBe(then.requestHash);
-    // After the change, the node dated then is served what holds now.
-    expect(memoryText(sent(withAsOf(canvas, node, JUNE + 1), node, profile))[0]).toContain('- Lives in Paris');
+    setAsOf(canvas, node, APRIL + 1);
+    expect(sent(canvas, node, profile).requestHash).not.toBe(then.requestHash);
+    // Dated after the change, the node is served what holds now.
+    setAsOf(canvas, node, JUNE + 1);
+    expect(memoryText(sent(canvas, node, profile))[0]).toContain('- Lives in Paris');
   });
 
-  it("the node's fingerprint covers its as-of date: changing it makes the answer stale, clearing it restores it", () => {
+  it("the node's fingerprint covers its as-of date: changing it makes the answer stale, setting it back does not", () => {
     const canvas = new TestCanvas();
     const parent = canvas.addQuestion('What do I know about Lyon?');
     canvas.answer(parent, 'Quite a lot.');
     const node = canvas.addQuestion('Where do I live?');
     canvas.wire(parent, node);
     const plain = upstreamFingerprint(canvas.graph, node);
+    const child = canvas.addQuestion('And before that?');
+    canvas.wire(node, child);
 
-    const dated = withAsOf(canvas, node, APRIL);
-    expect(upstreamFingerprint(dated.graph, node)).not.toBe(plain);
-    dated.answer(node, 'In Lyon.');
-    expect(computeStaleFull(dated.graph).stale.has(node)).toBe(false);
+    setAsOf(canvas, node, APRIL);
+    expect(upstreamFingerprint(canvas.graph, node)).not.toBe(plain);
+    canvas.answer(node, 'In Lyon.');
+    canvas.assertStale([]);
+    const childBefore = upstreamFingerprint(canvas.graph, child);
 
-    const moved = withAsOf(dated, node, JUNE);
-    expect(computeStaleFull(moved.graph).stale.has(node)).toBe(true);
-    expect(computeStaleFull(withAsOf(dated, node, APRIL).graph).stale.has(node)).toBe(false);
-    // No date is the fingerprint stored before the setting existed: an old answer is not made stale by it.
-    expect(upstreamFingerprint(withAsOf(canvas, node, null).graph, node)).toBe(plain);
+    setAsOf(canvas, node, JUNE);
+    canvas.assertStale([node]);
+    // The incremental tracker agrees with a full recomputation.
+    expect([...computeStaleFull(canvas.graph).stale]).toEqual([node]);
     // A child's context does not carry its parent's date: only the node that asks "as of" changes.
-    const child = dated.addQuestion('And before that?');
-    dated.wire(node, child);
-    const childBefore = upstreamFingerprint(dated.graph, child);
-    expect(upstreamFingerprint(withAsOf(dated, node, JUNE).graph, child)).toBe(childBefore);
+    expect(upstreamFingerprint(canvas.graph, child)).toBe(childBefore);
+    setAsOf(canvas, node, APRIL);
+    canvas.assertStale([]);
+    // No date is the fingerprint stored before the setting existed: an old answer is not made stale by it.
+    setAsOf(canvas, node, null);
+    expect(upstreamFingerprint(canvas.graph, node)).toBe(plain);
   });
 });
