@@ -28,6 +28,7 @@ function stated(profile: MemoryProfile, question: string, text: string, at: numb
 function moved() {
   const lyon = stated(emptyProfile(), 'I live in Lyon with my family.', 'Lives in Lyon', MARCH);
   const paris = stated(lyon.profile, 'I live in Paris with my family.', 'Lives in Paris', JUNE, lyon.lineId);
+  if (lyon.lineId === null || paris.lineId === null) throw new Error('a statement wrote no line');
   return { profile: paris.profile, lyonId: lyon.lineId, parisId: paris.lineId };
 }
 
