@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { MemoryStore, memoryDirectory } from '../../runtime/memory/index.ts';
-import type { MemoryReading } from '../../protocol/memory-reading.ts';
+import type { MemoryReading } from '../../protocol/index.ts';
 import { memoryBlock } from '../../src/core/memory/index.ts';
 
 export interface CompileMemory {

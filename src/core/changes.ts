@@ -12,11 +12,11 @@ import type {
   Plaque,
   RoleSetting,
   ToolDeclaration,
+  MemoryReading,
   RecallSetting,
   Version,
 } from '../../protocol/index.ts';
 import type { EventRecord } from '../../protocol/index.ts';
-import type { MemoryReading } from '../../protocol/memory-reading.ts';
 import type { EventDraft } from './event-log.ts';
 import type { Graph } from './graph.ts';
 import type { HashPort } from './hash-port.ts';

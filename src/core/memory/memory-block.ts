@@ -1,5 +1,4 @@
-import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
-import type { MemoryReading } from '../../../protocol/memory-reading.ts';
+import type { MemoryProfile, MemoryReading, ProfileLine } from '../../../protocol/index.ts';
 import { isoTime } from '../iso-time.ts';
 import { linesValidAt } from './line-validity.ts';
 import { currentLines } from './profile.ts';

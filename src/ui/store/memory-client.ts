@@ -3,10 +3,10 @@ import type {
   DispatchLane,
   MemoryJudgeRequest,
   MemoryJudgeResponse,
+  MemoryReading,
   MemoryStateResponse,
   MemoryWriteResponse,
 } from '../../../protocol/index.ts';
-import type { MemoryReading } from '../../../protocol/memory-reading.ts';
 import { memoryBlock } from '../../core/memory/index.ts';
 import { type ApiClientOptions, describeError, createMemoryApi, type MemoryApi } from '../api/index.ts';
 
