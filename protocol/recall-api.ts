@@ -88,6 +88,8 @@ export const RecallPlanRequestSchema = z.strictObject({
   contextWindow: z.number().int().positive(),
   /** Required for a full reach: the person confirmed its count, time and price. */
   confirmFull: z.boolean().optional(),
+  /** #29.4: the node's "as of" date (epoch ms): each topic's dossier as it stood then. Absent: as it stands now. */
+  asOf: z.number().int().nonnegative().optional(),
 });
 export type RecallPlanRequest = z.infer<typeof RecallPlanRequestSchema>;
 

@@ -115,7 +115,7 @@ export async function planRecallFromIndex(
           ? sources.relevanceMemo.relevance(sources.judge, request.question, reads)
           : judgeRelevance(sources.judge, request.question, reads))
       : undefined;
-  const dossiers = sources.dossiers.dossiersFor(questionTopics(request, sources.topics));
+  const dossiers = sources.dossiers.dossiersFor(questionTopics(request, sources.topics), request.asOf ?? null);
   const plan = planRecall({
     ...scope,
     question: request.question,
@@ -129,6 +129,7 @@ export async function planRecallFromIndex(
     // The judge's relevance reorders the ranking; without it the ranking above is the plan's.
     ...(relevance ? { relevance } : { ranked }),
     ...(sources.hash ? { hash: sources.hash } : {}),
+    ...(request.asOf === undefined ? {} : { asOf: request.asOf }),
   });
   return { ...plan, scope: setting.global ? null : project, reach };
 }

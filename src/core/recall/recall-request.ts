@@ -11,7 +11,10 @@ export const FALLBACK_CONTEXT_WINDOW = 128_000;
 export function recallRequestFor(graph: Graph, node: QuestionNode, model: object): RecallPlanRequest | null {
   const setting = node.recall;
   if (!setting?.enabled || !node.question.trim()) return null;
+  const asOf = node.memoryReading?.asOf ?? null;
   return {
+    // #29.4: a node dated "as of" recalls the dossiers as they stood then (absent: now, the bytes as before).
+    ...(asOf === null ? {} : { asOf }),
     question: node.question,
     canvasId: graph.canvas.id,
     nodeId: node.id,

@@ -53,6 +53,7 @@ export function recallCacheKey(request: RecallPlanRequest): string {
     request.workingDirectory,
     request.setting,
     request.contextWindow,
+    request.asOf ?? null,
   ]);
 }
 
