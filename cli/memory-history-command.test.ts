@@ -2,9 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { MemoryProfile } from '../protocol/index.ts';
-import { addLine, admitFact, deleteLine, emptyProfile, mergeFact } from '../src/core/memory/index.ts';
-import { testCandidate, testExchange } from '../src/core/memory/memory-test-kit.ts';
+import { addLine, deleteLine } from '../src/core/memory/index.ts';
+import { supersedingStatements } from '../src/core/memory/memory-test-kit.ts';
 import { MemoryStore } from '../runtime/memory/index.ts';
 import { startTestServer } from '../tests/support/test-server.ts';
 import type { HistoryVersion } from './commands/memory-history-command.ts';
@@ -27,30 +26,16 @@ const DAY = 86_400_000;
 const MARCH = Date.UTC(2026, 2, 1);
 const JUNE = Date.UTC(2026, 5, 1);
 
-/** Said in an exchange at `at`, accepted (recorded) two days later; replaces `updates`. */
-function stated(profile: MemoryProfile, city: string, at: number, updates: string | null) {
-  const question = `I live in ${city} with my family.`;
-  const exchange = testExchange(question);
-  exchange.origin = { ...exchange.origin, at };
-  const verdict = admitFact(
-    testCandidate(`Lives in ${city}`, question, { category: 'identity', updates }),
-    exchange,
-    profile,
-    0,
-  );
-  if (!verdict.admitted) throw new Error(verdict.reason);
-  const merged = mergeFact(profile, verdict.fact, null, {
-    now: at + 2 * DAY,
-    newId: () => `line-${city.toLowerCase()}`,
-  });
-  if (!merged.ok) throw new Error(merged.error);
-  return merged.value.profile;
-}
-
 /** Lyon (March) superseded by Paris (June), and a preference deleted in June, written by the real store. */
 async function storedProfile(): Promise<void> {
-  let profile = stated(emptyProfile(), 'Lyon', MARCH, null);
-  profile = stated(profile, 'Paris', JUNE, 'line-lyon');
+  const { profile } = supersedingStatements(
+    [
+      { said: 'I live in Lyon with my family.', text: 'Lives in Lyon', at: MARCH, id: 'line-lyon' },
+      { said: 'I live in Paris with my family.', text: 'Lives in Paris', at: JUNE, id: 'line-paris' },
+    ],
+    'identity',
+    2 * DAY,
+  );
   const added = addLine(profile, 'preferences', 'Prefers tabs', { now: MARCH, newId: () => 'line-tabs' });
   if (!added.ok) throw new Error(added.error);
   const deleted = deleteLine(added.value.profile, 'line-tabs', { now: JUNE, newId: () => 'refusal-tabs' });

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MemoryProfile } from '../protocol/index.ts';
-import { admitFact, emptyProfile, mergeFact } from '../src/core/memory/index.ts';
-import { testCandidate, testExchange } from '../src/core/memory/memory-test-kit.ts';
+import { supersedingStatements } from '../src/core/memory/memory-test-kit.ts';
 import { MemoryStore } from '../runtime/memory/index.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 
@@ -17,24 +16,14 @@ let home: string;
 
 /** "I live in Lyon…" said in March, superseded by "I live in Paris…" said in June; each accepted two days later. */
 function movedProfile(): MemoryProfile {
-  let profile = emptyProfile();
-  let previous: string | null = null;
-  for (const [city, at] of [
-    ['Lyon', MARCH],
-    ['Paris', JUNE],
-  ] as const) {
-    const question = `I live in ${city} with my family.`;
-    const exchange = testExchange(question);
-    exchange.origin = { ...exchange.origin, at };
-    const candidate = testCandidate(question, question, { category: 'identity', updates: previous });
-    const verdict = admitFact(candidate, exchange, profile, 0);
-    if (!verdict.admitted) throw new Error(verdict.reason);
-    const merged = mergeFact(profile, verdict.fact, null, { now: at + 2 * DAY, newId: () => `line-${city}` });
-    if (!merged.ok) throw new Error(merged.error);
-    profile = merged.value.profile;
-    previous = merged.value.lineId;
-  }
-  return profile;
+  return supersedingStatements(
+    [
+      { said: 'I live in Lyon with my family.', at: MARCH, id: 'line-Lyon' },
+      { said: 'I live in Paris with my family.', at: JUNE, id: 'line-Paris' },
+    ],
+    'identity',
+    2 * DAY,
+  ).profile;
 }
 
 beforeAll(async () => {

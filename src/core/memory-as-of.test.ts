@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryProfile } from '../../protocol/index.ts';
-import { admitFact, emptyProfile, memoryBlock, mergeFact } from './memory/index.ts';
-import { testCandidate, testExchange } from './memory/memory-test-kit.ts';
+import { memoryBlock } from './memory/index.ts';
+import { supersedingStatements } from './memory/memory-test-kit.ts';
 import { computeStaleFull } from './stale-tracker.ts';
 import { upstreamFingerprint } from './fingerprint.ts';
 import { TestCanvas } from './test-canvas.ts';
@@ -12,28 +12,13 @@ const APRIL = Date.UTC(2026, 3, 1);
 
 /** "I live in Lyon" said in March, then "I live in Paris" in June, superseding it (a later statement). */
 function movedProfile(): MemoryProfile {
-  let profile = emptyProfile();
-  let previous: string | null = null;
-  for (const [city, at] of [
-    ['Lyon', MARCH],
-    ['Paris', JUNE],
-  ] as const) {
-    const question = `I live in ${city} with my family.`;
-    const exchange = testExchange(question);
-    exchange.origin = { ...exchange.origin, at };
-    const verdict = admitFact(
-      testCandidate(`Lives in ${city}`, question, { category: 'identity', updates: previous }),
-      exchange,
-      profile,
-      0,
-    );
-    if (!verdict.admitted) throw new Error(verdict.reason);
-    const merged = mergeFact(profile, verdict.fact, null, { now: at, newId: () => `line-${city}` });
-    if (!merged.ok) throw new Error(merged.error);
-    ({ profile } = merged.value);
-    previous = merged.value.lineId;
-  }
-  return profile;
+  return supersedingStatements(
+    [
+      { said: 'I live in Lyon with my family.', text: 'Lives in Lyon', at: MARCH, id: 'line-Lyon' },
+      { said: 'I live in Paris with my family.', text: 'Lives in Paris', at: JUNE, id: 'line-Paris' },
+    ],
+    'identity',
+  ).profile;
 }
 
 /** The person dates the node's memory (`null`: now), as the node panel's control does. */

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
-import { admitFact } from './admit-fact.ts';
 import { lineValidity, linesValidAt } from './line-validity.ts';
 import { memoryBlock } from './memory-block.ts';
-import { mergeFact } from './merge-fact.ts';
-import { testCandidate, testContext, testExchange } from './memory-test-kit.ts';
+import { supersedingStatements, testContext } from './memory-test-kit.ts';
 import { addLine, deleteLine, editLine } from './person-edits.ts';
 import { emptyProfile } from './profile.ts';
 
@@ -12,24 +10,17 @@ const DAY = 86_400_000;
 const MARCH = Date.UTC(2026, 2, 1);
 const JUNE = Date.UTC(2026, 5, 1);
 
-/** The person says a fact in an exchange at `at`; the judge-less merge writes it (replacing `updates`). */
-function stated(profile: MemoryProfile, question: string, text: string, at: number, updates: string | null = null) {
-  const exchange = testExchange(question);
-  exchange.origin = { ...exchange.origin, at };
-  const verdict = admitFact(testCandidate(text, question, { category: 'identity', updates }), exchange, profile, 0);
-  if (!verdict.admitted) throw new Error(verdict.reason);
-  // Recorded a week after it was said (a proposal waiting in the Inbox): recording time is not validity.
-  const outcome = mergeFact(profile, verdict.fact, null, { now: at + 7 * DAY, newId: () => `line-${at}` });
-  if (!outcome.ok) throw new Error(outcome.error);
-  return outcome.value;
-}
-
-/** "I live in Lyon" said in March, "I live in Paris" (superseding it) said in June. */
+/** "I live in Lyon" said in March, "I live in Paris" (superseding it) said in June; each recorded a week later. */
 function moved() {
-  const lyon = stated(emptyProfile(), 'I live in Lyon with my family.', 'Lives in Lyon', MARCH);
-  const paris = stated(lyon.profile, 'I live in Paris with my family.', 'Lives in Paris', JUNE, lyon.lineId);
-  if (lyon.lineId === null || paris.lineId === null) throw new Error('a statement wrote no line');
-  return { profile: paris.profile, lyonId: lyon.lineId, parisId: paris.lineId };
+  const { profile, lineIds } = supersedingStatements(
+    [
+      { said: 'I live in Lyon with my family.', text: 'Lives in Lyon', at: MARCH, id: 'line-lyon' },
+      { said: 'I live in Paris with my family.', text: 'Lives in Paris', at: JUNE, id: 'line-paris' },
+    ],
+    'identity',
+    7 * DAY,
+  );
+  return { profile, lyonId: lineIds[0]!, parisId: lineIds[1]! };
 }
 
 const texts = (lines: readonly ProfileLine[]) => lines.map((line) => line.text);
