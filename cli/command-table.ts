@@ -106,9 +106,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'memory',
     usage:
-      'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json] | weft memory inbox [--limit N] [--json] | weft memory accept <id> [--text T] | weft memory reject <id>',
+      'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json] | weft memory inbox [--limit N] [--json] | weft memory accept <id> [--text T] | weft memory reject <id> | weft memory history <line> [--json]',
     summary:
-      "memory's hash-chained journals (profile and topics), newest first (--verify checks them, exit 1 when broken); the Inbox of proposed facts and the person's decision on one",
+      "memory's hash-chained journals (profile and topics), newest first (--verify checks them, exit 1 when broken); the Inbox of proposed facts and the person's decision on one; a profile line's versions with when each was recorded and when it held",
     positionals: [1, 2],
     flags: {
       verdict: {
@@ -139,6 +139,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'weft memory accept 0b7c…',
       'weft memory accept 0b7c… --text "I prefer tabs for indentation."',
       'weft memory reject 0b7c…',
+      'weft memory history 5f2e…',
+      'weft memory history 5f2e… --json',
     ],
   },
   {

@@ -62,6 +62,16 @@ export const ProfileLineSchema = z.object({
   /** The lines this one replaced (empty for a fresh line). */
   supersedes: z.array(z.string().min(1)),
   ended: LineEndSchema.nullable(),
+  /**
+   * #29.4: when the fact became true, beside `createdAt` (when it was recorded). Absent: the time of the turn that
+   * stated it (`origin.at`). Optional, so earlier profiles read unchanged (`lineValidity` derives it).
+   */
+  validFrom: z.number().int().nonnegative().optional(),
+  /**
+   * #29.4: when a later statement superseded it (never set by a deletion). Absent: derived from `ended` — the
+   * replacing line's `validFrom` when ended as replaced, else open.
+   */
+  validTo: z.number().int().nonnegative().nullable().optional(),
 });
 export type ProfileLine = z.infer<typeof ProfileLineSchema>;
 

@@ -95,7 +95,7 @@ export const RecallPlanRequestSchema = z.strictObject({
   contextWindow: z.number().int().positive(),
   /** Required for a full reach: the person confirmed its count, time and price. */
   confirmFull: z.boolean().optional(),
-  /** #29: the node's memory reading (inferred dossiers only behind its switch); absent means the defaults. */
+  /** #29: the node's memory reading (inferred dossiers only behind its switch; `asOf`: each topic's dossier as it stood then); absent means the defaults. */
   memoryReading: MemoryReadingSchema.optional(),
 });
 export type RecallPlanRequest = z.infer<typeof RecallPlanRequestSchema>;

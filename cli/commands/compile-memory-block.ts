@@ -13,9 +13,14 @@ export interface CompileMemory {
 /**
  * The block the app inserts into an ask of `canvasId`: the profile under $WEFT_HOME/memory and the per-canvas
  * switch from memory's journal, read the way the server's `GET /memory` reads them (the app builds the block
- * from that response with the same core `memoryBlock`, so the hashes agree), read as the node reads it (#29).
+ * from that response with the same core `memoryBlock`, so the hashes agree), read as the node reads it (#29:
+ * inferred lines behind its switch, its "as of" date).
  */
-export async function memoryBlockFor(home: string, canvasId: string, reading: MemoryReading): Promise<CompileMemory> {
+export async function memoryBlockFor(
+  home: string,
+  canvasId: string,
+  reading: Partial<MemoryReading> = {},
+): Promise<CompileMemory> {
   const store = new MemoryStore({ directory: memoryDirectory(home), now: Date.now, newId: randomUUID });
   const stored = await store.read();
   if (stored.journal.offCanvases.includes(canvasId)) return { block: null, reason: 'off for this canvas' };

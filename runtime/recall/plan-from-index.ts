@@ -159,7 +159,7 @@ export async function planRecallFromIndex(
           ? sources.relevanceMemo.relevance(sources.judge, request.question, reads)
           : judgeRelevance(sources.judge, request.question, reads))
       : undefined;
-  const dossiers = sources.dossiers.dossiersFor(topicIds);
+  const dossiers = sources.dossiers.dossiersFor(topicIds, request.memoryReading?.asOf ?? null);
   const plan = planRecall({
     ...scope,
     question: request.question,
@@ -175,6 +175,7 @@ export async function planRecallFromIndex(
     // The judge's relevance reorders the ranking; without it the ranking above is the plan's.
     ...(relevance ? { relevance } : { ranked }),
     ...(sources.hash ? { hash: sources.hash } : {}),
+    ...(request.memoryReading?.asOf == null ? {} : { asOf: request.memoryReading.asOf }),
   });
   return { ...plan, scope: setting.global ? null : project, reach };
 }

@@ -299,6 +299,54 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
     expect(global.omitted.map((omission) => omission.id)).not.toContain(`dossier:${topicId}#away`);
   });
 
+  it('a node dated "as of" recalls the dossier as it stood then: a superseded sentence comes back (#29.4)', async () => {
+    const etag = (await atlas.server.api('/api/topics')).headers.get('etag')!;
+    const created = await atlas.server.api('/api/topics', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify({ name: 'hello' }),
+    });
+    expect(created.status).toBe(200);
+    const topicId = ((await created.json()) as { record: TopicRecord }).record.topics.find(
+      (topic) => topic.name === 'hello',
+    )!.id;
+    const canvas = await storeCanvas(atlas.server, 'canvas-as-of', (built) => {
+      built.answer(built.addQuestion('How does hello print its greeting?'), 'Through the standard output.');
+    });
+    const answered = canvas.document().nodes.find((node) => node.id === 'canvas-as-of-n1');
+    const cited = `canvas:canvas-as-of#canvas-as-of-n1@${answered?.kind === 'question' ? answered.versions[0]!.id : ''}`;
+    const [MARCH, APRIL, JUNE] = [Date.UTC(2026, 2, 1), Date.UTC(2026, 3, 1), Date.UTC(2026, 5, 1)];
+    const store = dossierStoreFor(atlas.server.context);
+    for (const [version, writtenAt, text] of [
+      [1, MARCH, 'hello.ts reads its greeting from greeting-v1.yaml.'],
+      [2, JUNE, 'hello.ts reads its greeting from greeting-v2.toml.'],
+    ] as const)
+      store.writeVersion({
+        topicId,
+        mode: version === 1 ? 'rebuild' : 'update',
+        modelId: 'p/m',
+        baseVersion: version - 1,
+        dropped: [],
+        turnsRead: [cited],
+        factsRead: [],
+        dossier: {
+          format: 'weft.dossier',
+          topicId,
+          version,
+          writtenAt,
+          sections: { what: [], decisions: [{ id: 'output', text, citations: [cited] }], status: [], open: [] },
+        },
+      });
+    const global = setting({ global: true });
+    const now = await plan(atlas.server, request({ setting: global }));
+    expect(now.block).toContain('greeting-v2.toml');
+    expect(now.block).not.toContain('greeting-v1.yaml');
+    const then = await plan(atlas.server, request({ setting: global, asOf: APRIL }));
+    expect(then.block!.split('\n')[0]).toBe('[Recall as of 2026-04-01T00:00:00.000Z]');
+    expect(then.block).toContain('greeting-v1.yaml');
+    expect(then.block).not.toContain('greeting-v2.toml');
+  });
+
   it('refuses a full reach without confirmation, and estimates it first (nothing is judged without a judge)', async () => {
     const full = request({ setting: setting({ reach: 'full' }) });
     const refused = await post(atlas.server, '/api/recall/plan', full);

@@ -153,6 +153,13 @@ export class ContextEmitter {
     this.sink.begin(target, 'question', 'user', 'question');
     if (this.options.blankOwn) {
       this.sink.text(partIdOf(target, 'question'), '', EMPTY_DIGEST);
+      // #29.4: an "as of" date changes which memory the ask is sent with, so it is part of what its answer rests on;
+      // absent (the default), the fingerprint is the one stored before the setting existed.
+      const asOf = target.kind === 'question' ? (target.memoryReading?.asOf ?? null) : null;
+      if (asOf !== null) {
+        const text = `memory-as-of:${asOf}`;
+        this.sink.text(partIdOf(target, 'question'), text, this.sink.wantsDigests ? this.hash.sha256Hex(text) : '');
+      }
     } else {
       this.cachedText(target, 'question', 'question');
       if (target.kind === 'question') this.images(target.attachments);

@@ -129,6 +129,8 @@ export {
   undoWrite,
   profileAt,
   lineHistory,
+  lineValidity,
+  linesValidAt,
   memoryBlock,
   lineKnownAs,
   readingTakes,

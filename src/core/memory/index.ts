@@ -47,6 +47,8 @@ export type { MergeOutcome } from './merge-fact.ts';
 export { addLine, editLine, deleteLine, refuseTopic, liftRefusal, undoWrite } from './person-edits.ts';
 export type { PersonEdit, PersonEditCode } from './person-edits.ts';
 export { profileAt, lineHistory } from './profile-history.ts';
+export { lineValidity, linesValidAt } from './line-validity.ts';
+export type { Validity } from './line-validity.ts';
 export { memoryBlock } from './memory-block.ts';
 export { lineKnownAs, readingTakes, knownAsMark } from './known-as.ts';
 export { memoryReadingOf } from './memory-reading-of.ts';

@@ -1,6 +1,9 @@
 import type { Exchange, OtherText } from './exchange.ts';
 import type { CandidateFact } from './candidate-fact.ts';
-import type { MemoryContext } from './profile.ts';
+import type { MemoryProfile } from '../../../protocol/index.ts';
+import { admitFact } from './admit-fact.ts';
+import { mergeFact } from './merge-fact.ts';
+import { emptyProfile, type MemoryContext } from './profile.ts';
 
 /** Test helpers (used by the memory tests only): an exchange, a candidate and a ticking context. */
 export function testExchange(
@@ -33,4 +36,48 @@ export function testContext(start = 10_000, prefix = 'line'): MemoryContext & { 
     },
   };
   return context;
+}
+
+/** One statement of a fact in the person's own words (`said`), at `at`. */
+export interface TimedStatement {
+  said: string;
+  /** The fact's line; absent: the words as said. */
+  text?: string;
+  at: number;
+  /** The id its line gets. */
+  id: string;
+}
+
+/**
+ * #29.4: the person states facts one after another (each in its own exchange at its time), every one superseding the
+ * line before it (the judge-less merge replacing the line it `updates`), each recorded `recordedAfter` ms after it was
+ * said (a proposal waiting in the Inbox). Returns the profile and the lines' ids, in order.
+ */
+export function supersedingStatements(
+  statements: readonly TimedStatement[],
+  category: CandidateFact['category'],
+  recordedAfter = 0,
+  start: MemoryProfile = emptyProfile(),
+): { profile: MemoryProfile; lineIds: string[] } {
+  let profile = start;
+  const lineIds: string[] = [];
+  for (const statement of statements) {
+    const exchange = testExchange(statement.said);
+    exchange.origin = { ...exchange.origin, at: statement.at };
+    const candidate = testCandidate(statement.text ?? statement.said, statement.said, {
+      category,
+      updates: lineIds.at(-1) ?? null,
+    });
+    const verdict = admitFact(candidate, exchange, profile, 0);
+    if (!verdict.admitted) throw new Error(verdict.reason);
+    const merged = mergeFact(profile, verdict.fact, null, {
+      now: statement.at + recordedAfter,
+      newId: () => statement.id,
+    });
+    if (!merged.ok) throw new Error(merged.error);
+    if (merged.value.lineId === null) throw new Error(`"${statement.said}" wrote no line`);
+    profile = merged.value.profile;
+    lineIds.push(merged.value.lineId);
+  }
+  return { profile, lineIds };
 }

@@ -77,6 +77,8 @@ export interface RecallPlanInput extends RecallScopeInput {
   /** `eligibleCandidates` of these same inputs, when the caller already has it (it costs a pass over every text). */
   ranked?: { eligible: RankedCandidate[]; omitted: RecallOmission[] };
   hash?: HashPort;
+  /** #29.4: the node's "as of" date; the block's header names it (absent: the header as before). */
+  asOf?: number | null;
 }
 
 export interface RecallPlan {
@@ -346,7 +348,7 @@ export function planRecall(input: RecallPlanInput): RecallPlan {
     });
   }
 
-  const header = recallHeader(input.terms);
+  const header = recallHeader(input.terms, input.asOf ?? null);
   const chosen: { part: Part; text: string; tokens: number }[] = [];
   let used = input.estimateTokens(header);
   const counters = { D: 0, R: 0 };

@@ -57,7 +57,8 @@ export interface RecallDossier {
 
 /** The port recall asks for dossiers of the question's topics (the dossier store's adapter implements it). */
 export interface DossierSource {
-  dossiersFor(topicIds: readonly string[]): readonly RecallDossier[];
+  /** `asOf` (#29.4): each dossier as it stood at that time (its newest version written by then); absent: now. */
+  dossiersFor(topicIds: readonly string[], asOf?: number | null): readonly RecallDossier[];
 }
 
 /**

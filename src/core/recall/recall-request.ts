@@ -21,7 +21,8 @@ export function recallRequestFor(graph: Graph, node: QuestionNode, model: object
       'contextWindow' in model && typeof model.contextWindow === 'number'
         ? model.contextWindow
         : FALLBACK_CONTEXT_WINDOW,
-    // #29: inferred dossiers only behind the node's switch; absent for a node that never set it.
+    // #29: inferred dossiers only behind the node's switch, and a node dated "as of" recalls the dossiers as they
+    // stood then; absent for a node that never set either (the bytes as before).
     ...(node.memoryReading && { memoryReading: node.memoryReading }),
   };
 }

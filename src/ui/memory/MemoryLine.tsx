@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
-import { lineHistory } from '../../core/memory/index.ts';
+import { lineHistory, lineValidity } from '../../core/memory/index.ts';
 import { useWeft, useWeftStore } from '../kit/index.ts';
 import { openOrigin } from './open-origin.ts';
 import { formatWhen } from '../../core/index.ts';
@@ -15,6 +15,13 @@ const EVIDENCE_LABEL: Record<ProfileLine['evidence'], string> = {
 
 function time(at: number): string {
   return formatWhen(at);
+}
+
+/** #29.4: when an earlier version held — from the turn that stated it to the statement that superseded it. */
+function heldText(profile: MemoryProfile, entry: ProfileLine): string {
+  const { from, to } = lineValidity(profile, entry);
+  if (to !== null) return `, valid ${time(from)} – ${time(to)})`;
+  return entry.ended?.reason === 'deleted' ? `, deleted ${time(entry.ended.at)})` : ')';
 }
 
 /** The person's words with the evidence span marked (the question, when its node is on the open canvas). */
@@ -127,7 +134,8 @@ export function MemoryLine({
       {expanded && (
         <div className="memory-provenance" data-testid="memory-provenance">
           <div>
-            {EVIDENCE_LABEL[line.evidence]} · {time(line.createdAt)}
+            {EVIDENCE_LABEL[line.evidence]} · recorded {time(line.createdAt)} ·{' '}
+            <span data-testid="memory-valid-since">valid since {time(lineValidity(profile, line).from)}</span>
           </div>
           <Evidence line={line} />
           {canvasId && nodeId && (
@@ -155,11 +163,9 @@ export function MemoryLine({
                 {history.map((entry) => (
                   <li key={entry.id} data-testid="memory-history-line">
                     <s>{entry.text}</s>{' '}
-                    <span className="hint">
-                      ({EVIDENCE_LABEL[entry.evidence]}, {time(entry.createdAt)}
-                    </span>
-                    <span className="hint">
-                      {entry.ended?.reason === 'replaced' ? `, replaced ${time(entry.ended.at)})` : ')'}
+                    <span className="hint" data-testid="memory-history-interval">
+                      ({EVIDENCE_LABEL[entry.evidence]}, recorded {time(entry.createdAt)}
+                      {heldText(profile, entry)}
                     </span>
                   </li>
                 ))}

@@ -2,8 +2,8 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type {
   DispatchLane,
   MemoryJudgeRequest,
-  MemoryReading,
   MemoryJudgeResponse,
+  MemoryReading,
   MemoryStateResponse,
   MemoryWriteResponse,
 } from '../../../protocol/index.ts';
@@ -40,10 +40,11 @@ export interface MemoryClient {
   view: StoreApi<MemoryView>;
   refresh(): Promise<void>;
   /**
-   * The block a dispatch of `lane` on `canvasId` sends now, read as the node reads memory (#29: inferred lines only
-   * behind its switch), or null (off for the canvas, empty, or an agent lane).
+   * The block a dispatch of `lane` on `canvasId` sends now, or null (off for the canvas, empty, or an agent lane),
+   * read as the node reads memory (#29: inferred lines only behind its switch; its "as of" date serves the lines
+   * valid then).
    */
-  blockFor(canvasId: string, lane: DispatchLane, reading: MemoryReading): string | null;
+  blockFor(canvasId: string, lane: DispatchLane, reading?: Partial<MemoryReading>): string | null;
   /** Runs the judge on an ordinary ask's exchange; never throws (a failure is a toast-worthy message). */
   judge(
     request: MemoryJudgeRequest,
@@ -79,7 +80,7 @@ export function createMemoryClient(options: ApiClientOptions = {}, now: () => nu
     api,
     view,
     refresh,
-    blockFor(canvasId, lane, reading) {
+    blockFor(canvasId, lane, reading = {}) {
       const loaded = view.getState().loaded;
       if (!loaded || !MEMORY_LANES.has(lane) || loaded.offCanvases.includes(canvasId)) return null;
       return memoryBlock(loaded.profile, reading);
