@@ -73,6 +73,8 @@ export const DossierViewSchema = z.object({
   dossier: DossierSchema.nullable(),
   /** Sentences whose every source is archived or deleted: marked in the view, left out of recall. */
   retired: z.array(z.string()),
+  /** How many sentences the person struck (issue 29.2): left out of `dossier`, listed under Memory → Put aside. */
+  struck: z.number().int().nonnegative(),
   /** The sentences the latest write dropped for citing keys the model was not shown. */
   dropped: z.array(DroppedSentenceSchema),
   history: z.array(DossierVersionSummarySchema),

@@ -271,6 +271,7 @@ export {
 export * from './memory-api.ts';
 export * from './memory-journal.ts';
 export * from './memory-inbox.ts';
+export * from './put-aside-api.ts';
 export * from './topic-api.ts';
 export {
   CanvasPatchSchema,

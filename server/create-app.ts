@@ -11,6 +11,7 @@ import { importRoute } from './routes/import-route.ts';
 import { materialsRoute } from './routes/materials-route.ts';
 import { memoryJournalRoute } from './routes/memory-journal-route.ts';
 import { memoryRoute } from './routes/memory-route.ts';
+import { putAsidesRoute } from './routes/put-asides-route.ts';
 import { topicsRoute } from './routes/topics-route.ts';
 import { dossiersRoute } from './routes/dossiers-route.ts';
 import { recallRoute } from './routes/recall-route.ts';
@@ -97,6 +98,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(providerTestRoute(context));
   api.use(memoryJournalRoute(context));
   api.use(memoryRoute(context));
+  api.use(putAsidesRoute(context));
   api.use(topicsRoute(context));
   api.use(askCanvasRoute(context));
   api.use(dossiersRoute(context));

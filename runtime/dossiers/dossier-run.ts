@@ -18,8 +18,10 @@ import {
   labelledKeys,
   planDossier,
   shownKeys,
+  withoutStruck,
   type DossierTurn,
 } from '../../src/core/dossiers/index.ts';
+import { isPutAside } from '../../src/core/index.ts';
 import { mapProviderError } from '../models/index.ts';
 import type { TopicStore } from '../topics/index.ts';
 import type { DossierStore, StoredVersion } from './dossier-store.ts';
@@ -54,13 +56,21 @@ interface Prepared {
   facts: PendingFact[];
 }
 
+/** Whether a sentence's words were struck (a `dossier-sentence` tombstone in the sources' put-asides). */
+export function sentenceStruck(sources: TurnSources): (text: string) => boolean {
+  const putAsides = sources.putAsides ?? new Set<string>();
+  return (text) => isPutAside(putAsides, 'dossier-sentence', text);
+}
+
 async function prepare(context: DossierRunContext, topicId: string): Promise<Prepared> {
   const { record } = await context.topics.read();
   const topic = record.topics.find((candidate) => candidate.id === topicId);
   if (!topic) throw new WeftError('topic-unknown-topic', 'There is no topic with that id.', 404);
+  const current = context.store.read(topicId);
   return {
     topic,
-    current: context.store.read(topicId),
+    // A struck sentence is not shown to the model as part of the dossier to keep (issue 29.2).
+    current: current && withoutStruck(current, sentenceStruck(context.sources)),
     turns: await readDossierTurns(labelledKeys(record, topicId), context.sources),
     facts: context.store.pending(topicId),
   };
@@ -143,7 +153,7 @@ export async function runDossier(
     );
   }
   // The citation check: a sentence citing a key the model was not shown is dropped and counted.
-  const next = dossierFromAnswer(answer, {
+  const checked = dossierFromAnswer(answer, {
     topicId,
     current,
     latestVersion: prepared.current?.version ?? 0,
@@ -151,6 +161,8 @@ export async function runDossier(
     now: context.now(),
     newId: context.newId,
   });
+  // A sentence the person struck stays out even when the model writes the same words again (issue 29.2).
+  const next = { ...checked, dossier: withoutStruck(checked.dossier, sentenceStruck(context.sources)) };
   return context.store.writeVersion({
     topicId,
     mode: request.mode,

@@ -4,3 +4,4 @@ export * from './dossier-prompt.ts';
 export * from './dossier-answer.ts';
 export * from './fact-consumption.ts';
 export * from './dossier-plan.ts';
+export * from './struck-sentences.ts';

@@ -57,8 +57,9 @@ export {
   switchedEvent,
   unrecordedEvent,
   importedEvent,
+  putAsideEvent,
 } from './memory-events.ts';
-export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
+export type { MemoryEventDraft, PutAsideRecord, WriteOperation } from './memory-events.ts';
 export {
   journalVerdictOf,
   journalEntryRule,

@@ -23,6 +23,10 @@ export function journalVerdictOf(event: EventRecord): MemoryJournalVerdict {
       return 'admitted';
     case 'memory-edited':
       return meta.action === 'delete' ? 'deleted' : 'edited';
+    case 'memory-put-aside':
+      return 'deleted';
+    case 'memory-restored':
+      return 'edited';
     case 'topic-deleted':
     case 'topic-label-removed':
       return 'deleted';
@@ -64,6 +68,13 @@ const REFUSAL_NAMES: Record<string, string> = {
   'rejected-proposal': 'rejected proposal',
 };
 
+const KIND_NAMES: Record<string, string> = {
+  'canvas-turn': 'canvas turn',
+  'session-turn': 'session turn',
+  'imported-message': 'imported message',
+  'dossier-sentence': 'dossier sentence',
+};
+
 /** One sentence for people saying what the entry decided; the raw op stays for a tooltip. */
 export function describeJournalEntry(entry: MemoryJournalEntry): string {
   const { event } = entry;
@@ -103,6 +114,10 @@ export function describeJournalEntry(entry: MemoryJournalEntry): string {
         : `The person accepted a ${text('category', 'fact')} fact${meta.edited === true ? ' after editing it' : ''}.`;
     case 'memory-rejected':
       return `The person rejected a ${text('category', 'fact')} fact: it will not be proposed again.`;
+    case 'memory-put-aside':
+      return `A ${KIND_NAMES[text('kind', '')] ?? 'piece of content'} was put aside (${text('reason', '?')}): no read path brings its words back.`;
+    case 'memory-restored':
+      return `The person restored a ${KIND_NAMES[text('kind', '')] ?? 'piece of content'} that was put aside.`;
     case 'memory-switched':
       return `The [Memory] block was turned ${meta.enabled ? 'on' : 'off'} for a canvas.`;
     case 'memory-imported':

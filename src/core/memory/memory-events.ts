@@ -85,3 +85,22 @@ export function importedEvent(lines: number, refusals: number, importedOver = 0)
   // `importedOver`: current lines the import left out, kept as history ended `imported-over`.
   return { op: 'memory-imported', objectId: '', meta: { lines, refusals, importedOver } };
 }
+
+/** A put-aside log line as the journal records it: the content key (a hash, never the words), kind, reason, origin. */
+export interface PutAsideRecord {
+  rev: number;
+  op: 'put-aside' | 'restored';
+  key: string;
+  kind: string;
+  reason: string;
+  origin: { canvasId: string; nodeId: string } | { topicId: string; sentenceId: string } | null;
+}
+
+/** A tombstone recorded or lifted (issue 29.2): journaled so a restore, like a put-aside, is on the record. */
+export function putAsideEvent(record: PutAsideRecord): MemoryEventDraft {
+  return {
+    op: record.op === 'put-aside' ? 'memory-put-aside' : 'memory-restored',
+    objectId: record.key,
+    meta: { kind: record.kind, reason: record.reason, rev: record.rev, ...(record.origin ?? {}) },
+  };
+}
