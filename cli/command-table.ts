@@ -106,9 +106,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'memory',
     usage:
-      'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json] | weft memory inbox [--limit N] [--json] | weft memory accept <id> [--text T] | weft memory reject <id>',
+      'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json] | weft memory inbox [--limit N] [--json] | weft memory accept <id> [--text T] | weft memory reject <id>' +
+      ' | weft memory put-asides [--limit N] [--json] | weft memory restore <id>',
     summary:
-      "memory's hash-chained journals (profile and topics), newest first (--verify checks them, exit 1 when broken); the Inbox of proposed facts and the person's decision on one",
+      "memory's hash-chained journals (profile and topics), newest first (--verify checks them, exit 1 when broken); the Inbox of proposed facts and the person's decision on one; what is put aside, and restoring it",
     positionals: [1, 2],
     flags: {
       verdict: {
@@ -139,6 +140,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'weft memory accept 0b7c…',
       'weft memory accept 0b7c… --text "I prefer tabs for indentation."',
       'weft memory reject 0b7c…',
+      'weft memory put-asides',
+      'weft memory restore 12',
     ],
   },
   {

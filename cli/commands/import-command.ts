@@ -60,19 +60,21 @@ async function direct(
   onProgress: (bytes: number, total: number) => void,
 ): Promise<ImportSummary> {
   const [
-    { CanvasStore, PutAsideStore, canvasesDirectory, ensureWeftHome, ensurePrivateDirectory, readPutAsides },
+    { CanvasStore, canvasesDirectory, ensureWeftHome, ensurePrivateDirectory, readPutAsides },
     runtimeImport,
     { nodeHashPort },
+    { journaledPutAsideStore },
   ] = await Promise.all([
     import('../../runtime/fs/index.ts'),
     import('../../runtime/import/index.ts'),
     import('../../runtime/hash/index.ts'),
+    import('../../runtime/memory/index.ts'),
   ]);
   ensureWeftHome(home);
   ensurePrivateDirectory(canvasesDirectory(home));
   const newId = runtimeImport.importIdGenerator();
   const result = await runtimeImport.importConversations(file, {
-    canvases: new CanvasStore({ directory: canvasesDirectory(home), putAsides: new PutAsideStore(home) }),
+    canvases: new CanvasStore({ directory: canvasesDirectory(home), putAsides: journaledPutAsideStore(home) }),
     stagingDirectory: ensurePrivateDirectory(`${home}/imports`),
     importId: newId(),
     now: Date.now,
