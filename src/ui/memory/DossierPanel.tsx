@@ -67,6 +67,9 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
         )}
         <span className="hint">
           {view.unreadTurns} unread turns, {view.pendingFacts.length} pending facts
+          {view.struck > 0 && (
+            <span data-testid="dossier-struck">, {plural(view.struck, 'sentence')} struck (Memory → Put aside)</span>
+          )}
         </span>
         {running && <span data-testid="dossier-running">Writing the dossier…</span>}
       </div>
@@ -146,6 +149,16 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
                         {' '}
                         sources gone
                       </span>
+                    )}
+                    {!shown && (
+                      <button
+                        className="link"
+                        data-testid="dossier-strike"
+                        title="Put these words aside: out of the dossier, recall and every later update, until restored"
+                        onClick={() => void dossiersApi.strike(view.topicId, sentence.id).then(onChanged, fail)}
+                      >
+                        strike
+                      </button>
                     )}
                     {sentence.citations.map((key) => (
                       <button
