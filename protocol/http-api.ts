@@ -305,6 +305,8 @@ export const AtlasWhyResponseSchema = z.object({
   target: z.string(),
   hits: z.array(AtlasWhyHitSchema),
   hiddenReads: z.number().int(),
+  /** Issue 29.2: turns that touched the target but whose words the person put aside, left out and counted. */
+  putAside: z.number().int().nonnegative().optional(),
 });
 export type AtlasWhyResponse = z.infer<typeof AtlasWhyResponseSchema>;
 
