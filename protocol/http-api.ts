@@ -197,7 +197,7 @@ export const SettingsResponseSchema = z.object({
   /** C32: who writes plaques — the answering model (the decision model for agents and the receipt) or the rule. */
   plaqueWriter: z.enum(['model', 'rule']).optional(),
   /** Issue 29.1: which memory writes skip the Inbox (profile facts: off unless switched on). Optional for older servers. */
-  memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
+  memoryAutoAccept: z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() }).optional(),
 });
 export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
 
@@ -224,7 +224,7 @@ export const SettingsUpdateSchema = z.object({
   defaultModelId: z.string().min(1).nullable().optional(),
   sessionArchive: SessionArchiveSettingsSchema.optional(),
   plaqueWriter: z.enum(['model', 'rule']).optional(),
-  memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
+  memoryAutoAccept: z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() }).optional(),
   /** Provider ids to remove, with their stored keys; a default or judge model of theirs is unset. */
   removeProviders: z.array(z.string().min(1).max(100)).max(50).optional(),
 });

@@ -14,6 +14,7 @@ import { memoryRoute } from './routes/memory-route.ts';
 import { putAsidesRoute } from './routes/put-asides-route.ts';
 import { topicsRoute } from './routes/topics-route.ts';
 import { dossiersRoute } from './routes/dossiers-route.ts';
+import { dossierSentencesRoute } from './routes/dossier-sentences-route.ts';
 import { recallRoute } from './routes/recall-route.ts';
 import { modelsRoute } from './routes/models-route.ts';
 import { settingsRoute } from './routes/settings-route.ts';
@@ -102,6 +103,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(topicsRoute(context));
   api.use(askCanvasRoute(context));
   api.use(dossiersRoute(context));
+  api.use(dossierSentencesRoute(context));
   api.use(recallRoute(context));
   api.use(streamRoute(context));
   for (const route of options.apiRoutes ?? []) api.use(route(context));

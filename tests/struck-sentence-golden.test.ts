@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_RECALL_SETTING,
   type DossierPlan,
+  type DossierSentenceInbox,
   type DossierView,
   type MemoryJournalPage,
   type PutAsideListResponse,
@@ -57,22 +58,25 @@ const texts = (view: DossierView) =>
   view.dossier ? Object.values(view.dossier.sections).flatMap((section) => section.map((each) => each.text)) : [];
 
 /** The question recall is asked for, on a canvas of the fixtures' project, with recall on: the topic is in it. */
-async function recallFile(): Promise<{ file: string; target: string; plan: () => Promise<RecallPlanResponse> }> {
+async function recallFile(
+  question = 'Where does greet live, and what does greet return?',
+  canvasId = 'canvas-ask',
+): Promise<{ file: string; target: string; plan: () => Promise<RecallPlanResponse> }> {
   const canvas = new TestCanvas({
-    idPrefix: 'ask-n',
-    document: emptyCanvasDocument({ id: 'canvas-ask', name: 'Ask', workingDirectory: CLAUDE_REPO, createdAt: 1 }),
+    idPrefix: `${canvasId}-n`,
+    document: emptyCanvasDocument({ id: canvasId, name: 'Ask', workingDirectory: CLAUDE_REPO, createdAt: 1 }),
   });
-  const target = canvas.addQuestion('Where does greet live, and what does greet return?');
+  const target = canvas.addQuestion(question);
   const setting = { ...DEFAULT_RECALL_SETTING, enabled: true };
   canvas.edit(target, { recall: setting });
   const document = canvas.document();
-  await atlas.server.context.canvases.write('canvas-ask', document, { baseRevision: null });
-  const file = join(atlas.fixtures.weftHome, 'ask.weft.json');
+  await atlas.server.context.canvases.write(canvasId, document, { baseRevision: null });
+  const file = join(atlas.fixtures.weftHome, `${canvasId}.weft.json`);
   await writeFile(file, JSON.stringify(document));
   const plan = () =>
     json<RecallPlanResponse>('/api/recall/plan', 'POST', {
-      question: 'Where does greet live, and what does greet return?',
-      canvasId: 'canvas-ask',
+      question,
+      canvasId,
       nodeId: target,
       workingDirectory: CLAUDE_REPO,
       setting,
@@ -195,5 +199,93 @@ describe('a struck dossier sentence stays struck', () => {
     expect(printed.recall.sent).toBe(true);
     expect(JSON.stringify(printed.request)).toContain('greet is exported');
     expect(JSON.stringify(printed.request).toLowerCase()).not.toContain('template string');
+  }, 120_000);
+
+  it('with review on, a dossier’s new sentences wait in the Inbox; accepted ones join it, rejected ones never return', async () => {
+    const settings = await json<{ memoryAutoAccept: { profileFacts: boolean; dossierSentences: boolean } }>(
+      '/api/settings',
+      'PUT',
+      { memoryAutoAccept: { profileFacts: false, dossierSentences: false } },
+    );
+    expect(settings.memoryAutoAccept).toEqual({ profileFacts: false, dossierSentences: false });
+    // Changing the other switch keeps this one as it was.
+    const kept = await json<typeof settings>('/api/settings', 'PUT', { memoryAutoAccept: { profileFacts: false } });
+    expect(kept.memoryAutoAccept.dossierSentences).toBe(false);
+
+    const source = new TestCanvas({
+      idPrefix: 'fw-n',
+      document: emptyCanvasDocument({ id: 'canvas-fw', name: 'Fw', workingDirectory: CLAUDE_REPO, createdAt: 1 }),
+    });
+    const node = source.addQuestion('How should farewell differ from greet?');
+    source.answer(node, 'It says so long.');
+    await atlas.server.context.canvases.write('canvas-fw', source.document(), { baseRevision: null });
+    const answered = source.document().nodes.find((each) => each.id === node);
+    const cited = `canvas:canvas-fw#${node}@${answered?.kind === 'question' ? answered.versions[0]!.id : ''}`;
+    const etag = (await api('/api/topics')).headers.get('etag')!;
+    const topicId = (
+      await json<{ record: TopicRecord }>('/api/topics', 'POST', { name: 'farewell' }, etag)
+    ).record.topics.find((topic) => topic.name === 'farewell')!.id;
+    const store = dossierStoreFor(atlas.server.context);
+    const ACCEPTED = 'farewell prints goodbye and the name.';
+    const REJECTED = 'farewell was written by a famous poet.';
+    const LATER = 'farewell shares its template with greet.';
+    const build = async (sentences: { text: string; id?: string }[], fact: string) => {
+      store.fileFact({ text: fact, turnKey: cited, topicIds: [topicId] });
+      const plan = await json<DossierPlan>(`/api/dossiers/${topicId}/plan?mode=update`);
+      provider.script({
+        text: JSON.stringify({
+          what: sentences.map((sentence) => ({ ...sentence, citations: [cited] })),
+          decisions: [],
+          status: [],
+          open: [],
+        }),
+      });
+      return json<DossierView>(`/api/dossiers/${topicId}/build`, 'POST', {
+        mode: 'update',
+        turnKeys: plan.turns.map((turn) => turn.turnKey),
+        factIds: plan.facts.map((each) => each.id),
+      });
+    };
+    const ask = await recallFile('What does farewell print?', 'canvas-fw-ask');
+    const inbox = () => json<DossierSentenceInbox>('/api/dossier-sentences');
+
+    // Nothing the run wrote reaches the dossier or recall: both sentences wait, with their cited turn as evidence.
+    const first = await build([{ text: ACCEPTED }, { text: REJECTED }], 'farewell is new.');
+    expect(texts(first)).toEqual([]);
+    const waiting = await inbox();
+    expect(waiting.autoAccept).toBe(false);
+    expect(waiting.proposals.map((each) => [each.text, each.topicId, each.citations])).toEqual([
+      [REJECTED, topicId, [cited]],
+      [ACCEPTED, topicId, [cited]],
+    ]);
+    expect((await ask.plan()).block ?? '').not.toContain('goodbye');
+    const proposed = await json<MemoryJournalPage>('/api/memory/journal?op=memory-proposed');
+    expect(proposed.entries.filter((entry) => entry.event.meta.kind === 'dossier-sentence')).toHaveLength(2);
+    expect(JSON.stringify(proposed)).not.toContain('goodbye');
+
+    // Accepted: in the dossier and recall. Rejected: its words put aside, listed, journaled.
+    const accept = waiting.proposals.find((each) => each.text === ACCEPTED)!;
+    const reject = waiting.proposals.find((each) => each.text === REJECTED)!;
+    await json(`/api/dossier-sentences/${accept.id}/accept`, 'POST');
+    await json(`/api/dossier-sentences/${reject.id}/reject`, 'POST');
+    expect((await api(`/api/dossier-sentences/${reject.id}/accept`, 'POST')).status).toBe(404);
+    expect(texts(await json<DossierView>(`/api/dossiers/${topicId}`))).toEqual([ACCEPTED]);
+    expect((await ask.plan()).block).toContain('goodbye');
+    expect((await ask.plan()).block).not.toContain('famous poet');
+    const listed = await json<PutAsideListResponse>('/api/memory/put-asides');
+    expect(listed.items[0]).toMatchObject({ kind: 'dossier-sentence', reason: 'rejected', excerpt: REJECTED });
+    const decided = await json<MemoryJournalPage>('/api/memory/journal?limit=10');
+    expect(decided.entries.map((entry) => entry.event.op)).toEqual(
+      expect.arrayContaining(['memory-accepted', 'memory-rejected', 'memory-put-aside']),
+    );
+
+    // The next update writes the rejected words again and one new sentence: only the new one waits.
+    const second = await build(
+      [{ text: ACCEPTED, id: accept.id }, { text: '  Farewell was WRITTEN by a famous poet. ' }, { text: LATER }],
+      'farewell shares code.',
+    );
+    expect(texts(second)).toEqual([ACCEPTED]);
+    expect((await inbox()).proposals.map((each) => each.text)).toEqual([LATER]);
+    expect((await ask.plan()).block ?? '').not.toContain('famous poet');
   }, 120_000);
 });

@@ -7,6 +7,7 @@ import {
   type DossierBuildRequest,
   type DossierMode,
   type DossierPlan,
+  type DossierSentenceProposal,
   type PendingFact,
   type Topic,
   WeftError,
@@ -18,6 +19,7 @@ import {
   labelledKeys,
   planDossier,
   shownKeys,
+  splitNewSentences,
   withoutStruck,
   type DossierTurn,
 } from '../../src/core/dossiers/index.ts';
@@ -47,6 +49,11 @@ export interface DossierRunContext {
   newId: () => string;
   /** Known key values, scrubbed from any provider message. */
   secrets?: readonly string[];
+  /**
+   * Issue 29.1 (Settings `memoryAutoAccept.dossierSentences`; absent: true): false files the sentences a run writes
+   * that the dossier did not hold in the Inbox instead of writing them.
+   */
+  autoAcceptSentences?: boolean;
 }
 
 interface Prepared {
@@ -104,7 +111,7 @@ export async function runDossier(
   topicId: string,
   request: DossierBuildRequest,
   model: DossierModel,
-): Promise<{ version: StoredVersion; consumed: string[] }> {
+): Promise<{ version: StoredVersion; consumed: string[]; proposed: DossierSentenceProposal[] }> {
   const prepared = await prepare(context, topicId);
   const chosen = confirmedSelection(request, prepared);
   const { plan, turns } = planDossier({
@@ -162,8 +169,14 @@ export async function runDossier(
     newId: context.newId,
   });
   // A sentence the person struck stays out even when the model writes the same words again (issue 29.2).
-  const next = { ...checked, dossier: withoutStruck(checked.dossier, sentenceStruck(context.sources)) };
-  return context.store.writeVersion({
+  const unstruck = withoutStruck(checked.dossier, sentenceStruck(context.sources));
+  // With review on, only what the dossier already said is written; the new sentences wait in the Inbox.
+  const gated =
+    context.autoAcceptSentences === false
+      ? splitNewSentences(unstruck, prepared.current)
+      : { dossier: unstruck, fresh: [] };
+  const next = { ...checked, dossier: gated.dossier };
+  const written = context.store.writeVersion({
     topicId,
     mode: request.mode,
     modelId: model.id,
@@ -173,4 +186,6 @@ export async function runDossier(
     turnsRead: turns.map((turn) => turn.turnKey),
     factsRead: chosen.facts.map((fact) => fact.id),
   });
+  // Filed after the version is written: a run refused (`dossier-changed`) leaves nothing waiting.
+  return { ...written, proposed: context.store.sentenceProposals().propose(topicId, gated.fresh) };
 }

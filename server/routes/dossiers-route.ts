@@ -9,6 +9,8 @@ import {
   WeftError,
 } from '../../protocol/index.ts';
 import { contentKey } from '../../src/core/index.ts';
+import { sentenceEvent } from '../../src/core/memory/index.ts';
+import { memoryStoreFor } from './memory-store-for.ts';
 import { dossierSentences, struckCount, withoutStruck } from '../../src/core/dossiers/index.ts';
 import {
   liveTurnKeys,
@@ -114,7 +116,14 @@ export function dossiersRoute(context: ServerContext): Router {
     await knownTopic(context, topicId);
     const model = await resolveDossierModel(context, body.modelId);
     const run = await dossierRunContext(context);
-    const { version, consumed } = await runDossier(run, topicId, body, model);
+    const { version, consumed, proposed } = await runDossier(run, topicId, body, model);
+    if (proposed.length > 0) {
+      const { stored } = await memoryStoreFor(context).update(null, () => ({
+        change: { events: proposed.map((proposal) => sentenceEvent('memory-proposed', proposal)) },
+        result: null,
+      }));
+      context.hub.publish({ type: 'memory-changed', revision: stored.revision });
+    }
     // Metadata only: never a sentence's words.
     context.logger.info('dossier written', {
       topic: topicId,
@@ -122,6 +131,7 @@ export function dossiersRoute(context: ServerContext): Router {
       sentences: version.summary.sentences,
       dropped: version.summary.dropped,
       consumed: consumed.length,
+      proposed: proposed.length,
     });
     response.json(await dossierView(run, topicId));
   });

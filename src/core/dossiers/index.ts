@@ -5,3 +5,4 @@ export * from './dossier-answer.ts';
 export * from './fact-consumption.ts';
 export * from './dossier-plan.ts';
 export * from './struck-sentences.ts';
+export * from './new-sentences.ts';

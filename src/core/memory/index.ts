@@ -58,6 +58,7 @@ export {
   unrecordedEvent,
   importedEvent,
   putAsideEvent,
+  sentenceEvent,
 } from './memory-events.ts';
 export type { MemoryEventDraft, PutAsideRecord, WriteOperation } from './memory-events.ts';
 export {

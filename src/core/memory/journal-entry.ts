@@ -107,12 +107,15 @@ export function describeJournalEntry(entry: MemoryJournalEntry): string {
         ? `The person deleted a ${text('document', '?')} line.`
         : `The person ${meta.action === 'add' ? 'added' : 'edited'} a ${text('document', '?')} line.`;
     case 'memory-proposed':
+      if (meta.kind === 'dossier-sentence') return 'A dossier update proposed a new sentence: it waits in the Inbox.';
       return `A ${text('category', 'fact')} fact from an ask was put in the Inbox by the ${text('path', 'rule')} path.`;
     case 'memory-accepted':
+      if (meta.kind === 'dossier-sentence') return 'The person accepted a dossier sentence: it is in the dossier now.';
       return meta.auto === true
         ? `A ${text('category', 'fact')} fact was accepted automatically (Settings).`
         : `The person accepted a ${text('category', 'fact')} fact${meta.edited === true ? ' after editing it' : ''}.`;
     case 'memory-rejected':
+      if (meta.kind === 'dossier-sentence') return 'The person rejected a dossier sentence: its words are put aside.';
       return `The person rejected a ${text('category', 'fact')} fact: it will not be proposed again.`;
     case 'memory-put-aside':
       return `A ${KIND_NAMES[text('kind', '')] ?? 'piece of content'} was put aside (${text('reason', '?')}): no read path brings its words back.`;

@@ -104,3 +104,22 @@ export function putAsideEvent(record: PutAsideRecord): MemoryEventDraft {
     meta: { kind: record.kind, reason: record.reason, rev: record.rev, ...(record.origin ?? {}) },
   };
 }
+
+/** A dossier sentence proposed, accepted or rejected (issue 29.1): the topic, the section and counts, never the words. */
+export function sentenceEvent(
+  op: 'memory-proposed' | 'memory-accepted' | 'memory-rejected',
+  proposal: { id: string; topicId: string; section: string; citations: readonly string[] },
+  extra: Record<string, string | number | boolean | null> = {},
+): MemoryEventDraft {
+  return {
+    op,
+    objectId: proposal.id,
+    meta: {
+      kind: 'dossier-sentence',
+      topicId: proposal.topicId,
+      section: proposal.section,
+      citations: proposal.citations.length,
+      ...extra,
+    },
+  };
+}
