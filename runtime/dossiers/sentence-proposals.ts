@@ -1,9 +1,29 @@
 import { randomUUID } from 'node:crypto';
-import { WeftError, type DossierSentenceProposal } from '../../protocol/index.ts';
+import {
+  WeftError,
+  type Dossier,
+  type DossierMode,
+  type DossierSentenceProposal,
+  type DroppedSentence,
+} from '../../protocol/index.ts';
 import { normaliseText } from '../../src/core/index.ts';
 import type { NewSentence } from '../../src/core/dossiers/index.ts';
 import type { DossierDatabase } from './dossier-database.ts';
-import type { DossierStore } from './dossier-store.ts';
+
+/** What accepting needs of the dossier store (its read and its locked write), named here to keep imports one way. */
+interface DossierVersions {
+  read(topicId: string): Dossier | null;
+  writeVersion(write: {
+    topicId: string;
+    mode: DossierMode;
+    modelId: string | null;
+    baseVersion: number;
+    dossier: Dossier;
+    dropped: DroppedSentence[];
+    turnsRead: readonly string[];
+    factsRead: readonly string[];
+  }): unknown;
+}
 
 interface ProposalRow {
   id: string;
@@ -32,7 +52,7 @@ const proposalOf = (row: ProposalRow): DossierSentenceProposal => ({
 export class SentenceProposals {
   constructor(
     private readonly database: DossierDatabase,
-    private readonly dossiers: DossierStore,
+    private readonly dossiers: DossierVersions,
     private readonly options: { now?: () => number; newId?: () => string } = {},
   ) {}
 
