@@ -2,12 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TopicsState } from '../protocol/index.ts';
 import { openDossierStore } from '../runtime/dossiers/index.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
+import { putSettings } from './support/put-settings.ts';
 
 // Issue 29.2 in the browser: strike a dossier sentence from the dossier panel, find it under Memory → Put aside with
 // its words, kind, reason and time, restore it there, and see it back in the dossier.
 let app: LaunchedApp;
 const STRUCK = 'Escalators carry people continuously between floors.';
 const KEPT = 'The survey compares them with lifts.';
+const ACCEPTED = 'The survey counts steps per minute.';
+const REJECTED = 'Escalators were invented in Tokyo.';
 
 beforeAll(async () => {
   app = await launchApp();
@@ -77,6 +80,46 @@ describe('put aside on the memory page', () => {
     await page.getByTestId('tab-memory').click();
     await page.getByTestId('dossiers').getByTestId('dossier-topic').filter({ hasText: 'Escalators' }).click();
     await page.locator('[data-testid="dossier-sentence"][data-sentence-id="s1"]').waitFor();
+    expect(app.pageErrors).toEqual([]);
+  }, 90_000);
+
+  it('with review on, a dossier sentence waits in the Inbox: Accept puts it in the dossier, Reject puts it aside', async () => {
+    const page = app.page;
+    expect(
+      (await putSettings(app, { memoryAutoAccept: { profileFacts: false, dossierSentences: false } })).status,
+    ).toBe(200);
+    const state = (await page.evaluate(async () => (await fetch('/api/topics')).json())) as TopicsState;
+    const topicId = state.record.topics[0]!.id;
+    const store = openDossierStore(app.home);
+    // Filed as a dossier run with review on files them (the run itself: tests/struck-sentence-golden.test.ts).
+    store.sentenceProposals().propose(topicId, [
+      { section: 'decisions', text: ACCEPTED, citations: ['canvas:c1#n1@v1'] },
+      { section: 'open', text: REJECTED, citations: ['canvas:c1#n1@v1'] },
+    ]);
+    store.close();
+    await page.getByTestId('tab-canvas').click();
+    await page.getByTestId('tab-memory').click();
+
+    const waiting = page.getByTestId('dossier-sentence-inbox').getByTestId('dossier-sentence-proposal');
+    await waiting.first().waitFor();
+    expect(await waiting.allTextContents()).toEqual([
+      expect.stringContaining(REJECTED),
+      expect.stringContaining(ACCEPTED),
+    ]);
+    await waiting.filter({ hasText: ACCEPTED }).getByTestId('dossier-sentence-accept').click();
+    await waiting.filter({ hasText: ACCEPTED }).waitFor({ state: 'detached' });
+    await waiting.filter({ hasText: REJECTED }).getByTestId('dossier-sentence-reject').click();
+    await waiting.first().waitFor({ state: 'detached' });
+
+    await page.getByTestId('dossiers').getByTestId('dossier-topic').filter({ hasText: 'Escalators' }).click();
+    await page.getByTestId('dossier-sentence').filter({ hasText: ACCEPTED }).waitFor();
+    expect(await page.getByTestId('dossier-sentence').filter({ hasText: REJECTED }).count()).toBe(0);
+    const rejected = page
+      .getByTestId('memory-put-asides')
+      .locator('[data-testid="memory-put-aside"][data-kind="dossier-sentence"]')
+      .filter({ hasText: REJECTED });
+    await rejected.waitFor();
+    expect(await rejected.textContent()).toContain('dossier sentence · rejected');
     expect(app.pageErrors).toEqual([]);
   }, 90_000);
 });

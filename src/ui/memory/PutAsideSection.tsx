@@ -18,7 +18,12 @@ const KINDS: Record<PutAsideItem['kind'], string> = {
   'dossier-sentence': 'dossier sentence',
 };
 
-const REASONS: Record<string, string> = { archived: 'archived', deleted: 'deleted', struck: 'struck' };
+const REASONS: Record<string, string> = {
+  archived: 'archived',
+  deleted: 'deleted',
+  struck: 'struck',
+  rejected: 'rejected',
+};
 
 /**
  * "Put aside" on the memory page (issue 29.2): every tombstone in force, newest first and windowed (the Inbox's
