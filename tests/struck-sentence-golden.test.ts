@@ -139,6 +139,7 @@ describe('a struck dossier sentence stays struck', () => {
     const struck = await json<DossierView>(`/api/dossiers/${topicId}/sentences/s1/strike`, 'POST');
     expect(texts(struck)).toEqual([KEPT]);
     expect(struck.struck).toBe(1);
+    expect((await api(`/api/dossiers/${topicId}/sentences/no-such-sentence/strike`, 'POST')).status).toBe(404);
     const listed = await json<PutAsideListResponse>('/api/memory/put-asides');
     const tombstone = listed.items.find((item) => item.kind === 'dossier-sentence')!;
     expect(tombstone).toMatchObject({ reason: 'struck', origin: { topicId, sentenceId: 's1' }, excerpt: STRUCK });
