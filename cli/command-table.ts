@@ -106,9 +106,10 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'memory',
     usage:
-      'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json] | weft memory inbox [--limit N] [--json] | weft memory accept <id> [--text T] | weft memory reject <id> | weft memory history <line> [--json]',
+      'weft memory journal [--verdict V] [--limit N] [--json] | weft memory journal --verify [--json] | weft memory inbox [--limit N] [--json] | weft memory accept <id> [--text T] | weft memory reject <id>' +
+      ' | weft memory history <line> [--json] | weft memory put-asides [--limit N] [--json] | weft memory restore <id>',
     summary:
-      "memory's hash-chained journals (profile and topics), newest first (--verify checks them, exit 1 when broken); the Inbox of proposed facts and the person's decision on one; a profile line's versions with when each was recorded and when it held",
+      "memory's hash-chained journals (profile and topics), newest first (--verify checks them, exit 1 when broken); the Inbox of proposed facts and the person's decision on one; a profile line's versions with when each was recorded and when it held; what is put aside, and restoring it",
     positionals: [1, 2],
     flags: {
       verdict: {
@@ -141,6 +142,8 @@ export const COMMANDS: readonly CommandSpec[] = [
       'weft memory reject 0b7c…',
       'weft memory history 5f2e…',
       'weft memory history 5f2e… --json',
+      'weft memory put-asides',
+      'weft memory restore 12',
     ],
   },
   {

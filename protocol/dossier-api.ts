@@ -73,6 +73,8 @@ export const DossierViewSchema = z.object({
   dossier: DossierSchema.nullable(),
   /** Sentences whose every source is archived or deleted: marked in the view, left out of recall. */
   retired: z.array(z.string()),
+  /** How many sentences the person struck (issue 29.2): left out of `dossier`, listed under Memory → Put aside. */
+  struck: z.number().int().nonnegative(),
   /** The sentences the latest write dropped for citing keys the model was not shown. */
   dropped: z.array(DroppedSentenceSchema),
   history: z.array(DossierVersionSummarySchema),
@@ -105,3 +107,26 @@ export const DossierAnswerSchema = z.object({
   open: z.array(DossierAnswerSentenceSchema).max(100),
 });
 export type DossierAnswer = z.infer<typeof DossierAnswerSchema>;
+
+/**
+ * Issue 29.1: a sentence a dossier run wrote that is new to the dossier, waiting in the Inbox because
+ * `memoryAutoAccept.dossierSentences` is off. It reaches no dossier, recall or request until accepted; a rejected
+ * one is put aside (a `dossier-sentence` tombstone), so the same words never come back.
+ */
+export const DossierSentenceProposalSchema = z.object({
+  id: z.string().min(1),
+  topicId: z.string(),
+  section: z.enum(['what', 'decisions', 'status', 'open']),
+  text: z.string().min(1).max(2000),
+  /** The turn keys it cites: its evidence, one click each to the turn. */
+  citations: z.array(z.string()),
+  proposedAt: z.number().int(),
+});
+export type DossierSentenceProposal = z.infer<typeof DossierSentenceProposalSchema>;
+
+/** `GET /api/dossier-sentences`: the pending ones, newest first, and whether new sentences skip the Inbox. */
+export const DossierSentenceInboxSchema = z.object({
+  proposals: z.array(DossierSentenceProposalSchema),
+  autoAccept: z.boolean(),
+});
+export type DossierSentenceInbox = z.infer<typeof DossierSentenceInboxSchema>;

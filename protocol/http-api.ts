@@ -198,7 +198,7 @@ export const SettingsResponseSchema = z.object({
   /** C32: who writes plaques — the answering model (the decision model for agents and the receipt) or the rule. */
   plaqueWriter: z.enum(['model', 'rule']).optional(),
   /** Issue 29.1: which memory writes skip the Inbox (profile facts: off unless switched on). Optional for older servers. */
-  memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
+  memoryAutoAccept: z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() }).optional(),
 });
 export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
 
@@ -225,7 +225,7 @@ export const SettingsUpdateSchema = z.object({
   defaultModelId: z.string().min(1).nullable().optional(),
   sessionArchive: SessionArchiveSettingsSchema.optional(),
   plaqueWriter: z.enum(['model', 'rule']).optional(),
-  memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
+  memoryAutoAccept: z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() }).optional(),
   /** Provider ids to remove, with their stored keys; a default or judge model of theirs is unset. */
   removeProviders: z.array(z.string().min(1).max(100)).max(50).optional(),
 });
@@ -309,6 +309,8 @@ export const AtlasWhyResponseSchema = z.object({
   target: z.string(),
   hits: z.array(AtlasWhyHitSchema),
   hiddenReads: z.number().int(),
+  /** Issue 29.2: turns that touched the target but whose words the person put aside, left out and counted. */
+  putAside: z.number().int().nonnegative().optional(),
 });
 export type AtlasWhyResponse = z.infer<typeof AtlasWhyResponseSchema>;
 

@@ -20,6 +20,11 @@ export const ImportStatusSchema = z.object({
   conversations: z.number().int().nonnegative(),
   /** The canvases made, once the import is done (one per conversation). */
   canvasIds: z.array(z.string()),
+  /**
+   * Issue 29.2, once done: how many messages arrived archived because their words were put aside before (on the
+   * canvas, out of every read). Absent while running.
+   */
+  putAside: z.number().int().nonnegative().optional(),
   /** Why a failed import was refused; `line` and `column` point into the file when known. */
   error: z
     .object({

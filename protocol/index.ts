@@ -272,6 +272,7 @@ export * from './memory-api.ts';
 export * from './memory-journal.ts';
 export * from './memory-inbox.ts';
 export * from './memory-reading.ts';
+export * from './put-aside-api.ts';
 export * from './topic-api.ts';
 export {
   CanvasPatchSchema,
@@ -364,7 +365,6 @@ export type {
   McpToolsResponse,
 } from './mcp-tools.ts';
 export * from './recall-api.ts';
-export * from './memory-reading.ts';
 export {
   SessionRootsSourceSchema,
   SessionRootSchema,

@@ -55,6 +55,9 @@ export type MemoryInboxResponse = z.infer<typeof MemoryInboxResponseSchema>;
 export const MemoryAcceptRequestSchema = z.object({ text: z.string().max(500).optional() }).strict();
 export type MemoryAcceptRequest = z.infer<typeof MemoryAcceptRequestSchema>;
 
-/** Settings: which kinds of memory write skip the Inbox. Profile facts wait for review unless switched on. */
-export const MemoryAutoAcceptSchema = z.object({ profileFacts: z.boolean() });
+/**
+ * Settings: which kinds of memory write skip the Inbox. Profile facts wait for review unless switched on; a
+ * dossier's new sentences are accepted unless `dossierSentences` is false (absent: on, each cites its turns).
+ */
+export const MemoryAutoAcceptSchema = z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() });
 export type MemoryAutoAccept = z.infer<typeof MemoryAutoAcceptSchema>;

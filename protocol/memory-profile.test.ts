@@ -72,6 +72,8 @@ describe('merge operations', () => {
       'memory-accepted',
       'memory-rejected',
       'memory-exchange-unrecorded',
+      'memory-put-aside',
+      'memory-restored',
     ]);
   });
 });

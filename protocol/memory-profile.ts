@@ -130,6 +130,9 @@ export const MEMORY_EVENT_OPS = [
   'memory-accepted',
   'memory-rejected',
   'memory-exchange-unrecorded',
+  // Put-asides (issue 29.2): a tombstone recorded on content, and one lifted by a restore.
+  'memory-put-aside',
+  'memory-restored',
 ] as const;
 export const MemoryEventOpSchema = z.enum(MEMORY_EVENT_OPS);
 export type MemoryEventOp = z.infer<typeof MemoryEventOpSchema>;

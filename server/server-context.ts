@@ -1,4 +1,11 @@
-import type { CanvasBackup, CanvasStore, CommitLedger, SecretsStore, SettingsStore } from '../runtime/fs/index.ts';
+import type {
+  CanvasBackup,
+  CanvasStore,
+  CommitLedger,
+  PutAsideStore,
+  SecretsStore,
+  SettingsStore,
+} from '../runtime/fs/index.ts';
 import type { DecisionJudge, ModelRegistry } from '../runtime/models/index.ts';
 import type { UrlSnapshotOptions } from '../runtime/materials/index.ts';
 import type { ChatToolOptions, McpClients, WebSearchConfigStore } from '../runtime/tools/index.ts';
@@ -16,6 +23,8 @@ export interface ServerContext {
   secrets: SecretsStore;
   registry: ModelRegistry;
   canvases: CanvasStore;
+  /** Issue 29.2: the one tombstone store (the canvas store records into it too); each write is journaled. */
+  putAsides: PutAsideStore;
   /** Issue 27.3: every model-lane request the server committed for a question node, and the answer it streamed. */
   commits: CommitLedger;
   backup: CanvasBackup;

@@ -24,7 +24,9 @@ import {
   ensureWeftHome,
 } from '../runtime/fs/index.ts';
 import { DecisionJudge, ModelRegistry, currentKeyOrigin } from '../runtime/models/index.ts';
+import { journalPutAsides } from '../runtime/memory/index.ts';
 import { closeAtlasService } from './atlas/atlas-registry.ts';
+import { memoryStoreFor } from './routes/memory-store-for.ts';
 import { createApp } from './create-app.ts';
 import { EventHub } from './event-hub.ts';
 import { createStderrLogger, redactingLogger, type Logger } from './logger.ts';
@@ -146,6 +148,13 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     },
     onFailure: (reason) => logger.warn('judge skipped for a minute', { reason }),
   });
+  // Every put-aside and restore, whichever path writes it, is journaled in memory's hash-chained journal (issue 29.2).
+  const putAsides = new PutAsideStore(home, {
+    onWritten: async (events) => {
+      const stored = await journalPutAsides(memoryStoreFor(context), events);
+      if (stored) context.hub.publish({ type: 'memory-changed', revision: stored.revision });
+    },
+  });
   const context: ServerContext = {
     home,
     version: readVersion(),
@@ -156,8 +165,9 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     canvases: new CanvasStore({
       directory: canvasesDirectory(home),
       fileSystem: options.fileSystem,
-      putAsides: new PutAsideStore(home),
+      putAsides,
     }),
+    putAsides,
     commits: new CommitLedger(commitLedgerDirectory(home), options.now ?? Date.now),
     backup: new CanvasBackup({
       folder: async () => (await settings.read()).backupFolder,

@@ -3,7 +3,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { AtlasSessionResponse, CanvasDocument, ImportStatus, RecallPlanResponse } from '../protocol/index.ts';
+import type {
+  AtlasSessionResponse,
+  AtlasWhyResponse,
+  CanvasDocument,
+  ImportStatus,
+  RecallPlanResponse,
+} from '../protocol/index.ts';
 import {
   applyChange,
   documentFromGraph,
@@ -236,6 +242,11 @@ describe('nothing put aside comes back', () => {
     // The Atlas still shows the session, the turn marked; a re-mirror leaves it off the canvas.
     const after = await read();
     expect(after.sessions[0]!.turns[0]!.putAside).toBe(true);
+    // The Why answer lists the turn as put aside (counted), not silently dropped.
+    const target = encodeURIComponent('/tmp/realsessions/out/claude/basic-tools/repo/src/hello.ts');
+    const why = (await (await atlas.server.api(`/api/atlas/why?target=${target}`)).json()) as AtlasWhyResponse;
+    expect(why.putAside).toBe(1);
+    expect(why.hits.map((hit) => hit.turnKey)).not.toContain(turn.key);
     expect(after.sessions[0]!.turns.slice(1).every((each) => !each.putAside)).toBe(true);
     const again = mirrorOnto('mirrored-again', after);
     expect(again.plan.counts.putAside).toBe(1);

@@ -13,6 +13,8 @@ interface ImportSummary {
   via: 'server' | 'direct';
   conversations: number;
   canvasIds: string[];
+  /** Messages whose words were put aside before: they arrive archived (issue 29.2). */
+  putAside: number;
 }
 
 /**
@@ -40,7 +42,10 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     if (command.flags.json) printJson(io.out, summary);
     else
       io.out(
-        `imported ${summary.conversations} conversation${summary.conversations === 1 ? '' : 's'} from ${file} into ${summary.canvasIds.length} canvas${summary.canvasIds.length === 1 ? '' : 'es'}${summary.via === 'server' ? ' (through the running Weft)' : ''}\n`,
+        `imported ${summary.conversations} conversation${summary.conversations === 1 ? '' : 's'} from ${file} into ${summary.canvasIds.length} canvas${summary.canvasIds.length === 1 ? '' : 'es'}${summary.via === 'server' ? ' (through the running Weft)' : ''}\n` +
+          (summary.putAside > 0
+            ? `${summary.putAside} message${summary.putAside === 1 ? '' : 's'} put aside before arrived archived (weft memory put-asides)\n`
+            : ''),
       );
     return 0;
   } catch (error) {
@@ -60,19 +65,21 @@ async function direct(
   onProgress: (bytes: number, total: number) => void,
 ): Promise<ImportSummary> {
   const [
-    { CanvasStore, PutAsideStore, canvasesDirectory, ensureWeftHome, ensurePrivateDirectory, readPutAsides },
+    { CanvasStore, canvasesDirectory, ensureWeftHome, ensurePrivateDirectory, readPutAsides },
     runtimeImport,
     { nodeHashPort },
+    { journaledPutAsideStore },
   ] = await Promise.all([
     import('../../runtime/fs/index.ts'),
     import('../../runtime/import/index.ts'),
     import('../../runtime/hash/index.ts'),
+    import('../../runtime/memory/index.ts'),
   ]);
   ensureWeftHome(home);
   ensurePrivateDirectory(canvasesDirectory(home));
   const newId = runtimeImport.importIdGenerator();
   const result = await runtimeImport.importConversations(file, {
-    canvases: new CanvasStore({ directory: canvasesDirectory(home), putAsides: new PutAsideStore(home) }),
+    canvases: new CanvasStore({ directory: canvasesDirectory(home), putAsides: journaledPutAsideStore(home) }),
     stagingDirectory: ensurePrivateDirectory(`${home}/imports`),
     importId: newId(),
     now: Date.now,
@@ -82,7 +89,13 @@ async function direct(
     signal,
     onProgress: (progress) => onProgress(progress.bytesRead, progress.totalBytes),
   });
-  return { file, via: 'direct', conversations: result.conversations, canvasIds: result.canvasIds };
+  return {
+    file,
+    via: 'direct',
+    conversations: result.conversations,
+    canvasIds: result.canvasIds,
+    putAside: result.putAside,
+  };
 }
 
 async function viaServer(
@@ -119,7 +132,13 @@ async function viaServer(
     const error = status.error;
     throw new CliError(error?.code ?? 'import-failed', error?.message ?? 'the import did not finish');
   }
-  return { file, via: 'server', conversations: status.conversations, canvasIds: status.canvasIds };
+  return {
+    file,
+    via: 'server',
+    conversations: status.conversations,
+    canvasIds: status.canvasIds,
+    putAside: status.putAside ?? 0,
+  };
 }
 
 /** One line on stderr, only on a terminal. */

@@ -5,20 +5,25 @@ import { printJson } from '../format.ts';
 import type { Terminal } from '../terminal.ts';
 import { runHistory } from './memory-history-command.ts';
 import { runInbox } from './memory-inbox-command.ts';
+import { runPutAsides } from './memory-put-asides-command.ts';
 
 /**
  * `weft memory journal` (issue 27.4): memory's two hash-chained journals under `$WEFT_HOME/memory/` — the
  * profile's and the topics' — newest first, each entry as the sentence the Memory page shows, its rule and its
  * evidence turn. `--verify` checks both chains against the heads kept beside them, as `weft verify` does for a
  * canvas: exit 0 when both are intact, 1 when not. `inbox`, `accept`, `reject`: `memory-inbox-command.ts`;
- * `history <line>`: `memory-history-command.ts`.
+ * `history <line>`: `memory-history-command.ts`; `put-asides`, `restore`: `memory-put-asides-command.ts`.
  */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const [action] = command.positionals;
   if (action === 'inbox' || action === 'accept' || action === 'reject') return runInbox(action, command, io);
   if (action === 'history') return runHistory(command, io);
+  if (action === 'put-asides' || action === 'restore') return runPutAsides(action, command, io);
   if (action !== 'journal')
-    throw new CliError('usage', `unknown memory action "${action}" (journal, inbox, accept, reject, history)`);
+    throw new CliError(
+      'usage',
+      `unknown memory action "${action}" (journal, inbox, accept, reject, history, put-asides, restore)`,
+    );
   const [{ resolveWeftHome }, { MemoryJournals }, { describeJournalEntry, journalEntryEvidence, journalEntryRule }] =
     await Promise.all([
       import('../../runtime/fs/index.ts'),

@@ -5,6 +5,7 @@ import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';
 import { liveServer, type LiveServer } from '../live-server.ts';
 import type { Terminal } from '../terminal.ts';
+import { decideDossierSentence, pendingDossierSentences } from './dossier-sentence-decision.ts';
 
 /**
  * `weft memory inbox | accept <id> | reject <id>` (issue 29.1): the proposals waiting for the person, newest
@@ -26,11 +27,13 @@ export async function runInbox(action: 'inbox' | 'accept' | 'reject', command: P
   if (action === 'inbox') {
     const proposals = core.newestFirst((await store.read()).inbox);
     const shown = proposals.slice(0, (command.flags.limit as number | undefined) ?? 50);
+    const sentences = await pendingDossierSentences(home);
     if (command.flags.json) {
-      printJson(io.out, { proposals: shown, total: proposals.length });
+      printJson(io.out, { proposals: shown, total: proposals.length, dossierSentences: sentences });
       return 0;
     }
-    if (proposals.length === 0) io.out('The Inbox is empty: nothing is waiting for review.\n');
+    if (proposals.length === 0 && sentences.length === 0)
+      io.out('The Inbox is empty: nothing is waiting for review.\n');
     for (const proposal of shown) {
       const { canvasId, nodeId } = proposal.origin;
       io.out(
@@ -41,6 +44,11 @@ export async function runInbox(action: 'inbox' | 'accept' | 'reject', command: P
       );
     }
     if (proposals.length > shown.length) io.out(`${shown.length} of ${proposals.length} shown (--limit).\n`);
+    for (const sentence of sentences)
+      io.out(
+        `${sentence.id}  ${new Date(sentence.proposedAt).toISOString()}  dossier sentence (topic ${sentence.topicId}, ${sentence.section})\n` +
+          `    ${sentence.text}\n    cites: ${sentence.citations.join(', ')}\n`,
+      );
     return 0;
   }
   const id = command.positionals[1];
@@ -48,6 +56,18 @@ export async function runInbox(action: 'inbox' | 'accept' | 'reject', command: P
   const text = command.flags.text as string | undefined;
   // A running server writes memory too, and its queue serialises only its own writes: decide through it.
   const server = await liveServer(await readServerFile(home));
+  // A dossier sentence waiting for review (issue 29.1) is decided by its own route: the dossier holds it.
+  if ((await pendingDossierSentences(home)).some((sentence) => sentence.id === id)) {
+    await decideDossierSentence(home, server, action, id);
+    if (command.flags.json) printJson(io.out, { id, decision: action, lineId: null });
+    else
+      io.out(
+        action === 'accept'
+          ? `Accepted ${id}: it is in its topic's dossier now.\n`
+          : `Rejected ${id}: its words are put aside and will not be proposed again.\n`,
+      );
+    return 0;
+  }
   const lineId = server
     ? await decideThroughServer(server, action, id, text)
     : await decideHere(home, store, core, action, id, text ?? null);

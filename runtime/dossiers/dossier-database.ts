@@ -38,6 +38,16 @@ CREATE TABLE IF NOT EXISTS facts (
   consumed_by INTEGER            -- the dossier version that read it
 );
 CREATE INDEX IF NOT EXISTS facts_pending ON facts(state, topic_id);
+CREATE TABLE IF NOT EXISTS sentence_proposals (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  id TEXT NOT NULL UNIQUE,
+  topic_id TEXT NOT NULL,
+  section TEXT NOT NULL,
+  text TEXT NOT NULL,
+  citations TEXT NOT NULL,       -- JSON array of turn keys
+  proposed_at INTEGER NOT NULL,
+  state TEXT NOT NULL            -- 'pending' | 'accepted' | 'rejected'
+);
 CREATE TABLE IF NOT EXISTS events (
   seq INTEGER PRIMARY KEY AUTOINCREMENT,
   record TEXT NOT NULL           -- one EventRecord, hash-chained to the row before

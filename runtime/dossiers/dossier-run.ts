@@ -7,6 +7,7 @@ import {
   type DossierBuildRequest,
   type DossierMode,
   type DossierPlan,
+  type DossierSentenceProposal,
   type PendingFact,
   type Topic,
   WeftError,
@@ -18,8 +19,11 @@ import {
   labelledKeys,
   planDossier,
   shownKeys,
+  splitNewSentences,
+  withoutStruck,
   type DossierTurn,
 } from '../../src/core/dossiers/index.ts';
+import { isPutAside } from '../../src/core/index.ts';
 import { mapProviderError } from '../models/index.ts';
 import type { TopicStore } from '../topics/index.ts';
 import type { DossierStore, StoredVersion } from './dossier-store.ts';
@@ -45,6 +49,11 @@ export interface DossierRunContext {
   newId: () => string;
   /** Known key values, scrubbed from any provider message. */
   secrets?: readonly string[];
+  /**
+   * Issue 29.1 (Settings `memoryAutoAccept.dossierSentences`; absent: true): false files the sentences a run writes
+   * that the dossier did not hold in the Inbox instead of writing them.
+   */
+  autoAcceptSentences?: boolean;
 }
 
 interface Prepared {
@@ -54,13 +63,21 @@ interface Prepared {
   facts: PendingFact[];
 }
 
+/** Whether a sentence's words were struck (a `dossier-sentence` tombstone in the sources' put-asides). */
+export function sentenceStruck(sources: TurnSources): (text: string) => boolean {
+  const putAsides = sources.putAsides ?? new Set<string>();
+  return (text) => isPutAside(putAsides, 'dossier-sentence', text);
+}
+
 async function prepare(context: DossierRunContext, topicId: string): Promise<Prepared> {
   const { record } = await context.topics.read();
   const topic = record.topics.find((candidate) => candidate.id === topicId);
   if (!topic) throw new WeftError('topic-unknown-topic', 'There is no topic with that id.', 404);
+  const current = context.store.read(topicId);
   return {
     topic,
-    current: context.store.read(topicId),
+    // A struck sentence is not shown to the model as part of the dossier to keep (issue 29.2).
+    current: current && withoutStruck(current, sentenceStruck(context.sources)),
     turns: await readDossierTurns(labelledKeys(record, topicId), context.sources),
     facts: context.store.pending(topicId),
   };
@@ -94,7 +111,7 @@ export async function runDossier(
   topicId: string,
   request: DossierBuildRequest,
   model: DossierModel,
-): Promise<{ version: StoredVersion; consumed: string[] }> {
+): Promise<{ version: StoredVersion; consumed: string[]; proposed: DossierSentenceProposal[] }> {
   const prepared = await prepare(context, topicId);
   const chosen = confirmedSelection(request, prepared);
   const { plan, turns } = planDossier({
@@ -143,7 +160,7 @@ export async function runDossier(
     );
   }
   // The citation check: a sentence citing a key the model was not shown is dropped and counted.
-  const next = dossierFromAnswer(answer, {
+  const checked = dossierFromAnswer(answer, {
     topicId,
     current,
     latestVersion: prepared.current?.version ?? 0,
@@ -151,7 +168,15 @@ export async function runDossier(
     now: context.now(),
     newId: context.newId,
   });
-  return context.store.writeVersion({
+  // A sentence the person struck stays out even when the model writes the same words again (issue 29.2).
+  const unstruck = withoutStruck(checked.dossier, sentenceStruck(context.sources));
+  // With review on, only what the dossier already said is written; the new sentences wait in the Inbox.
+  const gated =
+    context.autoAcceptSentences === false
+      ? splitNewSentences(unstruck, prepared.current)
+      : { dossier: unstruck, fresh: [] };
+  const next = { ...checked, dossier: gated.dossier };
+  const written = context.store.writeVersion({
     topicId,
     mode: request.mode,
     modelId: model.id,
@@ -161,4 +186,6 @@ export async function runDossier(
     turnsRead: turns.map((turn) => turn.turnKey),
     factsRead: chosen.facts.map((fact) => fact.id),
   });
+  // Filed after the version is written: a run refused (`dossier-changed`) leaves nothing waiting.
+  return { ...written, proposed: context.store.sentenceProposals().propose(topicId, gated.fresh) };
 }

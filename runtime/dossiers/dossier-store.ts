@@ -17,6 +17,7 @@ import {
   type IsLive,
 } from '../../src/core/dossiers/index.ts';
 import { dossierDatabasePath, openDossierDatabase, type DossierDatabase } from './dossier-database.ts';
+import { SentenceProposals } from './sentence-proposals.ts';
 
 export interface DossierStoreOptions {
   now?: () => number;
@@ -106,6 +107,11 @@ export class DossierStore {
     return this.database
       .prepare('SELECT topic_id AS topicId, MAX(version) AS version FROM dossier_versions GROUP BY topic_id')
       .all() as { topicId: string; version: number }[];
+  }
+
+  /** The dossier sentences waiting for review (issue 29.1), on this store's connection and lock. */
+  sentenceProposals(): SentenceProposals {
+    return new SentenceProposals(this.database, this, this.options);
   }
 
   liveSentences(dossier: Dossier, isLive: IsLive): Dossier {

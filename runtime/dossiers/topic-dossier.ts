@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Dossier, Topic } from '../../protocol/index.ts';
-import { dossierSentences, liveSentences, retiredSentences } from '../../src/core/dossiers/index.ts';
+import { dossierSentences, liveSentences, retiredSentences, withoutStruck } from '../../src/core/dossiers/index.ts';
+import { isPutAside } from '../../src/core/index.ts';
 import { findTopic } from '../../src/core/topics/index.ts';
 import { CanvasStore, canvasesDirectory, readPutAsides } from '../fs/index.ts';
 import type { IndexDatabase } from '../index/index.ts';
@@ -14,7 +15,7 @@ import { WeftError } from '../../protocol/index.ts';
 
 export interface TopicDossier {
   topic: Topic;
-  /** The stored dossier, every sentence; null before its first build. */
+  /** The stored dossier without the sentences the person struck; null before its first build. */
   dossier: Dossier | null;
   /** Ids of the sentences whose sources are all archived or deleted. */
   retired: string[];
@@ -65,13 +66,16 @@ export async function readTopicDossier(
   if (!existsSync(dossierDatabasePath(home))) return { topic, dossier: null, retired: [] };
   const store = openDossierStore(home);
   try {
-    const dossier = store.read(topic.id);
-    if (!dossier) return { topic, dossier: null, retired: [] };
+    const stored = store.read(topic.id);
+    if (!stored) return { topic, dossier: null, retired: [] };
+    // A struck sentence leaves every read of the dossier (issue 29.2), not only recall.
+    const putAsides = readPutAsides(home);
+    const dossier = withoutStruck(stored, (text) => isPutAside(putAsides, 'dossier-sentence', text));
     const keys = [...new Set(dossierSentences(dossier).flatMap((sentence) => sentence.citations))];
     const live = await liveTurnKeys(keys, {
       database,
       canvases: new CanvasStore({ directory: canvasesDirectory(home) }),
-      putAsides: readPutAsides(home),
+      putAsides,
     });
     const isLive = (key: string) => live.has(key);
     return {

@@ -17,8 +17,21 @@ export interface PutAsideEvent {
   reason: string;
   at: number;
   origin: PutAsideOrigin | null;
+  /**
+   * The words, cut short, when no other record keeps them: a struck dossier sentence's (the "Put aside" page shows
+   * it). A canvas turn's words stay in its canvas record only, so deleting a node leaves no copy here.
+   */
+  excerpt?: string;
 }
 export type PutAsideChange = Omit<PutAsideEvent, 'rev'>;
+
+export interface PutAsideStoreOptions {
+  /**
+   * Told of every line written, inside the store's queue, before `append` resolves: the server journals each
+   * put-aside and restore in memory's hash-chained journal through it.
+   */
+  onWritten?: (events: readonly PutAsideEvent[]) => Promise<void>;
+}
 
 /** The put-aside log of a Weft home: `$WEFT_HOME/memory/put-asides.jsonl`. */
 export function putAsidePath(home: string): string {
@@ -55,7 +68,8 @@ function isEvent(value: unknown): value is PutAsideEvent {
     KINDS.has(event.kind) &&
     typeof event.reason === 'string' &&
     typeof event.at === 'number' &&
-    (event.origin === null || (typeof event.origin === 'object' && !Array.isArray(event.origin)))
+    (event.origin === null || (typeof event.origin === 'object' && !Array.isArray(event.origin))) &&
+    (event.excerpt === undefined || typeof event.excerpt === 'string')
   );
 }
 
@@ -134,7 +148,10 @@ export class PutAsideStore {
   private readonly queue = new KeyedQueue();
   readonly path: string;
 
-  constructor(home: string) {
+  constructor(
+    home: string,
+    private readonly options: PutAsideStoreOptions = {},
+  ) {
     this.path = putAsidePath(home);
   }
 
@@ -190,6 +207,7 @@ export class PutAsideStore {
       } finally {
         await handle.close();
       }
+      await this.options.onWritten?.(written);
       return written;
     });
   }

@@ -41,8 +41,11 @@ export const StoredSettingsSchema = z.object({
    * runners' default folders. `WEFT_SESSION_ROOTS` overrides both (`runtime/atlas/session-roots.ts`).
    */
   sessionRoots: z.array(z.string()).optional(),
-  /** Issue 29.1: memory writes that skip the Inbox. Absent: profile facts wait for the person's review. */
-  memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
+  /**
+   * Issue 29.1: memory writes that skip the Inbox. Absent: profile facts wait for the person's review; a dossier's
+   * new sentences are accepted (each cites its turns) unless `dossierSentences` is false.
+   */
+  memoryAutoAccept: z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() }).optional(),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 

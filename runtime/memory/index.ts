@@ -7,3 +7,5 @@ export { UndoBook, UNDO_KEEP_MS } from './undo-book.ts';
 export { AdditionsWindow, VISIT_WINDOW_MS } from './additions-window.ts';
 export { MemoryJournals } from './memory-journals.ts';
 export { turnPutAside } from './turn-put-aside.ts';
+export { journalPutAsides, journaledPutAsideStore } from './journal-put-asides.ts';
+export { putAsideItems, restorePutAside } from './put-aside-items.ts';

@@ -302,6 +302,7 @@ export class AtlasService {
       target,
       hits: result.hits.map((hit) => ({ ...hit, mainSessionId: mainOf(hit.sessionId) })),
       hiddenReads: result.hiddenReads,
+      putAside: result.putAside,
     };
   }
 

@@ -46,6 +46,8 @@ export async function dossierRunContext(context: ServerContext): Promise<Dossier
     now: Date.now,
     newId: randomUUID,
     secrets: context.secretValues(),
+    // Issue 29.1: on unless the person switched it off; each sentence cites its turns.
+    autoAcceptSentences: (await context.settings.read()).memoryAutoAccept?.dossierSentences ?? true,
   };
 }
 

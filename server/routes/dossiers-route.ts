@@ -3,12 +3,22 @@ import {
   DossierBuildRequestSchema,
   DossierModeSchema,
   InboxFileRequestSchema,
+  PUT_ASIDE_EXCERPT_CHARS,
   type DossierList,
   type DossierView,
   WeftError,
 } from '../../protocol/index.ts';
-import { dossierSentences } from '../../src/core/dossiers/index.ts';
-import { liveTurnKeys, planDossierRun, runDossier, type DossierRunContext } from '../../runtime/dossiers/index.ts';
+import { contentKey } from '../../src/core/index.ts';
+import { sentenceEvent } from '../../src/core/memory/index.ts';
+import { memoryStoreFor } from './memory-store-for.ts';
+import { dossierSentences, struckCount, withoutStruck } from '../../src/core/dossiers/index.ts';
+import {
+  liveTurnKeys,
+  planDossierRun,
+  runDossier,
+  sentenceStruck,
+  type DossierRunContext,
+} from '../../runtime/dossiers/index.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
@@ -26,10 +36,15 @@ async function knownTopic(context: ServerContext, topicId: string) {
   return topic;
 }
 
-/** One topic's dossier as the memory page and the CLI show it: sentences whose sources all went are marked. */
+/**
+ * One topic's dossier as the memory page and the CLI show it: sentences whose sources all went are marked; the
+ * sentences the person struck are left out and counted.
+ */
 export async function dossierView(run: DossierRunContext, topicId: string): Promise<DossierView> {
   const { store } = run;
-  const latest = store.version(topicId, null);
+  const stored = store.version(topicId, null);
+  const isStruck = sentenceStruck(run.sources);
+  const latest = stored && { ...stored, dossier: withoutStruck(stored.dossier, isStruck) };
   const cited = latest ? [...new Set(dossierSentences(latest.dossier).flatMap((sentence) => sentence.citations))] : [];
   const live = await liveTurnKeys(cited, run.sources);
   const { record } = await run.topics.read();
@@ -40,6 +55,7 @@ export async function dossierView(run: DossierRunContext, topicId: string): Prom
     topicId,
     dossier: latest?.dossier ?? null,
     retired: latest ? store.retiredSentences(latest.dossier, (key) => live.has(key)) : [],
+    struck: stored ? struckCount(stored.dossier, isStruck) : 0,
     dropped: latest?.dropped ?? [],
     history: store.history(topicId),
     pendingFacts: store.pending(topicId),
@@ -100,7 +116,14 @@ export function dossiersRoute(context: ServerContext): Router {
     await knownTopic(context, topicId);
     const model = await resolveDossierModel(context, body.modelId);
     const run = await dossierRunContext(context);
-    const { version, consumed } = await runDossier(run, topicId, body, model);
+    const { version, consumed, proposed } = await runDossier(run, topicId, body, model);
+    if (proposed.length > 0) {
+      const { stored } = await memoryStoreFor(context).update(null, () => ({
+        change: { events: proposed.map((proposal) => sentenceEvent('memory-proposed', proposal)) },
+        result: null,
+      }));
+      context.hub.publish({ type: 'memory-changed', revision: stored.revision });
+    }
     // Metadata only: never a sentence's words.
     context.logger.info('dossier written', {
       topic: topicId,
@@ -108,8 +131,33 @@ export function dossiersRoute(context: ServerContext): Router {
       sentences: version.summary.sentences,
       dropped: version.summary.dropped,
       consumed: consumed.length,
+      proposed: proposed.length,
     });
     response.json(await dossierView(run, topicId));
+  });
+
+  // Issue 29.2: the person strikes one sentence. A tombstone on its words (kind `dossier-sentence`) goes into the one
+  // put-aside store, which journals it; every read of the dossier, recall and later updates leave the words out.
+  router.post('/dossiers/:topicId/sentences/:sentenceId/strike', async (request, response) => {
+    const topicId = String(request.params.topicId);
+    const sentenceId = String(request.params.sentenceId);
+    await knownTopic(context, topicId);
+    const current = dossierStoreFor(context).read(topicId);
+    const sentence = current && dossierSentences(current).find((each) => each.id === sentenceId);
+    if (!sentence) throw new WeftError('dossier-sentence-unknown', 'The current dossier has no such sentence.', 404);
+    await context.putAsides.append([
+      {
+        op: 'put-aside',
+        key: contentKey('dossier-sentence', sentence.text, context.hash),
+        kind: 'dossier-sentence',
+        reason: 'struck',
+        at: context.now(),
+        origin: { topicId, sentenceId },
+        excerpt: sentence.text.slice(0, PUT_ASIDE_EXCERPT_CHARS),
+      },
+    ]);
+    context.logger.info('dossier sentence struck', { topic: topicId, sentence: sentenceId });
+    response.json(await dossierView(await dossierRunContext(context), topicId));
   });
 
   router.post('/dossier-inbox/:factId/file', json, async (request, response) => {

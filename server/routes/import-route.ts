@@ -117,7 +117,12 @@ export function importRoute(options: ImportRouteOptions = {}): (context: ServerC
           onProgress: (progress) => publish(job, progress),
         });
         for (const id of result.canvasIds) context.hub.publish({ type: 'canvas-changed', id });
-        publish(job, { state: 'done', canvasIds: result.canvasIds, conversations: result.conversations });
+        publish(job, {
+          state: 'done',
+          canvasIds: result.canvasIds,
+          conversations: result.conversations,
+          putAside: result.putAside,
+        });
         context.logger.info('import done', { importId: job.status.importId, conversations: result.conversations });
       } catch (error) {
         const cancelled = error instanceof ImportError && error.code === 'import-cancelled';

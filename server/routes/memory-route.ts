@@ -45,8 +45,6 @@ import {
 } from '../../src/core/memory/index.ts';
 import {
   judgeExchange,
-  MemoryStore,
-  memoryDirectory,
   UndoBook,
   AdditionsWindow,
   turnPutAside,
@@ -54,6 +52,7 @@ import {
 } from '../../runtime/memory/index.ts';
 import { fileProjectFacts } from '../../runtime/dossiers/index.ts';
 import { dossierStoreFor, topicStoreFor } from './dossier-services.ts';
+import { memoryStoreFor } from './memory-store-for.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
@@ -112,7 +111,7 @@ export function memoryRoute(context: ServerContext): Router {
   const json = jsonBody(8 * 1024 * 1024);
   const now = context.now;
   const newId = () => randomUUID();
-  const store = new MemoryStore({ directory: memoryDirectory(context.home), now, newId, hash: context.hash });
+  const store = memoryStoreFor(context);
   const visits = new AdditionsWindow(now);
   const undos = new UndoBook(now, newId);
 

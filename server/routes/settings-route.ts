@@ -31,7 +31,7 @@ async function currentSettings(context: ServerContext): Promise<SettingsResponse
     defaultModelId: settings.defaultModelId,
     sessionArchive: settings.sessionArchive ?? defaultSessionArchiveSettings(),
     plaqueWriter: settings.plaqueWriter ?? 'rule',
-    memoryAutoAccept: settings.memoryAutoAccept ?? { profileFacts: false },
+    memoryAutoAccept: { dossierSentences: true, ...(settings.memoryAutoAccept ?? { profileFacts: false }) },
   };
 }
 
@@ -127,7 +127,12 @@ export function settingsRoute(context: ServerContext): Router {
           ? { plaqueWriter: update.plaqueWriter ?? current.plaqueWriter }
           : {}),
         ...(update.memoryAutoAccept || current.memoryAutoAccept
-          ? { memoryAutoAccept: update.memoryAutoAccept ?? current.memoryAutoAccept }
+          ? {
+              // One switch changed keeps the other as it was.
+              memoryAutoAccept: update.memoryAutoAccept
+                ? { ...current.memoryAutoAccept, ...update.memoryAutoAccept }
+                : current.memoryAutoAccept,
+            }
           : {}),
       };
     });

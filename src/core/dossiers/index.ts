@@ -4,3 +4,5 @@ export * from './dossier-prompt.ts';
 export * from './dossier-answer.ts';
 export * from './fact-consumption.ts';
 export * from './dossier-plan.ts';
+export * from './struck-sentences.ts';
+export * from './new-sentences.ts';

@@ -64,8 +64,10 @@ export {
   switchedEvent,
   unrecordedEvent,
   importedEvent,
+  putAsideEvent,
+  sentenceEvent,
 } from './memory-events.ts';
-export type { MemoryEventDraft, WriteOperation } from './memory-events.ts';
+export type { MemoryEventDraft, PutAsideRecord, WriteOperation } from './memory-events.ts';
 export {
   journalVerdictOf,
   journalEntryRule,

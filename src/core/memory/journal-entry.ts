@@ -24,6 +24,10 @@ export function journalVerdictOf(event: EventRecord): MemoryJournalVerdict {
       return 'admitted';
     case 'memory-edited':
       return meta.action === 'delete' ? 'deleted' : 'edited';
+    case 'memory-put-aside':
+      return 'deleted';
+    case 'memory-restored':
+      return 'edited';
     case 'topic-deleted':
     case 'topic-label-removed':
       return 'deleted';
@@ -65,6 +69,13 @@ const REFUSAL_NAMES: Record<string, string> = {
   'rejected-proposal': 'rejected proposal',
 };
 
+const KIND_NAMES: Record<string, string> = {
+  'canvas-turn': 'canvas turn',
+  'session-turn': 'session turn',
+  'imported-message': 'imported message',
+  'dossier-sentence': 'dossier sentence',
+};
+
 /** One sentence for people saying what the entry decided; the raw op stays for a tooltip. */
 export function describeJournalEntry(entry: MemoryJournalEntry): string {
   const { event } = entry;
@@ -97,13 +108,20 @@ export function describeJournalEntry(entry: MemoryJournalEntry): string {
         ? `The person deleted a ${text('document', '?')} line.`
         : `The person ${meta.action === 'add' ? 'added' : 'edited'} a ${text('document', '?')} line.`;
     case 'memory-proposed':
+      if (meta.kind === 'dossier-sentence') return 'A dossier update proposed a new sentence: it waits in the Inbox.';
       return `A ${text('category', 'fact')} fact from an ask was put in the Inbox by the ${text('path', 'rule')} path.`;
     case 'memory-accepted':
+      if (meta.kind === 'dossier-sentence') return 'The person accepted a dossier sentence: it is in the dossier now.';
       return meta.auto === true
         ? `A ${text('category', 'fact')} fact was accepted automatically (Settings).`
         : `The person accepted a ${text('category', 'fact')} fact${meta.edited === true ? ' after editing it' : ''}.`;
     case 'memory-rejected':
+      if (meta.kind === 'dossier-sentence') return 'The person rejected a dossier sentence: its words are put aside.';
       return `The person rejected a ${text('category', 'fact')} fact: it will not be proposed again.`;
+    case 'memory-put-aside':
+      return `A ${KIND_NAMES[text('kind', '')] ?? 'piece of content'} was put aside (${text('reason', '?')}): no read path brings its words back.`;
+    case 'memory-restored':
+      return `The person restored a ${KIND_NAMES[text('kind', '')] ?? 'piece of content'} that was put aside.`;
     case 'memory-switched':
       return `The [Memory] block was turned ${meta.enabled ? 'on' : 'off'} for a canvas.`;
     case 'memory-imported':

@@ -85,3 +85,41 @@ export function importedEvent(lines: number, refusals: number, importedOver = 0)
   // `importedOver`: current lines the import left out, kept as history ended `imported-over`.
   return { op: 'memory-imported', objectId: '', meta: { lines, refusals, importedOver } };
 }
+
+/** A put-aside log line as the journal records it: the content key (a hash, never the words), kind, reason, origin. */
+export interface PutAsideRecord {
+  rev: number;
+  op: 'put-aside' | 'restored';
+  key: string;
+  kind: string;
+  reason: string;
+  origin: { canvasId: string; nodeId: string } | { topicId: string; sentenceId: string } | null;
+}
+
+/** A tombstone recorded or lifted (issue 29.2): journaled so a restore, like a put-aside, is on the record. */
+export function putAsideEvent(record: PutAsideRecord): MemoryEventDraft {
+  return {
+    op: record.op === 'put-aside' ? 'memory-put-aside' : 'memory-restored',
+    objectId: record.key,
+    meta: { kind: record.kind, reason: record.reason, rev: record.rev, ...(record.origin ?? {}) },
+  };
+}
+
+/** A dossier sentence proposed, accepted or rejected (issue 29.1): the topic, the section and counts, never the words. */
+export function sentenceEvent(
+  op: 'memory-proposed' | 'memory-accepted' | 'memory-rejected',
+  proposal: { id: string; topicId: string; section: string; citations: readonly string[] },
+  extra: Record<string, string | number | boolean | null> = {},
+): MemoryEventDraft {
+  return {
+    op,
+    objectId: proposal.id,
+    meta: {
+      kind: 'dossier-sentence',
+      topicId: proposal.topicId,
+      section: proposal.section,
+      citations: proposal.citations.length,
+      ...extra,
+    },
+  };
+}

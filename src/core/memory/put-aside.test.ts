@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { CanvasDocument } from '../../../protocol/index.ts';
+import { PutAsideKindSchema, type CanvasDocument } from '../../../protocol/index.ts';
 import { emptyCanvasDocument } from '../graph.ts';
 import { canvasPutAsides } from './canvas-put-asides.ts';
-import { contentKey, isPutAside, nodeContent } from './put-aside.ts';
+import { contentKey, isPutAside, nodeContent, PUT_ASIDE_KINDS } from './put-aside.ts';
 
 function question(id: string, text: string, origin: 'generated' | 'imported' = 'generated', archived = false) {
   return {
@@ -55,6 +55,10 @@ describe('content keys', () => {
     expect(isPutAside(putAsides, 'canvas-turn', 'rename the  flag')).toBe(true);
     expect(isPutAside(putAsides, 'session-turn', 'Rename the flag')).toBe(false);
     expect(isPutAside(new Set(), 'canvas-turn', 'Rename the flag')).toBe(false);
+  });
+
+  it('name the same kinds as the wire contract the Put aside page reads', () => {
+    expect(PutAsideKindSchema.options).toEqual([...PUT_ASIDE_KINDS]);
   });
 
   it('never put aside text that normalises to nothing', () => {

@@ -61,6 +61,7 @@ export function WhyPanel() {
               ? `No recorded turn touched ${result.target}.`
               : `${plural(result.hits.length, 'turn')} touched ${result.target}`}
             {result.hiddenReads > 0 && ` · ${plural(result.hiddenReads, 'read-only turn')} hidden`}
+            {(result.putAside ?? 0) > 0 && ` · ${plural(result.putAside ?? 0, 'turn')} put aside`}
           </div>
         )}
         <ol className="why-hits">

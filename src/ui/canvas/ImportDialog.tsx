@@ -49,7 +49,15 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
       }
       if (current.state === 'done') {
         const count = current.canvasIds.length;
-        store.getState().toast('info', 'imported', `Imported ${plural(count, 'conversation')} from ${file.name}.`);
+        // What the import left out is said, not dropped silently (issue 29.2).
+        const putAside = current.putAside ?? 0;
+        const kept =
+          putAside > 0
+            ? ` ${plural(putAside, 'message')} you had put aside arrived archived (Memory → Put aside).`
+            : '';
+        store
+          .getState()
+          .toast('info', 'imported', `Imported ${plural(count, 'conversation')} from ${file.name}.${kept}`);
         const first = current.canvasIds[0];
         if (first) await store.getState().openCanvas(first);
         onClose();

@@ -81,6 +81,9 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
         )}
         <span className="hint">
           {plural(view.unreadTurns, 'unread turn')}, {plural(view.pendingFacts.length, 'pending fact')}
+          {view.struck > 0 && (
+            <span data-testid="dossier-struck">, {plural(view.struck, 'sentence')} struck (Memory → Put aside)</span>
+          )}
         </span>
         {running && <span data-testid="dossier-running">Writing the dossier…</span>}
       </div>
@@ -180,6 +183,16 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
                         {' '}
                         sources gone
                       </span>
+                    )}
+                    {!shown && (
+                      <button
+                        className="link"
+                        data-testid="dossier-strike"
+                        title="Put these words aside: out of the dossier, recall and every later update, until restored"
+                        onClick={() => void dossiersApi.strike(view.topicId, sentence.id).then(onChanged, fail)}
+                      >
+                        strike
+                      </button>
                     )}
                     {sentence.citations.map((key) => (
                       <button

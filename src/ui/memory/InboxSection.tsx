@@ -8,6 +8,7 @@ import { memoryClient } from '../store/index.ts';
 import { inboxApi } from './inbox-api.ts';
 import { openOrigin } from './open-origin.ts';
 import { ProjectFactsInbox } from './ProjectFactsInbox.tsx';
+import { DossierSentencesInbox } from './DossierSentencesInbox.tsx';
 import { formatWhen } from '../../core/index.ts';
 
 const PAGE = 100;
@@ -186,6 +187,7 @@ export function InboxSection() {
         </div>
       </div>
       {inbox && proposals.length === 0 && <p className="hint">Nothing waiting for review.</p>}
+      <DossierSentencesInbox />
       <ProjectFactsInbox />
     </section>
   );

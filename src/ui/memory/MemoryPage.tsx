@@ -12,6 +12,7 @@ import { TopicsSection } from './TopicsSection.tsx';
 import { DossiersSection } from './DossiersSection.tsx';
 import { JournalSection } from './JournalSection.tsx';
 import { InboxSection } from './InboxSection.tsx';
+import { PutAsideSection } from './PutAsideSection.tsx';
 import { formatClock } from '../../core/index.ts';
 
 const DOCUMENTS: { name: MemoryDocumentName; title: string }[] = [
@@ -172,6 +173,7 @@ export function MemoryPage() {
         </section>
         <TopicsSection />
         <DossiersSection />
+        <PutAsideSection />
         <section className="card-panel" data-testid="memory-activity">
           <h2>Judge activity</h2>
           <ul className="memory-lines">

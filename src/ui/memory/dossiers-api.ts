@@ -22,6 +22,8 @@ export interface DossiersApi {
   plan(topicId: string, mode: DossierMode): Promise<DossierPlan>;
   /** Runs exactly the plan the person saw: its turns and facts, nothing filed since. */
   build(plan: DossierPlan): Promise<DossierView>;
+  /** Strikes one sentence of the current dossier (issue 29.2): its words are put aside; the view without it. */
+  strike(topicId: string, sentenceId: string): Promise<DossierView>;
   fileInbox(factId: string, topicId: string): Promise<PendingFact>;
   discardInbox(factId: string): Promise<unknown>;
 }
@@ -46,6 +48,8 @@ export function createDossiersApi(options: ApiClientOptions = {}): DossiersApi {
         turnKeys: plan.turns.map((turn) => turn.turnKey),
         factIds: plan.facts.map((fact) => fact.id),
       }),
+    strike: (id, sentenceId) =>
+      call(`${topic(id)}/sentences/${encodeURIComponent(sentenceId)}/strike`, DossierViewSchema, 'POST'),
     fileInbox: (factId, topicId) =>
       call(`/api/dossier-inbox/${encodeURIComponent(factId)}/file`, PendingFactSchema, 'POST', { topicId }),
     discardInbox: (factId) => call(`/api/dossier-inbox/${encodeURIComponent(factId)}`, z.unknown(), 'DELETE'),

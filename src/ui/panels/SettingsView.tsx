@@ -30,6 +30,7 @@ export function SettingsView() {
   const [judge, setJudge] = useState('');
   const [plaqueWriter, setPlaqueWriter] = useState<'model' | 'rule'>('rule');
   const [autoAcceptFacts, setAutoAcceptFacts] = useState(false);
+  const [autoAcceptSentences, setAutoAcceptSentences] = useState(true);
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
   const [archive, setArchive] = useState<SessionArchiveSettings>(DEFAULT_ARCHIVE);
@@ -65,6 +66,7 @@ export function SettingsView() {
     setJudge(settings.judgeModelId ?? '');
     setPlaqueWriter(settings.plaqueWriter ?? 'rule');
     setAutoAcceptFacts(settings.memoryAutoAccept?.profileFacts ?? false);
+    setAutoAcceptSentences(settings.memoryAutoAccept?.dossierSentences ?? true);
     setDefaultModel(settings.defaultModelId ?? '');
     setRemoved([]);
     setBackup(settings.backupFolder ?? '');
@@ -101,7 +103,7 @@ export function SettingsView() {
       backupFolder: backup.trim() || null,
       sessionArchive: archive,
       plaqueWriter,
-      memoryAutoAccept: { profileFacts: autoAcceptFacts },
+      memoryAutoAccept: { profileFacts: autoAcceptFacts, dossierSentences: autoAcceptSentences },
     });
     setSaved(ok && webSearchSaved);
     if (ok) setTimeout(() => setSaved(false), 3000);
@@ -229,6 +231,18 @@ export function SettingsView() {
             <span>
               Accept facts about me automatically (off: each fact proposed from your questions waits in the Inbox on the
               Memory page, and nothing reaches a request until you accept it)
+            </span>
+          </label>
+          <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>
+            <input
+              type="checkbox"
+              data-testid="memory-auto-accept-sentences"
+              checked={autoAcceptSentences}
+              onChange={(event) => setAutoAcceptSentences(event.target.checked)}
+            />
+            <span>
+              Accept a dossier&apos;s new sentences automatically (each cites the turns it rests on; off: they wait in
+              the Inbox and reach no dossier, recall or request until you accept them)
             </span>
           </label>
           <p className="hint" data-testid="memory-privacy">

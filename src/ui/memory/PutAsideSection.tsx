@@ -1,0 +1,149 @@
+import { useEffect, useRef, useState } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useStore } from 'zustand';
+import type { PutAsideItem, PutAsideListResponse } from '../../../protocol/index.ts';
+import { describeError } from '../api/index.ts';
+import { useWeftStore } from '../kit/index.ts';
+import { memoryClient } from '../store/index.ts';
+import { openOrigin } from './open-origin.ts';
+import { putAsidesApi } from './put-asides-api.ts';
+import { formatWhen } from '../../core/index.ts';
+
+const PAGE = 100;
+
+const KINDS: Record<PutAsideItem['kind'], string> = {
+  'canvas-turn': 'canvas turn',
+  'session-turn': 'session turn',
+  'imported-message': 'imported message',
+  'dossier-sentence': 'dossier sentence',
+};
+
+const REASONS: Record<string, string> = {
+  archived: 'archived',
+  deleted: 'deleted',
+  struck: 'struck',
+  rejected: 'rejected',
+};
+
+/**
+ * "Put aside" on the memory page (issue 29.2): every tombstone in force, newest first and windowed (the Inbox's
+ * virtualiser) — the words while a record still holds them, where they came from, why and when — with Restore,
+ * which lifts the tombstone (journaled) so the words may come back on every read path.
+ */
+export function PutAsideSection() {
+  const store = useWeftStore();
+  // Every `memory-changed` (an archive, a strike, a restore here or from `weft memory restore`) rereads the list.
+  const memoryRead = useStore(memoryClient.view, (view) => view.loaded);
+  const [listed, setListed] = useState<PutAsideListResponse | null>(null);
+  const [items, setItems] = useState<PutAsideItem[]>([]);
+  const loading = useRef(false);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  const fail = (caught: unknown) => {
+    const { code, message } = describeError(caught);
+    store.getState().toast('error', code, message);
+  };
+  useEffect(() => {
+    let current = true;
+    putAsidesApi.list({ cursor: null, limit: PAGE }).then((page) => {
+      if (!current) return;
+      setListed(page);
+      setItems(page.items);
+    }, fail);
+    return () => {
+      current = false;
+    };
+  }, [memoryRead]);
+
+  const virtualizer = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 64,
+    overscan: 6,
+  });
+  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
+  const next = listed?.nextCursor ?? null;
+  useEffect(() => {
+    if (next === null || loading.current || lastShown < items.length - 10) return;
+    loading.current = true;
+    putAsidesApi
+      .list({ cursor: next, limit: PAGE })
+      .then((page) => {
+        setListed(page);
+        setItems((shown) => [...shown, ...page.items]);
+      }, fail)
+      .finally(() => (loading.current = false));
+  }, [lastShown, next, items.length]);
+
+  async function restore(id: string) {
+    try {
+      await putAsidesApi.restore(id);
+      // Restored on the server: gone from the list now, before the reread that `memory-changed` brings.
+      setItems((shown) => shown.filter((item) => item.id !== id));
+      setListed((page) => page && { ...page, total: Math.max(0, page.total - 1) });
+    } catch (caught) {
+      fail(caught);
+    }
+    await memoryClient.refresh();
+  }
+
+  return (
+    <section className="card-panel memory-put-asides" data-testid="memory-put-asides">
+      <h2>
+        Put aside{' '}
+        <span className="hint" data-testid="memory-put-asides-count">
+          {listed?.total ?? 0}
+        </span>
+      </h2>
+      <p className="hint">
+        Words you archived, deleted or struck. No read path — recall, dossiers, the why index, the CLI or MCP — brings
+        them back, whether asked, imported or mirrored again, until you restore them.
+      </p>
+      <div className="memory-inbox-scroll" ref={scroller} data-testid="memory-put-asides-scroll">
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {virtualizer.getVirtualItems().map((row) => {
+            const item = items[row.index]!;
+            const origin = item.origin;
+            return (
+              <div
+                key={item.id}
+                ref={virtualizer.measureElement}
+                data-index={row.index}
+                className="memory-proposal"
+                data-testid="memory-put-aside"
+                data-put-aside-id={item.id}
+                data-kind={item.kind}
+                style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}
+              >
+                <span className="memory-proposal-text" data-testid="memory-put-aside-text">
+                  {item.excerpt === null ? <em>its words are no longer stored</em> : `“${item.excerpt}”`}
+                </span>
+                <span className="hint">
+                  {KINDS[item.kind]} · {REASONS[item.reason] ?? item.reason} · {formatWhen(item.at)}
+                </span>
+                <span className="button-row">
+                  {origin && 'nodeId' in origin && (
+                    <button
+                      className="link"
+                      onClick={() => void openOrigin(store, origin.canvasId, origin.nodeId).catch(fail)}
+                    >
+                      open turn
+                    </button>
+                  )}
+                  <button
+                    className="button small ghost"
+                    data-testid="memory-put-aside-restore"
+                    onClick={() => void restore(item.id)}
+                  >
+                    Restore
+                  </button>
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {listed && items.length === 0 && <p className="hint">Nothing is put aside.</p>}
+    </section>
+  );
+}
