@@ -6,7 +6,7 @@ import { startPostgres } from './postgres-server.ts';
 describe('the PostgreSQL test server', () => {
   it('starts from the installed binaries on loopback, answers SQL with pg_trgm available, and is gone after stop', async () => {
     const server = await startPostgres();
-    let dataFolder = '';
+    const seen = { dataFolder: '' };
     try {
       const url = await server.createDatabase('harness_check');
       const client = new pg.Client({ connectionString: url });
@@ -20,7 +20,7 @@ describe('the PostgreSQL test server', () => {
         ).rows[0]!;
         expect(row.address).toBe('127.0.0.1');
         expect(row.collation).toBe('C');
-        dataFolder = row.folder;
+        seen.dataFolder = row.folder;
         await client.query('CREATE EXTENSION pg_trgm');
         expect(
           (await client.query('SELECT similarity($1, $2) > 0.5 AS close', ['weft find', 'weft finds'])).rows,
@@ -34,7 +34,7 @@ describe('the PostgreSQL test server', () => {
     } finally {
       server.stop();
     }
-    expect(existsSync(dataFolder)).toBe(false);
+    expect(existsSync(seen.dataFolder)).toBe(false);
     const after = new pg.Client({ host: '127.0.0.1', port: server.port, user: 'weft', database: 'postgres' });
     await expect(after.connect()).rejects.toThrow(/ECONNREFUSED/);
   });
