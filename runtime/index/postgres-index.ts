@@ -162,11 +162,12 @@ export class PostgresIndex {
              ORDER BY c.id DESC LIMIT $2`,
         [fts5PhrasePattern(phrase), limit, ...cwdValues],
       );
+      // Keys in the order SQLite's rows give them: the JSON is compared byte for byte.
       for (const { text, ...row } of rows)
         hits.push({
           ...row,
-          field,
           snippet: fts5Snippet(text, phrase, SNIPPET_WORDS),
+          field,
           sourceDeleted: row.sourceDeleted === 1,
         });
     }

@@ -148,10 +148,11 @@ export function below(path: string): { low: string; high: string } {
   return { low: `${base}/`, high: `${base}0` };
 }
 
+/** One turn's several paths by path, so the order never hangs on an engine's row order (both engines agree). */
 function newestFirst(left: WhyRow, right: WhyRow): number {
   const byTime = (right.at ?? -Infinity) - (left.at ?? -Infinity);
   if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
-  return right.turnId - left.turnId;
+  return right.turnId - left.turnId || (left.path < right.path ? -1 : left.path > right.path ? 1 : 0);
 }
 
 /** Ties (ops of no known strength, e.g. failed ones) by name, so the order never hangs on an engine's row order. */
