@@ -1,3 +1,4 @@
+import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresServer } from '../../tests/support/postgres-server.ts';
 import { PostgresIndex, safeLocation } from './postgres-index.ts';
@@ -25,6 +26,9 @@ describe('the team index connection string is a secret', () => {
     const opened = await PostgresIndex.open(url);
     try {
       expect(opened.location).toBe(`postgres://127.0.0.1:${server.port}/secrets`);
+      // Logged by mistake (console.log, an error report), the object shows no credentials.
+      expect(inspect(opened, { depth: 6 })).not.toContain(new URL(url).password);
+      expect(JSON.stringify(opened)).not.toContain(new URL(url).password);
     } finally {
       await opened.close();
     }

@@ -36,11 +36,16 @@ const WHY_JOIN =
  * names the server without user or password.
  */
 export class PostgresIndex {
+  /** Holds the connection string: not enumerable, so logging or inspecting this object never prints it. */
+  declare private readonly pool: pg.Pool;
+
   private constructor(
-    private readonly pool: pg.Pool,
+    pool: pg.Pool,
     /** `postgres://host:port/database`, safe to show. */
     readonly location: string,
-  ) {}
+  ) {
+    Object.defineProperty(this, 'pool', { value: pool, enumerable: false });
+  }
 
   /** Connects and brings the schema up to date (`pg-migrations/`). */
   static async open(url: string): Promise<PostgresIndex> {
