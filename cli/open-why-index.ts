@@ -35,7 +35,7 @@ export function teamDatabaseUrl(io: Terminal, flag?: unknown): string | null {
   const url = typeof flag === 'string' && flag !== '' ? flag : io.env.WEFT_DATABASE_URL;
   if (!url) return null;
   if (!/^postgres(ql)?:\/\//i.test(url))
-    throw new CliError('usage', 'the team index must be a postgres:// (or postgresql://) connection string');
+    throw new CliError('bad-usage', 'the team index must be a postgres:// (or postgresql://) connection string', 2);
   return url;
 }
 
