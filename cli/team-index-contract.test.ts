@@ -186,6 +186,16 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(answered).toBeGreaterThan(sampled.length / 2);
   }, 240_000);
 
+  it('a team index that is not PostgreSQL is a usage error, and the string is not echoed', async () => {
+    const run = await runWeftInProcess(['why', 'x', '--json'], {
+      cwd: space.directory,
+      env: { ...env(), WEFT_DATABASE_URL: 'mysql://ana:s3cret-9b1@db.lab.example/weft' },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/must be a postgres:\/\//);
+    expect(run.stdout + run.stderr).not.toContain('s3cret-9b1');
+  });
+
   it('weft status: the same counts and parse reports; the location names the server without credentials', async () => {
     const [sqlite, postgres] = [await local(['status', '--json']), await team(['status', '--json'])];
     const fromSqlite = JSON.parse(sqlite.stdout) as Record<string, unknown>;
