@@ -25,11 +25,18 @@ const limit: FlagSpec = { type: 'number', description: 'at most this many result
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'index',
-    usage: 'weft index [--full] [--json]',
+    usage: 'weft index [--full] [--db postgres://…] [--json]',
     summary: 'build or update the why index (sessions, memory files, canvases)',
     positionals: [0, 0],
-    flags: { full: { type: 'boolean', description: 'rebuild from scratch instead of updating' }, json },
-    examples: ['weft index', 'weft index --full'],
+    flags: {
+      full: { type: 'boolean', description: 'rebuild from scratch instead of updating' },
+      db: {
+        type: 'string',
+        description: 'also copy the index into this PostgreSQL database (else WEFT_DATABASE_URL, when set)',
+      },
+      json,
+    },
+    examples: ['weft index', 'weft index --full', 'weft index --db postgres://db.lab.example/weft'],
   },
   {
     name: 'why',

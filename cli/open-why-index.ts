@@ -1,4 +1,5 @@
-import type { UpdateSummary, WhyIndex } from '../runtime/index/index.ts';
+import type { IndexReader, UpdateSummary, WhyIndex } from '../runtime/index/index.ts';
+import { CliError } from './cli-error.ts';
 import { progressBar } from './progress-bar.ts';
 import type { Terminal } from './terminal.ts';
 
@@ -27,4 +28,37 @@ export function refreshNotice(summary: UpdateSummary): string | null {
   if (summary.removed > 0) parts.push(`${summary.removed} gone`);
   if (summary.failed.length > 0) parts.push(`${summary.failed.length} unreadable`);
   return parts.join(', ');
+}
+
+/** The team index's connection string (`WEFT_DATABASE_URL`, or `--db`); a secret, never printed. */
+export function teamDatabaseUrl(io: Terminal, flag?: unknown): string | null {
+  const url = typeof flag === 'string' && flag !== '' ? flag : io.env.WEFT_DATABASE_URL;
+  if (!url) return null;
+  if (!/^postgres(ql)?:\/\//i.test(url))
+    throw new CliError('bad-usage', 'the team index must be a postgres:// (or postgresql://) connection string', 2);
+  return url;
+}
+
+/**
+ * The read paths of `weft why | find | status`: the local index, freshened, and — when `WEFT_DATABASE_URL` names a
+ * team's PostgreSQL database — answers from there. `close()` closes both.
+ */
+export async function openIndexReader(io: Terminal): Promise<{ reader: IndexReader; close(): Promise<void> }> {
+  const { postgresReader, sqliteReader, PostgresIndex } = await import('../runtime/index/index.ts');
+  const index = await openFreshIndex(io);
+  try {
+    const url = teamDatabaseUrl(io);
+    if (!url) return { reader: sqliteReader(index), close: async () => index.close() };
+    const team = await PostgresIndex.open(url);
+    return {
+      reader: postgresReader(index, team),
+      close: async () => {
+        index.close();
+        await team.close();
+      },
+    };
+  } catch (error) {
+    index.close();
+    throw error;
+  }
 }

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite — first what it needs from outside the repository (the pinned agent CLIs, Chromium),
-// then static checks (layers, format, lint, both type checks; two at a time), unit + integration tests, renderer
-// build, browser end-to-end tests in Chromium. Ends with each skipped test and its reason, then one summary line
+// `npm test`: the whole suite — first what it needs from outside the repository (the pinned agent CLIs, Chromium,
+// PostgreSQL), then static checks (layers, format, lint, both type checks; two at a time), unit + integration tests,
+// renderer build, browser end-to-end tests in Chromium. Ends with each skipped test and its reason, then one summary line
 // `tests: N passed, N failed, N skipped`.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { findChromium } from '../tests/support/find-chromium.mjs';
+import { findPostgres } from '../tests/support/find-postgres.mjs';
 import { ensureRealClis, realClisInstalled, realClisPrefix } from './real-clis/install-real-clis.mjs';
 import { mergeTallies, summaryLines, tallyTests } from './test-tally.mjs';
 
@@ -45,6 +46,13 @@ prepare('Chromium', 'sudo apt-get install -y chromium   (or set CHROMIUM_PATH)',
   if (!chromium.path) throw new Error(chromium.message);
   chromiumPath = chromium.path;
   return chromiumPath;
+});
+// The team index tests start a real PostgreSQL server from these binaries (tests/support/postgres-server.ts).
+prepare('PostgreSQL', 'sudo apt-get install -y postgresql   (or set PG_BIN)', () => {
+  const postgres = findPostgres({ installIfRoot: true });
+  if (!postgres.bin) throw new Error(postgres.message);
+  process.env.PG_BIN = postgres.bin;
+  return postgres.bin;
 });
 
 function step(label, command, args, env = {}) {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { FindField } from '../../runtime/index/index.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { formatTime, printJson, shortId } from '../format.ts';
-import { openFreshIndex } from '../open-why-index.ts';
+import { openIndexReader } from '../open-why-index.ts';
 import type { Terminal } from '../terminal.ts';
 
 const FIELDS: Record<string, FindField> = { q: 'question', a: 'answer', m: 'material' };
@@ -10,10 +10,10 @@ const FIELDS: Record<string, FindField> = { q: 'question', a: 'answer', m: 'mate
 /** `weft find "<phrase>"`: exact words, best matches first. */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const phrase = command.positionals[0]!;
-  const index = await openFreshIndex(io);
+  const { reader: index, close } = await openIndexReader(io);
   try {
     const field = command.flags.in ? FIELDS[command.flags.in as string] : undefined;
-    const hits = index.find(phrase, {
+    const hits = await index.find(phrase, {
       ...(field ? { in: field } : {}),
       ...(command.flags.cwd ? { cwd: resolve(io.cwd, command.flags.cwd as string) } : {}),
       limit: (command.flags.limit as number | undefined) ?? 20,
@@ -37,6 +37,6 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     }
     return 0;
   } finally {
-    index.close();
+    await close();
   }
 }

@@ -1,15 +1,15 @@
 import type { ParsedCommand } from '../command-table.ts';
 import { formatTime, printJson } from '../format.ts';
-import { openFreshIndex } from '../open-why-index.ts';
+import { openIndexReader } from '../open-why-index.ts';
 import { megabytes } from '../progress-bar.ts';
 import type { Terminal } from '../terminal.ts';
 import { formatParseTotals, type ArchiveStatus } from '../../runtime/index/index.ts';
 
 /** `weft status`: roots, sources, sessions, turns, parse-report totals, database size, last index time. */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
-  const index = await openFreshIndex(io);
+  const { reader: index, close } = await openIndexReader(io);
   try {
-    const status = index.status({ perFile: Boolean(command.flags.json) });
+    const status = await index.status({ perFile: Boolean(command.flags.json) });
     if (command.flags.json) {
       printJson(io.out, status);
       return 0;
@@ -35,7 +35,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     );
     return 0;
   } finally {
-    index.close();
+    await close();
   }
 }
 

@@ -1,21 +1,21 @@
 import type { ParsedCommand } from '../command-table.ts';
 import { formatTime, oneLineText, printJson, shortId } from '../format.ts';
-import { openFreshIndex } from '../open-why-index.ts';
+import { openIndexReader } from '../open-why-index.ts';
 import type { Terminal } from '../terminal.ts';
 
 /** `weft why <path>` and `weft why --check <path>`. */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const target = command.positionals[0]!;
-  const index = await openFreshIndex(io);
+  const { reader: index, close } = await openIndexReader(io);
   try {
     const targetOptions = { cwd: io.cwd, all: Boolean(command.flags.all) };
     if (command.flags.check) {
-      const history = index.hasHistory(target, targetOptions);
+      const history = await index.hasHistory(target, targetOptions);
       if (command.flags.json) printJson(io.out, { path: target, history });
       else io.out(`${target}: ${history ? 'has history' : 'no history'}\n`);
       return history ? 0 : 1;
     }
-    const result = index.why(target, {
+    const result = await index.why(target, {
       ...targetOptions,
       includeRead: Boolean(command.flags['include-read']),
       limit: (command.flags.limit as number | undefined) ?? 20,
@@ -47,7 +47,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       );
     return 0;
   } finally {
-    index.close();
+    await close();
   }
 }
 

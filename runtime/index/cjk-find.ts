@@ -1,7 +1,7 @@
 import type { IndexDatabase } from './open-index-database.ts';
 
 /** The trigram tokenizer indexes runs of three characters: a shorter phrase has no trigram to look up. */
-const TRIGRAM = 3;
+export const TRIGRAM = 3;
 /** Characters of context on each side of the match in a snippet. */
 const SNIPPET_CONTEXT = 40;
 
@@ -60,7 +60,7 @@ export function findCjkSubstring(database: IndexDatabase, request: CjkFindReques
 }
 
 /** The match in brackets with some context, like the word index's `snippet()`. */
-function snippetAround(text: string, needle: string): string {
+export function snippetAround(text: string, needle: string): string {
   const at = text.toLowerCase().indexOf(needle.toLowerCase());
   if (at === -1) return text.slice(0, SNIPPET_CONTEXT * 2);
   const start = Math.max(0, at - SNIPPET_CONTEXT);

@@ -35,7 +35,8 @@ export function ftsPhrase(phrase: string): string {
 
 type Row = Omit<FindHit, 'field' | 'sourceDeleted'> & { sourceDeleted: number };
 
-const SNIPPET_WORDS = 16;
+/** Tokens in a snippet (FTS5's `snippet()` size; the PostgreSQL engine cuts the same). */
+export const SNIPPET_WORDS = 16;
 
 /**
  * Exact-phrase search over questions, answers and materials, most recently indexed first: FTS5 walks its
@@ -76,7 +77,11 @@ export function findPhrase(database: IndexDatabase, phrase: string, options: Fin
             .all(parameters) as Row[]);
     for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
   }
-  // Newest first, like `why`: each table already stops at `limit` walking its newest rows.
+  return newestHits(hits, limit);
+}
+
+/** Newest first, like `why` (each field's rows already stop at `limit`, newest rows first); snippets on one line. */
+export function newestHits(hits: FindHit[], limit: number): FindHit[] {
   hits.sort((left, right) => (right.at ?? -Infinity) - (left.at ?? -Infinity) || 0);
   return hits.slice(0, limit).map((hit) => ({ ...hit, snippet: flatten(hit.snippet) }));
 }

@@ -42,15 +42,17 @@ export interface ArchiveStatus {
   sourceDeleted?: number;
 }
 
+/** What a status says of the machine it runs on (home, roots, archive), whichever engine counts the rows. */
+export interface StatusContext {
+  weftHome: string;
+  roots: readonly string[];
+  perFile?: boolean;
+  archive: ArchiveStatus;
+}
+
 export function readIndexStatus(
   database: IndexDatabase,
-  context: {
-    weftHome: string;
-    databasePath: string;
-    roots: readonly string[];
-    perFile?: boolean;
-    archive: ArchiveStatus;
-  },
+  context: StatusContext & { databasePath: string },
 ): IndexStatus {
   const reports = readFileParseReports(database);
   const count = (sql: string) => (database.prepare(sql).get() as { n: number | null }).n ?? 0;

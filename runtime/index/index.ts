@@ -7,6 +7,11 @@ export type { CatalogFile, MemoryFile, MemoryListRequest, SessionCatalog, Sessio
 export { updateIndex } from './update-index.ts';
 export type { IndexProgress, UpdateOptions, UpdateSummary } from './update-index.ts';
 export { queryWhy, hasWhyHistory } from './why-query.ts';
+export { PostgresIndex, safeLocation } from './postgres-index.ts';
+export { sqliteReader, postgresReader } from './index-reader.ts';
+export type { IndexReader } from './index-reader.ts';
+export type { CopySummary } from './copy-index-to-postgres.ts';
+export { migratePostgres, readPgMigrations } from './migrate-postgres.ts';
 export type { WhyHit, WhyOptions, WhyResult } from './why-query.ts';
 export { resolveWhyTarget, resolveWhyTargets, findGitRoot } from './why-target.ts';
 export type { WhyTarget, WhyTargetOptions } from './why-target.ts';

@@ -7,7 +7,13 @@ import { canvasKeyParts } from './turn-key-sources.ts';
 import { canvasVersionNow, indexTurnLookup } from './put-aside-turns.ts';
 import { createAtlasCatalog } from './atlas-catalog.ts';
 import { findPhrase, type FindHit, type FindOptions } from './find-query.ts';
-import { readIndexStatus, readSourceRecords, type IndexStatus, type SourceReadRecord } from './index-status.ts';
+import {
+  readIndexStatus,
+  readSourceRecords,
+  type IndexStatus,
+  type SourceReadRecord,
+  type StatusContext,
+} from './index-status.ts';
 import {
   commitFreshDatabase,
   createFreshDatabase,
@@ -167,8 +173,11 @@ export class WhyIndex {
     return queryWhy(this.databaseHandle, resolveWhyTargets(input, options), { ...options, putAside });
   }
 
-  /** Issue 29.2: what the index's read paths leave out, read now (tombstones and canvas records). */
-  private turnLookup() {
+  /**
+   * Issue 29.2: what the index's read paths leave out, read now (tombstones and canvas records). The team index
+   * (PostgreSQL) leaves out the same turns through it.
+   */
+  turnLookup() {
     return indexTurnLookup(this.databaseHandle, canvasesDirectory(this.weftHome), readPutAsides(this.weftHome));
   }
 
@@ -256,10 +265,14 @@ export class WhyIndex {
 
   /** `perFile`: include each session file's parse report (`weft status --json`). */
   status(options: { perFile?: boolean } = {}): IndexStatus {
+    return readIndexStatus(this.databaseHandle, { ...this.statusContext(options), databasePath: this.databasePath });
+  }
+
+  /** What a status says of this machine (home, roots, archive), whichever engine counts the rows. */
+  statusContext(options: { perFile?: boolean } = {}): StatusContext {
     const settings = readArchiveSettings(this.weftHome);
-    return readIndexStatus(this.databaseHandle, {
+    return {
       weftHome: this.weftHome,
-      databasePath: this.databasePath,
       roots: this.catalog.roots,
       perFile: options.perFile ?? false,
       archive: {
@@ -269,7 +282,7 @@ export class WhyIndex {
         ...this.archive.usage(),
         lastVerification: readLastVerification(this.archive.directory),
       },
-    });
+    };
   }
 
   sourceRecords(): SourceReadRecord[] {

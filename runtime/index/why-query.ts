@@ -48,9 +48,11 @@ export interface WhyOptions {
 const READ_ONLY_OPS = new Set(['read', 'search']);
 /** When one turn touched a path several ways, the hit names the strongest (a failed op is weakest). */
 const OP_STRENGTH = ['read', 'search', 'fetch', 'cite', 'other', 'agent', 'run', 'edit', 'write', 'delete'];
-const QUESTION_CHARACTERS = 1000;
+/** Characters of a turn's question a hit carries. */
+export const QUESTION_CHARACTERS = 1000;
 
-interface Row {
+/** One touch (or citation) row as the engines select it, before `foldWhyRows`. */
+export interface WhyRow {
   turnId: number;
   turnKey: string;
   number: number;
@@ -78,10 +80,17 @@ const JOIN =
  * among the hits: it is the same work, recorded twice.
  */
 export function queryWhy(database: IndexDatabase, targets: readonly WhyTarget[], options: WhyOptions = {}): WhyResult {
-  const selected = targets.flatMap((target) => selectRows(database, target));
+  return foldWhyRows(
+    targets.flatMap((target) => selectRows(database, target)),
+    options,
+  );
+}
+
+/** The one fold both engines answer `why` with: put-aside turns out, one hit per turn and path, newest first. */
+export function foldWhyRows(selected: readonly WhyRow[], options: WhyOptions = {}): WhyResult {
   const leftOut = new Set(selected.filter((row) => options.putAside?.(row.turnKey)).map((row) => row.turnKey));
   const rows = leftOut.size === 0 ? selected : selected.filter((row) => !leftOut.has(row.turnKey));
-  const byTurnAndPath = new Map<string, Row>();
+  const byTurnAndPath = new Map<string, WhyRow>();
   const opsOf = new Map<string, Set<string>>();
   for (const row of rows) {
     const key = `${row.turnKey}\u0000${row.path}`;
@@ -89,7 +98,7 @@ export function queryWhy(database: IndexDatabase, targets: readonly WhyTarget[],
     const previous = byTurnAndPath.get(key);
     if (!previous || OP_STRENGTH.indexOf(row.op) > OP_STRENGTH.indexOf(previous.op)) byTurnAndPath.set(key, row);
   }
-  const toHit = (row: Row) => hitOf(row, [...opsOf.get(`${row.turnKey}\u0000${row.path}`)!].sort(strongestFirst));
+  const toHit = (row: WhyRow) => hitOf(row, [...opsOf.get(`${row.turnKey}\u0000${row.path}`)!].sort(strongestFirst));
   const all = [...byTurnAndPath.values()]
     .filter((row) => row.mirrors === null || !byTurnAndPath.has(`${row.mirrors}\u0000${row.path}`))
     .sort(newestFirst);
@@ -104,7 +113,7 @@ export function hasWhyHistory(database: IndexDatabase, targets: readonly WhyTarg
   return targets.some((target) => selectRows(database, target, 1).length > 0);
 }
 
-function selectRows(database: IndexDatabase, target: WhyTarget, limit = -1): Row[] {
+function selectRows(database: IndexDatabase, target: WhyTarget, limit = -1): WhyRow[] {
   switch (target.kind) {
     case 'path':
       return database
@@ -112,23 +121,23 @@ function selectRows(database: IndexDatabase, target: WhyTarget, limit = -1): Row
           `${SELECT}, x.path, x.op FROM touches x ${JOIN}
            WHERE x.path = @path OR (x.path > @low AND x.path < @high) LIMIT @limit`,
         )
-        .all({ path: target.path, ...below(target.path), limit }) as Row[];
+        .all({ path: target.path, ...below(target.path), limit }) as WhyRow[];
     case 'name':
       return target.under === null
         ? (database
             .prepare(`${SELECT}, x.path, x.op FROM touches x ${JOIN} WHERE x.name = @name LIMIT @limit`)
-            .all({ name: target.name, limit }) as Row[])
+            .all({ name: target.name, limit }) as WhyRow[])
         : (database
             .prepare(
               `${SELECT}, x.path, x.op FROM touches x ${JOIN}
                WHERE x.name = @name AND x.path > @low AND x.path < @high LIMIT @limit`,
             )
-            .all({ name: target.name, ...below(target.under), limit }) as Row[]);
+            .all({ name: target.name, ...below(target.under), limit }) as WhyRow[]);
     case 'url': {
       const bare = target.url.endsWith('/') ? target.url.slice(0, -1) : target.url;
       return database
         .prepare(`${SELECT}, x.url AS path, 'cite' AS op FROM urls x ${JOIN} WHERE x.url IN (?, ?) LIMIT ?`)
-        .all(bare, `${bare}/`, limit) as Row[];
+        .all(bare, `${bare}/`, limit) as WhyRow[];
     }
     case 'paper':
       return database
@@ -136,27 +145,29 @@ function selectRows(database: IndexDatabase, target: WhyTarget, limit = -1): Row
           `${SELECT}, x.kind || ':' || x.identifier AS path, 'cite' AS op FROM papers x ${JOIN}
            WHERE x.kind = ? AND x.identifier = ? LIMIT ?`,
         )
-        .all(target.paperKind, target.identifier, limit) as Row[];
+        .all(target.paperKind, target.identifier, limit) as WhyRow[];
   }
 }
 
 /** Bounds that select every path strictly inside directory `path` ('0' sorts right after '/'). */
-function below(path: string): { low: string; high: string } {
+export function below(path: string): { low: string; high: string } {
   const base = path.endsWith('/') ? path.slice(0, -1) : path;
   return { low: `${base}/`, high: `${base}0` };
 }
 
-function newestFirst(left: Row, right: Row): number {
+/** One turn's several paths by path, so the order never hangs on an engine's row order (both engines agree). */
+function newestFirst(left: WhyRow, right: WhyRow): number {
   const byTime = (right.at ?? -Infinity) - (left.at ?? -Infinity);
   if (byTime !== 0 && !Number.isNaN(byTime)) return byTime;
-  return right.turnId - left.turnId;
+  return right.turnId - left.turnId || (left.path < right.path ? -1 : left.path > right.path ? 1 : 0);
 }
 
+/** Ties (ops of no known strength, e.g. failed ones) by name, so the order never hangs on an engine's row order. */
 function strongestFirst(left: string, right: string): number {
-  return OP_STRENGTH.indexOf(right) - OP_STRENGTH.indexOf(left);
+  return OP_STRENGTH.indexOf(right) - OP_STRENGTH.indexOf(left) || (left < right ? -1 : left > right ? 1 : 0);
 }
 
-function hitOf(row: Row, ops: string[]): WhyHit {
+function hitOf(row: WhyRow, ops: string[]): WhyHit {
   return {
     runner: row.runner,
     sessionId: row.sessionId,

@@ -1,0 +1,215 @@
+import Database from 'better-sqlite3';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
+import { runWeftInProcess, type WeftRun } from './run-weft.ts';
+
+/**
+ * The contract of issue 32: the same corpus indexed once, `weft index --db` copying it into a real PostgreSQL
+ * server, then every `weft why | find | status` asked of both engines must print the same bytes.
+ */
+const CJK_SESSION = '5b0c2f4e-8d1a-4c3b-9e7f-2a6d8c4e1b90';
+let server: PostgresServer;
+let space: FixtureWorkspace;
+let teamUrl: string;
+
+function writeCjkSession(): void {
+  const source = readFileSync(join(space.roots[0]!, CLAUDE_MULTI_TURN), 'utf8');
+  const text = source
+    .replaceAll('4af3d3b8-24e2-46c9-b2fc-8f2351e2f12b', CJK_SESSION)
+    .replaceAll(
+      'Write a TODO.md file with two unchecked items: write tests, update docs. [multi-turn:1]',
+      '请你优化仓库里的README.md，把安装步骤写清楚，再用TypeScript的类型守卫重构解析函数',
+    )
+    .replaceAll(
+      'Mark the first item as done and show me the file. [multi-turn:2]',
+      'このリポジトリのテストを修正してください。失敗しているのはparse.test.tsです。Café Naïve ÜBER',
+    );
+  writeFileSync(join(space.roots[0]!, 'claude', `${CJK_SESSION}.jsonl`), text);
+  writeFileSync(
+    join(space.memoryRoot, 'CLAUDE.md'),
+    '# 项目约定\n所有提交信息使用中文书写，每次提交前运行npm test。\n',
+  );
+}
+
+const local = (argv: string[]) => runWeftInProcess(argv, { cwd: space.directory, env: env() });
+const team = (argv: string[]) => runWeftInProcess(argv, { cwd: space.directory, env: env(teamUrl) });
+
+function env(url?: string): Record<string, string> {
+  const base = Object.fromEntries(Object.entries(space.env).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    string
+  >;
+  delete base.WEFT_DATABASE_URL;
+  return url ? { ...base, WEFT_DATABASE_URL: url } : base;
+}
+
+/** Both engines, one command line: the same exit code, the same stdout, byte for byte. */
+async function same(argv: string[]): Promise<WeftRun> {
+  const [sqlite, postgres] = [await local(argv), await team(argv)];
+  expect({ argv, code: postgres.code, stdout: postgres.stdout }).toEqual({
+    argv,
+    code: sqlite.code,
+    stdout: sqlite.stdout,
+  });
+  expect(postgres.stderr).toBe(sqlite.stderr);
+  return sqlite;
+}
+
+beforeAll(async () => {
+  server = await startPostgres();
+  space = copyFixtures('weft-team-contract-');
+  writeCjkSession();
+  teamUrl = await server.createDatabase('contract');
+}, 120_000);
+
+afterAll(() => {
+  server?.stop();
+  if (space) rmSync(space.directory, { recursive: true, force: true });
+});
+
+describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => {
+  it('weft index --db copies every row and shows where, never the credentials', async () => {
+    const run = await runWeftInProcess(['index', '--db', teamUrl, '--json'], { cwd: space.directory, env: env() });
+    expect(run.code).toBe(0);
+    const printed = JSON.parse(run.stdout) as {
+      turns: number;
+      team: { location: string; rows: Record<string, number> };
+    };
+    expect(printed.team.location).toBe(`postgres://127.0.0.1:${server.port}/contract`);
+    expect(printed.team.rows.turns).toBe(printed.turns);
+    expect(printed.turns).toBeGreaterThan(10);
+    const password = new URL(teamUrl).password;
+    expect(run.stdout + run.stderr).not.toContain(password);
+  });
+
+  it('weft why: every path, bare name, URL and paper of the corpus, with and without reads, same JSON', async () => {
+    const sqlite = new Database(join(space.weftHome, 'index.db'), { readonly: true });
+    const paths = (sqlite.prepare('SELECT DISTINCT path FROM touches ORDER BY path').all() as { path: string }[]).map(
+      (row) => row.path,
+    );
+    const names = (sqlite.prepare('SELECT DISTINCT name FROM touches ORDER BY name').all() as { name: string }[]).map(
+      (row) => row.name,
+    );
+    const urls = (sqlite.prepare('SELECT DISTINCT url FROM urls ORDER BY url').all() as { url: string }[]).map(
+      (row) => row.url,
+    );
+    const papers = (
+      sqlite.prepare('SELECT DISTINCT kind, identifier FROM papers').all() as { kind: string; identifier: string }[]
+    ).map((row) => `${row.kind}:${row.identifier}`);
+    sqlite.close();
+    expect(paths.length).toBeGreaterThan(5);
+    const folders = [
+      ...new Set(paths.filter((path) => path.startsWith('/')).map((path) => path.replace(/\/[^/]*$/, ''))),
+    ];
+    // Spread over the corpus (each target is asked 8 times over both engines): enough to cover every kind of target.
+    const spread = (all: string[], most: number) => all.filter((_, at) => at % Math.ceil(all.length / most) === 0);
+    const targets = [
+      ...spread(paths, 40),
+      ...spread(folders, 15),
+      ...spread(
+        names.filter((name) => !name.includes('/')),
+        15,
+      ),
+      ...spread(urls, 10),
+      ...spread(papers, 10),
+    ];
+    let answered = 0;
+    for (const target of targets) {
+      for (const flags of [['--json'], ['--include-read', '--json'], ['--all', '--limit', '2', '--json']]) {
+        const run = await same(['why', target, ...flags]);
+        if (run.stdout.trim() !== '[]') answered += 1;
+      }
+      await same(['why', '--check', target, '--json']);
+    }
+    await same(['why', '/nowhere/never-touched.ts', '--json']);
+    await same(['why', '--check', '/nowhere/never-touched.ts']);
+    expect(answered).toBeGreaterThan(targets.length);
+  }, 240_000);
+
+  it('weft find: phrases from every turn, CJK runs, diacritics, query syntax and folders, same JSON', async () => {
+    const sqlite = new Database(join(space.weftHome, 'index.db'), { readonly: true });
+    const texts = sqlite.prepare('SELECT user_text AS q, assistant_text AS a FROM turns ORDER BY id').all() as {
+      q: string;
+      a: string;
+    }[];
+    sqlite.close();
+    const phrases = new Set<string>();
+    for (const { q, a } of texts) {
+      for (const text of [q, a]) {
+        const words = text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word));
+        if (words.length >= 2) phrases.add(words.slice(0, 2).join(' '));
+        if (words.length >= 5) phrases.add(words.slice(2, 5).join(' '));
+      }
+    }
+    // Spread over the corpus, at most 30 (each is asked 8 times: 4 ways, 2 engines).
+    const sampled = [...phrases].filter((_, at, all) => at % Math.ceil(all.length / 30) === 0);
+    const fixed = [
+      '优化仓库',
+      '类型守卫',
+      '安装步',
+      '仓库',
+      '重构',
+      'テストを修正',
+      '修正',
+      '用TypeScript的类型',
+      '用typescript的',
+      'のはparse.test',
+      '待办事项',
+      '提交信息',
+      '信息',
+      '优化代码',
+      '优仓',
+      'cafe naive',
+      'über',
+      'unchecked items',
+      'nchecked item',
+      'say "hi" AND OR NEAR(',
+      'Mark the first item as done',
+      'the',
+      'a',
+      'file',
+    ];
+    let answered = 0;
+    for (const phrase of [...sampled, ...fixed]) {
+      const run = await same(['find', phrase, '--json']);
+      if (run.stdout.trim() !== '[]') answered += 1;
+      for (const field of ['q', 'a', 'm']) await same(['find', phrase, '--in', field, '--limit', '3', '--json']);
+    }
+    for (const phrase of ['优化仓库', 'Mark the first item as done', 'file'])
+      for (const cwd of ['/tmp/realsessions/out/claude/multi-turn', '/tmp/realsessions/out', '/tmp/elsewhere'])
+        await same(['find', phrase, '--cwd', cwd, '--json']);
+    // Refusals are the same too: no words to search for.
+    expect((await same(['find', '!!!', '--json'])).code).not.toBe(0);
+    expect(answered).toBeGreaterThan(sampled.length / 2);
+  }, 240_000);
+
+  it('a team index that is not PostgreSQL is a usage error, and the string is not echoed', async () => {
+    const run = await runWeftInProcess(['why', 'x', '--json'], {
+      cwd: space.directory,
+      env: { ...env(), WEFT_DATABASE_URL: 'mysql://ana:s3cret-9b1@db.lab.example/weft' },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/must be a postgres:\/\//);
+    expect(run.stdout + run.stderr).not.toContain('s3cret-9b1');
+  });
+
+  it('weft status: the same counts and parse reports; the location names the server without credentials', async () => {
+    const [sqlite, postgres] = [await local(['status', '--json']), await team(['status', '--json'])];
+    const fromSqlite = JSON.parse(sqlite.stdout) as Record<string, unknown>;
+    const fromPostgres = JSON.parse(postgres.stdout) as Record<string, unknown>;
+    expect(fromPostgres.databasePath).toBe(`postgres://127.0.0.1:${server.port}/contract`);
+    expect(fromPostgres.databaseBytes).toBeGreaterThan(0);
+    for (const engineOwn of ['databasePath', 'databaseBytes']) {
+      delete fromSqlite[engineOwn];
+      delete fromPostgres[engineOwn];
+    }
+    expect(fromPostgres).toEqual(fromSqlite);
+    expect((fromPostgres as { turns: number }).turns).toBeGreaterThan(10);
+    const text = await team(['status']);
+    expect(text.stdout).toContain(`index     postgres://127.0.0.1:${server.port}/contract`);
+    expect(text.stdout + text.stderr).not.toContain(new URL(teamUrl).password);
+  });
+});
