@@ -338,10 +338,13 @@ describe('recall over HTTP on the real session fixtures (C16)', () => {
         },
       });
     const global = setting({ global: true });
-    const now = await plan(atlas.server, request({ setting: global }));
+    const now = await plan(atlas.server, request({ setting: global, memoryReading: INFERRED_ON }));
     expect(now.block).toContain('greeting-v2.toml');
     expect(now.block).not.toContain('greeting-v1.yaml');
-    const then = await plan(atlas.server, request({ setting: global, asOf: APRIL }));
+    const then = await plan(
+      atlas.server,
+      request({ setting: global, memoryReading: { includeInferred: true, asOf: APRIL } }),
+    );
     expect(then.block!.split('\n')[0]).toBe('[Recall as of 2026-04-01T00:00:00.000Z]');
     expect(then.block).toContain('greeting-v1.yaml');
     expect(then.block).not.toContain('greeting-v2.toml');

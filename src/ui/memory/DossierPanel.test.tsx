@@ -25,6 +25,7 @@ const view: DossierView = {
   history: [],
   pendingFacts: [],
   unreadTurns: 1,
+  struck: 0,
 };
 
 function drawn(app: TestApp, element: React.ReactElement): string {
