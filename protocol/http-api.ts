@@ -81,6 +81,11 @@ export const GenerateRequestSchema = z.object({
    * takes its answer as evidence.
    */
   target: z.object({ canvasId: z.string().min(1).max(100), nodeId: z.string().min(1).max(200) }).optional(),
+  /**
+   * Issue 31: the client's context hash (messages and tools alone, `contextHash` in src/core), sent by every
+   * answer of a model set; the server recomputes it, refuses a mismatch and records it with the commit.
+   */
+  contextHash: Sha256.optional(),
 });
 export type GenerateRequest = z.infer<typeof GenerateRequestSchema>;
 

@@ -355,6 +355,7 @@ export type {
 } from './mcp-tools.ts';
 export * from './recall-api.ts';
 export * from './memory-reading.ts';
+export * from './model-set.ts';
 export {
   SessionRootsSourceSchema,
   SessionRootSchema,
