@@ -203,6 +203,8 @@ export const SettingsResponseSchema = z.object({
   plaqueWriter: z.enum(['model', 'rule']).optional(),
   /** Issue 29.1: which memory writes skip the Inbox (profile facts: off unless switched on). Optional for older servers. */
   memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
+  /** Issue 31: the most one ask of a model set may cost (US dollars); null: no cap. Optional for older servers. */
+  setCapUsd: z.number().nonnegative().nullable().optional(),
 });
 export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
 
@@ -230,6 +232,8 @@ export const SettingsUpdateSchema = z.object({
   sessionArchive: SessionArchiveSettingsSchema.optional(),
   plaqueWriter: z.enum(['model', 'rule']).optional(),
   memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
+  /** Issue 31: the per-ask cap of a model set in US dollars; null removes it. */
+  setCapUsd: z.number().nonnegative().max(10_000).nullable().optional(),
   /** Provider ids to remove, with their stored keys; a default or judge model of theirs is unset. */
   removeProviders: z.array(z.string().min(1).max(100)).max(50).optional(),
 });

@@ -43,6 +43,8 @@ export const StoredSettingsSchema = z.object({
   sessionRoots: z.array(z.string()).optional(),
   /** Issue 29.1: memory writes that skip the Inbox. Absent: profile facts wait for the person's review. */
   memoryAutoAccept: z.object({ profileFacts: z.boolean() }).optional(),
+  /** Issue 31: the most one ask of a model set may cost, in US dollars. Absent or null: no cap. */
+  setCapUsd: z.number().nonnegative().max(10_000).nullable().optional(),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 

@@ -32,6 +32,7 @@ async function currentSettings(context: ServerContext): Promise<SettingsResponse
     sessionArchive: settings.sessionArchive ?? defaultSessionArchiveSettings(),
     plaqueWriter: settings.plaqueWriter ?? 'rule',
     memoryAutoAccept: settings.memoryAutoAccept ?? { profileFacts: false },
+    setCapUsd: settings.setCapUsd ?? null,
   };
 }
 
@@ -129,6 +130,7 @@ export function settingsRoute(context: ServerContext): Router {
         ...(update.memoryAutoAccept || current.memoryAutoAccept
           ? { memoryAutoAccept: update.memoryAutoAccept ?? current.memoryAutoAccept }
           : {}),
+        ...(update.setCapUsd !== undefined ? { setCapUsd: update.setCapUsd } : {}),
       };
     });
     try {

@@ -5,6 +5,7 @@ import type {
   MaterialProvenance,
   MirrorLedger,
   MirrorNode,
+  ModelSet,
   NoteAuthor,
   ChatToolId,
   QuestionAuthor,
@@ -99,6 +100,8 @@ export interface NodePatch {
   mcpTools?: ToolDeclaration[];
   /** C16: recall into this question's asks (off when absent). */
   recall?: RecallSetting;
+  /** Issue 31: the models "Ask several…" asks together. */
+  modelSet?: ModelSet;
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

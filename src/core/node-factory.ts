@@ -60,6 +60,7 @@ export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
     'tools',
     'mcpTools',
     'recall',
+    'modelSet',
   ],
   note: ['text'],
   material: ['title', 'text'],
