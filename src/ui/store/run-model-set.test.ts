@@ -55,7 +55,7 @@ async function newApp(): Promise<TestApp> {
 /** What a provider was handed, as (role, text) pairs in order, whichever wire format it speaks. */
 function handedOver(body: unknown): { role: string; text: string }[] {
   const wire = body as {
-    system?: string | { text: string }[];
+    system?: string | { type: string; text?: string }[];
     messages: { role: string; content: string | { type: string; text?: string }[] }[];
   };
   const text = (content: string | { type: string; text?: string }[]) =>
@@ -182,7 +182,7 @@ describe('a model set on a question (issue 31)', () => {
         mediaType: 'image/png',
         name: 'plot.png',
         byteLength: bytes.length,
-        dataBase64: bytes.toString('base64'),
+        dataBase64,
       },
     });
     const node = app.addQuestion('What does the plot show?');
