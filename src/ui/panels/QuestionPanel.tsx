@@ -1,4 +1,5 @@
 import { useCallback, useMemo, useRef } from 'react';
+import { AskSeveral } from './AskSeveral.tsx';
 import { AgentLaneSection, AgentModelOptions, AgentWillSendFor, useAgent } from '../agents/index.ts';
 import {
   activeDismissal,
@@ -143,6 +144,8 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             />
             Auto-rerun when an ancestor completes
           </label>
+          {/* Issue 31: the same question to several models (the model row is a label: no button inside it). */}
+          {!agentModel(node.model) && <AskSeveral node={node} />}
         </div>
         <FanOutSection node={node} />
       </div>

@@ -30,6 +30,8 @@ export function SettingsView() {
   const [judge, setJudge] = useState('');
   const [plaqueWriter, setPlaqueWriter] = useState<'model' | 'rule'>('rule');
   const [autoAcceptFacts, setAutoAcceptFacts] = useState(false);
+  // Issue 31: dollars per ask of a model set; empty means no cap.
+  const [setCap, setSetCap] = useState('');
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
   const [archive, setArchive] = useState<SessionArchiveSettings>(DEFAULT_ARCHIVE);
@@ -65,6 +67,7 @@ export function SettingsView() {
     setJudge(settings.judgeModelId ?? '');
     setPlaqueWriter(settings.plaqueWriter ?? 'rule');
     setAutoAcceptFacts(settings.memoryAutoAccept?.profileFacts ?? false);
+    setSetCap(settings.setCapUsd === null || settings.setCapUsd === undefined ? '' : String(settings.setCapUsd));
     setDefaultModel(settings.defaultModelId ?? '');
     setRemoved([]);
     setBackup(settings.backupFolder ?? '');
@@ -102,6 +105,7 @@ export function SettingsView() {
       sessionArchive: archive,
       plaqueWriter,
       memoryAutoAccept: { profileFacts: autoAcceptFacts },
+      setCapUsd: setCap.trim() && Number(setCap) >= 0 ? Number(setCap) : null,
     });
     setSaved(ok && webSearchSaved);
     if (ok) setTimeout(() => setSaved(false), 3000);
@@ -218,6 +222,18 @@ export function SettingsView() {
                 The answering model (the decision model for agents) — one short call per answer
               </option>
             </select>
+          </label>
+          <label className="field">
+            <span>Most one “Ask several…” may cost, in US dollars (empty: no cap; over it, nothing is sent)</span>
+            <input
+              className="input"
+              type="number"
+              min={0}
+              step={0.01}
+              data-testid="set-cap"
+              value={setCap}
+              onChange={(event) => setSetCap(event.target.value)}
+            />
           </label>
           <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>
             <input

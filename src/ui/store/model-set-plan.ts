@@ -11,6 +11,7 @@ import {
   type SetLimits,
   type SetRequests,
 } from '../../core/index.ts';
+import type { ModelSet } from '../../../protocol/index.ts';
 import type { WeftState } from './weft-state.ts';
 
 /** What "Ask several…" shows before anything is sent, and what its run sends. */
@@ -36,18 +37,21 @@ export function modelSetPlan(
   setId: string,
   blocks: { memoryBlock?: string | null; recallBlock?: string | null } = {},
   countTokensFor?: (modelId: string) => EstimateTokens,
+  /** The set being edited in "Ask several…" before it is stored on the node; the node's own set when absent. */
+  draft?: ModelSet,
 ): ModelSetPlanResult {
   const graph = state.graph;
   const node = graph?.nodes.get(nodeId);
-  if (!graph || node?.kind !== 'question' || !node.modelSet)
+  const modelSet = draft ?? (node?.kind === 'question' ? node.modelSet : undefined);
+  if (!graph || node?.kind !== 'question' || !modelSet)
     return { ok: false, code: 'model-set-missing', message: 'This question has no model set: pick its models first.' };
-  const limited = setLimits(node.modelSet, state.models);
+  const limited = setLimits(modelSet, state.models);
   if (!limited.ok) return limited;
   const limits = limited.value;
   const estimateTokens = countTokensFor?.(limits.windowSetBy);
   const compiled = compile(graph, nodeId, { stale: state.shown, ...(estimateTokens ? { estimateTokens } : {}) });
   const offered = offeredTools(graph.canvas, node);
-  const requests = setRequests(compiled, node.modelSet, limits, {
+  const requests = setRequests(compiled, modelSet, limits, {
     setId,
     lane: 'chat',
     memoryBlock: blocks.memoryBlock ?? null,
@@ -56,7 +60,7 @@ export function modelSetPlan(
     mcpTools: offered.mcpTools,
   });
   const priceOf = (id: string) => state.models.find((model) => model.id === id)?.pricePerMTokIn ?? null;
-  const estimate = setEstimate(node.modelSet, compiled.tokens.total, priceOf);
+  const estimate = setEstimate(modelSet, compiled.tokens.total, priceOf);
   const offline = (id: string) => state.models.find((model) => model.id === id)?.offline ?? false;
   const tooLong =
     compiled.tokens.total > limits.contextWindow
