@@ -51,8 +51,10 @@ describe('Ask several…', () => {
     const sent = provider.requests.slice(before).map((request) => request.body as { model: string; messages: unknown });
     expect(sent.map((body) => body.model).sort()).toEqual(['model-a', 'model-a', 'model-b', 'model-b']);
     expect(new Set(sent.map((body) => JSON.stringify(body.messages))).size).toBe(1);
-    // The toast names the same context hash the plan showed.
+    // The toast names the same context hash the plan showed; the four answers are the question's versions.
     await page.getByText(context).first().waitFor();
+    await expect.poll(() => panel.getByTestId('version-item').count()).toBe(4);
+    await panel.getByTestId('panel-answer').filter({ hasText: 'A says blue.' }).waitFor();
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
 });

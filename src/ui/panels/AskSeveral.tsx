@@ -7,9 +7,10 @@ import { useStore } from 'zustand';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 import { formatPrice } from './ReplayList.tsx';
 
-/** A fresh set: the node's own, else its model and nothing else picked yet. */
-function startingSet(node: QuestionNode): ModelSet {
-  return node.modelSet ?? { models: node.model ? [node.model] : [], samples: 1, temperature: 0.7 };
+/** A fresh set: the node's own, else the model the node is asked with now and nothing else picked yet. */
+function startingSet(node: QuestionNode, defaultModelId: string | null): ModelSet {
+  const model = node.model ?? defaultModelId;
+  return node.modelSet ?? { models: model ? [model] : [], samples: 1, temperature: 0.7 };
 }
 
 /**
@@ -40,7 +41,8 @@ function AskSeveralDialog({ node, onClose }: { node: QuestionNode; onClose: () =
   const tokenizers = useTokenizersVersion();
   // C14: the same [Memory] block the run carries, so the context hash shown is the one the answers will carry.
   const memoryLoaded = useStore(memoryClient.view, (view) => view.loaded);
-  const [draft, setDraft] = useState<ModelSet>(() => startingSet(node));
+  const defaultModelId = useWeft((state) => state.defaultModelId);
+  const [draft, setDraft] = useState<ModelSet>(() => startingSet(node, defaultModelId));
   const [running, setRunning] = useState(false);
   useEscape(true, onClose);
   const planned = useMemo(() => {
