@@ -55,6 +55,27 @@ describe('Ask several…', () => {
     await page.getByText(context).first().waitFor();
     await expect.poll(() => panel.getByTestId('version-item').count()).toBe(4);
     await panel.getByTestId('panel-answer').filter({ hasText: 'A says blue.' }).waitFor();
+
+    // Compare set: four columns in the set's order, the one context named once; arrows and Enter select an answer.
+    await panel.getByTestId('compare-set').click();
+    const compare = page.getByTestId('set-compare-dialog');
+    expect(await compare.getByTestId('set-answer').count()).toBe(4);
+    expect(await compare.getByTestId('set-compare-context').textContent()).toContain(context.slice(-13));
+    const titles = await compare.locator('.diff-title').allTextContents();
+    expect(titles.map((title) => title.replace(' · selected', ''))).toEqual([
+      'model-a · sample 1',
+      'model-a · sample 2',
+      'model-b · sample 1',
+      'model-b · sample 2',
+    ]);
+    expect(await compare.getByTestId('set-answer').nth(2).getByTestId('diff-added').count()).toBeGreaterThan(0);
+    await compare.getByTestId('set-answer').first().focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => compare.getByTestId('set-answer').nth(2).getAttribute('data-selected')).toBe('true');
+    await compare.getByTestId('set-compare-close').click();
+    await panel.getByTestId('panel-answer').filter({ hasText: 'B says grey.' }).waitFor();
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
 });
