@@ -21,6 +21,8 @@ export type SetLimitsResult =
   { ok: true; value: SetLimits } | { ok: false; code: 'model-set-invalid'; message: string };
 
 const AGENT_MODEL = /^agent:/;
+/** Counts are written in the person's locale, as `plural` writes them. */
+const NUMBER = new Intl.NumberFormat();
 
 /**
  * Issue 31: the set compiles its context once, for its most restrictive model: the smallest context window, and
@@ -41,7 +43,7 @@ export function setLimits(set: Pick<ModelSet, 'models'>, known: readonly SetMode
   let smallest = models[0]!;
   for (const model of models) if (model.contextWindow < smallest.contextWindow) smallest = model;
   const imageBlind = models.find((model) => !model.takesImages) ?? null;
-  const window = `${smallest.label} set the window (${smallest.contextWindow.toLocaleString('en-US')} tokens)`;
+  const window = `${smallest.label} set the window (${NUMBER.format(smallest.contextWindow)} tokens)`;
   const images = imageBlind ? `${imageBlind.label} takes no images, so images go as placeholders` : 'images go in';
   return {
     ok: true,

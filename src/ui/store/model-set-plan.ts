@@ -14,6 +14,9 @@ import {
 import type { ModelSet } from '../../../protocol/index.ts';
 import type { WeftState } from './weft-state.ts';
 
+/** Counts are written in the person's locale, as `plural` writes them. */
+const NUMBER = new Intl.NumberFormat();
+
 /** What "Ask several…" shows before anything is sent, and what its run sends. */
 export interface ModelSetPlan {
   limits: SetLimits;
@@ -64,7 +67,7 @@ export function modelSetPlan(
   const offline = (id: string) => state.models.find((model) => model.id === id)?.offline ?? false;
   const tooLong =
     compiled.tokens.total > limits.contextWindow
-      ? `The context is about ${compiled.tokens.total.toLocaleString('en-US')} tokens, more than the ${limits.contextWindow.toLocaleString('en-US')} of ${limits.windowSetBy}, the smallest window in the set.`
+      ? `The context is about ${NUMBER.format(compiled.tokens.total)} tokens, more than the ${NUMBER.format(limits.contextWindow)} of ${limits.windowSetBy}, the smallest window in the set.`
       : null;
   const refusal = tooLong ?? setCapRefusal(estimate, state.settings?.setCapUsd ?? null, offline);
   return { ok: true, plan: { limits, compiled, requests, estimate, refusal } };
