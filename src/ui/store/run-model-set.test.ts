@@ -170,6 +170,33 @@ describe('a model set on a question (issue 31)', () => {
     await app.close();
   });
 
+  it('downstream compiles from the selected answer: selecting another answer of the set makes it stale, Replay reruns it', async () => {
+    const app = await newApp();
+    const node = app.addQuestion('Is the effect real?');
+    const models = ['openai/gpt-4o', 'local/alpha'];
+    app.state.apply({ type: 'edit-node', nodeId: node, patch: { modelSet: { models, samples: 1, temperature: 0 } } });
+    expect(await app.state.askSet(node)).toMatchObject({ answers: 2 });
+    const below = app.addQuestion('So what follows?');
+    app.wire(node, below);
+    app.state.apply({ type: 'edit-node', nodeId: below, patch: { model: 'local/alpha' } });
+    provider.requests.length = 0;
+    expect(await app.state.ask(below)).toBe(true);
+    // The selected answer (the first model's) is the one downstream was asked with.
+    expect(JSON.stringify(provider.requests[0]!.body)).toContain('GPT-4o: the answer is 4.');
+    expect(app.state.shown.has(below)).toBe(false);
+    const other = (app.graph.nodes.get(node) as QuestionNode).versions.find(
+      (version) => version.setAnswer?.model === 'local/alpha',
+    )!;
+    expect(app.state.apply({ type: 'select-version', nodeId: node, versionId: other.id })).toBe(true);
+    expect(app.state.shown.has(below)).toBe(true);
+    provider.requests.length = 0;
+    await app.state.replayStale();
+    expect(provider.requests).toHaveLength(1);
+    expect(JSON.stringify(provider.requests[0]!.body)).toContain('Alpha thinks it is four.');
+    expect(app.state.shown.has(below)).toBe(false);
+    await app.close();
+  });
+
   it('mixing a small-window model and an image-blind one compiles to their limits and says so', async () => {
     const app = await newApp();
     const bytes = new TextEncoder().encode('not really a png');
