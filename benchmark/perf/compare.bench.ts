@@ -2,13 +2,17 @@
  * Model sets (issue 31; see README.md, "## Compare"). Prints one `name: value unit` per line. A question of a
  * 10-node study asks a model set of 8 models × 4 samples: core compiles it once and builds and hashes every request
  * (`setRequests`), and each goes to the real server's `/api/generate` (4 at a time, as the app sends them) with its
- * context hash and target node, so the server re-hashes both, checks the target and writes its commit ledger; a
- * scripted OpenAI-compatible provider on loopback answers at once. `set_dispatch_overhead_ms` is the ask's wall time
+ * context hash and target node, so the server (in its own process) re-hashes both, checks the target and writes its
+ * commit ledger; a scripted OpenAI-compatible provider on loopback answers at once. `set_dispatch_overhead_ms` is the ask's wall time
  * minus the provider's time (the union of the intervals in which it held at least one request). Run with
  * `npm run bench:compare` (`WEFT_BENCH_QUICK=1`: 2 models × 2 samples, one round).
  */
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { compile, graphFromDocument, setRequests, type SetDispatch } from '../../src/core/index.ts';
-import { readStreamEvents, startScriptedProvider, startTestServer } from '../../tests/support/index.ts';
+import { readStreamEvents, startScriptedProvider } from '../../tests/support/index.ts';
 import { deepChainCanvas } from './core-canvas.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
@@ -42,9 +46,29 @@ function covered(intervals: [number, number][]): number {
   return total;
 }
 
+/** The Weft server in its own process, as in real use (`server-bench-child.ts`, shared with `bench:server`). */
+async function startServerChild() {
+  const file = fileURLToPath(new URL('./server-bench-child.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', file, 'server'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<{ origin: string; token: string; home: string }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as never));
+  });
+  return {
+    api: (path: string, init: RequestInit = {}) =>
+      fetch(info.origin + path, { ...init, headers: { ...init.headers, authorization: `Bearer ${info.token}` } }),
+    async dispose() {
+      child.removeAllListeners('exit');
+      child.kill();
+      await rm(info.home, { recursive: true, force: true });
+    },
+  };
+}
+
 announceQuickMode();
 const provider = await startScriptedProvider();
-const server = await startTestServer();
+const server = await startServerChild();
 const names = Array.from({ length: MODELS }, (_, index) => `bench-${index + 1}`);
 provider.byModel = Object.fromEntries(names.map((name) => [name, { text: `${name} answers: four.`, chunkSize: 64 }]));
 const models = names.map((name) => `bench/${name}`);
