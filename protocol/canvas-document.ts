@@ -6,6 +6,7 @@ import { ToolDeclarationSchema } from './chat-tools.ts';
 import { MCP_NODE_TOOLS_MAX } from './mcp-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
 import { MemoryReadingSchema } from './memory-reading.ts';
+import { ModelSetSchema, SetAnswerSchema } from './model-set.ts';
 import { RecallSettingSchema, RecallSnapshotSchema } from './recall-api.ts';
 
 /** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
@@ -81,6 +82,8 @@ export const VersionSchema = z.object({
   questionAuthor: QuestionAuthorSchema.optional(),
   /** C16: what recall brought into this version's request (sources and the block's hash); absent without recall. */
   recall: RecallSnapshotSchema.optional(),
+  /** Issue 31: set on an answer of a model set's ask (its set, model, sample, settings, shared context hash). */
+  setAnswer: SetAnswerSchema.optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 
@@ -161,6 +164,8 @@ export const QuestionNodeSchema = z.object({
   recall: RecallSettingSchema.optional(),
   /** #29: inferred items and an "as of" date for this node's memory; absent means the defaults. Optional, no bump. */
   memoryReading: MemoryReadingSchema.optional(),
+  /** Issue 31: the models this question is asked of together ("Ask several…"); absent means one model. No bump. */
+  modelSet: ModelSetSchema.optional(),
 });
 
 /**

@@ -25,6 +25,8 @@ export const CanonicalRequestSchema = z.object({
   tools: z.record(z.string(), z.boolean()),
   /** C35: the declarations of the tools switched on, by name; absent when none is (older hashes unchanged). */
   toolDeclarations: z.array(ToolDeclarationSchema).optional(),
+  /** Issue 31: a model set's sampling temperature; absent (older hashes unchanged) means the provider's default. */
+  temperature: z.number().min(0).max(2).optional(),
 });
 export type CanonicalRequest = z.infer<typeof CanonicalRequestSchema>;
 

@@ -82,6 +82,11 @@ export const GenerateRequestSchema = z.object({
    * takes its answer as evidence.
    */
   target: z.object({ canvasId: z.string().min(1).max(100), nodeId: z.string().min(1).max(200) }).optional(),
+  /**
+   * Issue 31: the client's context hash (messages and tools alone, `contextHash` in src/core), sent by every
+   * answer of a model set; the server recomputes it, refuses a mismatch and records it with the commit.
+   */
+  contextHash: Sha256.optional(),
 });
 export type GenerateRequest = z.infer<typeof GenerateRequestSchema>;
 
@@ -199,6 +204,8 @@ export const SettingsResponseSchema = z.object({
   plaqueWriter: z.enum(['model', 'rule']).optional(),
   /** Issue 29.1: which memory writes skip the Inbox (profile facts: off unless switched on). Optional for older servers. */
   memoryAutoAccept: z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() }).optional(),
+  /** Issue 31: the most one ask of a model set may cost (US dollars); null: no cap. Optional for older servers. */
+  setCapUsd: z.number().nonnegative().nullable().optional(),
 });
 export type SettingsResponse = z.infer<typeof SettingsResponseSchema>;
 
@@ -226,6 +233,8 @@ export const SettingsUpdateSchema = z.object({
   sessionArchive: SessionArchiveSettingsSchema.optional(),
   plaqueWriter: z.enum(['model', 'rule']).optional(),
   memoryAutoAccept: z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() }).optional(),
+  /** Issue 31: the per-ask cap of a model set in US dollars; null removes it. */
+  setCapUsd: z.number().nonnegative().max(10_000).nullable().optional(),
   /** Provider ids to remove, with their stored keys; a default or judge model of theirs is unset. */
   removeProviders: z.array(z.string().min(1).max(100)).max(50).optional(),
 });

@@ -365,6 +365,7 @@ export type {
   McpToolsResponse,
 } from './mcp-tools.ts';
 export * from './recall-api.ts';
+export * from './model-set.ts';
 export {
   SessionRootsSourceSchema,
   SessionRootSchema,

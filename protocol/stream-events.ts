@@ -38,6 +38,8 @@ export const GenerateFailureCodeSchema = z.enum([
   'mcp-config-invalid',
   /** Issue 27.3: the stored canvas holds the node a request names as something other than a question. */
   'dispatch-target-mismatch',
+  /** Issue 31: the client's context hash (messages and tools alone) is not the server's: nothing was sent. */
+  'context-hash-mismatch',
 ]);
 export type GenerateFailureCode = z.infer<typeof GenerateFailureCodeSchema>;
 
@@ -48,7 +50,12 @@ export const UsageSchema = z.object({
 export type Usage = z.infer<typeof UsageSchema>;
 
 /** The server's own hash of the request it hands to the provider (C9 double entry). */
-export const RequestAcceptedEventSchema = z.object({ type: z.literal('request-accepted'), requestHash: Sha256 });
+export const RequestAcceptedEventSchema = z.object({
+  type: z.literal('request-accepted'),
+  requestHash: Sha256,
+  /** Issue 31: the server's context hash of the same request, sent when the client sent one (a model set's ask). */
+  contextHash: Sha256.optional(),
+});
 export const TextDeltaEventSchema = z.object({ type: z.literal('text-delta'), delta: z.string() });
 export const AnswerFinishedEventSchema = z.object({
   type: z.literal('answer-finished'),

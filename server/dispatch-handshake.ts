@@ -1,5 +1,11 @@
 import type { CanonicalRequest } from '../protocol/index.ts';
-import { DispatchHandshake, hashCanonical, shortHash, type HashPort } from '../src/core/index.ts';
+import {
+  contextHash as requestContextHash,
+  DispatchHandshake,
+  hashCanonical,
+  shortHash,
+  type HashPort,
+} from '../src/core/index.ts';
 import { WeftError } from '../protocol/index.ts';
 import type { openEventStream } from './sse.ts';
 
@@ -10,13 +16,15 @@ type EventStream = ReturnType<typeof openEventStream>;
  * the canvas), or the text an agent runtime reads (with the turn's id, which its acceptance names).
  */
 export type Dispatch =
-  | { to: 'model'; request: CanonicalRequest; clientHash: string }
+  | { to: 'model'; request: CanonicalRequest; clientHash: string; clientContextHash?: string }
   | { to: 'runtime'; text: string; clientHash: string; turnId: string };
 
 /** A dispatch whose hash matched: `accept` sends the commit (the server's hash) once, right before the hand-over. */
 export interface AcceptedDispatch {
   /** The server's hash of what it hands over (equal to the client's). */
   readonly serverHash: string;
+  /** Issue 31: the server's context hash (messages and tools alone) of a model's request; null for a runtime's. */
+  readonly contextHash: string | null;
   /** True once `accept` has sent the commit. */
   readonly accepted: boolean;
   /** Sends `request-accepted` (to a model) or `agent-started` (to an agent runtime); a second call throws. */
@@ -49,15 +57,38 @@ export function openDispatch(stream: EventStream, hash: HashPort, dispatch: Disp
     stream.end();
     return null;
   }
+  // Issue 31: the context hash is recomputed for every model dispatch (the ledger records it); one the client sent
+  // (a model set's ask) must be the server's, or nothing is handed over.
+  const contextHash = dispatch.to === 'model' ? requestContextHash(dispatch.request, hash) : null;
+  if (
+    dispatch.to === 'model' &&
+    dispatch.clientContextHash !== undefined &&
+    dispatch.clientContextHash !== contextHash
+  ) {
+    stream.send({
+      type: 'answer-failed',
+      code: 'context-hash-mismatch',
+      message: `The context changed on its way: the client hashed it ${shortHash(dispatch.clientContextHash)}, the server ${shortHash(contextHash!)}. Nothing was sent to the model.`,
+    });
+    stream.end();
+    return null;
+  }
+  const echoContext = dispatch.to === 'model' && dispatch.clientContextHash !== undefined;
   return {
     serverHash,
+    contextHash,
     get accepted() {
       return handshake.isCommitted;
     },
     accept() {
       if (!handshake.commit())
         throw new WeftError('handshake-repeated', 'This dispatch was already accepted; it is committed once.', 500);
-      if (dispatch.to === 'model') stream.send({ type: 'request-accepted', requestHash: serverHash });
+      if (dispatch.to === 'model')
+        stream.send({
+          type: 'request-accepted',
+          requestHash: serverHash,
+          ...(echoContext ? { contextHash: contextHash! } : {}),
+        });
       else stream.send({ type: 'agent-started', turnId: dispatch.turnId, receivedHash: serverHash });
     },
   };

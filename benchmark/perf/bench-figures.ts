@@ -19,6 +19,17 @@ const throughput = (name: string) => [`${name}_MBps`, `${name}_cpu_MBps`];
 
 export const BENCH_FIGURES: readonly BenchFigures[] = [
   {
+    script: 'bench:compare',
+    chromium: false,
+    figures: [
+      'set_requests',
+      'set_context_tokens',
+      'set_dispatch_wall_ms',
+      'set_dispatch_overhead_ms',
+      'set_compile_hash_ms',
+    ],
+  },
+  {
     script: 'bench:recall',
     chromium: false,
     figures: [

@@ -7,6 +7,8 @@ import { canonicalJson } from '../../src/core/index.ts';
 /** What the server itself saw when it committed a model-lane request for a canvas's question node. */
 export interface CommitFields {
   requestHash: string;
+  /** Issue 31: the server's hash of the request's messages and tools alone; absent on lines from before it. */
+  contextHash?: string;
   canvasId: string;
   nodeId: string;
   /** SHA-256 of the question text the request carried (the first text part of its final user turn). */
@@ -107,9 +109,10 @@ export class CommitLedger {
       if (commit && commit.answerHash === null) commit.answerHash = line.answerHash;
       return;
     }
-    const { requestHash, canvasId, nodeId, questionHash, questionAuthor, seq, at } = line;
+    const { requestHash, contextHash, canvasId, nodeId, questionHash, questionAuthor, seq, at } = line;
     const recorded: LedgerCommit = {
       requestHash,
+      ...(contextHash !== undefined ? { contextHash } : {}),
       canvasId,
       nodeId,
       questionHash,

@@ -46,6 +46,8 @@ export const StoredSettingsSchema = z.object({
    * new sentences are accepted (each cites its turns) unless `dossierSentences` is false.
    */
   memoryAutoAccept: z.object({ profileFacts: z.boolean(), dossierSentences: z.boolean().optional() }).optional(),
+  /** Issue 31: the most one ask of a model set may cost, in US dollars. Absent or null: no cap. */
+  setCapUsd: z.number().nonnegative().max(10_000).nullable().optional(),
 });
 export type StoredSettings = z.infer<typeof StoredSettingsSchema>;
 

@@ -60,6 +60,7 @@ export function generateRoute(context: ServerContext): Router {
       to: 'model',
       request: body.request,
       clientHash: body.requestHash,
+      ...(body.contextHash !== undefined ? { clientContextHash: body.contextHash } : {}),
     });
     if (!dispatch) return;
     const requestHash = dispatch.serverHash;
@@ -104,7 +105,9 @@ export function generateRoute(context: ServerContext): Router {
       const model = await context.registry.resolve(body.request.model, { requestHash });
       dispatch.accept();
       const commit = target
-        ? await intoLedger(context, () => context.commits.commit({ requestHash, ...target.fields }))
+        ? await intoLedger(context, () =>
+            context.commits.commit({ requestHash, contextHash: dispatch.contextHash!, ...target.fields }),
+          )
         : null;
       let answer = '';
       for await (const event of streamAnswer({
@@ -112,6 +115,8 @@ export function generateRoute(context: ServerContext): Router {
         messages,
         abortSignal: controller.signal,
         secrets: context.secretValues(),
+        // Issue 31: a model set's temperature travels in the request, so its hash covers it.
+        ...(body.request.temperature !== undefined ? { temperature: body.request.temperature } : {}),
         ...(tools ? { tools } : {}),
       })) {
         if (event.type === 'answer-failed') outcome = event.code;

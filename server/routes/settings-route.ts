@@ -32,6 +32,7 @@ async function currentSettings(context: ServerContext): Promise<SettingsResponse
     sessionArchive: settings.sessionArchive ?? defaultSessionArchiveSettings(),
     plaqueWriter: settings.plaqueWriter ?? 'rule',
     memoryAutoAccept: { dossierSentences: true, ...(settings.memoryAutoAccept ?? { profileFacts: false }) },
+    setCapUsd: settings.setCapUsd ?? null,
   };
 }
 
@@ -134,6 +135,7 @@ export function settingsRoute(context: ServerContext): Router {
                 : current.memoryAutoAccept,
             }
           : {}),
+        ...(update.setCapUsd !== undefined ? { setCapUsd: update.setCapUsd } : {}),
       };
     });
     try {

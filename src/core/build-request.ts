@@ -33,6 +33,8 @@ export interface BuildRequestOptions {
   lane?: DispatchLane;
   /** SHA-256 for the request hash; the JavaScript port when absent. */
   hash?: HashPort;
+  /** Issue 31: a model set's sampling temperature, carried by the request (and covered by its hash). */
+  temperature?: number;
 }
 
 /** Where each request message came from: a compiled message (by its index in `compiled.messages`) or a late block. */
@@ -89,6 +91,7 @@ export function assembleRequest(compiled: CompiledContext, options: BuildRequest
     messageSources.unshift({ kind: 'late', source: 'system' });
   }
   const request: CanonicalRequest = { model: options.model, messages, tools: { ...(options.tools ?? {}) } };
+  if (options.temperature !== undefined) request.temperature = options.temperature;
   if (options.chatTools?.length || options.mcpTools?.length) {
     const offered = chatToolRequest(options.chatTools ?? [], options.mcpTools);
     Object.assign(request.tools, offered.tools);

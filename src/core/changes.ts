@@ -5,6 +5,7 @@ import type {
   MaterialProvenance,
   MirrorLedger,
   MirrorNode,
+  ModelSet,
   NoteAuthor,
   ChatToolId,
   QuestionAuthor,
@@ -102,6 +103,8 @@ export interface NodePatch {
   recall?: RecallSetting;
   /** #29: how this question's asks read memory (inferred items, an "as of" date); defaults when absent. */
   memoryReading?: MemoryReading;
+  /** Issue 31: the models "Ask several…" asks together. */
+  modelSet?: ModelSet;
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

@@ -61,6 +61,7 @@ export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
     'mcpTools',
     'recall',
     'memoryReading',
+    'modelSet',
   ],
   note: ['text'],
   material: ['title', 'text'],

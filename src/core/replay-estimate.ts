@@ -36,6 +36,11 @@ export interface ReplayEstimate {
   byHand: { nodeId: string; reason: string }[];
 }
 
+/** The input price of `tokens` at `perMillion` per million tokens; null when the price is unknown. */
+export function inputPrice(tokens: number, perMillion: number | null): number | null {
+  return perMillion === null ? null : (tokens * perMillion) / 1_000_000;
+}
+
 /**
  * What the Replay confirm dialog shows before anything runs (C8): the count, the input tokens and
  * their price. Each node is compiled with the shown stale set, exactly as its request would be;
@@ -55,8 +60,7 @@ export function replayEstimate(
     const estimateTokens = options.estimateTokens?.(nodeId);
     const tokens = compile(graph, nodeId, { stale: shown, ...(estimateTokens ? { estimateTokens } : {}) }).tokens.total;
     inputTokens += tokens;
-    const perMillion = options.pricePerMTokIn?.(nodeId) ?? null;
-    const stepPrice = perMillion === null ? null : (tokens * perMillion) / 1_000_000;
+    const stepPrice = inputPrice(tokens, options.pricePerMTokIn?.(nodeId) ?? null);
     perStep.push({ nodeId, lane, inputTokens: tokens, price: stepPrice });
     price = price === null || stepPrice === null ? null : price + stepPrice;
   }

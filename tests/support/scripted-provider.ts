@@ -51,6 +51,9 @@ export interface RecordedRequest {
   body: unknown;
   aborted: boolean;
   finished: boolean;
+  /** `performance.now()` when the request arrived and when its response ended (null until then): provider time. */
+  receivedAt: number;
+  endedAt: number | null;
 }
 
 export interface ScriptedProvider {
@@ -127,6 +130,7 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
   };
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const receivedAt = performance.now();
     const text = await readBody(request);
     const path = request.url ?? '';
     const protocol = path.endsWith('/chat/completions') ? 'openai' : path.endsWith('/messages') ? 'anthropic' : 'other';
@@ -136,10 +140,20 @@ export async function startScriptedProvider(): Promise<ScriptedProvider> {
     } catch {
       body = text;
     }
-    const record: RecordedRequest = { protocol, path, headers: request.headers, body, aborted: false, finished: false };
+    const record: RecordedRequest = {
+      protocol,
+      path,
+      headers: request.headers,
+      body,
+      aborted: false,
+      finished: false,
+      receivedAt,
+      endedAt: null,
+    };
     const index = requests.push(record) - 1;
     for (const resolve of arrivalWaiters.splice(0)) resolve();
     response.on('close', () => {
+      record.endedAt = performance.now();
       if (!response.writableFinished) record.aborted = true;
       else record.finished = true;
       notifyEnd(index);

@@ -1,4 +1,6 @@
 import { useCallback, useMemo, useRef } from 'react';
+import { AskSeveral } from './AskSeveral.tsx';
+import { SetCompare } from './SetCompare.tsx';
 import { AgentLaneSection, AgentModelOptions, AgentWillSendFor, useAgent } from '../agents/index.ts';
 import {
   activeDismissal,
@@ -144,6 +146,9 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
             />
             Auto-rerun when an ancestor completes
           </label>
+          {/* Issue 31: the same question to several models (the model row is a label: no button inside it). */}
+          {!agentModel(node.model) && <AskSeveral node={node} />}
+          <SetCompare node={node} />
         </div>
         <FanOutSection node={node} />
       </div>

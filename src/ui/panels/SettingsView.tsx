@@ -31,6 +31,8 @@ export function SettingsView() {
   const [plaqueWriter, setPlaqueWriter] = useState<'model' | 'rule'>('rule');
   const [autoAcceptFacts, setAutoAcceptFacts] = useState(false);
   const [autoAcceptSentences, setAutoAcceptSentences] = useState(true);
+  // Issue 31: dollars per ask of a model set; empty means no cap.
+  const [setCap, setSetCap] = useState('');
   const [defaultModel, setDefaultModel] = useState('');
   const [backup, setBackup] = useState('');
   const [archive, setArchive] = useState<SessionArchiveSettings>(DEFAULT_ARCHIVE);
@@ -67,6 +69,7 @@ export function SettingsView() {
     setPlaqueWriter(settings.plaqueWriter ?? 'rule');
     setAutoAcceptFacts(settings.memoryAutoAccept?.profileFacts ?? false);
     setAutoAcceptSentences(settings.memoryAutoAccept?.dossierSentences ?? true);
+    setSetCap(settings.setCapUsd === null || settings.setCapUsd === undefined ? '' : String(settings.setCapUsd));
     setDefaultModel(settings.defaultModelId ?? '');
     setRemoved([]);
     setBackup(settings.backupFolder ?? '');
@@ -104,6 +107,7 @@ export function SettingsView() {
       sessionArchive: archive,
       plaqueWriter,
       memoryAutoAccept: { profileFacts: autoAcceptFacts, dossierSentences: autoAcceptSentences },
+      setCapUsd: setCap.trim() && Number(setCap) >= 0 ? Number(setCap) : null,
     });
     setSaved(ok && webSearchSaved);
     if (ok) setTimeout(() => setSaved(false), 3000);
@@ -220,6 +224,18 @@ export function SettingsView() {
                 The answering model (the decision model for agents) — one short call per answer
               </option>
             </select>
+          </label>
+          <label className="field">
+            <span>Most one “Ask several…” may cost, in US dollars (empty: no cap; over it, nothing is sent)</span>
+            <input
+              className="input"
+              type="number"
+              min={0}
+              step={0.01}
+              data-testid="set-cap"
+              value={setCap}
+              onChange={(event) => setSetCap(event.target.value)}
+            />
           </label>
           <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>
             <input

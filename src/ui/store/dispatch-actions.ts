@@ -3,11 +3,12 @@ import { agentModel } from './agent-plan.ts';
 import { runAgentTurn, stopAgentTurn } from './run-agent-turn.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { createNodeRunner, runKey } from './run-node.ts';
+import { runModelSet } from './run-model-set.ts';
 import { runWave } from './run-wave.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
-type DispatchActions = Pick<WeftState, 'ask' | 'stop' | 'openReplayDialog' | 'replayStale' | 'stopReplay'>;
+type DispatchActions = Pick<WeftState, 'ask' | 'askSet' | 'stop' | 'openReplayDialog' | 'replayStale' | 'stopReplay'>;
 
 /** Ask, Stop and Replay: thin actions over the one node runner and core's wave plans. */
 export function createDispatchActions(
@@ -54,6 +55,9 @@ export function createDispatchActions(
       const after = await runner.canvasGraph(canvasId);
       if (after) await runWave(runner, canvasId, autoRerunWave(after.graph, nodeId), new Map([[nodeId, outcome]]));
       return true;
+    },
+    askSet(nodeId) {
+      return runModelSet(set, get, dependencies, runtime, nodeId);
     },
     stop(nodeId) {
       stopAgentTurn(nodeId);

@@ -5,6 +5,7 @@ export type { WeftState, View, WorkspaceView, Toast, LiveStream, ReplayProgress,
 export type { AppDependencies } from './app-dependencies.ts';
 export { createIdGenerator } from './app-dependencies.ts';
 export { plannedRequest, modelFor, nodePrices } from './planned-request.ts';
+export { modelSetPlan, type ModelSetPlan, type ModelSetPlanResult } from './model-set-plan.ts';
 export { recordsFromGraph } from './store-runtime.ts';
 export { agentModel, agentPlan } from './agent-plan.ts';
 export { agentStore } from './agent-state.ts';

@@ -1,4 +1,4 @@
-import type { CompiledContext, Graph } from '../../core/index.ts';
+import { shortHash, type CompiledContext, type Graph } from '../../core/index.ts';
 import { TOOL_CALLS_MAX } from '../../../protocol/index.ts';
 import type { GenerateImage, GenerateRequest, ModelInfo, ToolCallRecord } from '../../../protocol/index.ts';
 import { clientHandshake, describeError } from '../api/index.ts';
@@ -32,6 +32,20 @@ export function requestImages(
 }
 
 /**
+ * Issue 31: an ask that sent a context hash (a model set's) is recorded only when the server hashed the same
+ * context; a different or missing one is refused like a different request hash.
+ */
+function sameContext(body: GenerateRequest, serverHash: string | undefined, toast: WeftState['toast']): boolean {
+  if (body.contextHash === undefined || serverHash === body.contextHash) return true;
+  toast(
+    'error',
+    'context-hash-mismatch',
+    `The server hashed the context as ${shortHash(serverHash ?? '(none)')}, not ${shortHash(body.contextHash)}; nothing was recorded.`,
+  );
+  return false;
+}
+
+/**
  * Receives one answer from the `/api/generate` stream (the server's `streamAnswer` sends it). The handshake
  * (`api/client-handshake.ts`): a server hash that differs from the client's is an error shown to the person and
  * aborts the answer; the commit (`onAccepted`) is written once, and deltas count only after it. Every run of a node (`run-node.ts`) reads its answer through this.
@@ -57,7 +71,8 @@ export async function receiveAnswer(
   try {
     for await (const event of dependencies.generate(body, controller.signal)) {
       if (event.type === 'request-accepted') {
-        if (handshake.receive(event.requestHash) === 'refused') {
+        if (handshake.receive(event.requestHash) === 'refused' || !sameContext(body, event.contextHash, toast)) {
+          controller.abort();
           outcome = 'failed';
           break;
         }

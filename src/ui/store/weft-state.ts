@@ -126,11 +126,20 @@ export interface WeftState extends AuthoringActions, PlaqueActions {
   saveSettings(update: SettingsUpdate): Promise<boolean>;
   // dispatch
   ask(nodeId: string, options?: AskOptions): Promise<boolean>;
+  /** Issue 31: asks the node's model set (every model, every sample) after its plan; the answers are versions. */
+  askSet(nodeId: string): Promise<SetRunResult>;
   stop(nodeId: string): void;
   openReplayDialog(open: boolean): void;
   /** Runs the Replay wave, leaving out the nodes the person unticked in the dialog. */
   replayStale(skipped?: ReadonlySet<string>): Promise<void>;
   stopReplay(): void;
+}
+
+/** Issue 31: what one ask of a model set did: answers kept, answers failed, and the context hash they share. */
+export interface SetRunResult {
+  answers: number;
+  failed: number;
+  contextHash: string | null;
 }
 
 export type SetState = (partial: Partial<WeftState> | ((state: WeftState) => Partial<WeftState>)) => void;

@@ -1,0 +1,162 @@
+/**
+ * Model sets (issue 31; see README.md, "## Compare"). Prints one `name: value unit` per line. A question of a
+ * 10-node study asks a model set of 8 models × 4 samples: core compiles it once and builds and hashes every request
+ * (`setRequests`), and each goes to the real server's `/api/generate` (4 at a time, as the app sends them) with its
+ * context hash and target node, so the server (in its own process) re-hashes both, checks the target and writes its
+ * commit ledger; a scripted OpenAI-compatible provider on loopback answers at once. `set_dispatch_overhead_ms` is the ask's wall time
+ * minus the provider's time (the union of the intervals in which it held at least one request). Run with
+ * `npm run bench:compare` (`WEFT_BENCH_QUICK=1`: 2 models × 2 samples, one round).
+ */
+import { spawn } from 'node:child_process';
+import { rm } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { compile, graphFromDocument, setRequests, type SetDispatch } from '../../src/core/index.ts';
+import { readStreamEvents, startScriptedProvider } from '../../tests/support/index.ts';
+import { deepChainCanvas } from './core-canvas.ts';
+import { announceQuickMode, scale } from './quick-mode.ts';
+
+const MODELS = scale(8, 2);
+const SAMPLES = scale(4, 2);
+const ROUNDS = scale(7, 1);
+const WARMUP = scale(2, 0);
+/** The question's upstream: a chain of this many answered questions (answers of 1–2 KB). */
+const STUDY = 10;
+/** As many at once as the app's `SET_PARALLEL`. */
+const PARALLEL = 4;
+
+function print(name: string, value: number, unit: string, digits = 1): void {
+  console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+/** Milliseconds in which at least one of the intervals was open. */
+function covered(intervals: [number, number][]): number {
+  let total = 0;
+  let end = -Infinity;
+  for (const [from, to] of [...intervals].sort((a, b) => a[0] - b[0])) {
+    if (to <= end) continue;
+    total += to - Math.max(from, end);
+    end = to;
+  }
+  return total;
+}
+
+/** The Weft server in its own process, as in real use (`server-bench-child.ts`, shared with `bench:server`). */
+async function startServerChild() {
+  const file = fileURLToPath(new URL('./server-bench-child.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', file, 'server'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<{ origin: string; token: string; home: string }>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
+    createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as never));
+  });
+  return {
+    api: (path: string, init: RequestInit = {}) =>
+      fetch(info.origin + path, { ...init, headers: { ...init.headers, authorization: `Bearer ${info.token}` } }),
+    async dispose() {
+      child.removeAllListeners('exit');
+      child.kill();
+      await rm(info.home, { recursive: true, force: true });
+    },
+  };
+}
+
+announceQuickMode();
+const provider = await startScriptedProvider();
+const server = await startServerChild();
+const names = Array.from({ length: MODELS }, (_, index) => `bench-${index + 1}`);
+provider.byModel = Object.fromEntries(names.map((name) => [name, { text: `${name} answers: four.`, chunkSize: 64 }]));
+const models = names.map((name) => `bench/${name}`);
+try {
+  const response = await server.api('/api/settings', {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      providers: [
+        {
+          id: 'bench',
+          kind: 'openai-compatible',
+          baseUrl: `${provider.url}/v1`,
+          apiKey: 'sk-bench-0123',
+          models: names,
+        },
+      ],
+    }),
+  });
+  if (response.status !== 200) throw new Error(`settings: ${response.status}`);
+  const document = deepChainCanvas(STUDY);
+  const graph = graphFromDocument(document);
+  const target = document.nodes.at(-1)!.id;
+
+  async function send(dispatch: SetDispatch): Promise<void> {
+    const answer = await server.api('/api/generate', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        request: dispatch.request,
+        requestHash: dispatch.requestHash,
+        contextHash: dispatch.setAnswer.contextHash,
+        images: [],
+        target: { canvasId: document.canvas.id, nodeId: target },
+      }),
+    });
+    let accepted = false;
+    let finished = false;
+    for await (const event of readStreamEvents(answer)) {
+      if (event.type === 'request-accepted')
+        accepted = event.requestHash === dispatch.requestHash && event.contextHash === dispatch.setAnswer.contextHash;
+      if (event.type === 'answer-finished') finished = true;
+      if (event.type === 'answer-failed') throw new Error(`${event.code}: ${event.message}`);
+    }
+    if (!accepted || !finished) throw new Error('a dispatch was not accepted and answered');
+  }
+
+  async function askSet(setId: string): Promise<void> {
+    const compiled = compile(graph, target);
+    const queue = [
+      ...setRequests(compiled, { models, samples: SAMPLES, temperature: 0.2 }, { images: true }, { setId }).dispatches,
+    ];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) await send(next);
+    };
+    await Promise.all(Array.from({ length: PARALLEL }, worker));
+  }
+
+  const overheads: number[] = [];
+  const walls: number[] = [];
+  for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
+    provider.requests.length = 0;
+    const started = performance.now();
+    await askSet(`round-${round}`);
+    const wall = performance.now() - started;
+    if (provider.requests.length !== MODELS * SAMPLES) throw new Error(`round ${round}: ${provider.requests.length}`);
+    const busy = covered(
+      provider.requests.map((request) => [request.receivedAt, request.endedAt ?? request.receivedAt]),
+    );
+    if (round >= WARMUP) {
+      walls.push(wall);
+      overheads.push(wall - busy);
+    }
+  }
+  // The pure part alone: one compile and every request of the set built and hashed.
+  const pure: number[] = [];
+  for (let round = 0; round < scale(50, 3); round += 1) {
+    const started = performance.now();
+    const compiled = compile(graph, target);
+    setRequests(compiled, { models, samples: SAMPLES, temperature: 0.2 }, { images: true }, { setId: 'pure' });
+    pure.push(performance.now() - started);
+  }
+  print('set_requests', MODELS * SAMPLES, 'requests', 0);
+  print('set_context_tokens', compile(graph, target).tokens.total, 'tokens', 0);
+  print('set_dispatch_wall_ms', median(walls), 'ms');
+  print('set_dispatch_overhead_ms', median(overheads), 'ms');
+  print('set_compile_hash_ms', median(pure), 'ms', 2);
+} finally {
+  await server.dispose();
+  await provider.close();
+}
