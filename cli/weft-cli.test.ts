@@ -25,7 +25,9 @@ import { runWeft } from './run-weft.ts';
 
 const HIT_KEYS = [
   'at',
+  'completeness',
   'cwd',
+  'knownAs',
   'op',
   'ops',
   'path',
