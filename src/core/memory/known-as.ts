@@ -1,11 +1,14 @@
-import type { KnownAs, LineEvidence, MemoryReading, ProfileLine } from '../../../protocol/index.ts';
+import type { KnownAs, LineEvidence, MemoryProfile, MemoryReading, ProfileLine } from '../../../protocol/index.ts';
+import { findLine } from './profile.ts';
 
 /**
  * #29: how a profile line is known, derived from its stored `evidence` (so profiles written before this stay as
  * they are): the person's own words (`stated`) and a line they typed (`manual`) are `stated`; a line the judge read
- * from their words (`inferred`) and a neighbour the merge reworded (`rewritten`: nobody stated those words) are
- * `inferred`; a line imported from an earlier store (`folded`) is `reconstructed`: rebuilt from data whose origin
- * this profile cannot show, so it is served but marked.
+ * from their words (`inferred`) is `inferred`; a line imported from an earlier store (`folded`) is `reconstructed`:
+ * rebuilt from data whose origin this profile cannot show, so it is served but marked. A neighbour the merge
+ * reworded (`rewritten`: nobody stated those words) is `reconstructed` when every line it replaced is known as
+ * stated or reconstructed (the person's own lines, reworded: served, marked, never silently dropped), else
+ * `inferred` — and `inferred` when the profile that would show its sources is not given.
  */
 const KNOWN_AS_OF_EVIDENCE: Record<LineEvidence, KnownAs> = {
   stated: 'stated',
@@ -15,8 +18,29 @@ const KNOWN_AS_OF_EVIDENCE: Record<LineEvidence, KnownAs> = {
   folded: 'reconstructed',
 };
 
-export function lineKnownAs(line: Pick<ProfileLine, 'evidence'>): KnownAs {
-  return KNOWN_AS_OF_EVIDENCE[line.evidence];
+export function lineKnownAs(
+  line: Pick<ProfileLine, 'evidence'> & Partial<Pick<ProfileLine, 'supersedes'>>,
+  profile?: MemoryProfile,
+): KnownAs {
+  if (line.evidence !== 'rewritten' || !profile) return KNOWN_AS_OF_EVIDENCE[line.evidence];
+  return rewrittenKnownAs(line.supersedes ?? [], profile, new Set());
+}
+
+/** A rewording is as sure as the least sure line it replaced; a source that cannot be found counts as inferred. */
+function rewrittenKnownAs(sources: readonly string[], profile: MemoryProfile, seen: Set<string>): KnownAs {
+  if (sources.length === 0) return 'inferred';
+  for (const id of sources) {
+    if (seen.has(id)) return 'inferred';
+    seen.add(id);
+    const found = findLine(profile, id)?.line;
+    if (!found) return 'inferred';
+    const known =
+      found.evidence === 'rewritten'
+        ? rewrittenKnownAs(found.supersedes, profile, seen)
+        : KNOWN_AS_OF_EVIDENCE[found.evidence];
+    if (known === 'inferred') return 'inferred';
+  }
+  return 'reconstructed';
 }
 
 /**

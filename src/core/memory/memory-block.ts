@@ -18,8 +18,8 @@ export function memoryBlock(profile: MemoryProfile, reading: Partial<MemoryReadi
   const valid = asOf === null ? null : linesValidAt(profile, asOf);
   const bullets = (lines: ProfileLine[]) =>
     lines
-      .filter((line) => readingTakes(lineKnownAs(line), { includeInferred }))
-      .map((line) => `- ${knownAsMark(lineKnownAs(line))}${line.text}`);
+      .filter((line) => readingTakes(lineKnownAs(line, profile), { includeInferred }))
+      .map((line) => `- ${knownAsMark(lineKnownAs(line, profile))}${line.text}`);
   const preferences = bullets(valid?.preferences ?? currentLines(profile, 'preferences'));
   const identity = bullets(valid?.identity ?? currentLines(profile, 'identity'));
   if (preferences.length === 0 && identity.length === 0) return null;

@@ -78,6 +78,32 @@ describe('trust state in the [Memory] block (#29.3)', () => {
     expect(on.hash).not.toBe(off.hash);
   });
 
+  it('a stated line the merge reworded stays in the request, marked reconstructed; a rewording of a guess does not', () => {
+    const replaced = (id: string, text: string, evidence: LineEvidence, by: string): ProfileLine => ({
+      ...line(id, text, evidence),
+      ended: { reason: 'replaced', at: 2, by },
+    });
+    const reworded = (id: string, text: string, supersedes: string[]): ProfileLine => ({
+      ...line(id, text, 'rewritten'),
+      supersedes,
+    });
+    const profile = profileOf([
+      replaced('a', 'Prefers short answers', 'stated', 'b'),
+      reworded('b', 'Prefers short answers in dark mode', ['a']),
+      line('c', 'Uses dark mode', 'stated'),
+      replaced('g', 'Probably likes tables', 'inferred', 'h'),
+      reworded('h', 'Probably likes tables and charts', ['g']),
+      reworded('o', 'A rewording whose source is gone', ['missing']),
+    ]);
+    expect(lineKnownAs(profile.documents.preferences[1]!, profile)).toBe('reconstructed');
+    expect(memoryBlock(profile)).toBe(
+      '[Memory]\nPreferences:\n- [reconstructed] Prefers short answers in dark mode\n- Uses dark mode',
+    );
+    expect(memoryBlock(profile, { includeInferred: true, asOf: null })).toContain(
+      '- [inferred] Probably likes tables and charts',
+    );
+  });
+
   it('a profile of inferred lines alone sends no [Memory] block with the switch off', () => {
     const profile = profileOf([line('b', 'Probably dislikes long answers', 'inferred')]);
     expect(memoryBlock(profile)).toBeNull();
@@ -97,10 +123,11 @@ describe('trust state in the [Memory] block (#29.3)', () => {
         const lines = drafts.map((draft, index) =>
           line(`l${index}`, `${draft.text} #${index}`, draft.evidence, draft.ended),
         );
-        const block = memoryBlock(profileOf(lines), { includeInferred, asOf: null }) ?? '';
+        const profile = profileOf(lines);
+        const block = memoryBlock(profile, { includeInferred, asOf: null }) ?? '';
         const sent = block.split('\n');
         for (const each of lines) {
-          const knownAs = lineKnownAs(each);
+          const knownAs = lineKnownAs(each, profile);
           const mark = knownAs === 'inferred' || knownAs === 'reconstructed' ? `[${knownAs}] ` : '';
           const present = sent.includes(`- ${mark}${each.text}`);
           const expected = each.ended === null && (knownAs !== 'inferred' || includeInferred);
