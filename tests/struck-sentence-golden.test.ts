@@ -57,7 +57,10 @@ async function json<T>(path: string, method = 'GET', body?: unknown, etag?: stri
 const texts = (view: DossierView) =>
   view.dossier ? Object.values(view.dossier.sections).flatMap((section) => section.map((each) => each.text)) : [];
 
-/** The question recall is asked for, on a canvas of the fixtures' project, with recall on: the topic is in it. */
+/**
+ * The question recall is asked for, on a canvas of the fixtures' project, with recall on: the topic is in it. A
+ * dossier is a model's summary (inferred, #29.3), so the node reads inferred items.
+ */
 async function recallFile(
   question = 'Where does greet live, and what does greet return?',
   canvasId = 'canvas-ask',
@@ -68,7 +71,8 @@ async function recallFile(
   });
   const target = canvas.addQuestion(question);
   const setting = { ...DEFAULT_RECALL_SETTING, enabled: true };
-  canvas.edit(target, { recall: setting });
+  const memoryReading = { includeInferred: true, asOf: null };
+  canvas.edit(target, { recall: setting, memoryReading });
   const document = canvas.document();
   await atlas.server.context.canvases.write(canvasId, document, { baseRevision: null });
   const file = join(atlas.fixtures.weftHome, `${canvasId}.weft.json`);
@@ -81,6 +85,7 @@ async function recallFile(
       workingDirectory: CLAUDE_REPO,
       setting,
       contextWindow: 200_000,
+      memoryReading,
     });
   return { file, target, plan };
 }
@@ -185,6 +190,10 @@ describe('a struck dossier sentence stays struck', () => {
     // Left out when written, not only hidden when read: the stored version itself does not hold the words.
     const stored = await json<unknown>(`/api/dossiers/${topicId}/versions/2`);
     expect(JSON.stringify(stored).toLowerCase()).not.toContain('template string');
+    // History: the version written before the strike still holds the words, and shows them to no one.
+    const before = await json<unknown>(`/api/dossiers/${topicId}/versions/1`);
+    expect(JSON.stringify(before)).toContain('greet');
+    expect(JSON.stringify(before).toLowerCase()).not.toContain('template string');
 
     // Every read path: recall's plan, `weft dossier`, and the request `weft compile` builds.
     const after = await ask.plan();

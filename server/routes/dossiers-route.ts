@@ -97,7 +97,9 @@ export function dossiersRoute(context: ServerContext): Router {
   router.get('/dossiers/:topicId/versions/:version', async (request, response) => {
     const stored = dossierStoreFor(context).version(String(request.params.topicId), Number(request.params.version));
     if (!stored) throw new WeftError('dossier-version-unknown', 'There is no such dossier version.', 404);
-    response.json(stored.dossier);
+    // An older version still holds what the person struck since: History shows it without, as every read does.
+    const run = await dossierRunContext(context);
+    response.json(withoutStruck(stored.dossier, sentenceStruck(run.sources)));
   });
 
   router.get('/dossiers/:topicId/plan', async (request, response) => {
