@@ -6,7 +6,8 @@ import type { CanvasStore } from '../fs/index.ts';
  * "every project" switch as the server recorded them, never as a request body says (issue 27.3). A body that
  * names another folder, or switches `global` on for a node whose stored setting does not, is refused with 409
  * `recall-scope-unsaved` (the app saves the canvas and asks again); a narrower body (global off) is honoured.
- * #29: the same for the node's inferred switch: a body may read inferred dossiers only when the saved node does.
+ * #29: the same for the node's memory reading: a body may read inferred dossiers only when the saved node does, and
+ * may date its read "as of" only the date the saved node holds (the date its fingerprint covers).
  */
 export async function checkRecallScope(
   canvases: Pick<CanvasStore, 'read'>,
@@ -17,6 +18,7 @@ export async function checkRecallScope(
   const node = request.nodeId ? stored?.document.nodes.find((candidate) => candidate.id === request.nodeId) : undefined;
   const storedGlobal = node?.kind === 'question' && node.recall?.global === true;
   const storedInferred = node?.kind === 'question' && node.memoryReading?.includeInferred === true;
+  const storedAsOf = node?.kind === 'question' ? (node.memoryReading?.asOf ?? null) : null;
   if (request.workingDirectory !== workingDirectory)
     throw new WeftError(
       'recall-scope-unsaved',
@@ -33,6 +35,12 @@ export async function checkRecallScope(
     throw new WeftError(
       'recall-scope-unsaved',
       'Recall reads inferred items only for a question whose saved memory reading says so.',
+      409,
+    );
+  if ((request.memoryReading?.asOf ?? null) !== storedAsOf)
+    throw new WeftError(
+      'recall-scope-unsaved',
+      'Recall reads memory "as of" the date the saved question holds, and this request names another.',
       409,
     );
 }

@@ -89,6 +89,20 @@ describe('recall scope comes from the stored record', () => {
     expect(narrower.status).toBe(200);
   });
 
+  it('refuses an "as of" date (#29.4) other than the one the saved node holds', async () => {
+    const nodeId = await storeCanvas('scope-as-of', false);
+    const dated = { includeInferred: false, asOf: Date.UTC(2026, 0, 1) };
+    await refused(body('scope-as-of', nodeId, { memoryReading: dated }));
+    const { nodeId: _, ...withoutNode } = body('scope-as-of', nodeId, { memoryReading: dated });
+    await refused(withoutNode);
+    // The node reads memory as it is now: a body saying so is honoured.
+    const now = await post(
+      '/api/recall/plan',
+      body('scope-as-of', nodeId, { memoryReading: { ...dated, asOf: null } }),
+    );
+    expect(now.status).toBe(200);
+  });
+
   it('answers the stored scope: the project only, or every project when the stored node says so', async () => {
     const scopedNode = await storeCanvas('scope-ok', false);
     const scoped = (await (await post('/api/recall/plan', body('scope-ok', scopedNode))).json()) as RecallPlanResponse;
