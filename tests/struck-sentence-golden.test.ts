@@ -11,7 +11,7 @@ import {
   type RecallPlanResponse,
   type TopicRecord,
 } from '../protocol/index.ts';
-import { emptyCanvasDocument, TestCanvas } from '../src/core/index.ts';
+import { contentKey, emptyCanvasDocument, TestCanvas } from '../src/core/index.ts';
 import { runWeftInProcess } from '../cli/run-weft.ts';
 import { dossierStoreFor } from '../server/routes/dossier-services.ts';
 import { withAtlasServer } from './support/atlas-server.ts';
@@ -297,5 +297,24 @@ describe('a struck dossier sentence stays struck', () => {
     expect(texts(second)).toEqual([ACCEPTED]);
     expect((await inbox()).proposals.map((each) => each.text)).toEqual([LATER]);
     expect((await ask.plan()).block ?? '').not.toContain('famous poet');
+
+    // Its words put aside meanwhile (struck or rejected in another topic): accepting it is refused, it keeps waiting.
+    const later = (await inbox()).proposals[0]!;
+    await atlas.server.context.putAsides.append([
+      {
+        op: 'put-aside',
+        key: contentKey('dossier-sentence', LATER, atlas.server.context.hash),
+        kind: 'dossier-sentence',
+        reason: 'rejected',
+        at: Date.now(),
+        origin: { topicId: 'another-topic', sentenceId: 'elsewhere' },
+        excerpt: LATER,
+      },
+    ]);
+    const refused = await api(`/api/dossier-sentences/${later.id}/accept`, 'POST');
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain('dossier-sentence-put-aside');
+    expect((await inbox()).proposals.map((each) => each.id)).toEqual([later.id]);
+    expect(texts(await json<DossierView>(`/api/dossiers/${topicId}`))).toEqual([ACCEPTED]);
   }, 120_000);
 });

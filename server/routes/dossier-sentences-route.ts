@@ -1,6 +1,6 @@
 import express, { type Router } from 'express';
-import { PUT_ASIDE_EXCERPT_CHARS, type DossierSentenceInbox } from '../../protocol/index.ts';
-import { contentKey } from '../../src/core/index.ts';
+import { PUT_ASIDE_EXCERPT_CHARS, WeftError, type DossierSentenceInbox } from '../../protocol/index.ts';
+import { contentKey, isPutAside } from '../../src/core/index.ts';
 import { sentenceEvent } from '../../src/core/memory/index.ts';
 import type { ServerContext } from '../server-context.ts';
 import { dossierStoreFor } from './dossier-services.ts';
@@ -32,7 +32,19 @@ export function dossierSentencesRoute(context: ServerContext): Router {
   });
 
   router.post('/dossier-sentences/:id/accept', async (request, response) => {
-    const { proposal, version } = proposals().accept(String(request.params.id));
+    const id = String(request.params.id);
+    // Words put aside since it was proposed (rejected in another topic, struck) stay aside: accepting them would
+    // write a version every read then hides. The person restores the tombstone first (Memory → Put aside).
+    const waiting = proposals()
+      .pending()
+      .find((proposal) => proposal.id === id);
+    if (waiting && isPutAside(context.putAsides.keys(), 'dossier-sentence', waiting.text, context.hash))
+      throw new WeftError(
+        'dossier-sentence-put-aside',
+        'These words are put aside (Memory → Put aside): restore them there before accepting this sentence.',
+        409,
+      );
+    const { proposal, version } = proposals().accept(id);
     await journal(sentenceEvent('memory-accepted', proposal, { version }));
     response.json({ id: proposal.id, topicId: proposal.topicId, version });
   });
