@@ -7,6 +7,7 @@ import type {
 } from '../../protocol/index.ts';
 import {
   ancestors,
+  descendants,
   estimateTokensByScript,
   graphFromDocument,
   isPutAside,
@@ -73,15 +74,17 @@ function topicalKeys(topicIds: readonly string[], topics: TopicRecord): string[]
 }
 
 /**
- * Keys of the asked node and everything upstream of it on the active canvas (already in the ask as context), or
- * undefined when the node is not named or not on a stored canvas (then none of the canvas's turns are recalled).
+ * Keys of the asked node, everything upstream of it on the active canvas (already in the ask as context) and
+ * everything downstream of it (built on the node's current answer: recalled into its re-ask, they would loop that
+ * answer back in as evidence), or undefined when the node is not named or not on a stored canvas (then none of the
+ * canvas's turns are recalled).
  */
 function chainKeys(request: RecallPlanRequest, canvases: readonly CanvasDocument[]): Set<string> | undefined {
   const document = canvases.find((candidate) => candidate.canvas.id === request.canvasId);
   if (!request.nodeId || !document) return undefined;
   const graph = graphFromDocument(document);
   if (!graph.nodes.has(request.nodeId)) return undefined;
-  const ids = [request.nodeId, ...ancestors(graph, request.nodeId, 'all')];
+  const ids = [request.nodeId, ...ancestors(graph, request.nodeId, 'all'), ...descendants(graph, [request.nodeId])];
   return new Set(ids.map((id) => `canvas:${request.canvasId}#${id}`));
 }
 

@@ -450,6 +450,25 @@ describe('recall with a decision model (C16)', () => {
     expect(beside.omitted.map((omission) => omission.id)).not.toContain('canvas:canvas-words#asked');
   });
 
+  it('an upstream re-ask never recalls the answers built on it downstream; a turn beside it comes back', async () => {
+    await storeCanvas(atlas.server, 'canvas-downstream', (built) => {
+      const upstream = built.addQuestion('Where do wallabies live?', { id: 'up' });
+      built.answer(upstream, 'Wallabies live in Tasmania.');
+      const below = built.addQuestion('Which wallaby did we see?', { id: 'below' });
+      built.wire(upstream, below);
+      built.answer(below, 'The wallaby we saw was a pademelon.');
+      built.answer(built.addQuestion('What do wallabies eat?', { id: 'beside' }), 'Wallabies eat grasses.');
+    });
+    const replanned = await plan(
+      atlas.server,
+      request({ question: 'Where do wallabies live?', canvasId: 'canvas-downstream', nodeId: 'up' }),
+    );
+    const recalled = replanned.items.map((item) => item.id);
+    expect(recalled).toContain('canvas:canvas-downstream#beside');
+    expect(recalled).not.toContain('canvas:canvas-downstream#below');
+    expect(replanned.block).not.toContain('pademelon');
+  });
+
   it('issue 30: "scattering and cloud colour" brings the canvas’s five scattering turns, not the colour of an image', async () => {
     // The reported canvas: no working directory; five turns on scattering, three of them never say the word.
     const study: [string, string][] = [
