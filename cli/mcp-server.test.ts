@@ -169,6 +169,7 @@ describe('weft mcp over stdio', () => {
     expect(topics).toEqual([{ ...topic, turns: 1, dossierVersion: 1 }]);
     const read = JSON.parse(textOf(await client.callTool({ name: 'read_dossier', arguments: { topic: 'greeting' } })));
     expect(read.topic.id).toBe(topic.id);
+    expect(read.knownAs).toBe('inferred');
     expect(read.sentencesLeftOut).toBe(1);
     expect(read.dossier.sections.what).toEqual([
       { id: 'live', text: 'hello.ts exports a greet function.', citations: [hits[0].turnKey] },

@@ -131,7 +131,7 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
     {
       title: "Read a topic's dossier",
       description:
-        'A topic (by name or id) in four sections — what it is, decisions taken, where it stands, what is open — each sentence citing the turn keys it rests on (read one with recall_turn). Sentences whose sources are all archived or deleted are left out and counted.',
+        "A topic (by name or id) in four sections — what it is, decisions taken, where it stands, what is open — each sentence citing the turn keys it rests on (read one with recall_turn). A dossier is a model's summary (knownAs: inferred): check a sentence against its turns before relying on it. Sentences whose sources are all archived or deleted, or that the person struck, are left out and counted.",
       inputSchema: { topic: z.string().min(1) },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -140,7 +140,13 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
         const { readTopicDossier } = await import('../runtime/dossiers/index.ts');
         const { resolveWeftHome } = await import('../runtime/fs/index.ts');
         const found = await readTopicDossier(resolveWeftHome(io.env), topic, index.database, true);
-        return { topic: found.topic, dossier: found.dossier, sentencesLeftOut: found.retired.length };
+        // #29.3: said in the answer itself, as recall and the [Memory] block say it: a model wrote these sentences.
+        return {
+          topic: found.topic,
+          knownAs: 'inferred',
+          dossier: found.dossier,
+          sentencesLeftOut: found.retired.length,
+        };
       }),
   );
   return server;
