@@ -167,16 +167,18 @@ export function memoryRoute(context: ServerContext): Router {
     const stored = await context.canvases.read(body.canvasId).catch(() => null);
     const graph = stored ? graphFromDocument(stored.document) : null;
     const asked = graph?.nodes.get(body.nodeId);
+    const recorded = await context.commits.recorded(body.commitHash);
     const found = graph
       ? exchangeFromCanvas(graph, body, {
-          at: now(),
+          // #29.4: a fact holds from the turn that stated it (its recorded commit), not from when the judge ran.
+          at: recorded.length > 0 ? Math.min(...recorded.map((commit) => commit.at)) : now(),
           // The block as this node read memory (#29), so its lines are known as sent text, never the person's words.
           memoryBlock: memoryBlock(
             (await store.read()).profile,
             memoryReadingOf(asked?.kind === 'question' ? asked : null),
           ),
           hash: context.hash,
-          recorded: await context.commits.recorded(body.commitHash),
+          recorded,
           othersWords: await context.canvases.othersWords(body.canvasId),
         })
       : null;
