@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -104,6 +104,23 @@ describe('a researcher’s first hour, following the README', () => {
     const upstream = await nodeIdOf('How much more is blue light scattered than red, and why?');
     const downstream = await nodeIdOf('Then why is the daytime sky blue rather than violet?');
     await canvas.open(upstream);
+    // Weft wrote the demo's questions: the first edit makes one the person's, committed on blur by the next
+    // pointer-down, and the "Written by Weft" hint's words change. Its slot keeps its height, so a click on the Model
+    // picker right after typing lands on the picker (issue 30.1, below Ask).
+    await canvas.panel.getByTestId('question-by-app-hint').waitFor();
+    await canvas.panel.getByTestId('question-input').focus();
+    await page().keyboard.press('Control+End');
+    await page().keyboard.type(' Say it in words.');
+    const picker = canvas.panel.getByTestId('model-picker');
+    const pickerBefore = (await picker.boundingBox())!;
+    await page().mouse.move(pickerBefore.x + pickerBefore.width / 2, pickerBefore.y + pickerBefore.height / 2);
+    await page().mouse.down();
+    await canvas.panel.getByTestId('question-yours-hint').waitFor();
+    const pickerDuring = (await picker.boundingBox())!;
+    await page().mouse.up();
+    await page().keyboard.press('Escape');
+    expect(Math.abs(pickerDuring.y - pickerBefore.y), 'the Model picker moved under the click').toBeLessThan(1);
+    expect(await picker.evaluate((element) => element === document.activeElement)).toBe(true);
     // Finishing the question and leaving the field renames the panel: nothing above Ask may move (issue 30.1).
     await checkScreen('node panel, before the first ask', [
       { field: canvas.panel.getByTestId('question-input'), typed: ' Answer for a first-year student, in words.' },
@@ -185,14 +202,18 @@ describe('a researcher’s first hour, following the README', () => {
 
   it('recall brings the turn a person would expect', async () => {
     await newCanvas('Greeting code');
-    // Recall's scope is the canvas's folder: here the folder the Claude session worked in.
-    await page().evaluate((folder) => {
-      (window as unknown as { weft: { store: { getState(): { apply(change: unknown): unknown } } } }).weft.store
-        .getState()
-        .apply({ type: 'set-agent-settings', workingDirectory: folder, guard: 'ask' });
-    }, CLAUDE_REPO);
     await canvas.addQuestion('How was the greet function in hello.ts written?');
     await canvas.panel.getByTestId('recall-switch').check();
+    // Recall's scope is the canvas's folder, and a new canvas has none: the panel says so and sets it, as a person
+    // would, to the folder the Claude session worked in. The panel checks the folder on the server, so it must exist
+    // here as on the researcher's machine (an empty folder stands in for the project; left for concurrent runs).
+    mkdirSync(CLAUDE_REPO, { recursive: true });
+    const noFolder = canvas.panel.getByTestId('recall-no-folder');
+    await noFolder.waitFor();
+    await checkScreen('node panel, recall without a working directory');
+    await noFolder.getByTestId('recall-cwd').fill(CLAUDE_REPO);
+    await noFolder.getByTestId('recall-cwd-set').click();
+    await noFolder.waitFor({ state: 'detached' });
     const items = canvas.panel.getByTestId('recall-item');
     await items.first().waitFor();
     // Labelled expectation: the turn of the Claude Code session that wrote src/hello.ts is recalled, as Claude Code.
@@ -202,6 +223,8 @@ describe('a researcher’s first hour, following the README', () => {
     const expected = recalled.find((item) => item.id.includes(CLAUDE_BASIC_SESSION));
     expect(expected, JSON.stringify(recalled)).toBeDefined();
     expect(expected!.text).toContain('Claude Code');
+    // Source lines name sessions as a person reads them: no attachment markup (issue 30, recall list).
+    for (const item of recalled) expect(item.text).not.toMatch(/<\/?(file|image)\b/);
     await checkScreen('node panel with recall');
     await canvas.screenshot('first-hour-recall');
   });
