@@ -12,7 +12,6 @@ describe('the recall source line', () => {
       at: Date.UTC(2026, 0, 5, 12),
       topic: null,
       knownAs: 'observed',
-      completeness: null,
     });
     expect(line).not.toMatch(/<\/?(file|image)\b/);
     expect(line).toContain('“pixel.png What colour is this image?”');
