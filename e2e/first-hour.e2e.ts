@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,24 @@ async function zoomToMap(): Promise<void> {
   await page().locator('[data-testid="node-card"][data-detail="summary"]').first().waitFor();
 }
 
+/** Cards under the minimap or the zoom controls: the opening view and a fit leave room for both (issue 30.6). */
+function coveredCards(): Promise<string[]> {
+  return page().evaluate(() => {
+    const overlays = ['[data-testid="minimap"]', '.react-flow__controls'].flatMap((selector) => {
+      const element = document.querySelector(selector);
+      return element ? [{ selector, box: element.getBoundingClientRect() }] : [];
+    });
+    const found: string[] = [];
+    for (const card of document.querySelectorAll('[data-testid="node-card"]')) {
+      const box = card.getBoundingClientRect();
+      for (const { selector, box: over } of overlays)
+        if (box.left < over.right && box.right > over.left && box.top < over.bottom && box.bottom > over.top)
+          found.push(`${selector} covers “${(card.textContent ?? '').slice(0, 40)}”`);
+    }
+    return found;
+  });
+}
+
 async function showMemory(): Promise<void> {
   if ((await page().getByTestId('memory-page').count()) === 0) await page().getByTestId('tab-memory').click();
   await page().getByTestId('memory-page').waitFor();
@@ -97,13 +115,37 @@ async function newCanvas(name: string): Promise<void> {
 
 describe('a researcher’s first hour, following the README', () => {
   it('the demo canvas: ask, edit upstream, Replay’s priced dialog', async () => {
+    expect.soft(await coveredCards(), 'the opening view').toEqual([]);
     await canvas.command('fit-view');
     await checkScreen('demo canvas');
+    expect.soft(await coveredCards(), 'the fitted view').toEqual([]);
+    // A demo answer says who wrote it ("Demo answer"); its model id would contradict it.
+    expect(await page().locator('body').innerText()).not.toContain('pre-written');
     await canvas.screenshot('canvas-demo');
 
     const upstream = await nodeIdOf('How much more is blue light scattered than red, and why?');
     const downstream = await nodeIdOf('Then why is the daytime sky blue rather than violet?');
     await canvas.open(upstream);
+    // Weft wrote the demo's questions: the first edit makes one the person's, committed on blur by the next
+    // pointer-down, and the "Written by Weft" hint's words change. Its slot keeps its height, so a click on the Model
+    // picker right after typing lands on the picker (issue 30.1, below Ask).
+    await canvas.panel.getByTestId('question-by-app-hint').waitFor();
+    expect(await canvas.panel.innerText()).not.toContain('pre-written');
+    await canvas.panel.getByTestId('question-input').focus();
+    await page().keyboard.press('Control+End');
+    await page().keyboard.type(' Say it in words.');
+    const picker = canvas.panel.getByTestId('model-picker');
+    const pickerBefore = (await picker.boundingBox())!;
+    await page().mouse.move(pickerBefore.x + pickerBefore.width / 2, pickerBefore.y + pickerBefore.height / 2);
+    await page().mouse.down();
+    // The edit is committed: the card no longer says Weft wrote the question.
+    await canvas.card(upstream).getByTestId('question-by-app').waitFor({ state: 'detached' });
+    await page().waitForTimeout(100);
+    const pickerDuring = (await picker.boundingBox())!;
+    await page().mouse.up();
+    await page().keyboard.press('Escape');
+    expect(Math.abs(pickerDuring.y - pickerBefore.y), 'the Model picker moved under the click').toBeLessThan(1);
+    expect(await picker.evaluate((element) => element === document.activeElement)).toBe(true);
     // Finishing the question and leaving the field renames the panel: nothing above Ask may move (issue 30.1).
     await checkScreen('node panel, before the first ask', [
       { field: canvas.panel.getByTestId('question-input'), typed: ' Answer for a first-year student, in words.' },
@@ -128,6 +170,7 @@ describe('a researcher’s first hour, following the README', () => {
     await page().waitForSelector(`[data-testid="node-card"][data-node-id="${downstream}"][data-stale="false"]`);
     // Nothing stale: no "0 stale" chip.
     expect(await page().getByTestId('replay-chip').count()).toBe(0);
+    expect(await page().locator('body').innerText()).not.toMatch(/\b0 stale\b/);
 
     // Map mode on a fresh install: every offline answer's plaque says what was asked, not "Offline receipt".
     await zoomToMap();
@@ -184,15 +227,21 @@ describe('a researcher’s first hour, following the README', () => {
   });
 
   it('recall brings the turn a person would expect', async () => {
-    await newCanvas('Greeting code');
-    // Recall's scope is the canvas's folder: here the folder the Claude session worked in.
-    await page().evaluate((folder) => {
-      (window as unknown as { weft: { store: { getState(): { apply(change: unknown): unknown } } } }).weft.store
-        .getState()
-        .apply({ type: 'set-agent-settings', workingDirectory: folder, guard: 'ask' });
-    }, CLAUDE_REPO);
+    // A long canvas name is cut in the header's selector: the tabs beside it stay in reach (issue 30.6).
+    await newCanvas('Greeting code: how the greet function in hello.ts came to be written, and by which agent');
+    expect((await page().getByTestId('canvas-select').boundingBox())!.width).toBeLessThanOrEqual(260);
     await canvas.addQuestion('How was the greet function in hello.ts written?');
     await canvas.panel.getByTestId('recall-switch').check();
+    // Recall's scope is the canvas's folder, and a new canvas has none: the panel says so and sets it, as a person
+    // would, to the folder the Claude session worked in. The panel checks the folder on the server, so it must exist
+    // here as on the researcher's machine (an empty folder stands in for the project; left for concurrent runs).
+    mkdirSync(CLAUDE_REPO, { recursive: true });
+    const noFolder = canvas.panel.getByTestId('recall-no-folder');
+    await noFolder.waitFor();
+    await checkScreen('node panel, recall without a working directory');
+    await noFolder.getByTestId('recall-cwd').fill(CLAUDE_REPO);
+    await noFolder.getByTestId('recall-cwd-set').click();
+    await noFolder.waitFor({ state: 'detached' });
     const items = canvas.panel.getByTestId('recall-item');
     await items.first().waitFor();
     // Labelled expectation: the turn of the Claude Code session that wrote src/hello.ts is recalled, as Claude Code.
@@ -202,6 +251,8 @@ describe('a researcher’s first hour, following the README', () => {
     const expected = recalled.find((item) => item.id.includes(CLAUDE_BASIC_SESSION));
     expect(expected, JSON.stringify(recalled)).toBeDefined();
     expect(expected!.text).toContain('Claude Code');
+    // Source lines name sessions as a person reads them: no attachment markup (issue 30, recall list).
+    for (const item of recalled) expect(item.text).not.toMatch(/<\/?(file|image)\b/);
     await checkScreen('node panel with recall');
     await canvas.screenshot('first-hour-recall');
   });
@@ -217,6 +268,11 @@ describe('a researcher’s first hour, following the README', () => {
       .locator('.atlas-card-title')
       .evaluateAll((elements) => elements.map((element) => element.textContent ?? ''));
     for (const title of titles) expect(title).not.toMatch(/<\/?(file|image)\b/);
+    // Runners are named as their owners spell them, on the cards as in the filter (innerText is what is drawn).
+    const runners = await page()
+      .locator('.atlas-card-runner')
+      .evaluateAll((elements) => elements.map((element) => (element as HTMLElement).innerText));
+    for (const runner of runners) expect(['Claude Code', 'Codex', 'Pi']).toContain(runner);
 
     const withImage = page().locator('[data-testid="atlas-session"]').filter({ hasText: 'pixel.png' }).first();
     await withImage.click();
@@ -258,7 +314,14 @@ describe('a researcher’s first hour, following the README', () => {
 
   it('Settings', async () => {
     await page().getByTestId('tab-settings').click();
-    await page().getByTestId('save-settings').first().waitFor();
+    await page().getByTestId('save-settings').waitFor();
+    // One Save on the page, and the picker for a new provider starts on its first option.
+    expect(await page().getByTestId('save-settings').count()).toBe(1);
+    expect(
+      await page()
+        .getByTestId('new-provider-kind')
+        .evaluate((select: HTMLSelectElement) => select.selectedIndex),
+    ).toBe(0);
     await checkScreen('Settings');
     await canvas.screenshot('first-hour-settings');
   });

@@ -135,7 +135,7 @@ export function QuestionField({
         )}
         {summary}
       </div>
-      {/* Below the buttons: the hint leaves when the edit is committed (on blur), and must not move Ask. */}
+      {/* Below the buttons, and it keeps its height when the edit on blur makes the question the person's. */}
       <QuestionAuthorHint node={node} />
     </>
   );

@@ -1,4 +1,4 @@
-import { formatDay, plural } from '../../core/index.ts';
+import { attachmentPlainText, formatDay, plural } from '../../core/index.ts';
 import { useState } from 'react';
 import {
   DEFAULT_RECALL_SETTING,
@@ -47,7 +47,8 @@ export function recallSourceLine(
   if (item.kind === 'dossier') return `Dossier “${item.topic ?? item.sessionTitle}” · ${formatDay(item.at)}${known}`;
   const turn = item.turn === null ? '' : ` · turn ${item.turn}`;
   const runner = item.runner ? (RUNNER_LABEL[item.runner] ?? item.runner) : 'Memory';
-  return `${runner} · “${item.sessionTitle}”${turn} · ${formatDay(item.at)}${known}`;
+  // A CLI's title can hold its attachment markup (`<file name=…>`): the line reads the attachment's name instead.
+  return `${runner} · “${attachmentPlainText(item.sessionTitle)}”${turn} · ${formatDay(item.at)}${known}`;
 }
 
 /** C16: recall into this node's asks — off until switched on, scoped to the canvas's folder, items strikeable. */
