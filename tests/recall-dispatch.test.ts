@@ -198,3 +198,40 @@ describe('a confirmed full reach (C16 + C9)', () => {
     expect(JSON.stringify(sent.body)).toContain(JSON.stringify(full.block).slice(1, 200));
   });
 });
+
+describe('the recall preview after the canvas changes', () => {
+  it('is planned again once invalidated, so it shows the turn a sibling just answered', async () => {
+    const app = await new TestApp(atlas.server, `recall-invalidate-${Math.random()}`, { recall: true }).start();
+    const recall = app.recall!;
+    await app.state.createCanvas('Invalidate');
+    app.state.apply({ type: 'set-agent-settings', workingDirectory: CLAUDE_REPO, guard: 'ask' });
+    const asked = app.addQuestion('Which numbat colony did we count?');
+    app.state.apply({
+      type: 'edit-node',
+      nodeId: asked,
+      patch: { recall: { ...DEFAULT_RECALL_SETTING, enabled: true } },
+    });
+    const request = () => recallRequestFor(app.graph, questionNode(app, asked), modelFor(app.state, null))!;
+    const ready = async () => {
+      await vi.waitFor(() => expect(recall.entryFor(request()).state).toBe('ready'));
+      const entry = recall.entryFor(request());
+      return entry.state === 'ready' ? entry.plan : null;
+    };
+    await app.state.flush();
+    const before = (await ready())!;
+    expect(before.block ?? '').not.toContain('Dryandra');
+
+    // A sibling beside the asked node is answered and saved: the shown plan is now out of date.
+    const sibling = app.addQuestion('Is the numbat colony in Dryandra woodland?');
+    expect(await app.state.ask(sibling)).toBe(true);
+    await app.state.flush();
+    expect(recall.entryFor(request())).toMatchObject({ state: 'ready', plan: { blockHash: before.blockHash } });
+
+    const epoch = recall.view.getState().epoch;
+    recall.invalidate();
+    expect(recall.view.getState().epoch).toBe(epoch + 1);
+    const after = (await ready())!;
+    expect(after.block).toContain('Dryandra');
+    expect(after.blockHash).not.toBe(before.blockHash);
+  });
+});

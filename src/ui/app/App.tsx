@@ -5,6 +5,7 @@ import { CanvasView } from '../canvas/index.ts';
 import { commandRegistry, isMac } from '../commands/index.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
 import { MemoryTab } from '../memory/MemoryTab.tsx';
+import { RecallSync } from '../recall/RecallSync.tsx';
 import { EventLogView, MaterialDialog, NodePanel, ReplayChip, ReplayDialog, SettingsView } from '../panels/index.ts';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
@@ -105,6 +106,7 @@ export function App() {
       <AtlasLayer />
       <MemoryLayer />
       <CanvasSync />
+      <RecallSync />
       <Toasts />
       <CommandPalette />
       <ShortcutSheet />

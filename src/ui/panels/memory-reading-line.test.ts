@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDay } from '../../core/format-when.ts';
+import { formatDay } from '../../core/index.ts';
 import { asOfDay, asOfFromDay, memoryReadingLine } from './memory-reading-line.ts';
 
 describe('the memory reading line (#29)', () => {

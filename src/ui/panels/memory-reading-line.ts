@@ -1,5 +1,5 @@
 import type { MemoryReading } from '../../../protocol/index.ts';
-import { formatDay } from '../../core/format-when.ts';
+import { formatDay } from '../../core/index.ts';
 
 const two = (value: number) => String(value).padStart(2, '0');
 

@@ -16,6 +16,8 @@ export function useRecallPlan(node: QuestionNode): { request: RecallPlanRequest 
   );
   const key = request ? recallCacheKey(request) : null;
   const entry = useStore(recallClient.view, (view) => (key ? (view.plans[key] ?? null) : null));
+  // What recall reads changed (RecallSync): ask again, so the preview shows the block the ask will send.
+  const epoch = useStore(recallClient.view, (view) => view.epoch);
   const store = useWeftStore();
   useEffect(() => {
     if (!request) return;
@@ -32,6 +34,6 @@ export function useRecallPlan(node: QuestionNode): { request: RecallPlanRequest 
     return () => {
       current = false;
     };
-  }, [key, request, store]);
+  }, [key, request, store, epoch]);
   return { request, entry };
 }

@@ -20,6 +20,8 @@ export type RecallEntry =
 export interface RecallView {
   /** Plans by their request (canonical JSON of it): the preview and the node list read the same one. */
   plans: Record<string, RecallEntry>;
+  /** Bumped by `invalidate`: a hook showing a plan fetches it again. */
+  epoch: number;
 }
 
 /**
@@ -29,6 +31,12 @@ export interface RecallView {
  */
 export interface RecallClient {
   view: StoreApi<RecallView>;
+  /**
+   * What recall reads changed (a canvas saved here or elsewhere, a session grew, memory changed): the plans shown
+   * are dropped so the preview asks again and shows the block the ask will send. A confirmed full reach is kept: asking
+   * again could call the judge, which costs, and the run plans afresh anyway.
+   */
+  invalidate(): void;
   /** The cached entry for `request`, fetching it when there is none yet. */
   entryFor(request: RecallPlanRequest): RecallEntry;
   /** A fresh plan (the run's), also cached for the preview. */
@@ -68,7 +76,7 @@ export function createRecallClient(
   confirm: (message: string) => boolean = (message) => globalThis.confirm(message),
 ): RecallClient {
   const http = createHttpClient(options);
-  const view = createStore<RecallView>(() => ({ plans: {} }));
+  const view = createStore<RecallView>(() => ({ plans: {}, epoch: 0 }));
   const reach = (request: RecallPlanRequest) =>
     http.json('/api/recall/reach', RecallReachEstimateSchema, jsonInit('POST', request));
   const confirmFull = (estimate: RecallReachEstimate) =>
@@ -90,6 +98,16 @@ export function createRecallClient(
 
   return {
     view,
+    invalidate() {
+      view.setState((state) => ({
+        epoch: state.epoch + 1,
+        plans: Object.fromEntries(
+          Object.entries(state.plans).filter(
+            ([, entry]) => entry.state === 'ready' && !entry.standIn && entry.plan.reach.reach === 'full',
+          ),
+        ),
+      }));
+    },
     entryFor(request) {
       const key = recallCacheKey(request);
       const known = view.getState().plans[key];
