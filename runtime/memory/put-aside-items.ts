@@ -25,8 +25,12 @@ export async function putAsideItems(
   query: { cursor: string | null; limit: number },
 ): Promise<{ items: PutAsideItem[]; nextCursor: string | null; total: number }> {
   const all = store.inForce();
-  const after = query.cursor === null ? -1 : all.findIndex((event) => String(event.rev) === query.cursor);
-  const page = all.slice(after + 1, after + 1 + query.limit);
+  // Newest first, so the next page starts at the first tombstone older than the cursor's — found by its revision,
+  // not its position, so a restore of the cursor's own item (or any other) between two pages shifts nothing.
+  const cursor = query.cursor === null ? null : Number(query.cursor);
+  const found = cursor === null ? 0 : all.findIndex((event) => event.rev < cursor);
+  const start = found === -1 ? all.length : found;
+  const page = all.slice(start, start + query.limit);
   const documents = new Map<string, Promise<Awaited<ReturnType<CanvasStore['read']>> | null>>();
   const nodeText = async (canvasId: string, nodeId: string) => {
     if (!documents.has(canvasId))
@@ -48,7 +52,7 @@ export async function putAsideItems(
       excerpt: await excerptOf(event, nodeText),
     })),
   );
-  const more = after + 1 + query.limit < all.length;
+  const more = start + query.limit < all.length;
   return { items, nextCursor: more ? (items.at(-1)?.id ?? null) : null, total: all.length };
 }
 
