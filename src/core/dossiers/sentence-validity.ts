@@ -58,7 +58,8 @@ export function versionStandingAt<Version extends Pick<Dossier, 'version' | 'wri
 ): Version | null {
   let standing: Version | null = null;
   for (const candidate of versions)
-    if (candidate.writtenAt <= time && (standing === null || candidate.version > standing.version)) standing = candidate;
+    if (candidate.writtenAt <= time && (standing === null || candidate.version > standing.version))
+      standing = candidate;
   return standing;
 }
 

@@ -23,6 +23,8 @@ const view: DossierView = {
   retired: [],
   dropped: [],
   history: [],
+  validity: {},
+  citationKnownAs: {},
   pendingFacts: [],
   unreadTurns: 1,
   struck: 0,
