@@ -132,9 +132,16 @@ export const DossierSentenceProposalSchema = z.object({
 });
 export type DossierSentenceProposal = z.infer<typeof DossierSentenceProposalSchema>;
 
-/** `GET /api/dossier-sentences`: the pending ones, newest first, and whether new sentences skip the Inbox. */
+/**
+ * `GET /api/dossier-sentences?cursor&limit`: one page of the pending ones, newest first (`nextCursor`: the id of the
+ * page's last one, null on the last page), how many wait in all, their topics' names by id (a topic deleted since
+ * is absent), and whether new sentences skip the Inbox.
+ */
 export const DossierSentenceInboxSchema = z.object({
   proposals: z.array(DossierSentenceProposalSchema),
+  topicNames: z.record(z.string(), z.string()),
+  nextCursor: z.string().nullable(),
+  total: z.number().int().nonnegative(),
   autoAccept: z.boolean(),
 });
 export type DossierSentenceInbox = z.infer<typeof DossierSentenceInboxSchema>;

@@ -49,7 +49,7 @@ export const KNOWN_AS_WORDS: Record<KnownAs, { words: string; why: string }> = {
     why: 'Read from a session file as it was written: recall may take it.',
   },
   reconstructed: {
-    words: 'reconstructed',
+    words: 'reconstructed from partial data',
     why: 'Rebuilt from partial data (an import whose origin cannot be shown, an interrupted or resumed session): served, marked [reconstructed].',
   },
   inferred: {

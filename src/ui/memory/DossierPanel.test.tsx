@@ -76,6 +76,6 @@ describe('the dossier panel', () => {
     expect(html).toContain('title="Holds since');
     // The canvas turn is read as written (no word); the interrupted session turn is named reconstructed.
     expect(html).toMatch(/data-known-as="observed"[^>]*>\[1\]</);
-    expect(html).toMatch(/data-known-as="reconstructed"[^>]*>\[2 · reconstructed\]</);
+    expect(html).toMatch(/data-known-as="reconstructed"[^>]*>\[2 · reconstructed from partial data\]</);
   });
 });

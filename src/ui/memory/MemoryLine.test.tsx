@@ -78,6 +78,6 @@ describe('a memory line', () => {
     const [inferredCode, inferredWhy, inferredWords] = known({ ...stated, id: 'line-3', evidence: 'inferred' });
     expect([inferredCode, inferredWords]).toEqual(['inferred', 'inferred by a model']);
     expect(inferredWhy).toContain('only when its node includes inferred items');
-    expect(known({ ...typed, id: 'line-4', evidence: 'folded' })[2]).toBe('reconstructed');
+    expect(known({ ...typed, id: 'line-4', evidence: 'folded' })[2]).toBe('reconstructed from partial data');
   });
 });
