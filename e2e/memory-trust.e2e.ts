@@ -140,8 +140,12 @@ describe('how each item in memory is known, on the Memory page', () => {
     await sentence('s1').waitFor();
     for (const id of ['s1', 's2'])
       expect(await sentence(id).getByTestId('dossier-known-as').textContent()).toBe('inferred by a model');
-    expect(await sentence('s1').getByTestId('dossier-holds-since').textContent()).toMatch(/holds since .*Jan.*10.*2026/);
-    expect(await sentence('s2').getByTestId('dossier-holds-since').textContent()).toMatch(/holds since .*Mar.*20.*2026/);
+    expect(await sentence('s1').getByTestId('dossier-holds-since').textContent()).toMatch(
+      /holds since .*Jan.*10.*2026/,
+    );
+    expect(await sentence('s2').getByTestId('dossier-holds-since').textContent()).toMatch(
+      /holds since .*Mar.*20.*2026/,
+    );
     expect(app.pageErrors).toEqual([]);
   }, 90_000);
 });
