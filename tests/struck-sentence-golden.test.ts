@@ -68,7 +68,9 @@ async function recallFile(
   });
   const target = canvas.addQuestion(question);
   const setting = { ...DEFAULT_RECALL_SETTING, enabled: true };
-  canvas.edit(target, { recall: setting });
+  // A dossier is a model's summary (#29: inferred): the node lets inferred items in, as a person reading dossiers does.
+  const memoryReading = { includeInferred: true, asOf: null };
+  canvas.edit(target, { recall: setting, memoryReading });
   const document = canvas.document();
   await atlas.server.context.canvases.write(canvasId, document, { baseRevision: null });
   const file = join(atlas.fixtures.weftHome, `${canvasId}.weft.json`);
@@ -80,6 +82,7 @@ async function recallFile(
       nodeId: target,
       workingDirectory: CLAUDE_REPO,
       setting,
+      memoryReading,
       contextWindow: 200_000,
     });
   return { file, target, plan };
