@@ -200,9 +200,9 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
                     {retired.has(sentence.id) && (
                       <span className="hint" title="Every turn it cites is archived or deleted: recall leaves it out">
                         {' '}
-                        sources gone
+                        · sources gone
                       </span>
-                    )}
+                    )}{' '}
                     {!shown && (
                       <button
                         className="link"

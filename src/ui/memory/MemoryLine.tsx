@@ -56,6 +56,8 @@ function LineEvidence({ line }: { line: ProfileLine }) {
   const store = useWeftStore();
   const { canvasId, nodeId } = line.origin;
   const said = line.evidence === 'inferred' ? 'Read between the lines of' : 'You said';
+  // Without a turn to open, a stated or inferred line's evidence says no more than its known-as words beside it.
+  if ((!canvasId || !nodeId) && (line.evidence === 'stated' || line.evidence === 'inferred')) return null;
   if (!canvasId || !nodeId)
     return (
       <span className={`memory-badge evidence-${line.evidence}`} title={line.evidence}>
