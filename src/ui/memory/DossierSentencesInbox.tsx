@@ -118,7 +118,7 @@ export function DossierSentencesInbox() {
                   <span data-testid="dossier-sentence-topic" title={proposal.topicId}>
                     {topicNames[proposal.topicId] ?? 'a topic deleted since'}
                   </span>{' '}
-                  · {SECTIONS[proposal.section]} · {formatWhen(proposal.proposedAt)} · cites
+                  · {SECTIONS[proposal.section]} · {formatWhen(proposal.proposedAt)} · cites{' '}
                   {proposal.citations.map((key, index) => (
                     <button
                       key={key}
