@@ -183,6 +183,9 @@ describe('weft mcp over stdio', () => {
     expect(cli.code).toBe(0);
     expect(cli.stdout).toContain(`- hello.ts exports a greet function.  [${hits[0].turnKey}]`);
     expect(cli.stdout).toContain('- [sources gone] A canvas node said so.  [canvas:gone#node@v1]');
+    expect(cli.stdout).toMatch(
+      /- hello\.ts exports a greet function\. {2}\[[^\]]+\] {2}\(inferred, holds since \d{4}-/,
+    );
     const json = JSON.parse((await runWeft(['dossier', 'Greeting', '--json'], { env: space.env })).stdout);
     expect(json).toMatchObject({ topic: { id: topic.id }, retired: ['gone'], dossier: { version: 1 } });
   });

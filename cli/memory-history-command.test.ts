@@ -58,15 +58,16 @@ describe('weft memory history <line> (issue 29.4)', () => {
       expect(run.stdout).toContain(`recorded at ${iso(MARCH + 2 * DAY)}  valid from ${iso(MARCH)} to ${iso(JUNE)}`);
       expect(run.stdout).toContain(`recorded at ${iso(JUNE + 2 * DAY)}  valid from ${iso(JUNE)} to now`);
       expect(run.stdout).toContain(`superseded by line-paris (recorded ${iso(JUNE + 2 * DAY)})`);
+      expect(run.stdout).toContain('known as: stated (stated by you)  evidence: stated');
     }
     const json = JSON.parse((await weft('memory', 'history', 'line-paris', '--json')).stdout) as {
       source: string;
       versions: HistoryVersion[];
     };
     expect(json.source).toBe('files');
-    expect(json.versions.map((version) => [version.id, version.validFrom, version.validTo])).toEqual([
-      ['line-lyon', MARCH, JUNE],
-      ['line-paris', JUNE, null],
+    expect(json.versions.map((version) => [version.id, version.validFrom, version.validTo, version.knownAs])).toEqual([
+      ['line-lyon', MARCH, JUNE, 'stated'],
+      ['line-paris', JUNE, null, 'stated'],
     ]);
   });
 
@@ -76,6 +77,7 @@ describe('weft memory history <line> (issue 29.4)', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(`valid from ${iso(MARCH)} (never superseded)`);
     expect(run.stdout).toContain(`deleted at ${iso(JUNE)}`);
+    expect(run.stdout).toContain('known as: stated (stated by you)  evidence: manual');
     expect(run.stdout).not.toContain('to now');
   });
 

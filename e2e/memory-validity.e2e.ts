@@ -57,7 +57,9 @@ describe('when a fact was true, on the Memory page', () => {
     expect(await earlier.count()).toBe(1);
     expect(await earlier.locator('s').textContent()).toBe('I live in Lyon with my family.');
     const interval = (await earlier.getByTestId('memory-history-interval').textContent())!;
-    expect(interval).toMatch(/^\(stated, recorded .*Mar.*, valid .*Mar.*1.* – .*Jun.*1.*\)$/);
+    expect(interval).toMatch(/^\(stated in your words, recorded .*Mar.*, valid .*Mar.*1.* – .*Jun.*1.*\)$/);
+    // #29: the earlier version also says how it is known, in words.
+    expect(await earlier.getByTestId('memory-history-known-as').textContent()).toBe('stated by you');
     expect(app.pageErrors).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DossierSchema } from './dossier.ts';
+import { KnownAsSchema } from './memory-reading.ts';
 
 /**
  * A project fact from the memory judge (C14) waiting for a dossier (C15): filed to a topic its exchange's turn is
@@ -78,6 +79,13 @@ export const DossierViewSchema = z.object({
   /** The sentences the latest write dropped for citing keys the model was not shown. */
   dropped: z.array(DroppedSentenceSchema),
   history: z.array(DossierVersionSummarySchema),
+  /**
+   * #29.4: when each sentence of `dossier` holds, by sentence id (core `sentenceValidity`): from the `writtenAt` of
+   * the first version that said its words to that of the version that dropped or reworded them (null: still holds).
+   */
+  validity: z.record(z.string(), z.object({ from: z.number().int(), to: z.number().int().nullable() })),
+  /** #29: the cited turns not read as written, by turn key (`reconstructed`: an interrupted session turn). */
+  citationKnownAs: z.record(z.string(), KnownAsSchema),
   pendingFacts: z.array(PendingFactSchema),
   unreadTurns: z.number().int(),
 });
@@ -124,9 +132,16 @@ export const DossierSentenceProposalSchema = z.object({
 });
 export type DossierSentenceProposal = z.infer<typeof DossierSentenceProposalSchema>;
 
-/** `GET /api/dossier-sentences`: the pending ones, newest first, and whether new sentences skip the Inbox. */
+/**
+ * `GET /api/dossier-sentences?cursor&limit`: one page of the pending ones, newest first (`nextCursor`: the id of the
+ * page's last one, null on the last page), how many wait in all, their topics' names by id (a topic deleted since
+ * is absent), and whether new sentences skip the Inbox.
+ */
 export const DossierSentenceInboxSchema = z.object({
   proposals: z.array(DossierSentenceProposalSchema),
+  topicNames: z.record(z.string(), z.string()),
+  nextCursor: z.string().nullable(),
+  total: z.number().int().nonnegative(),
   autoAccept: z.boolean(),
 });
 export type DossierSentenceInbox = z.infer<typeof DossierSentenceInboxSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MemoryDocumentNameSchema, MemoryProfileSchema } from './memory-profile.ts';
+import { KnownAsSchema } from './memory-reading.ts';
 
 /**
  * The memory HTTP contract (C13–C14): `/api/memory…`. The profile is one revisioned record (ETag / If-Match /
@@ -58,6 +59,11 @@ export const MemoryStateResponseSchema = z.object({
   offCanvases: z.array(z.string()),
   /** The configured decision model, or null (then the rule path decides and nothing leaves the machine). */
   judgeModelId: z.string().nullable(),
+  /**
+   * #29: how each line of `profile` is known, by line id (current and earlier versions alike): derived on read from
+   * its evidence (core `lineKnownAs`), so a reader of the API need not know the evidence codes' mapping.
+   */
+  knownAs: z.record(z.string(), KnownAsSchema),
 });
 export type MemoryStateResponse = z.infer<typeof MemoryStateResponseSchema>;
 

@@ -13,7 +13,8 @@ const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
 
 /**
  * `weft dossier <topic> [--json]` (C15): a topic's dossier by name or id, each sentence with the turn keys it
- * cites; a sentence whose sources are all archived or deleted is marked `[sources gone]`.
+ * cites and since when it holds (#29.4: from the first version that said it; every sentence is a model's summary,
+ * so inferred); a sentence whose sources are all archived or deleted is marked `[sources gone]`.
  */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const { resolveWeftHome } = await import('../../runtime/fs/index.ts');
@@ -37,10 +38,13 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       io.out(`\n${TITLES[section]}\n`);
       const sentences = found.dossier.sections[section];
       if (sentences.length === 0) io.out('  (nothing yet)\n');
-      for (const sentence of sentences)
+      for (const sentence of sentences) {
+        const held = found.validity[sentence.id];
         io.out(
-          `  - ${retired.has(sentence.id) ? '[sources gone] ' : ''}${sentence.text}  [${sentence.citations.join(', ')}]\n`,
+          `  - ${retired.has(sentence.id) ? '[sources gone] ' : ''}${sentence.text}  [${sentence.citations.join(', ')}]` +
+            `${held ? `  (inferred, holds since ${new Date(held.from).toISOString()})` : ''}\n`,
         );
+      }
     }
     return 0;
   } finally {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { LineEnd, MemoryProfile, MemoryStateResponse } from '../../protocol/index.ts';
+import type { KnownAs, LineEnd, MemoryProfile, MemoryStateResponse } from '../../protocol/index.ts';
 import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';
@@ -11,6 +11,8 @@ export interface HistoryVersion {
   id: string;
   text: string;
   evidence: string;
+  /** #29: how the line is known (core `lineKnownAs`): stated, inferred or reconstructed. */
+  knownAs: KnownAs;
   span: string | null;
   canvasId: string | null;
   nodeId: string | null;
@@ -24,7 +26,8 @@ export interface HistoryVersion {
 
 /**
  * `weft memory history <line>` (issue 29.4): every version of a profile line — the lines it replaced and the ones
- * that replaced it, oldest first — each with when it was recorded and when it held (valid from–to). The profile
+ * that replaced it, oldest first — each with when it was recorded, when it held (valid from–to) and how it is known
+ * (#29: stated, inferred or reconstructed). The profile
  * comes from the running server when one answers for this home (what the app sees), else from the files.
  */
 export async function runHistory(command: ParsedCommand, io: Terminal): Promise<number> {
@@ -56,6 +59,7 @@ export async function runHistory(command: ParsedCommand, io: Terminal): Promise<
       id: line.id,
       text: line.text,
       evidence: line.evidence,
+      knownAs: core.lineKnownAs(line),
       span: line.span,
       canvasId: line.origin.canvasId,
       nodeId: line.origin.nodeId,
@@ -78,7 +82,8 @@ export async function runHistory(command: ParsedCommand, io: Terminal): Promise<
     io.out(
       `${mark} ${version.id}  ${version.text}\n` +
         `    recorded at ${when(version.recordedAt)}  valid from ${when(version.validFrom)} ${validUntil(version)}\n` +
-        `    ${endedText(version.ended)}  evidence: ${version.evidence}${turn}\n`,
+        `    ${endedText(version.ended)}  known as: ${version.knownAs} (${core.KNOWN_AS_WORDS[version.knownAs].words})` +
+        `  evidence: ${version.evidence}${turn}\n`,
     );
   }
   return 0;

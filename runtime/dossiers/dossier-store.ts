@@ -102,6 +102,14 @@ export class DossierStore {
     return rows.map((row) => storedVersion(row).summary);
   }
 
+  /** Every stored version of the topic's dossier, oldest first: what a sentence's validity is read from (#29.4). */
+  versions(topicId: string): Dossier[] {
+    const rows = this.database
+      .prepare('SELECT * FROM dossier_versions WHERE topic_id = ? ORDER BY version')
+      .all(topicId) as VersionRow[];
+    return rows.map((row) => storedVersion(row).dossier);
+  }
+
   /** The topics that have a dossier, with their newest version. */
   topics(): { topicId: string; version: number }[] {
     return this.database

@@ -1,4 +1,4 @@
-import type { CanvasDocument } from '../../protocol/index.ts';
+import type { CanvasDocument, KnownAs } from '../../protocol/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { DossierTurn } from '../../src/core/dossiers/index.ts';
 import type { PutAsides } from '../../src/core/index.ts';
@@ -100,4 +100,19 @@ export async function liveTurnKeys(keys: readonly string[], sources: TurnSources
   const documents = present(await canvasDocuments(keys, sources.canvases));
   const { gone } = turnKeySources(sources.database, documents, sources.putAsides);
   return new Set(keys.filter((key) => !gone(key)));
+}
+
+/**
+ * #29: how each cited turn is known, for the ones not read as written (a session turn the runner marked
+ * interrupted is `reconstructed`); a key left out is `observed`. The same lookup recall marks its citations with.
+ */
+export async function citedKnownAs(keys: readonly string[], sources: TurnSources): Promise<Record<string, KnownAs>> {
+  const documents = present(await canvasDocuments(keys, sources.canvases));
+  const { knownAs } = turnKeySources(sources.database, documents, sources.putAsides);
+  const known: Record<string, KnownAs> = {};
+  for (const key of keys) {
+    const how = knownAs(key);
+    if (how !== 'observed') known[key] = how;
+  }
+  return known;
 }

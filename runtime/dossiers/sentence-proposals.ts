@@ -105,6 +105,29 @@ export class SentenceProposals {
     return rows.map(proposalOf);
   }
 
+  /**
+   * One page of the sentences waiting, newest first, after `cursor` (the id of the previous page's last one, kept in
+   * place by its row even when decided since; an unknown id reads from the top); `nextCursor` null on the last page.
+   */
+  page(query: { cursor: string | null; limit: number }): {
+    proposals: DossierSentenceProposal[];
+    nextCursor: string | null;
+    total: number;
+  } {
+    const rows = this.database
+      .prepare(
+        `SELECT * FROM sentence_proposals WHERE state = 'pending'
+           AND seq < COALESCE((SELECT seq FROM sentence_proposals WHERE id = ?), 9007199254740991)
+         ORDER BY seq DESC LIMIT ?`,
+      )
+      .all(query.cursor, query.limit + 1) as ProposalRow[];
+    const proposals = rows.slice(0, query.limit).map(proposalOf);
+    const { total } = this.database
+      .prepare("SELECT COUNT(*) AS total FROM sentence_proposals WHERE state = 'pending'")
+      .get() as { total: number };
+    return { proposals, nextCursor: rows.length > query.limit ? (proposals.at(-1)?.id ?? null) : null, total };
+  }
+
   /** Accepts one: the next version of its topic's dossier holds it (under the proposal's id), written under the lock. */
   accept(id: string): { proposal: DossierSentenceProposal; version: number } {
     return this.database

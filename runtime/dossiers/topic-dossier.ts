@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Dossier, Topic } from '../../protocol/index.ts';
-import { dossierSentences, liveSentences, retiredSentences, withoutStruck } from '../../src/core/dossiers/index.ts';
+import {
+  dossierSentences,
+  liveSentences,
+  retiredSentences,
+  sentenceValidity,
+  withoutStruck,
+} from '../../src/core/dossiers/index.ts';
+import type { Validity } from '../../src/core/memory/index.ts';
 import { isPutAside } from '../../src/core/index.ts';
 import { findTopic } from '../../src/core/topics/index.ts';
 import { CanvasStore, canvasesDirectory, readPutAsides } from '../fs/index.ts';
@@ -19,6 +26,8 @@ export interface TopicDossier {
   dossier: Dossier | null;
   /** Ids of the sentences whose sources are all archived or deleted. */
   retired: string[];
+  /** #29.4: when each sentence holds, by id (core `sentenceValidity` over the stored versions; `to` null: still). */
+  validity: Record<string, Validity>;
 }
 
 export interface TopicSummary extends Topic {
@@ -63,14 +72,15 @@ export async function readTopicDossier(
   const topic = findTopic(record, topicName);
   if (!topic) throw new WeftError('topic-unknown', `no topic "${topicName}" (weft topics lists them)`, 404);
   // A read never creates the store: no file means no dossier yet.
-  if (!existsSync(dossierDatabasePath(home))) return { topic, dossier: null, retired: [] };
+  if (!existsSync(dossierDatabasePath(home))) return { topic, dossier: null, retired: [], validity: {} };
   const store = openDossierStore(home);
   try {
     const stored = store.read(topic.id);
-    if (!stored) return { topic, dossier: null, retired: [] };
+    if (!stored) return { topic, dossier: null, retired: [], validity: {} };
     // A struck sentence leaves every read of the dossier (issue 29.2), not only recall.
     const putAsides = readPutAsides(home);
-    const dossier = withoutStruck(stored, (text) => isPutAside(putAsides, 'dossier-sentence', text));
+    const isStruck = (text: string) => isPutAside(putAsides, 'dossier-sentence', text);
+    const dossier = withoutStruck(stored, isStruck);
     const keys = [...new Set(dossierSentences(dossier).flatMap((sentence) => sentence.citations))];
     const live = await liveTurnKeys(keys, {
       database,
@@ -82,6 +92,7 @@ export async function readTopicDossier(
       topic,
       dossier: liveOnly ? liveSentences(dossier, isLive) : dossier,
       retired: retiredSentences(dossier, isLive),
+      validity: Object.fromEntries(sentenceValidity(store.versions(topic.id), stored.version, isStruck)),
     };
   } finally {
     store.close();

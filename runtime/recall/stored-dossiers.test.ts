@@ -6,6 +6,7 @@ import type { Dossier, TopicRecord } from '../../protocol/index.ts';
 import { planRecall, recallRequestFor } from '../../src/core/recall/index.ts';
 import { estimateTokensByLength, TestCanvas } from '../../src/core/index.ts';
 import { openDossierStore, type DossierStore } from '../dossiers/index.ts';
+import { sentencesHeldAt } from '../../src/core/dossiers/index.ts';
 import { storedDossiers } from './stored-dossiers.ts';
 
 const MARCH = Date.UTC(2026, 2, 1);
@@ -59,6 +60,8 @@ function block(asOf: number | null): string | null {
     citedFolder: () => null,
     candidates: [],
     dossiers: storedDossiers(store, TOPICS).dossiersFor(['t1'], asOf),
+    // A dossier is a model's summary (#29: inferred): read behind the node's switch.
+    includeInferred: true,
     ceiling: 'small',
     contextWindow: 200_000,
     estimateTokens: estimateTokensByLength,
@@ -84,6 +87,16 @@ describe('recall of a dossier "as of" a date (#29.4)', () => {
     expect(block(JUNE)).toContain('SQLite');
   });
 
+  it('serves as of a date exactly the sentences whose interval holds then (the panel\'s "holds since")', () => {
+    write(1, MARCH, 'The varroa count is stored in a CSV file.');
+    write(2, JUNE, 'The varroa count is stored in SQLite, per hive.');
+    const source = storedDossiers(store, TOPICS);
+    for (const time of [MARCH - 1, MARCH, APRIL, JUNE - 1, JUNE, JUNE + 1]) {
+      const served = source.dossiersFor(['t1'], time).flatMap((dossier) => dossier.sentences.map((each) => each.text));
+      expect(served, `at ${time}`).toEqual(sentencesHeldAt(store.versions('t1'), time));
+    }
+  });
+
   it("a node's as-of date reaches its recall request (absent, the request is as before)", () => {
     const canvas = new TestCanvas();
     const node = canvas.addQuestion('Where is the varroa count stored?');
@@ -94,8 +107,8 @@ describe('recall of a dossier "as of" a date (#29.4)', () => {
       if (current.kind !== 'question') throw new Error('not a question');
       return recallRequestFor(canvas.graph, current, {});
     };
-    expect(request()).not.toHaveProperty('asOf');
+    expect(request()).not.toHaveProperty('memoryReading');
     canvas.edit(node, { memoryReading: { includeInferred: false, asOf: APRIL } });
-    expect(request()).toMatchObject({ asOf: APRIL });
+    expect(request()).toMatchObject({ memoryReading: { asOf: APRIL } });
   });
 });

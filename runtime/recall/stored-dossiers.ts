@@ -1,4 +1,5 @@
 import { DOSSIER_SECTIONS, type Dossier, type TopicRecord } from '../../protocol/index.ts';
+import { versionStandingAt } from '../../src/core/dossiers/index.ts';
 import type { DossierSource, RecallDossier } from '../../src/core/recall/index.ts';
 import type { DossierStore } from '../dossiers/index.ts';
 
@@ -16,7 +17,8 @@ export function storedDossiers(
   const names = new Map(topics.topics.map((topic) => [topic.id, topic.name]));
   const standing = (topicId: string, asOf: number | null): Dossier | null => {
     if (asOf === null) return store.read(topicId);
-    const then = store.history(topicId).find((summary) => summary.writtenAt <= asOf);
+    // The same version core's `sentenceValidity` intervals say held then (the panel's "holds since").
+    const then = versionStandingAt(store.history(topicId), asOf);
     return then ? (store.version(topicId, then.version)?.dossier ?? null) : null;
   };
   return {

@@ -1,13 +1,20 @@
 import express, { type Router } from 'express';
+import { z } from 'zod';
 import { PUT_ASIDE_EXCERPT_CHARS, WeftError, type DossierSentenceInbox } from '../../protocol/index.ts';
 import { contentKey, isPutAside } from '../../src/core/index.ts';
 import { sentenceEvent } from '../../src/core/memory/index.ts';
 import type { ServerContext } from '../server-context.ts';
-import { dossierStoreFor } from './dossier-services.ts';
+import { dossierStoreFor, topicStoreFor } from './dossier-services.ts';
 import { memoryStoreFor } from './memory-store-for.ts';
 
+/** A page of the Inbox's dossier sentences: at most what a window shows, like the facts' Inbox. */
+const PageQuerySchema = z.object({
+  cursor: z.string().min(1).max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(200),
+});
+
 /**
- * The dossier sentences waiting in the Inbox (issue 29.1): `GET /dossier-sentences` (newest first),
+ * The dossier sentences waiting in the Inbox (issue 29.1): `GET /dossier-sentences` (newest first, a page at a time, with their topics' names),
  * `POST /dossier-sentences/:id/accept` (the next dossier version holds it) and `/reject` (its words put aside, so no
  * later update proposes them again). Every decision is an event in memory's hash-chained journal.
  */
@@ -22,10 +29,21 @@ export function dossierSentencesRoute(context: ServerContext): Router {
     context.hub.publish({ type: 'memory-changed', revision: stored.revision });
   };
 
-  router.get('/dossier-sentences', async (_request, response) => {
-    const { memoryAutoAccept } = await context.settings.read();
+  router.get('/dossier-sentences', async (request, response) => {
+    const query = PageQuerySchema.safeParse(request.query);
+    if (!query.success)
+      throw new WeftError('invalid-query', `The inbox query is not valid: ${query.error.issues[0]?.message}`, 400);
+    const [{ memoryAutoAccept }, { record }] = await Promise.all([
+      context.settings.read(),
+      topicStoreFor(context).read(),
+    ]);
+    const page = proposals().page({ cursor: query.data.cursor ?? null, limit: query.data.limit });
+    const shown = new Set(page.proposals.map((proposal) => proposal.topicId));
     const body: DossierSentenceInbox = {
-      proposals: proposals().pending(),
+      ...page,
+      topicNames: Object.fromEntries(
+        record.topics.filter((topic) => shown.has(topic.id)).map((topic) => [topic.id, topic.name]),
+      ),
       autoAccept: memoryAutoAccept?.dossierSentences ?? true,
     };
     response.json(body);

@@ -241,6 +241,42 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
     expect(store.events().map((event) => event.op)).toContain('dossier-facts-moved');
   });
 
+  it('says since when each sentence holds, from the dossier’s history (#29.4): a rebuild keeps it, a rewording ends it', async () => {
+    const topicId = await createTopic('Validity');
+    const store = dossierStoreFor(server.context);
+    const cite = ['canvas:nowhere#n@v'];
+    const write = (version: number, writtenAt: number, what: { id: string; text: string }[]) =>
+      store.writeVersion({
+        topicId,
+        mode: 'rebuild',
+        modelId: 'scripted/writer',
+        baseVersion: version - 1,
+        dropped: [],
+        turnsRead: [],
+        factsRead: [],
+        dossier: {
+          format: 'weft.dossier',
+          topicId,
+          version,
+          writtenAt,
+          sections: { what: what.map((each) => ({ ...each, citations: cite })), decisions: [], status: [], open: [] },
+        },
+      });
+    write(1, 1_000, [{ id: 'a', text: 'The sync engine uses SQLite.' }]);
+    write(2, 2_000, [
+      { id: 'a', text: 'The sync engine uses SQLite.' },
+      { id: 'b', text: 'It ships monthly.' },
+    ]);
+    write(3, 3_000, [
+      { id: 'z', text: 'The sync engine uses SQLite.' },
+      { id: 'b', text: 'It ships weekly.' },
+    ]);
+    const view = await json<DossierView>(`/api/dossiers/${topicId}`);
+    expect(view.validity).toEqual({ z: { from: 1_000, to: null }, b: { from: 3_000, to: null } });
+    // Every citation here is a canvas turn (none read from an interrupted session): none is named.
+    expect(view.citationKnownAs).toEqual({});
+  });
+
   it('a model answer that is not the sections’ JSON writes nothing', async () => {
     const topic = await createTopic('Broken');
     await exchanges.store('canvas-b', { question: 'Broken build again?', answer: 'Yes.' });

@@ -11,8 +11,9 @@ import {
 import { contentKey } from '../../src/core/index.ts';
 import { sentenceEvent } from '../../src/core/memory/index.ts';
 import { memoryStoreFor } from './memory-store-for.ts';
-import { dossierSentences, struckCount, withoutStruck } from '../../src/core/dossiers/index.ts';
+import { dossierSentences, sentenceValidity, struckCount, withoutStruck } from '../../src/core/dossiers/index.ts';
 import {
+  citedKnownAs,
   liveTurnKeys,
   planDossierRun,
   runDossier,
@@ -47,6 +48,8 @@ export async function dossierView(run: DossierRunContext, topicId: string): Prom
   const latest = stored && { ...stored, dossier: withoutStruck(stored.dossier, isStruck) };
   const cited = latest ? [...new Set(dossierSentences(latest.dossier).flatMap((sentence) => sentence.citations))] : [];
   const live = await liveTurnKeys(cited, run.sources);
+  // #29.4: derived on read from every stored version; a strike ends no sentence's interval.
+  const validity = stored ? sentenceValidity(store.versions(topicId), stored.summary.version, isStruck) : null;
   const { record } = await run.topics.read();
   const read = store.readKeys(topicId);
   const labelled = record.labels.filter((label) => label.topicIds.includes(topicId)).map((label) => label.turnKey);
@@ -58,6 +61,8 @@ export async function dossierView(run: DossierRunContext, topicId: string): Prom
     struck: stored ? struckCount(stored.dossier, isStruck) : 0,
     dropped: latest?.dropped ?? [],
     history: store.history(topicId),
+    validity: validity ? Object.fromEntries(validity) : {},
+    citationKnownAs: await citedKnownAs(cited, run.sources),
     pendingFacts: store.pending(topicId),
     unreadTurns: [...present].filter((key) => !read.has(key)).length,
   };

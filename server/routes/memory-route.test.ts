@@ -87,6 +87,8 @@ describe('memory over HTTP (rule path, no judge configured)', () => {
       span: 'I prefer tabs over spaces.',
       origin: { canvasId: 'canvas-1', nodeId: asked.nodeId, versionId: asked.versionId, commitHash: asked.commitHash },
     });
+    // #29: the API says how each line is known, not only its evidence code.
+    expect(after.body.knownAs).toEqual({ [line.id]: 'stated' });
     const file = join(server.home, 'memory', 'profile.json');
     expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await stat(join(server.home, 'memory', 'journal.json'))).mode & 0o777).toBe(0o600);

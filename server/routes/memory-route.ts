@@ -8,6 +8,7 @@ import {
   MemoryImportRequestSchema,
   MemoryJudgeRequestSchema,
   MemoryLineRequestSchema,
+  MEMORY_DOCUMENTS,
   noteAuthor,
   questionAuthor,
   versionQuestionAuthor,
@@ -35,6 +36,7 @@ import {
   unrecordedEvent,
   liftRefusal,
   inboxPage,
+  lineKnownAs,
   rejectProposal,
   type InboxDecisionCode,
   profileFromMarkdown,
@@ -154,6 +156,12 @@ export function memoryRoute(context: ServerContext): Router {
       activity: stored.journal.activity,
       offCanvases: stored.journal.offCanvases,
       judgeModelId: judgeModelId ?? null,
+      knownAs: Object.fromEntries(
+        MEMORY_DOCUMENTS.flatMap((document) => stored.profile.documents[document]).map((line) => [
+          line.id,
+          lineKnownAs(line),
+        ]),
+      ),
     };
     response.setHeader('ETag', `"${stored.revision}"`);
     response.json(body);

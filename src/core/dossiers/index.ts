@@ -6,3 +6,4 @@ export * from './fact-consumption.ts';
 export * from './dossier-plan.ts';
 export * from './struck-sentences.ts';
 export * from './new-sentences.ts';
+export * from './sentence-validity.ts';

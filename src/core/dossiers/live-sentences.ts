@@ -4,7 +4,7 @@ import { DOSSIER_SECTIONS, type Dossier, type DossierSentence } from '../../../p
 export type IsLive = (turnKey: string) => boolean;
 
 /** Every sentence of a dossier, section by section, in order. */
-export function dossierSentences(dossier: Dossier): DossierSentence[] {
+export function dossierSentences(dossier: Pick<Dossier, 'sections'>): DossierSentence[] {
   return DOSSIER_SECTIONS.flatMap((section) => dossier.sections[section]);
 }
 

@@ -50,7 +50,7 @@ export { profileAt, lineHistory } from './profile-history.ts';
 export { lineValidity, linesValidAt } from './line-validity.ts';
 export type { Validity } from './line-validity.ts';
 export { memoryBlock } from './memory-block.ts';
-export { lineKnownAs, readingTakes, knownAsMark } from './known-as.ts';
+export { lineKnownAs, readingTakes, knownAsMark, KNOWN_AS_WORDS } from './known-as.ts';
 export { memoryReadingOf } from './memory-reading-of.ts';
 export { loadProfile } from './load-profile.ts';
 export type { ProfileLoadCode, ProfileLoadError } from './load-profile.ts';

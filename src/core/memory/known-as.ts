@@ -58,3 +58,26 @@ export function readingTakes(knownAs: KnownAs, reading: Pick<MemoryReading, 'inc
 export function knownAsMark(knownAs: KnownAs): string {
   return knownAs === 'inferred' || knownAs === 'reconstructed' ? `[${knownAs}] ` : '';
 }
+
+/**
+ * How the Memory page, the CLI and MCP say how an item is known (#29): a few words a person reads beside the item,
+ * and one line on why it matters (its tooltip), instead of the code.
+ */
+export const KNOWN_AS_WORDS: Record<KnownAs, { words: string; why: string }> = {
+  stated: {
+    words: 'stated by you',
+    why: 'Your own words: every request that reads memory may take it.',
+  },
+  observed: {
+    words: 'observed in a session',
+    why: 'Read from a session file as it was written: recall may take it.',
+  },
+  reconstructed: {
+    words: 'reconstructed from partial data',
+    why: 'Rebuilt from partial data (an import whose origin cannot be shown, an interrupted or resumed session): served, marked [reconstructed].',
+  },
+  inferred: {
+    words: 'inferred by a model',
+    why: 'A model’s summary or judgment, not your words: a request takes it only when its node includes inferred items, marked [inferred].',
+  },
+};

@@ -23,6 +23,8 @@ const view: DossierView = {
   retired: [],
   dropped: [],
   history: [],
+  validity: {},
+  citationKnownAs: {},
   pendingFacts: [],
   unreadTurns: 1,
   struck: 0,
@@ -44,5 +46,36 @@ describe('the dossier panel', () => {
     expect(offline).toContain('Choose a default chat model in Settings → Models');
     expect(offline).toContain('data-testid="dossier-open-settings"');
     expect(offline).not.toContain('dossier-no-model');
+  });
+
+  it('marks each sentence inferred, says since when it holds and names its reconstructed citations (#29)', async () => {
+    const app = await new TestApp(server, `dossier-panel-known-${Math.random()}`).start();
+    const cut = 'claude:s1#2';
+    const built: DossierView = {
+      ...view,
+      dossier: {
+        format: 'weft.dossier',
+        topicId: 'topic-1',
+        version: 2,
+        writtenAt: Date.UTC(2026, 2, 4),
+        sections: {
+          what: [{ id: 'a', text: 'The sync engine uses SQLite.', citations: ['canvas:c#n@v', cut] }],
+          decisions: [],
+          status: [],
+          open: [],
+        },
+      },
+      validity: { a: { from: Date.UTC(2026, 0, 15, 12), to: null } },
+      citationKnownAs: { [cut]: 'reconstructed' },
+    };
+    const html = drawn(app, <DossierPanel view={built} onChanged={() => {}} />);
+    expect(html).toMatch(
+      /data-testid="dossier-known-as" data-known-as="inferred" title="A model’s summary[^"]*">inferred by a model</,
+    );
+    expect(html).toMatch(/data-testid="dossier-holds-since"[^>]*>\s*holds since [^<]*2026/);
+    expect(html).toContain('title="Holds since');
+    // The canvas turn is read as written (no word); the interrupted session turn is named reconstructed.
+    expect(html).toMatch(/data-known-as="observed"[^>]*>\[1\]</);
+    expect(html).toMatch(/data-known-as="reconstructed"[^>]*>\[2 · reconstructed from partial data\]</);
   });
 });

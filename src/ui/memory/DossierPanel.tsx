@@ -13,6 +13,14 @@ import { dossiersApi } from './dossiers-api.ts';
 import { openCitation } from './open-citation.ts';
 import { openSetting } from './open-setting.ts';
 import { formatWhen, plural } from '../../core/index.ts';
+import { KNOWN_AS_WORDS } from '../../core/memory/index.ts';
+import { KnownAsBadge } from './KnownAsBadge.tsx';
+
+/** #29.4: a sentence's interval in full, on hover of its "holds since". */
+function heldTitle({ from, to }: { from: number; to: number | null }): string {
+  const since = `Holds since ${formatWhen(from)}, when a version of this dossier first said these words`;
+  return to === null ? `${since}; no later version dropped or reworded them.` : `${since}, until ${formatWhen(to)}.`;
+}
 
 const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
   what: 'What it is',
@@ -23,7 +31,8 @@ const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
 
 /**
  * One topic's dossier (C15): the four sections, each sentence with its citations (a click opens the turn), a
- * sentence whose sources are all archived or deleted marked; Build / Update / Rebuild show their plan first (turns,
+ * sentence whose sources are all archived or deleted marked; each sentence marked inferred (a model's summary) with
+ * the date it holds since and its reconstructed citations named (#29); Build / Update / Rebuild show their plan first (turns,
  * facts, tokens, price, and the exact text that would leave); the dropped-citation count; the history.
  */
 export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged: (view: DossierView) => void }) {
@@ -177,13 +186,23 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
                     data-retired={retired.has(sentence.id) ? 'true' : 'false'}
                     className={retired.has(sentence.id) ? 'dossier-retired' : undefined}
                   >
-                    <span>{sentence.text}</span>
+                    <span>{sentence.text}</span> <KnownAsBadge knownAs="inferred" testId="dossier-known-as" />
+                    {!shown && view.validity[sentence.id] && (
+                      <span
+                        className="hint"
+                        data-testid="dossier-holds-since"
+                        title={heldTitle(view.validity[sentence.id]!)}
+                      >
+                        {' '}
+                        holds since {formatWhen(view.validity[sentence.id]!.from)}
+                      </span>
+                    )}
                     {retired.has(sentence.id) && (
                       <span className="hint" title="Every turn it cites is archived or deleted: recall leaves it out">
                         {' '}
-                        sources gone
+                        · sources gone
                       </span>
-                    )}
+                    )}{' '}
                     {!shown && (
                       <button
                         className="link"
@@ -199,11 +218,15 @@ export function DossierPanel({ view, onChanged }: { view: DossierView; onChanged
                         key={key}
                         className="link dossier-citation"
                         data-testid="dossier-citation"
-                        title={key}
+                        title={
+                          view.citationKnownAs[key] ? `${key}: ${KNOWN_AS_WORDS[view.citationKnownAs[key]].why}` : key
+                        }
+                        data-known-as={view.citationKnownAs[key] ?? 'observed'}
                         aria-label={`Open source ${sources.get(key)}`}
                         onClick={() => void openCitation(store, key)}
                       >
-                        [{sources.get(key)}]
+                        [{sources.get(key)}
+                        {view.citationKnownAs[key] && ` · ${KNOWN_AS_WORDS[view.citationKnownAs[key]].words}`}]
                       </button>
                     ))}
                   </li>

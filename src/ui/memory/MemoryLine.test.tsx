@@ -64,4 +64,20 @@ describe('a memory line', () => {
     expect(own).not.toContain('memory-line-evidence');
     expect(own).toContain('typed by you');
   });
+
+  it('says how each line is known in words, with why on hover (#29), never the bare code', async () => {
+    const app = await new TestApp(server, `memory-line-known-${Math.random()}`).start();
+    const known = (of: ProfileLine) => {
+      const html = drawn(app, <MemoryLine line={of} profile={profile} onEdit={async () => true} onDelete={() => {}} />);
+      return /data-testid="memory-known-as" data-known-as="([a-z]+)" title="([^"]+)">([^<]+)</.exec(html)!.slice(1);
+    };
+    const [statedCode, statedWhy, statedWords] = known(stated);
+    expect([statedCode, statedWords]).toEqual(['stated', 'stated by you']);
+    expect(statedWhy).toContain('Your own words');
+    expect(known(typed)[2]).toBe('stated by you');
+    const [inferredCode, inferredWhy, inferredWords] = known({ ...stated, id: 'line-3', evidence: 'inferred' });
+    expect([inferredCode, inferredWords]).toEqual(['inferred', 'inferred by a model']);
+    expect(inferredWhy).toContain('only when its node includes inferred items');
+    expect(known({ ...typed, id: 'line-4', evidence: 'folded' })[2]).toBe('reconstructed from partial data');
+  });
 });

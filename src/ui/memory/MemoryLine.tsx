@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { MemoryProfile, ProfileLine } from '../../../protocol/index.ts';
-import { lineHistory, lineValidity } from '../../core/memory/index.ts';
+import { lineHistory, lineKnownAs, lineValidity } from '../../core/memory/index.ts';
+import { KnownAsBadge } from './KnownAsBadge.tsx';
 import { useWeft, useWeftStore } from '../kit/index.ts';
 import { openOrigin } from './open-origin.ts';
 import { formatWhen } from '../../core/index.ts';
@@ -55,6 +56,8 @@ function LineEvidence({ line }: { line: ProfileLine }) {
   const store = useWeftStore();
   const { canvasId, nodeId } = line.origin;
   const said = line.evidence === 'inferred' ? 'Read between the lines of' : 'You said';
+  // Without a turn to open, a stated or inferred line's evidence says no more than its known-as words beside it.
+  if ((!canvasId || !nodeId) && (line.evidence === 'stated' || line.evidence === 'inferred')) return null;
   if (!canvasId || !nodeId)
     return (
       <span className={`memory-badge evidence-${line.evidence}`} title={line.evidence}>
@@ -92,7 +95,12 @@ export function MemoryLine({
   const { canvasId, nodeId, commitHash } = line.origin;
   const canvasName = useWeft((state) => state.canvases.find((canvas) => canvas.id === canvasId)?.name ?? canvasId);
   return (
-    <li className="memory-line" data-testid="memory-line" data-evidence={line.evidence}>
+    <li
+      className="memory-line"
+      data-testid="memory-line"
+      data-evidence={line.evidence}
+      data-known-as={lineKnownAs(line)}
+    >
       <div className="memory-line-head">
         {editing === null ? (
           <button className="memory-line-text" onClick={() => setExpanded(!expanded)} aria-expanded={expanded}>
@@ -129,6 +137,7 @@ export function MemoryLine({
         </button>
       </div>
       <div className="memory-line-source">
+        <KnownAsBadge knownAs={lineKnownAs(line)} />
         <LineEvidence line={line} />
       </div>
       {expanded && (
@@ -162,7 +171,7 @@ export function MemoryLine({
               <ul>
                 {history.map((entry) => (
                   <li key={entry.id} data-testid="memory-history-line">
-                    <s>{entry.text}</s>{' '}
+                    <s>{entry.text}</s> <KnownAsBadge knownAs={lineKnownAs(entry)} testId="memory-history-known-as" />{' '}
                     <span className="hint" data-testid="memory-history-interval">
                       ({EVIDENCE_LABEL[entry.evidence]}, recorded {time(entry.createdAt)}
                       {heldText(profile, entry)}

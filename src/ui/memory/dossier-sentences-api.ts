@@ -4,7 +4,8 @@ import { createHttpClient, jsonInit, type ApiClientOptions } from '../api/index.
 
 /** Typed client of `/api/dossier-sentences…` (issue 29.1): dossier sentences waiting for review, and the decision. */
 export interface DossierSentencesApi {
-  list(): Promise<DossierSentenceInbox>;
+  /** One page newest first; `cursor` is the previous page's `nextCursor`. */
+  list(query?: { cursor: string | null; limit: number }): Promise<DossierSentenceInbox>;
   accept(id: string): Promise<unknown>;
   reject(id: string): Promise<unknown>;
 }
@@ -14,7 +15,11 @@ export function createDossierSentencesApi(options: ApiClientOptions = {}): Dossi
   const decide = (id: string, decision: 'accept' | 'reject') =>
     http.json(`/api/dossier-sentences/${encodeURIComponent(id)}/${decision}`, z.unknown(), jsonInit('POST', undefined));
   return {
-    list: () => http.json('/api/dossier-sentences', DossierSentenceInboxSchema),
+    list: (query = { cursor: null, limit: 100 }) => {
+      const search = new URLSearchParams({ limit: String(query.limit) });
+      if (query.cursor) search.set('cursor', query.cursor);
+      return http.json(`/api/dossier-sentences?${search}`, DossierSentenceInboxSchema);
+    },
     accept: (id) => decide(id, 'accept'),
     reject: (id) => decide(id, 'reject'),
   };
