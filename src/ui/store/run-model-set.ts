@@ -2,6 +2,7 @@ import {
   appendEvent,
   applyChange,
   askedByHandReason,
+  memoryReadingOf,
   rerunAllowed,
   upstreamSnapshot,
   type EventDraft,
@@ -51,7 +52,8 @@ export async function runModelSet(
     get().toast('error', firstPlan.code, firstPlan.message);
     return none;
   }
-  const memoryBlock = dependencies.memory?.blockFor(canvasId, 'chat') ?? null;
+  // #29: memory read as the node reads it (its inferred switch), as a single ask and the dialog's preview read it.
+  const memoryBlock = dependencies.memory?.blockFor(canvasId, 'chat', memoryReadingOf(node)) ?? null;
   const recall = await recallForRun(
     get,
     dependencies,
