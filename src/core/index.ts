@@ -76,6 +76,7 @@ export type { BuildRequestOptions, BuiltRequest } from './build-request.ts';
 export type { AssembledRequest } from './build-request.ts';
 export { contextHash, requestContext, type RequestContext } from './context-hash.ts';
 export { setLimits, type SetLimits, type SetLimitsResult, type SetModel } from './set-limits.ts';
+export { setAnswerUsage, type TokenPrices } from './set-answer-usage.ts';
 export { setRequests, type SetDispatch, type SetRequestOptions, type SetRequests } from './set-requests.ts';
 export { setCapRefusal, setEstimate, type SetEstimate, type SetModelEstimate } from './set-estimate.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
