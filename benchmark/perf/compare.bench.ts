@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { compile, graphFromDocument, setRequests, type SetDispatch } from '../../src/core/index.ts';
 import { readStreamEvents, startScriptedProvider } from '../../tests/support/index.ts';
 import { deepChainCanvas } from './core-canvas.ts';
+import { measureCompareView } from './measure-compare-view.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
 const MODELS = scale(8, 2);
@@ -168,3 +169,6 @@ try {
   await server.dispose();
   await provider.close();
 }
+// Part 2: the set's answers (2,000 words each) opened in the Compare view, in the real app in Chromium.
+print('compare_view_answers', MODELS * SAMPLES, 'answers', 0);
+print('compare_view_open_ms', await measureCompareView(MODELS, SAMPLES), 'ms');

@@ -1,5 +1,5 @@
 /** How wide a column of the Compare view is, gap included (the CSS's `.set-compare .diff-column` plus its gap). */
-export const SET_COLUMN_STRIDE = 330;
+export const SET_COLUMN_STRIDE = 300;
 
 export interface ColumnWindow {
   /** The first column rendered. */
