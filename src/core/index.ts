@@ -78,6 +78,8 @@ export { contextHash, requestContext, type RequestContext } from './context-hash
 export { setLimits, type SetLimits, type SetLimitsResult, type SetModel } from './set-limits.ts';
 export { setAnswerUsage, type TokenPrices } from './set-answer-usage.ts';
 export { wordDiff, WORD_DIFF_MAX_EDITS, type WordChange } from './word-diff.ts';
+export { setAnswers, type SetAnswers } from './set-answers.ts';
+export { checkResultsOf, type CheckResult } from './check-results.ts';
 export { setRequests, type SetDispatch, type SetRequestOptions, type SetRequests } from './set-requests.ts';
 export { setCapRefusal, setEstimate, type SetEstimate, type SetModelEstimate } from './set-estimate.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';

@@ -1,6 +1,5 @@
 import type { QuestionNode } from '../../../protocol/index.ts';
-import { checkResultsOf } from '../panels/SetCheckRows.tsx';
-import { setAnswers } from '../panels/set-answers.ts';
+import { checkResultsOf, setAnswers } from '../../core/index.ts';
 
 /** A model's initials: the letters starting its name's words after the provider (`openai/gpt-4o-mini` → `GM`). */
 export function modelInitials(model: string): string {

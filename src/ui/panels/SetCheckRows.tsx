@@ -1,19 +1,5 @@
 import type { Version } from '../../../protocol/index.ts';
-
-/** One check's result on one answer, as the Compare view shows it. */
-export interface SetCheckResult {
-  checkId: string;
-  label: string;
-  passed: boolean;
-}
-
-/**
- * Issue 31, part 3 slot: the check results recorded on a version. Versions carry none yet (checks are being built on
- * another branch); this is the one place the Compare view and the card strip read them from.
- */
-export function checkResultsOf(_version: Version): readonly SetCheckResult[] {
-  return [];
-}
+import { checkResultsOf } from '../../core/index.ts';
 
 /**
  * Issue 31, part 2: the checks' results as a row per check under the Compare view's columns (pass/fail per answer).

@@ -1,11 +1,10 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { QuestionNode, SetAnswerUsage, Version } from '../../../protocol/index.ts';
-import { plural, shortHash } from '../../core/index.ts';
+import { plural, setAnswers, shortHash } from '../../core/index.ts';
 import { useEscape, useWeft, useWeftStore } from '../kit/index.ts';
 import { formatPrice } from './ReplayList.tsx';
 import { SetCheckRows } from './SetCheckRows.tsx';
 import { columnWindow, SET_COLUMN_STRIDE } from './set-column-window.ts';
-import { setAnswers } from './set-answers.ts';
 import { sideBySide, type DiffPiece, type SideBySide } from './version-diff.ts';
 
 /**
