@@ -4,15 +4,19 @@ import { CanvasDriver } from './support/canvas-driver.ts';
 import { launchApp, type LaunchedApp } from './support/launch-app.ts';
 import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 
-// Issue 31, part 1 in the browser: "Ask several…" plans a model set (the model that set the limits, one context
-// hash, the count), sends every request, and each answer becomes a version of the question.
+// Issue 31 in the browser: "Ask several…" plans a model set (the model that set the limits, one context hash, the
+// count), sends every request, and each answer becomes a version of the question (part 1); Compare shows the answers
+// side by side with their latency and tokens, and the one selected there flows downstream (part 2).
 let app: LaunchedApp;
 let canvas: CanvasDriver;
 let provider: ScriptedProvider;
 
 beforeAll(async () => {
   provider = await startScriptedProvider();
-  provider.byModel = { 'model-a': { text: 'A says blue.' }, 'model-b': { text: 'B says grey.' } };
+  provider.byModel = {
+    'model-a': { text: 'A says blue.', usage: { input: 120, output: 4 } },
+    'model-b': { text: 'B says grey.', usage: { input: 120, output: 5 } },
+  };
   app = await launchApp();
   canvas = new CanvasDriver(app.page);
   const settings = await putSettings(app, {
@@ -30,10 +34,11 @@ afterAll(async () => {
 });
 
 describe('Ask several…', () => {
-  it('plans one context for two models × two samples, sends four requests and keeps four versions', async () => {
+  it('asks two models × two samples with one context; Compare selects an answer and the question below goes stale', async () => {
     const page = app.page;
     await page.getByTestId('add-question').click();
     const panel = canvas.panel;
+    const asked = (await panel.getAttribute('data-node-id'))!;
     await panel.getByTestId('question-input').pressSequentially('What colour is the sky?', { delay: 0 });
     await panel.getByTestId('ask-several').click();
     const dialog = page.getByTestId('ask-several-dialog');
@@ -56,7 +61,20 @@ describe('Ask several…', () => {
     await expect.poll(() => panel.getByTestId('version-item').count()).toBe(4);
     await panel.getByTestId('panel-answer').filter({ hasText: 'A says blue.' }).waitFor();
 
-    // Compare set: four columns in the set's order, the one context named once; arrows and Enter select an answer.
+    // The card shows the set as a strip of model initials, the selected answer (model-a's first) marked.
+    const chips = canvas.card(asked).getByTestId('set-chip');
+    expect(await chips.allTextContents()).toEqual(['MA', 'MA', 'MB', 'MB']);
+    expect(await chips.first().getAttribute('class')).toContain('selected');
+
+    // A question below it compiles from the selected answer and is answered: nothing stale yet.
+    const below = await canvas.addQuestion('Why that colour?');
+    await canvas.connect(asked, below);
+    await canvas.ask(below);
+    await page.waitForSelector(`[data-testid="node-card"][data-node-id="${below}"][data-stale="false"]`);
+    await canvas.open(asked);
+
+    // Compare: four columns in the set's order, the one context named once, each answer's latency and tokens;
+    // arrows and Enter select an answer, and the question below goes stale.
     await panel.getByTestId('compare-set').click();
     const compare = page.getByTestId('set-compare-dialog');
     expect(await compare.getByTestId('set-answer').count()).toBe(4);
@@ -69,11 +87,18 @@ describe('Ask several…', () => {
       'model-b · sample 2',
     ]);
     expect(await compare.getByTestId('set-answer').nth(2).getByTestId('diff-added').count()).toBeGreaterThan(0);
+    const usage = await compare.getByTestId('set-answer-usage').allTextContents();
+    expect(usage[0]).toMatch(/^\d+\.\d s · 120 in \/ 4 out · /);
+    expect(usage[2]).toMatch(/^\d+\.\d s · 120 in \/ 5 out · /);
+    // No checks on this question: the checks' rows are not drawn.
+    expect(await compare.getByTestId('set-check-rows').count()).toBe(0);
     await compare.getByTestId('set-answer').first().focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('Enter');
     await expect.poll(() => compare.getByTestId('set-answer').nth(2).getAttribute('data-selected')).toBe('true');
+    await page.waitForSelector(`[data-testid="node-card"][data-node-id="${below}"][data-stale="true"]`);
+    await canvas.screenshot('compare-models');
     await compare.getByTestId('set-compare-close').click();
     await panel.getByTestId('panel-answer').filter({ hasText: 'B says grey.' }).waitFor();
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);

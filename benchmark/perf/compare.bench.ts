@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { compile, graphFromDocument, setRequests, type SetDispatch } from '../../src/core/index.ts';
 import { readStreamEvents, startScriptedProvider } from '../../tests/support/index.ts';
 import { deepChainCanvas } from './core-canvas.ts';
+import { measureCompareView } from './measure-compare-view.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 
 const MODELS = scale(8, 2);
@@ -49,7 +50,12 @@ function covered(intervals: [number, number][]): number {
 /** The Weft server in its own process, as in real use (`server-bench-child.ts`, shared with `bench:server`). */
 async function startServerChild() {
   const file = fileURLToPath(new URL('./server-bench-child.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', file, 'server'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // `WEFT_BENCH_CPU_PROF=<dir>`: the server child writes a V8 CPU profile there when the bench ends.
+  const profile = process.env.WEFT_BENCH_CPU_PROF;
+  const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [];
+  const child = spawn(process.execPath, [...flags, '--import', 'tsx', file, 'server'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const info = await new Promise<{ origin: string; token: string; home: string }>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => reject(new Error(`server child exited with ${code}`)));
@@ -60,7 +66,10 @@ async function startServerChild() {
       fetch(info.origin + path, { ...init, headers: { ...init.headers, authorization: `Bearer ${info.token}` } }),
     async dispose() {
       child.removeAllListeners('exit');
-      child.kill();
+      // SIGINT lets the child exit normally, so a CPU profile it was asked for is written.
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGINT');
+      await exited;
       await rm(info.home, { recursive: true, force: true });
     },
   };
@@ -160,3 +169,6 @@ try {
   await server.dispose();
   await provider.close();
 }
+// Part 2: the set's answers (2,000 words each) opened in the Compare view, in the real app in Chromium.
+print('compare_view_answers', MODELS * SAMPLES, 'answers', 0);
+print('compare_view_open_ms', await measureCompareView(MODELS, SAMPLES), 'ms');

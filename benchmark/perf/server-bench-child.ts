@@ -18,6 +18,8 @@ if (role === 'provider') {
 } else if (role === 'server') {
   const home = await mkdtemp(join(tmpdir(), 'weft-bench-'));
   const server = await startServer({ port: 0, home, env: {}, ollamaUrl: null, logger: silentLogger });
+  // A normal exit on SIGINT, so `--cpu-prof` (compare.bench.ts's WEFT_BENCH_CPU_PROF) writes its profile.
+  process.once('SIGINT', () => process.exit(0));
   process.stdout.write(JSON.stringify({ origin: server.origin, token: server.token, home }) + '\n');
 } else {
   process.stderr.write('usage: server-bench-child.ts provider|server\n');

@@ -12,6 +12,7 @@ import { isReceiptModel, shortModel } from '../store/index.ts';
 import type { FlowNodeData } from './flow-elements.ts';
 import { useDetailLevel } from './detail-level.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
+import { SetAnswerStrip } from './SetAnswerStrip.tsx';
 
 /**
  * The topic is copied from inside the takeaway (C32), so it is marked where it stands rather than repeated in front
@@ -176,6 +177,8 @@ export const QuestionCard = memo(function QuestionCard({ id, selected }: NodePro
             {shortModel(badgeModel)}
           </span>
         )}
+        {/* Issue 31: a model set's answers, one chip each. */}
+        {!stream && <SetAnswerStrip node={node} />}
         <span className="spacer" />
         {stream ? (
           <span>streaming…</span>

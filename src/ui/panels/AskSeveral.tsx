@@ -1,7 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
 import { MODEL_SET_SAMPLES_MAX, type ModelSet, type QuestionNode } from '../../../protocol/index.ts';
-import { plural, shortHash } from '../../core/index.ts';
+import { memoryReadingOf, plural, setLimits, shortHash } from '../../core/index.ts';
 import { useEscape, useWeft, useWeftStore } from '../kit/index.ts';
+import { useRecallPlan } from '../recall/use-recall-plan.ts';
 import { memoryClient, modelSetPlan } from '../store/index.ts';
 import { useStore } from 'zustand';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
@@ -45,13 +46,24 @@ function AskSeveralDialog({ node, onClose }: { node: QuestionNode; onClose: () =
   const [draft, setDraft] = useState<ModelSet>(() => startingSet(node, defaultModelId));
   const [running, setRunning] = useState(false);
   useEscape(true, onClose);
+  // C16: the recall block the run will fetch, planned (as the run plans it) for the set's smallest window, so the
+  // context hash previewed is the one sent; while it loads the hash is not shown.
+  const windowSetBy = useMemo(() => {
+    const limited = draft.models.length >= 2 ? setLimits(draft, models) : null;
+    return limited?.ok ? limited.value.windowSetBy : null;
+  }, [draft, models]);
+  const recallNode = useMemo(() => (windowSetBy ? { ...node, model: windowSetBy } : node), [node, windowSetBy]);
+  const recall = useRecallPlan(recallNode).entry;
+  const recallBlock = recall?.state === 'ready' ? recall.plan.block : null;
   const planned = useMemo(() => {
     void tokenizers;
     if (draft.models.length < 2) return null;
-    const memoryBlock = graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat') : null;
+    const memoryBlock =
+      graph && memoryLoaded ? memoryClient.blockFor(graph.canvas.id, 'chat', memoryReadingOf(node)) : null;
     const count = (id: string) => tokenCounterFor(id).count;
-    return modelSetPlan({ graph, shown, models, settings }, node.id, 'preview', { memoryBlock }, count, draft);
-  }, [graph, shown, models, settings, node.id, draft, tokenizers, memoryLoaded]);
+    const blocks = { memoryBlock, recallBlock };
+    return modelSetPlan({ graph, shown, models, settings }, node.id, 'preview', blocks, count, draft);
+  }, [graph, shown, models, settings, node, draft, tokenizers, memoryLoaded, recallBlock]);
   const toggle = useCallback(
     (id: string) =>
       setDraft((current) => ({
@@ -143,9 +155,13 @@ function AskSeveralDialog({ node, onClose }: { node: QuestionNode; onClose: () =
         {plan && (
           <>
             <p data-testid="set-limits">{plan.limits.sentence}</p>
-            <p data-testid="set-context" title={plan.requests.contextHash}>
-              {plan.requests.summary}
-            </p>
+            {recall?.state === 'loading' ? (
+              <p data-testid="set-context">Planning recall; the context hash follows.</p>
+            ) : (
+              <p data-testid="set-context" title={plan.requests.contextHash}>
+                {plan.requests.summary}
+              </p>
+            )}
             <div className="figures">
               <div className="figure">
                 <div className="label">Answers</div>

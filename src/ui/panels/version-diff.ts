@@ -1,4 +1,4 @@
-import { diffWords } from 'diff';
+import { wordDiff } from '../../core/index.ts';
 
 export interface DiffPiece {
   text: string;
@@ -19,16 +19,16 @@ const words = (text: string) => text.split(/\s+/).filter(Boolean).length;
 /** Word-level diff of two answers, split into the two columns of a side-by-side view. */
 export function sideBySide(older: string, newer: string): SideBySide {
   const result: SideBySide = { left: [], right: [], removedWords: 0, addedWords: 0 };
-  for (const part of diffWords(older, newer)) {
-    if (part.removed) {
-      result.left.push({ text: part.value, change: 'removed' });
-      result.removedWords += words(part.value);
-    } else if (part.added) {
-      result.right.push({ text: part.value, change: 'added' });
-      result.addedWords += words(part.value);
+  for (const part of wordDiff(older, newer)) {
+    if (part.change === 'removed') {
+      result.left.push(part);
+      result.removedWords += words(part.text);
+    } else if (part.change === 'added') {
+      result.right.push(part);
+      result.addedWords += words(part.text);
     } else {
-      result.left.push({ text: part.value, change: 'same' });
-      result.right.push({ text: part.value, change: 'same' });
+      result.left.push(part);
+      result.right.push(part);
     }
   }
   return result;

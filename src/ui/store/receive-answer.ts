@@ -1,6 +1,6 @@
 import { shortHash, type CompiledContext, type Graph } from '../../core/index.ts';
 import { TOOL_CALLS_MAX } from '../../../protocol/index.ts';
-import type { GenerateImage, GenerateRequest, ModelInfo, ToolCallRecord } from '../../../protocol/index.ts';
+import type { GenerateImage, GenerateRequest, ModelInfo, ToolCallRecord, Usage } from '../../../protocol/index.ts';
 import { clientHandshake, describeError } from '../api/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import type { WeftState } from './weft-state.ts';
@@ -14,6 +14,8 @@ export interface StreamedAnswer {
   outcome: AnswerOutcome;
   /** C35: the tool calls the model made, in the order it made them, as the server recorded them. */
   toolCalls: ToolCallRecord[];
+  /** The tokens the provider reported with the end of the answer; null when it reported none or did not finish. */
+  usage: Usage | null;
 }
 
 /** The image bytes sent beside the request: only for models that take images (others get core's placeholder). */
@@ -65,6 +67,7 @@ export async function receiveAnswer(
     refuse: (code, message) => toast('error', code, message),
   });
   let outcome: AnswerOutcome = 'aborted';
+  let usage: Usage | null = null;
   const toolCalls: ToolCallRecord[] = [];
   // Calls end in any order (a refused one at once, a search later); the version keeps the order they were made.
   const startOrder = new Map<string, number>();
@@ -87,6 +90,7 @@ export async function receiveAnswer(
         toolCalls.push(call);
       } else if (event.type === 'answer-finished') {
         outcome = 'complete';
+        usage = event.usage;
         break;
       } else if (event.type === 'answer-failed') {
         outcome = event.code === 'aborted' ? 'aborted' : 'failed';
@@ -103,5 +107,5 @@ export async function receiveAnswer(
   }
   const position = (call: ToolCallRecord) => startOrder.get(call.callId) ?? Number.MAX_SAFE_INTEGER;
   toolCalls.sort((first, second) => position(first) - position(second));
-  return { text, committed: handshake.committed, outcome, toolCalls };
+  return { text, committed: handshake.committed, outcome, toolCalls, usage };
 }

@@ -35,7 +35,7 @@ beforeAll(async () => {
   provider.byModel = {
     alpha: { text: 'Alpha thinks it is four.' },
     'claude-haiku-4-5': { text: 'Haiku says 4.' },
-    'gpt-4o': { text: 'GPT-4o: the answer is 4.' },
+    'gpt-4o': { text: 'GPT-4o: the answer is 4.', usage: { input: 1_000, output: 200 } },
   };
 });
 afterAll(async () => {
@@ -119,6 +119,20 @@ describe('a model set on a question (issue 31)', () => {
     expect(
       versions.every((version) => version.setAnswer?.temperature === 0.3 && version.model === version.setAnswer.model),
     ).toBe(true);
+
+    // Part 2: each answer keeps its latency and the provider's token counts, priced at its model's prices (a model
+    // without prices: no price, never zero).
+    const gpt = app.state.models.find((model) => model.id === 'openai/gpt-4o')!;
+    expect(gpt.pricePerMTokIn).not.toBeNull();
+    for (const version of versions.filter((each) => each.setAnswer?.model === 'openai/gpt-4o'))
+      expect(version.setAnswer!.usage).toMatchObject({
+        inputTokens: 1_000,
+        outputTokens: 200,
+        costUsd: (1_000 * gpt.pricePerMTokIn! + 200 * gpt.pricePerMTokOut!) / 1_000_000,
+      });
+    const alpha = versions.find((each) => each.setAnswer?.model === 'local/alpha')!.setAnswer!.usage!;
+    expect(alpha.costUsd).toBeNull();
+    expect(alpha.latencyMs).toBeGreaterThanOrEqual(0);
 
     // One context hash, three request hashes (one per model: its samples send the same request).
     const context = versions[0]!.setAnswer!.contextHash;

@@ -2,6 +2,8 @@ import {
   appendEvent,
   applyChange,
   askedByHandReason,
+  memoryReadingOf,
+  setAnswerUsage,
   rerunAllowed,
   upstreamSnapshot,
   type EventDraft,
@@ -51,7 +53,8 @@ export async function runModelSet(
     get().toast('error', firstPlan.code, firstPlan.message);
     return none;
   }
-  const memoryBlock = dependencies.memory?.blockFor(canvasId, 'chat') ?? null;
+  // #29: memory read as the node reads it (its inferred switch), as a single ask and the dialog's preview read it.
+  const memoryBlock = dependencies.memory?.blockFor(canvasId, 'chat', memoryReadingOf(node)) ?? null;
   const recall = await recallForRun(
     get,
     dependencies,
@@ -113,6 +116,7 @@ export async function runModelSet(
   const ask = async (dispatch: SetDispatch) => {
     // The commit is written as the acceptance arrives; the version waits for it, so the two land in order.
     const commitWrites: Promise<void>[] = [];
+    const sentAt = dependencies.now();
     const answer = await receiveAnswer(
       dependencies,
       {
@@ -126,6 +130,7 @@ export async function runModelSet(
       get().toast,
       { onAccepted: () => void commitWrites.push(record(dispatch.commit, null)) },
     );
+    const latencyMs = dependencies.now() - sentAt;
     await Promise.all(commitWrites);
     if (!answer.committed || (answer.outcome !== 'complete' && answer.text.length === 0)) {
       result.failed += 1;
@@ -151,7 +156,15 @@ export async function runModelSet(
         ...(recall?.snapshot ? { recall: recall.snapshot } : {}),
         role: plan.compiled.role,
         ...(answer.toolCalls.length > 0 ? { toolCalls: answer.toolCalls } : {}),
-        setAnswer: dispatch.setAnswer,
+        // Part 2: its latency, tokens and price, for the Compare view (display only, never hashed).
+        setAnswer: {
+          ...dispatch.setAnswer,
+          usage: setAnswerUsage(
+            latencyMs,
+            answer.usage,
+            get().models.find((model) => model.id === dispatch.request.model) ?? null,
+          ),
+        },
       },
     });
     if (answer.outcome === 'complete') result.answers += 1;

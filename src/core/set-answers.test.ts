@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SetAnswer, Version } from '../../../protocol/index.ts';
+import type { SetAnswer, Version } from '../../protocol/index.ts';
 import { setAnswers } from './set-answers.ts';
 
 const CONTEXT = 'c'.repeat(64);

@@ -1,4 +1,4 @@
-import type { QuestionNode, Version } from '../../../protocol/index.ts';
+import type { QuestionNode, Version } from '../../protocol/index.ts';
 
 /** One ask of a model set as the Compare view shows it: its answers in the set's order and the context they share. */
 export interface SetAnswers {
