@@ -58,7 +58,7 @@ export type { WaveStep, StepOutcome } from './rerun-wave.ts';
 export { inputPrice, replayEstimate } from './replay-estimate.ts';
 export type { ReplayEstimate, ReplayEstimateOptions, ReplayStepEstimate } from './replay-estimate.ts';
 export { rerunPlan, type RerunPlan, type RerunPlanOptions, type RerunStep } from './rerun-plan.ts';
-export { runNames, runVersion, runView, selectedVersion } from './run-view.ts';
+export { runNames, runStepView, runVersion, runView, selectedVersion } from './run-view.ts';
 export {
   runComparison,
   type CheckVerdict,

@@ -1,4 +1,4 @@
-import type { CanvasNode, QuestionNode, Version } from '../../protocol/index.ts';
+import type { CanvasNode, QuestionNode, RunTag, Version } from '../../protocol/index.ts';
 import type { Graph } from './graph.ts';
 
 /** The latest version of `node` a re-run named `runName` wrote, or null when the run has not reached it. */
@@ -39,4 +39,17 @@ export function runView(graph: Graph, runName: string): Graph {
     nodes.set(id, { ...(node as QuestionNode), currentVersionId: version.id });
   }
   return nodes ? { ...graph, nodes } : graph;
+}
+
+/**
+ * What one step of a re-run compiles from: the run's view (`runView`) with the step's question pinned to the run's
+ * model, so the request, its recall budget and its image rule follow the override as an ordinary ask would.
+ */
+export function runStepView(graph: Graph, nodeId: string, run: RunTag): Graph {
+  const view = runView(graph, run.name);
+  const node = view.nodes.get(nodeId);
+  if (node?.kind !== 'question' || node.model === run.model) return view;
+  const nodes = new Map(view.nodes);
+  nodes.set(nodeId, { ...node, model: run.model });
+  return { ...view, nodes };
 }

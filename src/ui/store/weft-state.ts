@@ -1,6 +1,7 @@
 import type { Graph, GraphChange } from '../../core/index.ts';
 import type { AuthoringActions } from './authoring-types.ts';
 import type { PlaqueActions } from './plaque-types.ts';
+import type { RerunResult } from './run-rerun.ts';
 import type { UnappliedChanges } from './unapplied-changes.ts';
 import type {
   CanvasSummary,
@@ -133,6 +134,12 @@ export interface WeftState extends AuthoringActions, PlaqueActions {
   /** Runs the Replay wave, leaving out the nodes the person unticked in the dialog. */
   replayStale(skipped?: ReadonlySet<string>): Promise<void>;
   stopReplay(): void;
+  /**
+   * Issue 31: "Re-run under…": regenerates every question of `selection` with `model` into new versions tagged
+   * `runName` (`rerunPlan`), upstream first, each compiled from the run's own upstream answers; the person's
+   * selected versions never change. Shows in the Replay progress; Stop Replay stops it.
+   */
+  rerunUnder(selection: ReadonlySet<string>, model: string, runName: string): Promise<RerunResult | null>;
 }
 
 /** Issue 31: what one ask of a model set did: answers kept, answers failed, and the context hash they share. */
@@ -141,6 +148,8 @@ export interface SetRunResult {
   failed: number;
   contextHash: string | null;
 }
+
+export type { RerunResult } from './run-rerun.ts';
 
 export type SetState = (partial: Partial<WeftState> | ((state: WeftState) => Partial<WeftState>)) => void;
 export type GetState = () => WeftState;
