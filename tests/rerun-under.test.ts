@@ -139,7 +139,9 @@ describe('re-run a study under another model (issue 31)', () => {
       diverged: true,
     });
     // Checks, when present, are compared by verdict: a check that fails only on the run is a divergence.
-    const checksOf = (version: { text: string }) => [{ checkId: 'says-beta', passed: version.text.startsWith('beta') }];
+    const checksOf = (_nodeId: string, version: { text: string }) => [
+      { checkId: 'says-beta', passed: version.text.startsWith('beta') },
+    ];
     const byChecks = runComparison(app.graph, 'beta run', { checksOf });
     expect(byChecks.firstDivergence).toBe(ids[0]);
     expect(byChecks.rows.every((row) => row.checksChanged === true && row.numberChanged === null)).toBe(true);

@@ -9,8 +9,11 @@ export interface CheckVerdict {
   passed: boolean;
 }
 
-/** The checks' results on a version, or null when the question carries no checks (or they have not run). */
-export type ChecksOf = (version: Version) => readonly CheckVerdict[] | null;
+/**
+ * The checks' results on a version of `nodeId`, or null when the question carries no checks (or they have not run).
+ * The checks' own reader (the version's check events) adapts to this: a pending result is left out.
+ */
+export type ChecksOf = (nodeId: string, version: Version) => readonly CheckVerdict[] | null;
 
 /** The number an answer gives as its final answer (the benchmark's `answerValue`), or null when it gives none. */
 export type NumberOf = (text: string) => number | null;
@@ -96,8 +99,8 @@ function compareRow(
   rerunVersion: Version | null,
   options: RunComparisonOptions,
 ): RunComparisonRow {
-  const original = originalVersion && compared(originalVersion, options);
-  const rerun = rerunVersion && compared(rerunVersion, options);
+  const original = originalVersion && compared(nodeId, originalVersion, options);
+  const rerun = rerunVersion && compared(nodeId, rerunVersion, options);
   const checksChanged =
     original?.checks && rerun?.checks ? verdictKey(original.checks) !== verdictKey(rerun.checks) : null;
   const numberChanged =
@@ -113,12 +116,12 @@ function compareRow(
   };
 }
 
-function compared(version: Version, options: RunComparisonOptions): ComparedAnswer {
+function compared(nodeId: string, version: Version, options: RunComparisonOptions): ComparedAnswer {
   return {
     versionId: version.id,
     model: version.model,
     number: options.numberOf?.(version.text) ?? null,
-    checks: options.checksOf?.(version) ?? null,
+    checks: options.checksOf?.(nodeId, version) ?? null,
   };
 }
 
