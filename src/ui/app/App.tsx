@@ -5,7 +5,15 @@ import { CanvasView } from '../canvas/index.ts';
 import { commandRegistry, isMac } from '../commands/index.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
 import { MemoryTab } from '../memory/MemoryTab.tsx';
-import { EventLogView, MaterialDialog, NodePanel, ReplayChip, ReplayDialog, SettingsView } from '../panels/index.ts';
+import {
+  EventLogView,
+  MaterialDialog,
+  NodePanel,
+  ReplayChip,
+  ReplayDialog,
+  RerunUnder,
+  SettingsView,
+} from '../panels/index.ts';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
@@ -77,6 +85,7 @@ export function App() {
           <MemoryTab />
         </nav>
         <span className="topbar-spacer" />
+        <RerunUnder />
         <ReplayChip />
       </header>
       <ErrorBoundary area={workspaceView}>

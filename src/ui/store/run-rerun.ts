@@ -1,14 +1,7 @@
 import { ancestors, type Graph, type RerunPlan, type StepOutcome } from '../../core/index.ts';
 import type { NodeRunner } from './run-node.ts';
 import type { WaveHooks } from './run-wave.ts';
-
-/** Issue 31: what a re-run did: answers kept, steps that failed, steps left out (stopped, or below a failure). */
-export interface RerunResult {
-  runName: string;
-  completed: number;
-  failed: number;
-  skipped: number;
-}
+import type { RerunResult } from './weft-state.ts';
 
 /**
  * Issue 31: executes a re-run core planned once (`rerunPlan`): each step through the one node runner, upstream

@@ -1,7 +1,6 @@
 import type { Graph, GraphChange } from '../../core/index.ts';
 import type { AuthoringActions } from './authoring-types.ts';
 import type { PlaqueActions } from './plaque-types.ts';
-import type { RerunResult } from './run-rerun.ts';
 import type { UnappliedChanges } from './unapplied-changes.ts';
 import type {
   CanvasSummary,
@@ -149,7 +148,13 @@ export interface SetRunResult {
   contextHash: string | null;
 }
 
-export type { RerunResult } from './run-rerun.ts';
+/** Issue 31: what a re-run did: answers kept, steps that failed, steps left out (stopped, or below a failure). */
+export interface RerunResult {
+  runName: string;
+  completed: number;
+  failed: number;
+  skipped: number;
+}
 
 export type SetState = (partial: Partial<WeftState> | ((state: WeftState) => Partial<WeftState>)) => void;
 export type GetState = () => WeftState;
