@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/index.ts';
 import { plural, rerunPlan, runComparison, runNames } from '../../core/index.ts';
 import { useEscape, useWeft, useWeftStore } from '../kit/index.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
@@ -37,7 +38,16 @@ function RerunDialog({ onClose }: { onClose: () => void }) {
   const selected = useWeft((state) => state.selectedNodeIds);
   const models = useWeft((state) => state.models);
   const tokenizers = useTokenizersVersion();
-  const [model, setModel] = useState(() => models[0]?.id ?? '');
+  const defaultModelId = useWeft((state) => state.defaultModelId);
+  // Another model than the canvas's default (and than the offline receipt), when there is one.
+  const [model, setModel] = useState(
+    () =>
+      (
+        models.find((each) => each.id !== defaultModelId && each.id !== OFFLINE_RECEIPT_MODEL_ID) ??
+        models.find((each) => each.id !== defaultModelId) ??
+        models[0]
+      )?.id ?? '',
+  );
   const [name, setName] = useState('');
   const runs = useMemo(() => (graph ? runNames(graph) : []), [graph]);
   const [shownRun, setShownRun] = useState<string | null>(() => runs.at(-1) ?? null);
