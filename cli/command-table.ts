@@ -95,6 +95,15 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['weft verify "Research plan"', 'weft verify mgku4ymw1uy9jt5e --json'],
   },
   {
+    name: 'compare',
+    usage: 'weft compare <canvas id|name|file> [--run <name>] [--json]',
+    summary:
+      "a re-run under another model against the person's answers: per question, whether checks and the number changed, and the first divergence (exit 1 when the runs diverge)",
+    positionals: [1, 1],
+    flags: { run: { type: 'string', description: 'the run to compare (without it: list the canvas’s runs)' }, json },
+    examples: ['weft compare "Study" --run "haiku run"', 'weft compare study.weft.json --run "haiku run" --json'],
+  },
+  {
     name: 'topics',
     usage:
       'weft topics [list | create <name> | rename <topic> <name> | merge <topic> <into> | delete <topic> | label [--yes] | labels <topic> | unlabel <topic> <turn-key>] [--json]',

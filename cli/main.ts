@@ -11,6 +11,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   recall: () => import('./commands/recall-command.ts'),
   status: () => import('./commands/status-command.ts'),
   verify: () => import('./commands/verify-command.ts'),
+  compare: () => import('./commands/compare-command.ts'),
   import: () => import('./commands/import-command.ts'),
   topics: () => import('./commands/topics-command.ts'),
   dossier: () => import('./commands/dossier-command.ts'),

@@ -7,6 +7,7 @@ import { MCP_NODE_TOOLS_MAX } from './mcp-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
 import { MemoryReadingSchema } from './memory-reading.ts';
 import { ModelSetSchema, SetAnswerSchema } from './model-set.ts';
+import { RunTagSchema } from './run-tag.ts';
 import { RecallSettingSchema, RecallSnapshotSchema } from './recall-api.ts';
 
 /** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
@@ -84,6 +85,8 @@ export const VersionSchema = z.object({
   recall: RecallSnapshotSchema.optional(),
   /** Issue 31: set on an answer of a model set's ask (its set, model, sample, settings, shared context hash). */
   setAnswer: SetAnswerSchema.optional(),
+  /** Issue 31: set on an answer a re-run under another model wrote (the run's name and model); never selected. */
+  run: RunTagSchema.optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 

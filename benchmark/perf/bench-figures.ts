@@ -27,6 +27,8 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'set_dispatch_wall_ms',
       'set_dispatch_overhead_ms',
       'set_compile_hash_ms',
+      'rerun_plan_questions',
+      'rerun_plan_5000_ms',
     ],
   },
   {

@@ -5,7 +5,8 @@
  * context hash and target node, so the server (in its own process) re-hashes both, checks the target and writes its
  * commit ledger; a scripted OpenAI-compatible provider on loopback answers at once. `set_dispatch_overhead_ms` is the ask's wall time
  * minus the provider's time (the union of the intervals in which it held at least one request). Run with
- * `npm run bench:compare` (`WEFT_BENCH_QUICK=1`: 2 models × 2 samples, one round).
+ * `npm run bench:compare` (`WEFT_BENCH_QUICK=1`: 2 models × 2 samples, one round). `rerun_plan_5000_ms`: "Re-run
+ * under…" planned on a 5,000-question subgraph (`rerun-plan-figure.ts`).
  */
 import { spawn } from 'node:child_process';
 import { rm } from 'node:fs/promises';
@@ -16,6 +17,7 @@ import { readStreamEvents, startScriptedProvider } from '../../tests/support/ind
 import { deepChainCanvas } from './core-canvas.ts';
 import { measureCompareView } from './measure-compare-view.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
+import { rerunPlanFigure } from './rerun-plan-figure.ts';
 
 const MODELS = scale(8, 2);
 const SAMPLES = scale(4, 2);
@@ -165,6 +167,10 @@ try {
   print('set_dispatch_wall_ms', median(walls), 'ms');
   print('set_dispatch_overhead_ms', median(overheads), 'ms');
   print('set_compile_hash_ms', median(pure), 'ms', 2);
+  // "Re-run under…" planned on a 5,000-question subgraph (quick mode: 200); no server, no provider.
+  const rerun = rerunPlanFigure(scale(5000, 200), scale(7, 2), scale(2, 1));
+  print('rerun_plan_questions', rerun.steps, 'questions', 0);
+  print('rerun_plan_5000_ms', rerun.ms, 'ms');
 } finally {
   await server.dispose();
   await provider.close();

@@ -5,6 +5,7 @@ export { run as runFind } from './find-command.ts';
 export { run as runRecall } from './recall-command.ts';
 export { run as runStatus } from './status-command.ts';
 export { run as runVerify } from './verify-command.ts';
+export { run as runCompare } from './compare-command.ts';
 export { run as runPurge } from './purge-command.ts';
 export { run as runArchive } from './archive-command.ts';
 export { run as runMcp } from './mcp-command.ts';

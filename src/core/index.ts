@@ -53,10 +53,22 @@ export { staleDecision, STALE_OPTIONS } from './stale-decision.ts';
 export { rerunAllowed } from './rerun-allowed.ts';
 export type { RerunVerdict } from './rerun-allowed.ts';
 export { askedByHandReason } from './asked-by-hand.ts';
-export { replayOrder, autoRerunWave, replayWave, waveStepRuns } from './rerun-wave.ts';
+export { replayOrder, autoRerunWave, replayWave, waveStepRuns, dependencyOrder } from './rerun-wave.ts';
 export type { WaveStep, StepOutcome } from './rerun-wave.ts';
 export { inputPrice, replayEstimate } from './replay-estimate.ts';
 export type { ReplayEstimate, ReplayEstimateOptions, ReplayStepEstimate } from './replay-estimate.ts';
+export { rerunPlan, type RerunPlan, type RerunPlanOptions, type RerunStep } from './rerun-plan.ts';
+export { runNames, runStepView, runVersion, runView, selectedVersion } from './run-view.ts';
+export {
+  runComparison,
+  type CheckVerdict,
+  type ChecksOf,
+  type ComparedAnswer,
+  type NumberOf,
+  type RunComparison,
+  type RunComparisonOptions,
+  type RunComparisonRow,
+} from './run-comparison.ts';
 export { manualVersion } from './manual-version.ts';
 export { buildRequest, imagePlaceholder } from './build-request.ts';
 export { assembleRequest } from './build-request.ts';

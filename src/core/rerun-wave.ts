@@ -87,7 +87,7 @@ function planWave(graph: Graph, starts: ReadonlySet<string>, replay: ReadonlySet
 }
 
 /** Topological order of `members` along every wire, including paths through non-members. */
-function dependencyOrder(graph: Graph, members: ReadonlySet<string>): string[] {
+export function dependencyOrder(graph: Graph, members: ReadonlySet<string>): string[] {
   if (members.size <= 1) return [...members];
   // Order the members' joint upstream closure, then keep the members: paths through other
   // nodes still order them correctly.

@@ -6,7 +6,15 @@ import { commandRegistry, isMac } from '../commands/index.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
 import { MemoryTab } from '../memory/MemoryTab.tsx';
 import { RecallSync } from '../recall/RecallSync.tsx';
-import { EventLogView, MaterialDialog, NodePanel, ReplayChip, ReplayDialog, SettingsView } from '../panels/index.ts';
+import {
+  EventLogView,
+  MaterialDialog,
+  NodePanel,
+  ReplayChip,
+  ReplayDialog,
+  RerunUnder,
+  SettingsView,
+} from '../panels/index.ts';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
@@ -78,6 +86,7 @@ export function App() {
           <MemoryTab />
         </nav>
         <span className="topbar-spacer" />
+        <RerunUnder />
         <ReplayChip />
       </header>
       <ErrorBoundary area={workspaceView}>

@@ -2,6 +2,7 @@
 export { NodePanel } from './NodePanel.tsx';
 export { WillSendPreview } from './WillSendPreview.tsx';
 export { ReplayChip, ReplayDialog } from './Replay.tsx';
+export { RerunUnder } from './RerunUnder.tsx';
 export { EventLogView } from './EventLogView.tsx';
 export { SettingsView } from './SettingsView.tsx';
 export { MaterialDialog } from './MaterialDialog.tsx';

@@ -1,14 +1,18 @@
-import { autoRerunWave, replayWave, rerunAllowed } from '../../core/index.ts';
+import { autoRerunWave, replayWave, rerunAllowed, rerunPlan } from '../../core/index.ts';
 import { agentModel } from './agent-plan.ts';
 import { runAgentTurn, stopAgentTurn } from './run-agent-turn.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { createNodeRunner, runKey } from './run-node.ts';
 import { runModelSet } from './run-model-set.ts';
+import { runRerun } from './run-rerun.ts';
 import { runWave } from './run-wave.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
-type DispatchActions = Pick<WeftState, 'ask' | 'askSet' | 'stop' | 'openReplayDialog' | 'replayStale' | 'stopReplay'>;
+type DispatchActions = Pick<
+  WeftState,
+  'ask' | 'askSet' | 'stop' | 'openReplayDialog' | 'replayStale' | 'stopReplay' | 'rerunUnder'
+>;
 
 /** Ask, Stop and Replay: thin actions over the one node runner and core's wave plans. */
 export function createDispatchActions(
@@ -81,6 +85,24 @@ export function createDispatchActions(
         onStepEnd: () => setReplay((replay) => ({ done: replay.done + 1 })),
       });
       setReplay(() => ({ running: false, currentNodeId: null }));
+    },
+    async rerunUnder(selection, model, runName) {
+      const { graph } = get();
+      if (!graph) return null;
+      const plan = rerunPlan(graph, selection, { model, runName });
+      if (plan.refusal) {
+        get().toast('error', 'rerun-refused', plan.refusal);
+        return null;
+      }
+      runtime.replayStopped = false;
+      set({ replay: { total: plan.count, done: 0, currentNodeId: null, running: true } });
+      const result = await runRerun(runner, graph, plan, {
+        stopped: () => runtime.replayStopped,
+        onStepStart: (nodeId) => setReplay(() => ({ currentNodeId: nodeId })),
+        onStepEnd: () => setReplay((replay) => ({ done: replay.done + 1 })),
+      });
+      setReplay(() => ({ running: false, currentNodeId: null }));
+      return result;
     },
     stopReplay() {
       runtime.replayStopped = true;

@@ -5,6 +5,8 @@ import {
   graphFromDocument,
   memoryReadingOf,
   rerunAllowed,
+  runStepView,
+  runVersion,
   shownStale,
   StaleTracker,
   toolCallEvent,
@@ -14,7 +16,7 @@ import {
   type GraphChange,
   type StepOutcome,
 } from '../../core/index.ts';
-import { questionAuthor, type DispatchLane } from '../../../protocol/index.ts';
+import { questionAuthor, type DispatchLane, type RunTag } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import { loadCanvasDocument } from '../db/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -35,6 +37,11 @@ export interface NodeRun {
   branchOf?: string | null;
   /** A Replay step: run only while the node is still in the shown stale set (answered fresh meanwhile: skip). */
   onlyIfStale?: boolean;
+  /**
+   * Issue 31: a step of a re-run under another model. The node compiles from the run's own upstream answers with the
+   * run's model (`runStepView`); only a complete answer is kept, tagged with the run and never selected; no plaque.
+   */
+  rerun?: RunTag;
 }
 
 /** The key of a run in `runtime.aborts`: by canvas too, since a duplicated canvas shares node ids with its source. */
@@ -52,6 +59,17 @@ function withEvent(graph: Graph, draft: EventDraft, dependencies: AppDependencie
  * open or the person has left it: check, compile, send, stream, then write the commit event and the version
  * into the canvas the run belongs to (the open graph, or that canvas's stored copy).
  */
+/** A re-run step's canvas: the run's view, stale marks only on what the run has not answered (its answers are fresh). */
+function rerunCompiled(
+  current: { graph: Graph; shown: ReadonlySet<string> },
+  nodeId: string,
+  rerun: RunTag,
+): { graph: Graph; shown: ReadonlySet<string> } {
+  const graph = runStepView(current.graph, nodeId, rerun);
+  const shown = new Set([...current.shown].filter((id) => !runVersion(graph.nodes.get(id), rerun.name)));
+  return { graph, shown };
+}
+
 export function createNodeRunner(set: SetState, get: GetState, dependencies: AppDependencies, runtime: StoreRuntime) {
   function setStream(nodeId: string, update: WeftState['streams'][string] | null): void {
     set((state) => {
@@ -110,7 +128,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     if (runtime.aborts.has(key)) return 'skipped';
     const current = await canvasGraph(canvasId);
     if (!current) return 'skipped';
-    const { graph, shown } = current;
+    const { graph, shown } = run.rerun ? rerunCompiled(current, nodeId, run.rerun) : current;
     const node = graph.nodes.get(nodeId);
     // Re-checked at run time: a node archived, emptied or answered fresh meanwhile is skipped.
     if (!node || node.kind !== 'question' || !rerunAllowed(node).ok || !node.question.trim()) return 'skipped';
@@ -182,13 +200,14 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
     }
     const { text, committed, outcome, toolCalls } = answer;
     if (!committed) return 'failed';
-    const keep = outcome === 'complete' || text.length > 0;
+    // A re-run keeps complete answers only: a stopped step leaves nothing half-written in the run.
+    const keep = run.rerun ? outcome === 'complete' : outcome === 'complete' || text.length > 0;
     const versionId = dependencies.newId();
     const version: GraphChange | null = keep
       ? {
           type: 'add-version',
           nodeId,
-          select: true,
+          select: !run.rerun,
           version: {
             id: versionId,
             text,
@@ -206,6 +225,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
             ...(recall?.snapshot ? { recall: recall.snapshot } : {}),
             role: compiled.role,
             ...(toolCalls.length > 0 ? { toolCalls } : {}),
+            ...(run.rerun ? { run: run.rerun } : {}),
           },
         }
       : null;
@@ -230,7 +250,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
       await saveIntoLeftCanvas(canvasId, node.question, commitWritten ? null : built.commit, change);
     }
     // C32: every kept answer gets its plaque, fire-and-forget (display only, it never delays the run).
-    if (dependencies.plaques && version && outcome === 'complete')
+    if (dependencies.plaques && version && outcome === 'complete' && !run.rerun)
       void writePlaqueFor(set, get, dependencies, runtime, graph, {
         canvasId,
         nodeId,

@@ -133,6 +133,12 @@ export interface WeftState extends AuthoringActions, PlaqueActions {
   /** Runs the Replay wave, leaving out the nodes the person unticked in the dialog. */
   replayStale(skipped?: ReadonlySet<string>): Promise<void>;
   stopReplay(): void;
+  /**
+   * Issue 31: "Re-run under…": regenerates every question of `selection` with `model` into new versions tagged
+   * `runName` (`rerunPlan`), upstream first, each compiled from the run's own upstream answers; the person's
+   * selected versions never change. Shows in the Replay progress; Stop Replay stops it.
+   */
+  rerunUnder(selection: ReadonlySet<string>, model: string, runName: string): Promise<RerunResult | null>;
 }
 
 /** Issue 31: what one ask of a model set did: answers kept, answers failed, and the context hash they share. */
@@ -140,6 +146,14 @@ export interface SetRunResult {
   answers: number;
   failed: number;
   contextHash: string | null;
+}
+
+/** Issue 31: what a re-run did: answers kept, steps that failed, steps left out (stopped, or below a failure). */
+export interface RerunResult {
+  runName: string;
+  completed: number;
+  failed: number;
+  skipped: number;
 }
 
 export type SetState = (partial: Partial<WeftState> | ((state: WeftState) => Partial<WeftState>)) => void;
