@@ -154,6 +154,32 @@ describe('put-asides on every read path', () => {
               if (omission.id.startsWith('canvas:second#'))
                 expect(omission.reason === 'put-aside').toBe(putAside.has(indexOfKey(omission.id)!));
 
+            // The same plan asked on the second canvas itself, by one of its kept questions, its turns labelled with
+            // the question's topic: the canvas's own turns and the topic-labelled ones are read too, none put aside.
+            const asker = keptQuestions[0];
+            if (asker) {
+              const own = await planRecallFromIndex(
+                {
+                  database,
+                  canvases: documents,
+                  topics: { ...record, topics: [{ id: 't', name: 'node', createdAt: 0 }] },
+                  dossiers: NO_DOSSIERS,
+                  judge: null,
+                  putAsides,
+                },
+                {
+                  question: 'question mirror answer node',
+                  canvasId: 'second',
+                  nodeId: asker.node.id,
+                  workingDirectory: null,
+                  setting: { enabled: true, global: true, ceiling: 'large', reach: 'light', struck: [] },
+                  contextWindow: 1_000_000,
+                },
+              );
+              expect(leaked(own.items.map((item) => item.id))).toEqual([]);
+              expect(leaksText(own.block)).toEqual([]);
+            }
+
             // The index: find, why and recall (the CLI's and the MCP tools' read paths).
             const found = index.find('node', { limit: 500 });
             expect(leaked(found.map((hit) => hit.turnKey))).toEqual([]);
