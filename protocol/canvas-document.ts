@@ -7,6 +7,7 @@ import { MCP_NODE_TOOLS_MAX } from './mcp-tools.ts';
 import { PlaqueSchema } from './plaque.ts';
 import { MemoryReadingSchema } from './memory-reading.ts';
 import { ModelSetSchema, SetAnswerSchema } from './model-set.ts';
+import { AnswerChecksSchema } from './answer-check.ts';
 import { RecallSettingSchema, RecallSnapshotSchema } from './recall-api.ts';
 
 /** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
@@ -166,6 +167,8 @@ export const QuestionNodeSchema = z.object({
   memoryReading: MemoryReadingSchema.optional(),
   /** Issue 31: the models this question is asked of together ("Ask several…"); absent means one model. No bump. */
   modelSet: ModelSetSchema.optional(),
+  /** Issue 31: checks that score every version of this question; display and events only, never in a request. */
+  checks: AnswerChecksSchema.optional(),
 });
 
 /**

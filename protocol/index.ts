@@ -366,6 +366,7 @@ export type {
 } from './mcp-tools.ts';
 export * from './recall-api.ts';
 export * from './model-set.ts';
+export * from './answer-check.ts';
 export {
   SessionRootsSourceSchema,
   SessionRootSchema,

@@ -78,6 +78,17 @@ export { contextHash, requestContext, type RequestContext } from './context-hash
 export { setLimits, type SetLimits, type SetLimitsResult, type SetModel } from './set-limits.ts';
 export { setRequests, type SetDispatch, type SetRequestOptions, type SetRequests } from './set-requests.ts';
 export { setCapRefusal, setEstimate, type SetEstimate, type SetModelEstimate } from './set-estimate.ts';
+export { answerValue, askedVariable } from './answer-value.ts';
+export { checkWords, runCheck, type CheckRun } from './run-check.ts';
+export { safePattern, PATTERN_INPUT_MAX, type SafePattern } from './safe-pattern.ts';
+export { answerJson, schemaViolation, unsupportedKeyword, type JsonSchema } from './json-schema-check.ts';
+export {
+  CHECK_EVENT_OP,
+  checkEvent,
+  checkEventsFor,
+  versionCheckResults,
+  type VersionCheckResult,
+} from './version-checks.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
 export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';
 export { chainVerdict, describeChainVerdict } from './chain-verdict.ts';
