@@ -27,6 +27,7 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'set_dispatch_wall_ms',
       'set_dispatch_overhead_ms',
       'set_compile_hash_ms',
+      'checks_per_s',
     ],
   },
   {

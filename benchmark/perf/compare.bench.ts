@@ -15,6 +15,7 @@ import { compile, graphFromDocument, setRequests, type SetDispatch } from '../..
 import { readStreamEvents, startScriptedProvider } from '../../tests/support/index.ts';
 import { deepChainCanvas } from './core-canvas.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
+import { checksPerSecond } from './checks-rate.ts';
 
 const MODELS = scale(8, 2);
 const SAMPLES = scale(4, 2);
@@ -156,6 +157,7 @@ try {
   print('set_dispatch_wall_ms', median(walls), 'ms');
   print('set_dispatch_overhead_ms', median(overheads), 'ms');
   print('set_compile_hash_ms', median(pure), 'ms', 2);
+  print('checks_per_s', checksPerSecond(), 'checks/s', 0);
 } finally {
   await server.dispose();
   await provider.close();
