@@ -86,6 +86,7 @@ export {
   CHECK_EVENT_OP,
   checkEvent,
   checkEventsFor,
+  checkEventsForEdit,
   versionCheckResults,
   type VersionCheckResult,
 } from './version-checks.ts';

@@ -29,15 +29,30 @@ export function checkEvent(
 }
 
 /**
- * The check events a new version needs: one per check that runs without a model (rubrics are left to the judge).
+ * The check events new versions need: one per check that runs without a model (rubrics are left to the judge).
  * Only complete answers are scored; a failed or aborted version has no answer to check.
  */
-export function checkEventsFor(node: QuestionNode, version: Version): EventDraft[] {
-  if (version.status !== 'complete' || !node.checks) return [];
-  return node.checks.flatMap((check) => {
-    const run = runCheck(check, version.text);
-    return run ? [checkEvent(node.id, version.id, run)] : [];
-  });
+export function checkEventsFor(node: QuestionNode, ...versions: Version[]): EventDraft[] {
+  const checks = node.checks ?? [];
+  return versions.flatMap((version) =>
+    version.status !== 'complete'
+      ? []
+      : checks.flatMap((check) => {
+          const run = runCheck(check, version.text);
+          return run ? [checkEvent(node.id, version.id, run)] : [];
+        }),
+  );
+}
+
+/**
+ * The check events an edit of a question's checks needs: every complete version scored by each check that is new or
+ * whose definition changed (so a result always answers the check as it now reads); rubrics are left to the judge.
+ */
+export function checkEventsForEdit(before: QuestionNode, after: QuestionNode): EventDraft[] {
+  const previous = new Map((before.checks ?? []).map((check) => [check.id, JSON.stringify(check)]));
+  const changed = (after.checks ?? []).filter((check) => previous.get(check.id) !== JSON.stringify(check));
+  if (changed.length === 0) return [];
+  return checkEventsFor({ ...after, checks: changed }, ...after.versions);
 }
 
 /** A check as shown on one version: its words and latest result (`pending` until its event exists). */
