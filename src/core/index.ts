@@ -90,6 +90,15 @@ export {
   versionCheckResults,
   type VersionCheckResult,
 } from './version-checks.ts';
+export {
+  passRateText,
+  resultsCsv,
+  resultsTable,
+  type ResultsCell,
+  type ResultsRow,
+  type ResultsTable,
+} from './results-table.ts';
+export { checksChartSpec } from './results-chart-spec.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
 export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';
 export { chainVerdict, describeChainVerdict } from './chain-verdict.ts';
