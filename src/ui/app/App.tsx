@@ -5,7 +5,15 @@ import { CanvasView } from '../canvas/index.ts';
 import { commandRegistry, isMac } from '../commands/index.ts';
 import { MemoryLayer } from '../memory/MemoryLayer.tsx';
 import { MemoryTab } from '../memory/MemoryTab.tsx';
-import { EventLogView, MaterialDialog, NodePanel, ReplayChip, ReplayDialog, SettingsView } from '../panels/index.ts';
+import {
+  EventLogView,
+  MaterialDialog,
+  NodePanel,
+  ReplayChip,
+  ReplayDialog,
+  ResultsView,
+  SettingsView,
+} from '../panels/index.ts';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ShortcutSheet } from './ShortcutSheet.tsx';
@@ -38,6 +46,7 @@ function useKeyboardCommands(): void {
 const VIEWS: { view: WorkspaceView; label: string }[] = [
   { view: 'canvas', label: 'Canvas' },
   { view: 'events', label: 'Event log' },
+  { view: 'results', label: 'Results' },
   { view: 'settings', label: 'Settings' },
 ];
 
@@ -96,6 +105,8 @@ export function App() {
           </div>
         ) : workspaceView === 'events' ? (
           <EventLogView />
+        ) : workspaceView === 'results' ? (
+          <ResultsView />
         ) : (
           <SettingsView />
         )}
