@@ -47,3 +47,26 @@ export const AnswerChecksSchema = z.array(AnswerCheckSchema).max(CHECKS_MAX);
  */
 export const CheckOutcomeSchema = z.enum(['pass', 'fail', 'error']);
 export type CheckOutcome = z.infer<typeof CheckOutcomeSchema>;
+
+/** `POST /api/checks/rubric`: one answer judged against one rubric by the configured decision model. */
+export const RubricCheckRequestSchema = z.object({
+  question: z.string().max(200_000),
+  answer: z.string().max(1_000_000),
+  rubric: CheckText,
+});
+export type RubricCheckRequest = z.infer<typeof RubricCheckRequestSchema>;
+
+/**
+ * The judge's verdict and its one-sentence reason, the judge and the hash of the request it was sent (built by
+ * core's `rubricRequest`, recomputed here); `verdict: null` with a reason when no judge is set or it did not answer.
+ */
+export const RubricCheckResponseSchema = z.object({
+  verdict: z.enum(['pass', 'fail']).nullable(),
+  reason: z.string().max(500),
+  model: z.string().nullable(),
+  requestHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+});
+export type RubricCheckResponse = z.infer<typeof RubricCheckResponseSchema>;

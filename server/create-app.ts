@@ -27,6 +27,7 @@ import { streamRoute } from './routes/stream-route.ts';
 import { agentRoute } from './routes/agent-route.ts';
 import { plaqueRoute } from './routes/plaque-route.ts';
 import { figuresRoute } from './routes/figures-route.ts';
+import { rubricCheckRoute } from './routes/rubric-check-route.ts';
 import { askCanvasRoute } from './routes/ask-canvas-route.ts';
 import { hostGuard, originGuard, tokenGuard, tokenHandoff, type SecurityOptions } from './security.ts';
 import type { ServerContext } from './server-context.ts';
@@ -90,6 +91,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(decideRoute(context));
   api.use(plaqueRoute(context));
   api.use(figuresRoute(context));
+  api.use(rubricCheckRoute(context));
   api.use(materialsRoute(context));
   api.use(canvasesRoute(context));
   api.use(importRoute()(context));

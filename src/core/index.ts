@@ -99,6 +99,7 @@ export {
   type ResultsTable,
 } from './results-table.ts';
 export { checksChartSpec } from './results-chart-spec.ts';
+export { parseRubricVerdict, rubricRequest, RUBRIC_ANSWER_MAX, type RubricVerdict } from './rubric-request.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
 export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';
 export { chainVerdict, describeChainVerdict } from './chain-verdict.ts';

@@ -46,6 +46,5 @@ export function checksChartSpec(cells: readonly ResultsCell[]): Record<string, u
         },
       ],
     },
-    resolve: { scale: { y: 'independent' } },
   };
 }
