@@ -8,6 +8,7 @@ import { PlaqueSchema } from './plaque.ts';
 import { MemoryReadingSchema } from './memory-reading.ts';
 import { ModelSetSchema, SetAnswerSchema } from './model-set.ts';
 import { RunTagSchema } from './run-tag.ts';
+import { AnswerChecksSchema } from './answer-check.ts';
 import { RecallSettingSchema, RecallSnapshotSchema } from './recall-api.ts';
 
 /** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
@@ -169,6 +170,8 @@ export const QuestionNodeSchema = z.object({
   memoryReading: MemoryReadingSchema.optional(),
   /** Issue 31: the models this question is asked of together ("Ask several…"); absent means one model. No bump. */
   modelSet: ModelSetSchema.optional(),
+  /** Issue 31: checks that score every version of this question; display and events only, never in a request. */
+  checks: AnswerChecksSchema.optional(),
 });
 
 /**

@@ -367,6 +367,8 @@ export type {
 export * from './recall-api.ts';
 export * from './model-set.ts';
 export * from './run-tag.ts';
+export * from './answer-check.ts';
+export * from './results-figure.ts';
 export {
   SessionRootsSourceSchema,
   SessionRootSchema,

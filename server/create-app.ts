@@ -26,6 +26,8 @@ import { providerTestRoute } from './routes/provider-test-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
 import { agentRoute } from './routes/agent-route.ts';
 import { plaqueRoute } from './routes/plaque-route.ts';
+import { figuresRoute } from './routes/figures-route.ts';
+import { rubricCheckRoute } from './routes/rubric-check-route.ts';
 import { askCanvasRoute } from './routes/ask-canvas-route.ts';
 import { hostGuard, originGuard, tokenGuard, tokenHandoff, type SecurityOptions } from './security.ts';
 import type { ServerContext } from './server-context.ts';
@@ -88,6 +90,8 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(generateRoute(context));
   api.use(decideRoute(context));
   api.use(plaqueRoute(context));
+  api.use(figuresRoute(context));
+  api.use(rubricCheckRoute(context));
   api.use(materialsRoute(context));
   api.use(canvasesRoute(context));
   api.use(importRoute()(context));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerValue, askedVariable } from './answer-value.ts';
+import { answerValue, askedVariable } from '../../src/core/answer-value.ts';
 import { conditionContext } from './conditions.ts';
 import { generateCases } from './generate-cases.ts';
 import { RecomputeSession } from './recompute-session.ts';

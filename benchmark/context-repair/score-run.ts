@@ -1,4 +1,4 @@
-import { answerValue, askedVariable } from './answer-value.ts';
+import { answerValue, askedVariable } from '../../src/core/index.ts';
 import { CONDITIONS, type Condition } from './conditions.ts';
 import { clopperPearson, holm, mcnemarExact, wilson, type Interval } from './statistics.ts';
 import { missingRegenerations, tracesByItem, type Trace } from './trace-store.ts';

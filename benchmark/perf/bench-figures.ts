@@ -29,6 +29,7 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
       'set_compile_hash_ms',
       'rerun_plan_questions',
       'rerun_plan_5000_ms',
+      'checks_per_s',
     ],
   },
   {

@@ -18,6 +18,7 @@ import { deepChainCanvas } from './core-canvas.ts';
 import { measureCompareView } from './measure-compare-view.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
 import { rerunPlanFigure } from './rerun-plan-figure.ts';
+import { checksPerSecond } from './checks-rate.ts';
 
 const MODELS = scale(8, 2);
 const SAMPLES = scale(4, 2);
@@ -171,6 +172,7 @@ try {
   const rerun = rerunPlanFigure(scale(5000, 200), scale(7, 2), scale(2, 1));
   print('rerun_plan_questions', rerun.steps, 'questions', 0);
   print('rerun_plan_5000_ms', rerun.ms, 'ms');
+  print('checks_per_s', checksPerSecond(), 'checks/s', 0);
 } finally {
   await server.dispose();
   await provider.close();

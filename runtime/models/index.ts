@@ -27,3 +27,4 @@ export {
 export type { DecisionJudgeOptions, JudgeModel } from './decision-judge.ts';
 export { writePlaque, plaquePrompt, PLAQUE_TIMEOUT_MS } from './plaque-writer.ts';
 export type { PlaqueModel, PlaqueOutcome } from './plaque-writer.ts';
+export { judgeRubric, RUBRIC_TIMEOUT_MS } from './rubric-judge.ts';

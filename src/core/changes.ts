@@ -1,4 +1,5 @@
 import type {
+  AnswerCheck,
   Attachment,
   Highlight,
   HighlightMode,
@@ -105,6 +106,8 @@ export interface NodePatch {
   memoryReading?: MemoryReading;
   /** Issue 31: the models "Ask several…" asks together. */
   modelSet?: ModelSet;
+  /** Issue 31: the checks that score every version (never in a request or a fingerprint). */
+  checks?: AnswerCheck[];
 }
 
 /** A version as the caller records it; id and createdAt default from the context. */

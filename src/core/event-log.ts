@@ -103,7 +103,8 @@ export function eventsToCsv(events: readonly EventRecord[]): string {
   return lines.join('\r\n') + '\r\n';
 }
 
-function csvCell(value: string): string {
+/** One CSV cell: quoted when needed, and a leading formula character defused (a spreadsheet would run it). */
+export function csvCell(value: string): string {
   const guarded = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
 }

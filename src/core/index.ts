@@ -94,6 +94,28 @@ export { setAnswers, type SetAnswers } from './set-answers.ts';
 export { checkResultsOf, type CheckResult } from './check-results.ts';
 export { setRequests, type SetDispatch, type SetRequestOptions, type SetRequests } from './set-requests.ts';
 export { setCapRefusal, setEstimate, type SetEstimate, type SetModelEstimate } from './set-estimate.ts';
+export { answerValue, askedVariable } from './answer-value.ts';
+export { checkWords, runCheck, type CheckRun } from './run-check.ts';
+export { safePattern, PATTERN_INPUT_MAX, type SafePattern } from './safe-pattern.ts';
+export { answerJson, schemaViolation, unsupportedKeyword, type JsonSchema } from './json-schema-check.ts';
+export {
+  CHECK_EVENT_OP,
+  checkEvent,
+  checkEventsFor,
+  checkEventsForEdit,
+  versionCheckResults,
+  type VersionCheckResult,
+} from './version-checks.ts';
+export {
+  passRateText,
+  resultsCsv,
+  resultsTable,
+  type ResultsCell,
+  type ResultsRow,
+  type ResultsTable,
+} from './results-table.ts';
+export { checksChartSpec } from './results-chart-spec.ts';
+export { parseRubricVerdict, rubricRequest, RUBRIC_ANSWER_MAX, type RubricVerdict } from './rubric-request.ts';
 export { appendEvent, verifyChain, chainAnchor, eventsToCsv, eventHash } from './event-log.ts';
 export type { EventDraft, EventStamp, ChainAnchor } from './event-log.ts';
 export { chainVerdict, describeChainVerdict } from './chain-verdict.ts';

@@ -1,6 +1,7 @@
-import { VersionSchema, type CanvasNode } from '../../protocol/index.ts';
+import { VersionSchema, type CanvasNode, type QuestionNode } from '../../protocol/index.ts';
 import type { GraphChange } from './changes.ts';
 import type { EventDraft } from './event-log.ts';
+import { checkEventsFor, checkEventsForEdit } from './version-checks.ts';
 import { incomingWires, outgoingWires } from './graph.ts';
 import { GraphError } from './graph-error.ts';
 import { dropMentionText } from './mention-unwire.ts';
@@ -97,6 +98,11 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
       if (failed) return failed;
       working.touched.add(node.id);
       emit('edit', node.id, { kind: node.kind, fields: fields.sort().join(',') });
+      // Issue 31: a new or changed check scores the answers already there (results are events; nothing turns stale).
+      if (node.kind === 'question' && fields.includes('checks')) {
+        for (const event of checkEventsForEdit(node, patched as QuestionNode))
+          emit(event.op, event.objectId, event.meta);
+      }
       if (node.kind === 'question' && fields.includes('question'))
         return syncMentionWires(scope, node.id, node.question, (patched as { question: string }).question);
       return null;
@@ -169,6 +175,9 @@ export function applyNodeChange(scope: ChangeScope, change: NodeChange): GraphEr
         requestHash: version.requestHash,
         selected: select,
       });
+      // Issue 31: every new version is scored here, on every path that adds one (run, set, re-run, import, CLI);
+      // rubrics wait for the decision model. The results are events only: the version and node stay as they were.
+      for (const event of checkEventsFor(node, checked.data)) emit(event.op, event.objectId, event.meta);
       return null;
     }
     case 'select-version': {

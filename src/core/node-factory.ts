@@ -62,6 +62,7 @@ export const EDITABLE_FIELDS: Record<CanvasNode['kind'], readonly string[]> = {
     'recall',
     'memoryReading',
     'modelSet',
+    'checks',
   ],
   note: ['text'],
   material: ['title', 'text'],

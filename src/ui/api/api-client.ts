@@ -41,6 +41,14 @@ import {
 } from '../../../protocol/index.ts';
 import { SessionRootsResponseSchema, type SessionRootsResponse } from '../../../protocol/index.ts';
 import { SessionArchiveHealthSchema, type SessionArchiveHealth } from '../../../protocol/index.ts';
+import {
+  RubricCheckResponseSchema,
+  type RubricCheckRequest,
+  type RubricCheckResponse,
+  ResultsFigureResponseSchema,
+  type ResultsFigureRequest,
+  type ResultsFigureResponse,
+} from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
 import { createHttpClient, jsonInit, readJson, type ApiClientOptions } from './http-client.ts';
 import { readCanvasRecords, readCanvasRecordsUnchecked } from './read-canvas-records.ts';
@@ -77,6 +85,10 @@ export interface ApiClient {
   decide(request: DecideRequest): Promise<DecideResponse>;
   /** C32: one answer's display-only plaque (a model's validated ladder or the rule's). */
   plaque(request: PlaqueRequest): Promise<PlaqueResponse>;
+  /** Issue 31: the Results view's chart per check, as SVG (rendered by Vega on the server). */
+  checksFigure(request: ResultsFigureRequest): Promise<ResultsFigureResponse>;
+  /** Issue 31: one answer judged against a rubric by the decision model (verdict, reason, judge, request hash). */
+  rubricCheck(request: RubricCheckRequest): Promise<RubricCheckResponse>;
   fetchUrl(url: string): Promise<UrlMaterialResponse>;
   extractPdf(bytes: ArrayBuffer): Promise<PdfMaterialResponse>;
   /** C34: a conversations export, uploaded as it is; the import runs on in the server. */
@@ -138,6 +150,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     verifySessionArchive: () => call('/api/session-archive/verify', SessionArchiveHealthSchema, { method: 'POST' }),
     decide: (request) => call('/api/decide', DecideResponseSchema, json('POST', request)),
     plaque: (request) => call('/api/plaque', PlaqueResponseSchema, json('POST', request)),
+    checksFigure: (request) => call('/api/figures/checks', ResultsFigureResponseSchema, json('POST', request)),
+    rubricCheck: (request) => call('/api/checks/rubric', RubricCheckResponseSchema, json('POST', request)),
     fetchUrl: (url) => call('/api/materials/url', UrlMaterialResponseSchema, json('POST', { url })),
     startImport: (file, name) =>
       call(`/api/imports/conversations?name=${encodeURIComponent(name)}`, ImportStatusSchema, {

@@ -13,6 +13,7 @@ import {
   ReplayChip,
   ReplayDialog,
   RerunUnder,
+  ResultsView,
   SettingsView,
 } from '../panels/index.ts';
 import { CanvasSwitcher } from './CanvasSwitcher.tsx';
@@ -47,6 +48,7 @@ function useKeyboardCommands(): void {
 const VIEWS: { view: WorkspaceView; label: string }[] = [
   { view: 'canvas', label: 'Canvas' },
   { view: 'events', label: 'Event log' },
+  { view: 'results', label: 'Results' },
   { view: 'settings', label: 'Settings' },
 ];
 
@@ -106,6 +108,8 @@ export function App() {
           </div>
         ) : workspaceView === 'events' ? (
           <EventLogView />
+        ) : workspaceView === 'results' ? (
+          <ResultsView />
         ) : (
           <SettingsView />
         )}

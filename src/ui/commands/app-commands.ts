@@ -218,6 +218,13 @@ export const appCommands: AppCommand[] = [
     perform: (context) => state(context).setView('events'),
   },
   {
+    id: 'show-results',
+    label: 'Show results (checks per question and model)',
+    inTextFields: true,
+    enabled: () => true,
+    perform: (context) => state(context).setView('results'),
+  },
+  {
     id: 'show-settings',
     label: 'Show settings',
     shortcut: 'Alt+3',

@@ -24,6 +24,7 @@ import { PlaqueSection } from './PlaqueSection.tsx';
 import { RoleSection } from './RoleSection.tsx';
 import { ToolCallsSection } from './ToolCallsSection.tsx';
 import { ToolsSection } from './ToolsSection.tsx';
+import { ChecksSection } from './ChecksSection.tsx';
 import { RecallSection } from './RecallSection.tsx';
 import { MemoryReadingSection } from './MemoryReadingSection.tsx';
 import { SelectableAnswer } from './SelectableAnswer.tsx';
@@ -189,6 +190,7 @@ export function QuestionPanel({ node }: { node: QuestionNode }) {
       )}
       {version && !stream && <HighlightSection node={node} version={version} />}
       {version && !stream && <PlaqueSection key={version.id} node={node} version={version} />}
+      <ChecksSection node={node} version={stream ? undefined : version} />
 
       {node.versions.length > 0 && (
         <div className="section">

@@ -20,3 +20,15 @@ export function safeFileName(name: string): string {
       .slice(0, 80) || 'canvas'
   );
 }
+
+/** Saves a binary file (a PNG figure) through a temporary object URL. */
+export function downloadBlob(fileName: string, blob: Blob): void {
+  const url = URL.createObjectURL(blob);
+  const anchor = document.createElement('a');
+  anchor.href = url;
+  anchor.download = fileName;
+  document.body.appendChild(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -4,6 +4,7 @@ export { WillSendPreview } from './WillSendPreview.tsx';
 export { ReplayChip, ReplayDialog } from './Replay.tsx';
 export { RerunUnder } from './RerunUnder.tsx';
 export { EventLogView } from './EventLogView.tsx';
+export { ResultsView } from './ResultsView.tsx';
 export { SettingsView } from './SettingsView.tsx';
 export { MaterialDialog } from './MaterialDialog.tsx';
 export { downloadText, safeFileName } from './download.ts';

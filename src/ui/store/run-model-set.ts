@@ -17,6 +17,7 @@ import { modelSetPlan } from './model-set-plan.ts';
 import { recallForRun } from './recall-for-run.ts';
 import { receiveAnswer, requestImages } from './receive-answer.ts';
 import { runKey } from './run-node.ts';
+import { judgeRubricsAfterAsk } from './rubric-after-ask.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetRunResult, SetState } from './weft-state.ts';
@@ -137,11 +138,13 @@ export async function runModelSet(
       return;
     }
     const current = get().graph?.nodes.get(nodeId) as QuestionNode | undefined;
+    const versionId = dependencies.newId();
     await record(null, {
       type: 'add-version',
       nodeId,
       select: dispatch === first,
       version: {
+        id: versionId,
         text: answer.text,
         question: node.question,
         questionAuthor: questionAuthor(current ?? node),
@@ -169,6 +172,15 @@ export async function runModelSet(
     });
     if (answer.outcome === 'complete') result.answers += 1;
     else result.failed += 1;
+    // Issue 31: each answer's rubric checks go to the decision model, fire-and-forget (the rest ran on add-version).
+    if (answer.outcome === 'complete' && node.checks?.some((check) => check.kind === 'rubric'))
+      void judgeRubricsAfterAsk(set, get, dependencies, runtime, {
+        canvasId,
+        node,
+        versionId,
+        question: node.question,
+        answer: answer.text,
+      });
   };
   try {
     const queue = [...plan.requests.dispatches];

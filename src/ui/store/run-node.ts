@@ -27,6 +27,7 @@ import type { StoreRuntime } from './store-runtime.ts';
 import { judgeAfterAsk } from './memory-after-ask.ts';
 import { recallForRun } from './recall-for-run.ts';
 import { writePlaqueFor } from './plaque-after-ask.ts';
+import { judgeRubricsAfterAsk } from './rubric-after-ask.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
@@ -259,6 +260,15 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
         answer: text,
         model: model.id,
         lane,
+      });
+    // Issue 31: the question's rubric checks go to the decision model, fire-and-forget, on every lane.
+    if (version && outcome === 'complete' && node.checks?.some((check) => check.kind === 'rubric'))
+      void judgeRubricsAfterAsk(set, get, dependencies, runtime, {
+        canvasId,
+        node,
+        versionId,
+        question: node.question,
+        answer: text,
       });
     // The memory judge runs after an ordinary ask only (not Replay, auto-rerun or agent lanes), and never delays it.
     const memory = dependencies.memory;

@@ -12,12 +12,12 @@ import type {
 } from '../../../protocol/index.ts';
 
 /** What the main area shows under any page that covers it. */
-export type WorkspaceView = 'canvas' | 'events' | 'settings';
+export type WorkspaceView = 'canvas' | 'events' | 'results' | 'settings';
 /** Every view a top-bar tab opens: a workspace view, or a page over the workspace (the Atlas, Why, Memory). */
 export type View = WorkspaceView | 'atlas' | 'why' | 'memory';
 
 export const isWorkspaceView = (view: View): view is WorkspaceView =>
-  view === 'canvas' || view === 'events' || view === 'settings';
+  view === 'canvas' || view === 'events' || view === 'results' || view === 'settings';
 
 export interface Toast {
   id: string;

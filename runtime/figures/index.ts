@@ -1,0 +1,1 @@
+export { checksChartSvg } from './checks-chart-svg.ts';

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import type { AnswerCheck } from '../../protocol/index.ts';
+import { TestCanvas } from './test-canvas.ts';
+import { CHECK_EVENT_OP, checkEvent, versionCheckResults } from './version-checks.ts';
+
+const CHECKS: AnswerCheck[] = [
+  { id: 'names-paris', kind: 'contains', text: 'Paris' },
+  { id: 'is-2', kind: 'number', value: 2, tolerance: 0 },
+  { id: 'cites', kind: 'rubric', rubric: 'Cites a source' },
+];
+
+describe('check results on a canvas', () => {
+  it('scores every new version once, as events, and reads them back in the order of the checks', () => {
+    const canvas = new TestCanvas();
+    const question = canvas.addQuestion('Which city, and how many visits?');
+    canvas.edit(question, { checks: CHECKS });
+    const first = canvas.answer(question, 'Paris, 2 visits.');
+    const second = canvas.answer(question, 'London, 3 visits.', { model: 'other/model' });
+    const events = canvas.graph.events.filter((event) => event.op === CHECK_EVENT_OP);
+    // Two versions × the two checks that need no model; the rubric waits for the judge.
+    expect(events.map((event) => [event.objectId, event.meta.checkId, event.meta.outcome])).toEqual([
+      [first, 'names-paris', 'pass'],
+      [first, 'is-2', 'pass'],
+      [second, 'names-paris', 'fail'],
+      [second, 'is-2', 'fail'],
+    ]);
+    expect(versionCheckResults(canvas.graph, question, second)).toEqual([
+      { check: CHECKS[0], words: 'contains “Paris”', outcome: 'fail', detail: 'not found' },
+      { check: CHECKS[1], words: 'number = 2', outcome: 'fail', detail: 'read 3' },
+      { check: CHECKS[2], words: 'rubric: Cites a source', outcome: 'pending', detail: '' },
+    ]);
+  });
+
+  it('takes the latest result of a check (a rubric judged later) and keeps no answer text in the event', () => {
+    const canvas = new TestCanvas();
+    const question = canvas.addQuestion('Where?');
+    canvas.edit(question, { checks: CHECKS });
+    const version = canvas.answer(question, 'Paris [1].');
+    canvas.apply({
+      type: 'record',
+      event: checkEvent(
+        question,
+        version,
+        { checkId: 'cites', kind: 'rubric', outcome: 'pass', detail: 'verdict: pass' },
+        { model: 'judge/model', requestHash: 'a'.repeat(64) },
+      ),
+    });
+    const [, , rubric] = versionCheckResults(canvas.graph, question, version);
+    expect(rubric).toMatchObject({ outcome: 'pass', detail: 'verdict: pass' });
+    const recorded = canvas.graph.events.filter((event) => event.op === CHECK_EVENT_OP);
+    for (const event of recorded) expect(JSON.stringify(event.meta)).not.toContain('Paris [1]');
+  });
+
+  it('a check added or changed later scores the answers already there; an unchanged one is not re-run', () => {
+    const canvas = new TestCanvas();
+    const question = canvas.addQuestion('Where?');
+    const version = canvas.answer(question, 'Lyon.');
+    canvas.edit(question, { checks: [CHECKS[0]!] });
+    expect(versionCheckResults(canvas.graph, question, version)[0]).toMatchObject({ outcome: 'fail' });
+    const before = canvas.graph.events.length;
+    canvas.edit(question, { checks: [{ id: 'names-paris', kind: 'contains', text: 'Lyon' }, CHECKS[1]!] });
+    expect(canvas.graph.events.slice(before).map((event) => [event.op, event.meta.checkId ?? null])).toEqual([
+      ['edit', null],
+      [CHECK_EVENT_OP, 'names-paris'],
+      [CHECK_EVENT_OP, 'is-2'],
+    ]);
+    expect(versionCheckResults(canvas.graph, question, version).map((result) => result.outcome)).toEqual([
+      'pass',
+      'fail',
+    ]);
+  });
+
+  it('a question without checks records none and shows none', () => {
+    const canvas = new TestCanvas();
+    const question = canvas.addQuestion('Anything?');
+    const version = canvas.answer(question, 'Yes.');
+    expect(canvas.eventOps()).not.toContain(CHECK_EVENT_OP);
+    expect(versionCheckResults(canvas.graph, question, version)).toEqual([]);
+  });
+});
