@@ -1,8 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionNode } from '../protocol/index.ts';
-import { answerValue } from '../benchmark/context-repair/answer-value.ts';
-import { dependencyOrder, rerunPlan, runComparison, runVersion } from '../src/core/index.ts';
+import { answerValue, dependencyOrder, rerunPlan, runComparison, runVersion } from '../src/core/index.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
 import { startScriptedProvider, type ScriptedProvider } from './support/scripted-provider.ts';
 import { startTestServer, type TestServer } from './support/test-server.ts';

@@ -152,4 +152,17 @@ describe('runView and runComparison (issue 31)', () => {
     ]);
     expect(comparison.firstDivergence).toBe(left);
   });
+
+  it('by default reads the checks the canvas recorded, and the number only where the question sets a number check', () => {
+    const { canvas, top, left } = diamond();
+    canvas.edit(top, { checks: [{ id: 'says-two', kind: 'contains', text: 'is 2' }] });
+    canvas.edit(left, { checks: [{ id: 'three', kind: 'number', value: 3, tolerance: 0 }] });
+    runAnswer(canvas, top, 'The answer is 5.');
+    runAnswer(canvas, left, 'The answer is 3.');
+    const comparison = runComparison(canvas.graph, 'other');
+    const byNode = new Map(comparison.rows.map((row) => [row.nodeId, row]));
+    expect(byNode.get(top)).toMatchObject({ checksChanged: true, numberChanged: null, diverged: true });
+    expect(byNode.get(left)).toMatchObject({ original: { number: 3 }, rerun: { number: 3 }, numberChanged: false });
+    expect(comparison.firstDivergence).toBe(top);
+  });
 });

@@ -1,7 +1,9 @@
 import type { Version } from '../../protocol/index.ts';
+import { answerValue } from './answer-value.ts';
 import type { Graph } from './graph.ts';
 import { dependencyOrder } from './rerun-wave.ts';
 import { runVersion, selectedVersion } from './run-view.ts';
+import { versionCheckResults } from './version-checks.ts';
 
 /** One check's result on one answer, as the checks report it (only which check and whether it passed matter here). */
 export interface CheckVerdict {
@@ -63,7 +65,8 @@ export interface RunComparisonOptions {
  * diverge. Without checks or a number to compare, a row never counts as diverged: differently worded answers are
  * expected of another model, a changed conclusion is what the comparison looks for.
  */
-export function runComparison(graph: Graph, runName: string, options: RunComparisonOptions = {}): RunComparison {
+export function runComparison(graph: Graph, runName: string, given: RunComparisonOptions = {}): RunComparison {
+  const options = { checksOf: given.checksOf ?? recordedChecks(graph), numberOf: given.numberOf };
   const reached = new Set<string>();
   let model: string | null = null;
   for (const [id, node] of graph.nodes) {
@@ -79,7 +82,15 @@ export function runComparison(graph: Graph, runName: string, options: RunCompari
       node?.kind === 'question' ? node.question : '',
       selectedVersion(node),
       runVersion(node, runName),
-      options,
+      // The extracted number is compared where the question sets a number check (issue 31: "where set").
+      {
+        ...options,
+        numberOf:
+          options.numberOf ??
+          (node?.kind === 'question' && node.checks?.some((check) => check.kind === 'number')
+            ? (text: string) => answerValue(text)
+            : undefined),
+      },
     );
   });
   const first = rows.find((row) => row.diverged);
@@ -89,6 +100,16 @@ export function runComparison(graph: Graph, runName: string, options: RunCompari
     rows,
     firstDivergence: first?.nodeId ?? null,
     diverged: rows.filter((row) => row.diverged).length,
+  };
+}
+
+/** The verdicts the canvas recorded for a version (its check events); a pending result is left out, none is null. */
+function recordedChecks(graph: Graph): ChecksOf {
+  return (nodeId, version) => {
+    const results = versionCheckResults(graph, nodeId, version.id).filter((result) => result.outcome !== 'pending');
+    return results.length > 0
+      ? results.map((result) => ({ checkId: result.check.id, passed: result.outcome === 'pass' }))
+      : null;
   };
 }
 
