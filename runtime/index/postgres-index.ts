@@ -1,16 +1,17 @@
 import pg from 'pg';
 import { findCjkRowsOnPostgres } from './cjk-find-postgres.ts';
 import { hasCjk } from './cjk-text.ts';
-import { copyIndexToPostgres, type CopySummary } from './copy-index-to-postgres.ts';
 import { ftsPhrase, newestHits, SNIPPET_WORDS, type FindField, type FindHit, type FindOptions } from './find-query.ts';
 import { fts5Snippet } from './fts5-snippet.ts';
 import { fts5PhrasePattern } from './fts5-words.ts';
 import { IndexError } from './index-error.ts';
 import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 import type { IndexStatus, StatusContext } from './index-status.ts';
+import type { MachineIdentity } from './machine-identity.ts';
 import { migratePostgres } from './migrate-postgres.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { sumParseReports, type FileParseReport } from './parse-totals.ts';
+import { pushIndexToPostgres, type PushOptions, type PushSummary } from './push-index-to-postgres.ts';
 import type { ParseReport } from '../atlas/index.ts';
 import { below, foldWhyRows, QUESTION_CHARACTERS, type WhyOptions, type WhyResult, type WhyRow } from './why-query.ts';
 import type { WhyTarget } from './why-target.ts';
@@ -26,7 +27,7 @@ const types: pg.CustomTypesConfig = {
 
 const WHY_SELECT = `SELECT t.id AS "turnId", t.turn_key AS "turnKey", t.number, t.at, t.cwd, t.mirrors,
     substr(t.user_text, 1, ${QUESTION_CHARACTERS}) AS question, s.runner, s.session_id AS "sessionId",
-    (src.deleted_at IS NOT NULL)::int AS "sourceDeleted"`;
+    (src.deleted_at IS NOT NULL)::int AS "sourceDeleted", t.status
 const WHY_JOIN =
   'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
 
@@ -67,11 +68,11 @@ export class PostgresIndex {
     return new PostgresIndex(pool, location);
   }
 
-  /** This machine's SQLite index, copied in whole (one transaction). */
-  async copyFrom(sqlite: IndexDatabase): Promise<CopySummary> {
+  /** Adds what this machine's SQLite index holds and the team index does not yet hold from it (`weft index --push`). */
+  async push(sqlite: IndexDatabase, machine: MachineIdentity, options?: PushOptions): Promise<PushSummary> {
     const client = await this.pool.connect();
     try {
-      return await copyIndexToPostgres(sqlite, client);
+      return await pushIndexToPostgres(sqlite, client, machine, options);
     } finally {
       client.release();
     }
