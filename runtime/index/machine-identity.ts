@@ -13,6 +13,9 @@ export interface MachineIdentity {
   person: string;
 }
 
+/** How an answer from a team index of several machines names one of them. */
+export type MachineLabel = MachineIdentity;
+
 const FILE = 'machine.json';
 
 /** This machine's identity; the id is created on first use (file 0600; two first pushes at once agree on it). */

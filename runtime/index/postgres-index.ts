@@ -7,7 +7,7 @@ import { fts5PhrasePattern } from './fts5-words.ts';
 import { IndexError } from './index-error.ts';
 import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 import type { IndexStatus, StatusContext } from './index-status.ts';
-import type { MachineIdentity } from './machine-identity.ts';
+import type { MachineIdentity, MachineLabel } from './machine-identity.ts';
 import { migratePostgres } from './migrate-postgres.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { sumParseReports, type FileParseReport } from './parse-totals.ts';
@@ -81,7 +81,8 @@ export class PostgresIndex {
   async why(targets: readonly WhyTarget[], options: WhyOptions = {}): Promise<WhyResult> {
     const rows: WhyRow[] = [];
     for (const target of targets) rows.push(...(await this.whyRows(target, null)));
-    return foldWhyRows(rows, options);
+    const result = foldWhyRows(rows, options);
+    return { ...result, hits: await this.withMachines(result.hits) };
   }
 
   async hasHistory(targets: readonly WhyTarget[]): Promise<boolean> {
@@ -177,7 +178,41 @@ export class PostgresIndex {
           sourceDeleted: row.sourceDeleted === 1,
         });
     }
-    return newestHits(hits, limit);
+    // A turn several machines hold (a synced session folder) is one hit naming them all.
+    const labelled = await this.withMachines(hits);
+    const seen = new Set<string>();
+    const once = labelled.filter((hit) => {
+      const key = `${hit.field}\u0000${hit.turnKey}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    return newestHits(once, limit);
+  }
+
+  /**
+   * Hits with the machines whose index holds their turn, once the team index holds more than one machine; with
+   * one machine the answers stay those of its SQLite index, byte for byte.
+   */
+  private async withMachines<Hit extends { turnKey: string }>(
+    hits: Hit[],
+  ): Promise<(Hit & { machines?: MachineLabel[] })[]> {
+    if (hits.length === 0) return hits;
+    const machines = (await this.rows<{ n: number }>('SELECT count(*)::int AS n FROM machines'))[0]?.n ?? 0;
+    if (machines < 2) return hits;
+    const keys = [...new Set(hits.map((hit) => hit.turnKey))];
+    const held = new Map<string, MachineLabel[]>();
+    for (const row of await this.rows<MachineLabel & { turnKey: string }>(
+      `SELECT k.turn_key AS "turnKey", m.machine AS id, m.name, m.person
+       FROM (SELECT turn_key, machine FROM turns WHERE turn_key = ANY($1)
+             UNION SELECT turn_key, machine FROM materials WHERE turn_key = ANY($1)) k
+       JOIN machines m ON m.machine = k.machine ORDER BY m.name, m.machine`,
+      [keys],
+    )) {
+      const { turnKey, ...label } = row;
+      held.set(turnKey, [...(held.get(turnKey) ?? []), label]);
+    }
+    return hits.map((hit) => ({ ...hit, machines: held.get(hit.turnKey) ?? [] }));
   }
 
   /** `weft status` from the team index: its counts and parse reports, this machine's roots and archive. */

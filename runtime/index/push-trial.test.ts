@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresServer } from '../../tests/support/postgres-server.ts';
-import { copyFixtures, type FixtureWorkspace } from './fixture-roots.ts';
+import { CLAUDE_HELLO, copyFixtures, type FixtureWorkspace } from './fixture-roots.ts';
+import { PostgresIndex } from './postgres-index.ts';
 import { WhyIndex } from './why-index.ts';
 
 /**
@@ -167,6 +168,7 @@ describe('weft index --push from several machines (issue 32.2)', () => {
   it('ten pushers at once (two machines pushing twice) hold the union of their indexes, nothing twice', async () => {
     const url = await server.createDatabase('ten_pushers');
     const pushers = [...homes, homes[0]!, homes[1]!];
+    const names = homes.map((_, m) => `machine-${m}`);
     const results = await Promise.all(pushers.map((home) => push(home, url)));
     expect(results.every((result) => result.code === 0)).toBe(true);
     await connected(url, async (client) => {
@@ -185,8 +187,21 @@ describe('weft index --push from several machines (issue 32.2)', () => {
       ]);
       expect(shared.rows.length).toBeGreaterThan(0);
       const machines = await client.query<{ name: string }>('SELECT name FROM machines ORDER BY name');
-      expect(machines.rows.map((row) => row.name)).toEqual(homes.map((_, m) => `machine-${m}`));
+      expect(machines.rows.map((row) => row.name)).toEqual(names);
     });
+    // Answers name the machines a turn was pushed from: the shared roots' turns all eight, one hit each.
+    const team = await PostgresIndex.open(url);
+    try {
+      const { hits } = await team.why([{ kind: 'path', path: CLAUDE_HELLO }]);
+      expect(hits.length).toBeGreaterThan(0);
+      for (const hit of hits) expect(hit.machines?.map((each) => each.name)).toEqual(names);
+      const found = await team.findPhrase('hello', { limit: 50 });
+      expect(found.length).toBeGreaterThan(0);
+      expect(new Set(found.map((hit) => `${hit.field} ${hit.turnKey}`)).size).toBe(found.length);
+      expect(found.every((hit) => (hit.machines?.length ?? 0) > 0)).toBe(true);
+    } finally {
+      await team.close();
+    }
     // A second round adds nothing: every source is already there.
     const again = await Promise.all(homes.map((home) => push(home, url)));
     for (const result of again) {
