@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { PostgresIndex, resolveWhyTargets, WhyIndex } from '../../runtime/index/index.ts';
-import { startPostgres } from '../../tests/support/postgres-server.ts';
+import { startPostgres } from '../../tests/support/index.ts';
 import { announceQuickMode, QUICK } from './quick-mode.ts';
 import { generateCorpus } from './why/generate-corpus.ts';
 import { runChild } from './why/run-child.ts';
@@ -68,7 +68,7 @@ try {
   const corpus = generateCorpus({ directory: join(workspace, 'corpus'), targetBytes: 1e9 * scale, realSessions });
   const corpusMB = corpus.bytes / 1e6;
   print('corpus_MB', corpusMB, 'MB');
-  const env = {
+  const env: NodeJS.ProcessEnv = {
     ...process.env,
     WEFT_HOME: join(workspace, 'weft-home'),
     WEFT_SESSION_ROOTS: corpus.roots.join(delimiter),
