@@ -197,6 +197,11 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/must be a postgres:\/\//);
     expect(run.stdout + run.stderr).not.toContain('s3cret-9b1');
+    // --db names where --push sends: alone it is a usage error, and the string is not echoed either.
+    const alone = await runWeftInProcess(['index', '--db', teamUrl], { cwd: space.directory, env: env() });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/add --push/);
+    expect(alone.stdout + alone.stderr).not.toContain(new URL(teamUrl).password);
   });
 
   it('weft status: the same counts and parse reports; the location names the server without credentials', async () => {

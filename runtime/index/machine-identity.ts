@@ -25,8 +25,17 @@ export function readMachineIdentity(weftHome: string, env: NodeJS.ProcessEnv = p
   return {
     id,
     name: env.WEFT_MACHINE_NAME || hostname(),
-    person: env.WEFT_PERSON || userInfo().username,
+    person: env.WEFT_PERSON || osUser(env),
   };
+}
+
+function osUser(env: NodeJS.ProcessEnv): string {
+  try {
+    return userInfo().username;
+  } catch {
+    // A uid without a passwd entry (some containers).
+    return env.USER || 'unknown';
+  }
 }
 
 function readId(path: string): string | null {

@@ -32,7 +32,7 @@ const WHY_JOIN =
   'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
 
 /**
- * The why index on a PostgreSQL server (`WEFT_DATABASE_URL`, `weft index --db`): the same tables as the SQLite
+ * The why index on a PostgreSQL server (`WEFT_DATABASE_URL`, `weft index --push --db`): the same tables as the SQLite
  * index and the same answers. The connection string is a secret: it is kept only inside the pool, and `location`
  * names the server without user or password.
  */
