@@ -137,6 +137,28 @@ export class PostgresIndex {
   async findPhrase(phrase: string, options: FindOptions = {}): Promise<FindHit[]> {
     ftsPhrase(phrase); // The same refusal of a phrase without words.
     const limit = options.limit ?? 20;
+    // A turn several machines hold (a synced session folder) is one hit naming them all: its rows fold into one,
+    // so rows are read on until `limit` hits are found or the rows run out.
+    for (let read = limit; ; read *= 2) {
+      const { hits, full } = await this.findRows(phrase, options, read);
+      const seen = new Set<string>();
+      const once = (await this.withMachines(hits)).filter((hit) => {
+        const key = `${hit.field}\u0000${hit.turnKey}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      if (once.length >= limit || !full) return newestHits(once, limit);
+    }
+  }
+
+  /** Up to `limit` rows of each field, newest first; `full` when a field had that many (there may be more). */
+  private async findRows(
+    phrase: string,
+    options: FindOptions,
+    limit: number,
+  ): Promise<{ hits: FindHit[]; full: boolean }> {
+    let full = false;
     const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
     const cwdFilter = base !== null ? 'AND (c.cwd = $3 OR (c.cwd > $4 AND c.cwd < $5))' : '';
     const cwdValues = base !== null ? [base || '/', `${base}/`, `${base}0`] : [];
@@ -153,6 +175,7 @@ export class PostgresIndex {
           limit,
         });
         for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
+        full ||= rows.length >= limit;
         continue;
       }
       const rows = await this.rows<
@@ -169,6 +192,7 @@ export class PostgresIndex {
              ORDER BY c.id DESC LIMIT $2`,
         [fts5PhrasePattern(phrase), limit, ...cwdValues],
       );
+      full ||= rows.length >= limit;
       // Keys in the order SQLite's rows give them: the JSON is compared byte for byte.
       for (const { text, ...row } of rows)
         hits.push({
@@ -178,16 +202,7 @@ export class PostgresIndex {
           sourceDeleted: row.sourceDeleted === 1,
         });
     }
-    // A turn several machines hold (a synced session folder) is one hit naming them all.
-    const labelled = await this.withMachines(hits);
-    const seen = new Set<string>();
-    const once = labelled.filter((hit) => {
-      const key = `${hit.field}\u0000${hit.turnKey}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    return newestHits(once, limit);
+    return { hits, full };
   }
 
   /**

@@ -83,9 +83,10 @@ export async function pushIndexToPostgres(
        FROM sources src ORDER BY last_turn NULLS FIRST, last_material NULLS FIRST, src.id`,
     )
     .all() as Row[];
+  const localPaths = new Set(locals.map((local) => local.path));
   const gone = (
     await client.query<{ path: string }>('SELECT path FROM sources WHERE machine = $1', [machine.id])
-  ).rows.filter((row) => !new Set(locals.map((local) => local.path)).has(row.path));
+  ).rows.filter((row) => !localPaths.has(row.path));
   for (const { path } of gone)
     await inTransaction(client, machine, path, async () => {
       const removed = await client.query('DELETE FROM sources WHERE machine = $1 AND path = $2', [machine.id, path]);

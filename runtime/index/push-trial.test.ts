@@ -199,6 +199,10 @@ describe('weft index --push from several machines (issue 32.2)', () => {
       expect(found.length).toBeGreaterThan(0);
       expect(new Set(found.map((hit) => `${hit.field} ${hit.turnKey}`)).size).toBe(found.length);
       expect(found.every((hit) => (hit.machines?.length ?? 0) > 0)).toBe(true);
+      // Eight machines' rows of one turn fold into one hit, and still `limit` hits come back.
+      const common = await team.findPhrase('the', { in: 'question', limit: 6 });
+      expect(common.length).toBe(6);
+      expect(new Set(common.map((hit) => hit.turnKey)).size).toBe(6);
     } finally {
       await team.close();
     }
