@@ -25,18 +25,22 @@ const limit: FlagSpec = { type: 'number', description: 'at most this many result
 export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'index',
-    usage: 'weft index [--full] [--db postgres://…] [--json]',
+    usage: 'weft index [--full] [--push [--db postgres://…]] [--json]',
     summary: 'build or update the why index (sessions, memory files, canvases)',
     positionals: [0, 0],
     flags: {
       full: { type: 'boolean', description: 'rebuild from scratch instead of updating' },
+      push: {
+        type: 'boolean',
+        description: 'then add to the team index what this machine has not pushed yet (append-aware, safe to re-run)',
+      },
       db: {
         type: 'string',
-        description: 'also copy the index into this PostgreSQL database (else WEFT_DATABASE_URL, when set)',
+        description: 'the team index --push sends to (else WEFT_DATABASE_URL)',
       },
       json,
     },
-    examples: ['weft index', 'weft index --full', 'weft index --db postgres://db.lab.example/weft'],
+    examples: ['weft index', 'weft index --full', 'weft index --push --db postgres://db.lab.example/weft'],
   },
   {
     name: 'why',

@@ -7,7 +7,7 @@ import { startPostgres, type PostgresServer } from '../tests/support/postgres-se
 import { runWeftInProcess, type WeftRun } from './run-weft.ts';
 
 /**
- * The contract of issue 32: the same corpus indexed once, `weft index --db` copying it into a real PostgreSQL
+ * The contract of issue 32: the same corpus indexed once, `weft index --push` sending it to a real PostgreSQL
  * server, then every `weft why | find | status` asked of both engines must print the same bytes.
  */
 const CJK_SESSION = '5b0c2f4e-8d1a-4c3b-9e7f-2a6d8c4e1b90';
@@ -71,8 +71,11 @@ afterAll(() => {
 });
 
 describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => {
-  it('weft index --db copies every row and shows where, never the credentials', async () => {
-    const run = await runWeftInProcess(['index', '--db', teamUrl, '--json'], { cwd: space.directory, env: env() });
+  it('weft index --push --db sends every row and shows where, never the credentials', async () => {
+    const run = await runWeftInProcess(['index', '--push', '--db', teamUrl, '--json'], {
+      cwd: space.directory,
+      env: env(),
+    });
     expect(run.code).toBe(0);
     const printed = JSON.parse(run.stdout) as {
       turns: number;
@@ -194,6 +197,11 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/must be a postgres:\/\//);
     expect(run.stdout + run.stderr).not.toContain('s3cret-9b1');
+    // --db names where --push sends: alone it is a usage error, and the string is not echoed either.
+    const alone = await runWeftInProcess(['index', '--db', teamUrl], { cwd: space.directory, env: env() });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/add --push/);
+    expect(alone.stdout + alone.stderr).not.toContain(new URL(teamUrl).password);
   });
 
   it('weft status: the same counts and parse reports; the location names the server without credentials', async () => {

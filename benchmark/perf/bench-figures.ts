@@ -94,6 +94,25 @@ export const BENCH_FIGURES: readonly BenchFigures[] = [
     ],
   },
   {
+    script: 'bench:team',
+    chromium: false,
+    figures: [
+      'corpus_MB',
+      'sqlite_index_MBps',
+      'pg_push_s',
+      'pg_index_MBps',
+      'sqlite_find_p50_ms',
+      'pg_find_p50_ms',
+      'pg_find_vs_sqlite_ratio',
+      'sqlite_why_p50_ms',
+      'pg_why_p50_ms',
+      'ten_pushers_MBps',
+      'sqlite_append_ms',
+      'pg_push_append_ms',
+      'pg_push_append_turns',
+    ],
+  },
+  {
     script: 'bench:why',
     chromium: false,
     figures: [

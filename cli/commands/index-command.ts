@@ -1,13 +1,23 @@
+import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printable, printJson } from '../format.ts';
 import { megabytes, progressBar } from '../progress-bar.ts';
+import type { PushSummary } from '../../runtime/index/index.ts';
 import type { Terminal } from '../terminal.ts';
 import { teamDatabaseUrl } from '../open-why-index.ts';
 
-/** `weft index [--full]`: build or update; prints files, MB, turns, time and parse-report totals. */
+/**
+ * `weft index [--full] [--push [--db url]]`: build or update; prints files, MB, turns, time and parse-report totals.
+ * With `--push`, then adds to the team index what this machine has not pushed yet.
+ */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
-  const { WhyIndex, PostgresIndex, formatParseTotals } = await import('../../runtime/index/index.ts');
-  const teamUrl = teamDatabaseUrl(io, command.flags.db);
+  const { WhyIndex, PostgresIndex, formatParseTotals, readMachineIdentity } =
+    await import('../../runtime/index/index.ts');
+  if (command.flags.db !== undefined && !command.flags.push)
+    throw new CliError('bad-usage', '--db names the team index --push sends to: add --push', 2);
+  const teamUrl = command.flags.push ? teamDatabaseUrl(io, command.flags.db) : null;
+  if (command.flags.push && !teamUrl)
+    throw new CliError('bad-usage', '--push needs the team index: --db postgres://… or WEFT_DATABASE_URL', 2);
   const index = WhyIndex.open({ env: io.env });
   try {
     const progress = progressBar(io);
@@ -16,12 +26,15 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       : await index.index(progress.onProgress);
     progress.done();
     const status = index.status({ perFile: Boolean(command.flags.json) });
-    // The team index (PostgreSQL) gets this machine's index whole; its location is shown, never its credentials.
-    let team: { location: string; rows: Record<string, number>; durationMs: number } | null = null;
+    // The team index (PostgreSQL) gets what it lacks of this machine's; its location is shown, never its credentials.
+    let team: ({ location: string } & PushSummary) | null = null;
     if (teamUrl) {
       const database = await PostgresIndex.open(teamUrl);
       try {
-        team = { location: database.location, ...(await database.copyFrom(index.database)) };
+        team = {
+          location: database.location,
+          ...(await database.push(index.database, readMachineIdentity(index.weftHome, io.env))),
+        };
       } finally {
         await database.close();
       }
@@ -43,7 +56,9 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
           `${summary.turnsWritten} turns written, ${status.turns} turns in ${status.sessions} sessions, ${seconds} s\n` +
           `parsed ${formatParseTotals(status.parse)}${summary.failed.length > 0 ? `; ${summary.failed.length} files failed` : ''}\n` +
           (team
-            ? `copied to the team index at ${team.location}: ${team.rows.turns ?? 0} turns, ${(team.durationMs / 1000).toFixed(2)} s\n`
+            ? `pushed to the team index at ${team.location} as ${team.machine.name}: ${team.sources.pushed} files ` +
+              `(${team.sources.unchanged} already there, ${team.sources.removed} removed), ` +
+              `${team.rows.turns ?? 0} turns added, ${(team.durationMs / 1000).toFixed(2)} s\n`
             : ''),
       );
     }

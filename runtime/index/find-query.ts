@@ -1,3 +1,4 @@
+import type { MachineLabel } from './machine-identity.ts';
 import { findCjkSubstring } from './cjk-find.ts';
 import { hasCjk } from './cjk-text.ts';
 import { IndexError } from './index-error.ts';
@@ -16,6 +17,8 @@ export interface FindHit {
   at: number | null;
   /** The session file is gone; the text comes from Weft's archived copy of it. */
   sourceDeleted: boolean;
+  /** #32: a team index of several machines names those whose index holds the turn (absent for one machine). */
+  machines?: MachineLabel[];
 }
 
 export interface FindOptions {

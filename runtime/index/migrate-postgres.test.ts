@@ -49,10 +49,11 @@ describe('the PostgreSQL migrations', () => {
       connected(url, (client) => migratePostgres(client)),
       connected(url, (client) => migratePostgres(client)),
     ]);
-    expect([first, second].sort()).toEqual([[], [1]]);
+    expect([first, second].sort()).toEqual([[], [1, 2]]);
     await connected(url, async (client) => {
       expect(await tables(client)).toEqual([
         'cjk_texts',
+        'machines',
         'materials',
         'meta',
         'papers',
@@ -64,7 +65,10 @@ describe('the PostgreSQL migrations', () => {
         'weft_schema_migrations',
       ]);
       const applied = await client.query('SELECT version, name FROM weft_schema_migrations');
-      expect(applied.rows).toEqual([{ version: 1, name: 'why-index' }]);
+      expect(applied.rows).toEqual([
+        { version: 1, name: 'why-index' },
+        { version: 2, name: 'machines' },
+      ]);
       expect(await migratePostgres(client)).toEqual([]);
       // The trigram indexes find serves its LIKEs with.
       const indexes = await client.query<{ name: string }>(
@@ -93,6 +97,59 @@ describe('the PostgreSQL migrations', () => {
       expect(rows.rows).toEqual([{ path: '/a.jsonl', machine: null }]);
       const versions = await client.query('SELECT version FROM weft_schema_migrations ORDER BY version');
       expect(versions.rows).toEqual([{ version: 1 }, { version: 2 }]);
+    });
+  });
+
+  it('002 brings a database copied at 001 forward: its rows kept as the unknown machine, keys machine-scoped', async () => {
+    const url = await server.createDatabase('from_001');
+    await connected(url, async (client) => {
+      expect(await migratePostgres(client, readPgMigrations().slice(0, 1))).toEqual([1]);
+      await client.query(
+        "INSERT INTO sources (id, path, kind, size, mtime_ms, bytes_read, indexed_at) VALUES (7, '/a.jsonl', 'session', 3, 1, 3, 5)",
+      );
+      await client.query(
+        "INSERT INTO sessions (id, source_id, runner, session_id, title, is_subagent) VALUES (7, 7, 'claude-code', 's1', 'T', 0)",
+      );
+      await client.query(
+        `INSERT INTO turns (id, turn_key, session_row, number, user_text, assistant_text, steps, user_words, assistant_words)
+         VALUES (9, 'claude-code:s1#1', 7, 1, 'q', 'a', '[]', ' q ', ' a ')`,
+      );
+      expect(await migratePostgres(client)).toEqual([2]);
+      const kept = await client.query('SELECT id, path, machine, local_id FROM sources');
+      expect(kept.rows).toEqual([{ id: '7', path: '/a.jsonl', machine: '', local_id: '7' }]);
+      const unknown = await client.query('SELECT machine, first_push_at FROM machines');
+      expect(unknown.rows).toEqual([{ machine: '', first_push_at: '5' }]);
+      // The same path and turn key from another machine is another row; the server numbers it above the old ids.
+      await client.query("INSERT INTO machines VALUES ('m2', 'lab', 'ana', 1, 1)");
+      const source = await client.query<{ id: string }>(
+        `INSERT INTO sources (machine, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at)
+         VALUES ('m2', 1, '/a.jsonl', 'session', 3, 1, 3, 5) RETURNING id`,
+      );
+      expect(Number(source.rows[0]!.id)).toBeGreaterThan(7);
+      const session = await client.query<{ id: string }>(
+        `INSERT INTO sessions (machine, local_id, source_id, runner, session_id, title, is_subagent)
+         VALUES ('m2', 1, $1, 'claude-code', 's1', 'T', 0) RETURNING id`,
+        [source.rows[0]!.id],
+      );
+      const turn = await client.query<{ id: string }>(
+        `INSERT INTO turns (machine, local_id, turn_key, session_row, number, user_text, assistant_text, steps,
+           user_words, assistant_words) VALUES ('m2', 1, 'claude-code:s1#1', $1, 1, 'q', 'a', '[]', ' q ', ' a ')
+         RETURNING id`,
+        [session.rows[0]!.id],
+      );
+      expect(Number(turn.rows[0]!.id)).toBeGreaterThan(9);
+      // Within one machine the keys stay unique.
+      await expect(
+        client.query(
+          "INSERT INTO sources (machine, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at) VALUES ('m2', 2, '/a.jsonl', 'session', 3, 1, 3, 5)",
+        ),
+      ).rejects.toThrow(/sources_machine_path/);
+      // A source's machine must be one the machines table knows.
+      await expect(
+        client.query(
+          "INSERT INTO sources (machine, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at) VALUES ('m9', 1, '/b.jsonl', 'session', 3, 1, 3, 5)",
+        ),
+      ).rejects.toThrow(/foreign key/);
     });
   });
 

@@ -1,16 +1,17 @@
 import pg from 'pg';
 import { findCjkRowsOnPostgres } from './cjk-find-postgres.ts';
 import { hasCjk } from './cjk-text.ts';
-import { copyIndexToPostgres, type CopySummary } from './copy-index-to-postgres.ts';
 import { ftsPhrase, newestHits, SNIPPET_WORDS, type FindField, type FindHit, type FindOptions } from './find-query.ts';
 import { fts5Snippet } from './fts5-snippet.ts';
 import { fts5PhrasePattern } from './fts5-words.ts';
 import { IndexError } from './index-error.ts';
 import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 import type { IndexStatus, StatusContext } from './index-status.ts';
+import type { MachineIdentity, MachineLabel } from './machine-identity.ts';
 import { migratePostgres } from './migrate-postgres.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { sumParseReports, type FileParseReport } from './parse-totals.ts';
+import { pushIndexToPostgres, type PushOptions, type PushSummary } from './push-index-to-postgres.ts';
 import type { ParseReport } from '../atlas/index.ts';
 import { below, foldWhyRows, QUESTION_CHARACTERS, type WhyOptions, type WhyResult, type WhyRow } from './why-query.ts';
 import type { WhyTarget } from './why-target.ts';
@@ -31,7 +32,7 @@ const WHY_JOIN =
   'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
 
 /**
- * The why index on a PostgreSQL server (`WEFT_DATABASE_URL`, `weft index --db`): the same tables as the SQLite
+ * The why index on a PostgreSQL server (`WEFT_DATABASE_URL`, `weft index --push --db`): the same tables as the SQLite
  * index and the same answers. The connection string is a secret: it is kept only inside the pool, and `location`
  * names the server without user or password.
  */
@@ -67,11 +68,11 @@ export class PostgresIndex {
     return new PostgresIndex(pool, location);
   }
 
-  /** This machine's SQLite index, copied in whole (one transaction). */
-  async copyFrom(sqlite: IndexDatabase): Promise<CopySummary> {
+  /** Adds what this machine's SQLite index holds and the team index does not yet hold from it (`weft index --push`). */
+  async push(sqlite: IndexDatabase, machine: MachineIdentity, options?: PushOptions): Promise<PushSummary> {
     const client = await this.pool.connect();
     try {
-      return await copyIndexToPostgres(sqlite, client);
+      return await pushIndexToPostgres(sqlite, client, machine, options);
     } finally {
       client.release();
     }
@@ -80,7 +81,8 @@ export class PostgresIndex {
   async why(targets: readonly WhyTarget[], options: WhyOptions = {}): Promise<WhyResult> {
     const rows: WhyRow[] = [];
     for (const target of targets) rows.push(...(await this.whyRows(target, null)));
-    return foldWhyRows(rows, options);
+    const result = foldWhyRows(rows, options);
+    return { ...result, hits: await this.withMachines(result.hits) };
   }
 
   async hasHistory(targets: readonly WhyTarget[]): Promise<boolean> {
@@ -135,6 +137,28 @@ export class PostgresIndex {
   async findPhrase(phrase: string, options: FindOptions = {}): Promise<FindHit[]> {
     ftsPhrase(phrase); // The same refusal of a phrase without words.
     const limit = options.limit ?? 20;
+    // A turn several machines hold (a synced session folder) is one hit naming them all: its rows fold into one,
+    // so rows are read on until `limit` hits are found or the rows run out.
+    for (let read = limit; ; read *= 2) {
+      const { hits, full } = await this.findRows(phrase, options, read);
+      const seen = new Set<string>();
+      const once = (await this.withMachines(hits)).filter((hit) => {
+        const key = `${hit.field}\u0000${hit.turnKey}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      });
+      if (once.length >= limit || !full) return newestHits(once, limit);
+    }
+  }
+
+  /** Up to `limit` rows of each field, newest first; `full` when a field had that many (there may be more). */
+  private async findRows(
+    phrase: string,
+    options: FindOptions,
+    limit: number,
+  ): Promise<{ hits: FindHit[]; full: boolean }> {
+    let full = false;
     const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
     const cwdFilter = base !== null ? 'AND (c.cwd = $3 OR (c.cwd > $4 AND c.cwd < $5))' : '';
     const cwdValues = base !== null ? [base || '/', `${base}/`, `${base}0`] : [];
@@ -151,6 +175,7 @@ export class PostgresIndex {
           limit,
         });
         for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
+        full ||= rows.length >= limit;
         continue;
       }
       const rows = await this.rows<
@@ -167,6 +192,7 @@ export class PostgresIndex {
              ORDER BY c.id DESC LIMIT $2`,
         [fts5PhrasePattern(phrase), limit, ...cwdValues],
       );
+      full ||= rows.length >= limit;
       // Keys in the order SQLite's rows give them: the JSON is compared byte for byte.
       for (const { text, ...row } of rows)
         hits.push({
@@ -176,7 +202,32 @@ export class PostgresIndex {
           sourceDeleted: row.sourceDeleted === 1,
         });
     }
-    return newestHits(hits, limit);
+    return { hits, full };
+  }
+
+  /**
+   * Hits with the machines whose index holds their turn, once the team index holds more than one machine; with
+   * one machine the answers stay those of its SQLite index, byte for byte.
+   */
+  private async withMachines<Hit extends { turnKey: string }>(
+    hits: Hit[],
+  ): Promise<(Hit & { machines?: MachineLabel[] })[]> {
+    if (hits.length === 0) return hits;
+    const machines = (await this.rows<{ n: number }>('SELECT count(*)::int AS n FROM machines'))[0]?.n ?? 0;
+    if (machines < 2) return hits;
+    const keys = [...new Set(hits.map((hit) => hit.turnKey))];
+    const held = new Map<string, MachineLabel[]>();
+    for (const row of await this.rows<MachineLabel & { turnKey: string }>(
+      `SELECT k.turn_key AS "turnKey", m.machine AS id, m.name, m.person
+       FROM (SELECT turn_key, machine FROM turns WHERE turn_key = ANY($1)
+             UNION SELECT turn_key, machine FROM materials WHERE turn_key = ANY($1)) k
+       JOIN machines m ON m.machine = k.machine ORDER BY m.name, m.machine`,
+      [keys],
+    )) {
+      const { turnKey, ...label } = row;
+      held.set(turnKey, [...(held.get(turnKey) ?? []), label]);
+    }
+    return hits.map((hit) => ({ ...hit, machines: held.get(hit.turnKey) ?? [] }));
   }
 
   /** `weft status` from the team index: its counts and parse reports, this machine's roots and archive. */

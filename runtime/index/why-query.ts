@@ -1,3 +1,4 @@
+import type { MachineLabel } from './machine-identity.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import type { Completeness, KnownAs } from '../../protocol/index.ts';
 import { turnKnownAs } from '../../src/core/recall/index.ts';
@@ -24,6 +25,8 @@ export interface WhyHit {
   knownAs: KnownAs;
   /** #29: how its source was cut short; null when complete. */
   completeness: Completeness | null;
+  /** #32: a team index of several machines names those whose index holds the turn (absent for one machine). */
+  machines?: MachineLabel[];
 }
 
 export interface WhyResult {

@@ -23,3 +23,5 @@ export type { SyntheticExportOptions } from './synthetic-chatgpt-export.ts';
 export { mcpEchoStdioConfig, startMcpEchoHttpServer } from './mcp-echo-server.ts';
 export type { McpEchoHttpServer } from './mcp-echo-server.ts';
 export { chainCanvas } from './chain-canvas.ts';
+export { startPostgres } from './postgres-server.ts';
+export type { PostgresServer } from './postgres-server.ts';

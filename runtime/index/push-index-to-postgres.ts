@@ -1,0 +1,353 @@
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { fts5Words } from './fts5-words.ts';
+import type { MachineIdentity } from './machine-identity.ts';
+import type { IndexDatabase } from './open-index-database.ts';
+
+type Column = readonly [name: string, type: string];
+type Row = Record<string, unknown>;
+
+const columns = (spec: string): Column[] => spec.split(',').map((pair) => pair.trim().split(':') as unknown as Column);
+
+/** The columns a push writes, each with its PostgreSQL array type (`id` is the server's; see 002-machines.sql). */
+const SOURCE = columns(
+  'path:text, kind:text, runner:text, size:bigint, mtime_ms:float8, bytes_read:bigint, prefix_hash:text, ' +
+    'full_reads:integer, append_reads:integer, last_read_from:bigint, report:text, indexed_at:bigint, ' +
+    'archived_bytes:bigint, deleted_at:bigint',
+);
+const SESSION = columns(
+  'runner:text, session_id:text, title:text, cwd:text, git_branch:text, started_at:bigint, ended_at:bigint, ' +
+    'parent_session_id:text, parent_turn_key:text, is_subagent:integer',
+);
+const TURN = columns(
+  'turn_key:text, number:integer, user_text:text, assistant_text:text, cwd:text, at:bigint, model:text, ' +
+    'steps:text, mirrors:text, status:text',
+);
+const MATERIAL = columns(
+  'kind:text, runner:text, session_id:text, title:text, text:text, turn_key:text, cwd:text, at:bigint',
+);
+const CJK = columns('field:text, text:text');
+const TURN_CHILDREN: readonly { table: string; columns: Column[] }[] = [
+  { table: 'touches', columns: columns('path:text, name:text, op:text') },
+  { table: 'urls', columns: columns('url:text') },
+  { table: 'papers', columns: columns('kind:text, identifier:text') },
+];
+
+export interface PushSummary {
+  machine: MachineIdentity;
+  sources: { pushed: number; unchanged: number; removed: number };
+  /** Rows added per table by this push (rows it already held are not sent again). */
+  rows: Record<string, number>;
+  durationMs: number;
+}
+
+export interface PushOptions {
+  /** Called inside each source's transaction once its rows are written, before COMMIT (the kill trial's hook). */
+  beforeCommit?: (path: string) => void | Promise<void>;
+}
+
+/**
+ * Adds to the team index what this machine's SQLite index holds and the team index does not yet hold from this
+ * machine. One transaction per source, under a lock on (machine, path): a source is pushed whole at its new state or
+ * not at all, so a push killed anywhere and run again adds nothing twice, and two pushes of one machine at once
+ * do each source once. A source whose state (size, bytes read, read counters, …) the team index already holds is
+ * skipped; otherwise its rows are compared by their local ids: rows gone locally are deleted, new ones inserted,
+ * so a file that grew sends only its rewritten last turn and the new turns.
+ */
+export async function pushIndexToPostgres(
+  sqlite: IndexDatabase,
+  client: pg.ClientBase,
+  machine: MachineIdentity,
+  options: PushOptions = {},
+): Promise<PushSummary> {
+  const started = performance.now();
+  const generation = localGeneration(sqlite);
+  const summary: PushSummary = {
+    machine,
+    sources: { pushed: 0, unchanged: 0, removed: 0 },
+    rows: { sources: 0, sessions: 0, turns: 0, touches: 0, urls: 0, papers: 0, materials: 0, cjk_texts: 0 },
+    durationMs: 0,
+  };
+  const now = Date.now();
+  await client.query(
+    `INSERT INTO machines (machine, name, person, first_push_at, last_push_at) VALUES ($1, $2, $3, $4, $4)
+     ON CONFLICT (machine) DO UPDATE SET name = $2, person = $3`,
+    [machine.id, machine.name, machine.person, now],
+  );
+  // Sources in the order their rows were written locally, so the server's ids order ties as SQLite's do.
+  const locals = sqlite
+    .prepare(
+      `SELECT src.id, ${SOURCE.map(([name]) => `src.${name}`).join(', ')},
+         (SELECT max(t.id) FROM sessions s JOIN turns t ON t.session_row = s.id WHERE s.source_id = src.id) AS last_turn,
+         (SELECT max(m.id) FROM materials m WHERE m.source_id = src.id) AS last_material
+       FROM sources src ORDER BY last_turn NULLS FIRST, last_material NULLS FIRST, src.id`,
+    )
+    .all() as Row[];
+  const localPaths = new Set(locals.map((local) => local.path));
+  const gone = (
+    await client.query<{ path: string }>('SELECT path FROM sources WHERE machine = $1', [machine.id])
+  ).rows.filter((row) => !localPaths.has(row.path));
+  for (const { path } of gone)
+    await inTransaction(client, machine, path, async () => {
+      const removed = await client.query('DELETE FROM sources WHERE machine = $1 AND path = $2', [machine.id, path]);
+      summary.sources.removed += removed.rowCount ?? 0;
+    });
+  for (const local of locals) {
+    const pushed = await inTransaction(client, machine, local.path as string, async () => {
+      const added = await pushSource(sqlite, client, machine, generation, local);
+      if (added) await options.beforeCommit?.(local.path as string);
+      return added;
+    });
+    if (!pushed) summary.sources.unchanged += 1;
+    else {
+      summary.sources.pushed += 1;
+      for (const [table, count] of Object.entries(pushed)) summary.rows[table] = (summary.rows[table] ?? 0) + count;
+    }
+  }
+  const last = sqlite.prepare("SELECT value FROM meta WHERE key = 'last_indexed_at'").get() as
+    { value: string } | undefined;
+  if (last)
+    await client.query(
+      `INSERT INTO meta (key, value) VALUES ('last_indexed_at', $1) ON CONFLICT (key) DO UPDATE
+       SET value = greatest(meta.value::bigint, excluded.value::bigint)::text`,
+      [last.value],
+    );
+  await client.query('UPDATE machines SET last_push_at = $2 WHERE machine = $1', [machine.id, Date.now()]);
+  summary.durationMs = performance.now() - started;
+  return summary;
+}
+
+/**
+ * Which local database the ids come from: a rebuilt index (`--full`, a schema change, `weft purge`) is a new file
+ * numbering its rows anew, so its sources are pushed whole once.
+ */
+function localGeneration(sqlite: IndexDatabase): string {
+  sqlite.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('push_generation', ?)").run(randomUUID());
+  return (sqlite.prepare("SELECT value FROM meta WHERE key = 'push_generation'").get() as { value: string }).value;
+}
+
+async function inTransaction<T>(
+  client: pg.ClientBase,
+  machine: MachineIdentity,
+  path: string,
+  work: () => Promise<T>,
+): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    // Two pushes of one machine at once take turns per source; other machines' pushes never wait on it.
+    await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [machine.id, path]);
+    const result = await work();
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}
+
+/** One source's rows brought to the local state; the rows added per table, or null when it was already there. */
+async function pushSource(
+  sqlite: IndexDatabase,
+  client: pg.ClientBase,
+  machine: MachineIdentity,
+  generation: string,
+  local: Row,
+): Promise<Record<string, number> | null> {
+  const state = (row: Row) => JSON.stringify(SOURCE.map(([name]) => row[name]));
+  const held = (
+    await client.query<Row & { id: number; generation: string; local_id: number }>(
+      `SELECT id, generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources
+       WHERE machine = $1 AND path = $2`,
+      [machine.id, local.path],
+    )
+  ).rows[0];
+  const sameIds = held !== undefined && held.generation === generation && Number(held.local_id) === local.id;
+  if (sameIds && state(normalised(held)) === state(local)) return null;
+  const added: Record<string, number> = {};
+  let sourceId: number;
+  if (sameIds) {
+    sourceId = Number(held.id);
+    await client.query(
+      `UPDATE sources SET person = $2, ${SOURCE.map(([name], at) => `${name} = $${at + 3}`).join(', ')} WHERE id = $1`,
+      [sourceId, machine.person, ...SOURCE.map(([name]) => local[name])],
+    );
+  } else {
+    // Ids from another local database (or none held): the source's rows are sent whole.
+    if (held) await client.query('DELETE FROM sources WHERE id = $1', [held.id]);
+    const inserted = await insertRows(
+      client,
+      'sources',
+      [...columns('machine:text, person:text, generation:text, local_id:bigint'), ...SOURCE],
+      [{ ...local, machine: machine.id, person: machine.person, generation, local_id: local.id }],
+    );
+    sourceId = inserted.get(local.id as number)!;
+    added.sources = 1;
+  }
+  const sourceLocalId = local.id as number;
+  const keyed = columns('machine:text, local_id:bigint');
+
+  const sessionIds = await syncById(client, sqlite, {
+    table: 'sessions',
+    local: `SELECT * FROM sessions WHERE source_id = ? ORDER BY id`,
+    held: 'SELECT id, local_id FROM sessions WHERE source_id = $1',
+    localValues: [sourceLocalId],
+    heldValues: [sourceId],
+    insert: [...keyed, ...columns('source_id:bigint'), ...SESSION],
+    row: (row) => ({ ...row, machine: machine.id, local_id: row.id, source_id: sourceId }),
+    update: SESSION,
+    added,
+  });
+  const turnIds = await syncById(client, sqlite, {
+    table: 'turns',
+    local: `SELECT t.* FROM turns t JOIN sessions s ON s.id = t.session_row WHERE s.source_id = ? ORDER BY t.id`,
+    held: 'SELECT t.id, t.local_id FROM turns t JOIN sessions s ON s.id = t.session_row WHERE s.source_id = $1',
+    localValues: [sourceLocalId],
+    heldValues: [sourceId],
+    insert: [...keyed, ...columns('session_row:bigint'), ...TURN, ...columns('user_words:text, assistant_words:text')],
+    row: (row) => ({
+      ...row,
+      machine: machine.id,
+      local_id: row.id,
+      session_row: sessionIds.get(row.session_row as number),
+      user_words: fts5Words(row.user_text as string),
+      assistant_words: fts5Words(row.assistant_text as string),
+    }),
+    added,
+    onInserted: async (newLocalIds, heldTurns) => {
+      for (const { table, columns: own } of TURN_CHILDREN) {
+        const rows = sqlite
+          .prepare(`SELECT * FROM ${table} WHERE turn_id IN (SELECT value FROM json_each(?)) ORDER BY rowid`)
+          .all(JSON.stringify(newLocalIds)) as Row[];
+        const mapped = rows.map((row) => ({
+          ...row,
+          machine: machine.id,
+          turn_id: heldTurns.get(row.turn_id as number),
+        }));
+        await insertRows(client, table, [...columns('machine:text, turn_id:bigint'), ...own], mapped);
+        added[table] = (added[table] ?? 0) + rows.length;
+      }
+    },
+  });
+  const materialIds = await syncById(client, sqlite, {
+    table: 'materials',
+    local: 'SELECT * FROM materials WHERE source_id = ? ORDER BY id',
+    held: 'SELECT id, local_id FROM materials WHERE source_id = $1',
+    localValues: [sourceLocalId],
+    heldValues: [sourceId],
+    insert: [...keyed, ...columns('source_id:bigint'), ...MATERIAL, ...columns('title_words:text, text_words:text')],
+    row: (row) => ({
+      ...row,
+      machine: machine.id,
+      local_id: row.id,
+      source_id: sourceId,
+      title_words: fts5Words(row.title as string),
+      text_words: fts5Words(row.text as string),
+    }),
+    added,
+  });
+  await syncById(client, sqlite, {
+    table: 'cjk_texts',
+    local: `SELECT c.* FROM cjk_texts c WHERE c.turn_id IN
+              (SELECT t.id FROM turns t JOIN sessions s ON s.id = t.session_row WHERE s.source_id = ?)
+            OR c.material_id IN (SELECT id FROM materials WHERE source_id = ?) ORDER BY c.id`,
+    held: `SELECT c.id, c.local_id FROM cjk_texts c WHERE c.turn_id IN
+             (SELECT t.id FROM turns t JOIN sessions s ON s.id = t.session_row WHERE s.source_id = $1)
+           OR c.material_id IN (SELECT id FROM materials WHERE source_id = $1)`,
+    localValues: [sourceLocalId, sourceLocalId],
+    heldValues: [sourceId],
+    insert: [...keyed, ...columns('turn_id:bigint, material_id:bigint'), ...CJK],
+    row: (row) => ({
+      ...row,
+      machine: machine.id,
+      local_id: row.id,
+      turn_id: row.turn_id === null ? null : turnIds.get(row.turn_id as number),
+      material_id: row.material_id === null ? null : materialIds.get(row.material_id as number),
+    }),
+    added,
+  });
+  return added;
+}
+
+interface SyncSpec {
+  table: string;
+  local: string;
+  held: string;
+  localValues: unknown[];
+  heldValues: unknown[];
+  insert: Column[];
+  row: (row: Row) => Row;
+  /** Columns brought up to date on rows both sides hold (a session's title and end grow with its file). */
+  update?: Column[];
+  added: Record<string, number>;
+  onInserted?: (newLocalIds: number[], ids: Map<number, number>) => Promise<void>;
+}
+
+/**
+ * One table's rows of a source, matched by local id: held rows gone locally are deleted (their children cascade),
+ * local rows not held are inserted in local id order. Returns local id → server id for every row now held.
+ */
+async function syncById(client: pg.ClientBase, sqlite: IndexDatabase, spec: SyncSpec): Promise<Map<number, number>> {
+  const locals = sqlite.prepare(spec.local).all(...spec.localValues) as Row[];
+  const localIds = new Set(locals.map((row) => row.id as number));
+  const ids = new Map<number, number>();
+  const stale: number[] = [];
+  for (const held of (await client.query<{ id: number; local_id: number }>(spec.held, spec.heldValues)).rows) {
+    if (localIds.has(Number(held.local_id))) ids.set(Number(held.local_id), Number(held.id));
+    else stale.push(Number(held.id));
+  }
+  if (stale.length > 0) await client.query(`DELETE FROM ${spec.table} WHERE id = ANY($1::bigint[])`, [stale]);
+  if (spec.update) {
+    const update = spec.update;
+    for (const row of locals.filter((each) => ids.has(each.id as number)))
+      await client.query(
+        `UPDATE ${spec.table} SET ${update.map(([name], at) => `${name} = $${at + 2}`).join(', ')} WHERE id = $1`,
+        [ids.get(row.id as number), ...update.map(([name]) => row[name])],
+      );
+  }
+  const fresh = locals.filter((row) => !ids.has(row.id as number));
+  for (const [localId, id] of await insertRows(client, spec.table, spec.insert, fresh.map(spec.row)))
+    ids.set(localId, id);
+  if (fresh.length > 0) spec.added[spec.table] = (spec.added[spec.table] ?? 0) + fresh.length;
+  await spec.onInserted?.(
+    fresh.map((row) => row.id as number),
+    ids,
+  );
+  return ids;
+}
+
+/** Rows sent per INSERT: one round trip each, small enough to keep the arrays' memory flat. */
+const BATCH_ROWS = 2000;
+
+/** Inserts rows through `unnest` of one array per column, in order; local id → new id when the table has ids. */
+async function insertRows(
+  client: pg.ClientBase,
+  table: string,
+  all: Column[],
+  rows: Row[],
+): Promise<Map<number, number>> {
+  const ids = new Map<number, number>();
+  const returning = all.some(([name]) => name === 'local_id') ? ' RETURNING id, local_id' : '';
+  for (let start = 0; start < rows.length; start += BATCH_ROWS) {
+    const batch = rows.slice(start, start + BATCH_ROWS);
+    // WITH ORDINALITY + ORDER BY: ids are taken in the rows' order, so ties order as they did locally.
+    const result = await client.query<{ id: number; local_id: number }>(
+      `INSERT INTO ${table} (${all.map(([name]) => name).join(', ')})
+       SELECT ${all.map(([name]) => `u.${name}`).join(', ')}
+       FROM unnest(${all.map(([, type], at) => `$${at + 1}::${type}[]`).join(', ')})
+         WITH ORDINALITY AS u(${all.map(([name]) => name).join(', ')}, ordinal)
+       ORDER BY u.ordinal${returning}`,
+      all.map(([name]) => batch.map((row) => row[name] ?? null)),
+    );
+    for (const row of result.rows) ids.set(Number(row.local_id), Number(row.id));
+  }
+  return ids;
+}
+
+/** A held source row with its numbers as SQLite gives them (BIGINT arrives as a string without the type parser). */
+function normalised(row: Row): Row {
+  const out: Row = { ...row };
+  for (const [name, type] of SOURCE)
+    if (out[name] !== null && (type === 'bigint' || type === 'integer' || type === 'float8'))
+      out[name] = Number(out[name]);
+  return out;
+}
