@@ -26,7 +26,7 @@ const types: pg.CustomTypesConfig = {
 
 const WHY_SELECT = `SELECT t.id AS "turnId", t.turn_key AS "turnKey", t.number, t.at, t.cwd, t.mirrors,
     substr(t.user_text, 1, ${QUESTION_CHARACTERS}) AS question, s.runner, s.session_id AS "sessionId",
-    (src.deleted_at IS NOT NULL)::int AS "sourceDeleted"`;
+    (src.deleted_at IS NOT NULL)::int AS "sourceDeleted", t.status`;
 const WHY_JOIN =
   'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
 
