@@ -12,7 +12,14 @@ export { sqliteReader, postgresReader } from './index-reader.ts';
 export type { IndexReader } from './index-reader.ts';
 export type { CopySummary } from './copy-index-to-postgres.ts';
 export { migratePostgres, readPgMigrations } from './migrate-postgres.ts';
-export { initTeamDatabase, grantProject, revokeProject, listGrants, projectName, withTeamClient } from './team-roles.ts';
+export {
+  initTeamDatabase,
+  grantProject,
+  revokeProject,
+  listGrants,
+  projectName,
+  withTeamClient,
+} from './team-roles.ts';
 export type { TeamInit } from './team-roles.ts';
 export type { WhyHit, WhyOptions, WhyResult } from './why-query.ts';
 export { resolveWhyTarget, resolveWhyTargets, findGitRoot } from './why-target.ts';
