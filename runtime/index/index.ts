@@ -21,6 +21,7 @@ export {
   withTeamClient,
 } from './team-roles.ts';
 export type { TeamInit } from './team-roles.ts';
+export type { TeamOverview } from './team-overview.ts';
 export type { WhyHit, WhyOptions, WhyResult } from './why-query.ts';
 export { resolveWhyTarget, resolveWhyTargets, findGitRoot } from './why-target.ts';
 export type { WhyTarget, WhyTargetOptions } from './why-target.ts';
