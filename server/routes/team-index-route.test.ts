@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AtlasWhyResponseSchema, TeamIndexCheckSchema, TeamIndexSettingsSchema } from '../../protocol/index.ts';
-import { runWeftInProcess } from '../../cli/run-weft.ts';
+import { grantProject, initTeamDatabase, PostgresIndex, WhyIndex, withTeamClient } from '../../runtime/index/index.ts';
 import { withAtlasServer } from '../../tests/support/atlas-server.ts';
 import { startPostgres, type PostgresServer } from '../../tests/support/postgres-server.ts';
 
@@ -30,19 +30,22 @@ async function query<Row>(url: string, sql: string): Promise<Row[]> {
 
 const pgLiteral = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
-const weft = async (argv: string[], url?: string) => {
-  const run = await runWeftInProcess(argv, {
-    cwd: atlas.fixtures.directory,
-    env: {
-      PATH: process.env.PATH ?? '',
-      WEFT_HOME: atlas.fixtures.weftHome,
-      WEFT_SESSION_ROOTS: atlas.fixtures.rootsVariable,
-      ...(url ? { WEFT_DATABASE_URL: url } : {}),
-    },
-  });
-  expect(run.code, run.stderr).toBe(0);
-  return run;
-};
+/** This machine's index of the fixtures, copied into the team database (what `weft index --db` does). */
+async function indexIntoTeam(url: string): Promise<void> {
+  const env = { WEFT_HOME: atlas.fixtures.weftHome, WEFT_SESSION_ROOTS: atlas.fixtures.rootsVariable };
+  const index = WhyIndex.open({ env });
+  try {
+    await index.index();
+    const team = await PostgresIndex.open(url);
+    try {
+      await team.copyFrom(index.database);
+    } finally {
+      await team.close();
+    }
+  } finally {
+    index.close();
+  }
+}
 
 const json = async (path: string, init?: RequestInit) => {
   const response = await atlas.server.api(path, init);
@@ -59,17 +62,15 @@ const put = (url: string | null) =>
 beforeAll(async () => {
   postgres = await startPostgres();
   adminUrl = await postgres.createDatabase('app_team');
-  await weft(['index', '--db', adminUrl, '--json']);
-  const file = join(atlas.fixtures.directory, 'ana.url');
-  await weft(['db', 'init', '--person', 'ana', '--out', file], adminUrl);
-  anaUrl = readFileSync(file, 'utf8').trim();
+  await indexIntoTeam(adminUrl);
+  anaUrl = (await withTeamClient(adminUrl, (client) => initTeamDatabase(client, adminUrl, 'ana'))).person!.url;
   const cwds = await query<{ cwd: string }>(
     adminUrl,
     'SELECT cwd FROM turns WHERE cwd IS NOT NULL GROUP BY cwd ORDER BY count(*) DESC, cwd',
   );
   expect(cwds.length).toBeGreaterThan(1);
   project = cwds[0]!.cwd;
-  await weft(['db', 'grant', 'ana', project], adminUrl);
+  await withTeamClient(adminUrl, (client) => grantProject(client, 'ana', project));
 }, 180_000);
 
 afterAll(() => postgres?.stop());
