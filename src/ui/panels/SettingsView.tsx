@@ -4,6 +4,7 @@ import { useWeft } from '../kit/index.ts';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
 import { McpSettings } from './McpSettings.tsx';
 import { SessionRootsSettings } from './SessionRootsSettings.tsx';
+import { TeamIndexSettings } from './TeamIndexSettings.tsx';
 import { SessionArchiveHealth } from './SessionArchiveHealth.tsx';
 import { KINDS, ProviderRow, rowFields, type ProviderDraft } from './ProviderRow.tsx';
 
@@ -287,6 +288,7 @@ export function SettingsView() {
         <WebSearchSettings saveRef={saveWebSearch} />
         <McpSettings />
         <SessionRootsSettings />
+        <TeamIndexSettings />
         <div className="card-panel">
           <h2>Session archive</h2>
           <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>
