@@ -56,7 +56,8 @@ describe('Settings → Team index and the Why panel (issue 32.4)', () => {
     const card = page().getByTestId('team-index-settings');
     await card.waitFor();
     await card.getByTestId('team-index-url').fill(anaUrl);
-    await card.getByTestId('team-index-save').click();
+    // The page's one Save stores it, as it does the web search card.
+    await page().getByTestId('save-settings').click();
     const location = `postgres://127.0.0.1:${postgres.port}/e2e_team`;
     await expect.poll(() => card.getByTestId('team-index-location').textContent()).toContain(location);
     expect(await card.getByTestId('team-index-url').inputValue()).toBe('');

@@ -77,10 +77,12 @@ export function SettingsView() {
     setArchive(settings.sessionArchive ?? DEFAULT_ARCHIVE);
   }, [settings, models]);
 
-  // The web search card has its own route; the page's one Save saves it too.
+  // The web search and team index cards have their own routes; the page's one Save saves them too.
   const saveWebSearch = useRef<(() => Promise<boolean>) | null>(null);
+  const saveTeamIndex = useRef<(() => Promise<boolean>) | null>(null);
   const save = async () => {
-    const webSearchSaved = (await saveWebSearch.current?.()) ?? true;
+    const teamIndexSaved = (await saveTeamIndex.current?.()) ?? true;
+    const webSearchSaved = ((await saveWebSearch.current?.()) ?? true) && teamIndexSaved;
     const providers: ProviderUpdate[] = drafts
       .filter((draft) => draft.id.trim())
       .map((draft) => ({
@@ -288,7 +290,7 @@ export function SettingsView() {
         <WebSearchSettings saveRef={saveWebSearch} />
         <McpSettings />
         <SessionRootsSettings />
-        <TeamIndexSettings />
+        <TeamIndexSettings saveRef={saveTeamIndex} />
         <div className="card-panel">
           <h2>Session archive</h2>
           <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type RefObject } from 'react';
 import type { TeamIndexCheck, TeamIndexSettings as Saved } from '../../../protocol/index.ts';
 import { formatWhen, plural } from '../../core/index.ts';
 import { describeError } from '../api/index.ts';
@@ -6,10 +6,11 @@ import { useWeftStore } from '../kit/index.ts';
 
 /**
  * Issue 32.4: a team's why index on PostgreSQL. The connection string is typed here and stored by the server with
- * the keys; it never comes back (the card shows the server as `postgres://host:port/database`). "Test connection"
- * says what this person's role can read and the machines that pushed it, each with its last push.
+ * the keys; it never comes back (the card shows the server as `postgres://host:port/database`). The page's one Save
+ * stores a typed string (`saveRef`); "Test connection" says what this person's role can read and the machines that
+ * pushed it, each with its last push; "Forget" removes the string.
  */
-export function TeamIndexSettings() {
+export function TeamIndexSettings({ saveRef }: { saveRef: RefObject<(() => Promise<boolean>) | null> }) {
   const store = useWeftStore();
   const [saved, setSaved] = useState<Saved | null>(null);
   const [url, setUrl] = useState('');
@@ -32,13 +33,27 @@ export function TeamIndexSettings() {
       setBusy(false);
     }
   };
-  const save = (next: string | null) =>
-    run(async () => {
-      setSaved(await store.api.saveTeamIndex({ url: next }));
-      setUrl('');
-      setCheck(null);
-      setMessage(next ? 'Saved' : 'Forgotten');
-    });
+  const storeUrl = async (next: string | null) => {
+    setSaved(await store.api.saveTeamIndex({ url: next }));
+    setUrl('');
+    setCheck(null);
+    setMessage(next ? 'Saved' : 'Forgotten');
+  };
+  // The page's Save: stores a typed string; true when there was nothing to store or it stored.
+  const save = async (): Promise<boolean> => {
+    if (!url.trim()) return true;
+    try {
+      await storeUrl(url.trim());
+      return true;
+    } catch (error) {
+      setMessage(`Not saved: ${describeError(error).message}`);
+      return false;
+    }
+  };
+  useEffect(() => {
+    saveRef.current = save;
+  });
+  const forget = () => run(() => storeUrl(null));
   const test = () => run(async () => setCheck(await store.api.testTeamIndex()));
 
   return (
@@ -52,7 +67,9 @@ export function TeamIndexSettings() {
         {saved?.configured ? `Connected to ${saved.location}` : 'No team index set: the Atlas reads this machine only.'}
       </div>
       <label className="field">
-        <span>Connection string {saved?.configured ? '(saved — type to replace)' : ''}</span>
+        <span>
+          Connection string, stored by the page&apos;s Save {saved?.configured ? '(saved — type to replace)' : ''}
+        </span>
         <input
           className="input"
           type="password"
@@ -65,14 +82,6 @@ export function TeamIndexSettings() {
       </label>
       <div className="row" style={{ display: 'flex', gap: 8 }}>
         <button
-          className="button primary"
-          data-testid="team-index-save"
-          disabled={busy || !url.trim()}
-          onClick={() => void save(url.trim())}
-        >
-          Save
-        </button>
-        <button
           className="button"
           data-testid="team-index-test"
           disabled={busy || !saved?.configured}
@@ -81,7 +90,7 @@ export function TeamIndexSettings() {
           {busy ? 'Testing…' : 'Test connection'}
         </button>
         {saved?.configured && (
-          <button className="button" data-testid="team-index-forget" disabled={busy} onClick={() => void save(null)}>
+          <button className="button" data-testid="team-index-forget" disabled={busy} onClick={() => void forget()}>
             Forget
           </button>
         )}
