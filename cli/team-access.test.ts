@@ -153,6 +153,11 @@ describe('who may read what on the team index (issue 32.3)', () => {
   }, 120_000);
 
   it('a revoked grant reads nothing again; init twice changes nothing but the password', async () => {
+    // An existing file is refused before the role is touched: ana's password still works.
+    const refused = await weft(['db', 'init', '--person', 'ana', '--out', join(space.directory, 'ana.url')], adminUrl);
+    expect(refused.code).not.toBe(0);
+    expect(readFileSync(join(space.directory, 'ana.url'), 'utf8').trim()).toBe(urls.ana);
+    expect((await counts(urls.ana!)).turns).toBeGreaterThan(0);
     const again = await weft(['db', 'init', '--json'], adminUrl);
     expect(JSON.parse(again.stdout)).toMatchObject({ applied: [] });
     expect((await weft(['db', 'revoke', 'ana', project], adminUrl)).code).toBe(0);

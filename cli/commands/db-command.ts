@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
@@ -23,12 +23,21 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     const out = command.flags.out as string | undefined;
     if ((person === undefined) !== (out === undefined))
       throw new CliError('bad-usage', '--person and --out go together (the new connection string is written there)', 2);
-    const init = await withTeamClient(url, (client) => initTeamDatabase(client, url, person));
-    if (init.person && out) {
-      // `wx`: never over an existing file; 0600: the file holds a password.
-      writeFileSync(resolve(io.cwd, out), `${init.person.url}\n`, { flag: 'wx', mode: 0o600 });
+    // Made first (`wx`: never over an existing file; 0600: it will hold a password), so a refused file leaves the
+    // person's current password as it was.
+    const file = out === undefined ? null : resolve(io.cwd, out);
+    const descriptor = file === null ? null : openSync(file, 'wx', 0o600);
+    let init;
+    try {
+      init = await withTeamClient(url, (client) => initTeamDatabase(client, url, person));
+      if (descriptor !== null && init.person) writeSync(descriptor, `${init.person.url}\n`);
+    } catch (error) {
+      if (file !== null) rmSync(file, { force: true });
+      throw error;
+    } finally {
+      if (descriptor !== null) closeSync(descriptor);
     }
-    const made = init.person ? { person: init.person.name, role: init.person.role, file: resolve(io.cwd, out!) } : null;
+    const made = init.person && file ? { person: init.person.name, role: init.person.role, file } : null;
     if (command.flags.json) printJson(io.out, { location, applied: init.applied, ...(made ? { made } : {}) });
     else
       io.out(
