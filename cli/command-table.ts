@@ -240,6 +240,27 @@ export const COMMANDS: readonly CommandSpec[] = [
     examples: ['weft purge', 'weft purge --archive', 'weft purge --archive --runner codex'],
   },
   {
+    name: 'db',
+    usage:
+      'weft db init [--person NAME --out FILE] | weft db grant|revoke <person> <project> | weft db grants ' +
+      '[--db postgres://admin…] [--json]',
+    summary: 'set up a team index on PostgreSQL: schema, roles, one login per person, who may read which project',
+    positionals: [1, 3],
+    flags: {
+      db: { type: 'string', description: 'the admin connection string (else WEFT_DATABASE_URL); never printed' },
+      person: { type: 'string', description: 'with init: make (or give a new password to) this person’s role' },
+      out: { type: 'string', description: 'with --person: write their connection string to this new file (0600)' },
+      json,
+    },
+    examples: [
+      'weft db init --db postgres://admin@db.lab.example/weft',
+      'weft db init --person ana --out ana.url',
+      'weft db grant ana /home/ana/projects/survey',
+      'weft db grant ana canvas:3f2a9c',
+      'weft db revoke ana canvas:3f2a9c',
+    ],
+  },
+  {
     name: 'mcp',
     usage: 'weft mcp',
     summary: 'serve why_check, why_file, find and recall_turn over MCP (stdio)',

@@ -21,6 +21,7 @@ const HANDLERS: Record<string, () => Promise<{ run: (command: ParsedCommand, io:
   compile: () => import('./commands/compile-command.ts'),
   bundle: () => import('./commands/bundle-command.ts'),
   mcp: () => import('./commands/mcp-command.ts'),
+  db: () => import('./commands/db-command.ts'),
   setup: () => import('./commands/setup-command.ts'),
 };
 

@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import type { FindField, WhyIndex } from '../runtime/index/index.ts';
-import { refreshNotice } from './open-why-index.ts';
+import type { FindField, IndexReader, PostgresIndex, WhyIndex } from '../runtime/index/index.ts';
+import { refreshNotice, teamDatabaseUrl } from './open-why-index.ts';
 import type { Terminal } from './terminal.ts';
 
 const FIELDS: Record<string, FindField> = { q: 'question', a: 'answer', m: 'material' };
@@ -33,9 +33,16 @@ function codeSdkFailures(server: McpServer): void {
 
 /**
  * The read-only tools: the four over the why index, answered by the same runtime/index queries as the CLI, and the
- * topics and dossiers (C15) read from `$WEFT_HOME/memory`.
+ * topics and dossiers (C15) read from `$WEFT_HOME/memory`. `why_check`, `why_file` and `find` answer through
+ * `reader` (a team's PostgreSQL index with `WEFT_DATABASE_URL`, as `weft why | find`); `recall_turn` and the topic
+ * tools read this machine's index.
  */
-export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'): McpServer {
+export function createMcpServer(
+  index: WhyIndex,
+  io: Terminal,
+  version = '0.1.0',
+  reader: IndexReader | null = null,
+): McpServer {
   const server = new McpServer({ name: 'weft', version });
   codeSdkFailures(server);
   let refreshing: Promise<unknown> = Promise.resolve();
@@ -65,7 +72,11 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
       inputSchema: { path: z.string().min(1) },
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ path }) => answer(() => ({ path, history: index.hasHistory(path, { cwd: io.cwd }) })),
+    ({ path }) =>
+      answer(async () => ({
+        path,
+        history: reader ? await reader.hasHistory(path, { cwd: io.cwd }) : index.hasHistory(path, { cwd: io.cwd }),
+      })),
   );
   server.registerTool(
     'why_file',
@@ -81,7 +92,10 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ path, include_read, limit }) =>
-      answer(() => index.why(path, { cwd: io.cwd, includeRead: include_read ?? false, limit: limit ?? 20 }).hits),
+      answer(async () => {
+        const options = { cwd: io.cwd, includeRead: include_read ?? false, limit: limit ?? 20 };
+        return (reader ? await reader.why(path, options) : index.why(path, options)).hits;
+      }),
   );
   server.registerTool(
     'find',
@@ -96,7 +110,10 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ phrase, in: field, limit }) =>
-      answer(() => index.find(phrase, { ...(field ? { in: FIELDS[field]! } : {}), limit: limit ?? 20 })),
+      answer(() => {
+        const options = { ...(field ? { in: FIELDS[field]! } : {}), limit: limit ?? 20 };
+        return reader ? reader.find(phrase, options) : index.find(phrase, options);
+      }),
   );
   server.registerTool(
     'recall_turn',
@@ -152,13 +169,27 @@ export function createMcpServer(index: WhyIndex, io: Terminal, version = '0.1.0'
   return server;
 }
 
-/** `weft mcp`: opens the index (building it on first use) and serves on stdin/stdout. */
+/**
+ * `weft mcp`: opens the index (building it on first use) and serves on stdin/stdout; with `WEFT_DATABASE_URL`, the
+ * why and find tools answer from that team index.
+ */
 export async function serveMcp(io: Terminal): Promise<void> {
-  const { WhyIndex } = await import('../runtime/index/index.ts');
+  const { PostgresIndex: TeamIndex, postgresReader, WhyIndex } = await import('../runtime/index/index.ts');
+  const url = teamDatabaseUrl(io);
   // Connect at once; the first tool call builds the index if there is none yet (its refresh does).
   const index = WhyIndex.open({ env: io.env });
-  const server = createMcpServer(index, io);
+  let team: PostgresIndex | null = null;
+  try {
+    team = url ? await TeamIndex.open(url) : null;
+  } catch (error) {
+    index.close();
+    throw error;
+  }
+  const server = createMcpServer(index, io, undefined, team ? postgresReader(index, team) : null);
   const transport = new StdioServerTransport();
-  transport.onclose = () => index.close();
+  transport.onclose = () => {
+    index.close();
+    void team?.close();
+  };
   await server.connect(transport);
 }

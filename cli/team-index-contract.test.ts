@@ -1,10 +1,13 @@
 import Database from 'better-sqlite3';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
-import { runWeftInProcess, type WeftRun } from './run-weft.ts';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { runWeftInProcess, WEFT_BIN, type WeftRun } from './run-weft.ts';
 
 /**
  * The contract of issue 32: the same corpus indexed once, `weft index --push` sending it to a real PostgreSQL
@@ -220,4 +223,65 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(text.stdout).toContain(`index     postgres://127.0.0.1:${server.port}/contract`);
     expect(text.stdout + text.stderr).not.toContain(new URL(teamUrl).password);
   });
+
+  it('the MCP tools why_check, why_file and find answer the same text from either engine', async () => {
+    const connect = async (url?: string) => {
+      const client = new Client({ name: 'weft-contract', version: '1.0.0' });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [WEFT_BIN, 'mcp'],
+          env: env(url),
+          cwd: space.directory,
+          stderr: 'pipe',
+        }),
+      );
+      return client;
+    };
+    const [sqlite, postgres] = [await connect(), await connect(teamUrl)];
+    try {
+      const text = async (client: Client, name: string, args: Record<string, unknown>) => {
+        const result = await client.callTool({ name, arguments: args });
+        return { isError: result.isError ?? false, text: (result.content as { text: string }[])[0]!.text };
+      };
+      const database = new Database(join(space.weftHome, 'index.db'), { readonly: true });
+      const paths = (
+        database.prepare('SELECT DISTINCT path FROM touches ORDER BY path').all() as { path: string }[]
+      ).map((row) => row.path);
+      database.close();
+      const calls: [string, Record<string, unknown>][] = [
+        ...paths
+          .filter((_, at) => at % Math.ceil(paths.length / 12) === 0)
+          .flatMap((path): [string, Record<string, unknown>][] => [
+            ['why_check', { path }],
+            ['why_file', { path, include_read: true }],
+          ]),
+        ['why_file', { path: '/nowhere/never-touched.ts' }],
+        ['find', { phrase: 'unchecked items' }],
+        ['find', { phrase: '优化仓库', in: 'q' }],
+        ['find', { phrase: 'file', in: 'm', limit: 3 }],
+        ['find', { phrase: '!!!' }],
+      ];
+      let answered = 0;
+      for (const [name, args] of calls) {
+        const expected = await text(sqlite, name, args);
+        expect({ name, args, ...(await text(postgres, name, args)) }).toEqual({ name, args, ...expected });
+        if (!expected.isError && expected.text !== '[]') answered += 1;
+      }
+      expect(answered).toBeGreaterThan(calls.length / 2);
+      // And it is the team index that answers: a path whose touches leave it answers there, not from SQLite.
+      const gone = paths.find((path) => path.startsWith('/'))!;
+      const admin = new pg.Client({ connectionString: teamUrl });
+      await admin.connect();
+      await admin.query('DELETE FROM touches WHERE path = $1', [gone]).finally(() => admin.end());
+      expect(JSON.parse((await text(sqlite, 'why_check', { path: gone })).text)).toEqual({ path: gone, history: true });
+      expect(JSON.parse((await text(postgres, 'why_check', { path: gone })).text)).toEqual({
+        path: gone,
+        history: false,
+      });
+    } finally {
+      await sqlite.close();
+      await postgres.close();
+    }
+  }, 120_000);
 });

@@ -320,6 +320,10 @@ export const AtlasWhyResponseSchema = z.object({
   hiddenReads: z.number().int(),
   /** Issue 29.2: turns that touched the target but whose words the person put aside, left out and counted. */
   putAside: z.number().int().nonnegative().optional(),
+  /** Issue 32.4: set when a team's PostgreSQL index answered (absent: this machine's index). */
+  answeredBy: z.literal('team-index').optional(),
+  /** That index's server, `postgres://host:port/database` (never user or password). */
+  teamLocation: z.string().optional(),
 });
 export type AtlasWhyResponse = z.infer<typeof AtlasWhyResponseSchema>;
 

@@ -327,6 +327,14 @@ export {
   WebSearchUpdateSchema,
 } from './web-search.ts';
 export type { WebSearchProvider, WebSearchSettings, WebSearchUpdate } from './web-search.ts';
+export {
+  TEAM_INDEX_KEY_ID,
+  TeamIndexCheckSchema,
+  TeamIndexSettingsSchema,
+  TeamIndexUpdateSchema,
+  TeamMachineSchema,
+} from './team-index.ts';
+export type { TeamIndexCheck, TeamIndexSettings, TeamIndexUpdate, TeamMachine } from './team-index.ts';
 export * from './dossier.ts';
 export {
   ASK_CANVAS_QUESTION_MAX,

@@ -21,6 +21,7 @@ import { settingsRoute } from './routes/settings-route.ts';
 import { sessionRootsRoute } from './routes/session-roots-route.ts';
 import { sessionArchiveRoute } from './routes/session-archive-route.ts';
 import { webSearchRoute } from './routes/web-search-route.ts';
+import { teamIndexRoute } from './routes/team-index-route.ts';
 import { mcpRoute } from './routes/mcp-route.ts';
 import { providerTestRoute } from './routes/provider-test-route.ts';
 import { streamRoute } from './routes/stream-route.ts';
@@ -99,6 +100,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   api.use(sessionRootsRoute(context));
   api.use(sessionArchiveRoute(context));
   api.use(webSearchRoute(context));
+  api.use(teamIndexRoute(context));
   api.use(mcpRoute(context));
   api.use(providerTestRoute(context));
   api.use(memoryJournalRoute(context));

@@ -9,6 +9,7 @@ export { run as runCompare } from './compare-command.ts';
 export { run as runPurge } from './purge-command.ts';
 export { run as runArchive } from './archive-command.ts';
 export { run as runMcp } from './mcp-command.ts';
+export { run as runDb } from './db-command.ts';
 export { run as runSetup } from './setup-command.ts';
 export { run as runImport } from './import-command.ts';
 export { run as runCompile } from './compile-command.ts';

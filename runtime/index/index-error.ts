@@ -11,7 +11,9 @@ export type IndexErrorCode =
   | 'archive-missing'
   | 'archive-copy-bad'
   | 'export-folder-refused'
-  | 'export-file-exists';
+  | 'export-file-exists'
+  | 'bad-person'
+  | 'bad-project';
 
 export class IndexError extends WeftError {
   declare readonly code: IndexErrorCode;

@@ -14,6 +14,16 @@ export type { PushOptions, PushSummary } from './push-index-to-postgres.ts';
 export { readMachineIdentity } from './machine-identity.ts';
 export type { MachineIdentity } from './machine-identity.ts';
 export { migratePostgres, readPgMigrations } from './migrate-postgres.ts';
+export {
+  initTeamDatabase,
+  grantProject,
+  revokeProject,
+  listGrants,
+  projectName,
+  withTeamClient,
+} from './team-roles.ts';
+export type { TeamInit } from './team-roles.ts';
+export type { TeamOverview } from './team-overview.ts';
 export type { WhyHit, WhyOptions, WhyResult } from './why-query.ts';
 export { resolveWhyTarget, resolveWhyTargets, findGitRoot } from './why-target.ts';
 export type { WhyTarget, WhyTargetOptions } from './why-target.ts';

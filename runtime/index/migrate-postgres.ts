@@ -27,6 +27,9 @@ export function readPgMigrations(directory = PG_MIGRATIONS_DIRECTORY): PgMigrati
  * transaction, under an advisory lock so two machines migrating at once do it once. Returns the versions applied.
  */
 export async function migratePostgres(client: pg.ClientBase, migrations = readPgMigrations()): Promise<number[]> {
+  // Looked at first without writing: a person's read or write role (`weft db init`) may not create tables, and
+  // needs nothing created when the schema is current.
+  if (await upToDate(client, migrations)) return [];
   await client.query('BEGIN');
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtext('weft-schema-migrations'))");
@@ -56,4 +59,17 @@ export async function migratePostgres(client: pg.ClientBase, migrations = readPg
     await client.query('ROLLBACK');
     throw error;
   }
+}
+
+async function upToDate(client: pg.ClientBase, migrations: readonly PgMigration[]): Promise<boolean> {
+  const table = await client.query<{ present: boolean }>(
+    "SELECT to_regclass('weft_schema_migrations') IS NOT NULL AS present",
+  );
+  if (!table.rows[0]?.present) return false;
+  const applied = new Set(
+    (await client.query<{ version: number }>('SELECT version FROM weft_schema_migrations')).rows.map(
+      (row) => row.version,
+    ),
+  );
+  return migrations.every((migration) => applied.has(migration.version));
 }

@@ -9,6 +9,7 @@ import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 import type { IndexStatus, StatusContext } from './index-status.ts';
 import type { MachineIdentity, MachineLabel } from './machine-identity.ts';
 import { migratePostgres } from './migrate-postgres.ts';
+import { readTeamOverview, type TeamOverview } from './team-overview.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { sumParseReports, type FileParseReport } from './parse-totals.ts';
 import { pushIndexToPostgres, type PushOptions, type PushSummary } from './push-index-to-postgres.ts';
@@ -276,6 +277,11 @@ export class PostgresIndex {
         ),
       },
     };
+  }
+
+  /** What this connection's role can read, and the machines that pushed it (Settings → Team index). */
+  overview(): Promise<TeamOverview> {
+    return readTeamOverview((sql, values) => this.rows(sql, values));
   }
 
   private async rows<Row>(sql: string, values: unknown[] = []): Promise<Row[]> {

@@ -13,7 +13,13 @@ import type {
 } from '../../protocol/index.ts';
 import { Fence, readSessionFile, resolveSessionRoots, type SessionRoots } from '../../runtime/atlas/index.ts';
 import { FollowStore, followsPath, SessionFollower } from '../../runtime/follow/index.ts';
-import { WhyIndex, type IndexDatabase, type UpdateSummary } from '../../runtime/index/index.ts';
+import {
+  postgresReader,
+  WhyIndex,
+  type IndexDatabase,
+  type PostgresIndex,
+  type UpdateSummary,
+} from '../../runtime/index/index.ts';
 import { sessionTurns } from '../../runtime/topics/index.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { Logger } from '../logger.ts';
@@ -267,20 +273,21 @@ export class AtlasService {
   /**
    * The turns that touched `target`. The server has no working directory of its own, so a relative path is
    * resolved against the open canvas's working directory and every session's (like `weft why` run there).
+   * With `team`, the team index answers (what this person's role may read), labelled as such.
    */
-  async why(target: string, includeRead: boolean, workingDirectory: string | null = null): Promise<AtlasWhyResponse> {
+  async why(
+    target: string,
+    includeRead: boolean,
+    workingDirectory: string | null = null,
+    team: PostgresIndex | null = null,
+  ): Promise<AtlasWhyResponse> {
     await this.refresh();
     const index = this.whyIndex();
     let result;
     try {
       const alsoRelativeTo = [...(workingDirectory ? [workingDirectory] : []), ...index.workingDirectories()];
-      result = index.why(target, {
-        cwd: this.options.home ?? homedir(),
-        all: true,
-        includeRead,
-        limit: 100,
-        alsoRelativeTo,
-      });
+      const options = { cwd: this.options.home ?? homedir(), all: true, includeRead, limit: 100, alsoRelativeTo };
+      result = team ? await postgresReader(index, team).why(target, options) : index.why(target, options);
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code === 'bad-target' || code === 'bad-query') throw new WeftError(code, (error as Error).message, 400);
@@ -303,6 +310,7 @@ export class AtlasService {
       hits: result.hits.map((hit) => ({ ...hit, mainSessionId: mainOf(hit.sessionId) })),
       hiddenReads: result.hiddenReads,
       putAside: result.putAside,
+      ...(team ? { answeredBy: 'team-index' as const, teamLocation: team.location } : {}),
     };
   }
 

@@ -11,6 +11,7 @@ import { atlasServiceFor } from '../atlas/atlas-registry.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
 import { validateBody } from '../validate-body.ts';
+import { withTeamIndex } from './team-index-route.ts';
 
 function queryString(value: unknown, name: string, max = 2000): string | undefined {
   if (value === undefined) return undefined;
@@ -74,7 +75,15 @@ export function atlasRoute(context: ServerContext): Router {
     const cwd = queryString(request.query.cwd, 'cwd', 4096)?.trim() || null;
     if (cwd !== null && !isAbsolute(cwd))
       throw new WeftError('invalid-query', 'The cwd parameter must be an absolute folder path.', 400);
-    response.json(await atlas().why(target, includeRead, cwd));
+    // `from=team`: the team index answers (Settings → Team index), labelled `answeredBy: 'team-index'`.
+    const from = queryString(request.query.from, 'from', 10) ?? 'local';
+    if (from !== 'local' && from !== 'team')
+      throw new WeftError('invalid-query', 'The from parameter is local or team.', 400);
+    response.json(
+      from === 'team'
+        ? await withTeamIndex(context, (team) => atlas().why(target, includeRead, cwd, team))
+        : await atlas().why(target, includeRead, cwd),
+    );
   });
 
   router.get('/atlas/follows', async (_request, response) => {

@@ -13,6 +13,11 @@ import {
   WebSearchSettingsSchema,
   type WebSearchSettings,
   type WebSearchUpdate,
+  TeamIndexCheckSchema,
+  TeamIndexSettingsSchema,
+  type TeamIndexCheck,
+  type TeamIndexSettings,
+  type TeamIndexUpdate,
   ProviderTestResponseSchema,
   UrlMaterialResponseSchema,
   type CanvasSummary,
@@ -69,6 +74,11 @@ export interface ApiClient {
   /** C35: the web search service (Brave key write-only, or a SearXNG URL). */
   webSearch(): Promise<WebSearchSettings>;
   saveWebSearch(update: WebSearchUpdate): Promise<WebSearchSettings>;
+  /** Issue 32.4: the team index (its connection string write-only: `location` comes back, never the string). */
+  teamIndex(): Promise<TeamIndexSettings>;
+  saveTeamIndex(update: TeamIndexUpdate): Promise<TeamIndexSettings>;
+  /** Connects with the stored string: what this person's role reads, the machines seen, each one's last push. */
+  testTeamIndex(): Promise<TeamIndexCheck>;
   /** C35: the MCP servers of `$WEFT_HOME/mcp.json` as configured (nothing started). */
   mcpServers(): Promise<McpServersResponse>;
   /** C35: each MCP server's tools as a request declares them (starts the servers not yet running). */
@@ -139,6 +149,9 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     saveSettings: (update) => call('/api/settings', SettingsResponseSchema, json('PUT', update)),
     webSearch: () => call('/api/web-search', WebSearchSettingsSchema),
     saveWebSearch: (update) => call('/api/web-search', WebSearchSettingsSchema, json('PUT', update)),
+    teamIndex: () => call('/api/team-index', TeamIndexSettingsSchema),
+    saveTeamIndex: (update) => call('/api/team-index', TeamIndexSettingsSchema, json('PUT', update)),
+    testTeamIndex: () => call('/api/team-index/test', TeamIndexCheckSchema, { method: 'POST' }),
     mcpServers: () => call('/api/mcp/servers', McpServersResponseSchema),
     mcpTools: () => call('/api/mcp/tools', McpToolsResponseSchema),
     testProvider: (providerId) =>

@@ -2,7 +2,7 @@ import { plural, formatWhen } from '../../core/index.ts';
 import { useEffect, useState } from 'react';
 import { RunnerSchema } from '../../../protocol/index.ts';
 import { useWeftStore } from '../kit/index.ts';
-import { askWhy, setWhyIncludeRead } from './atlas-loading.ts';
+import { askWhy, setWhyFromTeam, setWhyIncludeRead } from './atlas-loading.ts';
 import { RUNNER_LABEL } from './format.ts';
 import { openTurn } from './mirror-actions.ts';
 import { useAtlas } from './use-atlas.ts';
@@ -16,8 +16,17 @@ export function WhyPanel() {
   const loading = useAtlas((state) => state.whyLoading);
   const error = useAtlas((state) => state.whyError);
   const includeRead = useAtlas((state) => state.whyIncludeRead);
+  const fromTeam = useAtlas((state) => state.whyFromTeam);
   const [draft, setDraft] = useState(target);
   useEffect(() => setDraft(target), [target]);
+  // The team index toggle shows only when one is set (Settings → Team index).
+  const [teamLocation, setTeamLocation] = useState<string | null>(null);
+  useEffect(() => {
+    store.api.teamIndex().then(
+      (team) => setTeamLocation(team.configured ? team.location : null),
+      () => setTeamLocation(null),
+    );
+  }, [store]);
 
   return (
     <div className="atlas why" data-testid="why-view">
@@ -49,6 +58,17 @@ export function WhyPanel() {
             />{' '}
             Include read-only turns
           </label>
+          {(teamLocation !== null || fromTeam) && (
+            <label className="atlas-toggle" title={teamLocation ?? undefined}>
+              <input
+                type="checkbox"
+                data-testid="why-from-team"
+                checked={fromTeam}
+                onChange={(event) => void setWhyFromTeam(event.target.checked)}
+              />{' '}
+              Ask the team index
+            </label>
+          )}
         </form>
         {error && (
           <div className="banner atlas-error" data-testid="why-error">
@@ -62,6 +82,9 @@ export function WhyPanel() {
               : `${plural(result.hits.length, 'turn')} touched ${result.target}`}
             {result.hiddenReads > 0 && ` · ${plural(result.hiddenReads, 'read-only turn')} hidden`}
             {(result.putAside ?? 0) > 0 && ` · ${plural(result.putAside ?? 0, 'turn')} put aside`}
+            {result.answeredBy === 'team-index' && (
+              <span data-testid="why-team-label"> · answered by the team index at {result.teamLocation}</span>
+            )}
           </div>
         )}
         <ol className="why-hits">

@@ -38,11 +38,17 @@ export const atlasApi = {
       AtlasSessionResponseSchema,
     );
   },
-  /** `workingDirectory`: the open canvas's, which a relative target may be relative to. */
-  why(target: string, includeRead = false, workingDirectory: string | null = null): Promise<AtlasWhyResponse> {
+  /** `workingDirectory`: the open canvas's, which a relative target may be relative to; `fromTeam`: the team index. */
+  why(
+    target: string,
+    includeRead = false,
+    workingDirectory: string | null = null,
+    fromTeam = false,
+  ): Promise<AtlasWhyResponse> {
     const parameters = new URLSearchParams({ target });
     if (includeRead) parameters.set('includeRead', 'true');
     if (workingDirectory) parameters.set('cwd', workingDirectory);
+    if (fromTeam) parameters.set('from', 'team');
     return call(`/api/atlas/why?${parameters.toString()}`, AtlasWhyResponseSchema);
   },
   follows(): Promise<AtlasFollowsResponse> {

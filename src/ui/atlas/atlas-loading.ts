@@ -31,7 +31,7 @@ export async function askWhy(
   workingDirectory: string | null = atlasStore.getState().whyWorkingDirectory,
 ): Promise<void> {
   const current = ++whyGeneration;
-  const includeRead = atlasStore.getState().whyIncludeRead;
+  const { whyIncludeRead: includeRead, whyFromTeam: fromTeam } = atlasStore.getState();
   atlasStore.setState({
     whyTarget: target,
     whyWorkingDirectory: workingDirectory,
@@ -39,7 +39,7 @@ export async function askWhy(
     whyError: null,
   });
   try {
-    const whyResult = await atlasApi.why(target, includeRead, workingDirectory);
+    const whyResult = await atlasApi.why(target, includeRead, workingDirectory, fromTeam);
     if (current === whyGeneration) atlasStore.setState({ whyResult, whyLoading: false });
   } catch (error) {
     const { code, message } = describeError(error);
@@ -51,6 +51,13 @@ export async function askWhy(
 /** The "include read-only turns" toggle: asks the shown target again when there is one. */
 export async function setWhyIncludeRead(includeRead: boolean): Promise<void> {
   atlasStore.setState({ whyIncludeRead: includeRead });
+  const target = atlasStore.getState().whyTarget;
+  if (target) await askWhy(target);
+}
+
+/** The "team index" toggle (issue 32.4): asks the shown target again, of the other index. */
+export async function setWhyFromTeam(fromTeam: boolean): Promise<void> {
+  atlasStore.setState({ whyFromTeam: fromTeam });
   const target = atlasStore.getState().whyTarget;
   if (target) await askWhy(target);
 }

@@ -25,6 +25,8 @@ export interface AtlasState {
   whyWorkingDirectory: string | null;
   /** Show read-only turns too (off by default, like `weft why`: reads show only when nothing else touched it). */
   whyIncludeRead: boolean;
+  /** Issue 32.4: ask the team's index (Settings → Team index) instead of this machine's. */
+  whyFromTeam: boolean;
 }
 
 export type AtlasStore = StoreApi<AtlasState>;
@@ -47,6 +49,7 @@ export function createAtlasStore(): AtlasStore {
     whyError: null,
     whyWorkingDirectory: null,
     whyIncludeRead: false,
+    whyFromTeam: false,
   }));
 }
 

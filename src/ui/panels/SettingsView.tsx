@@ -4,6 +4,7 @@ import { useWeft } from '../kit/index.ts';
 import { WebSearchSettings } from './WebSearchSettings.tsx';
 import { McpSettings } from './McpSettings.tsx';
 import { SessionRootsSettings } from './SessionRootsSettings.tsx';
+import { TeamIndexSettings } from './TeamIndexSettings.tsx';
 import { SessionArchiveHealth } from './SessionArchiveHealth.tsx';
 import { KINDS, ProviderRow, rowFields, type ProviderDraft } from './ProviderRow.tsx';
 
@@ -76,10 +77,12 @@ export function SettingsView() {
     setArchive(settings.sessionArchive ?? DEFAULT_ARCHIVE);
   }, [settings, models]);
 
-  // The web search card has its own route; the page's one Save saves it too.
+  // The web search and team index cards have their own routes; the page's one Save saves them too.
   const saveWebSearch = useRef<(() => Promise<boolean>) | null>(null);
+  const saveTeamIndex = useRef<(() => Promise<boolean>) | null>(null);
   const save = async () => {
-    const webSearchSaved = (await saveWebSearch.current?.()) ?? true;
+    const teamIndexSaved = (await saveTeamIndex.current?.()) ?? true;
+    const webSearchSaved = ((await saveWebSearch.current?.()) ?? true) && teamIndexSaved;
     const providers: ProviderUpdate[] = drafts
       .filter((draft) => draft.id.trim())
       .map((draft) => ({
@@ -287,6 +290,7 @@ export function SettingsView() {
         <WebSearchSettings saveRef={saveWebSearch} />
         <McpSettings />
         <SessionRootsSettings />
+        <TeamIndexSettings saveRef={saveTeamIndex} />
         <div className="card-panel">
           <h2>Session archive</h2>
           <label className="field" style={{ flexDirection: 'row', gap: 8, alignItems: 'center' }}>

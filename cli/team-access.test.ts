@@ -1,0 +1,182 @@
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
+import { runWeftInProcess, type WeftRun } from './run-weft.ts';
+
+/**
+ * Who may read what (issue 32.3): `weft db init` makes the roles, `weft db grant` the grants, and row-level
+ * security keeps every other project's rows from a person's connection, in SQL and through `weft find | why`.
+ */
+let server: PostgresServer;
+let space: FixtureWorkspace;
+let adminUrl: string;
+const urls: Record<string, string> = {};
+/** The folder ana is granted: the working directory most of the corpus's turns were asked in. */
+let project: string;
+
+function env(url?: string): Record<string, string> {
+  const base = Object.fromEntries(Object.entries(space.env).filter(([, value]) => value !== undefined)) as Record<
+    string,
+    string
+  >;
+  delete base.WEFT_DATABASE_URL;
+  return url ? { ...base, WEFT_DATABASE_URL: url } : base;
+}
+
+const weft = (argv: string[], url?: string): Promise<WeftRun> =>
+  runWeftInProcess(argv, { cwd: space.directory, env: env(url) });
+
+async function query<Row>(url: string, sql: string, values: unknown[] = []): Promise<Row[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql, values)).rows as Row[];
+  } finally {
+    await client.end();
+  }
+}
+
+const TABLES = ['sources', 'sessions', 'turns', 'touches', 'urls', 'papers', 'materials', 'cjk_texts'];
+const counts = async (url: string) =>
+  Object.fromEntries(
+    await Promise.all(
+      TABLES.map(async (table) => [
+        table,
+        (await query<{ n: number }>(url, `SELECT count(*)::int AS n FROM ${table}`))[0]!.n,
+      ]),
+    ),
+  ) as Record<string, number>;
+
+beforeAll(async () => {
+  server = await startPostgres();
+  space = copyFixtures('weft-team-access-');
+  adminUrl = await server.createDatabase('access');
+  expect((await weft(['index', '--db', adminUrl, '--json'])).code).toBe(0);
+  for (const person of ['ana', 'bo']) {
+    const file = join(space.directory, `${person}.url`);
+    const run = await weft(['db', 'init', '--person', person, '--out', file, '--json'], adminUrl);
+    expect(run.code, run.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    urls[person] = readFileSync(file, 'utf8').trim();
+    // The new password and the admin's are printed nowhere.
+    for (const secret of [new URL(urls[person]).password, new URL(adminUrl).password])
+      expect(run.stdout + run.stderr).not.toContain(secret);
+  }
+  const cwds = await query<{ cwd: string; n: number }>(
+    adminUrl,
+    'SELECT cwd, count(*)::int AS n FROM turns WHERE cwd IS NOT NULL GROUP BY cwd ORDER BY n DESC, cwd',
+  );
+  expect(cwds.length).toBeGreaterThan(1);
+  project = cwds[0]!.cwd;
+  const granted = await weft(['db', 'grant', 'ana', project], adminUrl);
+  expect(granted.code, granted.stderr).toBe(0);
+}, 180_000);
+
+afterAll(() => {
+  server?.stop();
+  if (space) rmSync(space.directory, { recursive: true, force: true });
+});
+
+describe('who may read what on the team index (issue 32.3)', () => {
+  it('a role without a grant reads no row of any project; a granted one only its project', async () => {
+    const all = await counts(adminUrl);
+    expect(all.turns).toBeGreaterThan(10);
+    expect(await counts(urls.bo!)).toEqual(Object.fromEntries(TABLES.map((table) => [table, 0])));
+    const ana = await counts(urls.ana!);
+    const inProject = await query<{ n: number }>(
+      adminUrl,
+      "SELECT count(*)::int AS n FROM turns WHERE cwd = $1 OR cwd LIKE $1 || '/%'",
+      [project],
+    );
+    expect(ana.turns).toBe(inProject[0]!.n);
+    expect(ana.turns).toBeGreaterThan(0);
+    expect(ana.turns).toBeLessThan(all.turns!);
+    expect(ana.touches).toBeGreaterThan(0);
+    expect(ana.touches).toBeLessThan(all.touches!);
+    // Every row ana sees hangs off a turn of the project.
+    const outside = await query<{ n: number }>(
+      urls.ana!,
+      `SELECT count(*)::int AS n FROM touches x JOIN turns t ON t.id = x.turn_id
+       WHERE NOT (t.cwd = $1 OR t.cwd LIKE $1 || '/%')`,
+      [project],
+    );
+    expect(outside[0]!.n).toBe(0);
+    // Nor may a person read the grants of others, or grant themselves more.
+    expect(await query(urls.bo!, 'SELECT * FROM weft_grants')).toEqual([]);
+    await expect(query(urls.bo!, "INSERT INTO weft_grants VALUES ('bo', '/')")).rejects.toThrow(/permission denied/);
+  });
+
+  it('weft find with a person’s connection string answers as the local index does inside their project', async () => {
+    const texts = await query<{ q: string }>(adminUrl, 'SELECT user_text AS q FROM turns ORDER BY id');
+    const phrases = [...new Set(texts.map(({ q }) => q.split(/\s+/).slice(0, 2).join(' ')))].filter((phrase) =>
+      /[\p{L}\p{N}]/u.test(phrase),
+    );
+    let someHidden = 0;
+    for (const phrase of phrases.slice(0, 12)) {
+      const local = await weft(['find', phrase, '--cwd', project, '--json']);
+      const ana = await weft(['find', phrase, '--json'], urls.ana);
+      expect({ phrase, stdout: ana.stdout }).toEqual({ phrase, stdout: local.stdout });
+      const bo = await weft(['find', phrase, '--json'], urls.bo);
+      expect({ phrase, stdout: bo.stdout.trim() }).toEqual({ phrase, stdout: '[]' });
+      const everywhere = await weft(['find', phrase, '--json']);
+      if (everywhere.stdout !== ana.stdout) someHidden += 1;
+    }
+    expect(someHidden).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('weft why with a person’s connection string names only their project’s turns', async () => {
+    const paths = await query<{ path: string }>(adminUrl, 'SELECT DISTINCT path FROM touches ORDER BY path');
+    let hidden = 0;
+    let shown = 0;
+    for (const { path } of paths.filter((_, at) => at % 3 === 0).slice(0, 20)) {
+      const local = JSON.parse((await weft(['why', path, '--all', '--include-read', '--json'])).stdout) as {
+        cwd: string | null;
+      }[];
+      const ana = JSON.parse((await weft(['why', path, '--all', '--include-read', '--json'], urls.ana)).stdout) as {
+        cwd: string | null;
+      }[];
+      const bo = JSON.parse(
+        (await weft(['why', path, '--all', '--include-read', '--json'], urls.bo)).stdout,
+      ) as unknown[];
+      expect(bo).toEqual([]);
+      const inside = (hit: { cwd: string | null }) =>
+        hit.cwd !== null && (hit.cwd === project || hit.cwd.startsWith(`${project}/`));
+      expect(ana).toEqual(local.filter(inside));
+      hidden += local.length - ana.length;
+      shown += ana.length;
+    }
+    expect(hidden).toBeGreaterThan(0);
+    expect(shown).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('a revoked grant reads nothing again; init twice changes nothing but the password', async () => {
+    // An existing file is refused before the role is touched: ana's password still works.
+    const refused = await weft(['db', 'init', '--person', 'ana', '--out', join(space.directory, 'ana.url')], adminUrl);
+    expect(refused.code).not.toBe(0);
+    expect(readFileSync(join(space.directory, 'ana.url'), 'utf8').trim()).toBe(urls.ana);
+    expect((await counts(urls.ana!)).turns).toBeGreaterThan(0);
+    const again = await weft(['db', 'init', '--json'], adminUrl);
+    expect(JSON.parse(again.stdout)).toMatchObject({ applied: [] });
+    expect((await weft(['db', 'revoke', 'ana', project], adminUrl)).code).toBe(0);
+    expect((await counts(urls.ana!)).turns).toBe(0);
+    expect((await weft(['db', 'grant', 'ana', project], adminUrl)).code).toBe(0);
+    expect((await counts(urls.ana!)).turns).toBeGreaterThan(0);
+    const grants = JSON.parse((await weft(['db', 'grants', '--json'], urls.ana)).stdout) as unknown[];
+    expect(grants).toEqual([{ person: 'ana', project }]);
+  });
+
+  it('sslmode in the connection string is honoured, and a refusal never shows the string', async () => {
+    const url = `${urls.ana}?sslmode=require`;
+    const run = await weft(['find', 'file', '--json'], url);
+    expect(run.code).not.toBe(0);
+    // The test server offers no TLS: a client that honours sslmode=require refuses to go on without it.
+    expect(run.stderr).toMatch(/SSL/i);
+    expect(run.stdout + run.stderr).not.toContain(new URL(urls.ana!).password);
+    const bad = await weft(['db', 'grant', 'ana', 'relative/../nowhere'], 'postgres://ana:s3cret-77@127.0.0.1:1/x');
+    expect(bad.code).not.toBe(0);
+    expect(bad.stdout + bad.stderr).not.toContain('s3cret-77');
+  });
+});
