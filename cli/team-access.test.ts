@@ -54,7 +54,7 @@ beforeAll(async () => {
   server = await startPostgres();
   space = copyFixtures('weft-team-access-');
   adminUrl = await server.createDatabase('access');
-  expect((await weft(['index', '--db', adminUrl, '--json'])).code).toBe(0);
+  expect((await weft(['index', '--push', '--db', adminUrl, '--json'])).code).toBe(0);
   for (const person of ['ana', 'bo']) {
     const file = join(space.directory, `${person}.url`);
     const run = await weft(['db', 'init', '--person', person, '--out', file, '--json'], adminUrl);
