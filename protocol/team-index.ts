@@ -26,8 +26,11 @@ export type TeamIndexUpdate = z.infer<typeof TeamIndexUpdateSchema>;
 
 export const TeamMachineSchema = z.object({
   machine: z.string(),
+  /** Its name and person as it pushed them (the `machines` table); absent for rows copied before machines were kept. */
+  name: z.string().optional(),
+  person: z.string().optional(),
   sources: z.number().int(),
-  /** The newest `indexed_at` of its rows (epoch ms): its last push. */
+  /** Its last push (epoch ms). */
   lastPushAt: z.number().nullable(),
 });
 export type TeamMachine = z.infer<typeof TeamMachineSchema>;

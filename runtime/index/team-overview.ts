@@ -6,7 +6,7 @@ export interface TeamOverview {
   sessions: number;
   turns: number;
   /** Machines seen with each one's last push; null while the schema keeps no machine per row. */
-  machines: { machine: string; sources: number; lastPushAt: number | null }[] | null;
+  machines: { machine: string; name?: string; person?: string; sources: number; lastPushAt: number | null }[] | null;
 }
 
 /**
@@ -21,11 +21,28 @@ export async function readTeamOverview(query: TeamQuery): Promise<TeamOverview> 
     `SELECT EXISTS (SELECT 1 FROM information_schema.columns
        WHERE table_schema = current_schema() AND table_name = 'sources' AND column_name = 'machine') AS present`,
   );
+  // With per-machine pushes (migration 002) the `machines` table names each machine and its person and keeps its
+  // last push; the sources this role can read say which machines it sees at all.
   const machines = hasMachine[0]?.present
-    ? await query<{ machine: string; sources: number; lastPushAt: number | null }>(
-        `SELECT machine, count(*)::int AS sources, max(indexed_at) AS "lastPushAt" FROM sources
-         WHERE machine IS NOT NULL GROUP BY machine ORDER BY max(indexed_at) DESC NULLS LAST, machine`,
-      )
+    ? (
+        await query<{
+          machine: string;
+          name: string | null;
+          person: string | null;
+          sources: number;
+          lastPushAt: number | null;
+        }>(
+          `SELECT s.machine, m.name, m.person, count(*)::int AS sources,
+             coalesce(m.last_push_at, max(s.indexed_at))::double precision AS "lastPushAt"
+           FROM sources s LEFT JOIN machines m ON m.machine = s.machine
+           WHERE s.machine IS NOT NULL GROUP BY s.machine, m.name, m.person, m.last_push_at
+           ORDER BY 5 DESC NULLS LAST, s.machine`,
+        )
+      ).map(({ name, person, ...machine }) => ({
+        ...machine,
+        ...(name ? { name } : {}),
+        ...(person ? { person } : {}),
+      }))
     : null;
   return {
     schemaVersions: versions.map((row) => row.version),

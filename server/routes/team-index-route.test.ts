@@ -120,7 +120,11 @@ describe('Settings → Team index (issue 32.4)', () => {
     );
     // Before per-machine pushes the schema records no machine: shown as such, never invented.
     if (!machineColumn!.present) expect(check.machines).toBeNull();
-    else expect(check.machines!.length).toBeGreaterThan(0);
+    else {
+      expect(check.machines!.length).toBeGreaterThan(0);
+      // Named as it pushed (its host name or WEFT_MACHINE_NAME), with its last push.
+      expect(check.machines![0]).toMatchObject({ name: expect.any(String), lastPushAt: expect.any(Number) });
+    }
   });
 
   it('a failed test names the server and the reason, never the password', async () => {

@@ -138,7 +138,11 @@ function TeamIndexCheckView({ check }: { check: TeamIndexCheck }) {
           <tbody>
             {check.machines.map((machine) => (
               <tr key={machine.machine} data-testid="team-index-machine">
-                <td>{machine.machine}</td>
+                <td title={machine.machine}>
+                  {machine.name
+                    ? `${machine.name}${machine.person ? ` (${machine.person})` : ''}`
+                    : 'copied before machines were kept'}
+                </td>
                 <td>{machine.sources}</td>
                 <td>{machine.lastPushAt === null ? '—' : formatWhen(machine.lastPushAt)}</td>
               </tr>
