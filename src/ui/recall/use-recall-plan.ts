@@ -29,7 +29,7 @@ export function useRecallPlan(node: QuestionNode): { request: RecallPlanRequest 
       .flush()
       .catch(() => undefined)
       .then(() => {
-        if (current) recallClient.entryFor(request);
+        if (current) recallClient.refresh(request);
       });
     return () => {
       current = false;

@@ -32,11 +32,16 @@ export interface RecallView {
 export interface RecallClient {
   view: StoreApi<RecallView>;
   /**
-   * What recall reads changed (a canvas saved here or elsewhere, a session grew, memory changed): the plans shown
-   * are dropped so the preview asks again and shows the block the ask will send. A confirmed full reach is kept: asking
-   * again could call the judge, which costs, and the run plans afresh anyway.
+   * What recall reads changed (a canvas saved here or elsewhere, a session grew, memory changed): bumps `epoch`, so
+   * each shown plan is fetched again (`refresh`). The plans stay shown meanwhile: a preview never drops to "loading".
    */
   invalidate(): void;
+  /**
+   * Fetches `request`'s plan again and replaces the entry when it arrives (the old one stays shown until then; a
+   * failure keeps it). A confirmed full reach is kept as it is: asking again could call the judge, which costs, and
+   * the run plans afresh anyway. Without an entry yet, the same as `entryFor`.
+   */
+  refresh(request: RecallPlanRequest): void;
   /** The cached entry for `request`, fetching it when there is none yet. */
   entryFor(request: RecallPlanRequest): RecallEntry;
   /** A fresh plan (the run's), also cached for the preview. */
@@ -99,14 +104,31 @@ export function createRecallClient(
   return {
     view,
     invalidate() {
-      view.setState((state) => ({
-        epoch: state.epoch + 1,
-        plans: Object.fromEntries(
-          Object.entries(state.plans).filter(
-            ([, entry]) => entry.state === 'ready' && !entry.standIn && entry.plan.reach.reach === 'full',
-          ),
-        ),
-      }));
+      view.setState((state) => ({ epoch: state.epoch + 1 }));
+    },
+    refresh(request) {
+      const key = recallCacheKey(request);
+      const known = view.getState().plans[key];
+      if (!known) {
+        this.entryFor(request);
+        return;
+      }
+      if (known.state === 'loading' || (known.state === 'ready' && !known.standIn && request.setting.reach === 'full'))
+        return;
+      const full = request.setting.reach === 'full';
+      http
+        .json(
+          '/api/recall/plan',
+          RecallPlanResponseSchema,
+          jsonInit('POST', full ? { ...request, setting: { ...request.setting, reach: 'light' } } : request),
+        )
+        .then((planned) => {
+          // A confirmation that landed meanwhile is not overwritten by the stand-in.
+          const now = view.getState().plans[key];
+          if (now?.state !== 'ready' || now.standIn || !full)
+            store(key, { state: 'ready', plan: planned, standIn: full });
+        })
+        .catch(() => undefined);
     },
     entryFor(request) {
       const key = recallCacheKey(request);
