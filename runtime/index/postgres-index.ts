@@ -9,6 +9,7 @@ import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 import type { IndexStatus, StatusContext } from './index-status.ts';
 import type { MachineIdentity, MachineLabel } from './machine-identity.ts';
 import { migratePostgres } from './migrate-postgres.ts';
+import { withPreferredTls } from './team-connection.ts';
 import { readTeamOverview, type TeamOverview } from './team-overview.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { sumParseReports, type FileParseReport } from './parse-totals.ts';
@@ -52,18 +53,26 @@ export class PostgresIndex {
   /** Connects and brings the schema up to date (`pg-migrations/`). */
   static async open(url: string): Promise<PostgresIndex> {
     const location = safeLocation(url);
-    const pool = new pg.Pool({ connectionString: url, max: 4, types });
-    // An idle client's error (the server went away) must not crash the process; the next query reports it.
-    pool.on('error', () => undefined);
+    let pool: pg.Pool;
     try {
-      const client = await pool.connect();
-      try {
-        await migratePostgres(client);
-      } finally {
-        client.release();
-      }
+      pool = await withPreferredTls(url, async (config) => {
+        const candidate = new pg.Pool({ ...config, max: 4, types });
+        // An idle client's error (the server went away) must not crash the process; the next query reports it.
+        candidate.on('error', () => undefined);
+        try {
+          const client = await candidate.connect();
+          try {
+            await migratePostgres(client);
+          } finally {
+            client.release();
+          }
+        } catch (error) {
+          await candidate.end();
+          throw error;
+        }
+        return candidate;
+      });
     } catch (error) {
-      await pool.end();
       throw new IndexError('index-open-failed', `the team index at ${location} could not be opened: ${reason(error)}`);
     }
     return new PostgresIndex(pool, location);

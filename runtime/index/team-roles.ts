@@ -3,14 +3,19 @@ import pg from 'pg';
 import { IndexError } from './index-error.ts';
 import { migratePostgres } from './migrate-postgres.ts';
 import { safeLocation } from './postgres-index.ts';
+import { withPreferredTls } from './team-connection.ts';
 
 /** One connection for `weft db`'s work, closed after; a refusal names the server, never the connection string. */
 export async function withTeamClient<T>(url: string, use: (client: pg.ClientBase) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  // An error after connecting (the server went away) must not crash the process; the query in flight reports it.
-  client.on('error', () => undefined);
+  let client: pg.Client;
   try {
-    await client.connect();
+    client = await withPreferredTls(url, async (config) => {
+      const candidate = new pg.Client(config);
+      // An error after connecting (the server went away) must not crash the process; the query in flight reports it.
+      candidate.on('error', () => undefined);
+      await candidate.connect();
+      return candidate;
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new IndexError('index-open-failed', `the team index at ${safeLocation(url)} could not be opened: ${message}`);

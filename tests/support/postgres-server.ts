@@ -12,6 +12,8 @@ export interface PostgresServer {
   /** `postgres://weft:…@127.0.0.1:<port>/postgres`: holds the password, so tests never print it. */
   readonly url: string;
   readonly port: number;
+  /** With `{ tls: true }`: the self-signed certificate the server presents (its name is 127.0.0.1), a PEM file. */
+  readonly certificate: string | null;
   /** A new, empty database on this server; its connection string. */
   createDatabase(name: string): Promise<string>;
   stop(): void;
@@ -26,7 +28,7 @@ const SUPERUSER = 'weft';
  * folder on a free loopback port. Throws, naming the install command, when the binaries are missing: a test
  * that needs PostgreSQL fails instead of skipping silently.
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(options: { tls?: boolean } = {}): Promise<PostgresServer> {
   const found = findPostgres();
   if (!found.bin) throw new Error(found.message);
   const bin = found.bin;
@@ -62,6 +64,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       ]),
     );
     rmSync(passwordFile);
+    const certificate = options.tls ? selfSignedCertificate(scratch, owner) : null;
     const port = await freeLoopbackPort();
     const settings = [
       `-c port=${port}`,
@@ -71,6 +74,9 @@ export async function startPostgres(): Promise<PostgresServer> {
       '-c fsync=off',
       '-c synchronous_commit=off',
       '-c full_page_writes=off',
+      ...(certificate
+        ? ['-c ssl=on', `-c ssl_cert_file=${certificate}`, `-c ssl_key_file=${join(scratch, 'server.key')}`]
+        : []),
     ].join(' ');
     run('pg_ctl', ['start', '-w', '-t', '60', '-D', data, '-l', join(scratch, 'server.log'), '-o', settings]);
     const url = `postgres://${SUPERUSER}:${password}@127.0.0.1:${port}/postgres`;
@@ -78,6 +84,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     return {
       url,
       port,
+      certificate,
       async createDatabase(name) {
         if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
         const client = new pg.Client({ connectionString: url });
@@ -104,6 +111,31 @@ export async function startPostgres(): Promise<PostgresServer> {
     rmSync(scratch, { recursive: true, force: true });
     throw log ? new Error(`${(error as Error).message}\n${log}`) : error;
   }
+}
+
+/** A key and a certificate for 127.0.0.1, made by `openssl`, readable only by the server's user. */
+function selfSignedCertificate(scratch: string, owner: { uid: number; gid: number } | null): string {
+  const key = join(scratch, 'server.key');
+  const certificate = join(scratch, 'server.crt');
+  const made = spawnSync(
+    'openssl',
+    ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1'].concat([
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      key,
+      '-out',
+      certificate,
+    ]),
+    { encoding: 'utf8' },
+  );
+  if (made.status !== 0) throw new Error(`openssl could not make a certificate: ${made.stderr}`.trim());
+  chmodSync(key, 0o600);
+  if (owner) {
+    chownSync(key, owner.uid, owner.gid);
+    chownSync(certificate, owner.uid, owner.gid);
+  }
+  return certificate;
 }
 
 function unprivilegedIds(): { uid: number; gid: number } {
