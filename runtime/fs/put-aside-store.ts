@@ -21,7 +21,7 @@ export interface PutAsideEvent {
   /**
    * The words, cut short, when no other record keeps them: a struck dossier sentence's (the "Put aside" page shows
    * it). A canvas turn's words stay in its canvas record only, so deleting a node leaves no copy here. A restore
-   * removes them from every line of its key: once restored, the log keeps no copy of the words.
+   * removes them from every line no longer in force: once restored, the log keeps no copy of the words.
    */
   excerpt?: string;
 }
@@ -202,9 +202,14 @@ export class PutAsideStore {
       }
       if (written.length === 0) return [];
       await this.options.journal?.(written);
-      const restored = new Set(written.filter((event) => event.op === 'restored').map((event) => event.key));
-      if (restored.size > 0) await this.rewriteWithout(restored, written);
-      else await this.appendLines(written);
+      if (written.some((event) => event.op === 'restored')) {
+        // The revisions of the tombstones in force once written: only their lines may keep words.
+        const inForceRevs = new Map([...state.inForce].map(([key, event]) => [key, event.rev]));
+        for (const event of written)
+          if (event.op === 'put-aside') inForceRevs.set(event.key, event.rev);
+          else inForceRevs.delete(event.key);
+        await this.rewriteWith(written, new Set(inForceRevs.values()));
+      } else await this.appendLines(written);
       this.options.onWritten?.(written);
       return written;
     });
@@ -230,10 +235,10 @@ export class PutAsideStore {
   }
 
   /**
-   * The log with `events` added and every excerpt of a `restored` key dropped, replaced in one atomic step: a
-   * restore and the removal of the words it lifts are written together or not at all.
+   * The log with `events` added and the excerpt of every line not in force (`inForceRevs`) dropped, replaced in one
+   * atomic step: a restore and the removal of the words it lifts are written together or not at all.
    */
-  private async rewriteWithout(restored: ReadonlySet<string>, events: readonly PutAsideEvent[]): Promise<void> {
+  private async rewriteWith(events: readonly PutAsideEvent[], inForceRevs: ReadonlySet<number>): Promise<void> {
     const text = await readFile(this.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') return '';
       throw error;
@@ -246,7 +251,7 @@ export class PutAsideStore {
       } catch {
         return line; // A torn line stays as it was: still one skipped line.
       }
-      if (!isEvent(event) || event.excerpt === undefined || !restored.has(event.key)) return line;
+      if (!isEvent(event) || event.excerpt === undefined || inForceRevs.has(event.rev)) return line;
       const { excerpt: _dropped, ...rest } = event;
       return JSON.stringify(rest);
     });

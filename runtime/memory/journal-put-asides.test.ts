@@ -96,6 +96,12 @@ describe('put-asides and their journal events', () => {
     expect(putAsides.inForce().map((event) => event.excerpt)).toEqual(['Another struck sentence']);
     // Read afresh by another process's store, the log replays to the same state.
     expect(new PutAsideStore(home).inForce().map((event) => event.excerpt)).toEqual(['Another struck sentence']);
+
+    // Struck again, the words are kept once (the line in force); restored again, nowhere.
+    await putAsides.append([struck()]);
+    expect((await readFile(putAsidePath(home), 'utf8')).split('Bluebird')).toHaveLength(2);
+    await putAsides.append([struck('restored')]);
+    expect(await readFile(putAsidePath(home), 'utf8')).not.toContain('Bluebird');
   });
 
   it('restores and drops the words in one step: a failed rewrite leaves the put-aside as it was, and a retry works', async () => {
