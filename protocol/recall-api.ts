@@ -47,6 +47,8 @@ export const RecallOmissionReasonSchema = z.enum([
   'put-aside',
   /** #29: a model's summary (a dossier), left out because the node's inferred switch is off. */
   'inferred',
+  /** #29.4: a turn from after the node's "as of" date (or of no known time). */
+  'after-as-of',
 ]);
 export type RecallOmissionReason = z.infer<typeof RecallOmissionReasonSchema>;
 

@@ -149,10 +149,14 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     onFailure: (reason) => logger.warn('judge skipped for a minute', { reason }),
   });
   // Every put-aside and restore, whichever path writes it, is journaled in memory's hash-chained journal (issue 29.2).
+  // Journaled before each line is written (a failed journal writes no line); the page is told once it is written.
+  let journaled: string | null = null;
   const putAsides = new PutAsideStore(home, {
-    onWritten: async (events) => {
-      const stored = await journalPutAsides(memoryStoreFor(context), events);
-      if (stored) context.hub.publish({ type: 'memory-changed', revision: stored.revision });
+    journal: async (events) => {
+      journaled = (await journalPutAsides(memoryStoreFor(context), events))?.revision ?? null;
+    },
+    onWritten: () => {
+      if (journaled !== null) context.hub.publish({ type: 'memory-changed', revision: journaled });
     },
   });
   const context: ServerContext = {

@@ -137,6 +137,19 @@ export class DossierStore {
     return new Set(rows.map((row) => row.key));
   }
 
+  /**
+   * #29: the turn keys of the facts this topic's dossier consumed. The memory judge extracted those facts (inferred),
+   * and the run showed each under its turn's key, so a sentence citing one of these keys may rest on the extraction.
+   */
+  consumedFactKeys(topicId: string): Set<string> {
+    const rows = this.database
+      .prepare(
+        "SELECT DISTINCT turn_key AS key FROM facts WHERE state = 'consumed' AND topic_id = ? AND turn_key IS NOT NULL",
+      )
+      .all(topicId) as { key: string }[];
+    return new Set(rows.map((row) => row.key));
+  }
+
   /** Facts waiting for the topic's dossier; `null`: the general inbox. Oldest first. */
   pending(topicId: string | null): PendingFact[] {
     const rows = this.database

@@ -105,13 +105,19 @@ export async function liveTurnKeys(keys: readonly string[], sources: TurnSources
 /**
  * #29: how each cited turn is known, for the ones not read as written (a session turn the runner marked
  * interrupted is `reconstructed`); a key left out is `observed`. The same lookup recall marks its citations with.
+ * A key in `extracted` (the turn of a judge-extracted fact the dossier consumed) is `inferred` whatever its turn:
+ * a citation is only as known as what it may rest on, and the model was shown the judge's words under that key.
  */
-export async function citedKnownAs(keys: readonly string[], sources: TurnSources): Promise<Record<string, KnownAs>> {
+export async function citedKnownAs(
+  keys: readonly string[],
+  sources: TurnSources,
+  extracted: ReadonlySet<string> = new Set(),
+): Promise<Record<string, KnownAs>> {
   const documents = present(await canvasDocuments(keys, sources.canvases));
   const { knownAs } = turnKeySources(sources.database, documents, sources.putAsides);
   const known: Record<string, KnownAs> = {};
   for (const key of keys) {
-    const how = knownAs(key);
+    const how = extracted.has(key) ? 'inferred' : knownAs(key);
     if (how !== 'observed') known[key] = how;
   }
   return known;

@@ -1,7 +1,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { mkdir, open } from 'node:fs/promises';
+import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PUT_ASIDE_KINDS, type PutAsideKind, type PutAsides } from '../../src/core/index.ts';
+import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 
 /** Where a tombstone came from: the canvas node or the dossier sentence that was archived, deleted or struck. */
@@ -19,7 +20,8 @@ export interface PutAsideEvent {
   origin: PutAsideOrigin | null;
   /**
    * The words, cut short, when no other record keeps them: a struck dossier sentence's (the "Put aside" page shows
-   * it). A canvas turn's words stay in its canvas record only, so deleting a node leaves no copy here.
+   * it). A canvas turn's words stay in its canvas record only, so deleting a node leaves no copy here. A restore
+   * removes them from every line no longer in force: once restored, the log keeps no copy of the words.
    */
   excerpt?: string;
 }
@@ -27,10 +29,15 @@ export type PutAsideChange = Omit<PutAsideEvent, 'rev'>;
 
 export interface PutAsideStoreOptions {
   /**
-   * Told of every line written, inside the store's queue, before `append` resolves: the server journals each
-   * put-aside and restore in memory's hash-chained journal through it.
+   * Given every line before it is written, inside the store's queue: memory's hash-chained journal records each
+   * put-aside and restore through it. The journal first, so a failure writes no line (a retry journals it then),
+   * and a crash between the two leaves an event for a line not written, never a line without its event.
    */
-  onWritten?: (events: readonly PutAsideEvent[]) => Promise<void>;
+  journal?: (events: readonly PutAsideEvent[]) => Promise<void>;
+  /** Told of every line once written, before `append` resolves (the server tells the page to read again). */
+  onWritten?: (events: readonly PutAsideEvent[]) => void;
+  /** For the rewrite a restore makes (tests inject failures). */
+  fileSystem?: AtomicFileSystem;
 }
 
 /** The put-aside log of a Weft home: `$WEFT_HOME/memory/put-asides.jsonl`. */
@@ -40,6 +47,8 @@ export function putAsidePath(home: string): string {
 
 /** What a log replays to: the tombstones in force by key, the last revision, and how far the log was read. */
 interface Replayed {
+  /** The file's inode: a restore replaces the file, so a process holding the old one replays the new from the start. */
+  ino: number;
   size: number;
   mtimeMs: number;
   offset: number;
@@ -99,16 +108,16 @@ function replayInto(state: Replayed, text: string): void {
  * while the file is unchanged, and only the bytes appended since are read when it grew. A missing file is an empty log.
  */
 function replayed(path: string): Replayed {
-  let stats: { size: number; mtimeMs: number };
+  let stats: { ino: number; size: number; mtimeMs: number };
   try {
     stats = statSync(path);
   } catch {
-    return { size: 0, mtimeMs: 0, offset: 0, revision: 0, inForce: new Map(), keys: new Set() };
+    return { ino: 0, size: 0, mtimeMs: 0, offset: 0, revision: 0, inForce: new Map(), keys: new Set() };
   }
   let state = replayedByPath.get(path);
-  if (state && state.size === stats.size && state.mtimeMs === stats.mtimeMs) return state;
-  if (!state || stats.size < state.offset) {
-    state = { size: 0, mtimeMs: 0, offset: 0, revision: 0, inForce: new Map(), keys: new Set() };
+  if (state && state.ino === stats.ino && state.size === stats.size && state.mtimeMs === stats.mtimeMs) return state;
+  if (!state || state.ino !== stats.ino || stats.size < state.offset) {
+    state = { ino: stats.ino, size: 0, mtimeMs: 0, offset: 0, revision: 0, inForce: new Map(), keys: new Set() };
   }
   const length = stats.size - state.offset;
   const buffer = Buffer.alloc(length);
@@ -192,23 +201,62 @@ export class PutAsideStore {
         written.push({ rev: ++revision, ...change });
       }
       if (written.length === 0) return [];
-      const handle = await open(this.path, 'a+', 0o600);
-      try {
-        const { size } = await handle.stat();
-        // A torn last line from a crash is closed off first, so it stays one skipped line.
-        let lead = '';
-        if (size > 0) {
-          const last = Buffer.alloc(1);
-          await handle.read(last, 0, 1, size - 1);
-          if (last[0] !== 0x0a) lead = '\n';
-        }
-        await handle.appendFile(lead + written.map((event) => JSON.stringify(event)).join('\n') + '\n');
-        await handle.sync();
-      } finally {
-        await handle.close();
-      }
-      await this.options.onWritten?.(written);
+      await this.options.journal?.(written);
+      if (written.some((event) => event.op === 'restored')) {
+        // The revisions of the tombstones in force once written: only their lines may keep words.
+        const inForceRevs = new Map([...state.inForce].map(([key, event]) => [key, event.rev]));
+        for (const event of written)
+          if (event.op === 'put-aside') inForceRevs.set(event.key, event.rev);
+          else inForceRevs.delete(event.key);
+        await this.rewriteWith(written, new Set(inForceRevs.values()));
+      } else await this.appendLines(written);
+      this.options.onWritten?.(written);
       return written;
     });
+  }
+
+  /** One write of whole lines at the end of the log, flushed to disk. */
+  private async appendLines(events: readonly PutAsideEvent[]): Promise<void> {
+    const handle = await open(this.path, 'a+', 0o600);
+    try {
+      const { size } = await handle.stat();
+      // A torn last line from a crash is closed off first, so it stays one skipped line.
+      let lead = '';
+      if (size > 0) {
+        const last = Buffer.alloc(1);
+        await handle.read(last, 0, 1, size - 1);
+        if (last[0] !== 0x0a) lead = '\n';
+      }
+      await handle.appendFile(lead + events.map((event) => JSON.stringify(event)).join('\n') + '\n');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  }
+
+  /**
+   * The log with `events` added and the excerpt of every line not in force (`inForceRevs`) dropped, replaced in one
+   * atomic step: a restore and the removal of the words it lifts are written together or not at all.
+   */
+  private async rewriteWith(events: readonly PutAsideEvent[], inForceRevs: ReadonlySet<number>): Promise<void> {
+    const text = await readFile(this.path, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return '';
+      throw error;
+    });
+    const kept = text.split('\n').filter((line) => line.trim() !== '');
+    const lines = kept.map((line) => {
+      let event: unknown;
+      try {
+        event = JSON.parse(line);
+      } catch {
+        return line; // A torn line stays as it was: still one skipped line.
+      }
+      if (!isEvent(event) || event.excerpt === undefined || inForceRevs.has(event.rev)) return line;
+      const { excerpt: _dropped, ...rest } = event;
+      return JSON.stringify(rest);
+    });
+    const all = [...lines, ...events.map((event) => JSON.stringify(event))];
+    await writeFileAtomic(this.path, all.join('\n') + '\n', { mode: 0o600, fileSystem: this.options.fileSystem });
+    replayedByPath.delete(this.path);
   }
 }

@@ -77,6 +77,11 @@ export class MemoryStore {
 
   constructor(private readonly options: MemoryStoreOptions) {}
 
+  /** `$WEFT_HOME/memory/`, where this store's files are. */
+  get directory(): string {
+    return this.options.directory;
+  }
+
   private path(name: string): string {
     return join(this.options.directory, name);
   }

@@ -145,6 +145,8 @@ export async function planRecallFromIndex(
     archived: cited.gone,
     putAside: cited.putAside,
     putAsideSentence: (text: string) => isPutAside(putAsides, 'dossier-sentence', text, sources.hash),
+    // #29.4: no turn from after the node's "as of" date is read (by the judge either) or recalled.
+    asOf: request.memoryReading?.asOf ?? null,
   };
   const ranked = eligibleCandidates({ ...scope, terms, candidates });
   const { eligible } = ranked;
@@ -178,7 +180,6 @@ export async function planRecallFromIndex(
     // The judge's relevance reorders the ranking; without it the ranking above is the plan's.
     ...(relevance ? { relevance } : { ranked }),
     ...(sources.hash ? { hash: sources.hash } : {}),
-    ...(request.memoryReading?.asOf == null ? {} : { asOf: request.memoryReading.asOf }),
   });
   return { ...plan, scope: setting.global ? null : project, reach };
 }

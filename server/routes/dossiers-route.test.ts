@@ -205,6 +205,31 @@ describe('dossiers over HTTP with a scripted chat model on 127.0.0.1', () => {
     expect(server.logger.lines.join('\n')).not.toContain('Layout uses grid');
   });
 
+  it('a citation of a judge-extracted fact is known as inferred, never observed (#29)', async () => {
+    const topic = await createTopic('Packaging');
+    const read = await exchanges.store('canvas-p', { question: 'Packaging: dmg or pkg?', answer: 'A dmg.' });
+    await label();
+    // The fact's turn is not labelled with the topic: the run shows the judge's words under its key, not the turn.
+    const said = await exchanges.store('canvas-p', { question: 'We notarize every build.', answer: 'Good.' });
+    const keyOf = (stored: typeof read) => `canvas:canvas-p#${stored.nodeId}@${stored.versionId}`;
+    dossierStoreFor(server.context).fileFact({ text: 'Notarizes builds.', turnKey: keyOf(said), topicIds: [topic] });
+    const plan = await json<DossierPlan>(`/api/dossiers/${topic}/plan?mode=update`);
+    expect(plan.turns.map((turn) => turn.turnKey)).toEqual([keyOf(read)]);
+    provider.script({
+      text: answer({
+        what: [{ text: 'Ships a dmg.', citations: [keyOf(read)] }],
+        status: [{ text: 'Every build is notarized.', citations: [keyOf(said)] }],
+      }),
+    });
+    const view = await json<DossierView>(`/api/dossiers/${topic}/build`, 'POST', confirm(plan));
+    expect(view.dossier?.sections.status.map((sentence) => sentence.text)).toEqual(['Every build is notarized.']);
+    // The turn the run read as written stays observed (unnamed); the fact's key is inferred, on every read.
+    expect(view.citationKnownAs).toEqual({ [keyOf(said)]: 'inferred' });
+    expect((await json<DossierView>(`/api/dossiers/${topic}`)).citationKnownAs).toEqual({
+      [keyOf(said)]: 'inferred',
+    });
+  });
+
   it('redacts a credential in a turn before the plan shows it and before it is sent', async () => {
     const topic = await createTopic('Deploy');
     const key = 'sk-proj-' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6';

@@ -62,7 +62,7 @@ export async function dossierView(run: DossierRunContext, topicId: string): Prom
     dropped: latest?.dropped ?? [],
     history: store.history(topicId),
     validity: validity ? Object.fromEntries(validity) : {},
-    citationKnownAs: await citedKnownAs(cited, run.sources),
+    citationKnownAs: await citedKnownAs(cited, run.sources, store.consumedFactKeys(topicId)),
     pendingFacts: store.pending(topicId),
     unreadTurns: [...present].filter((key) => !read.has(key)).length,
   };

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { MemoryProfile } from '../../protocol/index.ts';
+import { sha256Hex } from './hashing.ts';
 import { memoryBlock } from './memory/index.ts';
+import { planRecall } from './recall/plan-recall.ts';
+import type { RecallCandidate } from './recall/recall-inputs.ts';
+import { estimateTokensByLength } from './tokens.ts';
 import { supersedingStatements } from './memory/memory-test-kit.ts';
 import { computeStaleFull } from './stale-tracker.ts';
 import { upstreamFingerprint } from './fingerprint.ts';
@@ -85,5 +89,76 @@ describe('an "as of" node at the compiler (#29.4)', () => {
     // No date is the fingerprint stored before the setting existed: an old answer is not made stale by it.
     setAsOf(canvas, node, null);
     expect(upstreamFingerprint(canvas.graph, node)).toBe(plain);
+  });
+});
+
+/** A past session turn about the varroa count, asked at `at`. */
+function pastTurn(key: string, at: number, answer: string): RecallCandidate {
+  return {
+    key,
+    kind: 'turn',
+    runner: 'claude-code',
+    sessionId: `session-${key}`,
+    sessionTitle: `Session ${key}`,
+    turn: 1,
+    cwd: '/home/ada/bees',
+    at,
+    question: 'How should the varroa count be stored?',
+    answer,
+    canvasId: null,
+    mirrors: null,
+  };
+}
+
+describe('recall for an "as of" node at the compiler (#29.4)', () => {
+  it('sends no past turn from after the date: the request carries exactly the previewed block, without it', () => {
+    const march = pastTurn('claude-code:march#1', MARCH, 'Store the varroa count in a spreadsheet.');
+    const june = pastTurn('claude-code:june#1', JUNE, 'Store the varroa count in SQLite now.');
+    const plan = (asOf: number | null, candidates = [march, june]) =>
+      planRecall({
+        question: 'How is the varroa count stored?',
+        terms: ['varroa', 'count'],
+        canvasId: 'active',
+        project: '/home/ada/bees',
+        global: false,
+        struck: [],
+        archived: () => false,
+        citedFolder: () => '/home/ada/bees',
+        candidates,
+        dossiers: [],
+        ceiling: 'small',
+        contextWindow: 200_000,
+        estimateTokens: estimateTokensByLength,
+        asOf,
+      });
+    const canvas = new TestCanvas();
+    const node = canvas.addQuestion('How is the varroa count stored?');
+    const recallText = (block: string) =>
+      canvas
+        .dispatch(node, { recallBlock: block })
+        .request.messages.flatMap((message) => message.content)
+        .flatMap((part) => (part.type === 'text' && part.text.startsWith('[Recall') ? [part.text] : []));
+
+    // Now, both turns are recalled.
+    const now = plan(null);
+    expect(now.items.map((item) => item.id)).toEqual([june.key, march.key]);
+
+    // Dated April, the June turn is left out (and says why); the March one stays.
+    setAsOf(canvas, node, APRIL);
+    const then = plan(APRIL);
+    expect(then.items.map((item) => item.id)).toEqual([march.key]);
+    expect(then.omitted).toContainEqual(expect.objectContaining({ id: june.key, reason: 'after-as-of' }));
+    const sentText = recallText(then.block!);
+    expect(sentText).toHaveLength(1);
+    expect(sentText[0]).toContain('spreadsheet');
+    expect(sentText[0]).not.toContain('SQLite');
+    expect(sentText[0]).toContain('[Recall as of 2026-04-01T00:00:00.000Z]');
+    // What the preview names (the plan's block hash) is what the request carries.
+    expect(sha256Hex(sentText[0]!)).toBe(then.blockHash);
+
+    // A turn of no known time cannot be shown to precede the date: it stays out too.
+    const undated = { ...march, key: 'claude-code:undated#1', at: null };
+    const withUndated = plan(APRIL, [march, undated]);
+    expect(withUndated.items.map((item) => item.id)).toEqual([march.key]);
   });
 });

@@ -96,11 +96,16 @@ export interface PutAsideRecord {
   origin: { canvasId: string; nodeId: string } | { topicId: string; sentenceId: string } | null;
 }
 
-/** A tombstone recorded or lifted (issue 29.2): journaled so a restore, like a put-aside, is on the record. */
-export function putAsideEvent(record: PutAsideRecord): MemoryEventDraft {
+/**
+ * A tombstone recorded or lifted (issue 29.2): journaled so a restore, like a put-aside, is on the record. Its
+ * `objectId` is the key keyed with the home's own secret (`objectId`, given by the caller): the content key is an
+ * unsalted hash of often short words, which a dictionary would recover; the keyed one is the same for the same key
+ * within the home, so a restore names the put-aside it lifts.
+ */
+export function putAsideEvent(record: PutAsideRecord, objectId: string): MemoryEventDraft {
   return {
     op: record.op === 'put-aside' ? 'memory-put-aside' : 'memory-restored',
-    objectId: record.key,
+    objectId,
     meta: { kind: record.kind, reason: record.reason, rev: record.rev, ...(record.origin ?? {}) },
   };
 }

@@ -57,6 +57,11 @@ export interface RecallScopeInput {
    * out as `inferred` otherwise. Turns (`observed`, or `reconstructed` and marked) are read either way.
    */
   includeInferred?: boolean;
+  /**
+   * #29.4: the node's "as of" date. A turn from after it (or of no known time) is left out as `after-as-of`: a node
+   * dated D is answered from what was known by D. The block's header names it. Absent: now.
+   */
+  asOf?: number | null;
 }
 
 export interface RecallPlanInput extends RecallScopeInput {
@@ -77,8 +82,6 @@ export interface RecallPlanInput extends RecallScopeInput {
   /** `eligibleCandidates` of these same inputs, when the caller already has it (it costs a pass over every text). */
   ranked?: { eligible: RankedCandidate[]; omitted: RecallOmission[] };
   hash?: HashPort;
-  /** #29.4: the node's "as of" date; the block's header names it (absent: the header as before). */
-  asOf?: number | null;
 }
 
 export interface RecallPlan {
@@ -168,7 +171,9 @@ export function eligibleCandidates(
     const inScope = ownCanvas
       ? input.chain !== undefined
       : input.global || (input.project !== null && insideProject(candidate.cwd, input.project));
+    const asOf = input.asOf ?? null;
     if (!inScope) omit(candidate, 'out-of-scope');
+    else if (asOf !== null && (candidate.at === null || candidate.at > asOf)) omit(candidate, 'after-as-of');
     else if (input.putAside?.(candidate.key)) omit(candidate, 'put-aside');
     else if (input.archived(candidate.key)) omit(candidate, 'archived-source');
     else if (struck.has(candidate.key)) omit(candidate, 'struck');

@@ -1,16 +1,12 @@
-import { useEffect, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useStore } from 'zustand';
+import { useState } from 'react';
 import type { DossierSentenceInbox, DossierSentenceProposal } from '../../../protocol/index.ts';
-import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { memoryClient } from '../store/index.ts';
 import { dossierSentencesApi } from './dossier-sentences-api.ts';
 import { openCitation } from './open-citation.ts';
 import { projectFactsChanged } from './project-facts-changed.ts';
+import { usePagedList } from './use-paged-list.ts';
 import { formatWhen } from '../../core/index.ts';
-
-const PAGE = 100;
 
 const SECTIONS: Record<DossierSentenceProposal['section'], string> = {
   what: 'what it is',
@@ -27,57 +23,26 @@ const SECTIONS: Record<DossierSentenceProposal['section'], string> = {
  */
 export function DossierSentencesInbox() {
   const store = useWeftStore();
-  const [inbox, setInbox] = useState<DossierSentenceInbox | null>(null);
-  const [proposals, setProposals] = useState<DossierSentenceProposal[]>([]);
   const [topicNames, setTopicNames] = useState<Record<string, string>>({});
-  const loading = useRef(false);
-  const scroller = useRef<HTMLDivElement>(null);
-  const fail = (caught: unknown) => {
-    const { code, message } = describeError(caught);
-    store.getState().toast('error', code, message);
-  };
   // Every `memory-changed` (a dossier run's proposals, a decision) rereads the first page.
-  const memoryRead = useStore(memoryClient.view, (view) => view.loaded);
-  useEffect(() => {
-    let current = true;
-    dossierSentencesApi.list({ cursor: null, limit: PAGE }).then((listed) => {
-      if (!current) return;
-      setInbox(listed);
-      setProposals(listed.proposals);
-      setTopicNames(listed.topicNames);
-    }, fail);
-    return () => {
-      current = false;
-    };
-  }, [memoryRead]);
-
-  const virtualizer = useVirtualizer({
-    count: proposals.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 64,
-    overscan: 6,
+  const {
+    page: inbox,
+    items: proposals,
+    scroller,
+    virtualizer,
+    remove,
+    fail,
+  } = usePagedList<DossierSentenceProposal, DossierSentenceInbox>({
+    list: (query) => dossierSentencesApi.list(query),
+    itemsOf: (page) => page.proposals,
+    estimateSize: 64,
+    onPage: (page, first) => setTopicNames((names) => (first ? page.topicNames : { ...names, ...page.topicNames })),
   });
-  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
-  const next = inbox?.nextCursor ?? null;
-  // Scrolled near the end of what is loaded: the next page (by the last id shown, never by position).
-  useEffect(() => {
-    if (next === null || loading.current || lastShown < proposals.length - 10) return;
-    loading.current = true;
-    dossierSentencesApi
-      .list({ cursor: next, limit: PAGE })
-      .then((page) => {
-        setInbox(page);
-        setProposals((shown) => [...shown, ...page.proposals]);
-        setTopicNames((names) => ({ ...names, ...page.topicNames }));
-      }, fail)
-      .finally(() => (loading.current = false));
-  }, [lastShown, next, proposals.length]);
 
   const decide = async (id: string, run: () => Promise<unknown>) => {
     try {
       await run();
-      setProposals((shown) => shown.filter((each) => each.id !== id));
-      setInbox((listed) => listed && { ...listed, total: Math.max(0, listed.total - 1) });
+      remove(id);
       // The dossiers section rereads its open dossier: an accepted sentence is in it now.
       projectFactsChanged.setState(({ revision }) => ({ revision: revision + 1 }));
     } catch (caught) {

@@ -1,17 +1,13 @@
-import { useEffect, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useStore } from 'zustand';
+import { useState } from 'react';
 import type { MemoryInboxResponse, MemoryProposal } from '../../../protocol/index.ts';
-import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { memoryClient } from '../store/index.ts';
 import { inboxApi } from './inbox-api.ts';
 import { openOrigin } from './open-origin.ts';
 import { ProjectFactsInbox } from './ProjectFactsInbox.tsx';
 import { DossierSentencesInbox } from './DossierSentencesInbox.tsx';
+import { usePagedList } from './use-paged-list.ts';
 import { formatWhen } from '../../core/index.ts';
-
-const PAGE = 100;
 
 const RULES: Record<MemoryProposal['path'], string> = {
   judge: 'the memory judge',
@@ -27,57 +23,26 @@ const RULES: Record<MemoryProposal['path'], string> = {
 export function InboxSection() {
   const store = useWeftStore();
   // Every `memory-changed` (a judgement, a decision here or from `weft memory accept`) rereads the Inbox.
-  const memoryRead = useStore(memoryClient.view, (view) => view.loaded);
-  const [inbox, setInbox] = useState<MemoryInboxResponse | null>(null);
-  const [proposals, setProposals] = useState<MemoryProposal[]>([]);
-  const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
-  const loading = useRef(false);
-  const scroller = useRef<HTMLDivElement>(null);
-
-  const fail = (caught: unknown) => {
-    const { code, message } = describeError(caught);
-    store.getState().toast('error', code, message);
-  };
-  const firstPage = (listed: MemoryInboxResponse) => {
-    setInbox(listed);
-    setProposals(listed.proposals);
-  };
-  useEffect(() => {
-    let current = true;
-    inboxApi.list({ cursor: null, limit: PAGE }).then((listed) => current && firstPage(listed), fail);
-    return () => {
-      current = false;
-    };
-  }, [memoryRead]);
-
-  const virtualizer = useVirtualizer({
-    count: proposals.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 72,
-    overscan: 6,
+  const {
+    page: inbox,
+    items: proposals,
+    scroller,
+    virtualizer,
+    remove,
+    fail,
+  } = usePagedList<MemoryProposal, MemoryInboxResponse>({
+    list: (query) => inboxApi.list(query),
+    itemsOf: (page) => page.proposals,
+    estimateSize: 72,
   });
-  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
-  const next = inbox?.nextCursor ?? null;
-  // Scrolled near the end of what is loaded: the next page (by the last id shown, never by position).
-  useEffect(() => {
-    if (next === null || loading.current || lastShown < proposals.length - 10) return;
-    loading.current = true;
-    inboxApi
-      .list({ cursor: next, limit: PAGE })
-      .then((page) => {
-        setInbox(page);
-        setProposals((shown) => [...shown, ...page.proposals]);
-      }, fail)
-      .finally(() => (loading.current = false));
-  }, [lastShown, next, proposals.length]);
+  const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
 
   async function decide(id: string, run: () => Promise<unknown>) {
     try {
       await run();
       setEditing(null);
       // Decided on the server: gone from the list now, before the reread that `memory-changed` brings.
-      setProposals((shown) => shown.filter((proposal) => proposal.id !== id));
-      setInbox((listed) => listed && { ...listed, total: Math.max(0, listed.total - 1) });
+      remove(id);
     } catch (caught) {
       fail(caught);
     }

@@ -1,15 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { useStore } from 'zustand';
 import type { PutAsideItem, PutAsideListResponse } from '../../../protocol/index.ts';
-import { describeError } from '../api/index.ts';
 import { useWeftStore } from '../kit/index.ts';
 import { memoryClient } from '../store/index.ts';
 import { openOrigin } from './open-origin.ts';
 import { putAsidesApi } from './put-asides-api.ts';
+import { usePagedList } from './use-paged-list.ts';
 import { formatWhen } from '../../core/index.ts';
-
-const PAGE = 100;
 
 const KINDS: Record<PutAsideItem['kind'], string> = {
   'canvas-turn': 'canvas turn',
@@ -33,54 +28,24 @@ const REASONS: Record<string, string> = {
 export function PutAsideSection() {
   const store = useWeftStore();
   // Every `memory-changed` (an archive, a strike, a restore here or from `weft memory restore`) rereads the list.
-  const memoryRead = useStore(memoryClient.view, (view) => view.loaded);
-  const [listed, setListed] = useState<PutAsideListResponse | null>(null);
-  const [items, setItems] = useState<PutAsideItem[]>([]);
-  const loading = useRef(false);
-  const scroller = useRef<HTMLDivElement>(null);
-
-  const fail = (caught: unknown) => {
-    const { code, message } = describeError(caught);
-    store.getState().toast('error', code, message);
-  };
-  useEffect(() => {
-    let current = true;
-    putAsidesApi.list({ cursor: null, limit: PAGE }).then((page) => {
-      if (!current) return;
-      setListed(page);
-      setItems(page.items);
-    }, fail);
-    return () => {
-      current = false;
-    };
-  }, [memoryRead]);
-
-  const virtualizer = useVirtualizer({
-    count: items.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 64,
-    overscan: 6,
+  const {
+    page: listed,
+    items,
+    scroller,
+    virtualizer,
+    remove,
+    fail,
+  } = usePagedList<PutAsideItem, PutAsideListResponse>({
+    list: (query) => putAsidesApi.list(query),
+    itemsOf: (page) => page.items,
+    estimateSize: 64,
   });
-  const lastShown = virtualizer.getVirtualItems().at(-1)?.index ?? -1;
-  const next = listed?.nextCursor ?? null;
-  useEffect(() => {
-    if (next === null || loading.current || lastShown < items.length - 10) return;
-    loading.current = true;
-    putAsidesApi
-      .list({ cursor: next, limit: PAGE })
-      .then((page) => {
-        setListed(page);
-        setItems((shown) => [...shown, ...page.items]);
-      }, fail)
-      .finally(() => (loading.current = false));
-  }, [lastShown, next, items.length]);
 
   async function restore(id: string) {
     try {
       await putAsidesApi.restore(id);
       // Restored on the server: gone from the list now, before the reread that `memory-changed` brings.
-      setItems((shown) => shown.filter((item) => item.id !== id));
-      setListed((page) => page && { ...page, total: Math.max(0, page.total - 1) });
+      remove(id);
     } catch (caught) {
       fail(caught);
     }

@@ -33,6 +33,7 @@ const REASON_LABEL: Record<RecallOmission['reason'], string> = {
   'put-aside': 'put aside by you',
   struck: 'struck by you',
   inferred: 'inferred (a model’s summary; switch on “inferred” to read it)',
+  'after-as-of': 'after the node’s “as of” date',
 };
 
 /** Where an item comes from: runner, session, turn and date (a dossier: its topic). */
