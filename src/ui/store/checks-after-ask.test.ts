@@ -106,6 +106,9 @@ describe('checks on a model set’s answers', () => {
         .sort(),
     ).toEqual(['alpha', 'beta']);
     expect(bodies.filter((body) => JSON.stringify(body.messages).includes('against one rubric'))).toHaveLength(2);
+    // And nothing else: no stale decision about the first-run canvas's pre-written answers (opened at boot).
+    expect(bodies.filter((body) => JSON.stringify(body.messages).includes('Decision:'))).toEqual([]);
+    expect(bodies).toHaveLength(4);
     await app.close();
   });
 });
