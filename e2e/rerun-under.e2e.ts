@@ -78,7 +78,7 @@ describe('Re-run under…', () => {
     await page.getByTestId('rerun-under').click();
     expect(await dialog.getByTestId('rerun-refusal').count()).toBe(0);
     await dialog.getByTestId('rerun-name').fill('b run');
-    await dialog.getByTestId('rerun-refusal').filter({ hasText: 'already on this canvas' }).waitFor();
+    await dialog.getByTestId('rerun-refusal').filter({ hasText: 'nothing left to run' }).waitFor();
     const rows = dialog.getByTestId('run-comparison-row');
     expect(await rows.count()).toBe(2);
     expect(await rows.allTextContents()).toEqual([
