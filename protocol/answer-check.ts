@@ -75,10 +75,12 @@ export type RubricCheckResponse = z.infer<typeof RubricCheckResponseSchema>;
 /**
  * Issue 31 / C10: the judge's reason for one rubric on one version, kept with the version (display only: never in
  * context, a request or a fingerprint). `requestHash` is the judge request's, as the rubric's `check` event names
- * it; null when no judge answered.
+ * it; null when no judge answered. `rubric` is the wording judged, so a reworded rubric is judged again.
  */
 export const RubricNoteSchema = z.object({
   checkId: CheckId,
+  /** The rubric as it read when judged: an edited rubric is judged again. */
+  rubric: CheckText,
   reason: z.string().max(500),
   requestHash: z
     .string()

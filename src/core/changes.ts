@@ -171,6 +171,8 @@ export type GraphChange =
       nodeId: string;
       versionId: string;
       checkId: string;
+      /** The rubric's wording as the judge read it. */
+      rubric: string;
       outcome: CheckOutcome;
       reason: string;
       /** The judge and the hash of the request it was sent; null when no judge answered. */

@@ -1,4 +1,4 @@
-import { CheckOutcomeSchema, type RubricNote } from '../../protocol/index.ts';
+import { CheckOutcomeSchema, RubricNoteSchema, type RubricNote } from '../../protocol/index.ts';
 import type { GraphChange } from './changes.ts';
 import { GraphError } from './graph-error.ts';
 import { CHECK_EVENT_OP } from './version-checks.ts';
@@ -29,9 +29,12 @@ export function applyRubricResult(scope: ChangeScope, change: RecordRubricChange
     return new GraphError('invalid', `A check's outcome is pass, fail or error.`, { nodeId: node.id });
   const note: RubricNote = {
     checkId: change.checkId,
+    rubric: String(change.rubric),
     reason: String(change.reason).slice(0, REASON_MAX),
     requestHash: change.judged?.requestHash ?? null,
   };
+  if (!RubricNoteSchema.safeParse(note).success)
+    return new GraphError('invalid', 'A rubric verdict names the rubric it judged.', { nodeId: node.id });
   const versions = [...node.versions];
   versions[index] = {
     ...version,

@@ -55,6 +55,7 @@ describe('check results on a canvas', () => {
         nodeId: question,
         versionId: version,
         checkId: 'cites',
+        rubric: 'Cites a source',
         outcome,
         reason: text,
         judged: { model: 'judge/model', requestHash: hash },
@@ -78,10 +79,20 @@ describe('check results on a canvas', () => {
       expect(JSON.stringify(event.meta)).not.toContain('bracketed source');
     }
     const kept = (canvas.graph.nodes.get(question) as QuestionNode).versions.find((each) => each.id === version)!;
-    expect(kept.rubricNotes).toEqual([{ checkId: 'cites', reason, requestHash: 'a'.repeat(64) }]);
+    expect(kept.rubricNotes).toEqual([
+      { checkId: 'cites', rubric: 'Cites a source', reason, requestHash: 'a'.repeat(64) },
+    ]);
     // Judged: no longer pending; and the verdict moved no fingerprint.
     expect(pendingRubrics(canvas.graph)).toEqual([]);
     expect(JSON.stringify(upstreamSnapshot(canvas.graph, question))).toBe(fingerprint);
+    // A reworded rubric is judged again (as an edited check of another kind is re-scored); its old verdict shows
+    // until then.
+    canvas.edit(question, {
+      checks: [CHECKS[0]!, CHECKS[1]!, { id: 'cites', kind: 'rubric', rubric: 'Cites two sources' }],
+    });
+    expect(pendingRubrics(canvas.graph)).toMatchObject([
+      { versionId: version, checkId: 'cites', rubric: 'Cites two sources' },
+    ]);
   });
 
   it('lists only complete versions’ unjudged rubrics, and refuses a verdict for a check the question does not carry', () => {
@@ -98,6 +109,7 @@ describe('check results on a canvas', () => {
       nodeId: question,
       versionId: first!.versionId,
       checkId: 'nope',
+      rubric: 'Cites a source',
       outcome: 'pass',
       reason: '',
       judged: null,

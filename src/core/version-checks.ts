@@ -112,8 +112,9 @@ export interface PendingRubric {
 
 /**
  * Issue 31: the rubric judgements the canvas still needs — every complete version of each question in `nodeIds`
- * (all when absent) without a result event for one of its question's rubric checks. Results are events that survive
- * a reload, so a version judged once is never listed again, whichever path wrote it or whenever it was opened.
+ * (all when absent) without a result for one of its question's rubric checks as the rubric now reads (a reworded
+ * rubric is judged again, as an edited check of another kind is re-scored). Results survive a reload, so a version
+ * judged once is never listed again, whichever path wrote it or whenever it was opened.
  */
 export function pendingRubrics(graph: Graph, nodeIds?: Iterable<string>): PendingRubric[] {
   const index = resultIndex(graph.events);
@@ -126,8 +127,9 @@ export function pendingRubrics(graph: Graph, nodeIds?: Iterable<string>): Pendin
     for (const version of node.versions) {
       if (version.status !== 'complete') continue;
       const byCheck = index.get(version.id);
+      const judged = new Map((version.rubricNotes ?? []).map((note) => [note.checkId, note.rubric]));
       for (const check of rubrics)
-        if (!byCheck?.has(check.id))
+        if (!byCheck?.has(check.id) || (judged.has(check.id) && judged.get(check.id) !== check.rubric))
           pending.push({
             nodeId: node.id,
             versionId: version.id,

@@ -78,7 +78,8 @@ function judgeRubric(
   canvasId: string,
   item: PendingRubric,
 ): Promise<boolean> {
-  const key = `${item.versionId}:${item.checkId}`;
+  // The wording is part of the claim: a reworded rubric is a new judgement.
+  const key = `${item.versionId}:${item.checkId}:${item.rubric}`;
   if (runtime.rubricsClaimed.has(key)) return Promise.resolve(false);
   runtime.rubricsClaimed.add(key);
   const judged = runtime.rubricsJudged.then(() => judgeAndRecord(set, get, dependencies, runtime, canvasId, item));
@@ -100,6 +101,7 @@ async function judgeAndRecord(
     nodeId: item.nodeId,
     versionId: item.versionId,
     checkId: item.checkId,
+    rubric: item.rubric,
   } as const;
   try {
     const answer = await dependencies.api.rubricCheck({

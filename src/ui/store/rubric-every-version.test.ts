@@ -106,6 +106,14 @@ describe('rubrics on every new version', () => {
     expect(judgeCalls().length - before).toBe(2);
     expect(rubricEvents(again)).toHaveLength(2);
     expect(versionCheckResults(again.graph, node, edited)[0]).toMatchObject({ outcome: 'fail', detail: 'No source.' });
+
+    // A reworded rubric is a new check: both answers are judged again, once.
+    const reworded = [{ id: 'cites', kind: 'rubric' as const, rubric: 'Cites a numbered source' }];
+    expect(again.state.apply({ type: 'edit-node', nodeId: node, patch: { checks: reworded } })).toBe(true);
+    await vi.waitFor(() => expect(rubricEvents(again)).toHaveLength(4), { timeout: 5000 });
+    await again.store.runtime.rubricsJudged;
+    expect(judgeCalls().length - before).toBe(4);
+    expect(JSON.stringify(judgeCalls().at(-1)!.body)).toContain('Cites a numbered source');
     await again.close();
   });
 

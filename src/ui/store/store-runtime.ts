@@ -25,7 +25,7 @@ export interface StoreRuntime {
   pendingJudgement: Promise<void>;
   /** Issue 31: scans a published graph for versions whose rubrics are not judged yet (`judgePendingRubrics`). */
   judgeRubrics: (nodeIds?: Iterable<string>) => void;
-  /** Rubric judgements this page has taken on (version id : check id): each is asked once. */
+  /** Rubric judgements this page has taken on (version id : check id : rubric): each is asked once. */
   rubricsClaimed: Set<string>;
   /** The queue of rubric judgements (one at a time), so tests and flushes can wait for it. */
   rubricsJudged: Promise<void>;
