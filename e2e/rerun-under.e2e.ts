@@ -78,7 +78,7 @@ describe('Re-run under…', () => {
     await page.getByTestId('rerun-under').click();
     expect(await dialog.getByTestId('rerun-refusal').count()).toBe(0);
     await dialog.getByTestId('rerun-name').fill('b run');
-    await dialog.getByTestId('rerun-refusal').filter({ hasText: 'already on this canvas' }).waitFor();
+    await dialog.getByTestId('rerun-refusal').filter({ hasText: 'nothing left to run' }).waitFor();
     const rows = dialog.getByTestId('run-comparison-row');
     expect(await rows.count()).toBe(2);
     expect(await rows.allTextContents()).toEqual([
@@ -86,6 +86,26 @@ describe('Re-run under…', () => {
       expect.stringContaining('Q2: count on from the answer above.'),
     ]);
     await canvas.screenshot('rerun-under');
+
+    // A question added below after the run: the same name and model continue the run with it alone, from the run's
+    // own Q2 answer (4), not the person's (2).
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    const third = await canvas.addQuestion('Q3: count on again.');
+    await canvas.connect(second, third);
+    await canvas.ask(third);
+    await page.locator('.react-flow__pane').click({ position: { x: 5, y: 5 } });
+    await page.getByTestId('rerun-under').click();
+    await dialog.getByTestId('rerun-model').selectOption('scripted/model-b');
+    await dialog.getByTestId('rerun-name').fill('b run');
+    await dialog.getByTestId('rerun-resumed').filter({ hasText: '2 questions' }).waitFor();
+    expect(await dialog.getByTestId('rerun-count').textContent()).toBe('1');
+    const beforeRest = provider.requests.length;
+    await dialog.getByTestId('rerun-confirm').click();
+    await page.getByText('“b run”: 1 answer kept').waitFor();
+    const rest = provider.requests.slice(beforeRest);
+    expect(rest.map((request) => (request.body as { model: string }).model)).toEqual(['model-b']);
+    expect(sentText(rest[0]!.body)).toContain('model-b: the answer is 4.');
     expect(app.pageErrors.filter((message) => !/favicon/.test(message))).toEqual([]);
   });
 });

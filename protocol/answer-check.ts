@@ -42,8 +42,9 @@ export const AnswerChecksSchema = z.array(AnswerCheckSchema).max(CHECKS_MAX);
 /**
  * One check's result on one version, as its `check` event records it (metadata only, C10): passed, failed, or
  * `error` when it could not run (a pattern outside the safe subset, a judge that did not answer). `detail` is a
- * short machine-written note ("read 41.9", "missing required: name"); a rubric's verdict and reason, and the hash of
- * the judge's request, ride on the rubric's event.
+ * short machine-written note ("read 41.9", "missing required: name"). A rubric's event carries its verdict, the judge
+ * and the hash of the judge's request only (C10: metadata, never content); the judge's reason is model-written text,
+ * so it is kept with the version (`RubricNote`), which that hash names.
  */
 export const CheckOutcomeSchema = z.enum(['pass', 'fail', 'error']);
 export type CheckOutcome = z.infer<typeof CheckOutcomeSchema>;
@@ -70,3 +71,20 @@ export const RubricCheckResponseSchema = z.object({
     .nullable(),
 });
 export type RubricCheckResponse = z.infer<typeof RubricCheckResponseSchema>;
+
+/**
+ * Issue 31 / C10: the judge's reason for one rubric on one version, kept with the version (display only: never in
+ * context, a request or a fingerprint). `requestHash` is the judge request's, as the rubric's `check` event names
+ * it; null when no judge answered. `rubric` is the wording judged, so a reworded rubric is judged again.
+ */
+export const RubricNoteSchema = z.object({
+  checkId: CheckId,
+  /** The rubric as it read when judged: an edited rubric is judged again. */
+  rubric: CheckText,
+  reason: z.string().max(500),
+  requestHash: z
+    .string()
+    .regex(/^[0-9a-f]{64}$/)
+    .nullable(),
+});
+export type RubricNote = z.infer<typeof RubricNoteSchema>;

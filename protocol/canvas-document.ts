@@ -8,7 +8,7 @@ import { PlaqueSchema } from './plaque.ts';
 import { MemoryReadingSchema } from './memory-reading.ts';
 import { ModelSetSchema, SetAnswerSchema } from './model-set.ts';
 import { RunTagSchema } from './run-tag.ts';
-import { AnswerChecksSchema } from './answer-check.ts';
+import { AnswerChecksSchema, CHECKS_MAX, RubricNoteSchema } from './answer-check.ts';
 import { RecallSettingSchema, RecallSnapshotSchema } from './recall-api.ts';
 
 /** The `.weft.json` canvas document, version 4 (stored form: `canvas-stored-form.ts`). Times are epoch milliseconds. */
@@ -88,6 +88,8 @@ export const VersionSchema = z.object({
   setAnswer: SetAnswerSchema.optional(),
   /** Issue 31: set on an answer a re-run under another model wrote (the run's name and model); never selected. */
   run: RunTagSchema.optional(),
+  /** Issue 31: the judge's reason per rubric check (C10: the `check` event holds the verdict and names this note). */
+  rubricNotes: z.array(RubricNoteSchema).max(CHECKS_MAX).optional(),
 });
 export type Version = z.infer<typeof VersionSchema>;
 

@@ -145,9 +145,12 @@ describe('re-run a study under another model (issue 31)', () => {
     expect(byChecks.firstDivergence).toBe(ids[0]);
     expect(byChecks.rows.every((row) => row.checksChanged === true && row.numberChanged === null)).toBe(true);
 
-    // The same name cannot be used twice: its answers would mix.
+    // The same name is not run twice: under the same model nothing is left, under another the answers would mix.
     expect(rerunPlan(app.graph, new Set(ids), { model: 'local/beta', runName: 'beta run' }).refusal).toMatch(
-      /already on this canvas/,
+      /nothing left to run/,
+    );
+    expect(rerunPlan(app.graph, new Set(ids), { model: 'local/alpha', runName: 'beta run' }).refusal).toMatch(
+      /already on this canvas under local\/beta/,
     );
     await app.close();
   }, 120_000);
@@ -161,7 +164,11 @@ describe('re-run a study under another model (issue 31)', () => {
       const sentBefore = provider.requests.length;
       const running = app.state.rerunUnder(new Set(ids), 'local/beta', 'stopped run');
       await provider.waitForRequests(sentBefore + 10);
-      expect(app.state.replay).toMatchObject({ running: true, total: SIZE });
+      expect(app.state.replay).toMatchObject({
+        running: true,
+        total: SIZE,
+        job: { kind: 'rerun', model: 'local/beta' },
+      });
       app.state.stopReplay();
       const result = await running;
       expect(result).toMatchObject({ completed: 9, failed: 1, skipped: 40 });
@@ -184,6 +191,27 @@ describe('re-run a study under another model (issue 31)', () => {
     expect(comparison.rows.map((row) => row.nodeId)).toEqual(dependencyOrder(app.graph, new Set(ids.slice(0, 9))));
     expect(comparison.firstDivergence).toBeNull();
     expect(app.state.replay).toMatchObject({ running: false });
+
+    // Started again with the same name and model, the run continues: only the 41 questions it had not answered, the
+    // first of them (Q10) compiled from the run's own Q9, and none of the 9 asked again.
+    const rest = rerunPlan(app.graph, new Set(ids), { model: 'local/beta', runName: 'stopped run' });
+    expect(rest).toMatchObject({ refusal: null, resumed: 9, count: SIZE - 9 });
+    const sentBefore = provider.requests.length;
+    expect(await app.state.rerunUnder(new Set(ids), 'local/beta', 'stopped run')).toMatchObject({
+      completed: SIZE - 9,
+      failed: 0,
+      skipped: 0,
+    });
+    const continued = provider.requests.slice(sentBefore).map((request) => messagesOf(request.body));
+    expect(continued).toHaveLength(SIZE - 9);
+    expect(continued[0]!.at(-1)).toMatch(/^Q10:/);
+    expect(continued[0]!.join('\n')).toContain('beta reads 8, so the answer is 9.');
+    for (const [index, id] of ids.entries()) {
+      const node = app.graph.nodes.get(id) as QuestionNode;
+      expect(node.versions.filter((version) => version.run?.name === 'stopped run')).toHaveLength(1);
+      expect(answerValue(runVersion(node, 'stopped run')!.text)).toBe(index + (index + 1 >= DIVERGES_AT ? 2 : 1));
+    }
+    expect(selection(app)).toEqual(before);
     await app.close();
   }, 120_000);
 });

@@ -11,6 +11,8 @@ import type { CanonicalRequest } from '../../protocol/index.ts';
  * 5. the last number anywhere.
  * A number is an optional minus sign (`-` or `−`), digits with optional groups of three after commas, and an
  * optional decimal part; "42.0" is 42, "1,250" is 1250, "22.5" stays 22.5 (equal to no whole-number gold).
+ * Citation markers — `[1]`, `[12]`, `[1, 2]`, `[2-4]`, `[^3]` — are references, not answers, so "42 (see [1])" is 42;
+ * a marker follows some text, so a reply that is only "[42]" is still 42.
  */
 const NUMBER = String.raw`[-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?`;
 // Not inside a word or another number ("H2", "1,25" is no number).
@@ -46,7 +48,11 @@ function withoutAsides(text: string): string {
   return current;
 }
 
-export function answerValue(answer: string, variable?: string | null): number | null {
+// Digits only (superscripts such as "¹" never match NUMBER); ranges and lists of references too.
+const CITATION = /(?<=\S[ \t]*)\[\^?\d+(?:\s*[,–-]\s*\d+)*\]/g;
+
+export function answerValue(reply: string, variable?: string | null): number | null {
+  const answer = reply.replace(CITATION, ' ');
   const explicit = lastCapture(answer, EXPLICIT);
   if (explicit !== null) return toNumber(explicit);
   const asides = withoutAsides(answer);

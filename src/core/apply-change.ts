@@ -6,6 +6,7 @@ import type { Graph } from './graph.ts';
 import { GraphError } from './graph-error.ts';
 import { applyMentionUpdate } from './mention-update.ts';
 import { applyNodeChange } from './node-changes.ts';
+import { applyRubricResult } from './rubric-result.ts';
 import { applyPlaqueChange } from './plaque/plaque-change.ts';
 import { failure, success, type Result } from './result.ts';
 import { applyWireChange } from './wire-changes.ts';
@@ -127,6 +128,8 @@ function applyOne(scope: ChangeScope, change: GraphChange): GraphError | null {
       return applyCanvasChange(scope, change);
     case 'set-plaque':
       return applyPlaqueChange(scope, change);
+    case 'record-rubric':
+      return applyRubricResult(scope, change);
     case 'batch': {
       for (const inner of change.changes) {
         const failed = applyOne(scope, inner);

@@ -1,6 +1,7 @@
 import type {
   AnswerCheck,
   Attachment,
+  CheckOutcome,
   Highlight,
   HighlightMode,
   MaterialProvenance,
@@ -164,6 +165,19 @@ export type GraphChange =
   | { type: 'record'; event: EventDraft }
   /** C32: a version's display-only plaque; touches nothing. */
   | { type: 'set-plaque'; nodeId: string; versionId: string; plaque: Plaque | null }
+  /** Issue 31: a rubric's verdict on one version; the reason kept with the version, the event metadata only. */
+  | {
+      type: 'record-rubric';
+      nodeId: string;
+      versionId: string;
+      checkId: string;
+      /** The rubric's wording as the judge read it. */
+      rubric: string;
+      outcome: CheckOutcome;
+      reason: string;
+      /** The judge and the hash of the request it was sent; null when no judge answered. */
+      judged: { model: string; requestHash: string } | null;
+    }
   /** Applied atomically: all or nothing, events in order. */
   | { type: 'batch'; changes: GraphChange[] };
 

@@ -103,7 +103,9 @@ export {
   checkEvent,
   checkEventsFor,
   checkEventsForEdit,
+  pendingRubrics,
   versionCheckResults,
+  type PendingRubric,
   type VersionCheckResult,
 } from './version-checks.ts';
 export {

@@ -78,15 +78,35 @@ describe('rerunPlan (issue 31): Replay’s order with a model override and a run
     expect(rerunPlan(canvas.graph, new Set([top]), { model: RUN.model, runName: 'x' }).price).toBeNull();
   });
 
-  it('refuses in words: an empty name, a name already used, nothing to run', () => {
+  it('refuses in words: an empty name, a name used under another model, nothing (left) to run', () => {
     const { canvas, top } = diamond();
-    const plan = (runName: string, selection = new Set([top])) =>
-      rerunPlan(canvas.graph, selection, { model: RUN.model, runName }).refusal;
+    const plan = (runName: string, selection = new Set([top]), model = RUN.model) =>
+      rerunPlan(canvas.graph, selection, { model, runName }).refusal;
     expect(plan('   ')).toMatch(/Name the run/);
     expect(plan('other', new Set([canvas.addNote('n')]))).toMatch(/Nothing to re-run/);
     runAnswer(canvas, top, 'The answer is 2.');
     expect(runNames(canvas.graph)).toEqual(['other']);
-    expect(plan('other')).toMatch(/already on this canvas/);
+    expect(plan('other', new Set([top]), 'test/third')).toMatch(/already on this canvas under test\/other/);
+    expect(plan('other')).toMatch(/nothing left to run/);
+  });
+
+  it('continues a stopped run of the same name and model: only the questions it has not answered, from its own', () => {
+    const { canvas, top, left, right, join } = diamond();
+    runAnswer(canvas, top, 'The answer is 20.');
+    runAnswer(canvas, left, 'The answer is 30.');
+    const all = new Set([top, left, right, join]);
+    const plan = rerunPlan(canvas.graph, all, { model: RUN.model, runName: 'other', estimateTokens: (t) => t.length });
+    expect(plan.refusal).toBeNull();
+    expect(plan.resumed).toBe(2);
+    expect(plan.steps.map((step) => step.nodeId)).toEqual([right, join]);
+    expect(plan.count).toBe(2);
+    // The figures are the remaining steps' as they will compile: join reads the run's left, not the person's.
+    const joinTokens = compile(runView(canvas.graph, 'other'), join, { estimateTokens: (t) => t.length }).tokens.total;
+    expect(plan.steps[1]!.inputTokens).toBe(joinTokens);
+    expect(joinTokens).not.toBe(compile(canvas.graph, join, { estimateTokens: (t) => t.length }).tokens.total);
+    expect(plan.inputTokens).toBe(plan.steps[0]!.inputTokens + joinTokens);
+    // A fresh name plans everything.
+    expect(rerunPlan(canvas.graph, all, { model: RUN.model, runName: 'fresh' }).count).toBe(4);
   });
 });
 

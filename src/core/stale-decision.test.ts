@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TestCanvas } from './test-canvas.ts';
+import { demoCanvas } from './demo-canvas.ts';
+import { graphFromDocument } from './graph.ts';
+import { computeStaleFull } from './stale-tracker.ts';
 import { staleDecision } from './stale-decision.ts';
 import type { QuestionNode } from '../../protocol/canvas-document.ts';
 
@@ -41,5 +44,14 @@ describe('staleDecision', () => {
     expect(staleDecision(canvas.graph, question(canvas, downstream))).toBeNull();
     canvas.edit(downstream, { question: 'And at sunset?' });
     expect(staleDecision(canvas.graph, question(canvas, downstream))?.kind).toBe('stale');
+  });
+
+  it('never asks about the first-run canvas’s pre-written answers, though one of them is stale by design', () => {
+    let id = 0;
+    const document = demoCanvas(0, () => `demo-${id++}`);
+    const graph = graphFromDocument(document);
+    const stale = [...computeStaleFull(graph).stale];
+    expect(stale.length).toBeGreaterThan(0);
+    for (const nodeId of stale) expect(staleDecision(graph, graph.nodes.get(nodeId) as QuestionNode)).toBeNull();
   });
 });

@@ -12,11 +12,13 @@ const clip = (text: string, length: number) => (text.length > length ? sliceWhol
 /**
  * C7: what the stale judge reads about one answer — the question, the answer's opening and each upstream part
  * before and after. Null when the answer has no current version, nothing upstream changed, or the person edited
- * the node's own question since (that answer is stale whatever a judge would say, so the judge is not asked).
+ * the node's own question since (that answer is stale whatever a judge would say, so the judge is not asked), and
+ * for the first-run canvas's pre-written answers (`origin: 'demo'`): their stale mark is the lesson, and a judge
+ * paid to rule on a teaching example the person never asked would be a call nobody wanted.
  */
 export function staleDecision(graph: Graph, node: QuestionNode): DecideRequest | null {
   const version = node.versions.find((candidate) => candidate.id === node.currentVersionId);
-  if (!version || version.question !== node.question) return null;
+  if (!version || version.question !== node.question || version.origin === 'demo') return null;
   const diff = diffUpstreamParts(recordedUpstreamParts(graph, version).parts, upstreamParts(graph, node.id));
   const lines = [
     ...diff.changed.map(

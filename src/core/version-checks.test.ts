@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { AnswerCheck } from '../../protocol/index.ts';
+import type { AnswerCheck, QuestionNode } from '../../protocol/index.ts';
+import { upstreamSnapshot } from './fingerprint.ts';
 import { TestCanvas } from './test-canvas.ts';
-import { CHECK_EVENT_OP, checkEvent, versionCheckResults } from './version-checks.ts';
+import { CHECK_EVENT_OP, pendingRubrics, versionCheckResults } from './version-checks.ts';
 
 const CHECKS: AnswerCheck[] = [
   { id: 'names-paris', kind: 'contains', text: 'Paris' },
@@ -31,24 +32,89 @@ describe('check results on a canvas', () => {
     ]);
   });
 
-  it('takes the latest result of a check (a rubric judged later) and keeps no answer text in the event', () => {
+  it('records a rubric’s verdict as metadata and keeps the judge’s reason with the version (C10)', () => {
     const canvas = new TestCanvas();
     const question = canvas.addQuestion('Where?');
     canvas.edit(question, { checks: CHECKS });
     const version = canvas.answer(question, 'Paris [1].');
-    canvas.apply({
-      type: 'record',
-      event: checkEvent(
-        question,
-        version,
-        { checkId: 'cites', kind: 'rubric', outcome: 'pass', detail: 'verdict: pass' },
-        { model: 'judge/model', requestHash: 'a'.repeat(64) },
-      ),
-    });
+    const fingerprint = JSON.stringify(upstreamSnapshot(canvas.graph, question));
+    expect(pendingRubrics(canvas.graph)).toEqual([
+      {
+        nodeId: question,
+        versionId: version,
+        checkId: 'cites',
+        rubric: 'Cites a source',
+        question: 'Where?',
+        answer: 'Paris [1].',
+      },
+    ]);
+    const reason = 'It cites a bracketed source after the claim.';
+    const judge = (outcome: 'pass' | 'fail', text: string, hash: string) =>
+      canvas.apply({
+        type: 'record-rubric',
+        nodeId: question,
+        versionId: version,
+        checkId: 'cites',
+        rubric: 'Cites a source',
+        outcome,
+        reason: text,
+        judged: { model: 'judge/model', requestHash: hash },
+      });
+    judge('fail', 'First look: no source.', 'b'.repeat(64));
+    judge('pass', reason, 'a'.repeat(64));
     const [, , rubric] = versionCheckResults(canvas.graph, question, version);
-    expect(rubric).toMatchObject({ outcome: 'pass', detail: 'verdict: pass' });
-    const recorded = canvas.graph.events.filter((event) => event.op === CHECK_EVENT_OP);
-    for (const event of recorded) expect(JSON.stringify(event.meta)).not.toContain('Paris [1]');
+    expect(rubric).toMatchObject({ outcome: 'pass', detail: reason });
+    const recorded = canvas.graph.events.filter((event) => event.op === CHECK_EVENT_OP && event.meta.kind === 'rubric');
+    // The event names the verdict, the judge and its request; the reason (model-written text) is not in it.
+    expect(recorded.at(-1)!.meta).toEqual({
+      nodeId: question,
+      checkId: 'cites',
+      kind: 'rubric',
+      outcome: 'pass',
+      judgeModel: 'judge/model',
+      requestHash: 'a'.repeat(64),
+    });
+    for (const event of canvas.graph.events) {
+      expect(JSON.stringify(event.meta)).not.toContain('Paris [1]');
+      expect(JSON.stringify(event.meta)).not.toContain('bracketed source');
+    }
+    const kept = (canvas.graph.nodes.get(question) as QuestionNode).versions.find((each) => each.id === version)!;
+    expect(kept.rubricNotes).toEqual([
+      { checkId: 'cites', rubric: 'Cites a source', reason, requestHash: 'a'.repeat(64) },
+    ]);
+    // Judged: no longer pending; and the verdict moved no fingerprint.
+    expect(pendingRubrics(canvas.graph)).toEqual([]);
+    expect(JSON.stringify(upstreamSnapshot(canvas.graph, question))).toBe(fingerprint);
+    // A reworded rubric is judged again (as an edited check of another kind is re-scored); its old verdict shows
+    // until then.
+    canvas.edit(question, {
+      checks: [CHECKS[0]!, CHECKS[1]!, { id: 'cites', kind: 'rubric', rubric: 'Cites two sources' }],
+    });
+    expect(pendingRubrics(canvas.graph)).toMatchObject([
+      { versionId: version, checkId: 'cites', rubric: 'Cites two sources' },
+    ]);
+  });
+
+  it('lists only complete versions’ unjudged rubrics, and refuses a verdict for a check the question does not carry', () => {
+    const canvas = new TestCanvas();
+    const question = canvas.addQuestion('Where?');
+    canvas.answer(question, 'Lyon.');
+    expect(pendingRubrics(canvas.graph)).toEqual([]);
+    canvas.edit(question, { checks: CHECKS });
+    const [first] = pendingRubrics(canvas.graph);
+    expect(first).toMatchObject({ checkId: 'cites', answer: 'Lyon.' });
+    expect(pendingRubrics(canvas.graph, ['elsewhere'])).toEqual([]);
+    const refused = canvas.tryApply({
+      type: 'record-rubric',
+      nodeId: question,
+      versionId: first!.versionId,
+      checkId: 'nope',
+      rubric: 'Cites a source',
+      outcome: 'pass',
+      reason: '',
+      judged: null,
+    });
+    expect(refused.ok).toBe(false);
   });
 
   it('a check added or changed later scores the answers already there; an unchanged one is not re-run', () => {

@@ -7,13 +7,8 @@ import { checkWords, runCheck, type CheckRun } from './run-check.ts';
 export const CHECK_EVENT_OP = 'check';
 const DETAIL_MAX = 200;
 
-/** A check's result event (metadata only: outcome, kind and a short note; a rubric adds its judge and request hash). */
-export function checkEvent(
-  nodeId: string,
-  versionId: string,
-  run: CheckRun,
-  judged?: { model: string; requestHash: string },
-): EventDraft {
+/** A check's result event for a check that needs no model (metadata only: outcome, kind and a machine-written note). */
+export function checkEvent(nodeId: string, versionId: string, run: CheckRun): EventDraft {
   return {
     op: CHECK_EVENT_OP,
     objectId: versionId,
@@ -23,7 +18,6 @@ export function checkEvent(
       kind: run.kind,
       outcome: run.outcome,
       detail: run.detail.slice(0, DETAIL_MAX),
-      ...(judged ? { judgeModel: judged.model, requestHash: judged.requestHash } : {}),
     },
   };
 }
@@ -92,8 +86,59 @@ export function versionCheckResults(graph: Graph, nodeId: string, versionId: str
   const node = graph.nodes.get(nodeId);
   if (!node || node.kind !== 'question' || !node.checks) return [];
   const byCheck = resultIndex(graph.events).get(versionId);
+  const notes = node.versions.find((version) => version.id === versionId)?.rubricNotes;
   return node.checks.map((check) => {
     const found = byCheck?.get(check.id);
-    return { check, words: checkWords(check), outcome: found?.outcome ?? 'pending', detail: found?.detail ?? '' };
+    // A rubric's reason is kept with the version (C10), not on its event.
+    const reason = found && check.kind === 'rubric' ? notes?.find((note) => note.checkId === check.id)?.reason : null;
+    return {
+      check,
+      words: checkWords(check),
+      outcome: found?.outcome ?? 'pending',
+      detail: reason ?? found?.detail ?? '',
+    };
   });
+}
+
+/** One rubric a version still needs judged: it has no result for it yet. */
+export interface PendingRubric {
+  nodeId: string;
+  versionId: string;
+  checkId: string;
+  rubric: string;
+  question: string;
+  answer: string;
+}
+
+/**
+ * Issue 31: the rubric judgements the canvas still needs — every complete version of each question in `nodeIds`
+ * (all when absent) without a result for one of its question's rubric checks as the rubric now reads (a reworded
+ * rubric is judged again, as an edited check of another kind is re-scored). Results survive a reload, so a version
+ * judged once is never listed again, whichever path wrote it or whenever it was opened.
+ */
+export function pendingRubrics(graph: Graph, nodeIds?: Iterable<string>): PendingRubric[] {
+  const index = resultIndex(graph.events);
+  const pending: PendingRubric[] = [];
+  for (const id of nodeIds ?? graph.nodes.keys()) {
+    const node = graph.nodes.get(id);
+    if (node?.kind !== 'question') continue;
+    const rubrics = (node.checks ?? []).flatMap((check) => (check.kind === 'rubric' ? [check] : []));
+    if (rubrics.length === 0) continue;
+    for (const version of node.versions) {
+      if (version.status !== 'complete') continue;
+      const byCheck = index.get(version.id);
+      const judged = new Map((version.rubricNotes ?? []).map((note) => [note.checkId, note.rubric]));
+      for (const check of rubrics)
+        if (!byCheck?.has(check.id) || (judged.has(check.id) && judged.get(check.id) !== check.rubric))
+          pending.push({
+            nodeId: node.id,
+            versionId: version.id,
+            checkId: check.id,
+            rubric: check.rubric,
+            question: version.question,
+            answer: version.text,
+          });
+    }
+  }
+  return pending;
 }

@@ -3,16 +3,19 @@ import { useWeft, useWeftStore, useEscape } from '../kit/index.ts';
 import { replayEstimate, plural } from '../../core/index.ts';
 import { nodePrices, nodeTokenCounters } from '../store/index.ts';
 import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
+import { progressWords } from './progress-words.ts';
 import { formatPrice, ReplayList } from './ReplayList.tsx';
 
 export function ReplayChip() {
   const count = useWeft((state) => state.shown.size);
   const replay = useWeft((state) => state.replay);
+  const models = useWeft((state) => state.models);
   const store = useWeftStore();
   if (replay?.running) {
+    const label = (id: string) => models.find((model) => model.id === id)?.label ?? id;
     return (
       <span className="replay-chip" data-testid="replay-progress">
-        Replaying {Math.min(replay.done + 1, replay.total)}/{replay.total}
+        {progressWords(replay, label)}
         <button className="button small" data-testid="replay-stop" onClick={() => store.getState().stopReplay()}>
           Stop
         </button>

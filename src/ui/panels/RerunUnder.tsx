@@ -145,6 +145,12 @@ function RerunDialog({ onClose }: { onClose: () => void }) {
             </div>
           </div>
         )}
+        {plan && plan.resumed > 0 && plan.refusal === null && (
+          <p data-testid="rerun-resumed">
+            Continues “{plan.runName}”: {plural(plan.resumed, 'question')} it already answered{' '}
+            {plan.resumed === 1 ? 'is' : 'are'} not asked again, and the rest read those answers.
+          </p>
+        )}
         {plan?.refusal && (
           <p className="error" data-testid="rerun-refusal">
             {plan.refusal}

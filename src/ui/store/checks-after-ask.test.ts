@@ -65,7 +65,11 @@ describe('checks on a model set’s answers', () => {
         patch: { modelSet: { models: ['local/alpha', 'local/beta'], samples: 1, temperature: 0 } },
       }),
     ).toBe(true);
-    expect(await app.state.askSet(node)).toMatchObject({ answers: 2, failed: 0 });
+    const asking = app.state.askSet(node);
+    // The progress chip says what runs: a set's ask, not a Replay.
+    expect(app.state.replay).toMatchObject({ running: true, job: { kind: 'set', models: 2 }, total: 2 });
+    expect(await asking).toMatchObject({ answers: 2, failed: 0 });
+    expect(app.state.replay).toMatchObject({ running: false });
     const rubricEvents = () =>
       (app.state.graph?.events ?? []).filter((event) => event.op === CHECK_EVENT_OP && event.meta.kind === 'rubric');
     await vi.waitFor(() => expect(rubricEvents()).toHaveLength(2), { timeout: 5000 });
@@ -106,6 +110,9 @@ describe('checks on a model set’s answers', () => {
         .sort(),
     ).toEqual(['alpha', 'beta']);
     expect(bodies.filter((body) => JSON.stringify(body.messages).includes('against one rubric'))).toHaveLength(2);
+    // And nothing else: no stale decision about the first-run canvas's pre-written answers (opened at boot).
+    expect(bodies.filter((body) => JSON.stringify(body.messages).includes('Decision:'))).toEqual([]);
+    expect(bodies).toHaveLength(4);
     await app.close();
   });
 });

@@ -67,6 +67,8 @@ export function publishOpenedGraph(
     past: [],
     future: [],
   });
+  // Issue 31: rubrics never judged (a version written while this page was away) go to the judge, as on any open.
+  runtime.judgeRubrics();
   const steps = staleTrackerInSteps(graph, NODES_PER_STEP);
   const wanted = () => runtime.settleStaleness === settle;
   const done = (tracker: StaleTracker) => {

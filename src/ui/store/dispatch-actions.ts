@@ -60,8 +60,30 @@ export function createDispatchActions(
       if (after) await runWave(runner, canvasId, autoRerunWave(after.graph, nodeId), new Map([[nodeId, outcome]]));
       return true;
     },
-    askSet(nodeId) {
-      return runModelSet(set, get, dependencies, runtime, nodeId);
+    async askSet(nodeId) {
+      const node = get().graph?.nodes.get(nodeId);
+      const modelSet = node?.kind === 'question' ? node.modelSet : undefined;
+      // The chip says what runs ("Asking 3 models…"); a Replay or re-run already running keeps its own chip.
+      const progress: NonNullable<WeftState['replay']> | null =
+        modelSet && !get().replay?.running
+          ? {
+              job: { kind: 'set', models: modelSet.models.length },
+              total: modelSet.models.length * modelSet.samples,
+              done: 0,
+              currentNodeId: nodeId,
+              running: true,
+            }
+          : null;
+      if (progress) {
+        runtime.replayStopped = false;
+        set({ replay: progress });
+      }
+      try {
+        return await runModelSet(set, get, dependencies, runtime, nodeId);
+      } finally {
+        if (progress && get().replay === progress)
+          set({ replay: { ...progress, running: false, currentNodeId: null } });
+      }
     },
     stop(nodeId) {
       stopAgentTurn(nodeId);
@@ -77,7 +99,10 @@ export function createDispatchActions(
       // C8: the Replay is one wave — the shown stale set and the auto-reruns below it — planned once.
       const steps = replayWave(graph, shown, skipped);
       runtime.replayStopped = false;
-      set({ replayDialogOpen: false, replay: { total: steps.length, done: 0, currentNodeId: null, running: true } });
+      set({
+        replayDialogOpen: false,
+        replay: { job: { kind: 'replay' }, total: steps.length, done: 0, currentNodeId: null, running: true },
+      });
       // If the person switches canvases, the rest is replayed into the canvas the Replay started in.
       await runWave(runner, graph.canvas.id, steps, new Map(), {
         stopped: () => runtime.replayStopped,
@@ -95,7 +120,9 @@ export function createDispatchActions(
         return null;
       }
       runtime.replayStopped = false;
-      set({ replay: { total: plan.count, done: 0, currentNodeId: null, running: true } });
+      set({
+        replay: { job: { kind: 'rerun', model }, total: plan.count, done: 0, currentNodeId: null, running: true },
+      });
       const result = await runRerun(runner, graph, plan, {
         stopped: () => runtime.replayStopped,
         onStepStart: (nodeId) => setReplay(() => ({ currentNodeId: nodeId })),

@@ -65,6 +65,8 @@ export function publishGraph(
     });
   }
   runtime.pendingJudgement = runtime.judgeNewlyStale(history === 'reset' ? new Set() : previousShown);
+  // Issue 31: rubrics of new versions (the touched questions; the whole canvas when it is opened) go to the judge.
+  runtime.judgeRubrics(history === 'reset' ? undefined : touched);
 }
 
 /** Undo and redo restore nodes and wires but keep the event log as it is now (C10: it survives undo). */

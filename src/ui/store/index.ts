@@ -1,7 +1,16 @@
 // src/ui/store: the zustand store; thin actions that call core and persist what changed.
 export { createWeftStore } from './weft-store.ts';
 export type { WeftStore } from './weft-store.ts';
-export type { WeftState, View, WorkspaceView, Toast, LiveStream, ReplayProgress, AskOptions } from './weft-state.ts';
+export type {
+  WeftState,
+  View,
+  WorkspaceView,
+  Toast,
+  LiveStream,
+  ReplayProgress,
+  ProgressJob,
+  AskOptions,
+} from './weft-state.ts';
 export type { AppDependencies } from './app-dependencies.ts';
 export { createIdGenerator } from './app-dependencies.ts';
 export { plannedRequest, modelFor, nodePrices } from './planned-request.ts';

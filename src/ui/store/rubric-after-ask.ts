@@ -1,4 +1,4 @@
-import { appendEvent, checkEvent, type CheckRun } from '../../core/index.ts';
+import { applyChange, pendingRubrics, type GraphChange, type PendingRubric } from '../../core/index.ts';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
@@ -16,10 +16,31 @@ export interface RubricAsk {
 }
 
 /**
- * Issue 31: after an answer, each of its question's rubric checks is judged by the decision model (the checks that
- * need no model were scored when the version was added), fire-and-forget. Each result is a `check` event with the
- * verdict, the judge's reason, the judge and the request hash, written where the canvas is now (open or stored),
- * without an undo step: it is a record of the judge, not the person's act.
+ * Issue 31: the one path that judges rubric checks. Every graph this page publishes is scanned (`pendingRubrics`:
+ * the touched questions after a change, the whole canvas when one is opened) for complete versions with no rubric
+ * result yet, whichever path wrote them — a single ask, Replay, a re-run, the agent lane, a set, an import, another
+ * page — and each is judged once by the decision model, one at a time. It is client-side because the judge's result
+ * must land in the canvas through the same journal and save as every other change (the server holds no open canvas);
+ * it is exactly-once because a result is an event that survives a reload (a judged version is never listed again) and
+ * a judgement in flight is claimed here (never asked twice by this page).
+ */
+export function judgePendingRubrics(
+  set: SetState,
+  get: GetState,
+  dependencies: AppDependencies,
+  runtime: StoreRuntime,
+  nodeIds?: Iterable<string>,
+): void {
+  const graph = get().graph;
+  if (!graph) return;
+  for (const item of pendingRubrics(graph, nodeIds))
+    void judgeRubric(set, get, dependencies, runtime, graph.canvas.id, item);
+}
+
+/**
+ * A version's rubrics right after its ask, for a version whose canvas may no longer be open (a set's answer landing
+ * in a stored canvas); on the open canvas the scan has already claimed them, so this adds nothing. Resolves to the
+ * number of results this call wrote.
  */
 export async function judgeRubricsAfterAsk(
   set: SetState,
@@ -28,41 +49,103 @@ export async function judgeRubricsAfterAsk(
   runtime: StoreRuntime,
   ask: RubricAsk,
 ): Promise<number> {
-  const rubrics = (ask.node.checks ?? []).filter((check) => check.kind === 'rubric');
-  let written = 0;
-  for (const check of rubrics) {
-    let run: CheckRun;
-    let judged: { model: string; requestHash: string } | undefined;
-    try {
-      const answer = await dependencies.api.rubricCheck({
-        question: ask.question,
-        answer: ask.answer,
-        rubric: check.rubric,
-      });
-      run = { checkId: check.id, kind: 'rubric', outcome: answer.verdict ?? 'error', detail: answer.reason };
-      if (answer.model && answer.requestHash) judged = { model: answer.model, requestHash: answer.requestHash };
-    } catch (error) {
-      run = { checkId: check.id, kind: 'rubric', outcome: 'error', detail: describeError(error).message };
-    }
-    const draft = checkEvent(ask.node.id, ask.versionId, run, judged);
-    const stamp = () => ({ now: dependencies.now(), newId: dependencies.newId });
-    const open = get().graph;
-    if (open?.canvas.id === ask.canvasId) {
-      publishGraph(
-        set,
-        get,
-        runtime,
-        { ...open, events: [...open.events, appendEvent(open.events, draft, stamp())] },
-        [],
-        'keep',
-      );
-    } else if (!runtime.deletedCanvasIds.has(ask.canvasId)) {
-      await updateStoredCanvas(dependencies, ask.canvasId, (stored) => ({
-        ...stored,
-        events: [...stored.events, appendEvent(stored.events, draft, stamp())],
-      }));
-    } else continue;
-    written += 1;
+  const items: PendingRubric[] = (ask.node.checks ?? []).flatMap((check) =>
+    check.kind === 'rubric'
+      ? [
+          {
+            nodeId: ask.node.id,
+            versionId: ask.versionId,
+            checkId: check.id,
+            rubric: check.rubric,
+            question: ask.question,
+            answer: ask.answer,
+          },
+        ]
+      : [],
+  );
+  const written = await Promise.all(
+    items.map((item) => judgeRubric(set, get, dependencies, runtime, ask.canvasId, item)),
+  );
+  return written.filter(Boolean).length;
+}
+
+/** Claims, judges and records one rubric on one version; queued behind the page's other judgements. */
+function judgeRubric(
+  set: SetState,
+  get: GetState,
+  dependencies: AppDependencies,
+  runtime: StoreRuntime,
+  canvasId: string,
+  item: PendingRubric,
+): Promise<boolean> {
+  // The wording is part of the claim: a reworded rubric is a new judgement.
+  const key = `${item.versionId}:${item.checkId}:${item.rubric}`;
+  if (runtime.rubricsClaimed.has(key)) return Promise.resolve(false);
+  runtime.rubricsClaimed.add(key);
+  const judged = runtime.rubricsJudged.then(() => judgeAndRecord(set, get, dependencies, runtime, canvasId, item));
+  runtime.rubricsJudged = judged.then(() => undefined);
+  return judged;
+}
+
+async function judgeAndRecord(
+  set: SetState,
+  get: GetState,
+  dependencies: AppDependencies,
+  runtime: StoreRuntime,
+  canvasId: string,
+  item: PendingRubric,
+): Promise<boolean> {
+  let change: GraphChange;
+  const base = {
+    type: 'record-rubric',
+    nodeId: item.nodeId,
+    versionId: item.versionId,
+    checkId: item.checkId,
+    rubric: item.rubric,
+  } as const;
+  try {
+    const answer = await dependencies.api.rubricCheck({
+      question: item.question,
+      answer: item.answer,
+      rubric: item.rubric,
+    });
+    change = {
+      ...base,
+      outcome: answer.verdict ?? 'error',
+      reason: answer.reason,
+      judged: answer.model && answer.requestHash ? { model: answer.model, requestHash: answer.requestHash } : null,
+    };
+  } catch (error) {
+    change = { ...base, outcome: 'error', reason: describeError(error).message, judged: null };
   }
+  const stamp = () => ({ now: dependencies.now(), newId: dependencies.newId });
+  const open = get().graph;
+  if (open?.canvas.id === canvasId) {
+    const ids: string[] = [];
+    const now = dependencies.now();
+    const newId = () => {
+      const id = dependencies.newId();
+      ids.push(id);
+      return id;
+    };
+    const result = applyChange(open, change, { now, newId });
+    // The version (or the check) may be gone by the time its verdict arrives: then there is nothing to record.
+    if (!result.ok) return false;
+    // Without an undo step: it is a record of the judge, not the person's act; journaled like any change.
+    publishGraph(set, get, runtime, result.value.graph, result.value.touched, 'keep', {
+      kind: 'change',
+      change,
+      now,
+      ids,
+    });
+    return true;
+  }
+  if (runtime.deletedCanvasIds.has(canvasId)) return false;
+  let written = false;
+  await updateStoredCanvas(dependencies, canvasId, (stored) => {
+    const result = applyChange(stored, change, stamp());
+    written = result.ok;
+    return result.ok ? result.value.graph : null;
+  });
   return written;
 }

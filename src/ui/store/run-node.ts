@@ -27,7 +27,6 @@ import type { StoreRuntime } from './store-runtime.ts';
 import { judgeAfterAsk } from './memory-after-ask.ts';
 import { recallForRun } from './recall-for-run.ts';
 import { writePlaqueFor } from './plaque-after-ask.ts';
-import { judgeRubricsAfterAsk } from './rubric-after-ask.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetState, WeftState } from './weft-state.ts';
 
@@ -261,15 +260,7 @@ export function createNodeRunner(set: SetState, get: GetState, dependencies: App
         model: model.id,
         lane,
       });
-    // Issue 31: the question's rubric checks go to the decision model, fire-and-forget, on every lane.
-    if (version && outcome === 'complete' && node.checks?.some((check) => check.kind === 'rubric'))
-      void judgeRubricsAfterAsk(set, get, dependencies, runtime, {
-        canvasId,
-        node,
-        versionId,
-        question: node.question,
-        answer: text,
-      });
+    // Issue 31: its rubric checks were claimed for the judge when the version landed (`judgePendingRubrics`).
     // The memory judge runs after an ordinary ask only (not Replay, auto-rerun or agent lanes), and never delays it.
     const memory = dependencies.memory;
     if (memory && lane === 'chat' && outcome === 'complete' && !run.onlyIfStale)

@@ -23,6 +23,12 @@ export interface StoreRuntime {
   judgeNewlyStale: (previousShown: ReadonlySet<string>) => Promise<void>;
   /** The latest judge round, so tests and flushes can wait for it. */
   pendingJudgement: Promise<void>;
+  /** Issue 31: scans a published graph for versions whose rubrics are not judged yet (`judgePendingRubrics`). */
+  judgeRubrics: (nodeIds?: Iterable<string>) => void;
+  /** Rubric judgements this page has taken on (version id : check id : rubric): each is asked once. */
+  rubricsClaimed: Set<string>;
+  /** The queue of rubric judgements (one at a time), so tests and flushes can wait for it. */
+  rubricsJudged: Promise<void>;
   /** A large canvas just opened whose staleness is not worked out yet: works it out now (`publishOpenedGraph`). */
   settleStaleness?: (() => void) | null;
   /**

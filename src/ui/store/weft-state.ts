@@ -37,7 +37,11 @@ export interface LiveStream {
   lane: DispatchLane;
 }
 
+/** What a running job is, so its progress chip can say so: a Replay, a model set's ask, or a re-run. */
+export type ProgressJob = { kind: 'replay' } | { kind: 'set'; models: number } | { kind: 'rerun'; model: string };
+
 export interface ReplayProgress {
+  job: ProgressJob;
   total: number;
   done: number;
   currentNodeId: string | null;

@@ -12,6 +12,7 @@ import { createGraphActions } from './graph-actions.ts';
 import { createPlaqueActions } from './plaque-actions.ts';
 import { createRemoteSyncActions } from './remote-sync-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
+import { judgePendingRubrics } from './rubric-after-ask.ts';
 import { createStaleJudge } from './stale-judge.ts';
 import { isWorkspaceView, type WeftState } from './weft-state.ts';
 import { environmentKeysDetachedMessage, keysClearedMessage } from './key-origin-notice.ts';
@@ -49,6 +50,10 @@ export function createWeftStore(given: AppDependencies): WeftStore {
     journal: new ChangeJournal(),
     judgeNewlyStale: (previousShown) => judge(previousShown),
     pendingJudgement: Promise.resolve(),
+    judgeRubrics: (nodeIds) =>
+      judgePendingRubrics(store.setState, () => store.getState(), dependencies, runtime, nodeIds),
+    rubricsClaimed: new Set(),
+    rubricsJudged: Promise.resolve(),
     writer: new CanvasWriter({
       database: dependencies.database,
       putDurable: (document, options) => saveDurable(document, options),
