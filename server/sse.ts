@@ -6,8 +6,10 @@ import type { StreamEvent } from '../protocol/index.ts';
  * Events written in the same tick leave in one write (cork until the next tick): a provider chunk
  * that holds many tokens costs one syscall, while a lone first token still leaves at once.
  */
-export function openEventStream(response: Response): {
-  send(event: StreamEvent): void;
+export function openEventStream<Event = StreamEvent>(
+  response: Response,
+): {
+  send(event: Event): void;
   comment(text: string): void;
   end(): void;
 } {
