@@ -29,13 +29,16 @@ async function perKeyLimited<Job>(
   const queues = new Map<string, Job[]>();
   for (const job of jobs) queues.set(keyOf(job), [...(queues.get(keyOf(job)) ?? []), job]);
   const workers: Promise<void>[] = [];
-  for (const queue of queues.values())
-    for (let worker = 0; worker < Math.min(limit, queue.length); worker += 1)
+  for (const queue of queues.values()) {
+    // Counted before any starts: a worker takes its first job synchronously.
+    const count = Math.min(limit, queue.length);
+    for (let worker = 0; worker < count; worker += 1)
       workers.push(
         (async () => {
           for (let job = queue.shift(); job !== undefined; job = queue.shift()) await run(job);
         })(),
       );
+  }
   await Promise.all(workers);
 }
 
