@@ -55,7 +55,7 @@ export function generateSetRoute(context: ServerContext): Router {
     const body = validateBody(GenerateSetRequestSchema, request.body);
     const images = imageBytes(body.images, context.hash);
     const controller = abortOnClientClose(response);
-    const stream = openEventStream<SetStreamEvent>(response);
+    const stream = openEventStream<SetStreamEvent>(response, 'turn');
     const refuseAll = (code: GenerateFailureCode, message: string) => {
       stream.send({ index: null, event: { type: 'answer-failed', code, message } });
       stream.end();
