@@ -1,7 +1,6 @@
-import type { ModelMessage, ToolSet } from 'ai';
 import type { CanonicalRequest, GenerateFailureCode, GenerateRequest, StreamEvent } from '../protocol/index.ts';
 import type { CommitFields } from '../runtime/fs/index.ts';
-import { mapProviderError, streamAnswer } from '../runtime/models/index.ts';
+import { mapProviderError, streamAnswer, type StreamAnswerOptions } from '../runtime/models/index.ts';
 import { chatToolset, mcpToolset } from '../runtime/tools/index.ts';
 import { declaredChatTools, declaredMcpTools } from '../src/core/index.ts';
 import { commitTarget } from './commit-target.ts';
@@ -10,7 +9,7 @@ import type { ServerContext } from './server-context.ts';
 
 /** What a model dispatch may use, checked once per request (or once per set: its answers share one context). */
 export interface PreparedDispatch {
-  tools: ToolSet | undefined;
+  tools: StreamAnswerOptions['tools'];
   toolCount: number;
   /** What the ledger records with the commit; null for a request that names no question node. */
   target: Omit<CommitFields, 'requestHash'> | null;
@@ -64,7 +63,7 @@ async function intoLedger<T>(context: ServerContext, append: () => Promise<T>): 
 export interface AnswerDispatchOptions {
   dispatch: AcceptedDispatch;
   request: CanonicalRequest;
-  messages: ModelMessage[];
+  messages: StreamAnswerOptions['messages'];
   prepared: PreparedDispatch;
   signal: AbortSignal;
   send: (event: StreamEvent) => void;

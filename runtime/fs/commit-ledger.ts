@@ -178,7 +178,7 @@ export class CommitLedger {
     let hash = state.hash;
     for (const make of makes) {
       const body = make(seq + 1, this.now(), hash);
-      const line = { ...body, hash: lineHash(body) } as LedgerLine;
+      const line = { ...body, hash: lineHash(body) };
       lines.push(line);
       seq = line.seq;
       hash = line.hash;

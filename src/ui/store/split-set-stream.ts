@@ -4,7 +4,7 @@ import type { AnswerFailedEvent, SetStreamEvent, StreamEvent } from '../../../pr
 interface Lane {
   events: StreamEvent[];
   ended: boolean;
-  error: unknown;
+  error: Error | null;
   wake: (() => void) | null;
 }
 
@@ -31,7 +31,7 @@ export function splitSetStream(
     for (const lane of lanes) {
       if (lane.ended) continue;
       if (!thrown) {
-        lane.error = error;
+        lane.error = error instanceof Error ? error : new Error('The set’s call failed.', { cause: error });
         thrown = true;
       }
       lane.ended = true;
@@ -62,7 +62,7 @@ export function splitSetStream(
           continue;
         }
         if (lane.ended) {
-          if (lane.error !== null) throw lane.error;
+          if (lane.error !== null) throw lane.error instanceof Error ? lane.error : new Error(String(lane.error));
           return;
         }
         await new Promise<void>((resolve) => (lane.wake = resolve));
