@@ -10,7 +10,7 @@
  * under…" planned on a 5,000-question subgraph (`rerun-plan-figure.ts`).
  */
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { compile, generateSetBody, graphFromDocument, setRequests } from '../../src/core/index.ts';
@@ -49,6 +49,12 @@ function covered(intervals: [number, number][]): number {
   return total;
 }
 
+/** A process's user + system CPU so far, from `/proc` (Linux; clock ticks of 10 ms, so summed over the rounds). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The Weft server in its own process, as in real use (`server-bench-child.ts`, shared with `bench:server`). */
 async function startServerChild() {
   const file = fileURLToPath(new URL('./server-bench-child.ts', import.meta.url));
@@ -64,6 +70,7 @@ async function startServerChild() {
     createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as never));
   });
   return {
+    pid: child.pid!,
     api: (path: string, init: RequestInit = {}) =>
       fetch(info.origin + path, { ...init, headers: { ...init.headers, authorization: `Bearer ${info.token}` } }),
     async dispose() {
@@ -139,11 +146,20 @@ try {
 
   const overheads: number[] = [];
   const walls: number[] = [];
+  let serverCpu = 0;
+  let benchCpu = 0;
   for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
     provider.requests.length = 0;
+    const serverBefore = await cpuMs(server.pid);
+    const benchBefore = process.cpuUsage();
     const started = performance.now();
     await askSet(`round-${round}`);
     const wall = performance.now() - started;
+    const bench = process.cpuUsage(benchBefore);
+    if (round >= WARMUP) {
+      serverCpu += (await cpuMs(server.pid)) - serverBefore;
+      benchCpu += (bench.user + bench.system) / 1000;
+    }
     if (provider.requests.length !== MODELS * SAMPLES) throw new Error(`round ${round}: ${provider.requests.length}`);
     const busy = covered(
       provider.requests.map((request) => [request.receivedAt, request.endedAt ?? request.receivedAt]),
@@ -166,6 +182,9 @@ try {
   print('set_dispatch_wall_ms', median(walls), 'ms');
   print('set_dispatch_overhead_ms', median(overheads), 'ms');
   print('set_compile_hash_ms', median(pure), 'ms', 2);
+  // CPU, not wall: what the set costs the server's one thread, and this process (the app's side and the provider).
+  print('set_server_cpu_ms', serverCpu / ROUNDS, 'ms');
+  print('set_bench_cpu_ms', benchCpu / ROUNDS, 'ms');
   // "Re-run under…" planned on a 5,000-question subgraph (quick mode: 200); no server, no provider.
   const rerun = rerunPlanFigure(scale(5000, 200), scale(7, 2), scale(2, 1));
   print('rerun_plan_questions', rerun.steps, 'questions', 0);
