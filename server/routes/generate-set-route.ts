@@ -54,6 +54,8 @@ export function generateSetRoute(context: ServerContext): Router {
   router.post('/generate-set', jsonBody(GENERATE_BODY_LIMIT), async (request, response) => {
     const body = validateBody(GenerateSetRequestSchema, request.body);
     const images = imageBytes(body.images, context.hash);
+    // One context: its messages are converted once for every answer (a malformed one is a 400, as on /api/generate).
+    const messages = toModelMessages({ ...body.context, model: body.dispatches[0]!.model }, images);
     const controller = abortOnClientClose(response);
     const stream = openEventStream<SetStreamEvent>(response, 'turn');
     const refuseAll = (code: GenerateFailureCode, message: string) => {
@@ -64,8 +66,7 @@ export function generateSetRoute(context: ServerContext): Router {
     if (refusal) return refuseAll('model-set-refused', refusal);
     const handshake = openSetHandshake(body, context.hash);
     if (!handshake.ok) return refuseAll(handshake.code, handshake.message);
-    // One context: its messages are converted, and its tools and target checked, once for every answer.
-    const messages = toModelMessages(handshake.requests[0]!, images);
+    // Its tools and target are checked once for every answer.
     const prepared = await prepareDispatch(context, handshake.requests[0]!, body.target);
     if (!prepared.ok) return refuseAll(prepared.code, prepared.message);
     const indexes = body.dispatches.map((_, index) => index);
