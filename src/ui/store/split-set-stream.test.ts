@@ -29,9 +29,9 @@ describe('splitSetStream (issue 31)', () => {
       { index: 0, event: { type: 'request-accepted', requestHash: HASH } },
       { index: 1, event: { type: 'text-delta', delta: 'B1' } },
       { index: 0, event: { type: 'text-delta', delta: 'A1' } },
-      { index: 1, event: { type: 'answer-finished', usage: null } },
+      { index: 1, event: { type: 'answer-finished', finishReason: 'stop', usage: null } },
       { index: 0, event: { type: 'text-delta', delta: 'A2' } },
-      { index: 0, event: { type: 'answer-finished', usage: null } },
+      { index: 0, event: { type: 'answer-finished', finishReason: 'stop', usage: null } },
     ];
     const refusals: AnswerFailedEvent[] = [];
     const [first, second] = splitSetStream(source(events), 2, (event) => refusals.push(event));
@@ -65,7 +65,7 @@ describe('splitSetStream (issue 31)', () => {
     const failure = new Error('connection reset');
     const events: SetStreamEvent[] = [
       { index: 0, event: { type: 'request-accepted', requestHash: HASH } },
-      { index: 0, event: { type: 'answer-finished', usage: null } },
+      { index: 0, event: { type: 'answer-finished', finishReason: 'stop', usage: null } },
       { index: 1, event: { type: 'request-accepted', requestHash: HASH } },
     ];
     const reads = await Promise.all(splitSetStream(source(events, failure), 3, () => undefined).map(read));
