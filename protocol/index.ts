@@ -374,6 +374,7 @@ export type {
 } from './mcp-tools.ts';
 export * from './recall-api.ts';
 export * from './model-set.ts';
+export * from './generate-set.ts';
 export * from './run-tag.ts';
 export * from './answer-check.ts';
 export * from './results-figure.ts';

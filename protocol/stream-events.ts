@@ -40,6 +40,8 @@ export const GenerateFailureCodeSchema = z.enum([
   'dispatch-target-mismatch',
   /** Issue 31: the client's context hash (messages and tools alone) is not the server's: nothing was sent. */
   'context-hash-mismatch',
+  /** Issue 31: a set's call the server refuses whole (an agent lane in it, or over the per-ask cap): nothing was sent. */
+  'model-set-refused',
 ]);
 export type GenerateFailureCode = z.infer<typeof GenerateFailureCodeSchema>;
 

@@ -7,6 +7,7 @@ import { atlasRoute } from './routes/atlas-route.ts';
 import { canvasesRoute } from './routes/canvases-route.ts';
 import { decideRoute } from './routes/decide-route.ts';
 import { generateRoute } from './routes/generate-route.ts';
+import { generateSetRoute } from './routes/generate-set-route.ts';
 import { importRoute } from './routes/import-route.ts';
 import { materialsRoute } from './routes/materials-route.ts';
 import { memoryJournalRoute } from './routes/memory-journal-route.ts';
@@ -89,6 +90,7 @@ export function createApp(context: ServerContext, options: AppOptions): Express 
   });
   api.use(modelsRoute(context));
   api.use(generateRoute(context));
+  api.use(generateSetRoute(context));
   api.use(decideRoute(context));
   api.use(plaqueRoute(context));
   api.use(figuresRoute(context));

@@ -6,7 +6,7 @@ import {
   shortHash,
   type HashPort,
 } from '../src/core/index.ts';
-import { WeftError } from '../protocol/index.ts';
+import { WeftError, type StreamEvent } from '../protocol/index.ts';
 import type { openEventStream } from './sse.ts';
 
 type EventStream = ReturnType<typeof openEventStream>;
@@ -74,6 +74,44 @@ export function openDispatch(stream: EventStream, hash: HashPort, dispatch: Disp
     return null;
   }
   const echoContext = dispatch.to === 'model' && dispatch.clientContextHash !== undefined;
+  return acceptedDispatch(
+    handshake,
+    (serverHash) =>
+      dispatch.to === 'model'
+        ? stream.send({
+            type: 'request-accepted',
+            requestHash: serverHash,
+            ...(echoContext ? { contextHash: contextHash! } : {}),
+          })
+        : stream.send({ type: 'agent-started', turnId: dispatch.turnId, receivedHash: serverHash }),
+    contextHash,
+  );
+}
+
+/**
+ * A model dispatch whose handshake the caller already checked against the client's hash (each answer of a model
+ * set, `set-handshake.ts`, all checked before any is dispatched): its acceptance sends `request-accepted` with both
+ * hashes through `send`, once.
+ */
+export function checkedModelDispatch(
+  handshake: DispatchHandshake,
+  send: (event: StreamEvent) => void,
+  contextHash: string,
+): AcceptedDispatch {
+  if (handshake.state !== 'accepted') throw new Error('a set dispatch is accepted only after its hash was checked');
+  return acceptedDispatch(
+    handshake,
+    (serverHash) => send({ type: 'request-accepted', requestHash: serverHash, contextHash }),
+    contextHash,
+  );
+}
+
+function acceptedDispatch(
+  handshake: DispatchHandshake,
+  announce: (serverHash: string) => void,
+  contextHash: string | null,
+): AcceptedDispatch {
+  const serverHash = handshake.expectedHash;
   return {
     serverHash,
     contextHash,
@@ -83,13 +121,7 @@ export function openDispatch(stream: EventStream, hash: HashPort, dispatch: Disp
     accept() {
       if (!handshake.commit())
         throw new WeftError('handshake-repeated', 'This dispatch was already accepted; it is committed once.', 500);
-      if (dispatch.to === 'model')
-        stream.send({
-          type: 'request-accepted',
-          requestHash: serverHash,
-          ...(echoContext ? { contextHash: contextHash! } : {}),
-        });
-      else stream.send({ type: 'agent-started', turnId: dispatch.turnId, receivedHash: serverHash });
+      announce(serverHash);
     },
   };
 }

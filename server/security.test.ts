@@ -39,6 +39,7 @@ describe('security guards', () => {
       ['GET', '/api/canvases'],
       ['PUT', '/api/canvases/a'],
       ['POST', '/api/generate'],
+      ['POST', '/api/generate-set'],
       ['POST', '/api/decide'],
       ['GET', '/api/stream'],
       ['POST', '/api/materials/url'],

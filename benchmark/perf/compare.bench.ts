@@ -1,19 +1,20 @@
 /**
  * Model sets (issue 31; see README.md, "## Compare"). Prints one `name: value unit` per line. A question of a
  * 10-node study asks a model set of 8 models × 4 samples: core compiles it once and builds and hashes every request
- * (`setRequests`), and each goes to the real server's `/api/generate` (4 at a time, as the app sends them) with its
- * context hash and target node, so the server (in its own process) re-hashes both, checks the target and writes its
+ * (`setRequests`), and the set goes to the real server's `/api/generate-set` in one call, as the app sends it (the
+ * context once, each dispatch's model, sample and hashes), with its target node; the server (in its own process)
+ * re-hashes the context and every request, checks the target, dispatches 8 at a time per provider and writes its
  * commit ledger; a scripted OpenAI-compatible provider on loopback answers at once. `set_dispatch_overhead_ms` is the ask's wall time
  * minus the provider's time (the union of the intervals in which it held at least one request). Run with
  * `npm run bench:compare` (`WEFT_BENCH_QUICK=1`: 2 models × 2 samples, one round). `rerun_plan_5000_ms`: "Re-run
  * under…" planned on a 5,000-question subgraph (`rerun-plan-figure.ts`).
  */
 import { spawn } from 'node:child_process';
-import { rm } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { compile, graphFromDocument, setRequests, type SetDispatch } from '../../src/core/index.ts';
-import { readStreamEvents, startScriptedProvider } from '../../tests/support/index.ts';
+import { compile, generateSetBody, graphFromDocument, setRequests } from '../../src/core/index.ts';
+import { readSetStreamEvents, startScriptedProvider } from '../../tests/support/index.ts';
 import { deepChainCanvas } from './core-canvas.ts';
 import { measureCompareView } from './measure-compare-view.ts';
 import { announceQuickMode, scale } from './quick-mode.ts';
@@ -26,8 +27,6 @@ const ROUNDS = scale(7, 1);
 const WARMUP = scale(2, 0);
 /** The question's upstream: a chain of this many answered questions (answers of 1–2 KB). */
 const STUDY = 10;
-/** As many at once as the app's `SET_PARALLEL`. */
-const PARALLEL = 4;
 
 function print(name: string, value: number, unit: string, digits = 1): void {
   console.log(`${name}: ${value.toFixed(digits)} ${unit}`);
@@ -50,6 +49,12 @@ function covered(intervals: [number, number][]): number {
   return total;
 }
 
+/** A process's user + system CPU so far, from `/proc` (Linux; clock ticks of 10 ms, so summed over the rounds). */
+async function cpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 /** The Weft server in its own process, as in real use (`server-bench-child.ts`, shared with `bench:server`). */
 async function startServerChild() {
   const file = fileURLToPath(new URL('./server-bench-child.ts', import.meta.url));
@@ -65,6 +70,7 @@ async function startServerChild() {
     createInterface({ input: child.stdout }).once('line', (line) => resolve(JSON.parse(line) as never));
   });
   return {
+    pid: child.pid!,
     api: (path: string, init: RequestInit = {}) =>
       fetch(info.origin + path, { ...init, headers: { ...init.headers, authorization: `Bearer ${info.token}` } }),
     async dispose() {
@@ -105,47 +111,55 @@ try {
   const graph = graphFromDocument(document);
   const target = document.nodes.at(-1)!.id;
 
-  async function send(dispatch: SetDispatch): Promise<void> {
-    const answer = await server.api('/api/generate', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        request: dispatch.request,
-        requestHash: dispatch.requestHash,
-        contextHash: dispatch.setAnswer.contextHash,
-        images: [],
-        target: { canvasId: document.canvas.id, nodeId: target },
-      }),
-    });
-    let accepted = false;
-    let finished = false;
-    for await (const event of readStreamEvents(answer)) {
-      if (event.type === 'request-accepted')
-        accepted = event.requestHash === dispatch.requestHash && event.contextHash === dispatch.setAnswer.contextHash;
-      if (event.type === 'answer-finished') finished = true;
-      if (event.type === 'answer-failed') throw new Error(`${event.code}: ${event.message}`);
-    }
-    if (!accepted || !finished) throw new Error('a dispatch was not accepted and answered');
-  }
-
+  /** One ask of the set, as the app sends it: one `/api/generate-set` call carrying the context once. */
   async function askSet(setId: string): Promise<void> {
     const compiled = compile(graph, target);
-    const queue = [
-      ...setRequests(compiled, { models, samples: SAMPLES, temperature: 0.2 }, { images: true }, { setId }).dispatches,
-    ];
-    const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await send(next);
-    };
-    await Promise.all(Array.from({ length: PARALLEL }, worker));
+    const { contextHash, dispatches } = setRequests(
+      compiled,
+      { models, samples: SAMPLES, temperature: 0.2 },
+      { images: true },
+      { setId },
+    );
+    const answer = await server.api('/api/generate-set', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(
+        generateSetBody({ contextHash, dispatches }, [], { canvasId: document.canvas.id, nodeId: target }),
+      ),
+    });
+    const accepted = new Set<number>();
+    const finished = new Set<number>();
+    for await (const { index, event } of readSetStreamEvents(answer)) {
+      if (event.type === 'answer-failed') throw new Error(`${index ?? 'the set'}: ${event.code}: ${event.message}`);
+      if (index === null) continue;
+      if (
+        event.type === 'request-accepted' &&
+        event.requestHash === dispatches[index]!.requestHash &&
+        event.contextHash === contextHash
+      )
+        accepted.add(index);
+      if (event.type === 'answer-finished') finished.add(index);
+    }
+    if (accepted.size !== dispatches.length || finished.size !== dispatches.length)
+      throw new Error('a dispatch was not accepted with its hashes and answered');
   }
 
   const overheads: number[] = [];
   const walls: number[] = [];
+  let serverCpu = 0;
+  let benchCpu = 0;
   for (let round = 0; round < WARMUP + ROUNDS; round += 1) {
     provider.requests.length = 0;
+    const serverBefore = await cpuMs(server.pid);
+    const benchBefore = process.cpuUsage();
     const started = performance.now();
     await askSet(`round-${round}`);
     const wall = performance.now() - started;
+    const bench = process.cpuUsage(benchBefore);
+    if (round >= WARMUP) {
+      serverCpu += (await cpuMs(server.pid)) - serverBefore;
+      benchCpu += (bench.user + bench.system) / 1000;
+    }
     if (provider.requests.length !== MODELS * SAMPLES) throw new Error(`round ${round}: ${provider.requests.length}`);
     const busy = covered(
       provider.requests.map((request) => [request.receivedAt, request.endedAt ?? request.receivedAt]),
@@ -168,6 +182,9 @@ try {
   print('set_dispatch_wall_ms', median(walls), 'ms');
   print('set_dispatch_overhead_ms', median(overheads), 'ms');
   print('set_compile_hash_ms', median(pure), 'ms', 2);
+  // CPU, not wall: what the set costs the server's one thread, and this process (the app's side and the provider).
+  print('set_server_cpu_ms', serverCpu / ROUNDS, 'ms');
+  print('set_bench_cpu_ms', benchCpu / ROUNDS, 'ms');
   // "Re-run under…" planned on a 5,000-question subgraph (quick mode: 200); no server, no provider.
   const rerun = rerunPlanFigure(scale(5000, 200), scale(7, 2), scale(2, 1));
   print('rerun_plan_questions', rerun.steps, 'questions', 0);

@@ -42,6 +42,17 @@ describe('CommitLedger', () => {
     expect(await ledger.recorded('e'.repeat(64))).toEqual([]);
   });
 
+  it('commits made at the same moment (a model set’s) each get their own line, chained, read back after a restart', async () => {
+    const ledger = new CommitLedger(directory, () => 7);
+    const seqs = await Promise.all(Array.from({ length: 32 }, (_, index) => ledger.commit(fields(`q${index}`))));
+    expect([...seqs].sort((a, b) => a - b)).toEqual(Array.from({ length: 32 }, (_, index) => index + 1));
+    await Promise.all(seqs.map((seq) => ledger.answered(seq, 'c'.repeat(64))));
+    const reread = await new CommitLedger(directory).recorded('a'.repeat(64));
+    expect(reread.map((commit) => commit.nodeId)).toEqual(Array.from({ length: 32 }, (_, index) => `q${index}`));
+    expect(reread.every((commit) => commit.answerHash === 'c'.repeat(64))).toBe(true);
+    expect((await readFile(path(), 'utf8')).split('\n')).toHaveLength(65);
+  });
+
   it('cuts a torn last line at the next append', async () => {
     await new CommitLedger(directory).commit(fields('q1'));
     await appendFile(path(), '{"kind":"commit","seq":2,');

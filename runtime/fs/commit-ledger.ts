@@ -31,6 +31,7 @@ type LedgerLine =
 /** A line before its hash (`Omit` per kind of line). */
 type WithoutHash<Line> = Line extends unknown ? Omit<Line, 'hash'> : never;
 type LineBody = WithoutHash<LedgerLine>;
+type MakeLine = (seq: number, at: number, prevHash: string) => LineBody;
 
 const FILE = 'commits.jsonl';
 
@@ -55,7 +56,8 @@ export class CommitLedger {
     torn: number | null;
     broken: boolean;
   }> | null = null;
-  private appending: Promise<unknown> = Promise.resolve();
+  private waiting: { make: MakeLine; resolve: (line: LedgerLine) => void; reject: (error: unknown) => void }[] = [];
+  private writing: Promise<void> | null = null;
 
   constructor(
     private readonly directory: string,
@@ -141,27 +143,57 @@ export class CommitLedger {
     await this.append((seq, at, prevHash) => ({ kind: 'answer', seq, at, commit, answerHash, prevHash }));
   }
 
-  private append(make: (seq: number, at: number, prevHash: string) => LineBody): Promise<LedgerLine> {
-    const run = this.appending.then(() => this.appendNow(make));
-    this.appending = run.catch(() => undefined);
-    return run;
+  /**
+   * Appends wait their turn, and those that arrive while a write is under way go together in the next one (a model
+   * set's answers commit at about the same moment): one `appendFile` of whole lines, each chained to the one before
+   * it exactly as one at a time, so a crash mid-write still leaves whole lines and at most one torn last line.
+   */
+  private append(make: MakeLine): Promise<LedgerLine> {
+    return new Promise((resolve, reject) => {
+      this.waiting.push({ make, resolve, reject });
+      this.writing ??= this.writeWaiting();
+    });
   }
 
-  private async appendNow(make: (seq: number, at: number, prevHash: string) => LineBody): Promise<LedgerLine> {
+  private async writeWaiting(): Promise<void> {
+    try {
+      while (this.waiting.length > 0) {
+        const batch = this.waiting.splice(0);
+        try {
+          const lines = await this.appendNow(batch.map((each) => each.make));
+          batch.forEach((each, index) => each.resolve(lines[index]!));
+        } catch (error) {
+          for (const each of batch) each.reject(error);
+        }
+      }
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private async appendNow(makes: MakeLine[]): Promise<LedgerLine[]> {
     const state = await this.load();
-    const body = make(state.seq + 1, this.now(), state.hash);
-    const line = { ...body, hash: lineHash(body) };
+    const lines: LedgerLine[] = [];
+    let seq = state.seq;
+    let hash = state.hash;
+    for (const make of makes) {
+      const body = make(seq + 1, this.now(), hash);
+      const line = { ...body, hash: lineHash(body) };
+      lines.push(line);
+      seq = line.seq;
+      hash = line.hash;
+    }
     await mkdir(this.directory, { recursive: true, mode: 0o700 });
     if (state.torn !== null) {
       await truncate(this.path, state.torn);
       state.torn = null;
     }
-    await appendFile(this.path, `${JSON.stringify(line)}\n`, { mode: 0o600 });
-    // Past a broken line nothing is read back as recorded: the new line is written, never indexed.
-    if (!state.broken) this.index(line, state.byRequest, state.bySeq);
-    state.seq = line.seq;
-    state.hash = line.hash;
-    return line;
+    await appendFile(this.path, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { mode: 0o600 });
+    // Past a broken line nothing is read back as recorded: the new lines are written, never indexed.
+    for (const line of lines) if (!state.broken) this.index(line, state.byRequest, state.bySeq);
+    state.seq = seq;
+    state.hash = hash;
+    return lines;
   }
 }
 

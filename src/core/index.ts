@@ -87,11 +87,13 @@ export {
 export type { BuildRequestOptions, BuiltRequest } from './build-request.ts';
 export type { AssembledRequest } from './build-request.ts';
 export { contextHash, requestContext, type RequestContext } from './context-hash.ts';
-export { setLimits, type SetLimits, type SetLimitsResult, type SetModel } from './set-limits.ts';
+export { isAgentLane, setLimits, type SetLimits, type SetLimitsResult, type SetModel } from './set-limits.ts';
 export { setAnswerUsage, type TokenPrices } from './set-answer-usage.ts';
 export { wordDiff, WORD_DIFF_MAX_EDITS, type WordChange } from './word-diff.ts';
 export { setAnswers, type SetAnswers } from './set-answers.ts';
 export { checkResultsOf, type CheckResult } from './check-results.ts';
+export { generateSetBody } from './generate-set-body.ts';
+export { setRequestHashes, type SetRequestHashes, type SetVariant } from './set-request-hashes.ts';
 export { setRequests, type SetDispatch, type SetRequestOptions, type SetRequests } from './set-requests.ts';
 export { setCapRefusal, setEstimate, type SetEstimate, type SetModelEstimate } from './set-estimate.ts';
 export { answerValue, askedVariable } from './answer-value.ts';

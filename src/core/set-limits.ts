@@ -21,6 +21,11 @@ export type SetLimitsResult =
   { ok: true; value: SetLimits } | { ok: false; code: 'model-set-invalid'; message: string };
 
 const AGENT_MODEL = /^agent:/;
+
+/** An agent lane's id (`agent:…`): never a member of a set, in the app or on the server. */
+export function isAgentLane(modelId: string): boolean {
+  return AGENT_MODEL.test(modelId);
+}
 /** Counts are written in the person's locale, as `plural` writes them. */
 const NUMBER = new Intl.NumberFormat();
 
@@ -35,7 +40,7 @@ export function setLimits(set: Pick<ModelSet, 'models'>, known: readonly SetMode
   if (set.models.length < 2) return refuse('A model set needs two or more models.');
   const models: SetModel[] = [];
   for (const id of set.models) {
-    if (AGENT_MODEL.test(id)) return refuse(`${id} is an agent lane: agents are asked by hand, not in a set.`);
+    if (isAgentLane(id)) return refuse(`${id} is an agent lane: agents are asked by hand, not in a set.`);
     const model = known.find((each) => each.id === id);
     if (!model) return refuse(`${id} is not a configured model.`);
     models.push(model);

@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createApiClient, streamGenerate } from './api/index.ts';
+import { createApiClient, streamGenerate, streamGenerateSet } from './api/index.ts';
 import { App } from './app/index.ts';
 import { ErrorBoundary, StoreContext, renderCounts } from './kit/index.ts';
 import { commandRegistry, runCommand } from './commands/index.ts';
@@ -14,6 +14,7 @@ const store = createWeftStore({
   api: createApiClient(),
   database: new WeftDatabase(),
   generate: (body, signal) => streamGenerate(body, signal),
+  generateSet: (body, signal) => streamGenerateSet(body, signal),
   memory: memoryClient,
   recall: recallClient,
   plaques: true,

@@ -7,7 +7,7 @@ export { startScriptedArxiv } from './scripted-arxiv.ts';
 export type { ScriptedArxiv, ScriptedPreprint } from './scripted-arxiv.ts';
 export { startScriptedSemanticScholar } from './scripted-semantic-scholar.ts';
 export type { ScriptedSemanticScholar, ScriptedPaper } from './scripted-semantic-scholar.ts';
-export { readStreamEvents, collectStreamEvents } from './sse-client.ts';
+export { readStreamEvents, readSetStreamEvents, collectStreamEvents } from './sse-client.ts';
 export { startTestServer, memoryLogger } from './test-server.ts';
 export type { TestServer } from './test-server.ts';
 export { minimalPdf } from './minimal-pdf.ts';

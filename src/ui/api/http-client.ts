@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { ApiErrorSchema, type StreamEvent } from '../../../protocol/index.ts';
+import { ApiErrorSchema, StreamEventSchema, type StreamEvent } from '../../../protocol/index.ts';
 import { ApiClientError } from './api-error.ts';
-import { readServerSentEvents, type ReadServerSentEventsOptions } from './read-server-sent-events.ts';
+import { readServerSentPayloads, type ReadServerSentEventsOptions } from './read-server-sent-events.ts';
 
 /** In the app: same origin, cookie auth. Tests and tools: an origin and a Bearer token (the launch token). */
 export interface ApiClientOptions {
@@ -69,6 +69,8 @@ export interface HttpClient {
    * it. `onOpen` is told once the server answered with the stream, before its first event.
    */
   events(path: string, init?: RequestInit, options?: EventStreamOptions): AsyncGenerator<StreamEvent>;
+  /** A server-sent event stream whose payloads `schema` checks (a model set's tagged events), as `events`. */
+  payloads<T>(path: string, schema: z.ZodType<T>, init?: RequestInit, options?: EventStreamOptions): AsyncGenerator<T>;
 }
 
 export function createHttpClient(options: ApiClientOptions = {}): HttpClient {
@@ -82,17 +84,24 @@ export function createHttpClient(options: ApiClientOptions = {}): HttpClient {
       throw new ApiClientError('network', `Could not reach the local server (${(error as Error).message}).`);
     }
   }
+  async function* payloads<T>(
+    path: string,
+    schema: z.ZodType<T>,
+    init: RequestInit = {},
+    readOptions: EventStreamOptions = {},
+  ): AsyncGenerator<T> {
+    const response = await send(path, {
+      ...init,
+      headers: { accept: 'text/event-stream', ...(init.headers as Record<string, string> | undefined) },
+    });
+    if (!response.ok || !response.body) throw errorOf(await response.json().catch(() => null), response.status);
+    readOptions.onOpen?.();
+    yield* readServerSentPayloads(response.body, schema, readOptions);
+  }
   return {
     send,
     json: async (path, schema, init) => readJson(await send(path, init), schema),
-    async *events(path, init = {}, readOptions = {}) {
-      const response = await send(path, {
-        ...init,
-        headers: { accept: 'text/event-stream', ...(init.headers as Record<string, string> | undefined) },
-      });
-      if (!response.ok || !response.body) throw errorOf(await response.json().catch(() => null), response.status);
-      readOptions.onOpen?.();
-      yield* readServerSentEvents(response.body, readOptions);
-    },
+    events: (path, init, readOptions) => payloads(path, StreamEventSchema, init, readOptions),
+    payloads,
   };
 }

@@ -5,7 +5,7 @@ export { createHttpClient, authorizationHeaders, readJson, jsonInit } from './ht
 export type { ApiClientOptions, HttpClient } from './http-client.ts';
 export { clientHandshake } from './client-handshake.ts';
 export type { Acceptance, ClientHandshake } from './client-handshake.ts';
-export { streamGenerate } from './generate-stream.ts';
+export { streamGenerate, streamGenerateSet } from './generate-stream.ts';
 export { readServerSentEvents } from './read-server-sent-events.ts';
 export type { ReadServerSentEventsOptions, UnreadableEvent } from './read-server-sent-events.ts';
 export { ApiClientError, describeError } from './api-error.ts';

@@ -1,4 +1,5 @@
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import type { z } from 'zod';
 import { StreamEventSchema, type StreamEvent } from '../../../protocol/index.ts';
 
 /** A `data:` payload the page could not use; the stream goes on without it. */
@@ -17,16 +18,21 @@ function warnUnreadable(problem: UnreadableEvent): void {
   console.warn(`[weft] skipped an unreadable server event (${problem.reason}): ${problem.excerpt}`);
 }
 
-function readEvent(message: EventSourceMessage): StreamEvent | UnreadableEvent {
+function readEvent<Payload>(
+  message: EventSourceMessage,
+  schema: z.ZodType<Payload>,
+): { ok: true; payload: Payload } | { ok: false; problem: UnreadableEvent } {
   const excerpt = message.data.slice(0, 120);
   let json: unknown;
   try {
     json = JSON.parse(message.data);
   } catch {
-    return { reason: 'not-json', excerpt };
+    return { ok: false, problem: { reason: 'not-json', excerpt } };
   }
-  const parsed = StreamEventSchema.safeParse(json);
-  return parsed.success ? parsed.data : { reason: 'not-a-stream-event', excerpt };
+  const parsed = schema.safeParse(json);
+  return parsed.success
+    ? { ok: true, payload: parsed.data }
+    : { ok: false, problem: { reason: 'not-a-stream-event', excerpt } };
 }
 
 /**
@@ -34,17 +40,26 @@ function readEvent(message: EventSourceMessage): StreamEvent | UnreadableEvent {
  * multi-line `data:`, chunks split anywhere) is eventsource-parser's; each payload must be JSON that
  * `protocol/stream-events.ts` accepts, and one that is not is reported and skipped, never thrown.
  */
-export async function* readServerSentEvents(
+export function readServerSentEvents(
   body: ReadableStream<Uint8Array>,
   options: ReadServerSentEventsOptions = {},
 ): AsyncGenerator<StreamEvent> {
+  return readServerSentPayloads(body, StreamEventSchema, options);
+}
+
+/** The payloads of an SSE byte stream, each checked against `schema` (a set's tagged events, `{ index, event }`). */
+export async function* readServerSentPayloads<Payload>(
+  body: ReadableStream<Uint8Array>,
+  schema: z.ZodType<Payload>,
+  options: ReadServerSentEventsOptions = {},
+): AsyncGenerator<Payload> {
   const report = options.onUnreadableEvent ?? warnUnreadable;
-  const ready: StreamEvent[] = [];
+  const ready: Payload[] = [];
   const parser = createParser({
     onEvent(message) {
-      const event = readEvent(message);
-      if ('type' in event) ready.push(event);
-      else report(event);
+      const event = readEvent(message, schema);
+      if (event.ok) ready.push(event.payload);
+      else report(event.problem);
     },
   });
   const reader = body.getReader();

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../api/index.ts';
-import type { GenerateRequest, StreamEvent } from '../../../protocol/index.ts';
+import type { GenerateRequest, GenerateSetRequest, SetStreamEvent, StreamEvent } from '../../../protocol/index.ts';
 import type { WeftDatabase } from '../db/index.ts';
 import type { MemoryClient } from './memory-client.ts';
 import type { PageLocks } from './page-locks.ts';
@@ -10,6 +10,8 @@ export interface AppDependencies {
   api: ApiClient;
   database: WeftDatabase;
   generate: (body: GenerateRequest, signal: AbortSignal) => AsyncIterable<StreamEvent>;
+  /** Issue 31: a model set's answers in one call (`/api/generate-set`), each event tagged with its dispatch. */
+  generateSet: (body: GenerateSetRequest, signal: AbortSignal) => AsyncIterable<SetStreamEvent>;
   now: () => number;
   newId: () => string;
   /** The profile (C14): the [Memory] block each ordinary dispatch carries and the judge after an ask. */

@@ -50,10 +50,10 @@ function sameContext(body: GenerateRequest, serverHash: string | undefined, toas
 /**
  * Receives one answer from the `/api/generate` stream (the server's `streamAnswer` sends it). The handshake
  * (`api/client-handshake.ts`): a server hash that differs from the client's is an error shown to the person and
- * aborts the answer; the commit (`onAccepted`) is written once, and deltas count only after it. Every run of a node (`run-node.ts`) reads its answer through this.
+ * aborts the answer; the commit (`onAccepted`) is written once, and deltas count only after it. Every run of a node (`run-node.ts`) reads its answer through this, and so does each answer of a set (from its share of the set's stream).
  */
 export async function receiveAnswer(
-  dependencies: AppDependencies,
+  dependencies: Pick<AppDependencies, 'generate'>,
   body: GenerateRequest,
   controller: AbortController,
   toast: WeftState['toast'],

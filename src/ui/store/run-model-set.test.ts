@@ -276,6 +276,42 @@ describe('a model set on a question (issue 31)', () => {
     }
   });
 
+  it('through one set call: a model that fails leaves the other answers as versions; Stop stops every answer', async () => {
+    const app = await newApp();
+    const node = app.addQuestion('What is two plus two?');
+    const models = ['local/alpha', 'anthropic/claude-haiku-4-5'];
+    app.state.apply({ type: 'edit-node', nodeId: node, patch: { modelSet: { models, samples: 2, temperature: 0.2 } } });
+    const haiku = provider.byModel['claude-haiku-4-5']!;
+    provider.byModel['claude-haiku-4-5'] = { status: 500, errorMessage: 'overloaded' };
+    try {
+      expect(await app.state.askSet(node)).toMatchObject({ answers: 2, failed: 2 });
+    } finally {
+      provider.byModel['claude-haiku-4-5'] = haiku;
+    }
+    const versions = (app.graph.nodes.get(node) as QuestionNode).versions;
+    expect(versions.map((version) => [version.setAnswer?.model, version.text])).toEqual([
+      ['local/alpha', 'Alpha thinks it is four.'],
+      ['local/alpha', 'Alpha thinks it is four.'],
+    ]);
+    // Each answer was asked once: a failed one is not retried behind the person’s back.
+    expect(provider.requests).toHaveLength(4);
+
+    provider.requests.length = 0;
+    const alpha = provider.byModel.alpha!;
+    provider.byModel.alpha = { text: 'Still thinking', hang: true };
+    provider.byModel['claude-haiku-4-5'] = { text: 'Still thinking', hang: true };
+    try {
+      const asking = app.state.askSet(node);
+      await provider.waitForRequests(4);
+      app.state.stop(node);
+      expect(await asking).toMatchObject({ answers: 0 });
+      for (let index = 0; index < 4; index += 1) expect((await provider.waitForEnd(index)).aborted).toBe(true);
+    } finally {
+      provider.byModel.alpha = alpha;
+      provider.byModel['claude-haiku-4-5'] = haiku;
+    }
+  });
+
   it('the server refuses a context hash that is not its own, before any provider is called', async () => {
     const request: CanonicalRequest = {
       model: 'local/alpha',

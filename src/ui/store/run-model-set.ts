@@ -2,6 +2,7 @@ import {
   appendEvent,
   applyChange,
   askedByHandReason,
+  generateSetBody,
   memoryReadingOf,
   setAnswerUsage,
   rerunAllowed,
@@ -17,18 +18,17 @@ import { modelSetPlan } from './model-set-plan.ts';
 import { recallForRun } from './recall-for-run.ts';
 import { receiveAnswer, requestImages } from './receive-answer.ts';
 import { runKey } from './run-node.ts';
+import { splitSetStream } from './split-set-stream.ts';
 import { judgeRubricsAfterAsk } from './rubric-after-ask.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetRunResult, SetState } from './weft-state.ts';
 
-/** How many answers of a set stream at once: enough to overlap providers, few enough not to trip rate limits. */
-export const SET_PARALLEL = 4;
-
 /**
  * Issue 31: one ask of a question's model set. The plan (`modelSetPlan`) is made once — one compiled context, one
- * context hash — and refused before anything is sent when it is over the per-ask cap; then every request goes
- * through the one HTTP client and the one handshake (`receiveAnswer`), a few at a time. Each accepted request writes
+ * context hash — and refused before anything is sent when it is over the per-ask cap; then the whole set goes in one
+ * call (`/api/generate-set`: the context once, the server dispatches and paces the answers), and each answer is read
+ * through the one handshake (`receiveAnswer`) from its share of the set's stream. Each accepted request writes
  * its commit event (both hashes); each answer becomes a version tagged with its model, sample and settings. The
  * first model's first answer is selected (downstream compiles from it, as from any version); Stop stops them all.
  */
@@ -114,12 +114,17 @@ export async function runModelSet(
       return applied?.ok ? applied.value.graph : next;
     });
   };
-  const ask = async (dispatch: SetDispatch) => {
+  const streams = splitSetStream(
+    dependencies.generateSet(generateSetBody(plan.requests, images, { canvasId, nodeId }), controller.signal),
+    plan.requests.dispatches.length,
+    (refusal) => get().toast('error', refusal.code, refusal.message),
+  );
+  const ask = async (dispatch: SetDispatch, index: number) => {
     // The commit is written as the acceptance arrives; the version waits for it, so the two land in order.
     const commitWrites: Promise<void>[] = [];
     const sentAt = dependencies.now();
     const answer = await receiveAnswer(
-      dependencies,
+      { generate: () => streams[index]! },
       {
         request: dispatch.request,
         requestHash: dispatch.requestHash,
@@ -183,11 +188,7 @@ export async function runModelSet(
       });
   };
   try {
-    const queue = [...plan.requests.dispatches];
-    const worker = async () => {
-      for (let next = queue.shift(); next && !controller.signal.aborted; next = queue.shift()) await ask(next);
-    };
-    await Promise.all(Array.from({ length: Math.min(SET_PARALLEL, queue.length) }, worker));
+    await Promise.all(plan.requests.dispatches.map(ask));
   } finally {
     runtime.aborts.delete(key);
   }

@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { createApiClient, streamGenerate } from '../api/index.ts';
+import { createApiClient, streamGenerate, streamGenerateSet } from '../api/index.ts';
 import { WeftDatabase } from '../db/index.ts';
 import { createMemoryClient, type MemoryClient } from './memory-client.ts';
 import { createRecallClient, type RecallClient } from './recall-client.ts';
@@ -55,6 +55,7 @@ export class TestApp {
       api: createApiClient(options),
       database: this.database,
       generate: (body, signal) => streamGenerate(body, signal, options),
+      generateSet: (body, signal) => streamGenerateSet(body, signal, options),
       now,
       newId: createIdGenerator(now),
       ...(tuning.plaques ? { plaques: true } : {}),
