@@ -34,8 +34,8 @@ function codeSdkFailures(server: McpServer): void {
 /**
  * The read-only tools: the four over the why index, answered by the same runtime/index queries as the CLI, and the
  * topics and dossiers (C15) read from `$WEFT_HOME/memory`. `why_check`, `why_file` and `find` answer through
- * `reader` (a team's PostgreSQL index with `WEFT_DATABASE_URL`, as `weft why | find`); `recall_turn` and the topic
- * tools read this machine's index.
+ * `reader` (a team's PostgreSQL index with `WEFT_DATABASE_URL`, as `weft why | find`), and so does `recall_turn`;
+ * the topic tools read this machine's memory.
  */
 export function createMcpServer(
   index: WhyIndex,
@@ -125,7 +125,10 @@ export function createMcpServer(
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ session, turn }) =>
-      answer(() => index.recall(turn === undefined ? { turnKey: session } : { sessionId: session, turn })),
+      answer(() => {
+        const request = turn === undefined ? { turnKey: session } : { sessionId: session, turn };
+        return reader ? reader.recall(request) : index.recall(request);
+      }),
   );
   server.registerTool(
     'list_topics',
