@@ -11,7 +11,7 @@ import { runWeftInProcess, WEFT_BIN, type WeftRun } from './run-weft.ts';
 
 /**
  * The contract of issue 32: the same corpus indexed once, `weft index --push` sending it to a real PostgreSQL
- * server, then every `weft why | find | status` asked of both engines must print the same bytes.
+ * server, then every `weft why | find | recall | status` asked of both engines must print the same bytes.
  */
 const CJK_SESSION = '5b0c2f4e-8d1a-4c3b-9e7f-2a6d8c4e1b90';
 let server: PostgresServer;
@@ -192,6 +192,30 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(answered).toBeGreaterThan(sampled.length / 2);
   }, 240_000);
 
+  it('weft recall: turns by key and by session id (and prefix) and number, text and JSON, refusals, same bytes', async () => {
+    const sqlite = new Database(join(space.weftHome, 'index.db'), { readonly: true });
+    const turns = sqlite
+      .prepare(
+        'SELECT t.turn_key AS key, s.session_id AS session, t.number FROM turns t JOIN sessions s ON s.id = t.session_row ORDER BY t.id',
+      )
+      .all() as { key: string; session: string; number: number }[];
+    sqlite.close();
+    expect(turns.length).toBeGreaterThan(10);
+    // Spread over the corpus, at most 25 turns (each asked 3 ways on both engines).
+    let answered = 0;
+    for (const turn of turns.filter((_, at) => at % Math.ceil(turns.length / 25) === 0)) {
+      if ((await same(['recall', turn.key, '--json'])).code === 0) answered += 1;
+      await same(['recall', turn.key]);
+      await same(['recall', turn.session.slice(0, 8), String(turn.number), '--json']);
+    }
+    expect(answered).toBeGreaterThan(10);
+    // Refusals: an unknown key, a turn past the session's end, an ambiguous and an unknown prefix.
+    expect((await same(['recall', 'claude-code:no-such-session#no-such-turn', '--json'])).code).not.toBe(0);
+    expect((await same(['recall', turns[0]!.session, '999', '--json'])).code).not.toBe(0);
+    await same(['recall', turns[0]!.session.slice(0, 1), '1', '--json']);
+    expect((await same(['recall', 'zzzz', '1', '--json'])).code).not.toBe(0);
+  }, 240_000);
+
   it('a team index that is not PostgreSQL is a usage error, and the string is not echoed', async () => {
     const run = await runWeftInProcess(['why', 'x', '--json'], {
       cwd: space.directory,
@@ -224,7 +248,7 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(text.stdout + text.stderr).not.toContain(new URL(teamUrl).password);
   });
 
-  it('the MCP tools why_check, why_file and find answer the same text from either engine', async () => {
+  it('the MCP tools why_check, why_file, find and recall_turn answer the same text from either engine', async () => {
     const connect = async (url?: string) => {
       const client = new Client({ name: 'weft-contract', version: '1.0.0' });
       await client.connect(
@@ -248,6 +272,13 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
       const paths = (
         database.prepare('SELECT DISTINCT path FROM touches ORDER BY path').all() as { path: string }[]
       ).map((row) => row.path);
+      const keys = (
+        database
+          .prepare(
+            'SELECT t.turn_key AS key, s.session_id AS session, t.number FROM turns t JOIN sessions s ON s.id = t.session_row ORDER BY t.id',
+          )
+          .all() as { key: string; session: string; number: number }[]
+      ).filter((_, at, all) => at % Math.ceil(all.length / 8) === 0);
       database.close();
       const calls: [string, Record<string, unknown>][] = [
         ...paths
@@ -261,6 +292,11 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
         ['find', { phrase: '优化仓库', in: 'q' }],
         ['find', { phrase: 'file', in: 'm', limit: 3 }],
         ['find', { phrase: '!!!' }],
+        ...keys.flatMap((row): [string, Record<string, unknown>][] => [
+          ['recall_turn', { session: row.key }],
+          ['recall_turn', { session: row.session.slice(0, 8), turn: row.number }],
+        ]),
+        ['recall_turn', { session: 'claude-code:no-such-session#no-such-turn' }],
       ];
       let answered = 0;
       for (const [name, args] of calls) {
