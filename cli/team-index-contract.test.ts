@@ -5,13 +5,16 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
+import { contentKey } from '../src/core/index.ts';
+import { openDossierStore } from '../runtime/dossiers/index.ts';
+import { PutAsideStore } from '../runtime/fs/index.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runWeftInProcess, WEFT_BIN, type WeftRun } from './run-weft.ts';
 
 /**
  * The contract of issue 32: the same corpus indexed once, `weft index --push` sending it to a real PostgreSQL
- * server, then every `weft why | find | recall | status` asked of both engines must print the same bytes.
+ * server, then every `weft why | find | recall | status | topics | dossier` asked of both engines must print the same bytes.
  */
 const CJK_SESSION = '5b0c2f4e-8d1a-4c3b-9e7f-2a6d8c4e1b90';
 let server: PostgresServer;
@@ -216,6 +219,112 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect((await same(['recall', 'zzzz', '1', '--json'])).code).not.toBe(0);
   }, 240_000);
 
+  it('weft topics and dossier, MCP list_topics and read_dossier: same bytes; struck sentences and the profile never pushed', async () => {
+    const database = new Database(join(space.weftHome, 'index.db'), { readonly: true });
+    const keys = (database.prepare('SELECT turn_key AS key FROM turns ORDER BY id').all() as { key: string }[]).map(
+      (row) => row.key,
+    );
+    database.close();
+    // A person's memory: two topics labelled by name over the corpus, a dossier in two versions (one sentence
+    // struck, one citing a turn no index holds), and a profile that must stay on this machine.
+    for (const name of ['TODO', 'hello']) expect((await local(['topics', 'create', name])).code).toBe(0);
+    expect((await local(['topics', 'label', '--yes'])).code).toBe(0);
+    const topics = JSON.parse((await local(['topics', 'list', '--json'])).stdout) as { id: string; turns: number }[];
+    expect(topics.some((topic) => topic.turns > 0)).toBe(true);
+    const struck = 'The struck sentence says what the person took back.';
+    const sentence = (id: string, text: string, citations: string[]) => ({ id, text, citations });
+    const store = openDossierStore(space.weftHome);
+    for (const version of [1, 2])
+      store.writeVersion({
+        topicId: topics[0]!.id,
+        mode: version === 1 ? 'rebuild' : 'update',
+        modelId: null,
+        baseVersion: version - 1,
+        dossier: {
+          format: 'weft.dossier',
+          topicId: topics[0]!.id,
+          version,
+          writtenAt: 1_700_000_000_000 + version,
+          sections: {
+            what: [sentence('s1', 'A TODO list kept in the repository.', [keys[0]!])],
+            decisions: [
+              sentence('s2', struck, [keys[1]!]),
+              sentence(`s3-${version}`, 'Tests come first.', keys.slice(2, 4)),
+            ],
+            status:
+              version === 2 ? [sentence('s4', 'Its source is gone.', ['claude-code:gone-session#gone-turn'])] : [],
+            open: [],
+          },
+        },
+        dropped: [],
+        turnsRead: [],
+        factsRead: [],
+      });
+    store.close();
+    await new PutAsideStore(space.weftHome).append([
+      {
+        op: 'put-aside',
+        key: contentKey('dossier-sentence', struck),
+        kind: 'dossier-sentence',
+        reason: 'struck',
+        at: 1,
+        origin: null,
+      },
+    ]);
+    const profileMarker = 'profile-marker-7c1e: prefers tabs and writes in Esperanto';
+    writeFileSync(join(space.weftHome, 'memory', 'profile.json'), JSON.stringify({ facts: [{ text: profileMarker }] }));
+
+    const pushed = await local(['index', '--push', '--db', teamUrl, '--json']);
+    expect(pushed.code).toBe(0);
+    const memory = (
+      JSON.parse(pushed.stdout) as { team: { memory: { changed: boolean; rows: Record<string, number> } } }
+    ).team.memory;
+    expect(memory).toMatchObject({ changed: true, rows: { topics: 2, dossier_versions: 2, dossier_sentences: 5 } });
+
+    for (const argv of [
+      ['topics', 'list', '--json'],
+      ['topics', 'list'],
+      ['dossier', 'TODO', '--json'],
+      ['dossier', 'todo'],
+      ['dossier', topics[1]!.id, '--json'],
+      ['dossier', 'no-such-topic', '--json'],
+    ])
+      await same(argv);
+    const dossier = JSON.parse((await team(['dossier', 'TODO', '--json'])).stdout) as { retired: string[] };
+    expect(dossier.retired).toEqual(['s4']);
+
+    const admin = new pg.Client({ connectionString: teamUrl });
+    await admin.connect();
+    try {
+      const count = async (table: string) =>
+        Number((await admin.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+      const before = { labels: await count('topic_labels'), sentences: await count('dossier_sentences') };
+      expect(before.labels).toBeGreaterThan(0);
+      // A re-push adds nothing, twice never.
+      const again = JSON.parse((await local(['index', '--push', '--db', teamUrl, '--json'])).stdout) as {
+        team: { memory: { changed: boolean } };
+      };
+      expect(again.team.memory.changed).toBe(false);
+      expect({ labels: await count('topic_labels'), sentences: await count('dossier_sentences') }).toEqual(before);
+      // Neither the struck sentence nor the profile is anywhere on the team index.
+      const tables = (
+        await admin.query<{ name: string }>(
+          "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+        )
+      ).rows.map((row) => row.name);
+      expect(tables).toContain('dossier_sentences');
+      for (const table of tables) {
+        const hits = await admin.query(`SELECT 1 FROM ${table} t WHERE t::text LIKE $1 OR t::text LIKE $2 LIMIT 1`, [
+          `%${profileMarker}%`,
+          `%${struck}%`,
+        ]);
+        expect({ table, rows: hits.rowCount }).toEqual({ table, rows: 0 });
+      }
+    } finally {
+      await admin.end();
+    }
+  }, 240_000);
+
   it('a team index that is not PostgreSQL is a usage error, and the string is not echoed', async () => {
     const run = await runWeftInProcess(['why', 'x', '--json'], {
       cwd: space.directory,
@@ -248,7 +357,7 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(text.stdout + text.stderr).not.toContain(new URL(teamUrl).password);
   });
 
-  it('the MCP tools why_check, why_file, find and recall_turn answer the same text from either engine', async () => {
+  it('the MCP tools why_check, why_file, find, recall_turn, list_topics and read_dossier answer the same text from either engine', async () => {
     const connect = async (url?: string) => {
       const client = new Client({ name: 'weft-contract', version: '1.0.0' });
       await client.connect(
@@ -297,6 +406,10 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
           ['recall_turn', { session: row.session.slice(0, 8), turn: row.number }],
         ]),
         ['recall_turn', { session: 'claude-code:no-such-session#no-such-turn' }],
+        ['list_topics', {}],
+        ['read_dossier', { topic: 'TODO' }],
+        ['read_dossier', { topic: 'hello' }],
+        ['read_dossier', { topic: 'no-such-topic' }],
       ];
       let answered = 0;
       for (const [name, args] of calls) {

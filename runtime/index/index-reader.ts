@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Dossier, TopicRecord } from '../../protocol/index.ts';
 import { canvasesDirectory, readPutAsides } from '../fs/index.ts';
 import type { FindHit, FindOptions } from './find-query.ts';
 import type { IndexStatus } from './index-status.ts';
@@ -24,6 +25,17 @@ export interface IndexReader {
   find(phrase: string, options?: FindOptions): Promise<FindHit[]>;
   recall(request: RecallRequest): Promise<RecalledTurn | TeamRecalledTurn>;
   status(options?: { perFile?: boolean }): Promise<IndexStatus>;
+  /** Topics and dossiers from the team index (`weft topics | dossier`, MCP); null: this machine's memory answers. */
+  readonly teamMemory: TeamMemory | null;
+}
+
+/** The topics and dossiers every machine pushed, as this person may read them. */
+export interface TeamMemory {
+  topics(): Promise<TopicRecord>;
+  dossierTopics(): Promise<{ topicId: string; version: number }[]>;
+  dossierVersions(topicId: string): Promise<Dossier[]>;
+  /** Which cited turn keys still name a live turn (`liveTurnKeys` on the team index). */
+  liveTurnKeys(turnKeys: readonly string[]): Promise<Set<string>>;
 }
 
 export function sqliteReader(index: WhyIndex): IndexReader {
@@ -34,6 +46,7 @@ export function sqliteReader(index: WhyIndex): IndexReader {
     find: async (phrase, options) => index.find(phrase, options),
     recall: async (request) => index.recall(request),
     status: async (options) => index.status(options),
+    teamMemory: null,
   };
 }
 
@@ -86,5 +99,26 @@ export function postgresReader(local: WhyIndex, team: PostgresIndex): IndexReade
       );
     },
     status: (options = {}) => team.status(local.statusContext(options)),
+    teamMemory: {
+      topics: () => memory.topics(),
+      dossierTopics: () => memory.dossierTopics(),
+      dossierVersions: (topicId) => memory.dossierVersions(topicId),
+      liveTurnKeys: async (turnKeys) => {
+        // A cited canvas version is decided by its record here when this machine has it (as `liveTurnKeys` does),
+        // else by its node's row; a session turn by the team's row, less what is put aside.
+        const rowKey = (key: string) => (canvasKeyParts(key) ? key.replace(/@[^@#]+$/, '') : key);
+        const held = await memory.heldTurnKeys(turnKeys);
+        const putAside = await putAsideOf(turnKeys.map(rowKey));
+        const lookup = local.turnLookup();
+        const canvases = canvasesDirectory(local.weftHome);
+        return new Set(
+          turnKeys.filter((key) => {
+            const parts = canvasKeyParts(key);
+            if (parts && existsSync(join(canvases, `${parts.canvasId}.weft.json`))) return !lookup.gone(key);
+            return held.has(key) && !putAside(rowKey(key)) && !lookup.putAside(key);
+          }),
+        );
+      },
+    },
   };
 }

@@ -10,6 +10,7 @@ import type { IndexStatus, StatusContext } from './index-status.ts';
 import type { MachineIdentity, MachineLabel } from './machine-identity.ts';
 import { migratePostgres } from './migrate-postgres.ts';
 import { PostgresMemory } from './postgres-memory.ts';
+import { pushMemoryToPostgres, type LocalMemory, type MemoryPushSummary } from './push-memory-to-postgres.ts';
 import { readTeamOverview, type TeamOverview } from './team-overview.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { sumParseReports, type FileParseReport } from './parse-totals.ts';
@@ -80,6 +81,16 @@ export class PostgresIndex {
     const client = await this.pool.connect();
     try {
       return await pushIndexToPostgres(sqlite, client, machine, options);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** This machine's topics and dossiers after its index (`weft index --push`): `push-memory-to-postgres.ts`. */
+  async pushMemory(machine: MachineIdentity, memory: LocalMemory): Promise<MemoryPushSummary> {
+    const client = await this.pool.connect();
+    try {
+      return await pushMemoryToPostgres(client, machine, memory);
     } finally {
       client.release();
     }

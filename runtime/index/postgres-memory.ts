@@ -1,3 +1,10 @@
+import {
+  DOSSIER_SECTIONS,
+  type Dossier,
+  type DossierSentence,
+  type TopicLabel,
+  type TopicRecord,
+} from '../../protocol/index.ts';
 import { isPutAside, type PutAsideKind, type PutAsides } from '../../src/core/index.ts';
 import { turnKnownAs } from '../../src/core/recall/index.ts';
 import { IndexError } from './index-error.ts';
@@ -91,5 +98,83 @@ export class PostgresMemory {
       if (kinds.some((kind) => isPutAside(putAsides, kind, row.text))) leftOut.add(row.turnKey);
     }
     return leftOut;
+  }
+
+  /**
+   * The topics and labels every machine pushed (`push-memory-to-postgres.ts`), as one `topics.json` would hold
+   * them: machine by machine in the order they first pushed, each in its own order. Row-level security leaves out
+   * labels of turns the reader may not read, and topics with no label left.
+   */
+  async topics(): Promise<TopicRecord> {
+    const order = 'JOIN machines m ON m.machine = x.machine ORDER BY m.first_push_at, x.machine, x.position';
+    const topics = await this.rows<{ id: string; name: string; createdAt: number }>(
+      `SELECT x.topic_id AS id, x.name, x.created_at AS "createdAt" FROM topics x ${order}`,
+    );
+    const labels = await this.rows<{ label: string }>(`SELECT x.label FROM topic_labels x ${order}`);
+    return {
+      format: 'weft.topics',
+      topics,
+      labels: labels.map((row) => JSON.parse(row.label) as TopicLabel),
+    };
+  }
+
+  /** Each topic with a dossier on the team index, and its newest version. */
+  async dossierTopics(): Promise<{ topicId: string; version: number }[]> {
+    return this.rows(
+      'SELECT topic_id AS "topicId", max(version) AS version FROM dossier_versions GROUP BY topic_id ORDER BY topic_id',
+    );
+  }
+
+  /**
+   * A topic's dossier versions, oldest first, rebuilt from their sentence rows (struck sentences were never pushed;
+   * a sentence citing a turn the reader may not read is not readable either).
+   */
+  async dossierVersions(topicId: string): Promise<Dossier[]> {
+    const versions = await this.rows<{ version: number; writtenAt: number }>(
+      `SELECT DISTINCT ON (version) version, written_at AS "writtenAt" FROM dossier_versions WHERE topic_id = $1
+       ORDER BY version, machine`,
+      [topicId],
+    );
+    const sentences = await this.rows<{
+      version: number;
+      section: (typeof DOSSIER_SECTIONS)[number];
+      id: string;
+      text: string;
+      citations: string[];
+    }>(
+      `SELECT s.version, s.section, s.sentence_id AS id, s.text,
+         ARRAY(SELECT c.turn_key FROM dossier_citations c WHERE c.machine = s.machine AND c.topic_id = s.topic_id
+               AND c.version = s.version AND c.section = s.section AND c.position = s.position ORDER BY c.ordinal)
+           AS citations
+       FROM dossier_sentences s WHERE s.topic_id = $1 ORDER BY s.version, s.machine, s.position`,
+      [topicId],
+    );
+    return versions.map(({ version, writtenAt }) => {
+      const sections = Object.fromEntries(DOSSIER_SECTIONS.map((section) => [section, [] as DossierSentence[]]));
+      for (const sentence of sentences)
+        if (sentence.version === version)
+          sections[sentence.section]!.push({ id: sentence.id, text: sentence.text, citations: sentence.citations });
+      return {
+        format: 'weft.dossier',
+        topicId,
+        version,
+        writtenAt,
+        sections: sections as Dossier['sections'],
+      };
+    });
+  }
+
+  /** The keys whose turn the team index holds (a cited canvas version by its node's row), as this role reads. */
+  async heldTurnKeys(turnKeys: readonly string[]): Promise<Set<string>> {
+    const rowKey = (key: string) => (canvasKeyParts(key) ? key.replace(/@[^@#]+$/, '') : key);
+    const held = new Set(
+      (
+        await this.rows<{ turnKey: string }>(
+          'SELECT DISTINCT turn_key AS "turnKey" FROM turns WHERE turn_key = ANY($1)',
+          [[...new Set(turnKeys.map(rowKey))]],
+        )
+      ).map((row) => row.turnKey),
+    );
+    return new Set(turnKeys.filter((key) => held.has(rowKey(key))));
   }
 }
