@@ -306,6 +306,12 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
       };
       expect(again.team.memory.changed).toBe(false);
       expect({ labels: await count('topic_labels'), sentences: await count('dossier_sentences') }).toEqual(before);
+      // And it is the team index that answers: a topic renamed there is listed so by the team path only.
+      await admin.query("UPDATE topics SET name = 'TODO on the team' WHERE name = 'TODO'");
+      const names = async (run: WeftRun) => (JSON.parse(run.stdout) as { name: string }[]).map((each) => each.name);
+      expect(await names(await team(['topics', 'list', '--json']))).toContain('TODO on the team');
+      expect(await names(await local(['topics', 'list', '--json']))).toContain('TODO');
+      await admin.query("UPDATE topics SET name = 'TODO' WHERE name = 'TODO on the team'");
       // Neither the struck sentence nor the profile is anywhere on the team index.
       const tables = (
         await admin.query<{ name: string }>(

@@ -70,11 +70,12 @@ CREATE TABLE memory_pushes (
 
 -- A turn key a label or a citation names is readable when the turn is (the turns policy of 003 decides): a cited
 -- canvas version (`canvas:c#n@v`) by its node's row (`canvas:c#n`).
-CREATE FUNCTION weft_turn_readable(turn_key TEXT) RETURNS BOOLEAN
+-- ($1, not the parameter's name: inside the query a column of that name would win.)
+CREATE FUNCTION weft_turn_readable(key TEXT) RETURNS BOOLEAN
   LANGUAGE sql STABLE AS $$
   SELECT EXISTS (
     SELECT 1 FROM public.turns t
-    WHERE t.turn_key = CASE WHEN starts_with(turn_key, 'canvas:') THEN split_part(turn_key, '@', 1) ELSE turn_key END
+    WHERE t.turn_key = CASE WHEN starts_with($1, 'canvas:') THEN split_part($1, '@', 1) ELSE $1 END
   )
 $$;
 
