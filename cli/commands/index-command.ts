@@ -32,7 +32,15 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       const database = await PostgresIndex.open(teamUrl);
       try {
         const machine = readMachineIdentity(index.weftHome, io.env);
-        const pushed = await database.push(index.database, machine);
+        // Turns put aside here are never sent (and leave the team index if they were).
+        const { readPutAsides } = await import('../../runtime/fs/index.ts');
+        const { isPutAside } = await import('../../src/core/index.ts');
+        const putAsides = readPutAsides(index.weftHome);
+        const pushed = await database.push(
+          index.database,
+          machine,
+          putAsides.size > 0 ? { sessionTurnPutAside: (text) => isPutAside(putAsides, 'session-turn', text) } : {},
+        );
         // Then the person's topics and dossiers (never the profile), leaving out what is put aside here.
         const { readLocalMemory } = await import('../../runtime/dossiers/index.ts');
         const { putAside } = index.turnLookup();

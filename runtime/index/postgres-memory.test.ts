@@ -2,13 +2,15 @@ import Database from 'better-sqlite3';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentKey } from '../../src/core/index.ts';
+import { contentKey, isPutAside } from '../../src/core/index.ts';
+import pg from 'pg';
 import { startPostgres, type PostgresServer } from '../../tests/support/postgres-server.ts';
-import { PutAsideStore } from '../fs/index.ts';
+import { PutAsideStore, readPutAsides } from '../fs/index.ts';
 import { CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from './fixture-roots.ts';
 import { postgresReader, sqliteReader } from './index-reader.ts';
 import { readMachineIdentity } from './machine-identity.ts';
 import { PostgresIndex } from './postgres-index.ts';
+import type { PushOptions, PushSummary } from './push-index-to-postgres.ts';
 import { WhyIndex } from './why-index.ts';
 
 /**
@@ -24,15 +26,16 @@ let server: PostgresServer;
 let space: FixtureWorkspace;
 let url: string;
 let otherRoot: string;
+let lastPush: PushSummary | null = null;
 
 /** A machine's index of `roots` in its own WEFT_HOME, pushed to the team index as `name`. */
-async function indexAndPush(home: string, roots: string[], name: string): Promise<WhyIndex> {
+async function indexAndPush(home: string, roots: string[], name: string, options: PushOptions = {}): Promise<WhyIndex> {
   const env = { ...space.env, WEFT_HOME: home, WEFT_SESSION_ROOTS: roots.join(':'), WEFT_MACHINE_NAME: name };
   const index = WhyIndex.open({ env });
   await index.index();
   const team = await PostgresIndex.open(url);
   try {
-    await team.push(index.database, readMachineIdentity(home, env));
+    lastPush = await team.push(index.database, readMachineIdentity(home, env), options);
   } finally {
     await team.close();
   }
@@ -119,6 +122,57 @@ describe('recall and put-asides on the team index (issue 32)', () => {
       here.close();
     } finally {
       await team.close();
+    }
+  }, 120_000);
+
+  it('a session turn put aside is never pushed, and one pushed before leaves the team index at the next push', async () => {
+    const putAside = (home: string) =>
+      new PutAsideStore(home).append([
+        {
+          op: 'put-aside',
+          key: contentKey('session-turn', PUT_ASIDE_QUESTION),
+          kind: 'session-turn',
+          reason: 'archived',
+          at: 2,
+          origin: null,
+        },
+      ]);
+    const options = (home: string): PushOptions => ({
+      sessionTurnPutAside: (text) => isPutAside(readPutAsides(home), 'session-turn', text),
+    });
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const held = async (machine: string) =>
+      (
+        await admin.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM turns t JOIN machines m ON m.machine = t.machine WHERE m.name = $1 AND t.user_text = $2',
+          [machine, PUT_ASIDE_QUESTION],
+        )
+      ).rows[0]!.n;
+    try {
+      // The workstation pushed the turn in the first test; put aside there now, the next push takes it back.
+      const thereHome = join(space.directory, 'home-there');
+      expect(await held('workstation')).toBe(1);
+      await putAside(thereHome);
+      (await indexAndPush(thereHome, [otherRoot], 'workstation', options(thereHome))).close();
+      expect(await held('workstation')).toBe(0);
+      const total = (await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM turns')).rows[0]!.n;
+      (await indexAndPush(thereHome, [otherRoot], 'workstation', options(thereHome))).close();
+      expect((await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM turns')).rows[0]!.n).toBe(total);
+      // A machine that put the words aside before its first push never sends them; its other turns go.
+      const fresh = join(space.directory, 'home-fresh');
+      await putAside(fresh);
+      const cluster = await indexAndPush(fresh, [otherRoot], 'cluster', options(fresh));
+      const local = (cluster.database.prepare('SELECT count(*) AS n FROM turns').get() as { n: number }).n;
+      cluster.close();
+      expect(await held('cluster')).toBe(0);
+      expect(lastPush?.rows.turns).toBe(local - 1); // Not sent and taken back: never sent.
+      const others = await admin.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM turns t JOIN machines m ON m.machine = t.machine WHERE m.name = 'cluster'",
+      );
+      expect(others.rows[0]!.n).toBeGreaterThan(0);
+    } finally {
+      await admin.end();
     }
   }, 120_000);
 });
