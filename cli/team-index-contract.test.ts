@@ -1,8 +1,10 @@
 import Database from 'better-sqlite3';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CANVAS_FORMAT, CANVAS_VERSION, type CanvasDocument } from '../protocol/canvas-document.ts';
+import { storedCanvasDocument } from '../protocol/canvas-stored-form.ts';
 import { CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
 import { contentKey } from '../src/core/index.ts';
@@ -40,6 +42,59 @@ function writeCjkSession(): void {
   );
 }
 
+/** A canvas record with a live question in two versions: its turns are recalled by node and by cited version. */
+function writeCanvas(): void {
+  const version = (id: string, question: string, text: string, createdAt: number) => ({
+    id,
+    text,
+    question,
+    model: 'demo',
+    createdAt,
+    requestHash: null,
+    upstreamFingerprint: 'a'.repeat(64),
+    upstream: { base: null, parts: [], removed: [] },
+    origin: 'demo' as const,
+    status: 'complete' as const,
+    branchOf: null,
+  });
+  const document: CanvasDocument = {
+    format: CANVAS_FORMAT,
+    version: CANVAS_VERSION,
+    canvas: { id: 'contract-canvas', name: 'Contract', workingDirectory: '/work/contract', createdAt: 1 },
+    nodes: [
+      {
+        id: 'q1',
+        kind: 'question',
+        createdAt: 1,
+        position: { x: 0, y: 0 },
+        size: null,
+        archivedAt: null,
+        excludedParts: [],
+        archived: false,
+        question: 'Why does the parser drop unicode quotes?',
+        versions: [
+          version('v1', 'Why does the parser drop unicode quotes?', 'The tokenizer strips them.', 5),
+          version('v2', 'Why does the parser drop curly quotes?', 'It normalises them first.', 6),
+        ],
+        currentVersionId: 'v2',
+        autoRerun: { enabled: false, rounds: 1 },
+        model: null,
+        attachments: [],
+      },
+    ],
+    wires: [],
+    attachments: [],
+    dismissals: [],
+    ledgers: [],
+    events: [],
+  };
+  mkdirSync(join(space.weftHome, 'canvases'), { recursive: true });
+  writeFileSync(
+    join(space.weftHome, 'canvases', 'contract-canvas.weft.json'),
+    JSON.stringify(storedCanvasDocument(document)),
+  );
+}
+
 const local = (argv: string[]) => runWeftInProcess(argv, { cwd: space.directory, env: env() });
 const team = (argv: string[]) => runWeftInProcess(argv, { cwd: space.directory, env: env(teamUrl) });
 
@@ -68,6 +123,7 @@ beforeAll(async () => {
   server = await startPostgres();
   space = copyFixtures('weft-team-contract-');
   writeCjkSession();
+  writeCanvas();
   teamUrl = await server.createDatabase('contract');
 }, 120_000);
 
@@ -212,6 +268,10 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
       await same(['recall', turn.session.slice(0, 8), String(turn.number), '--json']);
     }
     expect(answered).toBeGreaterThan(10);
+    // A canvas turn by its node and by each cited version; a version the canvas does not keep is refused.
+    for (const key of ['canvas:contract-canvas#q1', 'canvas:contract-canvas#q1@v1', 'canvas:contract-canvas#q1@v2'])
+      expect((await same(['recall', key, '--json'])).code).toBe(0);
+    expect((await same(['recall', 'canvas:contract-canvas#q1@v9', '--json'])).code).not.toBe(0);
     // Refusals: an unknown key, a turn past the session's end, an ambiguous and an unknown prefix.
     expect((await same(['recall', 'claude-code:no-such-session#no-such-turn', '--json'])).code).not.toBe(0);
     expect((await same(['recall', turns[0]!.session, '999', '--json'])).code).not.toBe(0);
