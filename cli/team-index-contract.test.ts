@@ -1,11 +1,10 @@
 import Database from 'better-sqlite3';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANVAS_FORMAT, CANVAS_VERSION, type CanvasDocument } from '../protocol/canvas-document.ts';
-import { storedCanvasDocument } from '../protocol/canvas-stored-form.ts';
 import { CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { writeCanvasWithVersions } from '../tests/support/canvas-with-versions.ts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
 import { contentKey } from '../src/core/index.ts';
 import { openDossierStore } from '../runtime/dossiers/index.ts';
@@ -42,59 +41,6 @@ function writeCjkSession(): void {
   );
 }
 
-/** A canvas record with a live question in two versions: its turns are recalled by node and by cited version. */
-function writeCanvas(): void {
-  const version = (id: string, question: string, text: string, createdAt: number) => ({
-    id,
-    text,
-    question,
-    model: 'demo',
-    createdAt,
-    requestHash: null,
-    upstreamFingerprint: 'a'.repeat(64),
-    upstream: { base: null, parts: [], removed: [] },
-    origin: 'demo' as const,
-    status: 'complete' as const,
-    branchOf: null,
-  });
-  const document: CanvasDocument = {
-    format: CANVAS_FORMAT,
-    version: CANVAS_VERSION,
-    canvas: { id: 'contract-canvas', name: 'Contract', workingDirectory: '/work/contract', createdAt: 1 },
-    nodes: [
-      {
-        id: 'q1',
-        kind: 'question',
-        createdAt: 1,
-        position: { x: 0, y: 0 },
-        size: null,
-        archivedAt: null,
-        excludedParts: [],
-        archived: false,
-        question: 'Why does the parser drop unicode quotes?',
-        versions: [
-          version('v1', 'Why does the parser drop unicode quotes?', 'The tokenizer strips them.', 5),
-          version('v2', 'Why does the parser drop curly quotes?', 'It normalises them first.', 6),
-        ],
-        currentVersionId: 'v2',
-        autoRerun: { enabled: false, rounds: 1 },
-        model: null,
-        attachments: [],
-      },
-    ],
-    wires: [],
-    attachments: [],
-    dismissals: [],
-    ledgers: [],
-    events: [],
-  };
-  mkdirSync(join(space.weftHome, 'canvases'), { recursive: true });
-  writeFileSync(
-    join(space.weftHome, 'canvases', 'contract-canvas.weft.json'),
-    JSON.stringify(storedCanvasDocument(document)),
-  );
-}
-
 const local = (argv: string[]) => runWeftInProcess(argv, { cwd: space.directory, env: env() });
 const team = (argv: string[]) => runWeftInProcess(argv, { cwd: space.directory, env: env(teamUrl) });
 
@@ -123,7 +69,7 @@ beforeAll(async () => {
   server = await startPostgres();
   space = copyFixtures('weft-team-contract-');
   writeCjkSession();
-  writeCanvas();
+  writeCanvasWithVersions(space.weftHome);
   teamUrl = await server.createDatabase('contract');
 }, 120_000);
 
