@@ -34,8 +34,8 @@ function codeSdkFailures(server: McpServer): void {
 /**
  * The read-only tools: the four over the why index, answered by the same runtime/index queries as the CLI, and the
  * topics and dossiers (C15) read from `$WEFT_HOME/memory`. `why_check`, `why_file` and `find` answer through
- * `reader` (a team's PostgreSQL index with `WEFT_DATABASE_URL`, as `weft why | find`); `recall_turn` and the topic
- * tools read this machine's index.
+ * `reader` (a team's PostgreSQL index with `WEFT_DATABASE_URL`, as `weft why | find`), and so do `recall_turn`,
+ * `list_topics` and `read_dossier` (the topics and dossiers every machine pushed).
  */
 export function createMcpServer(
   index: WhyIndex,
@@ -125,7 +125,10 @@ export function createMcpServer(
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ session, turn }) =>
-      answer(() => index.recall(turn === undefined ? { turnKey: session } : { sessionId: session, turn })),
+      answer(() => {
+        const request = turn === undefined ? { turnKey: session } : { sessionId: session, turn };
+        return reader ? reader.recall(request) : index.recall(request);
+      }),
   );
   server.registerTool(
     'list_topics',
@@ -140,7 +143,7 @@ export function createMcpServer(
       answer(async () => {
         const { listTopicSummaries } = await import('../runtime/dossiers/index.ts');
         const { resolveWeftHome } = await import('../runtime/fs/index.ts');
-        return listTopicSummaries(resolveWeftHome(io.env));
+        return listTopicSummaries(resolveWeftHome(io.env), reader?.teamMemory ?? null);
       }),
   );
   server.registerTool(
@@ -156,7 +159,13 @@ export function createMcpServer(
       answer(async () => {
         const { readTopicDossier } = await import('../runtime/dossiers/index.ts');
         const { resolveWeftHome } = await import('../runtime/fs/index.ts');
-        const found = await readTopicDossier(resolveWeftHome(io.env), topic, index.database, true);
+        const found = await readTopicDossier(
+          resolveWeftHome(io.env),
+          topic,
+          index.database,
+          true,
+          reader?.teamMemory ?? null,
+        );
         // #29.3: said in the answer itself, as recall and the [Memory] block say it: a model wrote these sentences.
         return {
           topic: found.topic,

@@ -40,18 +40,21 @@ export function teamDatabaseUrl(io: Terminal, flag?: unknown): string | null {
 }
 
 /**
- * The read paths of `weft why | find | status`: the local index, freshened, and — when `WEFT_DATABASE_URL` names a
- * team's PostgreSQL database — answers from there. `close()` closes both.
+ * The read paths of `weft why | find | recall | status | topics | dossier`: the local index (`index`), freshened, and —
+ * when `WEFT_DATABASE_URL` names a team's PostgreSQL database — answers from there. `close()` closes both.
  */
-export async function openIndexReader(io: Terminal): Promise<{ reader: IndexReader; close(): Promise<void> }> {
+export async function openIndexReader(
+  io: Terminal,
+): Promise<{ reader: IndexReader; index: WhyIndex; close(): Promise<void> }> {
   const { postgresReader, sqliteReader, PostgresIndex } = await import('../runtime/index/index.ts');
   const index = await openFreshIndex(io);
   try {
     const url = teamDatabaseUrl(io);
-    if (!url) return { reader: sqliteReader(index), close: async () => index.close() };
+    if (!url) return { reader: sqliteReader(index), index, close: async () => index.close() };
     const team = await PostgresIndex.open(url);
     return {
       reader: postgresReader(index, team),
+      index,
       close: async () => {
         index.close();
         await team.close();

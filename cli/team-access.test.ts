@@ -1,14 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDossierStore } from '../runtime/dossiers/index.ts';
 import { copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { memoryDirectory } from '../runtime/memory/index.ts';
+import { TopicStore } from '../runtime/topics/index.ts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
 import { runWeftInProcess, type WeftRun } from './run-weft.ts';
 
 /**
  * Who may read what (issue 32.3): `weft db init` makes the roles, `weft db grant` the grants, and row-level
- * security keeps every other project's rows from a person's connection, in SQL and through `weft find | why`.
+ * security keeps every other project's rows from a person's connection, in SQL and through `weft find | why`, and
+ * the topics and dossiers that rest on them through `weft topics | dossier`.
  */
 let server: PostgresServer;
 let space: FixtureWorkspace;
@@ -150,6 +155,87 @@ describe('who may read what on the team index (issue 32.3)', () => {
     }
     expect(hidden).toBeGreaterThan(0);
     expect(shown).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('topics and dossiers follow the turns: a label, topic or sentence only where every cited turn is readable', async () => {
+    const keyOf = async (inside: boolean) =>
+      (
+        await query<{ key: string }>(
+          adminUrl,
+          `SELECT turn_key AS key FROM turns WHERE cwd IS NOT NULL AND (cwd = $1 OR cwd LIKE $1 || '/%') = $2
+           ORDER BY id LIMIT 1`,
+          [project, inside],
+        )
+      )[0]!.key;
+    const [inside, outside] = [await keyOf(true), await keyOf(false)];
+    const topic = (id: string, name: string) => ({ id, name, createdAt: 1 });
+    const label = (turnKey: string, topicId: string) => ({
+      turnKey,
+      contentHash: 'h',
+      topicIds: [topicId],
+      by: 'name' as const,
+      at: 1,
+    });
+    await new TopicStore({ directory: memoryDirectory(space.weftHome), now: Date.now, newId: randomUUID }).update(
+      null,
+      () => ({
+        record: {
+          format: 'weft.topics',
+          topics: [topic('t-in', 'Inside'), topic('t-out', 'Outside')],
+          labels: [label(inside, 't-in'), label(outside, 't-out')],
+        },
+        events: [],
+        result: null,
+      }),
+    );
+    const store = openDossierStore(space.weftHome);
+    store.writeVersion({
+      topicId: 't-in',
+      mode: 'rebuild',
+      modelId: null,
+      baseVersion: 0,
+      dossier: {
+        format: 'weft.dossier',
+        topicId: 't-in',
+        version: 1,
+        writtenAt: 1,
+        sections: {
+          what: [{ id: 'a', text: 'Rests on the project only.', citations: [inside] }],
+          decisions: [{ id: 'b', text: 'Rests on another project.', citations: [outside] }],
+          status: [{ id: 'c', text: 'Rests on both.', citations: [inside, outside] }],
+          open: [],
+        },
+      },
+      dropped: [],
+      turnsRead: [],
+      factsRead: [],
+    });
+    store.close();
+    expect((await weft(['index', '--push', '--db', adminUrl])).code).toBe(0);
+    const memoryTables = ['topics', 'topic_labels', 'dossier_versions', 'dossier_sentences', 'dossier_citations'];
+    const countsOf = async (url: string) =>
+      Promise.all(
+        memoryTables.map(
+          async (table) => (await query<{ n: number }>(url, `SELECT count(*)::int AS n FROM ${table}`))[0]!.n,
+        ),
+      );
+    expect(await countsOf(adminUrl)).toEqual([2, 2, 1, 3, 4]);
+    expect(await countsOf(urls.bo!)).toEqual([0, 0, 0, 0, 0]);
+    expect(await countsOf(urls.ana!)).toEqual([1, 1, 1, 1, 2]);
+    // Through the CLI: ana lists the topic of her project and reads its dossier without the other project's words.
+    const topics = JSON.parse((await weft(['topics', 'list', '--json'], urls.ana)).stdout) as { name: string }[];
+    expect(topics.map((each) => each.name)).toEqual(['Inside']);
+    const dossier = JSON.parse((await weft(['dossier', 'Inside', '--json'], urls.ana)).stdout) as {
+      dossier: { sections: Record<string, { id: string }[]> };
+    };
+    expect(
+      Object.values(dossier.dossier.sections)
+        .flat()
+        .map((sentence) => sentence.id),
+    ).toEqual(['a']);
+    expect((await weft(['dossier', 'Inside', '--json'], urls.bo)).code).not.toBe(0);
+    const everything = JSON.parse((await weft(['dossier', 'Inside', '--json'])).stdout) as typeof dossier;
+    expect(Object.values(everything.dossier.sections).flat()).toHaveLength(3);
   }, 120_000);
 
   it('a revoked grant reads nothing again; init twice changes nothing but the password', async () => {

@@ -4,14 +4,18 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_MULTI_TURN, copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { writeCanvasWithVersions } from '../tests/support/canvas-with-versions.ts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
+import { contentKey } from '../src/core/index.ts';
+import { openDossierStore } from '../runtime/dossiers/index.ts';
+import { PutAsideStore } from '../runtime/fs/index.ts';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runWeftInProcess, WEFT_BIN, type WeftRun } from './run-weft.ts';
 
 /**
  * The contract of issue 32: the same corpus indexed once, `weft index --push` sending it to a real PostgreSQL
- * server, then every `weft why | find | status` asked of both engines must print the same bytes.
+ * server, then every `weft why | find | recall | status | topics | dossier` asked of both engines must print the same bytes.
  */
 const CJK_SESSION = '5b0c2f4e-8d1a-4c3b-9e7f-2a6d8c4e1b90';
 let server: PostgresServer;
@@ -65,6 +69,7 @@ beforeAll(async () => {
   server = await startPostgres();
   space = copyFixtures('weft-team-contract-');
   writeCjkSession();
+  writeCanvasWithVersions(space.weftHome);
   teamUrl = await server.createDatabase('contract');
 }, 120_000);
 
@@ -192,6 +197,146 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(answered).toBeGreaterThan(sampled.length / 2);
   }, 240_000);
 
+  it('weft recall: turns by key and by session id (and prefix) and number, text and JSON, refusals, same bytes', async () => {
+    const sqlite = new Database(join(space.weftHome, 'index.db'), { readonly: true });
+    const turns = sqlite
+      .prepare(
+        'SELECT t.turn_key AS key, s.session_id AS session, t.number FROM turns t JOIN sessions s ON s.id = t.session_row ORDER BY t.id',
+      )
+      .all() as { key: string; session: string; number: number }[];
+    sqlite.close();
+    expect(turns.length).toBeGreaterThan(10);
+    // Spread over the corpus, at most 25 turns (each asked 3 ways on both engines).
+    let answered = 0;
+    for (const turn of turns.filter((_, at) => at % Math.ceil(turns.length / 25) === 0)) {
+      if ((await same(['recall', turn.key, '--json'])).code === 0) answered += 1;
+      await same(['recall', turn.key]);
+      await same(['recall', turn.session.slice(0, 8), String(turn.number), '--json']);
+    }
+    expect(answered).toBeGreaterThan(10);
+    // A canvas turn by its node and by each cited version; a version the canvas does not keep is refused.
+    for (const key of ['canvas:contract-canvas#q1', 'canvas:contract-canvas#q1@v1', 'canvas:contract-canvas#q1@v2'])
+      expect((await same(['recall', key, '--json'])).code).toBe(0);
+    expect((await same(['recall', 'canvas:contract-canvas#q1@v9', '--json'])).code).not.toBe(0);
+    // Refusals: an unknown key, a turn past the session's end, an ambiguous and an unknown prefix.
+    expect((await same(['recall', 'claude-code:no-such-session#no-such-turn', '--json'])).code).not.toBe(0);
+    expect((await same(['recall', turns[0]!.session, '999', '--json'])).code).not.toBe(0);
+    await same(['recall', turns[0]!.session.slice(0, 1), '1', '--json']);
+    expect((await same(['recall', 'zzzz', '1', '--json'])).code).not.toBe(0);
+  }, 240_000);
+
+  it('weft topics and dossier, MCP list_topics and read_dossier: same bytes; struck sentences and the profile never pushed', async () => {
+    const database = new Database(join(space.weftHome, 'index.db'), { readonly: true });
+    const keys = (database.prepare('SELECT turn_key AS key FROM turns ORDER BY id').all() as { key: string }[]).map(
+      (row) => row.key,
+    );
+    database.close();
+    // A person's memory: two topics labelled by name over the corpus, a dossier in two versions (one sentence
+    // struck, one citing a turn no index holds), and a profile that must stay on this machine.
+    for (const name of ['TODO', 'hello']) expect((await local(['topics', 'create', name])).code).toBe(0);
+    expect((await local(['topics', 'label', '--yes'])).code).toBe(0);
+    const topics = JSON.parse((await local(['topics', 'list', '--json'])).stdout) as { id: string; turns: number }[];
+    expect(topics.some((topic) => topic.turns > 0)).toBe(true);
+    const struck = 'The struck sentence says what the person took back.';
+    const sentence = (id: string, text: string, citations: string[]) => ({ id, text, citations });
+    const store = openDossierStore(space.weftHome);
+    for (const version of [1, 2])
+      store.writeVersion({
+        topicId: topics[0]!.id,
+        mode: version === 1 ? 'rebuild' : 'update',
+        modelId: null,
+        baseVersion: version - 1,
+        dossier: {
+          format: 'weft.dossier',
+          topicId: topics[0]!.id,
+          version,
+          writtenAt: 1_700_000_000_000 + version,
+          sections: {
+            what: [sentence('s1', 'A TODO list kept in the repository.', [keys[0]!])],
+            decisions: [
+              sentence('s2', struck, [keys[1]!]),
+              sentence(`s3-${version}`, 'Tests come first.', keys.slice(2, 4)),
+            ],
+            status:
+              version === 2 ? [sentence('s4', 'Its source is gone.', ['claude-code:gone-session#gone-turn'])] : [],
+            open: [],
+          },
+        },
+        dropped: [],
+        turnsRead: [],
+        factsRead: [],
+      });
+    store.close();
+    await new PutAsideStore(space.weftHome).append([
+      {
+        op: 'put-aside',
+        key: contentKey('dossier-sentence', struck),
+        kind: 'dossier-sentence',
+        reason: 'struck',
+        at: 1,
+        origin: null,
+      },
+    ]);
+    const profileMarker = 'profile-marker-7c1e: prefers tabs and writes in Esperanto';
+    writeFileSync(join(space.weftHome, 'memory', 'profile.json'), JSON.stringify({ facts: [{ text: profileMarker }] }));
+
+    const pushed = await local(['index', '--push', '--db', teamUrl, '--json']);
+    expect(pushed.code).toBe(0);
+    const memory = (
+      JSON.parse(pushed.stdout) as { team: { memory: { changed: boolean; rows: Record<string, number> } } }
+    ).team.memory;
+    expect(memory).toMatchObject({ changed: true, rows: { topics: 2, dossier_versions: 2, dossier_sentences: 5 } });
+
+    for (const argv of [
+      ['topics', 'list', '--json'],
+      ['topics', 'list'],
+      ['dossier', 'TODO', '--json'],
+      ['dossier', 'todo'],
+      ['dossier', topics[1]!.id, '--json'],
+      ['dossier', 'no-such-topic', '--json'],
+    ])
+      await same(argv);
+    const dossier = JSON.parse((await team(['dossier', 'TODO', '--json'])).stdout) as { retired: string[] };
+    expect(dossier.retired).toEqual(['s4']);
+
+    const admin = new pg.Client({ connectionString: teamUrl });
+    await admin.connect();
+    try {
+      const count = async (table: string) =>
+        Number((await admin.query(`SELECT count(*) AS n FROM ${table}`)).rows[0].n);
+      const before = { labels: await count('topic_labels'), sentences: await count('dossier_sentences') };
+      expect(before.labels).toBeGreaterThan(0);
+      // A re-push adds nothing, twice never.
+      const again = JSON.parse((await local(['index', '--push', '--db', teamUrl, '--json'])).stdout) as {
+        team: { memory: { changed: boolean } };
+      };
+      expect(again.team.memory.changed).toBe(false);
+      expect({ labels: await count('topic_labels'), sentences: await count('dossier_sentences') }).toEqual(before);
+      // And it is the team index that answers: a topic renamed there is listed so by the team path only.
+      await admin.query("UPDATE topics SET name = 'TODO on the team' WHERE name = 'TODO'");
+      const names = async (run: WeftRun) => (JSON.parse(run.stdout) as { name: string }[]).map((each) => each.name);
+      expect(await names(await team(['topics', 'list', '--json']))).toContain('TODO on the team');
+      expect(await names(await local(['topics', 'list', '--json']))).toContain('TODO');
+      await admin.query("UPDATE topics SET name = 'TODO' WHERE name = 'TODO on the team'");
+      // Neither the struck sentence nor the profile is anywhere on the team index.
+      const tables = (
+        await admin.query<{ name: string }>(
+          "SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename",
+        )
+      ).rows.map((row) => row.name);
+      expect(tables).toContain('dossier_sentences');
+      for (const table of tables) {
+        const hits = await admin.query(`SELECT 1 FROM ${table} t WHERE t::text LIKE $1 OR t::text LIKE $2 LIMIT 1`, [
+          `%${profileMarker}%`,
+          `%${struck}%`,
+        ]);
+        expect({ table, rows: hits.rowCount }).toEqual({ table, rows: 0 });
+      }
+    } finally {
+      await admin.end();
+    }
+  }, 240_000);
+
   it('a team index that is not PostgreSQL is a usage error, and the string is not echoed', async () => {
     const run = await runWeftInProcess(['why', 'x', '--json'], {
       cwd: space.directory,
@@ -224,7 +369,7 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     expect(text.stdout + text.stderr).not.toContain(new URL(teamUrl).password);
   });
 
-  it('the MCP tools why_check, why_file and find answer the same text from either engine', async () => {
+  it('the MCP tools why_check, why_file, find, recall_turn, list_topics and read_dossier answer the same text from either engine', async () => {
     const connect = async (url?: string) => {
       const client = new Client({ name: 'weft-contract', version: '1.0.0' });
       await client.connect(
@@ -248,6 +393,13 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
       const paths = (
         database.prepare('SELECT DISTINCT path FROM touches ORDER BY path').all() as { path: string }[]
       ).map((row) => row.path);
+      const keys = (
+        database
+          .prepare(
+            'SELECT t.turn_key AS key, s.session_id AS session, t.number FROM turns t JOIN sessions s ON s.id = t.session_row ORDER BY t.id',
+          )
+          .all() as { key: string; session: string; number: number }[]
+      ).filter((_, at, all) => at % Math.ceil(all.length / 8) === 0);
       database.close();
       const calls: [string, Record<string, unknown>][] = [
         ...paths
@@ -261,6 +413,15 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
         ['find', { phrase: '优化仓库', in: 'q' }],
         ['find', { phrase: 'file', in: 'm', limit: 3 }],
         ['find', { phrase: '!!!' }],
+        ...keys.flatMap((row): [string, Record<string, unknown>][] => [
+          ['recall_turn', { session: row.key }],
+          ['recall_turn', { session: row.session.slice(0, 8), turn: row.number }],
+        ]),
+        ['recall_turn', { session: 'claude-code:no-such-session#no-such-turn' }],
+        ['list_topics', {}],
+        ['read_dossier', { topic: 'TODO' }],
+        ['read_dossier', { topic: 'hello' }],
+        ['read_dossier', { topic: 'no-such-topic' }],
       ];
       let answered = 0;
       for (const [name, args] of calls) {

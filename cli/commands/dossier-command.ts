@@ -1,7 +1,7 @@
 import { DOSSIER_SECTIONS } from '../../protocol/index.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';
-import { openFreshIndex } from '../open-why-index.ts';
+import { openIndexReader } from '../open-why-index.ts';
 import type { Terminal } from '../terminal.ts';
 
 const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
@@ -14,15 +14,16 @@ const TITLES: Record<(typeof DOSSIER_SECTIONS)[number], string> = {
 /**
  * `weft dossier <topic> [--json]` (C15): a topic's dossier by name or id, each sentence with the turn keys it
  * cites and since when it holds (#29.4: from the first version that said it; every sentence is a model's summary,
- * so inferred); a sentence whose sources are all archived or deleted is marked `[sources gone]`.
+ * so inferred); a sentence whose sources are all archived or deleted is marked `[sources gone]`. With
+ * `WEFT_DATABASE_URL`, from the team index (the dossiers every machine pushed, as this person may read them).
  */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const { resolveWeftHome } = await import('../../runtime/fs/index.ts');
   const { readTopicDossier } = await import('../../runtime/dossiers/index.ts');
   const home = resolveWeftHome(io.env);
-  const index = await openFreshIndex(io);
+  const { reader, index, close } = await openIndexReader(io);
   try {
-    const found = await readTopicDossier(home, command.positionals[0]!, index.database);
+    const found = await readTopicDossier(home, command.positionals[0]!, index.database, false, reader.teamMemory);
     if (command.flags.json === true) {
       printJson(io.out, found);
       return 0;
@@ -48,6 +49,6 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     }
     return 0;
   } finally {
-    index.close();
+    await close();
   }
 }

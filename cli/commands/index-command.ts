@@ -2,7 +2,7 @@ import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printable, printJson } from '../format.ts';
 import { megabytes, progressBar } from '../progress-bar.ts';
-import type { PushSummary } from '../../runtime/index/index.ts';
+import type { MemoryPushSummary, PushSummary } from '../../runtime/index/index.ts';
 import type { Terminal } from '../terminal.ts';
 import { teamDatabaseUrl } from '../open-why-index.ts';
 
@@ -27,14 +27,25 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     progress.done();
     const status = index.status({ perFile: Boolean(command.flags.json) });
     // The team index (PostgreSQL) gets what it lacks of this machine's; its location is shown, never its credentials.
-    let team: ({ location: string } & PushSummary) | null = null;
+    let team: ({ location: string; memory: MemoryPushSummary } & PushSummary) | null = null;
     if (teamUrl) {
       const database = await PostgresIndex.open(teamUrl);
       try {
-        team = {
-          location: database.location,
-          ...(await database.push(index.database, readMachineIdentity(index.weftHome, io.env))),
-        };
+        const machine = readMachineIdentity(index.weftHome, io.env);
+        // Turns put aside here are never sent (and leave the team index if they were).
+        const { readPutAsides } = await import('../../runtime/fs/index.ts');
+        const { isPutAside } = await import('../../src/core/index.ts');
+        const putAsides = readPutAsides(index.weftHome);
+        const pushed = await database.push(
+          index.database,
+          machine,
+          putAsides.size > 0 ? { sessionTurnPutAside: (text) => isPutAside(putAsides, 'session-turn', text) } : {},
+        );
+        // Then the person's topics and dossiers (never the profile), leaving out what is put aside here.
+        const { readLocalMemory } = await import('../../runtime/dossiers/index.ts');
+        const { putAside } = index.turnLookup();
+        const memory = await database.pushMemory(machine, await readLocalMemory(index.weftHome, putAside));
+        team = { location: database.location, ...pushed, memory };
       } finally {
         await database.close();
       }

@@ -1,7 +1,7 @@
 import type { ParsedCommand } from '../command-table.ts';
 import { CliError } from '../cli-error.ts';
 import { formatTime, printJson } from '../format.ts';
-import { openFreshIndex } from '../open-why-index.ts';
+import { openIndexReader } from '../open-why-index.ts';
 import type { Terminal } from '../terminal.ts';
 
 interface StepView {
@@ -13,7 +13,10 @@ interface StepView {
   isError?: boolean;
 }
 
-/** `weft recall <turnKey>` or `weft recall <sessionId> <turn>`: the turn verbatim. */
+/**
+ * `weft recall <turnKey>` or `weft recall <sessionId> <turn>`: the turn verbatim, from the team index when
+ * `WEFT_DATABASE_URL` names one (any machine's pushed turn; the machines holding it when the team has several).
+ */
 export async function run(command: ParsedCommand, io: Terminal): Promise<number> {
   const [first, second] = command.positionals as [string, string | undefined];
   let request: { turnKey: string } | { sessionId: string; turn: number };
@@ -25,9 +28,9 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       throw new CliError('bad-usage', `turn must be a positive number, got "${second}"`, 2);
     request = { sessionId: first, turn };
   }
-  const index = await openFreshIndex(io);
+  const { reader, close } = await openIndexReader(io);
   try {
-    const turn = index.recall(request);
+    const turn = await reader.recall(request);
     if (command.flags.json) {
       printJson(io.out, turn);
       return 0;
@@ -36,6 +39,9 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
       `${turn.runner}  session ${turn.sessionId}  turn ${turn.turn}  ${formatTime(turn.at)}${turn.model ? `  ${turn.model}` : ''}`,
       `key  ${turn.turnKey}`,
       ...(turn.cwd ? [`cwd  ${turn.cwd}`] : []),
+      ...('machines' in turn && turn.machines
+        ? [`on   ${turn.machines.map((machine) => `${machine.name} (${machine.person})`).join(', ')}`]
+        : []),
       ...(turn.status ? [`status ${turn.status.replaceAll('-', ' ')}`] : []),
       `file ${turn.sourcePath}${turn.sourceDeleted ? '  (source deleted: answered from the archive)' : ''}`,
       '',
@@ -59,6 +65,6 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
     io.out(`${lines.join('\n')}\n`);
     return 0;
   } finally {
-    index.close();
+    await close();
   }
 }

@@ -15,7 +15,7 @@ import {
 import { CliError } from '../cli-error.ts';
 import type { ParsedCommand } from '../command-table.ts';
 import { printJson } from '../format.ts';
-import { openFreshIndex } from '../open-why-index.ts';
+import { openFreshIndex, openIndexReader, teamDatabaseUrl } from '../open-why-index.ts';
 import type { Terminal } from '../terminal.ts';
 
 const ACTIONS = ['list', 'create', 'rename', 'merge', 'delete', 'label', 'labels', 'unlabel'] as const;
@@ -56,8 +56,7 @@ export async function run(command: ParsedCommand, io: Terminal): Promise<number>
   });
 
   if (verb === 'list') {
-    const { record } = await store.read();
-    printRecord(io, record, command.flags.json === true);
+    printRecord(io, await listedRecord(io, store), command.flags.json === true);
     return 0;
   }
   if (verb === 'label') return label(command, io, home, store);
@@ -96,6 +95,17 @@ function edit(
   if (verb === 'delete') return deleteTopic(record, topic.id);
   const into = findTopic(record, args[1]!);
   return into ? mergeTopic(record, topic.id, into.id) : { ok: false, error: 'unknown-topic' };
+}
+
+/** The topics to list: with `WEFT_DATABASE_URL`, those every machine pushed to the team index (as this person may read). */
+async function listedRecord(io: Terminal, store: import('../../runtime/topics/index.ts').TopicStore) {
+  if (!teamDatabaseUrl(io)) return (await store.read()).record;
+  const { reader, close } = await openIndexReader(io);
+  try {
+    return await reader.teamMemory!.topics();
+  } finally {
+    await close();
+  }
 }
 
 function printRecord(io: Terminal, record: TopicRecord, json: boolean): void {

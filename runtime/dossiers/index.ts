@@ -10,4 +10,5 @@ export { planDossierRun, runDossier, sentenceStruck, DOSSIER_TIMEOUT_MS } from '
 export type { DossierModel, DossierRunContext } from './dossier-run.ts';
 export { fileProjectFacts } from './file-project-facts.ts';
 export { readTopicDossier, listTopicSummaries } from './topic-dossier.ts';
+export { readLocalMemory } from './local-memory.ts';
 export type { TopicDossier, TopicSummary } from './topic-dossier.ts';

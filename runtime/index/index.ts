@@ -9,8 +9,9 @@ export type { IndexProgress, UpdateOptions, UpdateSummary } from './update-index
 export { queryWhy, hasWhyHistory } from './why-query.ts';
 export { PostgresIndex, safeLocation } from './postgres-index.ts';
 export { sqliteReader, postgresReader } from './index-reader.ts';
-export type { IndexReader } from './index-reader.ts';
+export type { IndexReader, TeamMemory } from './index-reader.ts';
 export type { PushOptions, PushSummary } from './push-index-to-postgres.ts';
+export type { LocalMemory, MemoryPushSummary } from './push-memory-to-postgres.ts';
 export { readMachineIdentity } from './machine-identity.ts';
 export type { MachineIdentity } from './machine-identity.ts';
 export { migratePostgres, readPgMigrations } from './migrate-postgres.ts';

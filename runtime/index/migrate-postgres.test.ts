@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresServer } from '../../tests/support/postgres-server.ts';
 import { migratePostgres, PG_MIGRATIONS_DIRECTORY, readPgMigrations } from './migrate-postgres.ts';
+import { pushMemoryToPostgres } from './push-memory-to-postgres.ts';
 
 let server: PostgresServer;
 const folders: string[] = [];
@@ -54,12 +55,18 @@ describe('the PostgreSQL migrations', () => {
     await connected(url, async (client) => {
       expect(await tables(client)).toEqual([
         'cjk_texts',
+        'dossier_citations',
+        'dossier_sentences',
+        'dossier_versions',
         'machines',
         'materials',
+        'memory_pushes',
         'meta',
         'papers',
         'sessions',
         'sources',
+        'topic_labels',
+        'topics',
         'touches',
         'turns',
         'urls',
@@ -153,6 +160,40 @@ describe('the PostgreSQL migrations', () => {
           "INSERT INTO sources (machine, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at) VALUES ('m9', 1, '/b.jsonl', 'session', 3, 1, 3, 5)",
         ),
       ).rejects.toThrow(/foreign key/);
+    });
+  });
+
+  it('004 brings a database at 003 forward: its rows kept, and a push of the same machine fills the new tables', async () => {
+    const url = await server.createDatabase('from_003');
+    await connected(url, async (client) => {
+      expect(await migratePostgres(client, readPgMigrations().slice(0, 3))).toEqual([1, 2, 3]);
+      await client.query("INSERT INTO machines VALUES ('m1', 'laptop', 'ana', 1, 1)");
+      await client.query(
+        `INSERT INTO sources (machine, person, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at)
+         VALUES ('m1', 'ana', 1, '/a.jsonl', 'session', 3, 1, 3, 5)`,
+      );
+      expect(await migratePostgres(client)).toEqual([4]);
+      expect((await client.query('SELECT machine, path FROM sources')).rows).toEqual([
+        { machine: 'm1', path: '/a.jsonl' },
+      ]);
+      expect(await tables(client)).toEqual(
+        expect.arrayContaining(['topics', 'topic_labels', 'dossier_versions', 'dossier_sentences', 'memory_pushes']),
+      );
+      const memory = {
+        topics: {
+          format: 'weft.topics' as const,
+          topics: [{ id: 't1', name: 'Storage', createdAt: 2 }],
+          labels: [{ turnKey: 'claude-code:s1#1', contentHash: 'h', topicIds: ['t1'], by: 'name' as const, at: 3 }],
+        },
+        dossiers: [],
+        turnPutAside: () => false,
+        sentenceStruck: () => false,
+      };
+      const machine = { id: 'm1', name: 'laptop', person: 'ana' };
+      expect(await pushMemoryToPostgres(client, machine, memory)).toMatchObject({ changed: true, rows: { topics: 1 } });
+      expect(await pushMemoryToPostgres(client, machine, memory)).toMatchObject({ changed: false });
+      const labels = await client.query('SELECT machine, person, turn_key, topic_ids FROM topic_labels');
+      expect(labels.rows).toEqual([{ machine: 'm1', person: 'ana', turn_key: 'claude-code:s1#1', topic_ids: ['t1'] }]);
     });
   });
 

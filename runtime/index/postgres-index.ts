@@ -10,6 +10,8 @@ import type { IndexStatus, StatusContext } from './index-status.ts';
 import type { MachineIdentity, MachineLabel } from './machine-identity.ts';
 import { migratePostgres } from './migrate-postgres.ts';
 import { withPreferredTls } from './team-connection.ts';
+import { PostgresMemory } from './postgres-memory.ts';
+import { pushMemoryToPostgres, type LocalMemory, type MemoryPushSummary } from './push-memory-to-postgres.ts';
 import { readTeamOverview, type TeamOverview } from './team-overview.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { sumParseReports, type FileParseReport } from './parse-totals.ts';
@@ -17,6 +19,11 @@ import { pushIndexToPostgres, type PushOptions, type PushSummary } from './push-
 import type { ParseReport } from '../atlas/index.ts';
 import { below, foldWhyRows, QUESTION_CHARACTERS, type WhyOptions, type WhyResult, type WhyRow } from './why-query.ts';
 import type { WhyTarget } from './why-target.ts';
+
+/** `why` on the team index: `putAsideOf` decides put-asides once the rows' turn keys are known. */
+export type TeamWhyOptions = WhyOptions & {
+  putAsideOf?: (turnKeys: string[]) => Promise<(turnKey: string) => boolean>;
+};
 
 const INT8 = 20;
 /** BIGINT columns hold milliseconds and byte counts, all below 2^53: numbers, as better-sqlite3 returns them. */
@@ -88,10 +95,22 @@ export class PostgresIndex {
     }
   }
 
-  async why(targets: readonly WhyTarget[], options: WhyOptions = {}): Promise<WhyResult> {
+  /** This machine's topics and dossiers after its index (`weft index --push`): `push-memory-to-postgres.ts`. */
+  async pushMemory(machine: MachineIdentity, memory: LocalMemory): Promise<MemoryPushSummary> {
+    const client = await this.pool.connect();
+    try {
+      return await pushMemoryToPostgres(client, machine, memory);
+    } finally {
+      client.release();
+    }
+  }
+
+  /** `putAsideOf`: which of the rows' turns to leave out, decided on their keys once the rows are read. */
+  async why(targets: readonly WhyTarget[], options: TeamWhyOptions = {}): Promise<WhyResult> {
     const rows: WhyRow[] = [];
     for (const target of targets) rows.push(...(await this.whyRows(target, null)));
-    const result = foldWhyRows(rows, options);
+    const putAside = options.putAsideOf ? await options.putAsideOf(rows.map((row) => row.turnKey)) : options.putAside;
+    const result = foldWhyRows(rows, { ...options, ...(putAside && { putAside }) });
     return { ...result, hits: await this.withMachines(result.hits) };
   }
 
@@ -286,6 +305,14 @@ export class PostgresIndex {
         ),
       },
     };
+  }
+
+  /** Recall and the put-aside check on the team index's own rows (`postgres-memory.ts`). */
+  memory(): PostgresMemory {
+    return new PostgresMemory(
+      (sql, values) => this.rows(sql, values),
+      (hits) => this.withMachines(hits),
+    );
   }
 
   /** What this connection's role can read, and the machines that pushed it (Settings → Team index). */

@@ -44,6 +44,11 @@ export interface PushSummary {
 export interface PushOptions {
   /** Called inside each source's transaction once its rows are written, before COMMIT (the kill trial's hook). */
   beforeCommit?: (path: string) => void | Promise<void>;
+  /**
+   * Whether a session turn's question is put aside here (issue 29.2): such a turn is never sent, and one sent
+   * before it was put aside leaves the team index. (A put-aside canvas node leaves the local index itself.)
+   */
+  sessionTurnPutAside?: (question: string) => boolean;
 }
 
 /**
@@ -94,7 +99,7 @@ export async function pushIndexToPostgres(
     });
   for (const local of locals) {
     const pushed = await inTransaction(client, machine, local.path as string, async () => {
-      const added = await pushSource(sqlite, client, machine, generation, local);
+      const added = await pushSource(sqlite, client, machine, generation, local, options.sessionTurnPutAside);
       if (added) await options.beforeCommit?.(local.path as string);
       return added;
     });
@@ -104,6 +109,7 @@ export async function pushIndexToPostgres(
       for (const [table, count] of Object.entries(pushed)) summary.rows[table] = (summary.rows[table] ?? 0) + count;
     }
   }
+  if (options.sessionTurnPutAside) await removePutAsideTurns(sqlite, client, machine, options.sessionTurnPutAside);
   const last = sqlite.prepare("SELECT value FROM meta WHERE key = 'last_indexed_at'").get() as
     { value: string } | undefined;
   if (last)
@@ -152,6 +158,7 @@ async function pushSource(
   machine: MachineIdentity,
   generation: string,
   local: Row,
+  putAside: PushOptions['sessionTurnPutAside'],
 ): Promise<Record<string, number> | null> {
   const state = (row: Row) => JSON.stringify(SOURCE.map(([name]) => row[name]));
   const held = (
@@ -204,6 +211,7 @@ async function pushSource(
     localValues: [sourceLocalId],
     heldValues: [sourceId],
     insert: [...keyed, ...columns('session_row:bigint'), ...TURN, ...columns('user_words:text, assistant_words:text')],
+    keep: (row) => !isPutAsideTurn(row, putAside),
     row: (row) => ({
       ...row,
       machine: machine.id,
@@ -256,6 +264,8 @@ async function pushSource(
     localValues: [sourceLocalId, sourceLocalId],
     heldValues: [sourceId],
     insert: [...keyed, ...columns('turn_id:bigint, material_id:bigint'), ...CJK],
+    // A put-aside turn's CJK text stays here with it.
+    keep: (row) => row.turn_id === null || turnIds.has(row.turn_id as number),
     row: (row) => ({
       ...row,
       machine: machine.id,
@@ -278,6 +288,8 @@ interface SyncSpec {
   row: (row: Row) => Row;
   /** Columns brought up to date on rows both sides hold (a session's title and end grow with its file). */
   update?: Column[];
+  /** Local rows never sent (held ones among them are deleted); absent: every row. */
+  keep?: (row: Row) => boolean;
   added: Record<string, number>;
   onInserted?: (newLocalIds: number[], ids: Map<number, number>) => Promise<void>;
 }
@@ -287,7 +299,8 @@ interface SyncSpec {
  * local rows not held are inserted in local id order. Returns local id → server id for every row now held.
  */
 async function syncById(client: pg.ClientBase, sqlite: IndexDatabase, spec: SyncSpec): Promise<Map<number, number>> {
-  const locals = sqlite.prepare(spec.local).all(...spec.localValues) as Row[];
+  const all = sqlite.prepare(spec.local).all(...spec.localValues) as Row[];
+  const locals = spec.keep ? all.filter(spec.keep) : all;
   const localIds = new Set(locals.map((row) => row.id as number));
   const ids = new Map<number, number>();
   const stale: number[] = [];
@@ -313,6 +326,27 @@ async function syncById(client: pg.ClientBase, sqlite: IndexDatabase, spec: Sync
     ids,
   );
   return ids;
+}
+
+function isPutAsideTurn(row: Row, putAside: PushOptions['sessionTurnPutAside']): boolean {
+  return putAside !== undefined && !(row.turn_key as string).startsWith('canvas:') && putAside(row.user_text as string);
+}
+
+/**
+ * This machine's session turns put aside after they were pushed leave the team index (a source whose state did
+ * not change is not compared again, so its turns are checked here).
+ */
+async function removePutAsideTurns(
+  sqlite: IndexDatabase,
+  client: pg.ClientBase,
+  machine: MachineIdentity,
+  putAside: NonNullable<PushOptions['sessionTurnPutAside']>,
+): Promise<void> {
+  const keys = (sqlite.prepare('SELECT turn_key, user_text FROM turns').all() as Row[])
+    .filter((row) => isPutAsideTurn(row, putAside))
+    .map((row) => row.turn_key as string);
+  if (keys.length > 0)
+    await client.query('DELETE FROM turns WHERE machine = $1 AND turn_key = ANY($2)', [machine.id, keys]);
 }
 
 /** Rows sent per INSERT: one round trip each, small enough to keep the arrays' memory flat. */

@@ -2,9 +2,8 @@ import { readdirSync, rmSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { IndexError } from './index-error.ts';
-import { canvasTurnKey } from './index-canvas.ts';
-import { canvasKeyParts } from './turn-key-sources.ts';
-import { canvasVersionNow, indexTurnLookup } from './put-aside-turns.ts';
+import { indexTurnLookup } from './put-aside-turns.ts';
+import { checkRecalled, recallLookupRequest } from './recall-checked.ts';
 import { createAtlasCatalog } from './atlas-catalog.ts';
 import { findPhrase, type FindHit, type FindOptions } from './find-query.ts';
 import {
@@ -212,22 +211,13 @@ export class WhyIndex {
    * cite) answers with that version's question and answer, read from the record, while the version is kept.
    */
   recall(request: RecallRequest): RecalledTurn {
-    const parts = 'turnKey' in request ? canvasKeyParts(request.turnKey) : null;
-    const cited = parts?.versionId !== undefined && 'turnKey' in request ? request.turnKey : null;
-    const turn = recallTurn(
-      this.databaseHandle,
-      cited && parts ? { turnKey: canvasTurnKey(parts.canvasId, parts.nodeId) } : request,
+    const { request: read, cited } = recallLookupRequest(request);
+    return checkRecalled(
+      recallTurn(this.databaseHandle, read),
+      cited,
+      this.turnLookup(),
+      canvasesDirectory(this.weftHome),
     );
-    const key = cited ?? turn.turnKey;
-    const lookup = this.turnLookup();
-    if (lookup.putAside(key))
-      throw new IndexError('turn-not-found', `turn ${key} is put aside (archived or deleted content)`);
-    if (lookup.gone(key)) throw new IndexError('turn-not-found', `turn ${key} is archived or deleted on its canvas`);
-    if (!cited) return turn;
-    const version = canvasVersionNow(canvasesDirectory(this.weftHome), key);
-    if (!version) throw new IndexError('turn-not-found', `turn ${key}: its canvas no longer keeps that version`);
-    const { question, text, createdAt, model } = version;
-    return { ...turn, turnKey: key, question, answer: text, at: createdAt, model };
   }
 
   /**
