@@ -290,6 +290,9 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
     for (const argv of [
       ['topics', 'list', '--json'],
       ['topics', 'list'],
+      ['topics', 'labels', 'TODO', '--json'],
+      ['topics', 'labels', 'hello'],
+      ['topics', 'labels', 'no-such-topic'],
       ['dossier', 'TODO', '--json'],
       ['dossier', 'todo'],
       ['dossier', topics[1]!.id, '--json'],
@@ -317,6 +320,12 @@ describe('the why index on PostgreSQL answers as SQLite does (issue 32)', () => 
       const names = async (run: WeftRun) => (JSON.parse(run.stdout) as { name: string }[]).map((each) => each.name);
       expect(await names(await team(['topics', 'list', '--json']))).toContain('TODO on the team');
       expect(await names(await local(['topics', 'list', '--json']))).toContain('TODO');
+      const labelled = JSON.parse((await team(['topics', 'labels', 'TODO on the team', '--json'])).stdout) as {
+        turns: { found: boolean }[];
+      };
+      expect(labelled.turns.length).toBeGreaterThan(0);
+      expect(labelled.turns.every((turn) => turn.found)).toBe(true);
+      expect((await local(['topics', 'labels', 'TODO on the team'])).code).not.toBe(0);
       await admin.query("UPDATE topics SET name = 'TODO' WHERE name = 'TODO on the team'");
       // Neither the struck sentence nor the profile is anywhere on the team index.
       const tables = (

@@ -127,20 +127,29 @@ async function listLabels(
 ): Promise<number> {
   const { CanvasStore, canvasesDirectory, readPutAsides } = await import('../../runtime/fs/index.ts');
   const { labelledTurns } = await import('../../runtime/topics/index.ts');
-  const { record } = await store.read();
-  const topic = findTopic(record, name);
-  if (!topic) throw new CliError('topic-unknown-topic', `no topic "${name}": weft topics lists them`);
-  const index = await openFreshIndex(io);
+  // With `WEFT_DATABASE_URL`: the topics and session turns every machine pushed; canvas turns stay this machine's.
+  const team = teamDatabaseUrl(io) ? await openIndexReader(io) : null;
   let turns: LabelledTurn[];
+  let topic: TopicRecord['topics'][number];
   try {
-    const canvases = new CanvasStore({ directory: canvasesDirectory(home) });
-    turns = await labelledTurns(record, topic.id, {
-      database: index.database,
-      canvases,
-      putAsides: readPutAsides(home),
-    });
+    const record = team ? await team.reader.teamMemory!.topics() : (await store.read()).record;
+    const found = findTopic(record, name);
+    if (!found) throw new CliError('topic-unknown-topic', `no topic "${name}": weft topics lists them`);
+    topic = found;
+    const index = await openFreshIndex(io);
+    try {
+      const canvases = new CanvasStore({ directory: canvasesDirectory(home) });
+      turns = await labelledTurns(record, topic.id, {
+        database: index.database,
+        canvases,
+        putAsides: readPutAsides(home),
+        ...(team ? { sessionTurns: (keys: string[]) => team.reader.teamMemory!.sessionTurns(keys) } : {}),
+      });
+    } finally {
+      index.close();
+    }
   } finally {
-    index.close();
+    await team?.close();
   }
   if (command.flags.json) printJson(io.out, { topic, turns });
   else if (turns.length === 0) io.out(`no turns are labelled ${topic.name}\n`);

@@ -5,7 +5,7 @@ import { canvasesDirectory, readPutAsides } from '../fs/index.ts';
 import type { FindHit, FindOptions } from './find-query.ts';
 import type { IndexStatus } from './index-status.ts';
 import type { PostgresIndex } from './postgres-index.ts';
-import type { TeamRecalledTurn } from './postgres-memory.ts';
+import type { SessionTurnRow, TeamRecalledTurn } from './postgres-memory.ts';
 import { checkRecalled, recallLookupRequest } from './recall-checked.ts';
 import type { RecalledTurn, RecallRequest } from './recall-query.ts';
 import { canvasKeyParts } from './turn-key-sources.ts';
@@ -36,6 +36,8 @@ export interface TeamMemory {
   dossierVersions(topicId: string): Promise<Dossier[]>;
   /** Which cited turn keys still name a live turn (`liveTurnKeys` on the team index). */
   liveTurnKeys(turnKeys: readonly string[]): Promise<Set<string>>;
+  /** The labelled session turns as `weft topics labels` shows them (any machine's, as this person may read). */
+  sessionTurns(turnKeys: string[]): Promise<Map<string, SessionTurnRow>>;
 }
 
 export function sqliteReader(index: WhyIndex): IndexReader {
@@ -103,6 +105,7 @@ export function postgresReader(local: WhyIndex, team: PostgresIndex): IndexReade
       topics: () => memory.topics(),
       dossierTopics: () => memory.dossierTopics(),
       dossierVersions: (topicId) => memory.dossierVersions(topicId),
+      sessionTurns: (turnKeys) => memory.sessionTurns(turnKeys),
       liveTurnKeys: async (turnKeys) => {
         // A cited canvas version is decided by its record here when this machine has it (as `liveTurnKeys` does),
         // else by its node's row; a session turn by the team's row, less what is put aside.

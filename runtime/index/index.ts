@@ -10,6 +10,7 @@ export { queryWhy, hasWhyHistory } from './why-query.ts';
 export { PostgresIndex, safeLocation } from './postgres-index.ts';
 export { sqliteReader, postgresReader } from './index-reader.ts';
 export type { IndexReader, TeamMemory } from './index-reader.ts';
+export type { SessionTurnRow } from './postgres-memory.ts';
 export type { PushOptions, PushSummary } from './push-index-to-postgres.ts';
 export type { LocalMemory, MemoryPushSummary } from './push-memory-to-postgres.ts';
 export { readMachineIdentity } from './machine-identity.ts';

@@ -13,6 +13,14 @@ import type { RecalledTurn, RecallRequest } from './recall-query.ts';
 import { MAXIMUM_TEXT_CHARACTERS } from './session-rows.ts';
 import { canvasKeyParts } from './turn-key-sources.ts';
 
+/** What a labelled session turn shows (`weft topics labels`): its runner, its session's title, when, the question's start. */
+export interface SessionTurnRow {
+  runner: string;
+  title: string;
+  at: number | null;
+  question: string;
+}
+
 /** One query on the team index (row-level security applies: a role reads only what it was granted). */
 export type TeamRows = <Row>(sql: string, values?: unknown[]) => Promise<Row[]>;
 /** Hits with the machines holding their turn, once the team index holds several (`PostgresIndex`'s rule). */
@@ -162,6 +170,21 @@ export class PostgresMemory {
         sections: sections as Dossier['sections'],
       };
     });
+  }
+
+  /**
+   * The session turns among `turnKeys` as `weft topics labels` shows them (`labelledTurns`' `sessionTurns`): a turn
+   * several machines hold is the one pushed first, as `recall` reads it.
+   */
+  async sessionTurns(turnKeys: readonly string[]): Promise<Map<string, SessionTurnRow>> {
+    const rows = await this.rows<SessionTurnRow & { turnKey: string }>(
+      `SELECT DISTINCT ON (t.turn_key) t.turn_key AS "turnKey", s.runner, s.title, t.at,
+         substr(t.user_text, 1, 2000) AS question
+       FROM turns t JOIN sessions s ON s.id = t.session_row
+       WHERE t.turn_key = ANY($1) ORDER BY t.turn_key, t.id`,
+      [[...new Set(turnKeys)]],
+    );
+    return new Map(rows.map(({ turnKey, ...row }) => [turnKey, row]));
   }
 
   /** The keys whose turn the team index holds (a cited canvas version by its node's row), as this role reads. */

@@ -2,7 +2,7 @@ import type { CanvasDocument, LabelledTurn, TopicRecord } from '../../protocol/i
 import { isPutAside, type PutAsides } from '../../src/core/index.ts';
 import { redactCredentials } from '../../src/core/recall/index.ts';
 import type { CanvasStore } from '../fs/index.ts';
-import { turnKeySources, type IndexDatabase, type TurnKeySources } from '../index/index.ts';
+import { turnKeySources, type IndexDatabase, type SessionTurnRow, type TurnKeySources } from '../index/index.ts';
 
 const CANVAS_KEY = /^canvas:(.+)#([^#@]+)@([^#@]+)$/;
 /** The question's first line is cut to this many characters: enough to recognise the turn. */
@@ -14,6 +14,11 @@ export interface LabelledTurnSources {
   canvases: Pick<CanvasStore, 'read'>;
   /** The tombstones in force (issue 29.2): a turn whose content is put aside is listed as not found. */
   putAsides?: PutAsides;
+  /**
+   * Where session turns are read instead of `database`: a team's index (issue 32), keyed by turn key. Canvas turns
+   * are still decided by this machine's canvas records and index.
+   */
+  sessionTurns?: (turnKeys: string[]) => Promise<Map<string, SessionTurnRow>>;
 }
 
 function openingLine(question: string): string {
@@ -40,17 +45,16 @@ export async function labelledTurns(
   const documents = new Map<string, CanvasDocument | null>();
   // Whether a canvas turn is still alive is `turnKeySources`' answer (as for dossiers and recall), per canvas.
   const alive = new Map<string, TurnKeySources>();
-  const select = sources.database?.prepare(
-    `SELECT s.runner AS runner, s.title AS title, t.at AS at, substr(t.user_text, 1, 2000) AS question
-     FROM turns t JOIN sessions s ON s.id = t.session_row WHERE t.turn_key = ?`,
-  );
+  const sessionKeys = labels.map((label) => label.turnKey).filter((key) => !CANVAS_KEY.test(key));
+  const rows = sources.sessionTurns
+    ? await sources.sessionTurns(sessionKeys)
+    : sessionTurnRows(sources.database, sessionKeys);
   const turns: LabelledTurn[] = [];
   for (const label of labels) {
     const base = { turnKey: label.turnKey, by: label.by };
     const canvas = CANVAS_KEY.exec(label.turnKey);
     if (!canvas) {
-      const row = select?.get(label.turnKey) as
-        { runner: string; title: string; at: number | null; question: string } | undefined;
+      const row = rows.get(label.turnKey);
       turns.push(
         row && !isPutAside(sources.putAsides ?? new Set(), 'session-turn', row.question)
           ? {
@@ -108,4 +112,18 @@ export async function labelledTurns(
     );
   }
   return turns.sort((left, right) => (right.at ?? -1) - (left.at ?? -1) || left.turnKey.localeCompare(right.turnKey));
+}
+
+/** The session turns among `turnKeys` this machine's index holds. */
+function sessionTurnRows(database: IndexDatabase | null, turnKeys: string[]): Map<string, SessionTurnRow> {
+  const select = database?.prepare(
+    `SELECT s.runner AS runner, s.title AS title, t.at AS at, substr(t.user_text, 1, 2000) AS question
+     FROM turns t JOIN sessions s ON s.id = t.session_row WHERE t.turn_key = ?`,
+  );
+  const rows = new Map<string, SessionTurnRow>();
+  for (const key of turnKeys) {
+    const row = select?.get(key) as SessionTurnRow | undefined;
+    if (row) rows.set(key, row);
+  }
+  return rows;
 }
