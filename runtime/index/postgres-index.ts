@@ -33,6 +33,44 @@ const WHY_JOIN =
   'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
 
 /**
+ * The machines whose index holds the turn `turnKey` names, as `withMachines` lists them; null while the team index
+ * holds one machine (the answers then stay those of its SQLite index, byte for byte). Joined into find's and why's
+ * one statement, so an answer is one round trip.
+ */
+const machinesOf = (turnKey: string) => `CASE WHEN (SELECT count(*) FROM machines) >= 2 THEN coalesce(
+    (SELECT json_agg(json_build_object('id', m.machine, 'name', m.name, 'person', m.person) ORDER BY m.name, m.machine)
+     FROM machines m WHERE m.machine IN (SELECT machine FROM turns WHERE turn_key = ${turnKey}
+                                         UNION ALL SELECT machine FROM materials WHERE turn_key = ${turnKey})),
+    '[]'::json) END`;
+
+type FindRow = Omit<FindHit, 'field' | 'sourceDeleted' | 'snippet' | 'machines'> & {
+  sourceDeleted: number;
+  text: string;
+  fieldAt: number;
+  machines: MachineLabel[] | null;
+};
+
+/** The statement's parameters, numbered as they are added. */
+class Parameters {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * Named (prepared) statements: each connection parses a text once and then only binds and plans it. The name
+ * follows the text, and the texts are built from a handful of shapes, so this stays small.
+ */
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) statementNames.set(sql, (name = `weft_${statementNames.size}`));
+  return name;
+}
+
+/**
  * The why index on a PostgreSQL server (`WEFT_DATABASE_URL`, `weft index --push --db`): the same tables as the SQLite
  * index and the same answers. The connection string is a secret: it is kept only inside the pool, and `location`
  * names the server without user or password.
@@ -55,6 +93,9 @@ export class PostgresIndex {
     const pool = new pg.Pool({ connectionString: url, max: 4, types });
     // An idle client's error (the server went away) must not crash the process; the next query reports it.
     pool.on('error', () => undefined);
+    // Prepared statements plan each run for its own values: a generic plan cannot see how rare a phrase is and
+    // would walk the newest rows for it (queued before the connection's first query, so every query runs under it).
+    pool.on('connect', (client) => void client.query('SET plan_cache_mode = force_custom_plan').catch(() => undefined));
     try {
       const client = await pool.connect();
       try {
@@ -80,53 +121,53 @@ export class PostgresIndex {
   }
 
   async why(targets: readonly WhyTarget[], options: WhyOptions = {}): Promise<WhyResult> {
-    const rows: WhyRow[] = [];
-    for (const target of targets) rows.push(...(await this.whyRows(target, null)));
+    const parameters = new Parameters();
+    const selects = targets.map((target) => this.whySelect(target, parameters, null));
+    const rows = await this.rows<WhyRow & { machines: MachineLabel[] | null }>(
+      `SELECT w.*, ${machinesOf('w."turnKey"')} AS machines FROM (${selects.join(' UNION ALL ')}) w`,
+      parameters.values,
+    );
+    const machines = new Map(rows.map((row) => [row.turnKey, row.machines]));
     const result = foldWhyRows(rows, options);
-    return { ...result, hits: await this.withMachines(result.hits) };
+    return {
+      ...result,
+      hits: result.hits.map((hit) => {
+        const held = machines.get(hit.turnKey) ?? null;
+        return held === null ? hit : { ...hit, machines: held };
+      }),
+    };
   }
 
   async hasHistory(targets: readonly WhyTarget[]): Promise<boolean> {
-    for (const target of targets) if ((await this.whyRows(target, 1)).length > 0) return true;
-    return false;
+    const parameters = new Parameters();
+    const selects = targets.map((target) => `(${this.whySelect(target, parameters, 1)})`);
+    return (await this.rows(`SELECT 1 FROM (${selects.join(' UNION ALL ')}) h LIMIT 1`, parameters.values)).length > 0;
   }
 
   /** The rows `why-query.ts` selects, by the same conditions; `limit` null for all. */
-  private async whyRows(target: WhyTarget, limit: number | null): Promise<WhyRow[]> {
+  private whySelect(target: WhyTarget, parameters: Parameters, limit: number | null): string {
     const touch = `${WHY_SELECT}, x.path, x.op FROM touches x ${WHY_JOIN}`;
+    const limited = limit === null ? '' : ` LIMIT ${parameters.add(limit)}`;
     switch (target.kind) {
       case 'path': {
         const { low, high } = below(target.path);
-        return this.rows(`${touch} WHERE x.path = $1 OR (x.path > $2 AND x.path < $3) LIMIT $4`, [
-          target.path,
-          low,
-          high,
-          limit,
-        ]);
+        const [path, above, under] = [target.path, low, high].map((value) => parameters.add(value));
+        return `${touch} WHERE x.path = ${path} OR (x.path > ${above} AND x.path < ${under})${limited}`;
       }
       case 'name': {
-        if (target.under === null) return this.rows(`${touch} WHERE x.name = $1 LIMIT $2`, [target.name, limit]);
+        const name = parameters.add(target.name);
+        if (target.under === null) return `${touch} WHERE x.name = ${name}${limited}`;
         const { low, high } = below(target.under);
-        return this.rows(`${touch} WHERE x.name = $1 AND x.path > $2 AND x.path < $3 LIMIT $4`, [
-          target.name,
-          low,
-          high,
-          limit,
-        ]);
+        return `${touch} WHERE x.name = ${name} AND x.path > ${parameters.add(low)} AND x.path < ${parameters.add(high)}${limited}`;
       }
       case 'url': {
         const bare = target.url.endsWith('/') ? target.url.slice(0, -1) : target.url;
-        return this.rows(
-          `${WHY_SELECT}, x.url AS path, 'cite' AS op FROM urls x ${WHY_JOIN} WHERE x.url IN ($1, $2) LIMIT $3`,
-          [bare, `${bare}/`, limit],
-        );
+        return `${WHY_SELECT}, x.url AS path, 'cite' AS op FROM urls x ${WHY_JOIN}
+          WHERE x.url IN (${parameters.add(bare)}, ${parameters.add(`${bare}/`)})${limited}`;
       }
       case 'paper':
-        return this.rows(
-          `${WHY_SELECT}, x.kind || ':' || x.identifier AS path, 'cite' AS op FROM papers x ${WHY_JOIN}
-           WHERE x.kind = $1 AND x.identifier = $2 LIMIT $3`,
-          [target.paperKind, target.identifier, limit],
-        );
+        return `${WHY_SELECT}, x.kind || ':' || x.identifier AS path, 'cite' AS op FROM papers x ${WHY_JOIN}
+          WHERE x.kind = ${parameters.add(target.paperKind)} AND x.identifier = ${parameters.add(target.identifier)}${limited}`;
     }
   }
 
@@ -141,9 +182,11 @@ export class PostgresIndex {
     // A turn several machines hold (a synced session folder) is one hit naming them all: its rows fold into one,
     // so rows are read on until `limit` hits are found or the rows run out.
     for (let read = limit; ; read *= 2) {
-      const { hits, full } = await this.findRows(phrase, options, read);
+      const { hits, full } = hasCjk(phrase)
+        ? await this.findCjkRows(phrase, options, read)
+        : await this.findRows(phrase, options, read);
       const seen = new Set<string>();
-      const once = (await this.withMachines(hits)).filter((hit) => {
+      const once = hits.filter((hit) => {
         const key = `${hit.field}\u0000${hit.turnKey}`;
         if (seen.has(key)) return false;
         seen.add(key);
@@ -153,57 +196,87 @@ export class PostgresIndex {
     }
   }
 
-  /** Up to `limit` rows of each field, newest first; `full` when a field had that many (there may be more). */
+  /**
+   * Up to `limit` rows of each field, newest first, with their machines: one statement (a `UNION ALL` of the
+   * fields, each served by its pg_trgm GIN index and checked by the LIKE); `full` when a field had that many.
+   */
   private async findRows(
+    phrase: string,
+    options: FindOptions,
+    limit: number,
+  ): Promise<{ hits: FindHit[]; full: boolean }> {
+    const parameters = new Parameters();
+    const pattern = parameters.add(fts5PhrasePattern(phrase));
+    const limited = parameters.add(limit);
+    const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
+    const cwdFilter =
+      base !== null
+        ? `AND (c.cwd = ${parameters.add(base || '/')} OR (c.cwd > ${parameters.add(`${base}/`)} AND c.cwd < ${parameters.add(`${base}0`)}))`
+        : '';
+    const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
+    const selects = fields.map((field) =>
+      field === 'material'
+        ? `(SELECT 2 AS "fieldAt", c.id, c.runner, c.session_id AS "sessionId", NULL::int AS turn,
+             c.turn_key AS "turnKey", c.cwd, c.at, 0 AS "sourceDeleted", c.text FROM materials c
+           WHERE (c.title_words LIKE ${pattern} OR c.text_words LIKE ${pattern}) ${cwdFilter}
+           ORDER BY c.id DESC LIMIT ${limited})`
+        : `(SELECT ${field === 'question' ? 0 : 1} AS "fieldAt", c.id, s.runner, s.session_id AS "sessionId",
+             c.number AS turn, c.turn_key AS "turnKey", c.cwd, c.at, (src.deleted_at IS NOT NULL)::int AS "sourceDeleted",
+             c.${field === 'question' ? 'user_text' : 'assistant_text'} AS text
+           FROM turns c JOIN sessions s ON s.id = c.session_row JOIN sources src ON src.id = s.source_id
+           WHERE c.${field === 'question' ? 'user_words' : 'assistant_words'} LIKE ${pattern} ${cwdFilter}
+           ORDER BY c.id DESC LIMIT ${limited})`,
+    );
+    const rows = await this.rows<FindRow>(
+      `SELECT f.*, ${machinesOf('f."turnKey"')} AS machines FROM (${selects.join(' UNION ALL ')}) f
+       ORDER BY f."fieldAt", f.id DESC`,
+      parameters.values,
+    );
+    const FIELDS: readonly FindField[] = ['question', 'answer', 'material'];
+    const counts = [0, 0, 0];
+    // Keys in the order SQLite's rows give them: the JSON is compared byte for byte.
+    const hits = rows.map(({ fieldAt, runner, sessionId, turn, turnKey, cwd, at, sourceDeleted, text, machines }) => {
+      counts[fieldAt]! += 1;
+      const hit: FindHit = {
+        runner,
+        sessionId,
+        turn,
+        turnKey,
+        cwd,
+        at,
+        sourceDeleted: sourceDeleted === 1,
+        snippet: fts5Snippet(text, phrase, SNIPPET_WORDS),
+        field: FIELDS[fieldAt]!,
+      };
+      return machines === null ? hit : { ...hit, machines };
+    });
+    return { hits, full: counts.some((count) => count >= limit) };
+  }
+
+  /** `findRows` for a phrase with CJK characters: each field's substring search, then their machines. */
+  private async findCjkRows(
     phrase: string,
     options: FindOptions,
     limit: number,
   ): Promise<{ hits: FindHit[]; full: boolean }> {
     let full = false;
     const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
-    const cwdFilter = base !== null ? 'AND (c.cwd = $3 OR (c.cwd > $4 AND c.cwd < $5))' : '';
+    const cwdFilter = base !== null ? 'AND (c.cwd = $4 OR (c.cwd > $5 AND c.cwd < $6))' : '';
     const cwdValues = base !== null ? [base || '/', `${base}/`, `${base}0`] : [];
     const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
     const hits: FindHit[] = [];
-    const cjk = hasCjk(phrase);
     for (const field of fields) {
-      if (cjk) {
-        const rows = await findCjkRowsOnPostgres((sql, values) => this.rows(sql, values), {
-          phrase,
-          field,
-          cwdFilter: cwdFilter.replace(/\$(\d)/g, (_, at: string) => `$${Number(at) + 1}`),
-          cwdValues,
-          limit,
-        });
-        for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
-        full ||= rows.length >= limit;
-        continue;
-      }
-      const rows = await this.rows<
-        Omit<FindHit, 'field' | 'sourceDeleted' | 'snippet'> & { sourceDeleted: number; text: string }
-      >(
-        field === 'material'
-          ? `SELECT c.runner, c.session_id AS "sessionId", NULL::int AS turn, c.turn_key AS "turnKey", c.cwd, c.at,
-               0 AS "sourceDeleted", c.text FROM materials c
-             WHERE (c.title_words LIKE $1 OR c.text_words LIKE $1) ${cwdFilter} ORDER BY c.id DESC LIMIT $2`
-          : `SELECT s.runner, s.session_id AS "sessionId", c.number AS turn, c.turn_key AS "turnKey", c.cwd, c.at,
-               (src.deleted_at IS NOT NULL)::int AS "sourceDeleted", c.${field === 'question' ? 'user_text' : 'assistant_text'} AS text
-             FROM turns c JOIN sessions s ON s.id = c.session_row JOIN sources src ON src.id = s.source_id
-             WHERE c.${field === 'question' ? 'user_words' : 'assistant_words'} LIKE $1 ${cwdFilter}
-             ORDER BY c.id DESC LIMIT $2`,
-        [fts5PhrasePattern(phrase), limit, ...cwdValues],
-      );
+      const rows = await findCjkRowsOnPostgres((sql, values) => this.rows(sql, values), {
+        phrase,
+        field,
+        cwdFilter,
+        cwdValues,
+        limit,
+      });
+      for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
       full ||= rows.length >= limit;
-      // Keys in the order SQLite's rows give them: the JSON is compared byte for byte.
-      for (const { text, ...row } of rows)
-        hits.push({
-          ...row,
-          snippet: fts5Snippet(text, phrase, SNIPPET_WORDS),
-          field,
-          sourceDeleted: row.sourceDeleted === 1,
-        });
     }
-    return { hits, full };
+    return { hits: await this.withMachines(hits), full };
   }
 
   /**
@@ -285,7 +358,7 @@ export class PostgresIndex {
   }
 
   private async rows<Row>(sql: string, values: unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query(sql, values)).rows as Row[];
+    return (await this.pool.query({ name: statementName(sql), text: sql, values })).rows as Row[];
   }
 
   close(): Promise<void> {
