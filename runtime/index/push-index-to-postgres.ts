@@ -84,15 +84,29 @@ export async function pushIndexToPostgres(
     )
     .all() as Row[];
   const localPaths = new Set(locals.map((local) => local.path));
-  const gone = (
-    await client.query<{ path: string }>('SELECT path FROM sources WHERE machine = $1', [machine.id])
-  ).rows.filter((row) => !localPaths.has(row.path));
+  // Every source this machine pushed before, with its state, in one read: a source held at its local state needs
+  // no transaction (a push after a small append touches only the grown file, not every source).
+  const held = new Map(
+    (
+      await client.query<Row & { path: string }>(
+        `SELECT generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources WHERE machine = $1`,
+        [machine.id],
+      )
+    ).rows.map((row) => [row.path, row]),
+  );
+  const gone = [...held.keys()].filter((path) => !localPaths.has(path)).map((path) => ({ path }));
   for (const { path } of gone)
     await inTransaction(client, machine, path, async () => {
       const removed = await client.query('DELETE FROM sources WHERE machine = $1 AND path = $2', [machine.id, path]);
       summary.sources.removed += removed.rowCount ?? 0;
     });
   for (const local of locals) {
+    const known = held.get(local.path as string);
+    // Read outside the source's lock: a source is committed whole, so a held state is that state's rows.
+    if (known !== undefined && heldAsLocal(known, local, generation)) {
+      summary.sources.unchanged += 1;
+      continue;
+    }
     const pushed = await inTransaction(client, machine, local.path as string, async () => {
       const added = await pushSource(sqlite, client, machine, generation, local);
       if (added) await options.beforeCommit?.(local.path as string);
@@ -153,7 +167,7 @@ async function pushSource(
   generation: string,
   local: Row,
 ): Promise<Record<string, number> | null> {
-  const state = (row: Row) => JSON.stringify(SOURCE.map(([name]) => row[name]));
+  // Read again under the source's lock: another push of this machine may have moved it since the first read.
   const held = (
     await client.query<Row & { id: number; generation: string; local_id: number }>(
       `SELECT id, generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources
@@ -161,8 +175,8 @@ async function pushSource(
       [machine.id, local.path],
     )
   ).rows[0];
-  const sameIds = held !== undefined && held.generation === generation && Number(held.local_id) === local.id;
-  if (sameIds && state(normalised(held)) === state(local)) return null;
+  const sameIds = held !== undefined && sameLocalRow(held, local, generation);
+  if (sameIds && heldAsLocal(held, local, generation)) return null;
   const added: Record<string, number> = {};
   let sourceId: number;
   if (sameIds) {
@@ -185,6 +199,8 @@ async function pushSource(
   }
   const sourceLocalId = local.id as number;
   const keyed = columns('machine:text, local_id:bigint');
+  // A source inserted just now holds no rows yet: nothing to read back or delete.
+  const fresh = !sameIds;
 
   const sessionIds = await syncById(client, sqlite, {
     table: 'sessions',
@@ -192,6 +208,7 @@ async function pushSource(
     held: 'SELECT id, local_id FROM sessions WHERE source_id = $1',
     localValues: [sourceLocalId],
     heldValues: [sourceId],
+    fresh,
     insert: [...keyed, ...columns('source_id:bigint'), ...SESSION],
     row: (row) => ({ ...row, machine: machine.id, local_id: row.id, source_id: sourceId }),
     update: SESSION,
@@ -203,6 +220,7 @@ async function pushSource(
     held: 'SELECT t.id, t.local_id FROM turns t JOIN sessions s ON s.id = t.session_row WHERE s.source_id = $1',
     localValues: [sourceLocalId],
     heldValues: [sourceId],
+    fresh,
     insert: [...keyed, ...columns('session_row:bigint'), ...TURN, ...columns('user_words:text, assistant_words:text')],
     row: (row) => ({
       ...row,
@@ -234,6 +252,7 @@ async function pushSource(
     held: 'SELECT id, local_id FROM materials WHERE source_id = $1',
     localValues: [sourceLocalId],
     heldValues: [sourceId],
+    fresh,
     insert: [...keyed, ...columns('source_id:bigint'), ...MATERIAL, ...columns('title_words:text, text_words:text')],
     row: (row) => ({
       ...row,
@@ -255,6 +274,7 @@ async function pushSource(
            OR c.material_id IN (SELECT id FROM materials WHERE source_id = $1)`,
     localValues: [sourceLocalId, sourceLocalId],
     heldValues: [sourceId],
+    fresh,
     insert: [...keyed, ...columns('turn_id:bigint, material_id:bigint'), ...CJK],
     row: (row) => ({
       ...row,
@@ -279,6 +299,8 @@ interface SyncSpec {
   /** Columns brought up to date on rows both sides hold (a session's title and end grow with its file). */
   update?: Column[];
   added: Record<string, number>;
+  /** The source was inserted by this push: no row of it is held. */
+  fresh: boolean;
   onInserted?: (newLocalIds: number[], ids: Map<number, number>) => Promise<void>;
 }
 
@@ -291,7 +313,10 @@ async function syncById(client: pg.ClientBase, sqlite: IndexDatabase, spec: Sync
   const localIds = new Set(locals.map((row) => row.id as number));
   const ids = new Map<number, number>();
   const stale: number[] = [];
-  for (const held of (await client.query<{ id: number; local_id: number }>(spec.held, spec.heldValues)).rows) {
+  const heldRows = spec.fresh
+    ? []
+    : (await client.query<{ id: number; local_id: number }>(spec.held, spec.heldValues)).rows;
+  for (const held of heldRows) {
     if (localIds.has(Number(held.local_id))) ids.set(Number(held.local_id), Number(held.id));
     else stale.push(Number(held.id));
   }
@@ -341,6 +366,17 @@ async function insertRows(
     for (const row of result.rows) ids.set(Number(row.local_id), Number(row.id));
   }
   return ids;
+}
+
+/** The held source row came from this local database's row (same generation, same local id). */
+function sameLocalRow(held: Row, local: Row, generation: string): boolean {
+  return held.generation === generation && Number(held.local_id) === local.id;
+}
+
+/** The team index holds the source at its local state: same local row, same size, reads and counters. */
+function heldAsLocal(held: Row, local: Row, generation: string): boolean {
+  const state = (row: Row) => JSON.stringify(SOURCE.map(([name]) => row[name]));
+  return sameLocalRow(held, local, generation) && state(normalised(held)) === state(local);
 }
 
 /** A held source row with its numbers as SQLite gives them (BIGINT arrives as a string without the type parser). */
