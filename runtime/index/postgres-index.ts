@@ -3,7 +3,7 @@ import { findCjkRowsOnPostgres } from './cjk-find-postgres.ts';
 import { hasCjk } from './cjk-text.ts';
 import { ftsPhrase, newestHits, SNIPPET_WORDS, type FindField, type FindHit, type FindOptions } from './find-query.ts';
 import { fts5Snippet } from './fts5-snippet.ts';
-import { fts5PhrasePattern } from './fts5-words.ts';
+import { fts5PhrasePattern, fts5Words } from './fts5-words.ts';
 import { IndexError } from './index-error.ts';
 import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 import type { IndexStatus, StatusContext } from './index-status.ts';
@@ -173,7 +173,7 @@ export class PostgresIndex {
 
   /**
    * `findPhrase` on PostgreSQL: a phrase is matched on the texts' FTS5 words (`LIKE '% word word %'`, served by a
-   * pg_trgm GIN index), a phrase with CJK characters as a substring of the texts that hold them; newest rows first,
+   * GIN index of each text's word list), a phrase with CJK characters as a substring of the texts that hold them; newest rows first,
    * snippets cut as FTS5 cuts them.
    */
   async findPhrase(phrase: string, options: FindOptions = {}): Promise<FindHit[]> {
@@ -207,6 +207,9 @@ export class PostgresIndex {
   ): Promise<{ hits: FindHit[]; full: boolean }> {
     const parameters = new Parameters();
     const pattern = parameters.add(fts5PhrasePattern(phrase));
+    // Whole words, so a matching row's word list holds them all (005-word-lists.sql): the index proposes, LIKE decides.
+    const words = parameters.add(fts5Words(phrase));
+    const holds = (column: string) => `weft_words(${column}) @> weft_words(${words}) AND ${column} LIKE ${pattern}`;
     const limited = parameters.add(limit);
     const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
     const cwdFilter =
@@ -218,13 +221,13 @@ export class PostgresIndex {
       field === 'material'
         ? `(SELECT 2 AS "fieldAt", c.id, c.runner, c.session_id AS "sessionId", NULL::int AS turn,
              c.turn_key AS "turnKey", c.cwd, c.at, 0 AS "sourceDeleted", c.text FROM materials c
-           WHERE (c.title_words LIKE ${pattern} OR c.text_words LIKE ${pattern}) ${cwdFilter}
+           WHERE ((${holds('c.title_words')}) OR (${holds('c.text_words')})) ${cwdFilter}
            ORDER BY c.id DESC LIMIT ${limited})`
         : `(SELECT ${field === 'question' ? 0 : 1} AS "fieldAt", c.id, s.runner, s.session_id AS "sessionId",
              c.number AS turn, c.turn_key AS "turnKey", c.cwd, c.at, (src.deleted_at IS NOT NULL)::int AS "sourceDeleted",
              c.${field === 'question' ? 'user_text' : 'assistant_text'} AS text
            FROM turns c JOIN sessions s ON s.id = c.session_row JOIN sources src ON src.id = s.source_id
-           WHERE c.${field === 'question' ? 'user_words' : 'assistant_words'} LIKE ${pattern} ${cwdFilter}
+           WHERE ${holds(`c.${field === 'question' ? 'user_words' : 'assistant_words'}`)} ${cwdFilter}
            ORDER BY c.id DESC LIMIT ${limited})`,
     );
     const rows = await this.rows<FindRow>(
