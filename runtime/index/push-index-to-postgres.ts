@@ -1,37 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { fts5Words } from './fts5-words.ts';
+import { insertFreshSource } from './insert-fresh-source.ts';
+import { CJK, columns, MATERIAL, SESSION, SOURCE, TURN, TURN_CHILDREN, type Column, type Row } from './push-columns.ts';
 import type { MachineIdentity } from './machine-identity.ts';
 import type { IndexDatabase } from './open-index-database.ts';
-
-type Column = readonly [name: string, type: string];
-type Row = Record<string, unknown>;
-
-const columns = (spec: string): Column[] => spec.split(',').map((pair) => pair.trim().split(':') as unknown as Column);
-
-/** The columns a push writes, each with its PostgreSQL array type (`id` is the server's; see 002-machines.sql). */
-const SOURCE = columns(
-  'path:text, kind:text, runner:text, size:bigint, mtime_ms:float8, bytes_read:bigint, prefix_hash:text, ' +
-    'full_reads:integer, append_reads:integer, last_read_from:bigint, report:text, indexed_at:bigint, ' +
-    'archived_bytes:bigint, deleted_at:bigint',
-);
-const SESSION = columns(
-  'runner:text, session_id:text, title:text, cwd:text, git_branch:text, started_at:bigint, ended_at:bigint, ' +
-    'parent_session_id:text, parent_turn_key:text, is_subagent:integer',
-);
-const TURN = columns(
-  'turn_key:text, number:integer, user_text:text, assistant_text:text, cwd:text, at:bigint, model:text, ' +
-    'steps:text, mirrors:text, status:text',
-);
-const MATERIAL = columns(
-  'kind:text, runner:text, session_id:text, title:text, text:text, turn_key:text, cwd:text, at:bigint',
-);
-const CJK = columns('field:text, text:text');
-const TURN_CHILDREN: readonly { table: string; columns: Column[] }[] = [
-  { table: 'touches', columns: columns('path:text, name:text, op:text') },
-  { table: 'urls', columns: columns('url:text') },
-  { table: 'papers', columns: columns('kind:text, identifier:text') },
-];
 
 export interface PushSummary {
   machine: MachineIdentity;
@@ -107,8 +80,8 @@ export async function pushIndexToPostgres(
       summary.sources.unchanged += 1;
       continue;
     }
-    const pushed = await inTransaction(client, machine, local.path as string, async () => {
-      const added = await pushSource(sqlite, client, machine, generation, local);
+    const pushed = await inTransaction(client, machine, local.path as string, async (current) => {
+      const added = await pushSource(sqlite, client, machine, generation, local, current);
       if (added) await options.beforeCommit?.(local.path as string);
       return added;
     });
@@ -144,13 +117,18 @@ async function inTransaction<T>(
   client: pg.ClientBase,
   machine: MachineIdentity,
   path: string,
-  work: () => Promise<T>,
+  work: (held: HeldSource | undefined) => Promise<T>,
 ): Promise<T> {
-  await client.query('BEGIN');
+  const [id, at] = [client.escapeLiteral(machine.id), client.escapeLiteral(path)];
+  // One round trip: two pushes of one machine at once take turns per source (other machines' pushes never wait on
+  // it), and the source is read after the lock is held (each statement of a simple query takes its own snapshot).
+  const results = (await client.query(
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${id}), hashtext(${at}));
+     SELECT id, generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources
+     WHERE machine = ${id} AND path = ${at}`,
+  )) as unknown as pg.QueryResult<HeldSource>[];
   try {
-    // Two pushes of one machine at once take turns per source; other machines' pushes never wait on it.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [machine.id, path]);
-    const result = await work();
+    const result = await work(results[2]!.rows[0]);
     await client.query('COMMIT');
     return result;
   } catch (error) {
@@ -159,6 +137,8 @@ async function inTransaction<T>(
   }
 }
 
+type HeldSource = Row & { id: number; generation: string; local_id: number };
+
 /** One source's rows brought to the local state; the rows added per table, or null when it was already there. */
 async function pushSource(
   sqlite: IndexDatabase,
@@ -166,15 +146,9 @@ async function pushSource(
   machine: MachineIdentity,
   generation: string,
   local: Row,
+  /** Read again under the source's lock: another push of this machine may have moved it since the first read. */
+  held: HeldSource | undefined,
 ): Promise<Record<string, number> | null> {
-  // Read again under the source's lock: another push of this machine may have moved it since the first read.
-  const held = (
-    await client.query<Row & { id: number; generation: string; local_id: number }>(
-      `SELECT id, generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources
-       WHERE machine = $1 AND path = $2`,
-      [machine.id, local.path],
-    )
-  ).rows[0];
   const sameIds = held !== undefined && sameLocalRow(held, local, generation);
   if (sameIds && heldAsLocal(held, local, generation)) return null;
   const added: Record<string, number> = {};
@@ -188,6 +162,8 @@ async function pushSource(
   } else {
     // Ids from another local database (or none held): the source's rows are sent whole.
     if (held) await client.query('DELETE FROM sources WHERE id = $1', [held.id]);
+    const whole = await insertFreshSource(sqlite, client, machine, generation, local);
+    if (whole) return whole;
     const inserted = await insertRows(
       client,
       'sources',
