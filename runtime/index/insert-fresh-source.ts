@@ -9,20 +9,26 @@ export const FRESH_SOURCE_TURNS = 4000;
 
 const ID: Column = ['id', 'bigint'];
 
+/** One source's rows as one statement, and the rows it adds per table. */
+export interface FreshSource {
+  text: string;
+  values: unknown[];
+  added: Record<string, number>;
+}
+
 /**
- * A source the team index does not hold, inserted with all its rows in one statement (data-modifying CTEs: the
+ * A source the team index does not hold, as one statement that inserts all its rows (data-modifying CTEs: the
  * source, its sessions, turns and their touches, urls and papers, materials and CJK texts, each child joined to
  * its parent's new id by the local id), where table by table took ten round trips. Rows are numbered in local id
- * order, as `insertRows` numbers them. Returns the rows added per table, or null when the source has more turns
- * than `FRESH_SOURCE_TURNS`.
+ * order, as `insertRows` numbers them. Null when the source has more turns than `FRESH_SOURCE_TURNS`. Built
+ * apart from its sending, so a push builds the next source's while the server writes this one's.
  */
-export async function insertFreshSource(
+export function freshSourceStatement(
   sqlite: IndexDatabase,
-  client: pg.ClientBase,
   machine: MachineIdentity,
   generation: string,
   local: Row,
-): Promise<Record<string, number> | null> {
+): FreshSource | null {
   const id = local.id as number;
   const turnRows = sqlite
     .prepare('SELECT t.* FROM turns t JOIN sessions s ON s.id = t.session_row WHERE s.source_id = ? ORDER BY t.id')
@@ -96,14 +102,6 @@ export async function insertFreshSource(
     FROM ${unnested([ID, ['turn_id', 'bigint'], ['material_id', 'bigint'], ...CJK], cjk)}
     LEFT JOIN turn t ON t.local_id = u.turn_id LEFT JOIN material mt ON mt.local_id = u.material_id
     ORDER BY u.ordinal`;
-  // Every part is always there (an empty array inserts nothing), so the text is the same for every source.
-  await client.query({
-    name: 'weft_insert_fresh_source',
-    text: `WITH source AS (${source}), session AS (${session}), turn AS (${turn}),
-      ${children.map(child).join(', ')}, material AS (${material}), cjk_in AS (${cjkText})
-      SELECT id FROM source`,
-    values,
-  });
   const added: Record<string, number> = {
     sources: 1,
     sessions: sessions.length,
@@ -112,5 +110,21 @@ export async function insertFreshSource(
     cjk_texts: cjk.length,
   };
   for (const { table, rows } of children) added[table] = rows.length;
-  return added;
+  return {
+    // Every part is always there (an empty array inserts nothing), so the text is the same for every source.
+    text: `WITH source AS (${source}), session AS (${session}), turn AS (${turn}),
+      ${children.map(child).join(', ')}, material AS (${material}), cjk_in AS (${cjkText})
+      SELECT id FROM source`,
+    values,
+    added,
+  };
+}
+
+/** Sends `freshSourceStatement`'s statement (prepared once per connection); the rows added per table. */
+export async function insertFreshSource(
+  client: pg.ClientBase,
+  statement: FreshSource,
+): Promise<Record<string, number>> {
+  await client.query({ name: 'weft_insert_fresh_source', text: statement.text, values: statement.values });
+  return statement.added;
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { fts5Words } from './fts5-words.ts';
-import { insertFreshSource } from './insert-fresh-source.ts';
+import { freshSourceStatement, insertFreshSource, type FreshSource } from './insert-fresh-source.ts';
 import { CJK, columns, MATERIAL, SESSION, SOURCE, TURN, TURN_CHILDREN, type Column, type Row } from './push-columns.ts';
 import type { MachineIdentity } from './machine-identity.ts';
 import type { IndexDatabase } from './open-index-database.ts';
@@ -73,7 +73,17 @@ export async function pushIndexToPostgres(
       const removed = await client.query('DELETE FROM sources WHERE machine = $1 AND path = $2', [machine.id, path]);
       summary.sources.removed += removed.rowCount ?? 0;
     });
-  for (const local of locals) {
+  // The next source's statement, built while the server writes the current one (`ahead`).
+  let upcoming: { local: Row; statement: FreshSource | null } | null = null;
+  const statementFor = (local: Row) =>
+    upcoming?.local === local ? upcoming.statement : freshSourceStatement(sqlite, machine, generation, local);
+  for (const [at, local] of locals.entries()) {
+    const ahead = () => {
+      const following = locals[at + 1];
+      const known = following && held.get(following.path as string);
+      if (following && !(known && sameLocalRow(known, following, generation)))
+        upcoming = { local: following, statement: freshSourceStatement(sqlite, machine, generation, following) };
+    };
     const known = held.get(local.path as string);
     // Read outside the source's lock: a source is committed whole, so a held state is that state's rows.
     if (known !== undefined && heldAsLocal(known, local, generation)) {
@@ -81,7 +91,14 @@ export async function pushIndexToPostgres(
       continue;
     }
     const pushed = await inTransaction(client, machine, local.path as string, async (current) => {
-      const added = await pushSource(sqlite, client, machine, generation, local, current);
+      const added = await pushSource(sqlite, client, {
+        machine,
+        generation,
+        local,
+        held: current,
+        statementFor,
+        ahead,
+      });
       if (added) await options.beforeCommit?.(local.path as string);
       return added;
     });
@@ -143,12 +160,18 @@ type HeldSource = Row & { id: number; generation: string; local_id: number };
 async function pushSource(
   sqlite: IndexDatabase,
   client: pg.ClientBase,
-  machine: MachineIdentity,
-  generation: string,
-  local: Row,
-  /** Read again under the source's lock: another push of this machine may have moved it since the first read. */
-  held: HeldSource | undefined,
+  source: {
+    machine: MachineIdentity;
+    generation: string;
+    local: Row;
+    /** Read again under the source's lock: another push of this machine may have moved it since the first read. */
+    held: HeldSource | undefined;
+    statementFor: (local: Row) => FreshSource | null;
+    /** Work to do while the server writes this source. */
+    ahead: () => void;
+  },
 ): Promise<Record<string, number> | null> {
+  const { machine, generation, local, held } = source;
   const sameIds = held !== undefined && sameLocalRow(held, local, generation);
   if (sameIds && heldAsLocal(held, local, generation)) return null;
   const added: Record<string, number> = {};
@@ -162,8 +185,16 @@ async function pushSource(
   } else {
     // Ids from another local database (or none held): the source's rows are sent whole.
     if (held) await client.query('DELETE FROM sources WHERE id = $1', [held.id]);
-    const whole = await insertFreshSource(sqlite, client, machine, generation, local);
-    if (whole) return whole;
+    const statement = source.statementFor(local);
+    if (statement) {
+      const sent = insertFreshSource(client, statement);
+      try {
+        source.ahead();
+      } catch {
+        // Built again, and its error thrown, when that source's turn comes.
+      }
+      return await sent;
+    }
     const inserted = await insertRows(
       client,
       'sources',
