@@ -313,9 +313,27 @@ export class PostgresIndex {
       `SELECT kind, count(*)::int AS n, sum(full_reads)::int AS "fullReads", sum(append_reads)::int AS "appendReads"
        FROM sources GROUP BY kind`,
     );
-    const count = async (sql: string) => (await this.rows<{ n: number }>(sql))[0]?.n ?? 0;
+    // The counts in one round trip (each was its own).
+    const counts = (
+      await this.rows<{
+        sessions: number;
+        turns: number;
+        touches: number;
+        materials: number;
+        databaseBytes: number;
+        sourceDeleted: number;
+        last: string | null;
+      }>(
+        `SELECT (SELECT count(*)::int FROM sessions WHERE runner <> 'canvas') AS sessions,
+           (SELECT count(*)::int FROM turns) AS turns, (SELECT count(*)::int FROM touches) AS touches,
+           (SELECT count(*)::int FROM materials) AS materials,
+           pg_database_size(current_database()) AS "databaseBytes",
+           (SELECT count(*)::int FROM sessions s JOIN sources src ON src.id = s.source_id
+            WHERE src.deleted_at IS NOT NULL) AS "sourceDeleted",
+           (SELECT value FROM meta WHERE key = 'last_indexed_at') AS last`,
+      )
+    )[0]!;
     const byKind = (kind: string) => sources.find((row) => row.kind === kind)?.n ?? 0;
-    const last = (await this.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'last_indexed_at'"))[0];
     const reports: FileParseReport[] = [];
     for (const row of await this.rows<{ path: string; runner: string | null; report: string }>(
       "SELECT path, runner, report FROM sources WHERE kind = 'session' AND report IS NOT NULL ORDER BY path",
@@ -338,19 +356,17 @@ export class PostgresIndex {
         fullReads: sources.reduce((total, row) => total + row.fullReads, 0),
         appendReads: sources.reduce((total, row) => total + row.appendReads, 0),
       },
-      sessions: await count("SELECT count(*)::int AS n FROM sessions WHERE runner <> 'canvas'"),
-      turns: await count('SELECT count(*)::int AS n FROM turns'),
-      touches: await count('SELECT count(*)::int AS n FROM touches'),
-      materials: await count('SELECT count(*)::int AS n FROM materials'),
-      databaseBytes: await count('SELECT pg_database_size(current_database()) AS n'),
-      lastIndexedAt: last ? Number(last.value) : null,
+      sessions: counts.sessions,
+      turns: counts.turns,
+      touches: counts.touches,
+      materials: counts.materials,
+      databaseBytes: counts.databaseBytes,
+      lastIndexedAt: counts.last !== null ? Number(counts.last) : null,
       parse: sumParseReports(reports),
       ...(context.perFile ? { parseByFile: reports } : {}),
       archive: {
         ...context.archive,
-        sourceDeleted: await count(
-          'SELECT count(*)::int AS n FROM sessions s JOIN sources src ON src.id = s.source_id WHERE src.deleted_at IS NOT NULL',
-        ),
+        sourceDeleted: counts.sourceDeleted,
       },
     };
   }

@@ -117,8 +117,23 @@ export async function pushIndexToPostgres(
       [last.value],
     );
   await client.query('UPDATE machines SET last_push_at = $2 WHERE machine = $1', [machine.id, Date.now()]);
+  await analyzeFirstLoad(client);
   summary.durationMs = performance.now() - started;
   return summary;
+}
+
+/**
+ * The first push into an empty team index leaves the planner without statistics until autovacuum comes round, and
+ * without them `why` and `find` may be planned as scans (PostgreSQL's advice: ANALYZE after a bulk load). Later
+ * growth is autovacuum's. A role that does not own the tables is skipped by the server (a warning); several pushes
+ * ending at once analyze each table once (SKIP_LOCKED).
+ */
+async function analyzeFirstLoad(client: pg.ClientBase): Promise<void> {
+  const never = await client.query<{ never: boolean }>(
+    "SELECT reltuples <= 0 AS never FROM pg_class WHERE oid = 'turns'::regclass",
+  );
+  if (never.rows[0]?.never)
+    await client.query('ANALYZE (SKIP_LOCKED) sources, sessions, turns, touches, urls, papers, materials, cjk_texts');
 }
 
 /**
