@@ -26,6 +26,7 @@ import {
 import { DecisionJudge, ModelRegistry, currentKeyOrigin } from '../runtime/models/index.ts';
 import { journalPutAsides } from '../runtime/memory/index.ts';
 import { closeAtlasService } from './atlas/atlas-registry.ts';
+import { closeTeamIndexes } from './team-index-registry.ts';
 import { memoryStoreFor } from './routes/memory-store-for.ts';
 import { createApp } from './create-app.ts';
 import { EventHub } from './event-hub.ts';
@@ -250,6 +251,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await context.canvases.idle();
       // The Atlas (index database, follow watchers) is made on first use; its owner is this server.
       await closeAtlasService(context);
+      await closeTeamIndexes(context);
       await context.mcp.close();
       await removeOwnServerFile(home, token);
     },

@@ -80,16 +80,17 @@ describe('the PostgreSQL migrations', () => {
       );
       expect(applied.rows[0]).toEqual({ version: 1, name: 'why-index' });
       expect(await migratePostgres(client)).toEqual([]);
-      // The trigram indexes find serves its LIKEs with.
+      // The indexes find serves its LIKEs with: word lists (005), trigrams for CJK substrings; topics' labels (004).
       const indexes = await client.query<{ name: string }>(
-        "SELECT indexname AS name FROM pg_indexes WHERE indexdef LIKE '%gin_trgm_ops%' ORDER BY 1",
+        "SELECT indexname AS name FROM pg_indexes WHERE indexdef LIKE '%USING gin%' ORDER BY 1",
       );
       expect(indexes.rows.map((row) => row.name)).toEqual([
         'cjk_texts_lower',
-        'materials_text_words',
-        'materials_title_words',
-        'turns_assistant_words',
-        'turns_user_words',
+        'materials_text_word_list',
+        'materials_title_word_list',
+        'topic_labels_by_topic',
+        'turns_assistant_word_list',
+        'turns_user_word_list',
       ]);
     });
   });
@@ -172,7 +173,7 @@ describe('the PostgreSQL migrations', () => {
         `INSERT INTO sources (machine, person, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at)
          VALUES ('m1', 'ana', 1, '/a.jsonl', 'session', 3, 1, 3, 5)`,
       );
-      expect(await migratePostgres(client)).toEqual([4]);
+      expect(await migratePostgres(client)).toEqual([4, 5]);
       expect((await client.query('SELECT machine, path FROM sources')).rows).toEqual([
         { machine: 'm1', path: '/a.jsonl' },
       ]);
@@ -194,6 +195,49 @@ describe('the PostgreSQL migrations', () => {
       expect(await pushMemoryToPostgres(client, machine, memory)).toMatchObject({ changed: false });
       const labels = await client.query('SELECT machine, person, turn_key, topic_ids FROM topic_labels');
       expect(labels.rows).toEqual([{ machine: 'm1', person: 'ana', turn_key: 'claude-code:s1#1', topic_ids: ['t1'] }]);
+    });
+  });
+
+  it('005 brings a database at the previous version forward: its turns found through their word lists', async () => {
+    const url = await server.createDatabase('from_004');
+    const long = `w${'x'.repeat(150)}`;
+    await connected(url, async (client) => {
+      const before = readPgMigrations().filter((migration) => migration.version < 5);
+      await migratePostgres(client, before);
+      await client.query("INSERT INTO machines VALUES ('m1', 'lab', 'ana', 1, 1)");
+      await client.query(
+        `INSERT INTO sources (id, machine, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at)
+         VALUES (1, 'm1', 1, '/a.jsonl', 'session', 3, 1, 3, 5)`,
+      );
+      await client.query(
+        `INSERT INTO sessions (id, machine, local_id, source_id, runner, session_id, title, is_subagent)
+         VALUES (1, 'm1', 1, 1, 'claude-code', 's1', 'T', 0)`,
+      );
+      await client.query(
+        `INSERT INTO turns (id, machine, local_id, turn_key, session_row, number, user_text, assistant_text, steps,
+           user_words, assistant_words) VALUES
+           (1, 'm1', 1, 'claude-code:s1#1', 1, 1, 'q', 'a', '[]', ' fix the parser ${long} ', ' done '),
+           (2, 'm1', 2, 'claude-code:s1#2', 1, 2, 'q', 'a', '[]', ' the parser fix ', ' done ')`,
+      );
+      expect(await migratePostgres(client)).toEqual(
+        readPgMigrations()
+          .filter((migration) => migration.version >= 5)
+          .map((migration) => migration.version),
+      );
+      await client.query('SET enable_seqscan = off');
+      const find = async (words: string) => {
+        const sql = `SELECT turn_key FROM turns WHERE weft_words(user_words) @> weft_words($1)
+                     AND user_words LIKE '%' || $1 || '%'`;
+        const plan = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${sql}`, [words]);
+        expect(plan.rows.map((row) => row['QUERY PLAN']).join('\n')).toContain('turns_user_word_list');
+        return (await client.query<{ turn_key: string }>(sql, [words])).rows.map((row) => row.turn_key).sort();
+      };
+      // The rows kept, found by their words in order (the list proposes both, LIKE keeps the one in order).
+      expect(await find(' fix the parser ')).toEqual(['claude-code:s1#1']);
+      expect(await find(' parser fix ')).toEqual(['claude-code:s1#2']);
+      // A word longer than a list key is cut the same way on both sides: still found.
+      expect(await find(` parser ${long} `)).toEqual(['claude-code:s1#1']);
+      expect(await find(` parser ${long}y `)).toEqual([]);
     });
   });
 

@@ -3,7 +3,7 @@ import { findCjkRowsOnPostgres } from './cjk-find-postgres.ts';
 import { hasCjk } from './cjk-text.ts';
 import { ftsPhrase, newestHits, SNIPPET_WORDS, type FindField, type FindHit, type FindOptions } from './find-query.ts';
 import { fts5Snippet } from './fts5-snippet.ts';
-import { fts5PhrasePattern } from './fts5-words.ts';
+import { fts5PhrasePattern, fts5Words } from './fts5-words.ts';
 import { IndexError } from './index-error.ts';
 import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 import type { IndexStatus, StatusContext } from './index-status.ts';
@@ -41,6 +41,44 @@ const WHY_JOIN =
   'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
 
 /**
+ * The machines whose index holds the turn `turnKey` names, as `withMachines` lists them; null while the team index
+ * holds one machine (the answers then stay those of its SQLite index, byte for byte). Joined into find's and why's
+ * one statement, so an answer is one round trip.
+ */
+const machinesOf = (turnKey: string) => `CASE WHEN (SELECT count(*) FROM machines) >= 2 THEN coalesce(
+    (SELECT json_agg(json_build_object('id', m.machine, 'name', m.name, 'person', m.person) ORDER BY m.name, m.machine)
+     FROM machines m WHERE m.machine IN (SELECT machine FROM turns WHERE turn_key = ${turnKey}
+                                         UNION ALL SELECT machine FROM materials WHERE turn_key = ${turnKey})),
+    '[]'::json) END`;
+
+type FindRow = Omit<FindHit, 'field' | 'sourceDeleted' | 'snippet' | 'machines'> & {
+  sourceDeleted: number;
+  text: string;
+  fieldAt: number;
+  machines: MachineLabel[] | null;
+};
+
+/** The statement's parameters, numbered as they are added. */
+class Parameters {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * Named (prepared) statements: each connection parses a text once and then only binds and plans it. The name
+ * follows the text, and the texts are built from a handful of shapes, so this stays small.
+ */
+const statementNames = new Map<string, string>();
+function statementName(sql: string): string {
+  let name = statementNames.get(sql);
+  if (name === undefined) statementNames.set(sql, (name = `weft_${statementNames.size}`));
+  return name;
+}
+
+/**
  * The why index on a PostgreSQL server (`WEFT_DATABASE_URL`, `weft index --push --db`): the same tables as the SQLite
  * index and the same answers. The connection string is a secret: it is kept only inside the pool, and `location`
  * names the server without user or password.
@@ -66,6 +104,12 @@ export class PostgresIndex {
         const candidate = new pg.Pool({ ...config, max: 4, types });
         // An idle client's error (the server went away) must not crash the process; the next query reports it.
         candidate.on('error', () => undefined);
+        // Prepared statements plan each run for its own values: a generic plan cannot see how rare a phrase is and
+        // would walk the newest rows for it (queued before the connection's first query, so every query runs under it).
+        candidate.on(
+          'connect',
+          (client) => void client.query('SET plan_cache_mode = force_custom_plan').catch(() => undefined),
+        );
         try {
           const client = await candidate.connect();
           try {
@@ -107,60 +151,60 @@ export class PostgresIndex {
 
   /** `putAsideOf`: which of the rows' turns to leave out, decided on their keys once the rows are read. */
   async why(targets: readonly WhyTarget[], options: TeamWhyOptions = {}): Promise<WhyResult> {
-    const rows: WhyRow[] = [];
-    for (const target of targets) rows.push(...(await this.whyRows(target, null)));
+    const parameters = new Parameters();
+    const selects = targets.map((target) => this.whySelect(target, parameters, null));
+    const rows = await this.rows<WhyRow & { machines: MachineLabel[] | null }>(
+      `SELECT w.*, ${machinesOf('w."turnKey"')} AS machines FROM (${selects.join(' UNION ALL ')}) w`,
+      parameters.values,
+    );
+    const machines = new Map(rows.map((row) => [row.turnKey, row.machines]));
     const putAside = options.putAsideOf ? await options.putAsideOf(rows.map((row) => row.turnKey)) : options.putAside;
     const result = foldWhyRows(rows, { ...options, ...(putAside && { putAside }) });
-    return { ...result, hits: await this.withMachines(result.hits) };
+    return {
+      ...result,
+      hits: result.hits.map((hit) => {
+        const held = machines.get(hit.turnKey) ?? null;
+        return held === null ? hit : { ...hit, machines: held };
+      }),
+    };
   }
 
   async hasHistory(targets: readonly WhyTarget[]): Promise<boolean> {
-    for (const target of targets) if ((await this.whyRows(target, 1)).length > 0) return true;
-    return false;
+    const parameters = new Parameters();
+    const selects = targets.map((target) => `(${this.whySelect(target, parameters, 1)})`);
+    return (await this.rows(`SELECT 1 FROM (${selects.join(' UNION ALL ')}) h LIMIT 1`, parameters.values)).length > 0;
   }
 
   /** The rows `why-query.ts` selects, by the same conditions; `limit` null for all. */
-  private async whyRows(target: WhyTarget, limit: number | null): Promise<WhyRow[]> {
+  private whySelect(target: WhyTarget, parameters: Parameters, limit: number | null): string {
     const touch = `${WHY_SELECT}, x.path, x.op FROM touches x ${WHY_JOIN}`;
+    const limited = limit === null ? '' : ` LIMIT ${parameters.add(limit)}`;
     switch (target.kind) {
       case 'path': {
         const { low, high } = below(target.path);
-        return this.rows(`${touch} WHERE x.path = $1 OR (x.path > $2 AND x.path < $3) LIMIT $4`, [
-          target.path,
-          low,
-          high,
-          limit,
-        ]);
+        const [path, above, under] = [target.path, low, high].map((value) => parameters.add(value));
+        return `${touch} WHERE x.path = ${path} OR (x.path > ${above} AND x.path < ${under})${limited}`;
       }
       case 'name': {
-        if (target.under === null) return this.rows(`${touch} WHERE x.name = $1 LIMIT $2`, [target.name, limit]);
+        const name = parameters.add(target.name);
+        if (target.under === null) return `${touch} WHERE x.name = ${name}${limited}`;
         const { low, high } = below(target.under);
-        return this.rows(`${touch} WHERE x.name = $1 AND x.path > $2 AND x.path < $3 LIMIT $4`, [
-          target.name,
-          low,
-          high,
-          limit,
-        ]);
+        return `${touch} WHERE x.name = ${name} AND x.path > ${parameters.add(low)} AND x.path < ${parameters.add(high)}${limited}`;
       }
       case 'url': {
         const bare = target.url.endsWith('/') ? target.url.slice(0, -1) : target.url;
-        return this.rows(
-          `${WHY_SELECT}, x.url AS path, 'cite' AS op FROM urls x ${WHY_JOIN} WHERE x.url IN ($1, $2) LIMIT $3`,
-          [bare, `${bare}/`, limit],
-        );
+        return `${WHY_SELECT}, x.url AS path, 'cite' AS op FROM urls x ${WHY_JOIN}
+          WHERE x.url IN (${parameters.add(bare)}, ${parameters.add(`${bare}/`)})${limited}`;
       }
       case 'paper':
-        return this.rows(
-          `${WHY_SELECT}, x.kind || ':' || x.identifier AS path, 'cite' AS op FROM papers x ${WHY_JOIN}
-           WHERE x.kind = $1 AND x.identifier = $2 LIMIT $3`,
-          [target.paperKind, target.identifier, limit],
-        );
+        return `${WHY_SELECT}, x.kind || ':' || x.identifier AS path, 'cite' AS op FROM papers x ${WHY_JOIN}
+          WHERE x.kind = ${parameters.add(target.paperKind)} AND x.identifier = ${parameters.add(target.identifier)}${limited}`;
     }
   }
 
   /**
    * `findPhrase` on PostgreSQL: a phrase is matched on the texts' FTS5 words (`LIKE '% word word %'`, served by a
-   * pg_trgm GIN index), a phrase with CJK characters as a substring of the texts that hold them; newest rows first,
+   * GIN index of each text's word list), a phrase with CJK characters as a substring of the texts that hold them; newest rows first,
    * snippets cut as FTS5 cuts them.
    */
   async findPhrase(phrase: string, options: FindOptions = {}): Promise<FindHit[]> {
@@ -169,9 +213,11 @@ export class PostgresIndex {
     // A turn several machines hold (a synced session folder) is one hit naming them all: its rows fold into one,
     // so rows are read on until `limit` hits are found or the rows run out.
     for (let read = limit; ; read *= 2) {
-      const { hits, full } = await this.findRows(phrase, options, read);
+      const { hits, full } = hasCjk(phrase)
+        ? await this.findCjkRows(phrase, options, read)
+        : await this.findRows(phrase, options, read);
       const seen = new Set<string>();
-      const once = (await this.withMachines(hits)).filter((hit) => {
+      const once = hits.filter((hit) => {
         const key = `${hit.field}\u0000${hit.turnKey}`;
         if (seen.has(key)) return false;
         seen.add(key);
@@ -181,57 +227,90 @@ export class PostgresIndex {
     }
   }
 
-  /** Up to `limit` rows of each field, newest first; `full` when a field had that many (there may be more). */
+  /**
+   * Up to `limit` rows of each field, newest first, with their machines: one statement (a `UNION ALL` of the
+   * fields, each served by its pg_trgm GIN index and checked by the LIKE); `full` when a field had that many.
+   */
   private async findRows(
+    phrase: string,
+    options: FindOptions,
+    limit: number,
+  ): Promise<{ hits: FindHit[]; full: boolean }> {
+    const parameters = new Parameters();
+    const pattern = parameters.add(fts5PhrasePattern(phrase));
+    // Whole words, so a matching row's word list holds them all (005-word-lists.sql): the index proposes, LIKE decides.
+    const words = parameters.add(fts5Words(phrase));
+    const holds = (column: string) => `weft_words(${column}) @> weft_words(${words}) AND ${column} LIKE ${pattern}`;
+    const limited = parameters.add(limit);
+    const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
+    const cwdFilter =
+      base !== null
+        ? `AND (c.cwd = ${parameters.add(base || '/')} OR (c.cwd > ${parameters.add(`${base}/`)} AND c.cwd < ${parameters.add(`${base}0`)}))`
+        : '';
+    const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
+    const selects = fields.map((field) =>
+      field === 'material'
+        ? `(SELECT 2 AS "fieldAt", c.id, c.runner, c.session_id AS "sessionId", NULL::int AS turn,
+             c.turn_key AS "turnKey", c.cwd, c.at, 0 AS "sourceDeleted", c.text FROM materials c
+           WHERE ((${holds('c.title_words')}) OR (${holds('c.text_words')})) ${cwdFilter}
+           ORDER BY c.id DESC LIMIT ${limited})`
+        : `(SELECT ${field === 'question' ? 0 : 1} AS "fieldAt", c.id, s.runner, s.session_id AS "sessionId",
+             c.number AS turn, c.turn_key AS "turnKey", c.cwd, c.at, (src.deleted_at IS NOT NULL)::int AS "sourceDeleted",
+             c.${field === 'question' ? 'user_text' : 'assistant_text'} AS text
+           FROM turns c JOIN sessions s ON s.id = c.session_row JOIN sources src ON src.id = s.source_id
+           WHERE ${holds(`c.${field === 'question' ? 'user_words' : 'assistant_words'}`)} ${cwdFilter}
+           ORDER BY c.id DESC LIMIT ${limited})`,
+    );
+    const rows = await this.rows<FindRow>(
+      `SELECT f.*, ${machinesOf('f."turnKey"')} AS machines FROM (${selects.join(' UNION ALL ')}) f
+       ORDER BY f."fieldAt", f.id DESC`,
+      parameters.values,
+    );
+    const FIELDS: readonly FindField[] = ['question', 'answer', 'material'];
+    const counts = [0, 0, 0];
+    // Keys in the order SQLite's rows give them: the JSON is compared byte for byte.
+    const hits = rows.map(({ fieldAt, runner, sessionId, turn, turnKey, cwd, at, sourceDeleted, text, machines }) => {
+      counts[fieldAt]! += 1;
+      const hit: FindHit = {
+        runner,
+        sessionId,
+        turn,
+        turnKey,
+        cwd,
+        at,
+        sourceDeleted: sourceDeleted === 1,
+        snippet: fts5Snippet(text, phrase, SNIPPET_WORDS),
+        field: FIELDS[fieldAt]!,
+      };
+      return machines === null ? hit : { ...hit, machines };
+    });
+    return { hits, full: counts.some((count) => count >= limit) };
+  }
+
+  /** `findRows` for a phrase with CJK characters: each field's substring search, then their machines. */
+  private async findCjkRows(
     phrase: string,
     options: FindOptions,
     limit: number,
   ): Promise<{ hits: FindHit[]; full: boolean }> {
     let full = false;
     const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
-    const cwdFilter = base !== null ? 'AND (c.cwd = $3 OR (c.cwd > $4 AND c.cwd < $5))' : '';
+    const cwdFilter = base !== null ? 'AND (c.cwd = $4 OR (c.cwd > $5 AND c.cwd < $6))' : '';
     const cwdValues = base !== null ? [base || '/', `${base}/`, `${base}0`] : [];
     const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
     const hits: FindHit[] = [];
-    const cjk = hasCjk(phrase);
     for (const field of fields) {
-      if (cjk) {
-        const rows = await findCjkRowsOnPostgres((sql, values) => this.rows(sql, values), {
-          phrase,
-          field,
-          cwdFilter: cwdFilter.replace(/\$(\d)/g, (_, at: string) => `$${Number(at) + 1}`),
-          cwdValues,
-          limit,
-        });
-        for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
-        full ||= rows.length >= limit;
-        continue;
-      }
-      const rows = await this.rows<
-        Omit<FindHit, 'field' | 'sourceDeleted' | 'snippet'> & { sourceDeleted: number; text: string }
-      >(
-        field === 'material'
-          ? `SELECT c.runner, c.session_id AS "sessionId", NULL::int AS turn, c.turn_key AS "turnKey", c.cwd, c.at,
-               0 AS "sourceDeleted", c.text FROM materials c
-             WHERE (c.title_words LIKE $1 OR c.text_words LIKE $1) ${cwdFilter} ORDER BY c.id DESC LIMIT $2`
-          : `SELECT s.runner, s.session_id AS "sessionId", c.number AS turn, c.turn_key AS "turnKey", c.cwd, c.at,
-               (src.deleted_at IS NOT NULL)::int AS "sourceDeleted", c.${field === 'question' ? 'user_text' : 'assistant_text'} AS text
-             FROM turns c JOIN sessions s ON s.id = c.session_row JOIN sources src ON src.id = s.source_id
-             WHERE c.${field === 'question' ? 'user_words' : 'assistant_words'} LIKE $1 ${cwdFilter}
-             ORDER BY c.id DESC LIMIT $2`,
-        [fts5PhrasePattern(phrase), limit, ...cwdValues],
-      );
+      const rows = await findCjkRowsOnPostgres((sql, values) => this.rows(sql, values), {
+        phrase,
+        field,
+        cwdFilter,
+        cwdValues,
+        limit,
+      });
+      for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
       full ||= rows.length >= limit;
-      // Keys in the order SQLite's rows give them: the JSON is compared byte for byte.
-      for (const { text, ...row } of rows)
-        hits.push({
-          ...row,
-          snippet: fts5Snippet(text, phrase, SNIPPET_WORDS),
-          field,
-          sourceDeleted: row.sourceDeleted === 1,
-        });
     }
-    return { hits, full };
+    return { hits: await this.withMachines(hits), full };
   }
 
   /**
@@ -265,9 +344,27 @@ export class PostgresIndex {
       `SELECT kind, count(*)::int AS n, sum(full_reads)::int AS "fullReads", sum(append_reads)::int AS "appendReads"
        FROM sources GROUP BY kind`,
     );
-    const count = async (sql: string) => (await this.rows<{ n: number }>(sql))[0]?.n ?? 0;
+    // The counts in one round trip (each was its own).
+    const counts = (
+      await this.rows<{
+        sessions: number;
+        turns: number;
+        touches: number;
+        materials: number;
+        databaseBytes: number;
+        sourceDeleted: number;
+        last: string | null;
+      }>(
+        `SELECT (SELECT count(*)::int FROM sessions WHERE runner <> 'canvas') AS sessions,
+           (SELECT count(*)::int FROM turns) AS turns, (SELECT count(*)::int FROM touches) AS touches,
+           (SELECT count(*)::int FROM materials) AS materials,
+           pg_database_size(current_database()) AS "databaseBytes",
+           (SELECT count(*)::int FROM sessions s JOIN sources src ON src.id = s.source_id
+            WHERE src.deleted_at IS NOT NULL) AS "sourceDeleted",
+           (SELECT value FROM meta WHERE key = 'last_indexed_at') AS last`,
+      )
+    )[0]!;
     const byKind = (kind: string) => sources.find((row) => row.kind === kind)?.n ?? 0;
-    const last = (await this.rows<{ value: string }>("SELECT value FROM meta WHERE key = 'last_indexed_at'"))[0];
     const reports: FileParseReport[] = [];
     for (const row of await this.rows<{ path: string; runner: string | null; report: string }>(
       "SELECT path, runner, report FROM sources WHERE kind = 'session' AND report IS NOT NULL ORDER BY path",
@@ -290,19 +387,17 @@ export class PostgresIndex {
         fullReads: sources.reduce((total, row) => total + row.fullReads, 0),
         appendReads: sources.reduce((total, row) => total + row.appendReads, 0),
       },
-      sessions: await count("SELECT count(*)::int AS n FROM sessions WHERE runner <> 'canvas'"),
-      turns: await count('SELECT count(*)::int AS n FROM turns'),
-      touches: await count('SELECT count(*)::int AS n FROM touches'),
-      materials: await count('SELECT count(*)::int AS n FROM materials'),
-      databaseBytes: await count('SELECT pg_database_size(current_database()) AS n'),
-      lastIndexedAt: last ? Number(last.value) : null,
+      sessions: counts.sessions,
+      turns: counts.turns,
+      touches: counts.touches,
+      materials: counts.materials,
+      databaseBytes: counts.databaseBytes,
+      lastIndexedAt: counts.last !== null ? Number(counts.last) : null,
       parse: sumParseReports(reports),
       ...(context.perFile ? { parseByFile: reports } : {}),
       archive: {
         ...context.archive,
-        sourceDeleted: await count(
-          'SELECT count(*)::int AS n FROM sessions s JOIN sources src ON src.id = s.source_id WHERE src.deleted_at IS NOT NULL',
-        ),
+        sourceDeleted: counts.sourceDeleted,
       },
     };
   }
@@ -321,7 +416,7 @@ export class PostgresIndex {
   }
 
   private async rows<Row>(sql: string, values: unknown[] = []): Promise<Row[]> {
-    return (await this.pool.query(sql, values)).rows as Row[];
+    return (await this.pool.query({ name: statementName(sql), text: sql, values })).rows as Row[];
   }
 
   close(): Promise<void> {

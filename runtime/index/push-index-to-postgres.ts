@@ -1,37 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { fts5Words } from './fts5-words.ts';
+import { isPutAsideTurn, removePutAsideTurns } from './push-put-asides.ts';
+import { freshSourceStatement, insertFreshSource, type FreshSource } from './insert-fresh-source.ts';
+import { CJK, columns, MATERIAL, SESSION, SOURCE, TURN, TURN_CHILDREN, type Column, type Row } from './push-columns.ts';
 import type { MachineIdentity } from './machine-identity.ts';
 import type { IndexDatabase } from './open-index-database.ts';
-
-type Column = readonly [name: string, type: string];
-type Row = Record<string, unknown>;
-
-const columns = (spec: string): Column[] => spec.split(',').map((pair) => pair.trim().split(':') as unknown as Column);
-
-/** The columns a push writes, each with its PostgreSQL array type (`id` is the server's; see 002-machines.sql). */
-const SOURCE = columns(
-  'path:text, kind:text, runner:text, size:bigint, mtime_ms:float8, bytes_read:bigint, prefix_hash:text, ' +
-    'full_reads:integer, append_reads:integer, last_read_from:bigint, report:text, indexed_at:bigint, ' +
-    'archived_bytes:bigint, deleted_at:bigint',
-);
-const SESSION = columns(
-  'runner:text, session_id:text, title:text, cwd:text, git_branch:text, started_at:bigint, ended_at:bigint, ' +
-    'parent_session_id:text, parent_turn_key:text, is_subagent:integer',
-);
-const TURN = columns(
-  'turn_key:text, number:integer, user_text:text, assistant_text:text, cwd:text, at:bigint, model:text, ' +
-    'steps:text, mirrors:text, status:text',
-);
-const MATERIAL = columns(
-  'kind:text, runner:text, session_id:text, title:text, text:text, turn_key:text, cwd:text, at:bigint',
-);
-const CJK = columns('field:text, text:text');
-const TURN_CHILDREN: readonly { table: string; columns: Column[] }[] = [
-  { table: 'touches', columns: columns('path:text, name:text, op:text') },
-  { table: 'urls', columns: columns('url:text') },
-  { table: 'papers', columns: columns('kind:text, identifier:text') },
-];
 
 export interface PushSummary {
   machine: MachineIdentity;
@@ -89,17 +63,53 @@ export async function pushIndexToPostgres(
     )
     .all() as Row[];
   const localPaths = new Set(locals.map((local) => local.path));
-  const gone = (
-    await client.query<{ path: string }>('SELECT path FROM sources WHERE machine = $1', [machine.id])
-  ).rows.filter((row) => !localPaths.has(row.path));
+  // Every source this machine pushed before, with its state, in one read: a source held at its local state needs
+  // no transaction (a push after a small append touches only the grown file, not every source).
+  const held = new Map(
+    (
+      await client.query<Row & { path: string }>(
+        `SELECT generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources WHERE machine = $1`,
+        [machine.id],
+      )
+    ).rows.map((row) => [row.path, row]),
+  );
+  const gone = [...held.keys()].filter((path) => !localPaths.has(path)).map((path) => ({ path }));
   for (const { path } of gone)
     await inTransaction(client, machine, path, async () => {
       const removed = await client.query('DELETE FROM sources WHERE machine = $1 AND path = $2', [machine.id, path]);
       summary.sources.removed += removed.rowCount ?? 0;
     });
-  for (const local of locals) {
-    const pushed = await inTransaction(client, machine, local.path as string, async () => {
-      const added = await pushSource(sqlite, client, machine, generation, local, options.sessionTurnPutAside);
+  // The next source's statement, built while the server writes the current one (`ahead`).
+  let upcoming: { local: Row; statement: FreshSource | null } | null = null;
+  const keepTurn = (row: Row) => !isPutAsideTurn(row, options.sessionTurnPutAside);
+  const statementFor = (local: Row) =>
+    upcoming?.local === local ? upcoming.statement : freshSourceStatement(sqlite, machine, generation, local, keepTurn);
+  for (const [at, local] of locals.entries()) {
+    const ahead = () => {
+      const following = locals[at + 1];
+      const known = following && held.get(following.path as string);
+      if (following && !(known && sameLocalRow(known, following, generation)))
+        upcoming = {
+          local: following,
+          statement: freshSourceStatement(sqlite, machine, generation, following, keepTurn),
+        };
+    };
+    const known = held.get(local.path as string);
+    // Read outside the source's lock: a source is committed whole, so a held state is that state's rows.
+    if (known !== undefined && heldAsLocal(known, local, generation)) {
+      summary.sources.unchanged += 1;
+      continue;
+    }
+    const pushed = await inTransaction(client, machine, local.path as string, async (current) => {
+      const added = await pushSource(sqlite, client, {
+        machine,
+        generation,
+        local,
+        held: current,
+        statementFor,
+        ahead,
+        keepTurn,
+      });
       if (added) await options.beforeCommit?.(local.path as string);
       return added;
     });
@@ -119,8 +129,23 @@ export async function pushIndexToPostgres(
       [last.value],
     );
   await client.query('UPDATE machines SET last_push_at = $2 WHERE machine = $1', [machine.id, Date.now()]);
+  await analyzeFirstLoad(client);
   summary.durationMs = performance.now() - started;
   return summary;
+}
+
+/**
+ * The first push into an empty team index leaves the planner without statistics until autovacuum comes round, and
+ * without them `why` and `find` may be planned as scans (PostgreSQL's advice: ANALYZE after a bulk load). Later
+ * growth is autovacuum's. A role that does not own the tables is skipped by the server (a warning); several pushes
+ * ending at once analyze each table once (SKIP_LOCKED).
+ */
+async function analyzeFirstLoad(client: pg.ClientBase): Promise<void> {
+  const never = await client.query<{ never: boolean }>(
+    "SELECT reltuples <= 0 AS never FROM pg_class WHERE oid = 'turns'::regclass",
+  );
+  if (never.rows[0]?.never)
+    await client.query('ANALYZE (SKIP_LOCKED) sources, sessions, turns, touches, urls, papers, materials, cjk_texts');
 }
 
 /**
@@ -136,13 +161,18 @@ async function inTransaction<T>(
   client: pg.ClientBase,
   machine: MachineIdentity,
   path: string,
-  work: () => Promise<T>,
+  work: (held: HeldSource | undefined) => Promise<T>,
 ): Promise<T> {
-  await client.query('BEGIN');
+  const [id, at] = [client.escapeLiteral(machine.id), client.escapeLiteral(path)];
+  // One round trip: two pushes of one machine at once take turns per source (other machines' pushes never wait on
+  // it), and the source is read after the lock is held (each statement of a simple query takes its own snapshot).
+  const results = (await client.query(
+    `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${id}), hashtext(${at}));
+     SELECT id, generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources
+     WHERE machine = ${id} AND path = ${at}`,
+  )) as unknown as pg.QueryResult<HeldSource>[];
   try {
-    // Two pushes of one machine at once take turns per source; other machines' pushes never wait on it.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1), hashtext($2))', [machine.id, path]);
-    const result = await work();
+    const result = await work(results[2]!.rows[0]);
     await client.query('COMMIT');
     return result;
   } catch (error) {
@@ -151,25 +181,28 @@ async function inTransaction<T>(
   }
 }
 
+type HeldSource = Row & { id: number; generation: string; local_id: number };
+
 /** One source's rows brought to the local state; the rows added per table, or null when it was already there. */
 async function pushSource(
   sqlite: IndexDatabase,
   client: pg.ClientBase,
-  machine: MachineIdentity,
-  generation: string,
-  local: Row,
-  putAside: PushOptions['sessionTurnPutAside'],
+  source: {
+    machine: MachineIdentity;
+    generation: string;
+    local: Row;
+    /** Read again under the source's lock: another push of this machine may have moved it since the first read. */
+    held: HeldSource | undefined;
+    statementFor: (local: Row) => FreshSource | null;
+    /** Work to do while the server writes this source. */
+    ahead: () => void;
+    /** False for a turn never sent (put aside here). */
+    keepTurn: (row: Row) => boolean;
+  },
 ): Promise<Record<string, number> | null> {
-  const state = (row: Row) => JSON.stringify(SOURCE.map(([name]) => row[name]));
-  const held = (
-    await client.query<Row & { id: number; generation: string; local_id: number }>(
-      `SELECT id, generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources
-       WHERE machine = $1 AND path = $2`,
-      [machine.id, local.path],
-    )
-  ).rows[0];
-  const sameIds = held !== undefined && held.generation === generation && Number(held.local_id) === local.id;
-  if (sameIds && state(normalised(held)) === state(local)) return null;
+  const { machine, generation, local, held } = source;
+  const sameIds = held !== undefined && sameLocalRow(held, local, generation);
+  if (sameIds && heldAsLocal(held, local, generation)) return null;
   const added: Record<string, number> = {};
   let sourceId: number;
   if (sameIds) {
@@ -181,6 +214,16 @@ async function pushSource(
   } else {
     // Ids from another local database (or none held): the source's rows are sent whole.
     if (held) await client.query('DELETE FROM sources WHERE id = $1', [held.id]);
+    const statement = source.statementFor(local);
+    if (statement) {
+      const sent = insertFreshSource(client, statement);
+      try {
+        source.ahead();
+      } catch {
+        // Built again, and its error thrown, when that source's turn comes.
+      }
+      return await sent;
+    }
     const inserted = await insertRows(
       client,
       'sources',
@@ -192,6 +235,8 @@ async function pushSource(
   }
   const sourceLocalId = local.id as number;
   const keyed = columns('machine:text, local_id:bigint');
+  // A source inserted just now holds no rows yet: nothing to read back or delete.
+  const fresh = !sameIds;
 
   const sessionIds = await syncById(client, sqlite, {
     table: 'sessions',
@@ -199,6 +244,7 @@ async function pushSource(
     held: 'SELECT id, local_id FROM sessions WHERE source_id = $1',
     localValues: [sourceLocalId],
     heldValues: [sourceId],
+    fresh,
     insert: [...keyed, ...columns('source_id:bigint'), ...SESSION],
     row: (row) => ({ ...row, machine: machine.id, local_id: row.id, source_id: sourceId }),
     update: SESSION,
@@ -210,8 +256,9 @@ async function pushSource(
     held: 'SELECT t.id, t.local_id FROM turns t JOIN sessions s ON s.id = t.session_row WHERE s.source_id = $1',
     localValues: [sourceLocalId],
     heldValues: [sourceId],
+    fresh,
     insert: [...keyed, ...columns('session_row:bigint'), ...TURN, ...columns('user_words:text, assistant_words:text')],
-    keep: (row) => !isPutAsideTurn(row, putAside),
+    keep: source.keepTurn,
     row: (row) => ({
       ...row,
       machine: machine.id,
@@ -242,6 +289,7 @@ async function pushSource(
     held: 'SELECT id, local_id FROM materials WHERE source_id = $1',
     localValues: [sourceLocalId],
     heldValues: [sourceId],
+    fresh,
     insert: [...keyed, ...columns('source_id:bigint'), ...MATERIAL, ...columns('title_words:text, text_words:text')],
     row: (row) => ({
       ...row,
@@ -263,6 +311,7 @@ async function pushSource(
            OR c.material_id IN (SELECT id FROM materials WHERE source_id = $1)`,
     localValues: [sourceLocalId, sourceLocalId],
     heldValues: [sourceId],
+    fresh,
     insert: [...keyed, ...columns('turn_id:bigint, material_id:bigint'), ...CJK],
     // A put-aside turn's CJK text stays here with it.
     keep: (row) => row.turn_id === null || turnIds.has(row.turn_id as number),
@@ -291,6 +340,8 @@ interface SyncSpec {
   /** Local rows never sent (held ones among them are deleted); absent: every row. */
   keep?: (row: Row) => boolean;
   added: Record<string, number>;
+  /** The source was inserted by this push: no row of it is held. */
+  fresh: boolean;
   onInserted?: (newLocalIds: number[], ids: Map<number, number>) => Promise<void>;
 }
 
@@ -304,7 +355,10 @@ async function syncById(client: pg.ClientBase, sqlite: IndexDatabase, spec: Sync
   const localIds = new Set(locals.map((row) => row.id as number));
   const ids = new Map<number, number>();
   const stale: number[] = [];
-  for (const held of (await client.query<{ id: number; local_id: number }>(spec.held, spec.heldValues)).rows) {
+  const heldRows = spec.fresh
+    ? []
+    : (await client.query<{ id: number; local_id: number }>(spec.held, spec.heldValues)).rows;
+  for (const held of heldRows) {
     if (localIds.has(Number(held.local_id))) ids.set(Number(held.local_id), Number(held.id));
     else stale.push(Number(held.id));
   }
@@ -326,27 +380,6 @@ async function syncById(client: pg.ClientBase, sqlite: IndexDatabase, spec: Sync
     ids,
   );
   return ids;
-}
-
-function isPutAsideTurn(row: Row, putAside: PushOptions['sessionTurnPutAside']): boolean {
-  return putAside !== undefined && !(row.turn_key as string).startsWith('canvas:') && putAside(row.user_text as string);
-}
-
-/**
- * This machine's session turns put aside after they were pushed leave the team index (a source whose state did
- * not change is not compared again, so its turns are checked here).
- */
-async function removePutAsideTurns(
-  sqlite: IndexDatabase,
-  client: pg.ClientBase,
-  machine: MachineIdentity,
-  putAside: NonNullable<PushOptions['sessionTurnPutAside']>,
-): Promise<void> {
-  const keys = (sqlite.prepare('SELECT turn_key, user_text FROM turns').all() as Row[])
-    .filter((row) => isPutAsideTurn(row, putAside))
-    .map((row) => row.turn_key as string);
-  if (keys.length > 0)
-    await client.query('DELETE FROM turns WHERE machine = $1 AND turn_key = ANY($2)', [machine.id, keys]);
 }
 
 /** Rows sent per INSERT: one round trip each, small enough to keep the arrays' memory flat. */
@@ -375,6 +408,17 @@ async function insertRows(
     for (const row of result.rows) ids.set(Number(row.local_id), Number(row.id));
   }
   return ids;
+}
+
+/** The held source row came from this local database's row (same generation, same local id). */
+function sameLocalRow(held: Row, local: Row, generation: string): boolean {
+  return held.generation === generation && Number(held.local_id) === local.id;
+}
+
+/** The team index holds the source at its local state: same local row, same size, reads and counters. */
+function heldAsLocal(held: Row, local: Row, generation: string): boolean {
+  const state = (row: Row) => JSON.stringify(SOURCE.map(([name]) => row[name]));
+  return sameLocalRow(held, local, generation) && state(normalised(held)) === state(local);
 }
 
 /** A held source row with its numbers as SQLite gives them (BIGINT arrives as a string without the type parser). */

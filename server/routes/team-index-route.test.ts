@@ -173,6 +173,31 @@ describe('Settings → Team index (issue 32.4)', () => {
     expect(hidden).toBeGreaterThan(0);
   }, 60_000);
 
+  it('requests share one pool per connection string, closed when the server shuts down', async () => {
+    await put(anaUrl);
+    const role = new URL(anaUrl).username;
+    const backends = () =>
+      query<{ pid: number; started: string }>(
+        adminUrl,
+        `SELECT pid, backend_start::text AS started FROM pg_stat_activity
+         WHERE usename = ${pgLiteral(role)} AND datname = 'app_team' ORDER BY pid`,
+      );
+    const why = async () =>
+      expect((await json(`/api/atlas/why?target=${encodeURIComponent(project)}&from=team`)).status).toBe(200);
+    await why();
+    const first = await backends();
+    // The pool keeps its connection after the answer; one opened per request would be closed by now.
+    expect(first.length).toBeGreaterThan(0);
+    await why();
+    expect((await json('/api/team-index/test', { method: 'POST' })).status).toBe(200);
+    expect(await backends()).toEqual(first);
+    await atlas.restart();
+    // Closed with the server: the server's side of each connection is gone within moments.
+    const deadline = Date.now() + 5000;
+    while ((await backends()).length > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    expect(await backends()).toEqual([]);
+  });
+
   it('forgotten, the team index is refused by name', async () => {
     expect((await put(null)).body).toEqual({ configured: false, location: null });
     const refused = await json('/api/atlas/why?target=%2Fx&from=team');

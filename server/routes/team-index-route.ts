@@ -6,9 +6,10 @@ import {
   type TeamIndexCheck,
   type TeamIndexSettings,
 } from '../../protocol/index.ts';
-import { PostgresIndex, safeLocation } from '../../runtime/index/index.ts';
+import { safeLocation, type PostgresIndex } from '../../runtime/index/index.ts';
 import { jsonBody } from '../read-body.ts';
 import type { ServerContext } from '../server-context.ts';
+import { closeTeamIndexes, teamIndexFor } from '../team-index-registry.ts';
 import { validateBody } from '../validate-body.ts';
 
 async function current(context: ServerContext): Promise<TeamIndexSettings> {
@@ -17,23 +18,20 @@ async function current(context: ServerContext): Promise<TeamIndexSettings> {
 }
 
 /**
- * The team index the stored connection string names, opened for one request (`use`), closed after. Refused when
- * none is stored; a server that cannot be reached is a 502 naming it by `location`, never by the string.
+ * The team index the stored connection string names, for one request (`use`); its pool is the server's, kept
+ * across requests (`team-index-registry.ts`). Refused when none is stored; a server that cannot be reached is a
+ * 502 naming it by `location`, never by the string.
  */
 export async function withTeamIndex<T>(context: ServerContext, use: (team: PostgresIndex) => Promise<T>): Promise<T> {
   const url = await context.secrets.getKey(TEAM_INDEX_KEY_ID);
   if (!url) throw new WeftError('team-index-not-set', 'No team index is set (Settings → Team index).', 409);
   let team: PostgresIndex;
   try {
-    team = await PostgresIndex.open(url);
+    team = await teamIndexFor(context, url);
   } catch (error) {
     throw new WeftError('team-index-unreachable', (error as Error).message, 502);
   }
-  try {
-    return await use(team);
-  } finally {
-    await team.close();
-  }
+  return use(team);
 }
 
 /**
@@ -49,6 +47,8 @@ export function teamIndexRoute(context: ServerContext): Router {
     const update = validateBody(TeamIndexUpdateSchema, request.body);
     await context.secrets.setKey(TEAM_INDEX_KEY_ID, update.url);
     await context.refreshSecrets();
+    // A replaced or forgotten string's pool is closed now, not at shutdown.
+    await closeTeamIndexes(context, update.url);
     const settings = await current(context);
     context.logger.info('team index set', { location: settings.location });
     context.hub.publish({ type: 'settings-changed' });
