@@ -1,9 +1,5 @@
 import pg from 'pg';
-import { findCjkRowsOnPostgres } from './cjk-find-postgres.ts';
-import { hasCjk } from './cjk-text.ts';
-import { ftsPhrase, newestHits, SNIPPET_WORDS, type FindField, type FindHit, type FindOptions } from './find-query.ts';
-import { fts5Snippet } from './fts5-snippet.ts';
-import { fts5PhrasePattern, fts5Words } from './fts5-words.ts';
+import type { FindHit, FindOptions } from './find-query.ts';
 import { IndexError } from './index-error.ts';
 import { INDEX_SCHEMA_VERSION } from './index-schema.ts';
 import type { IndexStatus, StatusContext } from './index-status.ts';
@@ -15,10 +11,13 @@ import { pushMemoryToPostgres, type LocalMemory, type MemoryPushSummary } from '
 import { readTeamOverview, type TeamOverview } from './team-overview.ts';
 import type { IndexDatabase } from './open-index-database.ts';
 import { sumParseReports, type FileParseReport } from './parse-totals.ts';
+import { postgresFind } from './postgres-find.ts';
+import { Parameters } from './postgres-parameters.ts';
 import { pushIndexToPostgres, type PushOptions, type PushSummary } from './push-index-to-postgres.ts';
 import type { ParseReport } from '../atlas/index.ts';
 import { below, foldWhyRows, QUESTION_CHARACTERS, type WhyOptions, type WhyResult, type WhyRow } from './why-query.ts';
 import type { WhyTarget } from './why-target.ts';
+import { machinesOf, withMachines } from './with-machines.ts';
 
 /** `why` on the team index: `putAsideOf` decides put-asides once the rows' turn keys are known. */
 export type TeamWhyOptions = WhyOptions & {
@@ -39,33 +38,6 @@ const WHY_SELECT = `SELECT t.id AS "turnId", t.turn_key AS "turnKey", t.number, 
     (src.deleted_at IS NOT NULL)::int AS "sourceDeleted", t.status`;
 const WHY_JOIN =
   'JOIN turns t ON t.id = x.turn_id JOIN sessions s ON s.id = t.session_row JOIN sources src ON src.id = s.source_id';
-
-/**
- * The machines whose index holds the turn `turnKey` names, as `withMachines` lists them; null while the team index
- * holds one machine (the answers then stay those of its SQLite index, byte for byte). Joined into find's and why's
- * one statement, so an answer is one round trip.
- */
-const machinesOf = (turnKey: string) => `CASE WHEN (SELECT count(*) FROM machines) >= 2 THEN coalesce(
-    (SELECT json_agg(json_build_object('id', m.machine, 'name', m.name, 'person', m.person) ORDER BY m.name, m.machine)
-     FROM machines m WHERE m.machine IN (SELECT machine FROM turns WHERE turn_key = ${turnKey}
-                                         UNION ALL SELECT machine FROM materials WHERE turn_key = ${turnKey})),
-    '[]'::json) END`;
-
-type FindRow = Omit<FindHit, 'field' | 'sourceDeleted' | 'snippet' | 'machines'> & {
-  sourceDeleted: number;
-  text: string;
-  fieldAt: number;
-  machines: MachineLabel[] | null;
-};
-
-/** The statement's parameters, numbered as they are added. */
-class Parameters {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
 
 /**
  * Named (prepared) statements: each connection parses a text once and then only binds and plans it. The name
@@ -203,139 +175,11 @@ export class PostgresIndex {
   }
 
   /**
-   * `findPhrase` on PostgreSQL: a phrase is matched on the texts' FTS5 words (`LIKE '% word word %'`, served by a
-   * GIN index of each text's word list), a phrase with CJK characters as a substring of the texts that hold them; newest rows first,
-   * snippets cut as FTS5 cuts them.
+   * `findPhrase` on PostgreSQL (`postgres-find.ts`): a phrase is matched on the texts' FTS5 words, a phrase with CJK
+   * characters as a substring of the texts that hold them; newest rows first, snippets cut as FTS5 cuts them.
    */
   async findPhrase(phrase: string, options: FindOptions = {}): Promise<FindHit[]> {
-    ftsPhrase(phrase); // The same refusal of a phrase without words.
-    const limit = options.limit ?? 20;
-    // A turn several machines hold (a synced session folder) is one hit naming them all: its rows fold into one,
-    // so rows are read on until `limit` hits are found or the rows run out.
-    for (let read = limit; ; read *= 2) {
-      const { hits, full } = hasCjk(phrase)
-        ? await this.findCjkRows(phrase, options, read)
-        : await this.findRows(phrase, options, read);
-      const seen = new Set<string>();
-      const once = hits.filter((hit) => {
-        const key = `${hit.field}\u0000${hit.turnKey}`;
-        if (seen.has(key)) return false;
-        seen.add(key);
-        return true;
-      });
-      if (once.length >= limit || !full) return newestHits(once, limit);
-    }
-  }
-
-  /**
-   * Up to `limit` rows of each field, newest first, with their machines: one statement (a `UNION ALL` of the
-   * fields, each served by its pg_trgm GIN index and checked by the LIKE); `full` when a field had that many.
-   */
-  private async findRows(
-    phrase: string,
-    options: FindOptions,
-    limit: number,
-  ): Promise<{ hits: FindHit[]; full: boolean }> {
-    const parameters = new Parameters();
-    const pattern = parameters.add(fts5PhrasePattern(phrase));
-    // Whole words, so a matching row's word list holds them all (005-word-lists.sql): the index proposes, LIKE decides.
-    const words = parameters.add(fts5Words(phrase));
-    const holds = (column: string) => `weft_words(${column}) @> weft_words(${words}) AND ${column} LIKE ${pattern}`;
-    const limited = parameters.add(limit);
-    const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
-    const cwdFilter =
-      base !== null
-        ? `AND (c.cwd = ${parameters.add(base || '/')} OR (c.cwd > ${parameters.add(`${base}/`)} AND c.cwd < ${parameters.add(`${base}0`)}))`
-        : '';
-    const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
-    const selects = fields.map((field) =>
-      field === 'material'
-        ? `(SELECT 2 AS "fieldAt", c.id, c.runner, c.session_id AS "sessionId", NULL::int AS turn,
-             c.turn_key AS "turnKey", c.cwd, c.at, 0 AS "sourceDeleted", c.text FROM materials c
-           WHERE ((${holds('c.title_words')}) OR (${holds('c.text_words')})) ${cwdFilter}
-           ORDER BY c.id DESC LIMIT ${limited})`
-        : `(SELECT ${field === 'question' ? 0 : 1} AS "fieldAt", c.id, s.runner, s.session_id AS "sessionId",
-             c.number AS turn, c.turn_key AS "turnKey", c.cwd, c.at, (src.deleted_at IS NOT NULL)::int AS "sourceDeleted",
-             c.${field === 'question' ? 'user_text' : 'assistant_text'} AS text
-           FROM turns c JOIN sessions s ON s.id = c.session_row JOIN sources src ON src.id = s.source_id
-           WHERE ${holds(`c.${field === 'question' ? 'user_words' : 'assistant_words'}`)} ${cwdFilter}
-           ORDER BY c.id DESC LIMIT ${limited})`,
-    );
-    const rows = await this.rows<FindRow>(
-      `SELECT f.*, ${machinesOf('f."turnKey"')} AS machines FROM (${selects.join(' UNION ALL ')}) f
-       ORDER BY f."fieldAt", f.id DESC`,
-      parameters.values,
-    );
-    const FIELDS: readonly FindField[] = ['question', 'answer', 'material'];
-    const counts = [0, 0, 0];
-    // Keys in the order SQLite's rows give them: the JSON is compared byte for byte.
-    const hits = rows.map(({ fieldAt, runner, sessionId, turn, turnKey, cwd, at, sourceDeleted, text, machines }) => {
-      counts[fieldAt]! += 1;
-      const hit: FindHit = {
-        runner,
-        sessionId,
-        turn,
-        turnKey,
-        cwd,
-        at,
-        sourceDeleted: sourceDeleted === 1,
-        snippet: fts5Snippet(text, phrase, SNIPPET_WORDS),
-        field: FIELDS[fieldAt]!,
-      };
-      return machines === null ? hit : { ...hit, machines };
-    });
-    return { hits, full: counts.some((count) => count >= limit) };
-  }
-
-  /** `findRows` for a phrase with CJK characters: each field's substring search, then their machines. */
-  private async findCjkRows(
-    phrase: string,
-    options: FindOptions,
-    limit: number,
-  ): Promise<{ hits: FindHit[]; full: boolean }> {
-    let full = false;
-    const base = options.cwd ? options.cwd.replace(/\/+$/, '') : null;
-    const cwdFilter = base !== null ? 'AND (c.cwd = $4 OR (c.cwd > $5 AND c.cwd < $6))' : '';
-    const cwdValues = base !== null ? [base || '/', `${base}/`, `${base}0`] : [];
-    const fields: FindField[] = options.in ? [options.in] : ['question', 'answer', 'material'];
-    const hits: FindHit[] = [];
-    for (const field of fields) {
-      const rows = await findCjkRowsOnPostgres((sql, values) => this.rows(sql, values), {
-        phrase,
-        field,
-        cwdFilter,
-        cwdValues,
-        limit,
-      });
-      for (const row of rows) hits.push({ ...row, field, sourceDeleted: row.sourceDeleted === 1 });
-      full ||= rows.length >= limit;
-    }
-    return { hits: await this.withMachines(hits), full };
-  }
-
-  /**
-   * Hits with the machines whose index holds their turn, once the team index holds more than one machine; with
-   * one machine the answers stay those of its SQLite index, byte for byte.
-   */
-  private async withMachines<Hit extends { turnKey: string }>(
-    hits: Hit[],
-  ): Promise<(Hit & { machines?: MachineLabel[] })[]> {
-    if (hits.length === 0) return hits;
-    const machines = (await this.rows<{ n: number }>('SELECT count(*)::int AS n FROM machines'))[0]?.n ?? 0;
-    if (machines < 2) return hits;
-    const keys = [...new Set(hits.map((hit) => hit.turnKey))];
-    const held = new Map<string, MachineLabel[]>();
-    for (const row of await this.rows<MachineLabel & { turnKey: string }>(
-      `SELECT k.turn_key AS "turnKey", m.machine AS id, m.name, m.person
-       FROM (SELECT turn_key, machine FROM turns WHERE turn_key = ANY($1)
-             UNION SELECT turn_key, machine FROM materials WHERE turn_key = ANY($1)) k
-       JOIN machines m ON m.machine = k.machine ORDER BY m.name, m.machine`,
-      [keys],
-    )) {
-      const { turnKey, ...label } = row;
-      held.set(turnKey, [...(held.get(turnKey) ?? []), label]);
-    }
-    return hits.map((hit) => ({ ...hit, machines: held.get(hit.turnKey) ?? [] }));
+    return postgresFind((sql, values) => this.rows(sql, values), phrase, options);
   }
 
   /** `weft status` from the team index: its counts and parse reports, this machine's roots and archive. */
@@ -406,7 +250,7 @@ export class PostgresIndex {
   memory(): PostgresMemory {
     return new PostgresMemory(
       (sql, values) => this.rows(sql, values),
-      (hits) => this.withMachines(hits),
+      (hits) => withMachines((sql, values) => this.rows(sql, values), hits),
     );
   }
 

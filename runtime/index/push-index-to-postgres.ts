@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { fts5Words } from './fts5-words.ts';
 import { isPutAsideTurn, removePutAsideTurns } from './push-put-asides.ts';
@@ -6,6 +5,9 @@ import { freshSourceStatement, insertFreshSource, type FreshSource } from './ins
 import { CJK, columns, MATERIAL, SESSION, SOURCE, TURN, TURN_CHILDREN, type Column, type Row } from './push-columns.ts';
 import type { MachineIdentity } from './machine-identity.ts';
 import type { IndexDatabase } from './open-index-database.ts';
+import { analyzeFirstLoad } from './analyze-first-load.ts';
+import { heldAsLocal, localGeneration, sameLocalRow } from './push-generation.ts';
+import { inTransaction, type HeldSource } from './push-transaction.ts';
 
 export interface PushSummary {
   machine: MachineIdentity;
@@ -133,55 +135,6 @@ export async function pushIndexToPostgres(
   summary.durationMs = performance.now() - started;
   return summary;
 }
-
-/**
- * The first push into an empty team index leaves the planner without statistics until autovacuum comes round, and
- * without them `why` and `find` may be planned as scans (PostgreSQL's advice: ANALYZE after a bulk load). Later
- * growth is autovacuum's. A role that does not own the tables is skipped by the server (a warning); several pushes
- * ending at once analyze each table once (SKIP_LOCKED).
- */
-async function analyzeFirstLoad(client: pg.ClientBase): Promise<void> {
-  const never = await client.query<{ never: boolean }>(
-    "SELECT reltuples <= 0 AS never FROM pg_class WHERE oid = 'turns'::regclass",
-  );
-  if (never.rows[0]?.never)
-    await client.query('ANALYZE (SKIP_LOCKED) sources, sessions, turns, touches, urls, papers, materials, cjk_texts');
-}
-
-/**
- * Which local database the ids come from: a rebuilt index (`--full`, a schema change, `weft purge`) is a new file
- * numbering its rows anew, so its sources are pushed whole once.
- */
-function localGeneration(sqlite: IndexDatabase): string {
-  sqlite.prepare("INSERT OR IGNORE INTO meta(key, value) VALUES ('push_generation', ?)").run(randomUUID());
-  return (sqlite.prepare("SELECT value FROM meta WHERE key = 'push_generation'").get() as { value: string }).value;
-}
-
-async function inTransaction<T>(
-  client: pg.ClientBase,
-  machine: MachineIdentity,
-  path: string,
-  work: (held: HeldSource | undefined) => Promise<T>,
-): Promise<T> {
-  const [id, at] = [client.escapeLiteral(machine.id), client.escapeLiteral(path)];
-  // One round trip: two pushes of one machine at once take turns per source (other machines' pushes never wait on
-  // it), and the source is read after the lock is held (each statement of a simple query takes its own snapshot).
-  const results = (await client.query(
-    `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${id}), hashtext(${at}));
-     SELECT id, generation, local_id, ${SOURCE.map(([name]) => name).join(', ')} FROM sources
-     WHERE machine = ${id} AND path = ${at}`,
-  )) as unknown as pg.QueryResult<HeldSource>[];
-  try {
-    const result = await work(results[2]!.rows[0]);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  }
-}
-
-type HeldSource = Row & { id: number; generation: string; local_id: number };
 
 /** One source's rows brought to the local state; the rows added per table, or null when it was already there. */
 async function pushSource(
@@ -408,24 +361,4 @@ async function insertRows(
     for (const row of result.rows) ids.set(Number(row.local_id), Number(row.id));
   }
   return ids;
-}
-
-/** The held source row came from this local database's row (same generation, same local id). */
-function sameLocalRow(held: Row, local: Row, generation: string): boolean {
-  return held.generation === generation && Number(held.local_id) === local.id;
-}
-
-/** The team index holds the source at its local state: same local row, same size, reads and counters. */
-function heldAsLocal(held: Row, local: Row, generation: string): boolean {
-  const state = (row: Row) => JSON.stringify(SOURCE.map(([name]) => row[name]));
-  return sameLocalRow(held, local, generation) && state(normalised(held)) === state(local);
-}
-
-/** A held source row with its numbers as SQLite gives them (BIGINT arrives as a string without the type parser). */
-function normalised(row: Row): Row {
-  const out: Row = { ...row };
-  for (const [name, type] of SOURCE)
-    if (out[name] !== null && (type === 'bigint' || type === 'integer' || type === 'float8'))
-      out[name] = Number(out[name]);
-  return out;
 }
