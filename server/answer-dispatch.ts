@@ -117,6 +117,7 @@ export async function answerDispatch(context: ServerContext, options: AnswerDisp
     model: request.model,
     messages: request.messages.length,
     requestHash,
+    ...(dispatch.contextHash ? { contextHash: dispatch.contextHash } : {}),
     tools: prepared.toolCount,
     toolCalls,
     outcome,

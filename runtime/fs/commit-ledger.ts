@@ -163,6 +163,9 @@ export class CommitLedger {
           const lines = await this.appendNow(batch.map((each) => each.make));
           batch.forEach((each, index) => each.resolve(lines[index]!));
         } catch (error) {
+          // A write that failed part-way may have left part of its lines: the next append reads the file again,
+          // so its sequence and chain follow what is on disk and a torn tail is cut first.
+          this.loaded = null;
           for (const each of batch) each.reject(error);
         }
       }

@@ -33,7 +33,7 @@ beforeAll(async () => {
           kind: 'openai-compatible',
           baseUrl: `${provider.url}/v1`,
           apiKey: 'sk-test-ask-tools-0123',
-          models: ['m'],
+          models: ['m', 'm2'],
         },
       ],
     }),
@@ -103,6 +103,36 @@ describe('ask with a tool switched on', () => {
     expect(toolEvents.map((event) => event.meta)).toEqual([
       expect.objectContaining({ versionId: null, callId: 'c9', tool: 'scholarly_search', status: 'ok' }),
     ]);
+    await app.close();
+  });
+
+  it('a model set records every answer’s tool calls as events, as a single ask does (C35, C10)', async () => {
+    const app = await new TestApp(server, `ask-tools-set-${Math.random()}`).start();
+    await app.state.createCanvas('Set tools');
+    const node = app.addQuestion('Find a study of tools.');
+    app.state.apply({
+      type: 'edit-node',
+      nodeId: node,
+      patch: { tools: ['scholarly-search'], modelSet: { models: ['local/m', 'local/m2'], samples: 1, temperature: 0 } },
+    });
+    app.state.apply({ type: 'set-canvas-tools', allowed: true });
+    provider.script(
+      { toolCalls: [{ id: 'c1', name: 'scholarly_search', input: { query: 'tools' } }] },
+      { toolCalls: [{ id: 'c1', name: 'scholarly_search', input: { query: 'tools' } }] },
+      { text: 'Found it.' },
+      { text: 'Found it.' },
+    );
+    expect(await app.state.askSet(node)).toMatchObject({ answers: 2, failed: 0 });
+    const versions = (app.graph.nodes.get(node) as QuestionNode).versions;
+    // The two answers run at once, so which takes which scripted step varies: two calls ran in all, and each has its
+    // event naming the version that keeps it.
+    const toolEvents = app.graph.events.filter((event) => event.op === 'tool-call');
+    expect(toolEvents).toHaveLength(2);
+    for (const version of versions)
+      expect(toolEvents.filter((event) => event.meta.versionId === version.id)).toHaveLength(
+        version.toolCalls?.length ?? 0,
+      );
+    expect(JSON.stringify(toolEvents)).not.toContain('Study');
     await app.close();
   });
 

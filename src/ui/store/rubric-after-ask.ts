@@ -1,19 +1,10 @@
 import { applyChange, pendingRubrics, type GraphChange, type PendingRubric } from '../../core/index.ts';
-import type { QuestionNode } from '../../../protocol/index.ts';
 import { describeError } from '../api/index.ts';
 import type { AppDependencies } from './app-dependencies.ts';
 import { publishGraph } from './graph-actions.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetState } from './weft-state.ts';
-
-export interface RubricAsk {
-  canvasId: string;
-  node: QuestionNode;
-  versionId: string;
-  question: string;
-  answer: string;
-}
 
 /**
  * Issue 31: the one path that judges rubric checks. Every graph this page publishes is scanned (`pendingRubrics`:
@@ -37,38 +28,6 @@ export function judgePendingRubrics(
     void judgeRubric(set, get, dependencies, runtime, graph.canvas.id, item);
 }
 
-/**
- * A version's rubrics right after its ask, for a version whose canvas may no longer be open (a set's answer landing
- * in a stored canvas); on the open canvas the scan has already claimed them, so this adds nothing. Resolves to the
- * number of results this call wrote.
- */
-export async function judgeRubricsAfterAsk(
-  set: SetState,
-  get: GetState,
-  dependencies: AppDependencies,
-  runtime: StoreRuntime,
-  ask: RubricAsk,
-): Promise<number> {
-  const items: PendingRubric[] = (ask.node.checks ?? []).flatMap((check) =>
-    check.kind === 'rubric'
-      ? [
-          {
-            nodeId: ask.node.id,
-            versionId: ask.versionId,
-            checkId: check.id,
-            rubric: check.rubric,
-            question: ask.question,
-            answer: ask.answer,
-          },
-        ]
-      : [],
-  );
-  const written = await Promise.all(
-    items.map((item) => judgeRubric(set, get, dependencies, runtime, ask.canvasId, item)),
-  );
-  return written.filter(Boolean).length;
-}
-
 /** Claims, judges and records one rubric on one version; queued behind the page's other judgements. */
 function judgeRubric(
   set: SetState,
@@ -82,7 +41,14 @@ function judgeRubric(
   const key = `${item.versionId}:${item.checkId}:${item.rubric}`;
   if (runtime.rubricsClaimed.has(key)) return Promise.resolve(false);
   runtime.rubricsClaimed.add(key);
-  const judged = runtime.rubricsJudged.then(() => judgeAndRecord(set, get, dependencies, runtime, canvasId, item));
+  // A verdict that could not be saved (its canvas's save refused, the network gone) is told, and must not stop every
+  // later judgement: the queue goes on, and the version is listed again when its canvas is next opened.
+  const judged = runtime.rubricsJudged
+    .then(() => judgeAndRecord(set, get, dependencies, runtime, canvasId, item))
+    .catch((error: unknown) => {
+      get().toast('error', 'rubric-not-recorded', describeError(error).message);
+      return false;
+    });
   runtime.rubricsJudged = judged.then(() => undefined);
   return judged;
 }

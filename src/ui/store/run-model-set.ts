@@ -9,6 +9,7 @@ import {
   upstreamSnapshot,
   type EventDraft,
   type GraphChange,
+  toolCallEvent,
   type SetDispatch,
 } from '../../core/index.ts';
 import { questionAuthor, type QuestionNode } from '../../../protocol/index.ts';
@@ -19,7 +20,6 @@ import { recallForRun } from './recall-for-run.ts';
 import { receiveAnswer, requestImages } from './receive-answer.ts';
 import { runKey } from './run-node.ts';
 import { splitSetStream } from './split-set-stream.ts';
-import { judgeRubricsAfterAsk } from './rubric-after-ask.ts';
 import type { StoreRuntime } from './store-runtime.ts';
 import { updateStoredCanvas } from './stored-canvas.ts';
 import type { GetState, SetRunResult, SetState } from './weft-state.ts';
@@ -138,13 +138,18 @@ export async function runModelSet(
     );
     const latencyMs = dependencies.now() - sentAt;
     await Promise.all(commitWrites);
+    // C35, C10: every tool call that ran is an event (metadata only), with the version that keeps it — or alone
+    // (no version id) when the answer failed or was stopped before any text, as a single ask records them.
+    const toolEvents = (versionId: string | null): GraphChange[] =>
+      answer.toolCalls.map((call) => ({ type: 'record', event: toolCallEvent(nodeId, versionId, call) }));
     if (!answer.committed || (answer.outcome !== 'complete' && answer.text.length === 0)) {
       result.failed += 1;
+      if (answer.toolCalls.length > 0) await record(null, { type: 'batch', changes: toolEvents(null) });
       return;
     }
     const current = get().graph?.nodes.get(nodeId) as QuestionNode | undefined;
     const versionId = dependencies.newId();
-    await record(null, {
+    const version: GraphChange = {
       type: 'add-version',
       nodeId,
       select: dispatch === first,
@@ -174,18 +179,11 @@ export async function runModelSet(
           ),
         },
       },
-    });
+    };
+    const tools = toolEvents(versionId);
+    await record(null, tools.length === 0 ? version : { type: 'batch', changes: [version, ...tools] });
     if (answer.outcome === 'complete') result.answers += 1;
     else result.failed += 1;
-    // Issue 31: each answer's rubric checks go to the decision model, fire-and-forget (the rest ran on add-version).
-    if (answer.outcome === 'complete' && node.checks?.some((check) => check.kind === 'rubric'))
-      void judgeRubricsAfterAsk(set, get, dependencies, runtime, {
-        canvasId,
-        node,
-        versionId,
-        question: node.question,
-        answer: answer.text,
-      });
   };
   try {
     await Promise.all(plan.requests.dispatches.map(ask));
