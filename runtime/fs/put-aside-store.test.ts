@@ -1,6 +1,8 @@
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contentKey, isPutAside } from '../../src/core/index.ts';
 import { emptyCanvasDocument } from '../../src/core/index.ts';
@@ -152,4 +154,56 @@ describe('a canvas save records put-asides', () => {
     await canvases.write('c', canvas([node('b', 'Shared words')]), { baseRevision: stored.revision });
     expect(isPutAside(readPutAsides(weftHome), 'canvas-turn', 'Shared words')).toBe(true);
   });
+});
+
+describe('the put-aside log across processes', () => {
+  const CHILD = fileURLToPath(new URL('./testing/put-aside-child.ts', import.meta.url));
+  const struck = (text: string, op: PutAsideChange['op'] = 'put-aside'): PutAsideChange => ({
+    op,
+    key: contentKey('dossier-sentence', text),
+    kind: 'dossier-sentence',
+    reason: op === 'put-aside' ? 'struck' : 'restored',
+    at: 1,
+    origin: { topicId: 'topic', sentenceId: 'sentence' },
+    ...(op === 'put-aside' ? { excerpt: text } : {}),
+  });
+
+  it(
+    "loses no other process's put-aside while restores rewrite the log, and the restored words are gone",
+    { timeout: 120_000 },
+    async () => {
+      const weftHome = home();
+      const store = new PutAsideStore(weftHome);
+      const restored = Array.from({ length: 30 }, (_, index) => `Restore me ${index}`);
+      await store.append(restored.map((text) => struck(text)));
+      const appends = 150;
+      const child = new Promise<void>((resolve, reject) => {
+        execFile(process.execPath, ['--import', 'tsx', CHILD, weftHome, String(appends), 'b'], (error, _out, stderr) =>
+          error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(),
+        );
+      });
+      while (!existsSync(join(weftHome, 'ready-b'))) await new Promise((resolve) => setTimeout(resolve, 20));
+      writeFileSync(join(weftHome, 'go'), '');
+      // Each restore reads the log and replaces it whole while the other process appends, one line at a time.
+      for (const text of restored) await store.append([struck(text, 'restored')]);
+      await child;
+
+      const log = readFileSync(putAsidePath(weftHome), 'utf8');
+      const lines = log
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { rev: number; op: string });
+      // Every line of both processes is there, each under its own revision, in the order written.
+      expect(lines.filter((line) => line.op === 'put-aside')).toHaveLength(restored.length + appends);
+      expect(lines.filter((line) => line.op === 'restored')).toHaveLength(restored.length);
+      expect(lines.map((line) => line.rev)).toEqual(lines.map((_, index) => index + 1));
+      // Read afresh, the other process's put-asides are all in force and the restored ones none.
+      const keys = readPutAsides(weftHome);
+      for (let index = 0; index < appends; index += 1)
+        expect(isPutAside(keys, 'dossier-sentence', `Sentence ${index} struck by process b`)).toBe(true);
+      expect(restored.filter((text) => isPutAside(keys, 'dossier-sentence', text))).toEqual([]);
+      expect(keys.size).toBe(appends);
+      expect(log).not.toContain('Restore me');
+    },
+  );
 });

@@ -3,6 +3,7 @@ import { mkdir, open, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { PUT_ASIDE_KINDS, type PutAsideKind, type PutAsides } from '../../src/core/index.ts';
 import { writeFileAtomic, type AtomicFileSystem } from './atomic-write.ts';
+import { withFileLock } from './file-lock.ts';
 import { KeyedQueue } from './keyed-queue.ts';
 
 /** Where a tombstone came from: the canvas node or the dossier sentence that was archived, deleted or struck. */
@@ -43,6 +44,15 @@ export interface PutAsideStoreOptions {
 /** The put-aside log of a Weft home: `$WEFT_HOME/memory/put-asides.jsonl`. */
 export function putAsidePath(home: string): string {
   return join(home, 'memory', 'put-asides.jsonl');
+}
+
+/**
+ * The lock every process takes to write the log (`$WEFT_HOME/memory/put-asides.lock`): a restore reads the log and
+ * replaces it whole, so an append from another process between the two (an import, the CLI striking a sentence, a
+ * second server) would be lost without it, and its words would come back into recall.
+ */
+export function putAsideLockPath(home: string): string {
+  return join(home, 'memory', 'put-asides.lock');
 }
 
 /** What a log replays to: the tombstones in force by key, the last revision, and how far the log was read. */
@@ -149,19 +159,22 @@ export function readPutAsides(home: string): PutAsides {
 
 /**
  * One store of tombstones per Weft home, keyed on content (core's `contentKey`), each with its kind, reason, time and
- * origin. Append-only JSON lines, each carrying its revision; appends are serialized in this process and each is
- * one write of whole lines, flushed to disk before it resolves. Restoring appends a `restored` line (the log keeps
- * the history); a crash mid-append leaves a torn last line that is skipped, never a wrong tombstone.
+ * origin. JSON lines, each carrying its revision; writes are serialized in this process (the queue) and across
+ * processes (`putAsideLockPath`), each flushed to disk before it resolves. A put-aside is one append of whole lines;
+ * a restore adds a `restored` line (the log keeps the history) in an atomic rewrite that drops the lifted words. A
+ * crash mid-append leaves a torn last line that is skipped, never a wrong tombstone.
  */
 export class PutAsideStore {
   private readonly queue = new KeyedQueue();
   readonly path: string;
+  private readonly lockPath: string;
 
   constructor(
     home: string,
     private readonly options: PutAsideStoreOptions = {},
   ) {
     this.path = putAsidePath(home);
+    this.lockPath = putAsideLockPath(home);
   }
 
   keys(): PutAsides {
@@ -187,32 +200,39 @@ export class PutAsideStore {
    * (so the log records what changed). Returns the events written.
    */
   append(changes: readonly PutAsideChange[]): Promise<PutAsideEvent[]> {
+    if (changes.length === 0) return Promise.resolve([]);
     return this.queue.run('log', async () => {
-      if (changes.length === 0) return [];
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      const state = replayed(this.path);
-      const inForce = new Set(state.keys);
-      let revision = state.revision;
-      const written: PutAsideEvent[] = [];
-      for (const change of changes) {
-        if ((change.op === 'put-aside') === inForce.has(change.key)) continue;
-        if (change.op === 'put-aside') inForce.add(change.key);
-        else inForce.delete(change.key);
-        written.push({ rev: ++revision, ...change });
-      }
-      if (written.length === 0) return [];
-      await this.options.journal?.(written);
-      if (written.some((event) => event.op === 'restored')) {
-        // The revisions of the tombstones in force once written: only their lines may keep words.
-        const inForceRevs = new Map([...state.inForce].map(([key, event]) => [key, event.rev]));
-        for (const event of written)
-          if (event.op === 'put-aside') inForceRevs.set(event.key, event.rev);
-          else inForceRevs.delete(event.key);
-        await this.rewriteWith(written, new Set(inForceRevs.values()));
-      } else await this.appendLines(written);
-      this.options.onWritten?.(written);
-      return written;
+      return withFileLock(this.lockPath, () => this.write(changes), {
+        busyMessage: 'Another Weft process is writing the put-aside log; nothing was put aside or restored.',
+      });
     });
+  }
+
+  /** The append itself, under the queue and the lock: replayed afresh, as another process may have written. */
+  private async write(changes: readonly PutAsideChange[]): Promise<PutAsideEvent[]> {
+    const state = replayed(this.path);
+    const inForce = new Set(state.keys);
+    let revision = state.revision;
+    const written: PutAsideEvent[] = [];
+    for (const change of changes) {
+      if ((change.op === 'put-aside') === inForce.has(change.key)) continue;
+      if (change.op === 'put-aside') inForce.add(change.key);
+      else inForce.delete(change.key);
+      written.push({ rev: ++revision, ...change });
+    }
+    if (written.length === 0) return [];
+    await this.options.journal?.(written);
+    if (written.some((event) => event.op === 'restored')) {
+      // The revisions of the tombstones in force once written: only their lines may keep words.
+      const inForceRevs = new Map([...state.inForce].map(([key, event]) => [key, event.rev]));
+      for (const event of written)
+        if (event.op === 'put-aside') inForceRevs.set(event.key, event.rev);
+        else inForceRevs.delete(event.key);
+      await this.rewriteWith(written, new Set(inForceRevs.values()));
+    } else await this.appendLines(written);
+    this.options.onWritten?.(written);
+    return written;
   }
 
   /** One write of whole lines at the end of the log, flushed to disk. */

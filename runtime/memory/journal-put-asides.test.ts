@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { contentKey } from '../../src/core/index.ts';
+import { putAsideEvent } from '../../src/core/memory/index.ts';
 import { failingAt } from '../../tests/support/failing-file-system.ts';
 import { nodeAtomicFileSystem, type AtomicFileSystem } from '../fs/atomic-write.ts';
 import { PutAsideStore, putAsidePath, type PutAsideChange } from '../fs/index.ts';
@@ -147,5 +148,35 @@ describe('put-asides and their journal events', () => {
     } finally {
       await rm(other, { recursive: true, force: true });
     }
+  });
+  it('names a put-aside journaled before the ids were keyed, by its old id, when restoring it', async () => {
+    // Before: the put-aside's line written and journaled under the bare content key (as the store did then).
+    const { memory, putAsides } = journaledStore();
+    const key = contentKey('dossier-sentence', WORDS);
+    const [line] = await new PutAsideStore(home).append([struck()]);
+    await memory.update(null, () => ({ change: { events: [putAsideEvent(line!, key)] }, result: null }));
+
+    await putAsides.append([struck('restored')]);
+    const [old, restored] = (await memory.read()).journal.events;
+    // The restore names the put-aside it lifts, so the decision stays traceable to its event.
+    expect([old?.op, restored?.op]).toEqual(['memory-put-aside', 'memory-restored']);
+    expect(restored?.objectId).toBe(key);
+    expect(restored?.meta.rev).toBe(2);
+
+    // Struck and restored again, the words are journaled under the keyed id, both times.
+    await putAsides.append([struck()]);
+    await putAsides.append([struck('restored')]);
+    const [, , again, liftedAgain] = (await memory.read()).journal.events;
+    expect(again?.objectId).toMatch(/^[0-9a-f]{64}$/);
+    expect(again?.objectId).not.toBe(key);
+    expect(liftedAgain?.objectId).toBe(again?.objectId);
+  });
+
+  it('a put-aside and its restore in one write name the same keyed id', async () => {
+    const { memory, putAsides } = journaledStore();
+    await putAsides.append([struck(), struck('restored')]);
+    const [putAside, restored] = (await memory.read()).journal.events;
+    expect(putAside?.objectId).toMatch(/^[0-9a-f]{64}$/);
+    expect(restored?.objectId).toBe(putAside?.objectId);
   });
 });

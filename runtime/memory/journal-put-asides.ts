@@ -15,9 +15,34 @@ export async function journalPutAsides(
   events: readonly PutAsideEvent[],
 ): Promise<StoredMemory | null> {
   if (events.length === 0) return null;
-  const drafts = events.map((event) => putAsideEvent(event, journalObjectId(store.directory, event.key)));
-  const { stored } = await store.update(null, () => ({ change: { events: drafts }, result: null }));
+  const { stored } = await store.update(null, (current) => {
+    const ids = new Map<string, string>(); // By key: the id of the last put-aside journaled in this batch.
+    const drafts = events.map((event) => {
+      const id = journalObjectId(store.directory, event.key);
+      if (event.op === 'put-aside') ids.set(event.key, id);
+      return putAsideEvent(
+        event,
+        event.op === 'restored' ? (ids.get(event.key) ?? liftedId(current, event.key, id)) : id,
+      );
+    });
+    return { change: { events: drafts }, result: null };
+  });
   return stored;
+}
+
+/**
+ * The id a restore of `key` names: that of the put-aside event it lifts. Put-asides journaled before the ids were
+ * keyed with the home's secret name their content by the bare key; a restore of one names it the same way, so every
+ * restore still pairs with its put-aside in the journal (the bare key is already in that older event: nothing new
+ * is disclosed). Otherwise, and when no put-aside event is found, the keyed id.
+ */
+function liftedId(current: StoredMemory, key: string, keyed: string): string {
+  const events = current.journal.events;
+  for (let index = events.length - 1; index >= 0; index -= 1) {
+    const event = events[index]!;
+    if (event.op === 'memory-put-aside' && (event.objectId === keyed || event.objectId === key)) return event.objectId;
+  }
+  return keyed;
 }
 
 /**
