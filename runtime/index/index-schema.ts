@@ -52,6 +52,9 @@ export const INDEX_TRIGGER_NAMES = [
 /** The FTS5 tables over external content, rebuilt from it after a fresh build. */
 export const INDEX_FTS_TABLES = ['questions', 'answers', 'materials_text', 'cjk_trigrams'];
 
+/** The word tables' tokenizer option; `fts5-words.ts` emulates exactly this tokenizer for PostgreSQL. */
+export const WORD_TOKENIZER = "'unicode61'";
+
 export const INDEX_SCHEMA = `
 CREATE TABLE meta (
   key TEXT PRIMARY KEY,
@@ -157,9 +160,9 @@ CREATE TABLE materials (
 CREATE INDEX materials_by_source ON materials(source_id);
 
 -- Phrase search: external-content FTS5 tables kept in step by triggers, so text is stored once.
-CREATE VIRTUAL TABLE questions USING fts5(user_text, content='turns', content_rowid='id', tokenize='unicode61');
-CREATE VIRTUAL TABLE answers USING fts5(assistant_text, content='turns', content_rowid='id', tokenize='unicode61');
-CREATE VIRTUAL TABLE materials_text USING fts5(title, text, content='materials', content_rowid='id', tokenize='unicode61');
+CREATE VIRTUAL TABLE questions USING fts5(user_text, content='turns', content_rowid='id', tokenize=${WORD_TOKENIZER});
+CREATE VIRTUAL TABLE answers USING fts5(assistant_text, content='turns', content_rowid='id', tokenize=${WORD_TOKENIZER});
+CREATE VIRTUAL TABLE materials_text USING fts5(title, text, content='materials', content_rowid='id', tokenize=${WORD_TOKENIZER});
 
 -- Texts holding CJK characters, again, for substring search: unicode61 makes a whole CJK run one token, so
 -- 优化仓库 inside 请你优化仓库 is no word of its own. Only such texts are copied, so Latin text costs nothing here.
