@@ -6,26 +6,22 @@
 -- The admin (the tables' owner) is not subject to any of this. `meta` stays writable by every writer: it holds
 -- only the team's newest index time, which a push raises.
 
--- The connecting role's person; null for the admin and any role that is not a person's.
+-- The connecting role's person; null for the admin and any role that is not a person's. The policies below call it
+-- as `(SELECT weft_current_person())` and name the person's machines in an uncorrelated `IN (SELECT …)`: both are
+-- then evaluated once per statement, where a function call per row (a function holding a query is never inlined)
+-- cost a push and every read of a person's role tens of microseconds a row.
 CREATE FUNCTION weft_current_person() RETURNS TEXT
   LANGUAGE sql STABLE AS $$
   SELECT person FROM public.weft_people WHERE role_name = current_user
 $$;
 
--- Whether `machine` is the connecting person's (an uncorrelated IN: the planner hashes the person's machines once
--- per statement instead of looking each row's up).
-CREATE FUNCTION weft_own_machine(machine TEXT) RETURNS BOOLEAN
-  LANGUAGE sql STABLE AS $$
-  SELECT $1 IN (SELECT m.machine FROM public.machines m WHERE m.person = public.weft_current_person())
-$$;
-
 -- Machines: everyone reads them (answers name a turn's machines); a person inserts, changes and deletes their own.
 ALTER TABLE machines ENABLE ROW LEVEL SECURITY;
 CREATE POLICY machines_read ON machines FOR SELECT USING (true);
-CREATE POLICY machines_own_insert ON machines FOR INSERT WITH CHECK (person = weft_current_person());
+CREATE POLICY machines_own_insert ON machines FOR INSERT WITH CHECK (person = (SELECT weft_current_person()));
 CREATE POLICY machines_own_update ON machines FOR UPDATE
-  USING (person = weft_current_person()) WITH CHECK (person = weft_current_person());
-CREATE POLICY machines_own_delete ON machines FOR DELETE USING (person = weft_current_person());
+  USING (person = (SELECT weft_current_person())) WITH CHECK (person = (SELECT weft_current_person()));
+CREATE POLICY machines_own_delete ON machines FOR DELETE USING (person = (SELECT weft_current_person()));
 
 -- Every other table: the read-by-grant policy becomes SELECT only (without a FOR it also decided UPDATE and
 -- DELETE), the open INSERT policy goes, and the owner's four policies come. A table with a `person` column checks
@@ -37,6 +33,7 @@ DECLARE
   t TEXT;
   granted TEXT;
   own TEXT;
+  machine_own TEXT := 'machine IN (SELECT m.machine FROM machines m WHERE m.person = (SELECT weft_current_person()))';
 BEGIN
   FOREACH t IN ARRAY tables LOOP
     EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
@@ -50,8 +47,8 @@ BEGIN
     own := CASE WHEN EXISTS (
         SELECT 1 FROM information_schema.columns c
         WHERE c.table_schema = 'public' AND c.table_name = t AND c.column_name = 'person')
-      THEN 'person = weft_current_person() AND weft_own_machine(machine)'
-      ELSE 'weft_own_machine(machine)' END;
+      THEN '(person = (SELECT weft_current_person()) AND ' || machine_own || ')'
+      ELSE machine_own END;
     EXECUTE format('CREATE POLICY %I ON %I FOR SELECT USING (%s)', t || '_own_read', t, own);
     EXECUTE format('CREATE POLICY %I ON %I FOR INSERT WITH CHECK (%s)', t || '_own_insert', t, own);
     EXECUTE format('CREATE POLICY %I ON %I FOR UPDATE USING (%s) WITH CHECK (%s)', t || '_own_update', t, own, own);
