@@ -271,17 +271,14 @@ describe('who may write what on the team index (issue 32.3)', () => {
   /** Ana's own machine: the same corpus in another $WEFT_HOME, pushed with her own role. */
   let own: FixtureWorkspace;
   let machine: string;
-  const asAna = (argv: string[]): Promise<WeftRun> => {
-    const base = Object.fromEntries(Object.entries(own.env).filter(([, value]) => value !== undefined)) as Record<
-      string,
-      string
-    >;
-    // The name the machine would give is not the one recorded: the server says who the role is.
-    return runWeftInProcess(argv, {
+  const ownEnv = () =>
+    Object.fromEntries(Object.entries(own.env).filter(([, value]) => value !== undefined)) as Record<string, string>;
+  // The name the machine would give is not the one recorded: the server says who the role is.
+  const asAna = (argv: string[]): Promise<WeftRun> =>
+    runWeftInProcess(argv, {
       cwd: own.directory,
-      env: { ...base, WEFT_DATABASE_URL: urls.ana!, WEFT_PERSON: 'somebody_else' },
+      env: { ...ownEnv(), WEFT_DATABASE_URL: urls.ana!, WEFT_PERSON: 'somebody_else' },
     });
-  };
   type Pushed = { team: { rows: Record<string, number>; memory: { changed: boolean; rows: { topics: number } } } };
 
   beforeAll(() => {
@@ -339,6 +336,10 @@ describe('who may write what on the team index (issue 32.3)', () => {
       [machine],
     );
     expect(recorded).toEqual([{ person: 'ana' }]);
+    // Her machine is hers: another person's role may not push it.
+    const bo = await runWeftInProcess(['index', '--push', '--db', urls.bo!], { cwd: own.directory, env: ownEnv() });
+    expect(bo.code).not.toBe(0);
+    expect(bo.stderr).toContain("is ana's on the team index: bo's role may not push it");
     // A changed memory replaces her machine's rows (the delete sees them all).
     const topics = new TopicStore({ directory: memoryDirectory(own.weftHome), now: Date.now, newId: randomUUID });
     await topics.update(null, ({ record }) => ({
