@@ -266,3 +266,171 @@ describe('who may read what on the team index (issue 32.3)', () => {
     expect(bad.stdout + bad.stderr).not.toContain('s3cret-77');
   });
 });
+
+describe('who may write what on the team index (issue 32.3)', () => {
+  /** Ana's own machine: the same corpus in another $WEFT_HOME, pushed with her own role. */
+  let own: FixtureWorkspace;
+  let machine: string;
+  const ownEnv = () =>
+    Object.fromEntries(Object.entries(own.env).filter(([, value]) => value !== undefined)) as Record<string, string>;
+  // The name the machine would give is not the one recorded: the server says who the role is.
+  const asAna = (argv: string[]): Promise<WeftRun> =>
+    runWeftInProcess(argv, {
+      cwd: own.directory,
+      env: { ...ownEnv(), WEFT_DATABASE_URL: urls.ana!, WEFT_PERSON: 'somebody_else' },
+    });
+  type Pushed = { team: { rows: Record<string, number>; memory: { changed: boolean; rows: { topics: number } } } };
+
+  beforeAll(() => {
+    own = copyFixtures('weft-team-own-');
+  });
+
+  afterAll(() => {
+    if (own) rmSync(own.directory, { recursive: true, force: true });
+  });
+
+  it('a person’s own role pushes index and memory, twice without adding anything, and then finds its own turns', async () => {
+    const outside = (
+      await query<{ q: string }>(
+        adminUrl,
+        `SELECT user_text AS q FROM turns WHERE cwd IS NOT NULL AND NOT (cwd = $1 OR cwd LIKE $1 || '/%')
+         AND user_text ~ '^[A-Za-z]+ [A-Za-z]+' ORDER BY id LIMIT 1`,
+        [project],
+      )
+    )[0]!.q;
+    const phrase = outside.split(/\s+/).slice(0, 2).join(' ');
+    const found = async () => JSON.parse((await asAna(['find', phrase, '--json'])).stdout) as unknown[];
+    expect(await found()).toEqual([]);
+    const key = (await query<{ key: string }>(adminUrl, 'SELECT turn_key AS key FROM turns ORDER BY id LIMIT 1'))[0]!
+      .key;
+    await new TopicStore({ directory: memoryDirectory(own.weftHome), now: Date.now, newId: randomUUID }).update(
+      null,
+      () => ({
+        record: {
+          format: 'weft.topics',
+          topics: [{ id: 't-own', name: 'Own', createdAt: 1 }],
+          labels: [{ turnKey: key, contentHash: 'h', topicIds: ['t-own'], by: 'name', at: 1 }],
+        },
+        events: [],
+        result: null,
+      }),
+    );
+    const first = await asAna(['index', '--push', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const pushed = JSON.parse(first.stdout) as Pushed;
+    expect(pushed.team.rows.turns).toBeGreaterThan(10);
+    expect(pushed.team.memory).toMatchObject({ changed: true, rows: { topics: 1 } });
+    machine = (JSON.parse(readFileSync(join(own.weftHome, 'machine.json'), 'utf8')) as { id: string }).id;
+    const again = await asAna(['index', '--push', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    const second = JSON.parse(again.stdout) as Pushed;
+    expect(Object.values(second.team.rows).every((n) => n === 0)).toBe(true);
+    expect(second.team.memory.changed).toBe(false);
+    // Her own turns answer, outside the project she is granted too.
+    expect((await found()).length).toBeGreaterThan(0);
+    // The server recorded her, not the name the machine gave.
+    const recorded = await query<{ person: string }>(
+      adminUrl,
+      `SELECT person FROM machines WHERE machine = $1 UNION SELECT person FROM sources WHERE machine = $1
+       UNION SELECT person FROM topics WHERE machine = $1`,
+      [machine],
+    );
+    expect(recorded).toEqual([{ person: 'ana' }]);
+    // Her machine is hers: another person's role may not push it.
+    const bo = await runWeftInProcess(['index', '--push', '--db', urls.bo!], { cwd: own.directory, env: ownEnv() });
+    expect(bo.code).not.toBe(0);
+    expect(bo.stderr).toContain("is ana's on the team index: bo's role may not push it");
+    // A changed memory replaces her machine's rows (the delete sees them all).
+    const topics = new TopicStore({ directory: memoryDirectory(own.weftHome), now: Date.now, newId: randomUUID });
+    await topics.update(null, ({ record }) => ({
+      record: { ...record, topics: [...record.topics, { id: 't-two', name: 'Two', createdAt: 2 }] },
+      events: [],
+      result: null,
+    }));
+    const third = await asAna(['index', '--push', '--json']);
+    expect(third.code, third.stderr).toBe(0);
+    expect((JSON.parse(third.stdout) as Pushed).team.memory).toMatchObject({ changed: true, rows: { topics: 2 } });
+    expect(await query(adminUrl, 'SELECT topic_id FROM topics WHERE machine = $1 ORDER BY 1', [machine])).toEqual([
+      { topic_id: 't-own' },
+      { topic_id: 't-two' },
+    ]);
+  }, 180_000);
+
+  it('another person cannot write under her name or machine, nor change her rows even where granted to read them', async () => {
+    expect(machine).toBeDefined();
+    const refused = /row-level security/;
+    const source = (machineId: string, person: string) =>
+      query(
+        urls.bo!,
+        `INSERT INTO sources (machine, person, generation, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at)
+         VALUES ($1, $2, 'g', 1, '/forged', 'session', 0, 0, 0, 0)`,
+        [machineId, person],
+      );
+    await expect(source(machine, 'bo')).rejects.toThrow(refused);
+    await expect(query(urls.bo!, "INSERT INTO machines VALUES ('bo-forged', 'x', 'ana', 1, 1)")).rejects.toThrow(
+      refused,
+    );
+    // Nor take her machine over: the claim is hers.
+    await expect(
+      query(
+        urls.bo!,
+        "INSERT INTO machines VALUES ($1, 'x', 'bo', 1, 1) ON CONFLICT (machine) DO UPDATE SET person = 'bo'",
+        [machine],
+      ),
+    ).rejects.toThrow(refused);
+    // His own machine takes his name only.
+    await query(urls.bo!, "INSERT INTO machines VALUES ('bo-laptop', 'laptop', 'bo', 1, 1)");
+    await expect(source('bo-laptop', 'ana')).rejects.toThrow(refused);
+    await expect(
+      query(urls.bo!, "INSERT INTO topics VALUES ($1, 'bo', 'forged', 0, 'Forged', 1)", [machine]),
+    ).rejects.toThrow(refused);
+    await source('bo-laptop', 'bo');
+
+    expect((await weft(['db', 'grant', 'bo', '/'], adminUrl)).code).toBe(0);
+    try {
+      const before = await counts(adminUrl);
+      const readable = await query<{ n: number }>(urls.bo!, 'SELECT count(*)::int AS n FROM turns WHERE machine = $1', [
+        machine,
+      ]);
+      expect(readable[0]!.n).toBeGreaterThan(0);
+      for (const table of ['sources', 'turns', 'touches', 'topics', 'topic_labels', 'machines']) {
+        const changed = async (sql: string) => {
+          const client = new pg.Client({ connectionString: urls.bo! });
+          await client.connect();
+          try {
+            return (await client.query(sql, [machine])).rowCount;
+          } finally {
+            await client.end();
+          }
+        };
+        expect({ table, n: await changed(`DELETE FROM ${table} WHERE machine = $1`) }).toEqual({ table, n: 0 });
+        expect({ table, n: await changed(`UPDATE ${table} SET machine = machine WHERE machine = $1`) }).toEqual({
+          table,
+          n: 0,
+        });
+      }
+      // Nor the admin's machine's rows.
+      expect(
+        (
+          await query<{ n: number }>(
+            urls.bo!,
+            "WITH d AS (DELETE FROM turns WHERE machine <> 'bo-laptop' RETURNING 1) SELECT count(*)::int AS n FROM d",
+          )
+        )[0]!.n,
+      ).toBe(0);
+      // The admin still sees everything: both machines' rows, none gone.
+      expect(await counts(adminUrl)).toEqual({ ...before });
+      const machines = await query<{ machine: string }>(adminUrl, 'SELECT DISTINCT machine FROM turns');
+      expect(machines.length).toBe(2);
+      const ana = await query<{ n: number }>(urls.ana!, 'SELECT count(*)::int AS n FROM turns WHERE machine = $1', [
+        machine,
+      ]);
+      const all = await query<{ n: number }>(adminUrl, 'SELECT count(*)::int AS n FROM turns WHERE machine = $1', [
+        machine,
+      ]);
+      expect(ana[0]!.n).toBe(all[0]!.n);
+    } finally {
+      expect((await weft(['db', 'revoke', 'bo', '/'], adminUrl)).code).toBe(0);
+    }
+  });
+});

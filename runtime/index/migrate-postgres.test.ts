@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresServer } from '../../tests/support/postgres-server.ts';
 import { migratePostgres, PG_MIGRATIONS_DIRECTORY, readPgMigrations } from './migrate-postgres.ts';
 import { pushMemoryToPostgres } from './push-memory-to-postgres.ts';
+import { initTeamDatabase } from './team-roles.ts';
 
 let server: PostgresServer;
 const folders: string[] = [];
@@ -173,7 +174,11 @@ describe('the PostgreSQL migrations', () => {
         `INSERT INTO sources (machine, person, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at)
          VALUES ('m1', 'ana', 1, '/a.jsonl', 'session', 3, 1, 3, 5)`,
       );
-      expect(await migratePostgres(client)).toEqual([4, 5]);
+      expect(await migratePostgres(client)).toEqual(
+        readPgMigrations()
+          .filter((migration) => migration.version >= 4)
+          .map((migration) => migration.version),
+      );
       expect((await client.query('SELECT machine, path FROM sources')).rows).toEqual([
         { machine: 'm1', path: '/a.jsonl' },
       ]);
@@ -238,6 +243,43 @@ describe('the PostgreSQL migrations', () => {
       // A word longer than a list key is cut the same way on both sides: still found.
       expect(await find(` parser ${long} `)).toEqual(['claude-code:s1#1']);
       expect(await find(` parser ${long}y `)).toEqual([]);
+    });
+  });
+
+  it('006 brings a database at 005 forward: a person’s role reads, changes and adds only rows of its own', async () => {
+    const url = await server.createDatabase('from_005');
+    const source = (machine: string, person: string, path: string) =>
+      `INSERT INTO sources (machine, person, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at)
+       VALUES ('${machine}', '${person}', 1, '${path}', 'session', 3, 1, 3, 5) RETURNING id`;
+    const ana = await connected(url, async (client) => {
+      await migratePostgres(
+        client,
+        readPgMigrations().filter((migration) => migration.version < 6),
+      );
+      await client.query("INSERT INTO machines VALUES ('m1', 'laptop', 'ana', 1, 1), ('m2', 'lab', 'bo', 1, 1)");
+      await client.query(source('m1', 'ana', '/a.jsonl'));
+      await client.query(source('m2', 'bo', '/b.jsonl'));
+      const init = await initTeamDatabase(client, url, 'ana');
+      expect(init.applied).toEqual(
+        readPgMigrations()
+          .filter((migration) => migration.version >= 6)
+          .map((migration) => migration.version),
+      );
+      return init.person!.url;
+    });
+    await connected(ana, async (client) => {
+      // No grant: only her own machine's source, which she may read back as she adds (RETURNING) and change.
+      expect((await client.query('SELECT path FROM sources')).rows).toEqual([{ path: '/a.jsonl' }]);
+      expect((await client.query(source('m1', 'ana', '/c.jsonl'))).rowCount).toBe(1);
+      expect((await client.query("UPDATE sources SET size = 4 WHERE machine = 'm1'")).rowCount).toBe(2);
+      await expect(client.query(source('m1', 'bo', '/d.jsonl'))).rejects.toThrow(/row-level security/);
+      await expect(client.query(source('m2', 'ana', '/d.jsonl'))).rejects.toThrow(/row-level security/);
+      expect((await client.query('DELETE FROM sources')).rowCount).toBe(2);
+    });
+    await connected(url, async (client) => {
+      expect((await client.query('SELECT machine, path FROM sources')).rows).toEqual([
+        { machine: 'm2', path: '/b.jsonl' },
+      ]);
     });
   });
 

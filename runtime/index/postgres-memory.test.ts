@@ -11,6 +11,7 @@ import { postgresReader, sqliteReader } from './index-reader.ts';
 import { readMachineIdentity } from './machine-identity.ts';
 import { PostgresIndex } from './postgres-index.ts';
 import type { PushOptions, PushSummary } from './push-index-to-postgres.ts';
+import { pushMemoryToPostgres } from './push-memory-to-postgres.ts';
 import { WhyIndex } from './why-index.ts';
 
 /**
@@ -175,4 +176,38 @@ describe('recall and put-asides on the team index (issue 32)', () => {
       await admin.end();
     }
   }, 120_000);
+
+  it('a dossier version of a topic id two machines share is read from one machine, its sentences only', async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const dossier = (text: string) => ({
+      format: 'weft.dossier' as const,
+      topicId: 't-shared',
+      version: 1,
+      writtenAt: 1,
+      sections: { what: [{ id: 'a', text, citations: [] }], decisions: [], status: [], open: [] },
+    });
+    const memory = (text: string) => ({
+      topics: null,
+      dossiers: [dossier(text)],
+      turnPutAside: () => false,
+      sentenceStruck: () => false,
+    });
+    try {
+      await admin.query("INSERT INTO machines VALUES ('m-a', 'a', 'ana', 1, 1), ('m-b', 'b', 'bo', 1, 1)");
+      await pushMemoryToPostgres(admin, { id: 'm-b', name: 'b', person: 'bo' }, memory('From machine b.'));
+      await pushMemoryToPostgres(admin, { id: 'm-a', name: 'a', person: 'ana' }, memory('From machine a.'));
+    } finally {
+      await admin.end();
+    }
+    const team = await PostgresIndex.open(url);
+    try {
+      const versions = await team.memory().dossierVersions('t-shared');
+      expect(versions.map((version) => version.sections.what.map((sentence) => sentence.text))).toEqual([
+        ['From machine a.'],
+      ]);
+    } finally {
+      await team.close();
+    }
+  });
 });

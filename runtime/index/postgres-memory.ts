@@ -135,12 +135,14 @@ export class PostgresMemory {
 
   /**
    * A topic's dossier versions, oldest first, rebuilt from their sentence rows (struck sentences were never pushed;
-   * a sentence citing a turn the reader may not read is not readable either).
+   * a sentence citing a turn the reader may not read is not readable either). Machines whose topics share an id
+   * each hold their own version n: it is read from one of them, the first by machine id, sentences and all.
    */
   async dossierVersions(topicId: string): Promise<Dossier[]> {
+    const chosen = `SELECT DISTINCT ON (version) version, machine, written_at FROM dossier_versions
+       WHERE topic_id = $1 ORDER BY version, machine`;
     const versions = await this.rows<{ version: number; writtenAt: number }>(
-      `SELECT DISTINCT ON (version) version, written_at AS "writtenAt" FROM dossier_versions WHERE topic_id = $1
-       ORDER BY version, machine`,
+      `SELECT version, written_at AS "writtenAt" FROM (${chosen}) v ORDER BY version`,
       [topicId],
     );
     const sentences = await this.rows<{
@@ -154,7 +156,8 @@ export class PostgresMemory {
          ARRAY(SELECT c.turn_key FROM dossier_citations c WHERE c.machine = s.machine AND c.topic_id = s.topic_id
                AND c.version = s.version AND c.section = s.section AND c.position = s.position ORDER BY c.ordinal)
            AS citations
-       FROM dossier_sentences s WHERE s.topic_id = $1 ORDER BY s.version, s.machine, s.position`,
+       FROM dossier_sentences s JOIN (${chosen}) v ON v.version = s.version AND v.machine = s.machine
+       WHERE s.topic_id = $1 ORDER BY s.version, s.position`,
       [topicId],
     );
     return versions.map(({ version, writtenAt }) => {

@@ -8,6 +8,7 @@ import type { IndexDatabase } from './open-index-database.ts';
 import { analyzeFirstLoad } from './analyze-first-load.ts';
 import { heldAsLocal, localGeneration, sameLocalRow } from './push-generation.ts';
 import { inTransaction, type HeldSource } from './push-transaction.ts';
+import { withConnectedPerson } from './connected-person.ts';
 
 export interface PushSummary {
   machine: MachineIdentity;
@@ -38,10 +39,11 @@ export interface PushOptions {
 export async function pushIndexToPostgres(
   sqlite: IndexDatabase,
   client: pg.ClientBase,
-  machine: MachineIdentity,
+  pushing: MachineIdentity,
   options: PushOptions = {},
 ): Promise<PushSummary> {
   const started = performance.now();
+  const machine = await withConnectedPerson(client, pushing);
   const generation = localGeneration(sqlite);
   const summary: PushSummary = {
     machine,

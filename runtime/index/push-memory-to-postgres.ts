@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { DOSSIER_SECTIONS, type Dossier, type TopicRecord } from '../../protocol/index.ts';
+import { withConnectedPerson } from './connected-person.ts';
 import type { MachineIdentity } from './machine-identity.ts';
 
 /** What a machine's memory sends to the team index: its topics and every kept version of its dossiers. */
@@ -73,9 +74,10 @@ const COLUMNS: Record<string, string> = {
  */
 export async function pushMemoryToPostgres(
   client: pg.ClientBase,
-  machine: MachineIdentity,
+  pushing: MachineIdentity,
   memory: LocalMemory,
 ): Promise<MemoryPushSummary> {
+  const machine = await withConnectedPerson(client, pushing);
   const rows = memoryRows(memory, machine);
   const digest = createHash('sha256').update(JSON.stringify(rows)).digest('hex');
   const summary: MemoryPushSummary = {
