@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDossierStore } from '../runtime/dossiers/index.ts';
 import { copyFixtures, type FixtureWorkspace } from '../runtime/index/fixture-roots.ts';
+import { fts5PhrasePattern, fts5Words } from '../runtime/index/fts5-words.ts';
 import { memoryDirectory } from '../runtime/memory/index.ts';
 import { TopicStore } from '../runtime/topics/index.ts';
 import { startPostgres, type PostgresServer } from '../tests/support/postgres-server.ts';
@@ -131,6 +132,35 @@ describe('who may read what on the team index (issue 32.3)', () => {
     }
     expect(someHidden).toBeGreaterThan(0);
   }, 120_000);
+
+  it('find’s indexed path for a person (weft_find_turns) answers only the turns their grants allow', async () => {
+    const texts = await query<{ q: string }>(adminUrl, 'SELECT user_text AS q FROM turns ORDER BY id');
+    const phrases = [...new Set(texts.map(({ q }) => q.split(/\s+/).slice(0, 2).join(' ')))].filter((phrase) =>
+      /[\p{L}\p{N}]/u.test(phrase),
+    );
+    const call = (url: string, values: unknown[], column = 'user_words') =>
+      query<{ id: string }>(url, `SELECT weft_find_turns('${column}', $1, $2, NULL, NULL, NULL, 20) AS id`, values);
+    let someHidden = 0;
+    for (const phrase of phrases.slice(0, 12)) {
+      const values = [fts5Words(phrase), fts5PhrasePattern(phrase)];
+      const everywhere = await query<{ id: string }>(
+        adminUrl,
+        'SELECT id FROM turns WHERE user_words LIKE $1 ORDER BY id DESC LIMIT 20',
+        [values[1]],
+      );
+      const inProject = await query<{ id: string }>(
+        adminUrl,
+        `SELECT id FROM turns WHERE user_words LIKE $1 AND (cwd = $2 OR cwd LIKE $2 || '/%') ORDER BY id DESC LIMIT 20`,
+        [values[1], project],
+      );
+      expect({ phrase, ids: await call(urls.ana!, values) }).toEqual({ phrase, ids: inProject });
+      expect({ phrase, ids: await call(urls.bo!, values) }).toEqual({ phrase, ids: [] });
+      if (everywhere.length > inProject.length) someHidden += 1;
+    }
+    expect(someHidden).toBeGreaterThan(0);
+    // Only the columns of words: not a way to read any other column through the owner's rights.
+    await expect(call(urls.bo!, [' a ', '% a %'], 'user_text')).rejects.toThrow(/no column of words/);
+  });
 
   it('weft why with a person’s connection string names only their project’s turns', async () => {
     const paths = await query<{ path: string }>(adminUrl, 'SELECT DISTINCT path FROM touches ORDER BY path');

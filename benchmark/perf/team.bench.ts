@@ -10,7 +10,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { PostgresIndex, resolveWhyTargets, WhyIndex } from '../../runtime/index/index.ts';
+import {
+  grantProject,
+  initTeamDatabase,
+  PostgresIndex,
+  resolveWhyTargets,
+  WhyIndex,
+  withTeamClient,
+} from '../../runtime/index/index.ts';
 import { startPostgres } from '../../tests/support/index.ts';
 import { announceQuickMode, QUICK } from './quick-mode.ts';
 import { generateCorpus } from './why/generate-corpus.ts';
@@ -82,7 +89,8 @@ try {
   // The team index is this machine's index pushed: its rate counts the local index and the push.
   const index = WhyIndex.open({ env });
   await index.refresh();
-  const team = await PostgresIndex.open(await server.createDatabase('team_bench'));
+  const teamUrl = await server.createDatabase('team_bench');
+  const team = await PostgresIndex.open(teamUrl);
   let started = performance.now();
   const pushed = await team.push(index.database, { id: 'bench-0', name: 'bench-0', person: 'bench' });
   const pushSeconds = (performance.now() - started) / 1000;
@@ -110,6 +118,23 @@ try {
   print('sqlite_why_p50_ms', sqliteWhy, 'ms', 2);
   print('pg_why_p50_ms', pgWhy, 'ms', 2);
   await team.close();
+
+  // The same finds as a person's role with one grant, '/' (every turn, so the same answers), under row-level
+  // security: through `weft_find_turns` (pg migration 007). The person holds no machine, so only the grant reads.
+  const reader = await withTeamClient(teamUrl, async (client) => {
+    const made = await initTeamDatabase(client, teamUrl, 'reader');
+    await grantProject(client, 'reader', '/');
+    return made.person!.url;
+  });
+  const asPerson = await PostgresIndex.open(reader);
+  await asPerson.findPhrase(phrases[0]!);
+  print(
+    'pg_find_as_person_p50_ms',
+    await timed(phrases, (phrase) => asPerson.findPhrase(phrase, { limit: 20 })),
+    'ms',
+    2,
+  );
+  await asPerson.close();
 
   // Ten machines pushing at once (the same index under ten machine ids, each its own process).
   const tenUrl = await server.createDatabase('team_bench_ten');

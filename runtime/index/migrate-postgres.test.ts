@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPostgres, type PostgresServer } from '../../tests/support/postgres-server.ts';
 import { migratePostgres, PG_MIGRATIONS_DIRECTORY, readPgMigrations } from './migrate-postgres.ts';
 import { pushMemoryToPostgres } from './push-memory-to-postgres.ts';
-import { initTeamDatabase } from './team-roles.ts';
+import { grantProject, initTeamDatabase } from './team-roles.ts';
 
 let server: PostgresServer;
 const folders: string[] = [];
@@ -279,6 +279,78 @@ describe('the PostgreSQL migrations', () => {
     await connected(url, async (client) => {
       expect((await client.query('SELECT machine, path FROM sources')).rows).toEqual([
         { machine: 'm2', path: '/b.jsonl' },
+      ]);
+    });
+  });
+
+  it('007 brings a database at 006 forward: a person reads the same turns, the grants read once per statement', async () => {
+    const url = await server.createDatabase('from_006');
+    // Rows of bo's machine, so only ana's grants decide what she reads (not her own rows, 006).
+    const cwds = ['/a', '/a/b', '/ab', '/p.q/x', '/pxq', '/p.q', null, 'rel', '/z'];
+    const keys = ['canvas:c(1)#n1', 'canvas:c(1)x#n2', 'canvas:c#n3', 'canvas:c1#n4'];
+    const ana = await connected(url, async (client) => {
+      await migratePostgres(
+        client,
+        readPgMigrations().filter((migration) => migration.version < 7),
+      );
+      await client.query("INSERT INTO machines VALUES ('m2', 'lab', 'bo', 1, 1)");
+      await client.query(
+        `INSERT INTO sources (id, machine, person, local_id, path, kind, size, mtime_ms, bytes_read, indexed_at)
+         VALUES (1, 'm2', 'bo', 1, '/b.jsonl', 'session', 3, 1, 3, 5)`,
+      );
+      await client.query(
+        `INSERT INTO sessions (id, machine, local_id, source_id, runner, session_id, title, is_subagent)
+         VALUES (1, 'm2', 1, 1, 'claude-code', 's1', 'T', 0)`,
+      );
+      const turns: [string, string | null][] = [
+        ...cwds.map((cwd, at): [string, string | null] => [`claude-code:s1#${at}`, cwd]),
+        ...keys.map((key): [string, string | null] => [key, null]),
+      ];
+      for (const [at, [key, cwd]] of turns.entries())
+        await client.query(
+          `INSERT INTO turns (machine, local_id, turn_key, session_row, number, cwd, user_text,
+             assistant_text, steps, user_words, assistant_words)
+           VALUES ('m2', $1::bigint, $2, 1, $1::int, $3, 'q', 'a', '[]', ' q ', ' a ')`,
+          [at + 1, key, cwd],
+        );
+      const init = await initTeamDatabase(client, url, 'ana');
+      expect(init.applied).toEqual([7]);
+      for (const project of ['/a', '/p.q', 'canvas:c(1)']) await grantProject(client, 'ana', project);
+      return init.person!.url;
+    });
+    const readable = (client: pg.Client) =>
+      client
+        .query<{ key: string; cwd: string | null }>('SELECT turn_key AS key, cwd FROM turns ORDER BY local_id')
+        .then((result) => result.rows);
+    await connected(ana, async (client) => {
+      // A folder is itself and below (not a sibling sharing its prefix, and its dot is a dot); a canvas by its key.
+      expect(await readable(client)).toEqual([
+        { key: 'claude-code:s1#0', cwd: '/a' },
+        { key: 'claude-code:s1#1', cwd: '/a/b' },
+        { key: 'claude-code:s1#3', cwd: '/p.q/x' },
+        { key: 'claude-code:s1#5', cwd: '/p.q' },
+        { key: 'canvas:c(1)#n1', cwd: null },
+      ]);
+      // The session follows its turns (003). The grants are init-plans, and the only subquery left (her machines,
+      // 006) is hashed once: no query runs per row.
+      expect((await client.query('SELECT count(*)::int AS n FROM sessions')).rows).toEqual([{ n: 1 }]);
+      const plan = await client.query<{ 'QUERY PLAN': string }>('EXPLAIN SELECT count(*) FROM turns');
+      const text = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/InitPlan/);
+      expect(text).not.toMatch(/\(SubPlan \d+\)/);
+    });
+    await connected(url, (client) => grantProject(client, 'ana', '/'));
+    await connected(ana, async (client) => {
+      // '/' is every absolute cwd, not a relative one nor none.
+      expect((await readable(client)).map((row) => row.cwd)).toEqual([
+        '/a',
+        '/a/b',
+        '/ab',
+        '/p.q/x',
+        '/pxq',
+        '/p.q',
+        '/z',
+        null,
       ]);
     });
   });

@@ -58,6 +58,8 @@ function statementName(sql: string): string {
 export class PostgresIndex {
   /** Holds the connection string: not enumerable, so logging or inspecting this object never prints it. */
   declare private readonly pool: pg.Pool;
+  /** Whether this pool's role is subject to row-level security (a person's role), once asked. */
+  private policed: Promise<boolean> | undefined;
 
   private constructor(
     pool: pg.Pool,
@@ -179,7 +181,12 @@ export class PostgresIndex {
    * characters as a substring of the texts that hold them; newest rows first, snippets cut as FTS5 cuts them.
    */
   async findPhrase(phrase: string, options: FindOptions = {}): Promise<FindHit[]> {
-    return postgresFind((sql, values) => this.rows(sql, values), phrase, options);
+    // Asked once per pool (every connection is the same role): a person's role finds turns through their index.
+    this.policed ??= this.rows<{ on: boolean }>("SELECT row_security_active('turns') AS on").then(
+      (found) => found[0]!.on,
+      () => false,
+    );
+    return postgresFind((sql, values) => this.rows(sql, values), phrase, options, await this.policed);
   }
 
   /** `weft status` from the team index: its counts and parse reports, this machine's roots and archive. */

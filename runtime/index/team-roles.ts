@@ -59,6 +59,10 @@ export async function initTeamDatabase(client: pg.ClientBase, adminUrl: string, 
     await client.query('REVOKE CREATE ON SCHEMA public FROM PUBLIC');
     await client.query(`GRANT USAGE ON SCHEMA public TO ${READ_ROLE}`);
     await client.query(`GRANT SELECT ON ALL TABLES IN SCHEMA public TO ${READ_ROLE}`);
+    // find's indexed path for a person's role (pg migration 007); PUBLIC may not call it.
+    await client.query(
+      `GRANT EXECUTE ON FUNCTION weft_find_turns(TEXT, TEXT, TEXT, TEXT, TEXT, TEXT, INT) TO ${READ_ROLE}`,
+    );
     await client.query(`GRANT INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO ${WRITE_ROLE}`);
     await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA public TO ${WRITE_ROLE}`);
     await client.query(`REVOKE INSERT, UPDATE, DELETE ON ${ADMIN_TABLES.join(', ')} FROM ${WRITE_ROLE}`);
