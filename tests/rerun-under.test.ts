@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionNode } from '../protocol/index.ts';
 import { answerValue, dependencyOrder, rerunPlan, runComparison, runVersion } from '../src/core/index.ts';
 import { TestApp } from '../src/ui/store/test-app.ts';
-import { startScriptedProvider, type ScriptedProvider } from './support/scripted-provider.ts';
-import { startTestServer, type TestServer } from './support/test-server.ts';
+import { startServerWithProvider, type ScriptedProvider, type TestServer } from './support/index.ts';
 
 /**
  * Issue 31, part 4, end to end over loopback: a 50-question study answered by one scripted model is re-run under a
@@ -14,6 +13,7 @@ import { startTestServer, type TestServer } from './support/test-server.ts';
  */
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 const KEY = 'sk-test-rerun-0123456789';
 const SIZE = 50;
 /** The question whose answer the second model gets wrong; held open (hang) when `hangAt` names it. */
@@ -29,24 +29,7 @@ function messagesOf(body: unknown): string[] {
 }
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
-  server = await startTestServer();
-  const response = await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: KEY,
-          models: ['alpha', 'beta'],
-        },
-      ],
-    }),
-  });
-  expect(response.status).toBe(200);
+  ({ server, provider, dispose } = await startServerWithProvider({ models: ['alpha', 'beta'], apiKey: KEY }));
   provider.replyFor = (body) => {
     const texts = messagesOf(body);
     const question = Number(/^Q(\d+):/.exec(texts[texts.length - 1] ?? '')?.[1]);
@@ -60,8 +43,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await server?.dispose();
-  await provider?.close();
+  await dispose();
 });
 
 /** A study of 50 questions asked under local/alpha: Q(i) hangs below Q(i-1), and every fifth also below Q(i-3). */

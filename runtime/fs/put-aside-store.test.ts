@@ -9,6 +9,7 @@ import { emptyCanvasDocument } from '../../src/core/index.ts';
 import type { CanvasDocument } from '../../protocol/index.ts';
 import { CanvasStore } from './canvas-store.ts';
 import { PutAsideStore, putAsidePath, readPutAsides, type PutAsideChange } from './put-aside-store.ts';
+import { struckSentenceChange } from './testing/struck-sentence-change.ts';
 
 const homes: string[] = [];
 afterEach(() => {
@@ -158,15 +159,7 @@ describe('a canvas save records put-asides', () => {
 
 describe('the put-aside log across processes', () => {
   const CHILD = fileURLToPath(new URL('./testing/put-aside-child.ts', import.meta.url));
-  const struck = (text: string, op: PutAsideChange['op'] = 'put-aside'): PutAsideChange => ({
-    op,
-    key: contentKey('dossier-sentence', text),
-    kind: 'dossier-sentence',
-    reason: op === 'put-aside' ? 'struck' : 'restored',
-    at: 1,
-    origin: { topicId: 'topic', sentenceId: 'sentence' },
-    ...(op === 'put-aside' ? { excerpt: text } : {}),
-  });
+  const struck = (text: string, op: PutAsideChange['op'] = 'put-aside') => struckSentenceChange(text, { op });
 
   it(
     "loses no other process's put-aside while restores rewrite the log, and the restored words are gone",

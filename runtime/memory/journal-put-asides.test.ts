@@ -8,6 +8,7 @@ import { putAsideEvent } from '../../src/core/memory/index.ts';
 import { failingAt } from '../../tests/support/failing-file-system.ts';
 import { nodeAtomicFileSystem, type AtomicFileSystem } from '../fs/atomic-write.ts';
 import { PutAsideStore, putAsidePath, type PutAsideChange } from '../fs/index.ts';
+import { struckSentenceChange } from '../fs/testing/struck-sentence-change.ts';
 import { journalPutAsides } from './journal-put-asides.ts';
 import { journalSecretPath } from './journal-secret.ts';
 import { MemoryStore, memoryDirectory } from './memory-store.ts';
@@ -23,15 +24,7 @@ afterEach(async () => {
 const WORDS = 'Our launch codename is Bluebird';
 
 function struck(op: PutAsideChange['op'] = 'put-aside', text = WORDS): PutAsideChange {
-  return {
-    op,
-    key: contentKey('dossier-sentence', text),
-    kind: 'dossier-sentence',
-    reason: op === 'put-aside' ? 'struck' : 'restored',
-    at: 1_000,
-    origin: { topicId: 'topic-1', sentenceId: 'sentence-1' },
-    ...(op === 'put-aside' ? { excerpt: text } : {}),
-  };
+  return struckSentenceChange(text, { op, at: 1_000, origin: { topicId: 'topic-1', sentenceId: 'sentence-1' } });
 }
 
 /** The real file system, failing at one step while `broken.now` is set (a disk that errs, then recovers). */

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentKey } from '../../src/core/index.ts';
 import { CanvasStore, PutAsideStore } from '../fs/index.ts';
+import { struckSentenceChange } from '../fs/testing/struck-sentence-change.ts';
 import { putAsideItems, restorePutAside } from './put-aside-items.ts';
 
 const homes: string[] = [];
@@ -17,17 +17,7 @@ async function storeOf(count: number): Promise<{ store: PutAsideStore; canvases:
   const store = new PutAsideStore(home);
   for (let index = 1; index <= count; index += 1) {
     const text = `struck sentence number ${index}`;
-    await store.append([
-      {
-        op: 'put-aside',
-        key: contentKey('dossier-sentence', text),
-        kind: 'dossier-sentence',
-        reason: 'struck',
-        at: index,
-        origin: { topicId: 't', sentenceId: `s${index}` },
-        excerpt: text,
-      },
-    ]);
+    await store.append([struckSentenceChange(text, { at: index, origin: { topicId: 't', sentenceId: `s${index}` } })]);
   }
   return { store, canvases: new CanvasStore({ directory: join(home, 'canvases') }) };
 }

@@ -4,38 +4,25 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AskCanvasTurn, CanonicalRequest, CanvasChatResponse } from '../../protocol/index.ts';
 import { askCanvasRequest, type AskCanvasPlan } from '../../src/core/ask-canvas/index.ts';
 import { STALE_MARK, TestCanvas, hashCanonical } from '../../src/core/index.ts';
-import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import type { ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { sampleCanvas } from '../../tests/support/sample-canvas.ts';
 import { collectStreamEvents } from '../../tests/support/sse-client.ts';
-import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { startServerWithProvider } from '../../tests/support/server-with-provider.ts';
+import type { TestServer } from '../../tests/support/test-server.ts';
 
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 const MODEL = 'local/scripted-model';
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
-  server = await startTestServer();
-  const response = await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-test-ask-canvas-0123456789',
-          models: ['scripted-model'],
-        },
-      ],
-    }),
-  });
-  expect(response.status).toBe(200);
+  ({ server, provider, dispose } = await startServerWithProvider({
+    models: ['scripted-model'],
+    apiKey: 'sk-test-ask-canvas-0123456789',
+  }));
 });
 afterAll(async () => {
-  await server.dispose();
-  await provider.close();
+  await dispose();
 });
 beforeEach(() => {
   provider.requests.length = 0;

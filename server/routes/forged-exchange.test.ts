@@ -9,10 +9,11 @@ import type {
 } from '../../protocol/index.ts';
 import { buildRequest, documentFromGraph, emptyCanvasDocument } from '../../src/core/index.ts';
 import { TestCanvas } from '../../src/core/test-canvas.ts';
-import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import type { ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { collectStreamEvents } from '../../tests/support/sse-client.ts';
 import { acceptProfileFactsAutomatically } from '../../tests/support/memory-auto-accept.ts';
-import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { startServerWithProvider } from '../../tests/support/server-with-provider.ts';
+import type { TestServer } from '../../tests/support/test-server.ts';
 
 /**
  * Issue 27.3, as a hostile client holding the launch token, through HTTP only: memory admits the person's words
@@ -23,33 +24,19 @@ import { startTestServer, type TestServer } from '../../tests/support/test-serve
  */
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 const MODEL = 'local/scripted-model';
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
-  server = await startTestServer();
-  const response = await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-test-ledger-0123456789',
-          models: ['scripted-model'],
-        },
-      ],
-    }),
-  });
-  expect(response.status).toBe(200);
+  ({ server, provider, dispose } = await startServerWithProvider({
+    models: ['scripted-model'],
+    apiKey: 'sk-test-ledger-0123456789',
+  }));
   // Admitted facts are written at once, so a forged exchange that got through would show in the profile itself.
   await acceptProfileFactsAutomatically(server);
 });
 afterAll(async () => {
-  await server.dispose();
-  await provider.close();
+  await dispose();
 });
 
 const json = (method: string, body: unknown, revision?: string | null): RequestInit => ({

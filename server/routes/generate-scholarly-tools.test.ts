@@ -3,22 +3,23 @@ import type { CanonicalRequest } from '../../protocol/dispatch-request.ts';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
 import { chatToolRequest, hashCanonical } from '../../src/core/index.ts';
 import { startScriptedArxiv, type ScriptedArxiv } from '../../tests/support/scripted-arxiv.ts';
-import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import type { ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import {
   startScriptedSemanticScholar,
   type ScriptedSemanticScholar,
 } from '../../tests/support/scripted-semantic-scholar.ts';
 import { collectStreamEvents } from '../../tests/support/sse-client.ts';
-import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { startServerWithProvider } from '../../tests/support/server-with-provider.ts';
+import type { TestServer } from '../../tests/support/test-server.ts';
 
 // C35 over real HTTP: the arXiv and Semantic Scholar tools run in the server's tool loop against scripted services.
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 let arxiv: ScriptedArxiv;
 let scholar: ScriptedSemanticScholar;
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
   arxiv = await startScriptedArxiv([
     {
       id: '1706.03762v7',
@@ -36,27 +37,14 @@ beforeAll(async () => {
       externalIds: { DOI: '10.1/bert' },
     },
   ]);
-  server = await startTestServer({ allowLoopbackTargets: true, arxivUrl: arxiv.url, semanticScholarUrl: scholar.url });
-  const response = await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-test-scholarly-0123456789',
-          models: ['scripted-model'],
-        },
-      ],
-    }),
-  });
-  expect(response.status).toBe(200);
+  ({ server, provider, dispose } = await startServerWithProvider({
+    models: ['scripted-model'],
+    apiKey: 'sk-test-scholarly-0123456789',
+    server: { allowLoopbackTargets: true, arxivUrl: arxiv.url, semanticScholarUrl: scholar.url },
+  }));
 });
 afterAll(async () => {
-  await server.dispose();
-  await provider.close();
+  await dispose();
   await arxiv.close();
   await scholar.close();
 });

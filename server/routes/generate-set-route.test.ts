@@ -15,6 +15,12 @@ let server: TestServer;
 let provider: ScriptedProvider;
 const KEY = 'sk-test-generate-set-0123456789';
 const MODELS = ['local/alpha', 'local/beta', 'local/gamma'];
+/** Each model's scripted answer (the Stop test holds them open, then puts these back). */
+const ANSWERS = {
+  alpha: { text: 'Alpha: four.' },
+  beta: { text: 'Beta says 4.' },
+  gamma: { text: 'Gamma: 2 + 2 = 4.' },
+};
 
 beforeAll(async () => {
   provider = await startScriptedProvider();
@@ -27,11 +33,7 @@ beforeAll(async () => {
     ],
   });
   expect(response.status).toBe(200);
-  provider.byModel = {
-    alpha: { text: 'Alpha: four.' },
-    beta: { text: 'Beta says 4.' },
-    gamma: { text: 'Gamma: 2 + 2 = 4.' },
-  };
+  provider.byModel = { ...ANSWERS };
 });
 afterAll(async () => {
   await server.dispose();
@@ -100,6 +102,16 @@ async function commitsOf(canvasId: string, hashes: readonly string[]) {
   return recorded.flat().filter((commit) => commit.canvasId === canvasId);
 }
 
+/** A refused set reached no model and left no commit of its requests on its canvas. */
+async function expectNothingDispatched(requests: ReturnType<typeof setRequests>, body: GenerateSetRequest) {
+  expect(provider.requests).toHaveLength(0);
+  const commits = await commitsOf(
+    body.target!.canvasId,
+    requests.dispatches.map((dispatch) => dispatch.requestHash),
+  );
+  expect(commits).toEqual([]);
+}
+
 describe('POST /api/generate-set (issue 31)', () => {
   it('3 models × 2 samples: six answers, one context hash, three request hashes, six commits, six identical contexts', async () => {
     const { requests, body, question } = await setOf('set-six');
@@ -156,13 +168,7 @@ describe('POST /api/generate-set (issue 31)', () => {
     expect(events).toEqual([
       { index: null, event: expect.objectContaining({ type: 'answer-failed', code: 'hash-mismatch' }) },
     ]);
-    expect(provider.requests).toHaveLength(0);
-    expect(
-      await commitsOf(
-        body.target!.canvasId,
-        requests.dispatches.map((dispatch) => dispatch.requestHash),
-      ),
-    ).toEqual([]);
+    await expectNothingDispatched(requests, body);
   });
 
   it('a dispatch whose model was swapped under its hash refuses the whole set', async () => {
@@ -173,13 +179,7 @@ describe('POST /api/generate-set (issue 31)', () => {
     };
     const events = await askSet(swapped);
     expect(events).toEqual([{ index: null, event: expect.objectContaining({ code: 'hash-mismatch' }) }]);
-    expect(provider.requests).toHaveLength(0);
-    expect(
-      await commitsOf(
-        body.target!.canvasId,
-        requests.dispatches.map((dispatch) => dispatch.requestHash),
-      ),
-    ).toEqual([]);
+    await expectNothingDispatched(requests, body);
   });
 
   it('a tampered context (or its hash) refuses the whole set with context-hash-mismatch', async () => {
@@ -202,13 +202,7 @@ describe('POST /api/generate-set (issue 31)', () => {
     expect(await askSet(changed)).toEqual([
       { index: null, event: expect.objectContaining({ code: 'context-hash-mismatch' }) },
     ]);
-    expect(provider.requests).toHaveLength(0);
-    expect(
-      await commitsOf(
-        body.target!.canvasId,
-        requests.dispatches.map((dispatch) => dispatch.requestHash),
-      ),
-    ).toEqual([]);
+    await expectNothingDispatched(requests, body);
   });
 
   it('refuses a target the stored canvas holds as something other than a question, as /api/generate does', async () => {
@@ -217,13 +211,7 @@ describe('POST /api/generate-set (issue 31)', () => {
     expect(events).toEqual([
       { index: null, event: expect.objectContaining({ type: 'answer-failed', code: 'dispatch-target-mismatch' }) },
     ]);
-    expect(provider.requests).toHaveLength(0);
-    expect(
-      await commitsOf(
-        body.target!.canvasId,
-        requests.dispatches.map((dispatch) => dispatch.requestHash),
-      ),
-    ).toEqual([]);
+    await expectNothingDispatched(requests, body);
   });
 
   it('refuses a set with an agent lane in it, whatever hashes the client sent', async () => {
@@ -235,13 +223,7 @@ describe('POST /api/generate-set (issue 31)', () => {
         event: expect.objectContaining({ code: 'model-set-refused', message: expect.stringMatching(/agent lane/) }),
       },
     ]);
-    expect(provider.requests).toHaveLength(0);
-    expect(
-      await commitsOf(
-        body.target!.canvasId,
-        requests.dispatches.map((dispatch) => dispatch.requestHash),
-      ),
-    ).toEqual([]);
+    await expectNothingDispatched(requests, body);
   });
 
   it('enforces the per-ask cap from the server’s own settings and prices, not from anything the client sends', async () => {
@@ -255,13 +237,7 @@ describe('POST /api/generate-set (issue 31)', () => {
           event: expect.objectContaining({ code: 'model-set-refused', message: expect.stringMatching(/cap/) }),
         },
       ]);
-      expect(provider.requests).toHaveLength(0);
-      expect(
-        await commitsOf(
-          body.target!.canvasId,
-          requests.dispatches.map((dispatch) => dispatch.requestHash),
-        ),
-      ).toEqual([]);
+      await expectNothingDispatched(requests, body);
     } finally {
       expect((await settings({ setCapUsd: null })).status).toBe(200);
     }
@@ -291,11 +267,7 @@ describe('POST /api/generate-set (issue 31)', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(provider.requests).toHaveLength(8);
     } finally {
-      provider.byModel = {
-        alpha: { text: 'Alpha: four.' },
-        beta: { text: 'Beta says 4.' },
-        gamma: { text: 'Gamma: 2 + 2 = 4.' },
-      };
+      provider.byModel = { ...ANSWERS };
     }
   });
 });

@@ -2,42 +2,31 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CanonicalRequest } from '../../protocol/dispatch-request.ts';
 import type { StreamEvent } from '../../protocol/stream-events.ts';
 import { chatToolRequest, hashCanonical } from '../../src/core/index.ts';
-import { startScriptedProvider, type ScriptedProvider } from '../../tests/support/scripted-provider.ts';
+import type { ScriptedProvider } from '../../tests/support/scripted-provider.ts';
 import { startScriptedWebSearch, type ScriptedWebSearch } from '../../tests/support/scripted-web-search.ts';
 import { collectStreamEvents } from '../../tests/support/sse-client.ts';
-import { startTestServer, type TestServer } from '../../tests/support/test-server.ts';
+import { startServerWithProvider } from '../../tests/support/server-with-provider.ts';
+import type { TestServer } from '../../tests/support/test-server.ts';
 
 // C35 web search: configured in Settings (Brave key or SearXNG URL), run in the tool loop, refused when unset.
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 let search: ScriptedWebSearch;
 const BRAVE_KEY = 'BSA-brave-secret-key-0123456789';
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
   search = await startScriptedWebSearch([
     { title: 'Weft <strong>docs</strong>', url: 'https://example.org/weft', extract: 'A &quot;context&quot; graph.' },
   ]);
-  server = await startTestServer({ allowLoopbackTargets: true, braveSearchUrl: search.url });
-  await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-t-0123456789',
-          models: ['m'],
-        },
-      ],
-    }),
-  });
+  ({ server, provider, dispose } = await startServerWithProvider({
+    models: ['m'],
+    apiKey: 'sk-t-0123456789',
+    server: { allowLoopbackTargets: true, braveSearchUrl: search.url },
+  }));
 });
 afterAll(async () => {
-  await server.dispose();
-  await provider.close();
+  await dispose();
   await search.close();
 });
 beforeEach(() => {

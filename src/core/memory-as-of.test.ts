@@ -9,6 +9,7 @@ import { supersedingStatements } from './memory/memory-test-kit.ts';
 import { computeStaleFull } from './stale-tracker.ts';
 import { upstreamFingerprint } from './fingerprint.ts';
 import { TestCanvas } from './test-canvas.ts';
+import { testTurn } from './recall/test-turn.ts';
 
 const MARCH = Date.UTC(2026, 2, 1);
 const JUNE = Date.UTC(2026, 5, 1);
@@ -94,20 +95,7 @@ describe('an "as of" node at the compiler (#29.4)', () => {
 
 /** A past session turn about the varroa count, asked at `at`. */
 function pastTurn(key: string, at: number, answer: string): RecallCandidate {
-  return {
-    key,
-    kind: 'turn',
-    runner: 'claude-code',
-    sessionId: `session-${key}`,
-    sessionTitle: `Session ${key}`,
-    turn: 1,
-    cwd: '/home/ada/bees',
-    at,
-    question: 'How should the varroa count be stored?',
-    answer,
-    canvasId: null,
-    mirrors: null,
-  };
+  return testTurn(key, { at, answer, question: 'How should the varroa count be stored?' });
 }
 
 describe('recall for an "as of" node at the compiler (#29.4)', () => {

@@ -10,6 +10,8 @@ export type { ScriptedSemanticScholar, ScriptedPaper } from './scripted-semantic
 export { readStreamEvents, readSetStreamEvents, collectStreamEvents } from './sse-client.ts';
 export { startTestServer, memoryLogger } from './test-server.ts';
 export type { TestServer } from './test-server.ts';
+export { startServerWithProvider } from './server-with-provider.ts';
+export type { ServerWithProvider, ServerWithProviderOptions } from './server-with-provider.ts';
 export { minimalPdf } from './minimal-pdf.ts';
 export { rawRequest } from './raw-request.ts';
 export { sampleCanvas, withEvents } from './sample-canvas.ts';

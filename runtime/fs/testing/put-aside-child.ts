@@ -3,8 +3,8 @@
 // Usage: node --import tsx put-aside-child.ts <weftHome> <count> <tag>
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { contentKey } from '../../../src/core/index.ts';
 import { PutAsideStore } from '../put-aside-store.ts';
+import { struckSentenceChange } from './struck-sentence-change.ts';
 
 const [home, count, tag] = process.argv.slice(2);
 const store = new PutAsideStore(home!);
@@ -13,14 +13,6 @@ while (!existsSync(join(home!, 'go'))) await new Promise((resolve) => setTimeout
 for (let index = 0; index < Number(count); index += 1) {
   const text = `Sentence ${index} struck by process ${tag}`;
   await store.append([
-    {
-      op: 'put-aside',
-      key: contentKey('dossier-sentence', text),
-      kind: 'dossier-sentence',
-      reason: 'struck',
-      at: index,
-      origin: { topicId: `topic-${tag}`, sentenceId: `sentence-${index}` },
-      excerpt: text,
-    },
+    struckSentenceChange(text, { at: index, origin: { topicId: `topic-${tag}`, sentenceId: `sentence-${index}` } }),
   ]);
 }

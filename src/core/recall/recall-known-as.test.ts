@@ -1,29 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { estimateTokensByLength } from '../tokens.ts';
 import { planRecall, type RecallPlanInput } from './plan-recall.ts';
-import type { RecallCandidate, RecallDossier } from './recall-inputs.ts';
+import type { RecallDossier } from './recall-inputs.ts';
 import { turnKnownAs } from './turn-known-as.ts';
-
-const PROJECT = '/home/ada/bees';
-const T0 = Date.UTC(2026, 10, 1);
-
-function turn(key: string, overrides: Partial<RecallCandidate> = {}): RecallCandidate {
-  return {
-    key,
-    kind: 'turn',
-    runner: 'claude-code',
-    sessionId: `session-${key}`,
-    sessionTitle: `Session ${key}`,
-    turn: 1,
-    cwd: PROJECT,
-    at: T0,
-    question: `How should the varroa count be stored? (${key})`,
-    answer: `Store the varroa count per hive in SQLite (${key}).`,
-    canvasId: null,
-    mirrors: null,
-    ...overrides,
-  };
-}
+import { TEST_PROJECT as PROJECT, TEST_T0 as T0, testTurn as turn } from './test-turn.ts';
 
 const DOSSIER: RecallDossier = {
   topicId: 'hives',

@@ -3,30 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { findEvidence } from '../memory/find-evidence.ts';
 import { estimateTokensByLength, estimateTokensByScript } from '../tokens.ts';
 import { eligibleCandidates, planRecall, recallCeilingTokens, type RecallPlanInput } from './plan-recall.ts';
-import type { RecallCandidate, RecallDossier, RecallVocabulary } from './recall-inputs.ts';
+import type { RecallDossier, RecallVocabulary } from './recall-inputs.ts';
 import { matchedTerms, recallForms, recallStem, recallTerms } from './recall-terms.ts';
+import { TEST_PROJECT as PROJECT, TEST_T0 as T0, testTurn as turn } from './test-turn.ts';
 
-const PROJECT = '/home/ada/bees';
 const DAY = 86_400_000;
-const T0 = Date.UTC(2026, 10, 1);
-
-function turn(key: string, overrides: Partial<RecallCandidate> = {}): RecallCandidate {
-  return {
-    key,
-    kind: 'turn',
-    runner: 'claude-code',
-    sessionId: `session-${key}`,
-    sessionTitle: `Session ${key}`,
-    turn: 1,
-    cwd: PROJECT,
-    at: T0,
-    question: `How should the varroa count be stored? (${key})`,
-    answer: `Store the varroa count per hive in SQLite (${key}).`,
-    canvasId: null,
-    mirrors: null,
-    ...overrides,
-  };
-}
 
 function dossier(topicId: string, citations: string[][] = [['claude-code:s1#1']]): RecallDossier {
   return {

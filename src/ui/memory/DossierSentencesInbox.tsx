@@ -5,6 +5,7 @@ import { memoryClient } from '../store/index.ts';
 import { dossierSentencesApi } from './dossier-sentences-api.ts';
 import { openCitation } from './open-citation.ts';
 import { projectFactsChanged } from './project-facts-changed.ts';
+import { ProposalRows } from './ProposalRows.tsx';
 import { usePagedList } from './use-paged-list.ts';
 import { formatWhen } from '../../core/index.ts';
 
@@ -25,19 +26,13 @@ export function DossierSentencesInbox() {
   const store = useWeftStore();
   const [topicNames, setTopicNames] = useState<Record<string, string>>({});
   // Every `memory-changed` (a dossier run's proposals, a decision) rereads the first page.
-  const {
-    page: inbox,
-    items: proposals,
-    scroller,
-    virtualizer,
-    remove,
-    fail,
-  } = usePagedList<DossierSentenceProposal, DossierSentenceInbox>({
+  const paged = usePagedList<DossierSentenceProposal, DossierSentenceInbox>({
     list: (query) => dossierSentencesApi.list(query),
     itemsOf: (page) => page.proposals,
     estimateSize: 64,
     onPage: (page, first) => setTopicNames((names) => (first ? page.topicNames : { ...names, ...page.topicNames })),
   });
+  const { page: inbox, items: proposals, remove, fail } = paged;
 
   const decide = async (id: string, run: () => Promise<unknown>) => {
     try {
@@ -64,59 +59,46 @@ export function DossierSentencesInbox() {
         New sentences a dossier update wrote wait here (Settings: accepting them automatically is off). None is in a
         dossier, recall or any request until you accept it; a rejected one is put aside and never proposed again.
       </p>
-      <div className="memory-inbox-scroll" ref={scroller} data-testid="dossier-sentence-inbox">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => {
-            const proposal = proposals[row.index]!;
-            return (
-              <div
-                key={proposal.id}
-                ref={virtualizer.measureElement}
-                data-index={row.index}
-                className="memory-proposal"
-                data-testid="dossier-sentence-proposal"
-                data-proposal-id={proposal.id}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}
+      <ProposalRows paged={paged} scrollTestId="dossier-sentence-inbox" rowTestId="dossier-sentence-proposal">
+        {(proposal) => (
+          <>
+            <span className="memory-proposal-text">“{proposal.text}”</span>
+            <span className="hint">
+              <span data-testid="dossier-sentence-topic" title={proposal.topicId}>
+                {topicNames[proposal.topicId] ?? 'a topic deleted since'}
+              </span>{' '}
+              · {SECTIONS[proposal.section]} · {formatWhen(proposal.proposedAt)} · cites{' '}
+              {proposal.citations.map((key, index) => (
+                <button
+                  key={key}
+                  className="link"
+                  title={key}
+                  aria-label={`Open cited turn ${index + 1}`}
+                  onClick={() => void openCitation(store, key)}
+                >
+                  [{index + 1}]
+                </button>
+              ))}
+            </span>
+            <span className="button-row">
+              <button
+                className="button small"
+                data-testid="dossier-sentence-accept"
+                onClick={() => void decide(proposal.id, () => dossierSentencesApi.accept(proposal.id))}
               >
-                <span className="memory-proposal-text">“{proposal.text}”</span>
-                <span className="hint">
-                  <span data-testid="dossier-sentence-topic" title={proposal.topicId}>
-                    {topicNames[proposal.topicId] ?? 'a topic deleted since'}
-                  </span>{' '}
-                  · {SECTIONS[proposal.section]} · {formatWhen(proposal.proposedAt)} · cites{' '}
-                  {proposal.citations.map((key, index) => (
-                    <button
-                      key={key}
-                      className="link"
-                      title={key}
-                      aria-label={`Open cited turn ${index + 1}`}
-                      onClick={() => void openCitation(store, key)}
-                    >
-                      [{index + 1}]
-                    </button>
-                  ))}
-                </span>
-                <span className="button-row">
-                  <button
-                    className="button small"
-                    data-testid="dossier-sentence-accept"
-                    onClick={() => void decide(proposal.id, () => dossierSentencesApi.accept(proposal.id))}
-                  >
-                    Accept
-                  </button>
-                  <button
-                    className="button small ghost"
-                    data-testid="dossier-sentence-reject"
-                    onClick={() => void decide(proposal.id, () => dossierSentencesApi.reject(proposal.id))}
-                  >
-                    Reject
-                  </button>
-                </span>
-              </div>
-            );
-          })}
-        </div>
-      </div>
+                Accept
+              </button>
+              <button
+                className="button small ghost"
+                data-testid="dossier-sentence-reject"
+                onClick={() => void decide(proposal.id, () => dossierSentencesApi.reject(proposal.id))}
+              >
+                Reject
+              </button>
+            </span>
+          </>
+        )}
+      </ProposalRows>
       {proposals.length === 0 && <p className="hint">No dossier sentence is waiting.</p>}
     </>
   );

@@ -6,6 +6,7 @@ import { inboxApi } from './inbox-api.ts';
 import { openOrigin } from './open-origin.ts';
 import { ProjectFactsInbox } from './ProjectFactsInbox.tsx';
 import { DossierSentencesInbox } from './DossierSentencesInbox.tsx';
+import { ProposalRows } from './ProposalRows.tsx';
 import { usePagedList } from './use-paged-list.ts';
 import { formatWhen } from '../../core/index.ts';
 
@@ -23,18 +24,12 @@ const RULES: Record<MemoryProposal['path'], string> = {
 export function InboxSection() {
   const store = useWeftStore();
   // Every `memory-changed` (a judgement, a decision here or from `weft memory accept`) rereads the Inbox.
-  const {
-    page: inbox,
-    items: proposals,
-    scroller,
-    virtualizer,
-    remove,
-    fail,
-  } = usePagedList<MemoryProposal, MemoryInboxResponse>({
+  const paged = usePagedList<MemoryProposal, MemoryInboxResponse>({
     list: (query) => inboxApi.list(query),
     itemsOf: (page) => page.proposals,
     estimateSize: 72,
   });
+  const { page: inbox, items: proposals, remove, fail } = paged;
   const [editing, setEditing] = useState<{ id: string; text: string } | null>(null);
 
   async function decide(id: string, run: () => Promise<unknown>) {
@@ -63,94 +58,83 @@ export function InboxSection() {
           ? 'Facts about you are accepted automatically (Settings); nothing waits here until you switch that off.'
           : 'Facts proposed from your questions wait here. None is sent with any request until you accept it; a rejected one is never proposed again.'}
       </p>
-      <div className="memory-inbox-scroll" ref={scroller} data-testid="memory-inbox-scroll">
-        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-          {virtualizer.getVirtualItems().map((row) => {
-            const proposal = proposals[row.index]!;
-            const { canvasId, nodeId } = proposal.origin;
-            const isEditing = editing?.id === proposal.id;
-            return (
-              <div
-                key={proposal.id}
-                ref={virtualizer.measureElement}
-                data-index={row.index}
-                className="memory-proposal"
-                data-testid="memory-proposal"
-                data-proposal-id={proposal.id}
-                style={{ position: 'absolute', top: 0, left: 0, right: 0, transform: `translateY(${row.start}px)` }}
-              >
-                {isEditing ? (
-                  <input
-                    className="input"
-                    data-testid="memory-proposal-edit-text"
-                    aria-label="The line as you want it kept"
-                    value={editing.text}
-                    onChange={(event) => setEditing({ id: proposal.id, text: event.target.value })}
-                  />
-                ) : (
-                  <span className="memory-proposal-text" data-testid="memory-proposal-text">
-                    {proposal.text}
-                  </span>
+      <ProposalRows paged={paged} scrollTestId="memory-inbox-scroll" rowTestId="memory-proposal">
+        {(proposal) => {
+          const { canvasId, nodeId } = proposal.origin;
+          const isEditing = editing?.id === proposal.id;
+          return (
+            <>
+              {isEditing ? (
+                <input
+                  className="input"
+                  data-testid="memory-proposal-edit-text"
+                  aria-label="The line as you want it kept"
+                  value={editing.text}
+                  onChange={(event) => setEditing({ id: proposal.id, text: event.target.value })}
+                />
+              ) : (
+                <span className="memory-proposal-text" data-testid="memory-proposal-text">
+                  {proposal.text}
+                </span>
+              )}
+              <span className="hint" data-testid="memory-proposal-evidence">
+                {proposal.evidence === 'stated' ? 'You said' : 'Read between the lines of'}: “{proposal.span}”{' · '}
+                {proposal.document} · proposed by {RULES[proposal.path]} · {formatWhen(proposal.at)}
+              </span>
+              <span className="button-row">
+                {canvasId && nodeId && (
+                  <button
+                    className="link"
+                    data-testid="memory-proposal-open"
+                    onClick={() => void openOrigin(store, canvasId, nodeId).catch(fail)}
+                  >
+                    open turn
+                  </button>
                 )}
-                <span className="hint" data-testid="memory-proposal-evidence">
-                  {proposal.evidence === 'stated' ? 'You said' : 'Read between the lines of'}: “{proposal.span}”{' · '}
-                  {proposal.document} · proposed by {RULES[proposal.path]} · {formatWhen(proposal.at)}
-                </span>
-                <span className="button-row">
-                  {canvasId && nodeId && (
+                {isEditing ? (
+                  <>
                     <button
-                      className="link"
-                      data-testid="memory-proposal-open"
-                      onClick={() => void openOrigin(store, canvasId, nodeId).catch(fail)}
+                      className="button small"
+                      data-testid="memory-proposal-accept-edited"
+                      disabled={!editing.text.trim()}
+                      onClick={() => void decide(proposal.id, () => inboxApi.accept(proposal.id, editing.text))}
                     >
-                      open turn
+                      Accept edited
                     </button>
-                  )}
-                  {isEditing ? (
-                    <>
-                      <button
-                        className="button small"
-                        data-testid="memory-proposal-accept-edited"
-                        disabled={!editing.text.trim()}
-                        onClick={() => void decide(proposal.id, () => inboxApi.accept(proposal.id, editing.text))}
-                      >
-                        Accept edited
-                      </button>
-                      <button className="button small ghost" onClick={() => setEditing(null)}>
-                        Cancel
-                      </button>
-                    </>
-                  ) : (
-                    <>
-                      <button
-                        className="button small"
-                        data-testid="memory-proposal-accept"
-                        onClick={() => void decide(proposal.id, () => inboxApi.accept(proposal.id))}
-                      >
-                        Accept
-                      </button>
-                      <button
-                        className="button small ghost"
-                        data-testid="memory-proposal-edit"
-                        onClick={() => setEditing({ id: proposal.id, text: proposal.text })}
-                      >
-                        Edit…
-                      </button>
-                      <button
-                        className="button small ghost"
-                        data-testid="memory-proposal-reject"
-                        onClick={() => void decide(proposal.id, () => inboxApi.reject(proposal.id))}
-                      >
-                        Reject
-                      </button>
-                    </>
-                  )}
-                </span>
-              </div>
-            );
-          })}
-        </div>
-      </div>
+                    <button className="button small ghost" onClick={() => setEditing(null)}>
+                      Cancel
+                    </button>
+                  </>
+                ) : (
+                  <>
+                    <button
+                      className="button small"
+                      data-testid="memory-proposal-accept"
+                      onClick={() => void decide(proposal.id, () => inboxApi.accept(proposal.id))}
+                    >
+                      Accept
+                    </button>
+                    <button
+                      className="button small ghost"
+                      data-testid="memory-proposal-edit"
+                      onClick={() => setEditing({ id: proposal.id, text: proposal.text })}
+                    >
+                      Edit…
+                    </button>
+                    <button
+                      className="button small ghost"
+                      data-testid="memory-proposal-reject"
+                      onClick={() => void decide(proposal.id, () => inboxApi.reject(proposal.id))}
+                    >
+                      Reject
+                    </button>
+                  </>
+                )}
+              </span>
+            </>
+          );
+        }}
+      </ProposalRows>
       {inbox && proposals.length === 0 && <p className="hint">Nothing waiting for review.</p>}
       <DossierSentencesInbox />
       <ProjectFactsInbox />

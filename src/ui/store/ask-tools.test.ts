@@ -3,8 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import {
   startScriptedCrossref,
-  startScriptedProvider,
-  startTestServer,
+  startServerWithProvider,
   type ScriptedCrossref,
   type ScriptedProvider,
   type TestServer,
@@ -15,34 +14,21 @@ import { TestApp } from './test-app.ts';
 // and writes one metadata-only event per call, in the same change as the version.
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 let crossref: ScriptedCrossref;
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
   crossref = await startScriptedCrossref([
     { DOI: '10.1/x', title: ['A Study of Tools'], issued: { 'date-parts': [[2024]] } },
   ]);
-  server = await startTestServer({ allowLoopbackTargets: true, crossrefUrl: crossref.url });
-  const response = await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-test-ask-tools-0123',
-          models: ['m', 'm2'],
-        },
-      ],
-    }),
-  });
-  expect(response.status).toBe(200);
+  ({ server, provider, dispose } = await startServerWithProvider({
+    models: ['m', 'm2'],
+    apiKey: 'sk-test-ask-tools-0123',
+    server: { allowLoopbackTargets: true, crossrefUrl: crossref.url },
+  }));
 });
 afterAll(async () => {
-  await server?.dispose();
-  await provider?.close();
+  await dispose();
   await crossref?.close();
 });
 

@@ -2,8 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { CHECK_EVENT_OP, rubricRequest, versionCheckResults } from '../../core/index.ts';
-import { startScriptedProvider, type ScriptedProvider } from '../../../tests/support/scripted-provider.ts';
-import { startTestServer, type TestServer } from '../../../tests/support/test-server.ts';
+import { startServerWithProvider, type ScriptedProvider, type TestServer } from '../../../tests/support/index.ts';
 import { TestApp } from './test-app.ts';
 
 /**
@@ -12,28 +11,15 @@ import { TestApp } from './test-app.ts';
  */
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 const KEY = 'sk-test-checks-0123456789';
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
-  server = await startTestServer();
-  const response = await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: KEY,
-          models: ['alpha', 'beta', 'judge'],
-        },
-      ],
-      judgeModelId: 'local/judge',
-    }),
-  });
-  expect(response.status).toBe(200);
+  ({ server, provider, dispose } = await startServerWithProvider({
+    models: ['alpha', 'beta', 'judge'],
+    apiKey: KEY,
+    settings: { judgeModelId: 'local/judge' },
+  }));
   provider.byModel = { alpha: { text: 'The answer is 4 [1].' }, beta: { text: 'Five, I believe.' } };
   // The judge passes an answer that cites a bracketed source.
   provider.replyFor = (body) => {
@@ -44,8 +30,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await server?.dispose();
-  await provider?.close();
+  await dispose();
 });
 
 describe('checks on a model set’s answers', () => {

@@ -3,12 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { QuestionNode } from '../../../protocol/canvas-document.ts';
 import type { ScriptedReply } from '../../../tests/support/scripted-provider.ts';
 import { acceptProfileFactsAutomatically } from '../../../tests/support/memory-auto-accept.ts';
-import {
-  startScriptedProvider,
-  startTestServer,
-  type ScriptedProvider,
-  type TestServer,
-} from '../../../tests/support/index.ts';
+import { startServerWithProvider, type ScriptedProvider, type TestServer } from '../../../tests/support/index.ts';
 import { plannedRequest } from './planned-request.ts';
 import { TestApp } from './test-app.ts';
 
@@ -27,6 +22,7 @@ const SPACES = 'I prefer spaces over tabs now.';
 let clock = MARCH;
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 
 function promptOf(body: unknown): string {
   const messages = (body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
@@ -54,32 +50,16 @@ function scripted(body: unknown): ScriptedReply {
 }
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
+  ({ server, provider, dispose } = await startServerWithProvider({
+    models: ['m', 'small'],
+    apiKey: 'sk-test-as-of-0123',
+    settings: { judgeModelId: 'local/small' },
+    server: { now: () => clock },
+  }));
   provider.replyFor = scripted;
-  server = await startTestServer({ now: () => clock });
   await acceptProfileFactsAutomatically(server);
-  const response = await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-test-as-of-0123',
-          models: ['m', 'small'],
-        },
-      ],
-      judgeModelId: 'local/small',
-    }),
-  });
-  expect(response.status).toBe(200);
 });
-afterAll(async () => {
-  await server?.dispose();
-  await provider?.close();
-});
+afterAll(() => dispose());
 
 const until = async (check: () => boolean, what: string) => {
   for (let attempt = 0; attempt < 400; attempt += 1) {

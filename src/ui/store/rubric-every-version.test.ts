@@ -2,8 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { QuestionNode } from '../../../protocol/index.ts';
 import { CHECK_EVENT_OP, upstreamSnapshot, versionCheckResults } from '../../core/index.ts';
-import { startScriptedProvider, type ScriptedProvider } from '../../../tests/support/scripted-provider.ts';
-import { startTestServer, type TestServer } from '../../../tests/support/test-server.ts';
+import { startServerWithProvider, type ScriptedProvider, type TestServer } from '../../../tests/support/index.ts';
 import { TestApp } from './test-app.ts';
 
 /**
@@ -14,28 +13,14 @@ import { TestApp } from './test-app.ts';
  */
 let server: TestServer;
 let provider: ScriptedProvider;
+let dispose = async () => {};
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
-  server = await startTestServer();
-  const response = await server.api('/api/settings', {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      providers: [
-        {
-          id: 'local',
-          kind: 'openai-compatible',
-          baseUrl: `${provider.url}/v1`,
-          apiKey: 'sk-test-rubric-0123456789',
-          models: ['alpha', 'judge'],
-        },
-      ],
-      judgeModelId: 'local/judge',
-      defaultModelId: 'local/alpha',
-    }),
-  });
-  expect(response.status).toBe(200);
+  ({ server, provider, dispose } = await startServerWithProvider({
+    models: ['alpha', 'judge'],
+    apiKey: 'sk-test-rubric-0123456789',
+    settings: { judgeModelId: 'local/judge', defaultModelId: 'local/alpha' },
+  }));
   provider.byModel = { alpha: { text: 'Paris, per [1].' } };
   provider.replyFor = (body) => {
     const { model, messages } = body as { model: string; messages: unknown };
@@ -45,8 +30,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
-  await server?.dispose();
-  await provider?.close();
+  await dispose();
 });
 
 const judgeCalls = () => provider.requests.filter((request) => (request.body as { model: string }).model === 'judge');
