@@ -24,6 +24,7 @@ import { sessionTurns } from '../../runtime/topics/index.ts';
 import type { EventHub } from '../event-hub.ts';
 import type { Logger } from '../logger.ts';
 import { listIndexedSessions, sessionRowsFor, type ListRequest } from './atlas-listing.ts';
+import { canonicalSession } from './canonical-session.ts';
 import { WeftError } from '../../protocol/index.ts';
 
 export interface AtlasServiceOptions {
@@ -231,7 +232,7 @@ export class AtlasService {
       for (const session of read.sessions) {
         if (!wanted.has(session.sessionId) || seen.has(session.sessionId)) continue;
         seen.add(session.sessionId);
-        sessions.push(toSession(session));
+        sessions.push(canonicalSession(session));
       }
     }
     // The top-level session first, subagent runs after it.
@@ -361,43 +362,6 @@ export class AtlasService {
     this.index?.close();
     this.index = null;
   }
-}
-
-/** Only the canonical fields travel (the adapters keep a few extras for linking). */
-function toSession(session: Session): Session {
-  return {
-    runner: session.runner,
-    sessionId: session.sessionId,
-    sourcePath: session.sourcePath,
-    title: session.title,
-    cwd: session.cwd,
-    gitBranch: session.gitBranch,
-    startedAt: session.startedAt,
-    endedAt: session.endedAt,
-    models: session.models,
-    parentSessionId: session.parentSessionId,
-    parentTurnKey: session.parentTurnKey,
-    isSubagent: session.isSubagent,
-    turns: session.turns.map((turn) => ({
-      key: turn.key,
-      number: turn.number,
-      openingRecordId: turn.openingRecordId,
-      userText: turn.userText,
-      assistantText: turn.assistantText,
-      steps: turn.steps,
-      urls: turn.urls,
-      arxivIds: turn.arxivIds,
-      dois: turn.dois,
-      model: turn.model,
-      startedAt: turn.startedAt,
-      endedAt: turn.endedAt,
-      afterCompaction: turn.afterCompaction,
-      subagentSessionIds: turn.subagentSessionIds,
-      cwd: turn.cwd ?? session.cwd,
-      status: turn.status ?? null,
-    })),
-    compactions: session.compactions,
-  };
 }
 
 export type { AtlasSort, AtlasSessionSummary };
