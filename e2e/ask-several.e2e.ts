@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
-import { CanvasDriver } from './support/canvas-driver.ts';
-import { launchApp, type LaunchedApp } from './support/launch-app.ts';
-import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
+import type { ScriptedProvider } from '../tests/support/index.ts';
+import type { CanvasDriver } from './support/canvas-driver.ts';
+import type { LaunchedApp } from './support/launch-app.ts';
+import { launchScriptedApp, type ScriptedApp } from './support/scripted-app.ts';
 
 // Issue 31 in the browser: "Ask several…" plans a model set (the model that set the limits, one context hash, the
 // count), sends every request, and each answer becomes a version of the question (part 1); Compare shows the answers
@@ -10,27 +10,19 @@ import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
 let app: LaunchedApp;
 let canvas: CanvasDriver;
 let provider: ScriptedProvider;
+let kit: ScriptedApp;
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
-  provider.byModel = {
-    'model-a': { text: 'A says blue.', usage: { input: 120, output: 4 } },
-    'model-b': { text: 'B says grey.', usage: { input: 120, output: 5 } },
-  };
-  app = await launchApp();
-  canvas = new CanvasDriver(app.page);
-  const settings = await putSettings(app, {
-    providers: [
-      scriptedProviderEntry(provider.url, ['model-a', 'model-b'], { apiKey: 'sk-test-ask-several-0123456789' }),
-    ],
-    defaultModelId: 'scripted/model-a',
+  kit = await launchScriptedApp('sk-test-ask-several-0123456789', (scripted) => {
+    scripted.byModel = {
+      'model-a': { text: 'A says blue.', usage: { input: 120, output: 4 } },
+      'model-b': { text: 'B says grey.', usage: { input: 120, output: 5 } },
+    };
   });
-  expect(settings.status).toBe(200);
-  await app.reload();
+  ({ app, canvas, provider } = kit);
 });
 afterAll(async () => {
-  await app?.close();
-  await provider?.close();
+  await kit?.close();
 });
 
 describe('Ask several…', () => {

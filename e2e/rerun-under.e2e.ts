@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
-import { CanvasDriver } from './support/canvas-driver.ts';
-import { launchApp, type LaunchedApp } from './support/launch-app.ts';
-import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
+import type { ScriptedProvider } from '../tests/support/index.ts';
+import type { CanvasDriver } from './support/canvas-driver.ts';
+import type { LaunchedApp } from './support/launch-app.ts';
+import { launchScriptedApp, type ScriptedApp } from './support/scripted-app.ts';
 
 // Issue 31, part 4 in the browser: "Re-run under…" plans the whole canvas under another model, runs it upstream
 // first from the run's own answers, keeps the person's selected answers, and the Run comparison lists the run.
 let app: LaunchedApp;
 let canvas: CanvasDriver;
 let provider: ScriptedProvider;
+let kit: ScriptedApp;
 
 /** The text of every message a provider was handed. */
 function sentText(body: unknown): string {
@@ -16,25 +17,18 @@ function sentText(body: unknown): string {
 }
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
-  provider.replyFor = (body) => {
-    const model = (body as { model: string }).model;
-    const above = /answer is (\d+)/.exec(sentText(body))?.[1];
-    const next = (above ? Number(above) : 0) + (model === 'model-b' ? 2 : 1);
-    return { text: `${model}: the answer is ${next}.` };
-  };
-  app = await launchApp();
-  canvas = new CanvasDriver(app.page);
-  const settings = await putSettings(app, {
-    providers: [scriptedProviderEntry(provider.url, ['model-a', 'model-b'], { apiKey: 'sk-test-rerun-0123456789' })],
-    defaultModelId: 'scripted/model-a',
+  kit = await launchScriptedApp('sk-test-rerun-0123456789', (scripted) => {
+    scripted.replyFor = (body) => {
+      const model = (body as { model: string }).model;
+      const above = /answer is (\d+)/.exec(sentText(body))?.[1];
+      const next = (above ? Number(above) : 0) + (model === 'model-b' ? 2 : 1);
+      return { text: `${model}: the answer is ${next}.` };
+    };
   });
-  expect(settings.status).toBe(200);
-  await app.reload();
+  ({ app, canvas, provider } = kit);
 });
 afterAll(async () => {
-  await app?.close();
-  await provider?.close();
+  await kit?.close();
 });
 
 describe('Re-run under…', () => {

@@ -1,31 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startScriptedProvider, type ScriptedProvider } from '../tests/support/index.ts';
-import { CanvasDriver } from './support/canvas-driver.ts';
-import { launchApp, type LaunchedApp } from './support/launch-app.ts';
-import { putSettings, scriptedProviderEntry } from './support/put-settings.ts';
+import type { ScriptedProvider } from '../tests/support/index.ts';
+import type { CanvasDriver } from './support/canvas-driver.ts';
+import type { LaunchedApp } from './support/launch-app.ts';
+import { launchScriptedApp, type ScriptedApp } from './support/scripted-app.ts';
 
 // Issue 31, part 3 in the browser: a question's checks score every answer of a set; the Results tab shows
 // questions × models with pass rates and a bar chart per check, and its CSV is the table.
 let app: LaunchedApp;
 let canvas: CanvasDriver;
 let provider: ScriptedProvider;
+let kit: ScriptedApp;
 
 beforeAll(async () => {
-  provider = await startScriptedProvider();
-  provider.byModel = { 'model-a': { text: 'The sky is blue, about 42.' }, 'model-b': { text: 'Grey today: 17.' } };
-  app = await launchApp();
-  canvas = new CanvasDriver(app.page);
-  const settings = await putSettings(app, {
-    providers: [scriptedProviderEntry(provider.url, ['model-a', 'model-b'], { apiKey: 'sk-test-results-0123456789' })],
-    defaultModelId: 'scripted/model-a',
+  kit = await launchScriptedApp('sk-test-results-0123456789', (scripted) => {
+    scripted.byModel = { 'model-a': { text: 'The sky is blue, about 42.' }, 'model-b': { text: 'Grey today: 17.' } };
   });
-  expect(settings.status).toBe(200);
-  await app.reload();
+  ({ app, canvas, provider } = kit);
 });
 afterAll(async () => {
-  await app?.close();
-  await provider?.close();
+  await kit?.close();
 });
 
 describe('Results view', () => {

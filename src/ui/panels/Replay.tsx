@@ -2,9 +2,10 @@ import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useWeft, useWeftStore, useEscape } from '../kit/index.ts';
 import { replayEstimate, plural } from '../../core/index.ts';
 import { nodePrices, nodeTokenCounters } from '../store/index.ts';
-import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
+import { tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
 import { progressWords } from './progress-words.ts';
-import { formatPrice, ReplayList } from './ReplayList.tsx';
+import { PlanFigures } from './PlanFigures.tsx';
+import { ReplayList } from './ReplayList.tsx';
 
 export function ReplayChip() {
   const count = useWeft((state) => state.shown.size);
@@ -92,26 +93,7 @@ export function ReplayDialog() {
           Each stale answer is regenerated in dependency order, upstream first, and auto-rerun nodes below them run once
           in the same pass. Every regeneration adds a new version; the old ones are kept. Archived nodes never run.
         </p>
-        <div className="figures">
-          <div className="figure">
-            <div className="label">Answers</div>
-            <div className="value" data-testid="replay-count">
-              {estimate.count}
-            </div>
-          </div>
-          <div className="figure">
-            <div className="label">Input tokens</div>
-            <div className="value" data-testid="replay-tokens" data-exact={estimate.exact ? 'true' : 'false'}>
-              {formatTokens(estimate.inputTokens, estimate)}
-            </div>
-          </div>
-          <div className="figure">
-            <div className="label">Input price</div>
-            <div className="value" data-testid="replay-price">
-              {formatPrice(estimate.price, estimate.exact)}
-            </div>
-          </div>
-        </div>
+        <PlanFigures plan={estimate} ids={{ count: 'replay-count', tokens: 'replay-tokens', price: 'replay-price' }} />
         <ReplayList
           planned={estimate.planned}
           running={estimate.running}

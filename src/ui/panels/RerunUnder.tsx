@@ -2,8 +2,8 @@ import { useMemo, useState } from 'react';
 import { OFFLINE_RECEIPT_MODEL_ID } from '../../../protocol/index.ts';
 import { plural, rerunPlan, runComparison, runNames } from '../../core/index.ts';
 import { useEscape, useWeft, useWeftStore } from '../kit/index.ts';
-import { formatTokens, tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
-import { formatPrice } from './ReplayList.tsx';
+import { tokenCounterFor, useTokenizersVersion } from '../tokens/index.ts';
+import { PlanFigures } from './PlanFigures.tsx';
 import { RunComparisonTable } from './RunComparisonTable.tsx';
 
 /**
@@ -125,26 +125,7 @@ function RerunDialog({ onClose }: { onClose: () => void }) {
             />
           </label>
         </div>
-        {plan && (
-          <div className="figures">
-            <div className="figure">
-              <div className="label">Answers</div>
-              <div className="value" data-testid="rerun-count">
-                {plan.count}
-              </div>
-            </div>
-            <div className="figure">
-              <div className="label">Input tokens</div>
-              <div className="value">{formatTokens(plan.inputTokens, plan)}</div>
-            </div>
-            <div className="figure">
-              <div className="label">Input price</div>
-              <div className="value" data-testid="rerun-price">
-                {formatPrice(plan.price, plan.exact)}
-              </div>
-            </div>
-          </div>
-        )}
+        {plan && <PlanFigures plan={plan} ids={{ count: 'rerun-count', price: 'rerun-price' }} />}
         {plan && plan.resumed > 0 && plan.refusal === null && (
           <p data-testid="rerun-resumed">
             Continues “{plan.runName}”: {plural(plan.resumed, 'question')} it already answered{' '}
