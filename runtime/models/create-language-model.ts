@@ -4,6 +4,7 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import type { ProviderConfig } from './provider-config.ts';
 import { DEFAULT_OLLAMA_URL } from './ollama-detect.ts';
+import { providerFetch } from './provider-fetch.ts';
 import { WeftError } from '../../protocol/index.ts';
 
 const OPENROUTER_URL = 'https://openrouter.ai/api/v1';
@@ -30,15 +31,16 @@ export function createLanguageModel(provider: ProviderConfig, model: string): La
   switch (provider.kind) {
     case 'openai':
       // `.chat()`: the default OpenAI model uses the Responses API, which compatible servers lack.
-      return createOpenAI({ apiKey, baseURL: provider.baseUrl ?? OPENAI_URL }).chat(model);
+      return createOpenAI({ apiKey, baseURL: provider.baseUrl ?? OPENAI_URL, fetch: providerFetch }).chat(model);
     case 'anthropic':
-      return createAnthropic({ apiKey, baseURL: provider.baseUrl ?? ANTHROPIC_URL })(model);
+      return createAnthropic({ apiKey, baseURL: provider.baseUrl ?? ANTHROPIC_URL, fetch: providerFetch })(model);
     case 'openrouter':
       return createOpenAICompatible({
         name: provider.id,
         baseURL: provider.baseUrl ?? OPENROUTER_URL,
         apiKey,
         includeUsage: true,
+        fetch: providerFetch,
       }).chatModel(model);
     case 'openai-compatible':
       if (!provider.baseUrl) throw new WeftError('model-missing', `Provider "${provider.id}" has no base URL.`, 400);
@@ -47,6 +49,7 @@ export function createLanguageModel(provider: ProviderConfig, model: string): La
         baseURL: trimSlash(provider.baseUrl),
         apiKey,
         includeUsage: true,
+        fetch: providerFetch,
       }).chatModel(model);
     case 'ollama':
       // Ollama's own OpenAI-compatible endpoint: no extra provider package needed.
@@ -54,6 +57,7 @@ export function createLanguageModel(provider: ProviderConfig, model: string): La
         name: 'ollama',
         baseURL: trimSlash(provider.baseUrl ?? DEFAULT_OLLAMA_URL) + '/v1',
         includeUsage: true,
+        fetch: providerFetch,
       }).chatModel(model);
   }
 }
