@@ -3,14 +3,14 @@ import type { StreamEvent } from '../protocol/index.ts';
 
 /**
  * Start a `text/event-stream` response; each event is one JSON `data:` line.
- * Events written in the same tick leave in one write (cork until the next tick): a provider chunk
+ * Events written in the same tick leave in one write (held until the next tick): a provider chunk
  * that holds many tokens costs one syscall, while a lone first token still leaves at once.
  */
 export function openEventStream<Event = StreamEvent>(
   response: Response,
   /**
-   * `tick` (a single answer): corked until the next tick, so a lone first token leaves at once. `turn` (a set's
-   * stream, many answers interleaved): corked until the event loop's next turn, so the chunks of every answer that
+   * `tick` (a single answer): held until the next tick, so a lone first token leaves at once. `turn` (a set's
+   * stream, many answers interleaved): held until the event loop's next turn, so the chunks of every answer that
    * arrived in the same turn leave in one write — one syscall instead of one per answer per chunk.
    */
   flush: 'tick' | 'turn' = 'tick',
@@ -29,20 +29,21 @@ export function openEventStream<Event = StreamEvent>(
   // No flushHeaders(): the first event goes out in the same packet as the headers.
   // Small writes should leave at once: first-token latency matters more than packet count.
   response.socket?.setNoDelay(true);
-  let corked = false;
+  // What was sent since the last flush, written as one string: one chunk on the wire and one syscall, however many
+  // events (a set's answers each send theirs).
+  let pending = '';
+  const flushNow = () => {
+    const text = pending;
+    pending = '';
+    if (text && !response.writableEnded) response.write(text);
+  };
   const write = (text: string) => {
     if (response.writableEnded) return;
-    if (!corked) {
-      corked = true;
-      response.cork();
-      const uncork = () => {
-        corked = false;
-        response.uncork();
-      };
-      if (flush === 'tick') process.nextTick(uncork);
-      else setImmediate(uncork);
+    if (pending === '') {
+      if (flush === 'tick') process.nextTick(flushNow);
+      else setImmediate(flushNow);
     }
-    response.write(text);
+    pending += text;
   };
   return {
     send(event) {
@@ -52,6 +53,7 @@ export function openEventStream<Event = StreamEvent>(
       write(`: ${text}\n\n`);
     },
     end() {
+      flushNow();
       if (!response.writableEnded) response.end();
     },
   };

@@ -253,6 +253,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
       await closeAtlasService(context);
       await closeTeamIndexes(context);
       await context.mcp.close();
+      await context.commits.close();
       await removeOwnServerFile(home, token);
     },
   };

@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -75,5 +75,28 @@ describe('CommitLedger', () => {
     await writeFile(path(), lines.join('\n'));
     const reread = await new CommitLedger(directory).recorded('a'.repeat(64));
     expect(reread).toEqual([{ ...fields('q1'), seq: 1, at: expect.any(Number), answerHash: null }]);
+  });
+
+  it('after a write that failed, reads the journal again and chains the next line to what is on disk', async () => {
+    const first = new CommitLedger(directory);
+    await first.commit(fields('q1'));
+    await first.close();
+    // A closed ledger (the server stopped) writes nothing more.
+    await expect(first.commit(fields('late'))).rejects.toMatchObject({ code: 'closed' });
+    const written = await readFile(path(), 'utf8');
+    // The journal cannot be opened (a folder stands in its place): the commit is refused, nothing is recorded.
+    await rm(path());
+    await mkdir(path());
+    const ledger = new CommitLedger(directory);
+    await expect(ledger.commit(fields('q2'))).rejects.toMatchObject({ code: 'EISDIR' });
+    await rm(path(), { recursive: true });
+    await writeFile(path(), written);
+    expect(await ledger.commit(fields('q3'))).toBe(2);
+    await ledger.close();
+    const reread = await new CommitLedger(directory).recorded('a'.repeat(64));
+    expect(reread.map((entry) => [entry.seq, entry.nodeId])).toEqual([
+      [1, 'q1'],
+      [2, 'q3'],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile, truncate } from 'node:fs/promises';
+import { mkdir, open, readFile, truncate, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { QuestionAuthor } from '../../protocol/index.ts';
 import { canonicalJson } from '../../src/core/index.ts';
@@ -58,6 +58,10 @@ export class CommitLedger {
   }> | null = null;
   private waiting: { make: MakeLine; resolve: (line: LedgerLine) => void; reject: (error: unknown) => void }[] = [];
   private writing: Promise<void> | null = null;
+  /** The journal, opened for appending once (not per append); a failed write closes it, the next one reopens. */
+  private file: FileHandle | null = null;
+  /** After `close()` (the server stopped) nothing more is written: a late answer's line would leak a handle. */
+  private closed = false;
 
   constructor(
     private readonly directory: string,
@@ -149,6 +153,8 @@ export class CommitLedger {
    * it exactly as one at a time, so a crash mid-write still leaves whole lines and at most one torn last line.
    */
   private append(make: MakeLine): Promise<LedgerLine> {
+    if (this.closed)
+      return Promise.reject(Object.assign(new Error('The commit ledger is closed.'), { code: 'closed' }));
     return new Promise((resolve, reject) => {
       this.waiting.push({ make, resolve, reject });
       this.writing ??= this.writeWaiting();
@@ -166,12 +172,26 @@ export class CommitLedger {
           // A write that failed part-way may have left part of its lines: the next append reads the file again,
           // so its sequence and chain follow what is on disk and a torn tail is cut first.
           this.loaded = null;
+          await this.closeFile();
           for (const each of batch) each.reject(error);
         }
       }
     } finally {
       this.writing = null;
     }
+  }
+
+  private async closeFile(): Promise<void> {
+    const file = this.file;
+    this.file = null;
+    await file?.close().catch(() => undefined);
+  }
+
+  /** Waits for the appends under way, then lets the journal go (the server's close). */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.writing) await this.writing;
+    await this.closeFile();
   }
 
   private async appendNow(makes: MakeLine[]): Promise<LedgerLine[]> {
@@ -186,12 +206,16 @@ export class CommitLedger {
       seq = line.seq;
       hash = line.hash;
     }
-    await mkdir(this.directory, { recursive: true, mode: 0o700 });
+    if (!this.file) {
+      await mkdir(this.directory, { recursive: true, mode: 0o700 });
+      this.file = await open(this.path, 'a', 0o600);
+    }
     if (state.torn !== null) {
+      // Appends land at the end whatever the length, so the tail is cut through the path.
       await truncate(this.path, state.torn);
       state.torn = null;
     }
-    await appendFile(this.path, lines.map((line) => `${JSON.stringify(line)}\n`).join(''), { mode: 0o600 });
+    await this.file.appendFile(lines.map((line) => `${JSON.stringify(line)}\n`).join(''));
     // Past a broken line nothing is read back as recorded: the new lines are written, never indexed.
     for (const line of lines) if (!state.broken) this.index(line, state.byRequest, state.bySeq);
     state.seq = seq;
